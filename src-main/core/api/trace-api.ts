@@ -1,0 +1,244 @@
+/**
+ * THE contract between the renderer and main. Electron IPC (ipc/trace-router.ts +
+ * preload) and serve-mode HTTP (serve/serve-mode.ts) are thin adapters around one
+ * implementation (api/trace-service.ts), so every end-to-end test in Chromium exercises what
+ * Electron runs. Only plain JSON-able data crosses it.
+ */
+
+import type { AttrValue, Attrs, PdPhase } from '../model/row';
+
+export type FileFormat = 'slime' | 'otlp';
+
+export type OpenSource =
+  | { kind: 'path'; path: string }
+  /** dropped bytes without a path (browser drop, Electron drop from a virtual source) */
+  | { kind: 'bytes'; name: string; bytesBase64: string };
+
+export interface OpenRequest {
+  /** one file, or several that form one rotated OTLP set (oldest first) */
+  sources: OpenSource[];
+  /** chosen by the caller so that progress events and cancel can name it before open returns */
+  openId: string;
+}
+
+export interface OpenProgress {
+  openId: string;
+  name: string;
+  bytesRead: number;
+  bytesTotal: number;
+  samplesRead: number;
+  phase: 'reading' | 'building' | 'done' | 'failed' | 'cancelled';
+}
+
+export interface FileError {
+  /** e.g. 'zip/eocd-not-found', 'pickle/truncated', 'io/not-found', 'open/cancelled' */
+  code: string;
+  message: string;
+  /** byte offset in the file where the problem was found, when known */
+  offset?: number;
+  fileName: string;
+}
+
+export interface SkippedLines {
+  count: number;
+  /** the first few, e.g. "line 2 not JSON" */
+  examples: { line: number; reason: string }[];
+}
+
+export interface FileSummary {
+  fileId: string;
+  name: string;
+  path: string | null;
+  format: FileFormat;
+  bytes: number;
+  /** slime: samples in the dump; otlp: traces */
+  samples: number;
+  untracedSamples: number;
+  rows: number;
+  spans: number;
+  events: number;
+  links: number;
+  skippedLines: SkippedLines;
+  rolloutId: AttrValue;
+  /** epoch seconds of the earliest and latest item; null when there are no rows */
+  globalStartSec: number | null;
+  globalEndSec: number | null;
+  /** distinct values for filters */
+  statuses: string[];
+  sources: string[];
+  attempts: number[];
+  spanNames: { name: string; count: number }[];
+  notices: string[];
+}
+
+export type OpenResult = { ok: true; file: FileSummary } | { ok: false; error: FileError };
+
+export type SortKey =
+  | 'start'
+  | 'duration'
+  | 'reward'
+  | 'lane_count'
+  | 'ongoing'
+  | 'sample_index'
+  | 'group'
+  | 'row_id';
+
+export interface RowFilter {
+  text?: string;
+  statuses?: string[];
+  sources?: string[];
+  attempts?: number[];
+  spanName?: string;
+  rewardMin?: number;
+  rewardMax?: number;
+  /** only these row ids (e.g. from a histogram bin) */
+  rowIds?: number[];
+}
+
+export interface RowQuery {
+  sort: SortKey;
+  descending?: boolean;
+  filter?: RowFilter;
+}
+
+export interface RowOrder {
+  /** row ids in display order, after filter and sort */
+  rowIds: number[];
+  total: number;
+}
+
+/** What the timeline draws for one item; times are seconds from the file's global start. */
+export interface ItemView {
+  /** index of the item within its row: the key for details */
+  index: number;
+  kind: 'span' | 'event' | 'orphan';
+  name: string;
+  startSec: number;
+  /** drawn end (display end for ongoing spans); equals startSec for points */
+  endSec: number;
+  lane: number;
+  depth: number;
+  ongoing: boolean;
+  clippedBy?: string;
+  pd?: { role: 'prefill' | 'decode'; phases: PdPhase[] };
+  error?: boolean;
+  laneLabel?: string;
+  /** short label text for inside the bar, e.g. "512 tok" */
+  hint?: string;
+  parentIndex: number;
+}
+
+export interface RowView {
+  rowId: number;
+  sampleIndex: AttrValue;
+  groupIndex: AttrValue;
+  source: string | null;
+  status: string | null;
+  reward: AttrValue;
+  attempt: AttrValue;
+  traceId: string | null;
+  label: AttrValue;
+  startSec: number;
+  endSec: number;
+  laneCount: number;
+  openSpanCount: number;
+  orphanCount: number;
+  items: ItemView[];
+}
+
+export interface SpanDetails {
+  rowId: number;
+  index: number;
+  kind: ItemView['kind'];
+  name: string;
+  state: string;
+  startSec: number;
+  endSec: number | null;
+  displayEndSec: number;
+  durationSec: number;
+  spanId: string | null;
+  parentSpanId: string | null;
+  parentSpanName: string | null;
+  attempt: AttrValue;
+  startAttrs: Attrs;
+  endAttrs: Attrs;
+  pd?: { role: 'prefill' | 'decode'; phases: PdPhase[]; parentDurationSec: number };
+  otel?: Attrs;
+  links?: { traceId: string; spanId: string; dangling: boolean }[];
+}
+
+/** A sample's fields as display-ready JSON; token-sized lists as {length, lazy: true}. */
+export interface SampleDetails {
+  rowId: number;
+  fields: Attrs;
+}
+
+export interface LazyValues {
+  field: string;
+  length: number;
+  values: number[];
+}
+
+/** perf/... keys, slime's and ours */
+export type PerfSummary = Record<string, number>;
+
+export interface Distribution {
+  name: string;
+  valuesSec: number[];
+}
+
+export interface PerfView {
+  perf: PerfSummary;
+  /** per-request values for histograms: e2e latency, queue time, decode throughput, PD phases */
+  series: { key: string; unit: 's' | 'tok/s' | 'MB' | 'GB/s' | ''; values: number[]; rowIds: number[] }[];
+  /** samples running over time: step function of (t, running) */
+  running: { tSec: number; running: number }[];
+  durations: Distribution[];
+}
+
+export interface CompareResult {
+  a: string;
+  b: string;
+  perf: { key: string; a: number | null; b: number | null }[];
+  spanTotals: { name: string; aSec: number; bSec: number; aCount: number; bCount: number }[];
+  matched: { aRowId: number; bRowId: number; key: string }[];
+  onlyA: number[];
+  onlyB: number[];
+  stats: { key: string; a: number | null; b: number | null }[];
+}
+
+export interface TraceApi {
+  open(request: OpenRequest): Promise<OpenResult>;
+  cancelOpen(openId: string): Promise<void>;
+  close(fileId: string): Promise<void>;
+  listFiles(): Promise<FileSummary[]>;
+  /** files named on the command line, opened at start-up */
+  initialFiles(): Promise<{ fileIds: string[]; compare: boolean; errors: FileError[] }>;
+  onProgress(listener: (progress: OpenProgress) => void): () => void;
+
+  queryRows(fileId: string, query: RowQuery): Promise<RowOrder>;
+  getRows(fileId: string, rowIds: number[]): Promise<RowView[]>;
+  getSpan(fileId: string, rowId: number, index: number): Promise<SpanDetails>;
+  getSample(fileId: string, rowId: number): Promise<SampleDetails>;
+  getLazyValues(fileId: string, rowId: number, field: string): Promise<LazyValues>;
+  getPerf(fileId: string): Promise<PerfView>;
+  compare(fileIdA: string, fileIdB: string): Promise<CompareResult>;
+}
+
+/** Names of the request/response methods, for transports that route by name. */
+export const TRACE_API_METHODS = [
+  'open',
+  'cancelOpen',
+  'close',
+  'listFiles',
+  'initialFiles',
+  'queryRows',
+  'getRows',
+  'getSpan',
+  'getSample',
+  'getLazyValues',
+  'getPerf',
+  'compare',
+] as const;
+
+export type TraceApiMethod = (typeof TRACE_API_METHODS)[number];

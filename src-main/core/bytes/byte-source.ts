@@ -1,0 +1,23 @@
+/**
+ * Random access to a file's bytes without holding the file in memory: readers ask for the
+ * ranges they need (the ZIP directory says where `data.pkl` and each storage lie), so a dump
+ * larger than one Node Buffer opens too. Synchronous on purpose: readers run in a worker.
+ */
+export interface ByteSource {
+  readonly name: string;
+  readonly size: number;
+  /** bytes [offset, offset + length), clamped to the end of the source */
+  read(offset: number, length: number): Uint8Array;
+}
+
+export function bytesSource(name: string, bytes: Uint8Array): ByteSource {
+  return {
+    name,
+    size: bytes.byteLength,
+    read(offset, length) {
+      const start = Math.max(0, Math.min(offset, bytes.byteLength));
+      const end = Math.max(start, Math.min(offset + length, bytes.byteLength));
+      return bytes.subarray(start, end);
+    },
+  };
+}

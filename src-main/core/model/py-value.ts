@@ -1,0 +1,90 @@
+/**
+ * Values read from a pickle, as inert data. Nothing here can be called: a class named by a
+ * pickle is a PyClassRef, an object built by an unknown callable is a PyObjectRef.
+ *
+ * - Python dicts become null-prototype objects (`Object.create(null)`), so a key `__proto__`
+ *   is just a key. Non-string keys are stringified as Python's json.dumps would (1 -> "1",
+ *   True -> "true", None -> "null").
+ * - tuples and lists become arrays; sets and frozensets become PySet.
+ * - ints become numbers when safe, else bigint; floats become numbers.
+ * - bytes / bytearray become Uint8Array.
+ * - token-sized lists of numbers are not built: they become LazyList (length + byte range).
+ */
+export type PyValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | Uint8Array
+  | PyValue[]
+  | PyDict
+  | LazyList
+  | TensorRef
+  | NdArrayRef
+  | PySet
+  | PyComplex
+  | PyObjectRef
+  | PyClassRef;
+
+export interface PyDict {
+  [key: string]: PyValue;
+}
+
+/** A long list of numbers that was skipped, not built: re-read on demand. */
+export interface LazyList {
+  $kind: 'lazy-list';
+  length: number;
+  /** 'int' | 'float' when homogeneous, else 'mixed' */
+  elemType: 'int' | 'float' | 'mixed';
+  /** Absolute byte range in the file of the pickle opcodes that build the list. */
+  byteOffset: number;
+  byteLength: number;
+}
+
+export interface TensorRef {
+  $kind: 'tensor';
+  dtype: string;
+  shape: number[];
+  stride: number[];
+  storageOffset: number;
+  /** storage key in the archive and its absolute byte range in the file */
+  storage: { key: string; byteOffset: number; byteLength: number; dtype: string };
+}
+
+export interface NdArrayRef {
+  $kind: 'ndarray';
+  dtype: string;
+  shape: number[];
+  /** the raw element bytes; small arrays are kept, large ones as a byte range */
+  data?: Uint8Array;
+  byteOffset?: number;
+  byteLength?: number;
+}
+
+export interface PySet {
+  $kind: 'set';
+  frozen: boolean;
+  items: PyValue[];
+}
+
+export interface PyComplex {
+  $kind: 'complex';
+  real: number;
+  imag: number;
+}
+
+/** An object built by a callable that is not on the allow-list: shown, never run. */
+export interface PyObjectRef {
+  $kind: 'object';
+  module: string;
+  name: string;
+  args: PyValue[];
+  state: PyValue | undefined;
+}
+
+export interface PyClassRef {
+  $kind: 'class';
+  module: string;
+  name: string;
+}

@@ -1,0 +1,123 @@
+/**
+ * A row and its items, in exactly the shape of slime's timeline cache
+ * (`tools/trace_timeline_viewer.py`, cache_version 1). slime's cache is the format our users
+ * already script against, and `trace-explorer rows` must print it unchanged, so the row model
+ * keeps slime's snake_case keys instead of being mapped back and forth.
+ *
+ * Fields marked (ours) are never printed in slime-cache output (see rows/slime-cache.ts);
+ * they carry what the explorer shows beyond slime (PD phases, OTLP specifics).
+ */
+
+/** JSON-like attribute value as read from a dump or an OTLP file. */
+export type AttrValue =
+  | null
+  | boolean
+  | number
+  | string
+  | AttrValue[]
+  | { [key: string]: AttrValue };
+
+export type Attrs = { [key: string]: AttrValue };
+
+export type ClipReason = 'row_end' | 'next_sibling_start' | 'ancestor_end' | 'self';
+
+export type PdRole = 'prefill' | 'decode';
+
+/** One PD phase of a request, in the fixed order of TRACE_MODEL section 4. (ours) */
+export interface PdPhase {
+  /** e.g. "bootstrap_queue", "forward", "transfer" */
+  phase: string;
+  durationSec: number;
+}
+
+/** (ours) what the explorer knows beyond slime about an item. */
+export interface ItemExtras {
+  /** PD role of a `[P]`/`[D]` lane span, with its phases in fixed order. */
+  pd?: { role: PdRole; phases: PdPhase[]; parentDurationSec: number };
+  /** OTLP: lane label (SGLang thread, ROLL service instance). */
+  lane_label?: string;
+  /** OTLP: span status is ERROR, or the span has an exception event. */
+  error?: boolean;
+  /** OTLP: the parent named by the span is not in the file. */
+  missing_parent?: boolean;
+  /** OTLP: links to other spans: trace id, span id, whether the target is in the file. */
+  links?: { trace_id: string; span_id: string; dangling: boolean; attrs?: Attrs }[];
+  /** OTLP: service.name of the span's resource. */
+  service?: string;
+  /** OTLP: resource / scope / kind / status, shown in details. */
+  otel?: {
+    kind?: string;
+    status_code?: string;
+    status_message?: string;
+    resource?: Attrs;
+    scope?: string;
+  };
+}
+
+export interface SpanItem extends ItemExtras {
+  type: 'span';
+  state: 'closed_span' | 'open_span';
+  name: string;
+  start_ts: number;
+  end_ts: number | null;
+  display_end_ts: number;
+  attempt: number | null;
+  span_id: string | null;
+  parent_span_id: string | null;
+  parent_span_name: string | null;
+  lane: number;
+  depth: number;
+  /** end_attrs.clipped_by holds the ClipReason of an open span */
+  attrs: { start_attrs: Attrs; end_attrs: Attrs };
+}
+
+export interface PointItem extends ItemExtras {
+  type: 'event' | 'orphan_end';
+  state: 'point_event' | 'orphan_end';
+  name: string;
+  ts: number;
+  attempt: number | null;
+  span_id: string | null;
+  parent_span_id: string | null;
+  parent_span_name: string | null;
+  lane: number;
+  depth: number;
+  attrs: Attrs;
+}
+
+export type RowItem = SpanItem | PointItem;
+
+export interface Row {
+  row_id: number;
+  sample_index: AttrValue;
+  group_index: AttrValue;
+  source: string | null;
+  status: string | null;
+  label: AttrValue;
+  reward: AttrValue;
+  trace_id: string | null;
+  attempt: AttrValue;
+  start: number;
+  end: number;
+  duration: number;
+  lane_count: number;
+  item_count: number;
+  closed_span_count: number;
+  open_span_count: number;
+  point_event_count: number;
+  orphan_count: number;
+  total_response_length: number;
+  max_response_length: number;
+  items: RowItem[];
+}
+
+/** slime's cache file (cache_version 1). */
+export interface SlimeCache {
+  cache_version: 1;
+  pt_path: string;
+  generated_at: number;
+  sample_count: number;
+  global_start: number | null;
+  global_end: number | null;
+  rows: Row[];
+}
