@@ -1,0 +1,35 @@
+import { defineConfig } from '@playwright/test';
+
+// End-to-end tests: Debian's Chromium against serve mode, the same renderer and TraceApi
+// that Electron runs. `npx playwright install` cannot run here and is not needed.
+const PORT = 4791;
+export const E2E_TOKEN = 'e2e-test-token';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+    },
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: `node out/main/cli.js serve --port ${PORT} --token ${E2E_TOKEN}`,
+    url: `http://127.0.0.1:${PORT}/index.html`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import type {
+  CompareResult,
+  FileError,
+  FileSummary,
+  LazyValues,
+  OpenProgress,
+  OpenRequest,
+  OpenResult,
+  PerfView,
+  RowOrder,
+  RowQuery,
+  RowView,
+  SampleDetails,
+  SpanDetails,
+  TraceApi,
+} from '../core/api/trace-api';
+import type { OpenedTrace } from '../core/open/open-trace-file';
+import { sampleToDetails } from '../core/open/sample-details';
+import { queryRows } from '../core/store/query-rows';
+import { getRowViews, getSpanDetails } from '../core/store/row-views';
+import { readLazyValues } from '../core/open/lazy-values';
+import { compareTraces } from '../core/compare/compare-traces';
+import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
+import { IngestFailure, type IngestJob } from '../ingest/ingest-client';
+import type { OpenProgressReport } from '../core/open/open-trace-file';
+
+export type IngestRunner = (
+  request: IngestRequest,
+  onProgress: (progress: OpenProgressReport) => void,
+) => IngestJob;
+
+interface OpenFile {
+  summary: FileSummary;
+  trace: OpenedTrace;
+  sources: IngestSource[];
+}
+
+/** Thrown for a call that names a file or row that is not there: a 404, not a crash. */
+export class NotFoundError extends Error {}
+
+/**
+ * The one implementation of TraceApi. Transports (IPC, HTTP) only validate arguments and
+ * call it; it owns the open files and hands out views of their frozen stores.
+ */
+export class TraceService implements TraceApi {
+  private readonly files = new Map<string, OpenFile>();
+  private readonly jobs = new Map<string, IngestJob>();
+  private readonly listeners = new Set<(progress: OpenProgress) => void>();
+  private initial: { fileIds: string[]; compare: boolean; errors: FileError[] } = {
+    fileIds: [],
+    compare: false,
+    errors: [],
+  };
+  private initialReady: Promise<void> = Promise.resolve();
+
+  constructor(private readonly runIngest: IngestRunner) {}
+
+  /** Opens the files named at start-up (command line, demo rollout); the renderer asks later. */
+  openInitial(groups: string[][], compare: boolean): Promise<void> {
+    this.initialReady = (async () => {
+      const fileIds: string[] = [];
+      const errors: FileError[] = [];
+      for (const paths of groups) {
+        const result = await this.open({
+          openId: randomUUID(),
+          sources: paths.map((path) => ({ kind: 'path', path })),
+        });
+        if (result.ok) fileIds.push(result.file.fileId);
+        else errors.push(result.error);
+      }
+      this.initial = { fileIds, compare: compare && fileIds.length >= 2, errors };
+    })();
+    return this.initialReady;
+  }
+
+  async initialFiles() {
+    await this.initialReady;
+    return this.initial;
+  }
+
+  onProgress(listener: (progress: OpenProgress) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async open(request: OpenRequest): Promise<OpenResult> {
+    const sources: IngestSource[] = request.sources.map((source) =>
+      source.kind === 'path'
+        ? source
+        : { kind: 'bytes', name: source.name, bytes: Buffer.from(source.bytesBase64, 'base64') },
+    );
+    const first = request.sources[0];
+    const name = first.kind === 'path' ? basename(first.path) : first.name;
+    const bytesTotal = sources.reduce(
+      (sum, source) => sum + (source.kind === 'bytes' ? source.bytes.byteLength : 0),
+      0,
+    );
+    const emit = (progress: Omit<OpenProgress, 'openId' | 'name'>) => {
+      for (const listener of this.listeners) listener({ openId: request.openId, name, ...progress });
+    };
+    const job = this.runIngest({ sources }, (progress) =>
+      emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) }),
+    );
+    this.jobs.set(request.openId, job);
+    try {
+      const trace = await job.result;
+      const fileId = randomUUID();
+      const summary: FileSummary = {
+        ...trace.summary,
+        fileId,
+        path: first.kind === 'path' ? first.path : null,
+      };
+      this.files.set(fileId, { summary, trace, sources });
+      emit({ bytesRead: summary.bytes, bytesTotal: summary.bytes, samplesRead: summary.samples, phase: 'done' });
+      return { ok: true, file: summary };
+    } catch (error) {
+      const detail =
+        error instanceof IngestFailure
+          ? error.detail
+          : { code: 'open/internal', message: error instanceof Error ? error.message : String(error) };
+      const cancelled = detail.code === 'open/cancelled';
+      emit({ bytesRead: 0, bytesTotal, samplesRead: 0, phase: cancelled ? 'cancelled' : 'failed' });
+      return { ok: false, error: { ...detail, fileName: name } };
+    } finally {
+      this.jobs.delete(request.openId);
+    }
+  }
+
+  async cancelOpen(openId: string): Promise<void> {
+    this.jobs.get(openId)?.cancel();
+  }
+
+  async close(fileId: string): Promise<void> {
+    // Dropping the only reference frees the store, the samples and any dropped bytes.
+    this.files.delete(fileId);
+  }
+
+  async listFiles(): Promise<FileSummary[]> {
+    return [...this.files.values()].map((file) => file.summary);
+  }
+
+  async queryRows(fileId: string, query: RowQuery): Promise<RowOrder> {
+    const order = queryRows(this.file(fileId).trace.store, query);
+    return { rowIds: Array.from(order), total: this.file(fileId).summary.rows };
+  }
+
+  async getRows(fileId: string, rowIds: number[]): Promise<RowView[]> {
+    return getRowViews(this.file(fileId).trace.store, rowIds);
+  }
+
+  async getSpan(fileId: string, rowId: number, index: number): Promise<SpanDetails> {
+    return getSpanDetails(this.file(fileId).trace.store, rowId, index);
+  }
+
+  async getSample(fileId: string, rowId: number): Promise<SampleDetails> {
+    const sample = this.sampleOf(fileId, rowId);
+    return { rowId, fields: sample === undefined ? {} : sampleToDetails(sample) };
+  }
+
+  async getLazyValues(fileId: string, rowId: number, field: string): Promise<LazyValues> {
+    const file = this.file(fileId);
+    const sample = this.sampleOf(fileId, rowId);
+    return readLazyValues(file.sources[0], sample, field);
+  }
+
+  async getPerf(fileId: string): Promise<PerfView> {
+    return this.file(fileId).trace.perf;
+  }
+
+  async compare(fileIdA: string, fileIdB: string): Promise<CompareResult> {
+    const a = this.file(fileIdA);
+    const b = this.file(fileIdB);
+    return compareTraces(
+      { fileId: fileIdA, summary: a.summary, trace: a.trace },
+      { fileId: fileIdB, summary: b.summary, trace: b.trace },
+    );
+  }
+
+  private file(fileId: string): OpenFile {
+    const file = this.files.get(fileId);
+    if (!file) throw new NotFoundError(`no open file with id ${fileId}`);
+    return file;
+  }
+
+  private sampleOf(fileId: string, rowId: number) {
+    const file = this.file(fileId);
+    if (file.summary.format !== 'slime') return undefined;
+    if (!Number.isInteger(rowId) || rowId < 0 || rowId >= file.trace.samples.length) {
+      throw new NotFoundError(`no sample at row ${rowId}`);
+    }
+    return file.trace.samples[rowId];
+  }
+}

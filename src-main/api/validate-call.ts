@@ -1,0 +1,89 @@
+import { TRACE_API_METHODS, type TraceApiMethod } from '../core/api/trace-api';
+
+/** A renderer call whose arguments are not what the contract says: rejected before any work. */
+export class BadCallError extends Error {}
+
+type Check = (value: unknown) => boolean;
+
+const isString: Check = (v) => typeof v === 'string' && v.length > 0 && v.length <= 4096;
+const isIndex: Check = (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) < 2 ** 31;
+const isIndexList: Check = (v) => Array.isArray(v) && v.length <= 100_000 && v.every(isIndex);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const SORT_KEYS = new Set(['start', 'duration', 'reward', 'lane_count', 'ongoing', 'sample_index', 'group', 'row_id']);
+const MAX_DROPPED_BASE64 = 1.5 * 1024 ** 3;
+
+function isOpenSource(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  if (v.kind === 'path') return isString(v.path);
+  if (v.kind === 'bytes') {
+    return (
+      isString(v.name) && typeof v.bytesBase64 === 'string' && v.bytesBase64.length < MAX_DROPPED_BASE64
+    );
+  }
+  return false;
+}
+
+function isOpenRequest(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    isString(v.openId) &&
+    Array.isArray(v.sources) &&
+    v.sources.length > 0 &&
+    v.sources.length <= 1000 &&
+    v.sources.every(isOpenSource)
+  );
+}
+
+const isOptionalStrings = (v: unknown) =>
+  v === undefined || (Array.isArray(v) && v.length <= 10_000 && v.every((s) => typeof s === 'string'));
+const isOptionalNumber = (v: unknown) => v === undefined || (typeof v === 'number' && !Number.isNaN(v));
+
+function isRowQuery(v: unknown): boolean {
+  if (!isObject(v) || !SORT_KEYS.has(v.sort as string)) return false;
+  if (v.descending !== undefined && typeof v.descending !== 'boolean') return false;
+  if (v.filter === undefined) return true;
+  const f = v.filter;
+  return (
+    isObject(f) &&
+    (f.text === undefined || (typeof f.text === 'string' && f.text.length <= 1000)) &&
+    isOptionalStrings(f.statuses) &&
+    isOptionalStrings(f.sources) &&
+    (f.attempts === undefined || (Array.isArray(f.attempts) && f.attempts.every(Number.isInteger))) &&
+    (f.spanName === undefined || typeof f.spanName === 'string') &&
+    isOptionalNumber(f.rewardMin) &&
+    isOptionalNumber(f.rewardMax) &&
+    (f.rowIds === undefined || isIndexList(f.rowIds))
+  );
+}
+
+const SIGNATURES: Record<TraceApiMethod, Check[]> = {
+  open: [isOpenRequest],
+  cancelOpen: [isString],
+  close: [isString],
+  listFiles: [],
+  initialFiles: [],
+  queryRows: [isString, isRowQuery],
+  getRows: [isString, isIndexList],
+  getSpan: [isString, isIndex, isIndex],
+  getSample: [isString, isIndex],
+  getLazyValues: [isString, isIndex, isString],
+  getPerf: [isString],
+  compare: [isString, isString],
+};
+
+/** Checks a method name and its arguments against the contract; throws BadCallError. */
+export function validateCall(method: unknown, args: unknown): { method: TraceApiMethod; args: unknown[] } {
+  if (typeof method !== 'string' || !(TRACE_API_METHODS as readonly string[]).includes(method)) {
+    throw new BadCallError(`unknown method ${String(method).slice(0, 64)}`);
+  }
+  const checks = SIGNATURES[method as TraceApiMethod];
+  if (!Array.isArray(args) || args.length !== checks.length) {
+    throw new BadCallError(`${method} takes ${checks.length} arguments`);
+  }
+  checks.forEach((check, i) => {
+    if (!check(args[i])) throw new BadCallError(`${method}: argument ${i + 1} is not valid`);
+  });
+  return { method: method as TraceApiMethod, args };
+}

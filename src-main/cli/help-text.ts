@@ -1,0 +1,46 @@
+export const MAIN_HELP = `Trace Explorer: where a rollout's time went, from slime dumps and OpenTelemetry traces.
+
+Usage: trace-explorer <command> [options] FILE...
+
+Commands:
+  serve FILE... [--port N] [--compare]   the explorer UI in a browser, on 127.0.0.1 only
+  summary FILE [--json]                  format, samples, rows, spans, duration, perf table
+  rows FILE                              rows as JSON, in slime's timeline cache shape
+  perf FILE                              slime's perf/... metrics (and ours) as JSON
+  export FILE --format perfetto|csv [-o OUT]   Perfetto trace (.json or .json.gz) or CSV
+
+  trace-explorer FILE...                 same as serve
+  trace-explorer A B --compare           serve, comparing A with B
+
+FILE is a slime rollout dump (.pt), an OpenTelemetry JSON-lines file (SGLang's otel_trace.json,
+ROLL's traces.jsonl), or a folder holding a rotated traces*.jsonl set.
+Run 'trace-explorer <command> --help' for a command's options.`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  serve: `Usage: trace-explorer serve FILE... [--port N] [--compare]
+
+Serves the explorer on http://127.0.0.1:PORT with a random token in the printed URL, so other
+users of this machine cannot read the files. Open the URL in a browser (over an SSH tunnel for
+a remote machine: ssh -L PORT:127.0.0.1:PORT host).
+  --port N     listen on port N (default: a free port)
+  --compare    open the first two files side by side`,
+  summary: `Usage: trace-explorer summary FILE [--json]
+
+Prints the file's format, samples, traced samples, rows, spans, events, duration and the perf
+table. --json prints one JSON object with format, samples, untracedSamples, rows, spans, events,
+links, skippedLines, durationSec and perf.`,
+  rows: `Usage: trace-explorer rows FILE
+
+Prints the rows of a slime dump as JSON in exactly the shape of slime's timeline cache
+(cache_version, pt_path, generated_at, sample_count, global_start, global_end, rows[]).`,
+  perf: `Usage: trace-explorer perf FILE
+
+Prints the perf summary as one JSON object of perf/... keys: slime's own keys, plus request
+counts and the PD phase keys of current dumps (ours).`,
+  export: `Usage: trace-explorer export FILE --format perfetto|csv [-o OUT]
+
+  --format perfetto   Trace Event Format JSON for ui.perfetto.dev and chrome://tracing
+                      (OUT ending in .gz is gzipped)
+  --format csv        one line per row with its fields, after a header
+  -o OUT              output file; '-' (the default) writes to stdout`,
+};

@@ -1,0 +1,91 @@
+import type { OpenedTrace } from '../core/open/open-trace-file';
+
+/** The machine form of `summary --json`. */
+export function buildSummaryJson(trace: OpenedTrace) {
+  const s = trace.summary;
+  return {
+    name: s.name,
+    format: s.format,
+    bytes: s.bytes,
+    samples: s.samples,
+    untracedSamples: s.untracedSamples,
+    rows: s.rows,
+    spans: s.spans,
+    events: s.events,
+    links: s.links,
+    skippedLines: s.skippedLines.count,
+    skippedLineExamples: s.skippedLines.examples,
+    rolloutId: s.rolloutId,
+    globalStartSec: s.globalStartSec,
+    durationSec:
+      s.globalStartSec === null || s.globalEndSec === null ? null : s.globalEndSec - s.globalStartSec,
+    statuses: s.statuses,
+    sources: s.sources,
+    notices: s.notices,
+    perf: trace.perf.perf,
+  };
+}
+
+/** The human form of `summary`: what a user reads in a terminal. */
+export function formatSummaryText(trace: OpenedTrace): string {
+  const json = buildSummaryJson(trace);
+  const lines = [
+    `file      ${json.name} (${formatBytes(json.bytes)})`,
+    `format    ${json.format === 'slime' ? 'slime rollout dump' : 'OpenTelemetry JSON lines'}`,
+  ];
+  if (json.format === 'slime') {
+    lines.push(`samples   ${json.samples} (${json.samples - json.untracedSamples} traced, ${json.untracedSamples} without trace)`);
+  } else {
+    lines.push(`traces    ${json.samples}`);
+  }
+  lines.push(
+    `rows      ${json.rows}`,
+    `spans     ${json.spans}   events ${json.events}   links ${json.links}`,
+    `duration  ${json.durationSec === null ? '-' : `${json.durationSec.toFixed(3)} s`}`,
+  );
+  if (json.skippedLines > 0) {
+    const examples = json.skippedLineExamples.map((e) => `line ${e.line} ${e.reason}`).join(', ');
+    lines.push(`skipped   ${json.skippedLines} lines: ${examples}`);
+  }
+  for (const notice of json.notices) lines.push(`note      ${notice}`);
+  const perf = Object.entries(json.perf);
+  if (perf.length > 0) {
+    lines.push('', formatPerfTable(json.perf));
+  }
+  return lines.join('\n');
+}
+
+function formatPerfTable(perf: Record<string, number>): string {
+  const metrics = new Map<string, Record<string, number>>();
+  for (const [key, value] of Object.entries(perf)) {
+    const cut = key.lastIndexOf('/');
+    const metric = key.slice(0, cut);
+    const stat = key.slice(cut + 1);
+    if (!metrics.has(metric)) metrics.set(metric, {});
+    metrics.get(metric)![stat] = value;
+  }
+  const stats = ['mean', 'median', 'max', 'min'];
+  const width = Math.max(6, ...[...metrics.keys()].map((m) => m.length));
+  const header = `${'metric'.padEnd(width)}  ${stats.map((s) => s.padStart(12)).join('')}`;
+  const body = [...metrics.entries()].sort().map(([metric, values]) => {
+    const cells = stats.map((s) => (values[s] === undefined ? '' : formatNumber(values[s])).padStart(12));
+    const extra = Object.entries(values)
+      .filter(([s]) => !stats.includes(s))
+      .map(([s, v]) => `${s}=${formatNumber(v)}`)
+      .join(' ');
+    return `${metric.padEnd(width)}  ${cells.join('')}${extra ? `  ${extra}` : ''}`;
+  });
+  return [header, ...body].join('\n');
+}
+
+function formatNumber(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  return Math.abs(value) >= 100 ? value.toFixed(1) : value.toPrecision(4);
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}

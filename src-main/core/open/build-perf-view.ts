@@ -1,0 +1,55 @@
+import type { Distribution, FileFormat, PerfView } from '../api/trace-api';
+import type { PyValue } from '../model/py-value';
+import type { Row } from '../model/row';
+import { buildPerfSummary, perfSeries } from '../rows/perf-summary';
+
+/** The perf view of one file: slime's perf keys, per-request series, stragglers, durations. */
+export function buildPerfView(format: FileFormat, rows: Row[], samples: PyValue[]): PerfView {
+  return {
+    perf: format === 'slime' ? buildPerfSummary(samples) : {},
+    series: format === 'slime' ? perfSeries(rows) : [],
+    running: buildRunningCurve(rows),
+    durations: buildDurations(rows),
+  };
+}
+
+/**
+ * Samples running over time as a step function, relative to the earliest row start: the long
+ * tail at the end of a rollout is where stragglers live.
+ */
+export function buildRunningCurve(rows: Row[]): { tSec: number; running: number }[] {
+  if (rows.length === 0) return [];
+  const globalStart = Math.min(...rows.map((row) => row.start));
+  const edges: { t: number; delta: number }[] = [];
+  for (const row of rows) {
+    edges.push({ t: row.start - globalStart, delta: 1 });
+    edges.push({ t: row.end - globalStart, delta: -1 });
+  }
+  // ends before starts at the same instant, so a zero-length row never counts as running
+  edges.sort((a, b) => a.t - b.t || a.delta - b.delta);
+  const curve: { tSec: number; running: number }[] = [];
+  let running = 0;
+  for (const edge of edges) {
+    running += edge.delta;
+    const last = curve[curve.length - 1];
+    if (last && last.tSec === edge.t) last.running = running;
+    else curve.push({ tSec: edge.t, running });
+  }
+  return curve;
+}
+
+/** Durations of closed spans per span name, most frequent names first. */
+export function buildDurations(rows: Row[]): Distribution[] {
+  const byName = new Map<string, number[]>();
+  for (const row of rows) {
+    for (const item of row.items) {
+      if (item.type !== 'span' || item.end_ts === null) continue;
+      let list = byName.get(item.name);
+      if (!list) byName.set(item.name, (list = []));
+      list.push(item.end_ts - item.start_ts);
+    }
+  }
+  return [...byName.entries()]
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .map(([name, valuesSec]) => ({ name, valuesSec }));
+}

@@ -1,0 +1,143 @@
+import type { ByteSource } from '../bytes/byte-source';
+import { FormatError } from '../bytes/format-error';
+import type { FileFormat, FileSummary, PerfView, SkippedLines } from '../api/trace-api';
+import type { Row } from '../model/row';
+import type { PyValue } from '../model/py-value';
+import { sniffFormat } from '../formats/registry';
+import { readSlimeDump } from '../formats/slime/read-slime-dump';
+import { readOtlp } from '../formats/otlp/read-otlp';
+import { buildRows } from '../rows/build-rows';
+import { buildPdView } from '../rows/pd-lanes';
+import { buildStore, type TraceStore } from '../store/build-store';
+import { buildStoreStats } from '../store/store-stats';
+import { buildPerfView } from './build-perf-view';
+
+export interface OpenProgressReport {
+  bytesRead: number;
+  samplesRead: number;
+  phase: 'reading' | 'building';
+}
+
+export interface OpenOptions {
+  onProgress?: (progress: OpenProgressReport) => void;
+  shouldCancel?: () => boolean;
+  joinByBootstrapRoom?: boolean;
+}
+
+/** Everything the explorer keeps of one open file: the frozen store and what details need. */
+export interface OpenedTrace {
+  summary: Omit<FileSummary, 'fileId' | 'path'>;
+  store: TraceStore;
+  perf: PerfView;
+  /** slime samples (heavy lists as LazyList byte ranges); empty for OTLP */
+  samples: PyValue[];
+  /** rows in slime's model, kept for the headless commands and export */
+  rows: Row[];
+}
+
+const EMPTY_SKIPPED: SkippedLines = { count: 0, examples: [] };
+
+/**
+ * file bytes -> format reader -> rows -> store: the one pipeline behind the worker, serve
+ * mode and the headless commands. `sources` are one file, or one rotated OTLP set oldest first.
+ */
+export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}): OpenedTrace {
+  if (sources.length === 0) throw new FormatError('open/no-file', 'no file given');
+  const first = sources[0];
+  const format = sniffFormat(first.read(0, 64 * 1024));
+  if (format === null) {
+    throw new FormatError(
+      'open/unknown-format',
+      'not a slime rollout dump (.pt) nor OpenTelemetry JSON lines',
+      0,
+    );
+  }
+  const bytes = sources.reduce((sum, source) => sum + source.size, 0);
+  const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;
+  return format === 'slime'
+    ? openSlime(first, name, bytes, options)
+    : openOtlp(sources, name, bytes, options);
+}
+
+function openSlime(
+  source: ByteSource,
+  name: string,
+  bytes: number,
+  options: OpenOptions,
+): OpenedTrace {
+  const dump = readSlimeDump(source, {
+    onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
+    shouldCancel: options.shouldCancel,
+  });
+  options.onProgress?.({ bytesRead: bytes, samplesRead: dump.samples.length, phase: 'building' });
+  const { rows: slimeRows, untracedSamples } = buildRows(dump.samples);
+  const rows = slimeRows.map(buildPdView);
+  const store = buildStore({ rows });
+  const stats = buildStoreStats(store);
+  const notices: string[] = [];
+  if (dump.samples.length === 0) notices.push('The dump holds no samples.');
+  else if (rows.length === 0) notices.push(`None of the ${dump.samples.length} samples has a trace.`);
+  else if (untracedSamples > 0) notices.push(`${untracedSamples} samples have no trace.`);
+  return {
+    summary: {
+      name,
+      format: 'slime',
+      bytes,
+      samples: dump.samples.length,
+      untracedSamples,
+      skippedLines: EMPTY_SKIPPED,
+      rolloutId: toJsonScalar(dump.rolloutId),
+      notices,
+      ...stats,
+    },
+    store,
+    perf: buildPerfView('slime', rows, dump.samples),
+    samples: dump.samples,
+    rows,
+  };
+}
+
+function openOtlp(
+  sources: ByteSource[],
+  name: string,
+  bytes: number,
+  options: OpenOptions,
+): OpenedTrace {
+  const doc = readOtlp(sources, {
+    onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
+    shouldCancel: options.shouldCancel,
+    joinByBootstrapRoom: options.joinByBootstrapRoom,
+  });
+  options.onProgress?.({ bytesRead: bytes, samplesRead: doc.rows.length, phase: 'building' });
+  const store = buildStore({ rows: doc.rows });
+  const stats = buildStoreStats(store);
+  const notices = [...doc.notices];
+  if (doc.spans === 0) notices.unshift('The file holds no spans.');
+  return {
+    summary: {
+      name,
+      format: 'otlp' satisfies FileFormat,
+      bytes,
+      samples: doc.traces,
+      untracedSamples: 0,
+      skippedLines: doc.skippedLines,
+      rolloutId: null,
+      notices,
+      ...stats,
+      spans: doc.spans,
+      events: doc.events,
+      links: doc.links,
+    },
+    store,
+    perf: buildPerfView('otlp', doc.rows, []),
+    samples: [],
+    rows: doc.rows,
+  };
+}
+
+function toJsonScalar(value: PyValue): string | number | boolean | null {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return value.toString();
+  return null;
+}

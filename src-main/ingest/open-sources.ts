@@ -1,0 +1,45 @@
+import { bytesSource, type ByteSource } from '../core/bytes/byte-source';
+import { openFileSource } from '../core/bytes/file-source';
+import { FormatError } from '../core/bytes/format-error';
+import { openTraceFile, type OpenOptions, type OpenedTrace } from '../core/open/open-trace-file';
+import type { FileError } from '../core/api/trace-api';
+import type { IngestRequest } from './ingest-protocol';
+
+/** Opens the request's files as byte sources, runs the pipeline, and always closes them. */
+export function ingest(request: IngestRequest, options: OpenOptions = {}): OpenedTrace {
+  const closers: (() => void)[] = [];
+  try {
+    const sources: ByteSource[] = request.sources.map((source) => {
+      if (source.kind === 'bytes') return bytesSource(source.name, source.bytes);
+      const file = openPath(source.path);
+      closers.push(() => file.close());
+      return file;
+    });
+    return openTraceFile(sources, { ...options, joinByBootstrapRoom: request.joinByBootstrapRoom });
+  } finally {
+    for (const close of closers) close();
+  }
+}
+
+function openPath(path: string) {
+  try {
+    return openFileSource(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new FormatError('io/not-found', 'no such file');
+    if (code === 'EISDIR') throw new FormatError('io/is-directory', 'is a folder, not a file');
+    if (code === 'EACCES') throw new FormatError('io/permission', 'permission denied');
+    throw new FormatError('io/read-failed', (error as Error).message);
+  }
+}
+
+/** Any thrown value as the error a user sees beside the file. */
+export function toFileError(error: unknown): Omit<FileError, 'fileName'> {
+  if (error instanceof FormatError) {
+    return { code: error.code, message: error.message, offset: error.offset };
+  }
+  if (error instanceof RangeError) {
+    return { code: 'open/too-large', message: `the file is too large to open: ${error.message}` };
+  }
+  return { code: 'open/internal', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,23 @@
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
+import { TRACE_API_METHODS, type OpenProgress } from '../core/api/trace-api';
+
+// The preload exposes the TraceApi methods and nothing else (plus the path of a dropped
+// File, which only the preload can ask Electron for).
+const CALL = 'trace:call';
+const PROGRESS = 'trace:progress';
+
+const api: Record<string, unknown> = {};
+for (const method of TRACE_API_METHODS) {
+  api[method] = (...args: unknown[]) => ipcRenderer.invoke(CALL, method, args);
+}
+api.onProgress = (listener: (progress: OpenProgress) => void) => {
+  const wrapped = (_event: unknown, progress: OpenProgress) => listener(progress);
+  ipcRenderer.on(PROGRESS, wrapped);
+  return () => ipcRenderer.removeListener(PROGRESS, wrapped);
+};
+
+contextBridge.exposeInMainWorld('traceApi', api);
+contextBridge.exposeInMainWorld('traceHost', {
+  kind: 'electron',
+  pathForFile: (file: File): string => webUtils.getPathForFile(file),
+});

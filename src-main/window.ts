@@ -1,0 +1,59 @@
+import { BrowserWindow, session, shell, type WebPreferences } from 'electron';
+import { join } from 'node:path';
+import { CONTENT_SECURITY_POLICY } from './serve/content-security-policy';
+
+/** Electron's security checklist, as data so a test can assert it. */
+export function secureWebPreferences(preloadPath: string): WebPreferences {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    spellcheck: false,
+  };
+}
+
+export interface WindowBounds {
+  width: number;
+  height: number;
+  x?: number;
+  y?: number;
+}
+
+/** The one window: our renderer only, no navigation, no new windows, CSP on every response. */
+export function createMainWindow(bounds: WindowBounds): BrowserWindow {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
+      },
+    });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+
+  const window = new BrowserWindow({
+    ...bounds,
+    minWidth: 900,
+    minHeight: 560,
+    show: false,
+    title: 'Trace Explorer',
+    backgroundColor: '#1b1d22',
+    webPreferences: secureWebPreferences(join(__dirname, '../preload/preload.js')),
+  });
+  window.once('ready-to-show', () => window.show());
+  window.webContents.on('will-navigate', (event) => event.preventDefault());
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    // Links the user clicked open in the system browser, and only http(s) ones.
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  void window.loadFile(join(__dirname, '../renderer/index.html'));
+  return window;
+}

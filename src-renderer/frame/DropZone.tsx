@@ -1,0 +1,63 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { TraceHost } from '../host/trace-host';
+import { openFiles } from '../state/open-files';
+
+/** The whole window accepts dropped files; an overlay says so while something is dragged over. */
+export function DropZone({ host, children }: { host: TraceHost; children: ReactNode }) {
+  const [dragging, setDragging] = useState(false);
+
+  useEffect(() => {
+    let depth = 0;
+    const hasFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
+    const onEnter = (event: DragEvent) => {
+      if (!hasFiles(event)) return;
+      depth += 1;
+      setDragging(true);
+    };
+    const onLeave = () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setDragging(false);
+    };
+    const onOver = (event: DragEvent) => {
+      if (hasFiles(event)) event.preventDefault();
+    };
+    const onDrop = (event: DragEvent) => {
+      event.preventDefault();
+      depth = 0;
+      setDragging(false);
+      const files = Array.from(event.dataTransfer?.files ?? []);
+      if (files.length > 0) void openFiles(host, files);
+    };
+    window.addEventListener('dragenter', onEnter);
+    window.addEventListener('dragleave', onLeave);
+    window.addEventListener('dragover', onOver);
+    window.addEventListener('drop', onDrop);
+    return () => {
+      window.removeEventListener('dragenter', onEnter);
+      window.removeEventListener('dragleave', onLeave);
+      window.removeEventListener('dragover', onOver);
+      window.removeEventListener('drop', onDrop);
+    };
+  }, [host]);
+
+  return (
+    <div className="drop-zone-host" data-testid="drop-zone">
+      {children}
+      {dragging && <div className="drop-overlay">Drop .pt or .jsonl files here</div>}
+    </div>
+  );
+}
+
+/** What the window shows with no file open: what it opens and how. */
+export function EmptyState() {
+  return (
+    <div className="empty-state" data-testid="empty-state">
+      <div className="empty-title">Drop .pt or .jsonl files here</div>
+      <p>
+        slime rollout dumps (<code>rollout_*.pt</code>, <code>eval_*.pt</code>), SGLang&apos;s{' '}
+        <code>otel_trace.json</code>, ROLL&apos;s <code>traces.jsonl</code>.
+      </p>
+      <p>or press Open… (Ctrl+O). Two files side by side: open both, then Compare.</p>
+    </div>
+  );
+}

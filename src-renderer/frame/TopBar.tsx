@@ -1,0 +1,101 @@
+import { useRef } from 'react';
+import type { TraceHost } from '../host/trace-host';
+import { useFilesStore } from '../state/files-store';
+import { openFiles } from '../state/open-files';
+
+const ACCEPT = '.pt,.pth,.jsonl,.json';
+
+/** Open button, one tab per open file (with close), and the files being opened. */
+export function TopBar({ host }: { host: TraceHost }) {
+  const input = useRef<HTMLInputElement>(null);
+  const files = useFilesStore((s) => s.files);
+  const activeFileId = useFilesStore((s) => s.activeFileId);
+  const opening = useFilesStore((s) => s.opening);
+  const setActive = useFilesStore((s) => s.setActive);
+  const removeFile = useFilesStore((s) => s.removeFile);
+
+  const close = (fileId: string) => {
+    removeFile(fileId);
+    void host.api.close(fileId);
+  };
+
+  return (
+    <header className="top-bar">
+      <span className="app-title">Trace Explorer</span>
+      <button
+        type="button"
+        className="button primary"
+        data-testid="open-button"
+        title="Open files (Ctrl+O)"
+        onClick={() => input.current?.click()}
+      >
+        Open…
+      </button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        hidden
+        data-testid="file-input"
+        onChange={(event) => {
+          const picked = Array.from(event.currentTarget.files ?? []);
+          event.currentTarget.value = '';
+          void openFiles(host, picked);
+        }}
+      />
+      <nav className="tabs" role="tablist" aria-label="Open files">
+        {files.map((file) => (
+          <div
+            key={file.fileId}
+            role="tab"
+            aria-selected={file.fileId === activeFileId}
+            className={`tab${file.fileId === activeFileId ? ' active' : ''}`}
+            data-testid="file-tab"
+            title={file.path ?? file.name}
+            onClick={() => setActive(file.fileId)}
+          >
+            <span className="tab-format">{file.format === 'slime' ? 'PT' : 'OTel'}</span>
+            <span className="tab-name">{file.name}</span>
+            <button
+              type="button"
+              className="tab-close"
+              aria-label={`Close ${file.name}`}
+              onClick={(event) => {
+                event.stopPropagation();
+                close(file.fileId);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        ))}
+        {opening.map((o) => (
+          <div key={o.openId} className="tab opening" data-testid="opening-tab">
+            <span className="tab-name">{o.name}</span>
+            <progress
+              max={Math.max(1, o.bytesTotal)}
+              value={o.bytesRead}
+              aria-label={`Reading ${o.name}`}
+            />
+            <span className="tab-progress">{formatProgress(o.bytesRead, o.bytesTotal, o.samplesRead)}</span>
+            <button
+              type="button"
+              className="button small"
+              data-testid="cancel-open"
+              onClick={() => void host.api.cancelOpen(o.openId)}
+            >
+              Cancel
+            </button>
+          </div>
+        ))}
+      </nav>
+    </header>
+  );
+}
+
+function formatProgress(bytesRead: number, bytesTotal: number, samples: number): string {
+  const mb = (n: number) => (n / 1024 ** 2).toFixed(1);
+  const total = bytesTotal > 0 ? ` / ${mb(bytesTotal)} MB` : ' MB';
+  return `${mb(bytesRead)}${total}${samples > 0 ? ` · ${samples} samples` : ''}`;
+}

@@ -1,0 +1,65 @@
+import { create } from 'zustand';
+import type { FileError, FileSummary, OpenProgress } from '../../src-main/core/api/trace-api';
+
+export interface OpeningFile {
+  openId: string;
+  name: string;
+  bytesRead: number;
+  bytesTotal: number;
+  samplesRead: number;
+}
+
+export interface FilesState {
+  files: FileSummary[];
+  activeFileId: string | null;
+  /** second file of a side-by-side comparison with the active one */
+  compareFileId: string | null;
+  opening: OpeningFile[];
+  errors: FileError[];
+  addFile(file: FileSummary): void;
+  removeFile(fileId: string): void;
+  setActive(fileId: string): void;
+  setCompare(fileId: string | null): void;
+  startOpening(openId: string, name: string, bytesTotal: number): void;
+  progress(progress: OpenProgress): void;
+  finishOpening(openId: string): void;
+  addError(error: FileError): void;
+  dismissError(index: number): void;
+}
+
+/** Open files, files being opened and open errors: the frame's state, no view state. */
+export const useFilesStore = create<FilesState>()((set) => ({
+  files: [],
+  activeFileId: null,
+  compareFileId: null,
+  opening: [],
+  errors: [],
+  addFile: (file) =>
+    set((s) => ({
+      files: s.files.some((f) => f.fileId === file.fileId) ? s.files : [...s.files, file],
+      activeFileId: file.fileId,
+    })),
+  removeFile: (fileId) =>
+    set((s) => {
+      const files = s.files.filter((f) => f.fileId !== fileId);
+      const activeFileId =
+        s.activeFileId === fileId ? (files[files.length - 1]?.fileId ?? null) : s.activeFileId;
+      const compareFileId = s.compareFileId === fileId || activeFileId === null ? null : s.compareFileId;
+      return { files, activeFileId, compareFileId };
+    }),
+  setActive: (fileId) => set({ activeFileId: fileId }),
+  setCompare: (fileId) => set({ compareFileId: fileId }),
+  startOpening: (openId, name, bytesTotal) =>
+    set((s) => ({ opening: [...s.opening, { openId, name, bytesRead: 0, bytesTotal, samplesRead: 0 }] })),
+  progress: (p) =>
+    set((s) => ({
+      opening: s.opening.map((o) =>
+        o.openId === p.openId
+          ? { ...o, bytesRead: p.bytesRead, bytesTotal: Math.max(p.bytesTotal, o.bytesTotal), samplesRead: p.samplesRead }
+          : o,
+      ),
+    })),
+  finishOpening: (openId) => set((s) => ({ opening: s.opening.filter((o) => o.openId !== openId) })),
+  addError: (error) => set((s) => ({ errors: [...s.errors, error] })),
+  dismissError: (index) => set((s) => ({ errors: s.errors.filter((_, i) => i !== index) })),
+}));

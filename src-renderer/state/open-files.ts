@@ -1,0 +1,59 @@
+import type { OpenSource } from '../../src-main/core/api/trace-api';
+import type { TraceHost } from '../host/trace-host';
+import { useFilesStore } from './files-store';
+
+let openCounter = 0;
+
+/** Opens files a user picked or dropped: by path where the host knows it, else by bytes. */
+export async function openFiles(host: TraceHost, files: File[]): Promise<string[]> {
+  const opened: string[] = [];
+  for (const file of files) {
+    const path = host.pathForFile(file);
+    const source: OpenSource = path
+      ? { kind: 'path', path }
+      : { kind: 'bytes', name: file.name, bytesBase64: await toBase64(file) };
+    const fileId = await openSources(host, [source], file.name, file.size);
+    if (fileId) opened.push(fileId);
+  }
+  return opened;
+}
+
+/** One open call with progress and error reporting; resolves to the file id or null. */
+export async function openSources(
+  host: TraceHost,
+  sources: OpenSource[],
+  name: string,
+  bytesTotal: number,
+): Promise<string | null> {
+  const store = useFilesStore.getState();
+  const openId = `open-${Date.now()}-${++openCounter}`;
+  store.startOpening(openId, name, bytesTotal);
+  try {
+    const result = await host.api.open({ openId, sources });
+    if (result.ok) {
+      useFilesStore.getState().addFile(result.file);
+      return result.file.fileId;
+    }
+    if (result.error.code !== 'open/cancelled') useFilesStore.getState().addError(result.error);
+    return null;
+  } catch (error) {
+    useFilesStore.getState().addError({
+      code: 'open/failed',
+      message: error instanceof Error ? error.message : String(error),
+      fileName: name,
+    });
+    return null;
+  } finally {
+    useFilesStore.getState().finishOpening(openId);
+  }
+}
+
+async function toBase64(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  }
+  return btoa(binary);
+}
