@@ -1,0 +1,49 @@
+import { create } from 'zustand';
+import type { RowFilter, SortKey } from '../../src-main/core/api/trace-api';
+
+export interface Selection {
+  fileId: string;
+  rowId: number;
+  /** item index within the row; null when the row itself is selected */
+  index: number | null;
+}
+
+/** The visible time range, in seconds from the file's global start. */
+export interface TimeWindow {
+  startSec: number;
+  endSec: number;
+}
+
+export interface ViewState {
+  selection: Selection | null;
+  sort: SortKey;
+  descending: boolean;
+  filter: RowFilter;
+  /** per file: the visible time range; absent means "fit all" */
+  windows: Record<string, TimeWindow>;
+  select(selection: Selection | null): void;
+  setSort(sort: SortKey, descending?: boolean): void;
+  setFilter(filter: RowFilter): void;
+  patchFilter(patch: Partial<RowFilter>): void;
+  setWindow(fileId: string, window: TimeWindow | null): void;
+}
+
+/** View state only (selection, order, filter, viewport): data stays in main's store. */
+export const useViewStore = create<ViewState>()((set) => ({
+  selection: null,
+  sort: 'row_id',
+  descending: false,
+  filter: {},
+  windows: {},
+  select: (selection) => set({ selection }),
+  setSort: (sort, descending = false) => set({ sort, descending }),
+  setFilter: (filter) => set({ filter }),
+  patchFilter: (patch) => set((s) => ({ filter: { ...s.filter, ...patch } })),
+  setWindow: (fileId, window) =>
+    set((s) => {
+      const windows = { ...s.windows };
+      if (window) windows[fileId] = window;
+      else delete windows[fileId];
+      return { windows };
+    }),
+}));
