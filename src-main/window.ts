@@ -1,23 +1,7 @@
-import { BrowserWindow, session, shell, type WebPreferences } from 'electron';
+import { BrowserWindow, session, shell } from 'electron';
 import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from './serve/content-security-policy';
-
-/** Electron's security checklist, as data so a test can assert it. */
-export function secureWebPreferences(preloadPath: string): WebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    experimentalFeatures: false,
-    webviewTag: false,
-    spellcheck: false,
-  };
-}
+import { secureWebPreferences } from './web-preferences';
 
 export interface WindowBounds {
   width: number;

@@ -20,7 +20,7 @@ import type { OpenedTrace } from '../core/open/open-trace-file';
 import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
 import { getRowViews, getSpanDetails } from '../core/store/row-views';
-import { readLazyValues } from '../core/open/lazy-values';
+import { readLazyValues } from '../ingest/lazy-values';
 import { compareTraces } from '../core/compare/compare-traces';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
 import { IngestFailure, type IngestJob } from '../ingest/ingest-client';

@@ -1,0 +1,178 @@
+import type { CompareResult, FileSummary } from '../api/trace-api';
+import type { PyValue } from '../model/py-value';
+import type { Row } from '../model/row';
+import type { PerfView } from '../api/trace-api';
+
+export interface CompareSide {
+  fileId: string;
+  summary: FileSummary;
+  trace: { rows: Row[]; samples: PyValue[]; perf: PerfView };
+}
+
+/**
+ * Two rollouts side by side: every perf metric, time per span name, headline stats, and which
+ * samples correspond (same sample index, else same group and prompt) or exist on one side only.
+ */
+export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
+  if (a.summary.format !== b.summary.format) {
+    throw new Error(
+      `cannot compare a ${describe(a.summary.format)} with a ${describe(b.summary.format)}`,
+    );
+  }
+  const { matched, onlyA, onlyB } = matchRows(a, b);
+  return {
+    a: a.fileId,
+    b: b.fileId,
+    perf: comparePerf(a.trace.perf.perf, b.trace.perf.perf),
+    spanTotals: compareSpanTotals(a.trace.rows, b.trace.rows),
+    matched,
+    onlyA,
+    onlyB,
+    stats: compareStats(a, b),
+  };
+}
+
+function describe(format: string): string {
+  return format === 'slime' ? 'slime dump' : 'OpenTelemetry trace';
+}
+
+function comparePerf(a: Record<string, number>, b: Record<string, number>) {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.map((key) => ({ key, a: a[key] ?? null, b: b[key] ?? null }));
+}
+
+/** Total closed-span time per span name: where the time went, and where it moved. */
+export function spanTotals(rows: Row[]): Map<string, { sec: number; count: number }> {
+  const totals = new Map<string, { sec: number; count: number }>();
+  for (const row of rows) {
+    for (const item of row.items) {
+      if (item.type !== 'span') continue;
+      const entry = totals.get(item.name) ?? { sec: 0, count: 0 };
+      entry.sec += item.display_end_ts - item.start_ts;
+      entry.count += 1;
+      totals.set(item.name, entry);
+    }
+  }
+  return totals;
+}
+
+function compareSpanTotals(rowsA: Row[], rowsB: Row[]) {
+  const a = spanTotals(rowsA);
+  const b = spanTotals(rowsB);
+  const names = [...new Set([...a.keys(), ...b.keys()])];
+  return names
+    .map((name) => ({
+      name,
+      aSec: a.get(name)?.sec ?? 0,
+      bSec: b.get(name)?.sec ?? 0,
+      aCount: a.get(name)?.count ?? 0,
+      bCount: b.get(name)?.count ?? 0,
+    }))
+    .sort((x, y) => Math.abs(y.bSec - y.aSec) - Math.abs(x.bSec - x.aSec) || x.name.localeCompare(y.name));
+}
+
+function compareStats(a: CompareSide, b: CompareSide) {
+  const statsA = sideStats(a);
+  const statsB = sideStats(b);
+  const keys = [...new Set([...Object.keys(statsA), ...Object.keys(statsB)])];
+  return keys.map((key) => ({ key, a: statsA[key] ?? null, b: statsB[key] ?? null }));
+}
+
+function sideStats(side: CompareSide): Record<string, number> {
+  const { summary, trace } = side;
+  const stats: Record<string, number> = {
+    'rollout/wall_time_sec':
+      summary.globalStartSec === null || summary.globalEndSec === null
+        ? 0
+        : summary.globalEndSec - summary.globalStartSec,
+    'rollout/samples': summary.samples,
+    'rollout/rows': summary.rows,
+    'rollout/untraced_samples': summary.untracedSamples,
+  };
+  const rewards = trace.rows.map((row) => rewardValue(row.reward)).filter((r): r is number => r !== null);
+  if (rewards.length > 0) stats['reward/mean'] = rewards.reduce((s, r) => s + r, 0) / rewards.length;
+  if (trace.rows.length > 0) {
+    stats['response_length/mean'] =
+      trace.rows.reduce((s, row) => s + row.total_response_length, 0) / trace.rows.length;
+    stats['row_duration/mean'] = trace.rows.reduce((s, row) => s + row.duration, 0) / trace.rows.length;
+  }
+  for (const row of trace.rows) {
+    const key = `status/${row.status ?? 'none'}`;
+    stats[key] = (stats[key] ?? 0) + 1;
+  }
+  return stats;
+}
+
+/** A reward as one number: the number itself, or a dict's `score` (slime's convention). */
+export function rewardValue(reward: unknown): number | null {
+  if (typeof reward === 'number' && Number.isFinite(reward)) return reward;
+  if (typeof reward === 'boolean') return reward ? 1 : 0;
+  if (reward && typeof reward === 'object' && !Array.isArray(reward)) {
+    const score = (reward as Record<string, unknown>).score;
+    if (typeof score === 'number') return score;
+  }
+  return null;
+}
+
+function matchRows(a: CompareSide, b: CompareSide) {
+  const matched: CompareResult['matched'] = [];
+  const usedB = new Set<number>();
+  const bByIndex = new Map<string, number>();
+  for (const row of b.trace.rows) {
+    const key = indexKey(row);
+    if (key !== null && !bByIndex.has(key)) bByIndex.set(key, row.row_id);
+  }
+  const unmatchedA: Row[] = [];
+  for (const row of a.trace.rows) {
+    const key = indexKey(row);
+    const bRow = key === null ? undefined : bByIndex.get(key);
+    if (bRow !== undefined && !usedB.has(bRow)) {
+      usedB.add(bRow);
+      matched.push({ aRowId: row.row_id, bRowId: bRow, key: `index ${String(row.sample_index)}` });
+    } else {
+      unmatchedA.push(row);
+    }
+  }
+  // Partial-rollout carry-over keeps the prompt but not the index: match by group and prompt.
+  const bByPrompt = new Map<string, number>();
+  for (const row of b.trace.rows) {
+    if (usedB.has(row.row_id)) continue;
+    const key = promptKey(row, b.trace.samples);
+    if (key !== null && !bByPrompt.has(key)) bByPrompt.set(key, row.row_id);
+  }
+  const onlyA: number[] = [];
+  for (const row of unmatchedA) {
+    const key = promptKey(row, a.trace.samples);
+    const bRow = key === null ? undefined : bByPrompt.get(key);
+    if (bRow !== undefined && !usedB.has(bRow)) {
+      usedB.add(bRow);
+      matched.push({ aRowId: row.row_id, bRowId: bRow, key: 'group and prompt' });
+    } else {
+      onlyA.push(row.row_id);
+    }
+  }
+  const onlyB = b.trace.rows.filter((row) => !usedB.has(row.row_id)).map((row) => row.row_id);
+  return { matched, onlyA, onlyB };
+}
+
+function indexKey(row: Row): string | null {
+  const index = row.sample_index;
+  return typeof index === 'number' || typeof index === 'string' ? String(index) : null;
+}
+
+function promptKey(row: Row, samples: PyValue[]): string | null {
+  const sample = samples[row.row_id] as Record<string, PyValue> | undefined;
+  if (!sample || typeof sample !== 'object') return null;
+  const prompt = sample.prompt;
+  if (prompt === undefined || prompt === null) return null;
+  return `${String(row.group_index)}\u0000${stableText(prompt)}`;
+}
+
+function stableText(value: PyValue): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  } catch {
+    return String(value);
+  }
+}
