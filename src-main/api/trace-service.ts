@@ -15,6 +15,7 @@ import type {
   SampleDetails,
   SpanDetails,
   TraceApi,
+  HostEvent,
 } from '../core/api/trace-api';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { sampleToDetails } from '../core/open/sample-details';
@@ -48,6 +49,7 @@ export class TraceService implements TraceApi {
   private readonly files = new Map<string, OpenFile>();
   private readonly jobs = new Map<string, IngestJob>();
   private readonly listeners = new Set<(progress: OpenProgress) => void>();
+  private readonly hostListeners = new Set<(event: HostEvent) => void>();
   private initial: { fileIds: string[]; compare: boolean; errors: FileError[] } = {
     fileIds: [],
     compare: false,
@@ -78,6 +80,31 @@ export class TraceService implements TraceApi {
   async initialFiles() {
     await this.initialReady;
     return this.initial;
+  }
+
+  onHostEvent(listener: (event: HostEvent) => void): () => void {
+    this.hostListeners.add(listener);
+    return () => this.hostListeners.delete(listener);
+  }
+
+  /** Tells the renderer something it did not ask for: files opened by main, menu commands. */
+  emitHostEvent(event: HostEvent): void {
+    for (const listener of this.hostListeners) listener(event);
+  }
+
+  /** Opens files while the app runs (menu, second instance, macOS open-file) and says so. */
+  async openLater(groups: string[][], compare: boolean): Promise<void> {
+    const fileIds: string[] = [];
+    const errors: FileError[] = [];
+    for (const paths of groups) {
+      const result = await this.open({
+        openId: randomUUID(),
+        sources: paths.map((path) => ({ kind: 'path', path })),
+      });
+      if (result.ok) fileIds.push(result.file.fileId);
+      else errors.push(result.error);
+    }
+    this.emitHostEvent({ type: 'files-opened', fileIds, compare, errors });
   }
 
   onProgress(listener: (progress: OpenProgress) => void): () => void {

@@ -4,6 +4,7 @@ import { dispatchCall } from '../api/dispatch-call';
 
 export const TRACE_CALL_CHANNEL = 'trace:call';
 export const TRACE_PROGRESS_CHANNEL = 'trace:progress';
+export const TRACE_HOST_EVENT_CHANNEL = 'trace:host-event';
 
 /**
  * TraceApi over IPC: one invoke channel; every call checks that it comes from our window's
@@ -18,9 +19,13 @@ export function routeTraceApi(api: TraceApi, window: BrowserWindow): () => void 
   const off = api.onProgress((progress) => {
     if (!window.isDestroyed()) window.webContents.send(TRACE_PROGRESS_CHANNEL, progress);
   });
+  const offHost = api.onHostEvent((event) => {
+    if (!window.isDestroyed()) window.webContents.send(TRACE_HOST_EVENT_CHANNEL, event);
+  });
   return () => {
     ipcMain.removeHandler(TRACE_CALL_CHANNEL);
     off();
+    offHost();
   };
 }
 

@@ -1,10 +1,11 @@
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
-import { TRACE_API_METHODS, type OpenProgress } from '../core/api/trace-api';
+import { TRACE_API_METHODS, type HostEvent, type OpenProgress } from '../core/api/trace-api';
 
 // The preload exposes the TraceApi methods and nothing else (plus the path of a dropped
 // File, which only the preload can ask Electron for).
 const CALL = 'trace:call';
 const PROGRESS = 'trace:progress';
+const HOST_EVENT = 'trace:host-event';
 
 const api: Record<string, unknown> = {};
 for (const method of TRACE_API_METHODS) {
@@ -14,6 +15,12 @@ api.onProgress = (listener: (progress: OpenProgress) => void) => {
   const wrapped = (_event: unknown, progress: OpenProgress) => listener(progress);
   ipcRenderer.on(PROGRESS, wrapped);
   return () => ipcRenderer.removeListener(PROGRESS, wrapped);
+};
+
+api.onHostEvent = (listener: (event: HostEvent) => void) => {
+  const wrapped = (_event: unknown, hostEvent: HostEvent) => listener(hostEvent);
+  ipcRenderer.on(HOST_EVENT, wrapped);
+  return () => ipcRenderer.removeListener(HOST_EVENT, wrapped);
 };
 
 contextBridge.exposeInMainWorld('traceApi', api);

@@ -66,10 +66,16 @@ export async function startServeMode(options: ServeOptions): Promise<ServeHandle
         connection: 'keep-alive',
       });
       res.write(': connected\n\n');
-      const off = options.api.onProgress((progress) => {
-        res.write(`data: ${JSON.stringify(progress)}\n\n`);
+      const offProgress = options.api.onProgress((progress) => {
+        res.write(`event: progress\ndata: ${JSON.stringify(progress)}\n\n`);
       });
-      req.on('close', off);
+      const offHost = options.api.onHostEvent((event) => {
+        res.write(`event: host\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      req.on('close', () => {
+        offProgress();
+        offHost();
+      });
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed');

@@ -1,10 +1,11 @@
 import {
   TRACE_API_METHODS,
+  type HostEvent,
   type OpenProgress,
   type TraceApi,
 } from '../../src-main/core/api/trace-api';
 
-/** TraceApi over serve mode's HTTP: one POST per call, progress as server-sent events. */
+/** TraceApi over serve mode's HTTP: one POST per call, events as server-sent events. */
 export function createHttpApi(token: string): TraceApi {
   const api: Record<string, unknown> = {};
   for (const method of TRACE_API_METHODS) {
@@ -22,18 +23,30 @@ export function createHttpApi(token: string): TraceApi {
       return body.result;
     };
   }
-  const listeners = new Set<(progress: OpenProgress) => void>();
+  const progressListeners = new Set<(progress: OpenProgress) => void>();
+  const hostListeners = new Set<(event: HostEvent) => void>();
   let source: EventSource | null = null;
+  const connect = () => {
+    if (source) return;
+    source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+    source.addEventListener('progress', (event: MessageEvent<string>) => {
+      const progress = JSON.parse(event.data) as OpenProgress;
+      for (const listener of progressListeners) listener(progress);
+    });
+    source.addEventListener('host', (event: MessageEvent<string>) => {
+      const hostEvent = JSON.parse(event.data) as HostEvent;
+      for (const listener of hostListeners) listener(hostEvent);
+    });
+  };
   api.onProgress = (listener: (progress: OpenProgress) => void) => {
-    listeners.add(listener);
-    if (!source) {
-      source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
-      source.onmessage = (event: MessageEvent<string>) => {
-        const progress = JSON.parse(event.data) as OpenProgress;
-        for (const l of listeners) l(progress);
-      };
-    }
-    return () => listeners.delete(listener);
+    progressListeners.add(listener);
+    connect();
+    return () => progressListeners.delete(listener);
+  };
+  api.onHostEvent = (listener: (event: HostEvent) => void) => {
+    hostListeners.add(listener);
+    connect();
+    return () => hostListeners.delete(listener);
   };
   return api as unknown as TraceApi;
 }

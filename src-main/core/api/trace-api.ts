@@ -207,6 +207,29 @@ export interface CompareResult {
   stats: { key: string; a: number | null; b: number | null }[];
 }
 
+/** Commands from the native menu (Electron) that the renderer carries out. */
+export type MenuCommand =
+  | 'open'
+  | 'compare'
+  | 'export-perfetto'
+  | 'export-csv'
+  | 'close-tab'
+  | 'zoom-in'
+  | 'zoom-out'
+  | 'zoom-fit'
+  | 'theme-light'
+  | 'theme-dark'
+  | 'theme-system'
+  | 'toggle-details'
+  | 'toggle-perf'
+  | 'shortcuts'
+  | 'about';
+
+/** What main tells the renderer without being asked: files it opened, menu commands. */
+export type HostEvent =
+  | { type: 'files-opened'; fileIds: string[]; compare: boolean; errors: FileError[] }
+  | { type: 'command'; command: MenuCommand };
+
 export interface TraceApi {
   open(request: OpenRequest): Promise<OpenResult>;
   cancelOpen(openId: string): Promise<void>;
@@ -215,6 +238,7 @@ export interface TraceApi {
   /** files named on the command line, opened at start-up */
   initialFiles(): Promise<{ fileIds: string[]; compare: boolean; errors: FileError[] }>;
   onProgress(listener: (progress: OpenProgress) => void): () => void;
+  onHostEvent(listener: (event: HostEvent) => void): () => void;
 
   queryRows(fileId: string, query: RowQuery): Promise<RowOrder>;
   getRows(fileId: string, rowIds: number[]): Promise<RowView[]>;
