@@ -1,4 +1,4 @@
-import { app, BrowserWindow } from 'electron';
+import { app, dialog, Menu, type BrowserWindow } from 'electron';
 import { join, resolve } from 'node:path';
 import { TraceService } from './api/trace-service';
 import { ingestInWorker } from './ingest/ingest-client';
@@ -6,20 +6,36 @@ import { routeTraceApi } from './ipc/trace-router';
 import { createMainWindow } from './window';
 import { groupRotatedSets } from './ingest/group-files';
 import { parseLaunchArgs } from './launch-args';
+import { RecentFiles } from './desktop/recent-files';
+import { loadWindowBounds, saveWindowBounds } from './desktop/window-state';
+import { buildAppMenu } from './desktop/app-menu';
 
 // Electron entry: thin on purpose. Everything it wires runs under plain Node in serve mode.
-const launch = parseLaunchArgs(process.argv.slice(app.isPackaged ? 1 : 2));
+const argvOffset = app.isPackaged ? 1 : 2;
+const launch = parseLaunchArgs(process.argv.slice(argvOffset));
+const pendingOpenFiles: string[] = [];
+
+// macOS hands files to a running app (or one still starting) through open-file.
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  if (app.isReady()) void openPaths([path], false);
+  else pendingOpenFiles.push(path);
+});
+
+let service: TraceService;
+let recent: RecentFiles;
+let window: BrowserWindow | null = null;
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
-  const service = new TraceService(ingestInWorker);
-  let window: BrowserWindow | null = null;
+  service = new TraceService(ingestInWorker);
 
+  // A second launch with files (Windows/Linux) opens them in this window.
   app.on('second-instance', (_event, argv) => {
-    const files = parseLaunchArgs(argv.slice(app.isPackaged ? 1 : 2)).files;
-    if (files.length > 0) void service.openInitial(groupRotatedSets(files), false);
+    const files = parseLaunchArgs(argv.slice(argvOffset)).files;
+    if (files.length > 0) void openPaths(files, false);
     if (window) {
       if (window.isMinimized()) window.restore();
       window.focus();
@@ -27,13 +43,56 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   void app.whenReady().then(() => {
-    window = createMainWindow({ width: 1400, height: 880 });
+    const userData = app.getPath('userData');
+    recent = new RecentFiles(userData);
+    const bounds = loadWindowBounds(userData);
+    window = createMainWindow(bounds);
+    if (bounds.maximized) window.maximize();
+    window.on('close', () => {
+      if (!window) return;
+      saveWindowBounds(userData, { ...window.getNormalBounds(), maximized: window.isMaximized() });
+    });
     routeTraceApi(service, window);
-    const files = launch.files.length > 0 ? launch.files : [demoRolloutPath()];
-    void service.openInitial(groupRotatedSets(files), launch.compare);
+    refreshMenu();
+    const files = [...launch.files, ...pendingOpenFiles];
+    for (const file of files) recent.add(file);
+    void service.openInitial(groupRotatedSets(files.length > 0 ? files : [demoRolloutPath()]), launch.compare);
   });
 
   app.on('window-all-closed', () => app.quit());
+}
+
+async function openPaths(paths: string[], compare: boolean): Promise<void> {
+  for (const path of paths) recent.add(path);
+  refreshMenu();
+  await service.openLater(groupRotatedSets(paths), compare);
+}
+
+function refreshMenu(): void {
+  Menu.setApplicationMenu(
+    buildAppMenu(recent.list(), {
+      openDialog: () => void showOpenDialog(),
+      openRecent: (path) => void openPaths([path], false),
+      clearRecent: () => {
+        recent.clear();
+        refreshMenu();
+      },
+      command: (command) => service.emitHostEvent({ type: 'command', command }),
+    }),
+  );
+}
+
+async function showOpenDialog(): Promise<void> {
+  if (!window) return;
+  const result = await dialog.showOpenDialog(window, {
+    title: 'Open rollout dumps or traces',
+    properties: ['openFile', 'multiSelections'],
+    filters: [
+      { name: 'Rollout dumps and traces', extensions: ['pt', 'pth', 'jsonl', 'json'] },
+      { name: 'All files', extensions: ['*'] },
+    ],
+  });
+  if (!result.canceled && result.filePaths.length > 0) await openPaths(result.filePaths, false);
 }
 
 function demoRolloutPath(): string {
