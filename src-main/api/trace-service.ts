@@ -16,7 +16,11 @@ import type {
   SpanDetails,
   TraceApi,
   HostEvent,
+  ExportFormat,
+  ExportedFile,
 } from '../core/api/trace-api';
+import { buildPerfettoTrace, writePerfettoJson } from '../core/export/perfetto-export';
+import { buildRowsCsv } from '../core/export/csv-export';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
@@ -203,6 +207,24 @@ export class TraceService implements TraceApi {
       { fileId: fileIdA, summary: a.summary, trace: a.trace },
       { fileId: fileIdB, summary: b.summary, trace: b.trace },
     );
+  }
+
+  async exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile> {
+    const { summary, trace } = this.file(fileId);
+    const stem = summary.name.replace(/\.(pt|pth|jsonl|json)$/i, '');
+    if (format === 'csv') {
+      const csv = buildRowsCsv(trace.rows);
+      return { fileName: `${stem}.rows.csv`, mime: 'text/csv', bytesBase64: Buffer.from(csv).toString('base64') };
+    }
+    const perfetto = buildPerfettoTrace([
+      { name: summary.name, rows: trace.rows, globalStart: summary.globalStartSec },
+    ]);
+    const bytes = writePerfettoJson(perfetto, true);
+    return {
+      fileName: `${stem}.perfetto.json.gz`,
+      mime: 'application/gzip',
+      bytesBase64: Buffer.from(bytes).toString('base64'),
+    };
   }
 
   private file(fileId: string): OpenFile {

@@ -71,6 +71,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   getLazyValues: [isString, isIndex, isString],
   getPerf: [isString],
   compare: [isString, isString],
+  exportTrace: [isString, (v) => v === 'perfetto' || v === 'csv'],
 };
 
 /** Checks a method name and its arguments against the contract; throws BadCallError. */

@@ -247,6 +247,16 @@ export interface TraceApi {
   getLazyValues(fileId: string, rowId: number, field: string): Promise<LazyValues>;
   getPerf(fileId: string): Promise<PerfView>;
   compare(fileIdA: string, fileIdB: string): Promise<CompareResult>;
+  /** a file's rows as a Perfetto trace (gzipped JSON) or CSV, for the renderer to save */
+  exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile>;
+}
+
+export type ExportFormat = 'perfetto' | 'csv';
+
+export interface ExportedFile {
+  fileName: string;
+  mime: string;
+  bytesBase64: string;
 }
 
 /** Names of the request/response methods, for transports that route by name. */
@@ -263,6 +273,7 @@ export const TRACE_API_METHODS = [
   'getLazyValues',
   'getPerf',
   'compare',
+  'exportTrace',
 ] as const;
 
 export type TraceApiMethod = (typeof TRACE_API_METHODS)[number];
