@@ -1,58 +1,114 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import type { FileError, MenuCommand } from '../src-main/core/api/trace-api';
 import type { TraceHost } from './host/trace-host';
 import { useFilesStore } from './state/files-store';
 import { TopBar } from './frame/TopBar';
 import { ErrorBanner } from './frame/ErrorBanner';
 import { DropZone, EmptyState } from './frame/DropZone';
+import { ShortcutsDialog } from './frame/ShortcutsDialog';
+import { applyTheme, broadcastCommand, exportActiveFile, restoreTheme } from './frame/commands';
 import { FileView } from './timeline/FileView';
 
 export function App({ host }: { host: TraceHost }) {
   const files = useFilesStore((s) => s.files);
   const activeFileId = useFilesStore((s) => s.activeFileId);
   const active = files.find((f) => f.fileId === activeFileId) ?? null;
+  const [showShortcuts, setShowShortcuts] = useState(false);
+
+  /** Files main opened (start-up, menu, second instance): show them as tabs. */
+  const adoptFiles = useCallback(
+    async (fileIds: string[], compare: boolean, errors: FileError[]) => {
+      const listed = await host.api.listFiles();
+      const store = useFilesStore.getState();
+      for (const file of listed) if (fileIds.includes(file.fileId)) store.addFile(file);
+      for (const error of errors) store.addError(error);
+      if (compare && fileIds.length >= 2) {
+        store.setActive(fileIds[0]);
+        store.setCompare(fileIds[1]);
+      }
+    },
+    [host],
+  );
+
+  const runCommand = useCallback(
+    (command: MenuCommand) => {
+      const store = useFilesStore.getState();
+      switch (command) {
+        case 'open':
+          document.querySelector<HTMLInputElement>('[data-testid="file-input"]')?.click();
+          return;
+        case 'close-tab':
+          if (store.activeFileId) {
+            void host.api.close(store.activeFileId);
+            store.removeFile(store.activeFileId);
+          }
+          return;
+        case 'export-perfetto':
+          return void exportActiveFile(host, 'perfetto');
+        case 'export-csv':
+          return void exportActiveFile(host, 'csv');
+        case 'theme-light':
+          return applyTheme('light');
+        case 'theme-dark':
+          return applyTheme('dark');
+        case 'theme-system':
+          return applyTheme('system');
+        case 'shortcuts':
+          return setShowShortcuts(true);
+        default:
+          // zoom, panels, compare, about: the views below the frame carry them out
+          broadcastCommand(command);
+      }
+    },
+    [host],
+  );
 
   useEffect(() => {
-    const off = host.api.onProgress((progress) => useFilesStore.getState().progress(progress));
+    restoreTheme();
+    const offProgress = host.api.onProgress((progress) => useFilesStore.getState().progress(progress));
+    const offHost = host.api.onHostEvent((event) => {
+      if (event.type === 'files-opened') void adoptFiles(event.fileIds, event.compare, event.errors);
+      else runCommand(event.command);
+    });
     let cancelled = false;
     // Files named on the command line (or the demo rollout) are opened by main at start-up.
     void host.api.initialFiles().then(async (initial) => {
       if (cancelled) return;
-      const listed = await host.api.listFiles();
-      const store = useFilesStore.getState();
-      for (const file of listed) if (initial.fileIds.includes(file.fileId)) store.addFile(file);
-      for (const error of initial.errors) store.addError(error);
-      if (initial.compare && initial.fileIds.length >= 2) {
-        store.setActive(initial.fileIds[0]);
-        store.setCompare(initial.fileIds[1]);
-      }
+      await adoptFiles(initial.fileIds, initial.compare, initial.errors);
       document.body.dataset.ready = 'true';
     });
     return () => {
       cancelled = true;
-      off();
+      offProgress();
+      offHost();
     };
-  }, [host]);
+  }, [host, adoptFiles, runCommand]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'o') {
         event.preventDefault();
-        document.querySelector<HTMLInputElement>('[data-testid="file-input"]')?.click();
+        runCommand('open');
+      } else if (!typing && event.key === '?') {
+        setShowShortcuts(true);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [runCommand]);
 
   return (
     <DropZone host={host}>
       <div className="app">
-        <TopBar host={host} />
+        <TopBar host={host} onShortcuts={() => setShowShortcuts(true)} />
         <ErrorBanner />
         <main className="workspace">
           {active ? <FileView host={host} file={active} key={active.fileId} /> : <EmptyState />}
         </main>
       </div>
+      {showShortcuts && <ShortcutsDialog onClose={() => setShowShortcuts(false)} />}
     </DropZone>
   );
 }

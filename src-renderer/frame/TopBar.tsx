@@ -2,11 +2,12 @@ import { useRef } from 'react';
 import type { TraceHost } from '../host/trace-host';
 import { useFilesStore } from '../state/files-store';
 import { openFiles } from '../state/open-files';
+import { TopBarActions } from './TopBarActions';
 
 const ACCEPT = '.pt,.pth,.jsonl,.json';
 
 /** Open button, one tab per open file (with close), and the files being opened. */
-export function TopBar({ host }: { host: TraceHost }) {
+export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: () => void }) {
   const input = useRef<HTMLInputElement>(null);
   const files = useFilesStore((s) => s.files);
   const activeFileId = useFilesStore((s) => s.activeFileId);
@@ -90,6 +91,7 @@ export function TopBar({ host }: { host: TraceHost }) {
           </div>
         ))}
       </nav>
+      <TopBarActions host={host} onShortcuts={onShortcuts} />
     </header>
   );
 }

@@ -1,0 +1,56 @@
+import { useEffect } from 'react';
+
+export const SHORTCUTS: [string, string][] = [
+  ['Ctrl/Cmd + O', 'Open files'],
+  ['Ctrl/Cmd + wheel, pinch', 'Zoom around the pointer'],
+  ['Wheel', 'Scroll rows'],
+  ['Shift + wheel, drag', 'Pan in time'],
+  ['W / S', 'Zoom in / out'],
+  ['A / D', 'Pan left / right'],
+  ['F', 'Fit the selection'],
+  ['0', 'Fit all'],
+  ['↑ / ↓', 'Previous / next row'],
+  ['Enter', 'Expand or collapse the selected row'],
+  ['Escape', 'Close details, clear selection'],
+  ['/', 'Search'],
+  ['?', 'This list'],
+];
+
+/** Help > Keyboard Shortcuts, also on "?". */
+export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  return (
+    <div className="modal-backdrop" onClick={onClose}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-label="Keyboard shortcuts"
+        data-testid="shortcuts-dialog"
+        onClick={(event) => event.stopPropagation()}
+      >
+        <h2>Keyboard shortcuts</h2>
+        <table className="shortcuts">
+          <tbody>
+            {SHORTCUTS.map(([keys, what]) => (
+              <tr key={keys}>
+                <td>
+                  <kbd>{keys}</kbd>
+                </td>
+                <td>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

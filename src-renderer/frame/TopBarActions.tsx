@@ -1,0 +1,86 @@
+import { useEffect, useRef, useState } from 'react';
+import type { TraceHost } from '../host/trace-host';
+import { useFilesStore } from '../state/files-store';
+import { applyTheme, exportActiveFile, type ThemeChoice } from './commands';
+
+/** Export, theme and help: the menu's commands, reachable in serve mode too. */
+export function TopBarActions({ host, onShortcuts }: { host: TraceHost; onShortcuts: () => void }) {
+  const hasFile = useFilesStore((s) => s.activeFileId !== null);
+  const [open, setOpen] = useState<'export' | 'theme' | null>(null);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (event: MouseEvent) => {
+      if (!ref.current?.contains(event.target as Node)) setOpen(null);
+    };
+    window.addEventListener('mousedown', onDown);
+    return () => window.removeEventListener('mousedown', onDown);
+  }, [open]);
+
+  const theme = (choice: ThemeChoice) => {
+    applyTheme(choice);
+    setOpen(null);
+  };
+
+  return (
+    <div className="top-bar-actions" ref={ref}>
+      <div className="menu-button">
+        <button
+          type="button"
+          className="button"
+          disabled={!hasFile}
+          data-testid="export-button"
+          onClick={() => setOpen(open === 'export' ? null : 'export')}
+        >
+          Export ▾
+        </button>
+        {open === 'export' && (
+          <div className="menu-popup" role="menu">
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                setOpen(null);
+                void exportActiveFile(host, 'perfetto');
+              }}
+            >
+              Perfetto trace (.json.gz)
+            </button>
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                setOpen(null);
+                void exportActiveFile(host, 'csv');
+              }}
+            >
+              Rows as CSV
+            </button>
+          </div>
+        )}
+      </div>
+      <div className="menu-button">
+        <button type="button" className="button" title="Theme" onClick={() => setOpen(open === 'theme' ? null : 'theme')}>
+          ◐
+        </button>
+        {open === 'theme' && (
+          <div className="menu-popup" role="menu">
+            <button type="button" role="menuitem" onClick={() => theme('system')}>
+              Follow system
+            </button>
+            <button type="button" role="menuitem" onClick={() => theme('light')}>
+              Light
+            </button>
+            <button type="button" role="menuitem" onClick={() => theme('dark')}>
+              Dark
+            </button>
+          </div>
+        )}
+      </div>
+      <button type="button" className="button" title="Keyboard shortcuts (?)" onClick={onShortcuts}>
+        ?
+      </button>
+    </div>
+  );
+}
