@@ -30,6 +30,7 @@ import { compareTraces } from '../core/compare/compare-traces';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
 import { IngestFailure, type IngestJob } from '../ingest/ingest-client';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
+import { NotFoundError } from './call-errors';
 
 export type IngestRunner = (
   request: IngestRequest,
@@ -42,8 +43,6 @@ interface OpenFile {
   sources: IngestSource[];
 }
 
-/** Thrown for a call that names a file or row that is not there: a 404, not a crash. */
-export class NotFoundError extends Error {}
 
 /**
  * The one implementation of TraceApi. Transports (IPC, HTTP) only validate arguments and

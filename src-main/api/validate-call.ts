@@ -1,7 +1,6 @@
 import { TRACE_API_METHODS, type TraceApiMethod } from '../core/api/trace-api';
 
-/** A renderer call whose arguments are not what the contract says: rejected before any work. */
-export class BadCallError extends Error {}
+import { BadCallError } from './call-errors';
 
 type Check = (value: unknown) => boolean;
 

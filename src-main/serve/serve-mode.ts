@@ -5,8 +5,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TraceApi } from '../core/api/trace-api';
 import { dispatchCall } from '../api/dispatch-call';
-import { BadCallError } from '../api/validate-call';
-import { NotFoundError } from '../api/trace-service';
+import { BadCallError, NotFoundError } from '../api/call-errors';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
 
 export interface ServeOptions {
