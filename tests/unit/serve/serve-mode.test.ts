@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,9 +27,11 @@ const api = new Proxy({} as TraceApi, {
 
 let handle: ServeHandle;
 let port: number;
-const rendererDir = mkdtempSync(join(tmpdir(), 'te-renderer-'));
+const sandbox = mkdtempSync(join(tmpdir(), 'te-serve-'));
+const rendererDir = join(sandbox, 'renderer');
+mkdirSync(rendererDir);
 writeFileSync(join(rendererDir, 'index.html'), '<html>renderer</html>');
-writeFileSync(join(rendererDir, '..', 'secret.txt'), 'secret');
+writeFileSync(join(sandbox, 'secret.txt'), 'secret');
 
 beforeAll(async () => {
   handle = await startServeMode({ api, rendererDir, token: 'tok' });

@@ -1,0 +1,111 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { CompareResult, FileSummary, PerfView } from '../../src-main/core/api/trace-api';
+import type { TraceHost } from '../host/trace-host';
+import { PerfDiffTable } from './PerfDiffTable';
+import { TimeBreakdown } from './TimeBreakdown';
+import { OverlaidDistribution } from './OverlaidDistribution';
+import { StragglerChart } from './StragglerChart';
+import { MatchedSamples } from './MatchedSamples';
+import './compare.css';
+
+type Tab = 'perf' | 'time' | 'distributions' | 'stragglers' | 'samples';
+const TABS: [Tab, string][] = [
+  ['perf', 'Perf differences'],
+  ['time', 'Where the time went'],
+  ['distributions', 'Distributions'],
+  ['stragglers', 'Stragglers'],
+  ['samples', 'Matched samples'],
+];
+
+/** Two rollouts side by side: did B get faster, and where did the time move? */
+export function CompareView({
+  host,
+  fileA,
+  fileB,
+  onExit,
+  timelines,
+}: {
+  host: TraceHost;
+  fileA: FileSummary;
+  fileB: FileSummary;
+  onExit: () => void;
+  /** the two synchronized timelines, rendered by the timeline module */
+  timelines?: React.ReactNode;
+}) {
+  const [result, setResult] = useState<CompareResult | null>(null);
+  const [perf, setPerf] = useState<[PerfView, PerfView] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tab, setTab] = useState<Tab>('perf');
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    Promise.all([
+      host.api.compare(fileA.fileId, fileB.fileId),
+      host.api.getPerf(fileA.fileId),
+      host.api.getPerf(fileB.fileId),
+    ]).then(
+      ([compared, perfA, perfB]) => {
+        if (!live) return;
+        setResult(compared);
+        setPerf([perfA, perfB]);
+      },
+      (failure: unknown) => live && setError(failure instanceof Error ? failure.message : String(failure)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [host, fileA.fileId, fileB.fileId]);
+
+  const spanNames = useMemo(() => {
+    if (!perf) return [];
+    const names = new Set([...perf[0].durations.map((d) => d.name), ...perf[1].durations.map((d) => d.name)]);
+    return [...names];
+  }, [perf]);
+
+  return (
+    <div className="compare-view" data-testid="compare-view">
+      <div className="compare-header">
+        <span className="compare-side a">A</span>
+        <span className="compare-file">{fileA.name}</span>
+        <span className="compare-vs">vs</span>
+        <span className="compare-side b">B</span>
+        <span className="compare-file">{fileB.name}</span>
+        <nav className="compare-tabs" role="tablist">
+          {TABS.map(([id, label]) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              aria-selected={tab === id}
+              className={`button small${tab === id ? ' selected' : ''}`}
+              onClick={() => setTab(id)}
+            >
+              {label}
+            </button>
+          ))}
+        </nav>
+        <button type="button" className="button small" onClick={onExit} data-testid="exit-compare">
+          Exit compare
+        </button>
+      </div>
+      {error && (
+        <div className="error-banner" data-testid="compare-error">
+          Cannot compare: {error}
+        </div>
+      )}
+      {timelines && <div className="compare-timelines">{timelines}</div>}
+      {result && perf && (
+        <div className="compare-body">
+          {tab === 'perf' && <PerfDiffTable result={result} />}
+          {tab === 'time' && <TimeBreakdown result={result} />}
+          {tab === 'distributions' && <OverlaidDistribution perfA={perf[0]} perfB={perf[1]} names={spanNames} />}
+          {tab === 'stragglers' && (
+            <StragglerChart host={host} fileA={fileA} fileB={fileB} perfA={perf[0]} perfB={perf[1]} />
+          )}
+          {tab === 'samples' && <MatchedSamples host={host} fileA={fileA} fileB={fileB} result={result} />}
+        </div>
+      )}
+    </div>
+  );
+}
