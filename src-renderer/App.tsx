@@ -8,11 +8,14 @@ import { DropZone, EmptyState } from './frame/DropZone';
 import { ShortcutsDialog } from './frame/ShortcutsDialog';
 import { applyTheme, broadcastCommand, exportActiveFile, restoreTheme } from './frame/commands';
 import { FileView } from './timeline/FileView';
+import { CompareView } from './compare/CompareView';
 
 export function App({ host }: { host: TraceHost }) {
   const files = useFilesStore((s) => s.files);
   const activeFileId = useFilesStore((s) => s.activeFileId);
   const active = files.find((f) => f.fileId === activeFileId) ?? null;
+  const compareFileId = useFilesStore((s) => s.compareFileId);
+  const compared = files.find((f) => f.fileId === compareFileId) ?? null;
   const [showShortcuts, setShowShortcuts] = useState(false);
 
   /** Files main opened (start-up, menu, second instance): show them as tabs. */
@@ -105,7 +108,19 @@ export function App({ host }: { host: TraceHost }) {
         <TopBar host={host} onShortcuts={() => setShowShortcuts(true)} />
         <ErrorBanner />
         <main className="workspace">
-          {active ? <FileView host={host} file={active} key={active.fileId} /> : <EmptyState />}
+          {active && compared ? (
+            <CompareView
+              host={host}
+              fileA={active}
+              fileB={compared}
+              onExit={() => useFilesStore.getState().setCompare(null)}
+              key={`${active.fileId}:${compared.fileId}`}
+            />
+          ) : active ? (
+            <FileView host={host} file={active} key={active.fileId} />
+          ) : (
+            <EmptyState />
+          )}
         </main>
       </div>
       {showShortcuts && <ShortcutsDialog onClose={() => setShowShortcuts(false)} />}

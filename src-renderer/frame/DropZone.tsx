@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { TraceHost } from '../host/trace-host';
 import { openFiles } from '../state/open-files';
+import { useFilesStore } from '../state/files-store';
 
 /** The whole window accepts dropped files; an overlay says so while something is dragged over. */
 export function DropZone({ host, children }: { host: TraceHost; children: ReactNode }) {
@@ -26,7 +27,15 @@ export function DropZone({ host, children }: { host: TraceHost; children: ReactN
       depth = 0;
       setDragging(false);
       const files = Array.from(event.dataTransfer?.files ?? []);
-      if (files.length > 0) void openFiles(host, files);
+      // Two files dropped at once are two rollouts to compare.
+      if (files.length > 0) {
+        void openFiles(host, files).then((ids) => {
+          if (files.length === 2 && ids.length === 2) {
+            useFilesStore.getState().setActive(ids[0]);
+            useFilesStore.getState().setCompare(ids[1]);
+          }
+        });
+      }
     };
     window.addEventListener('dragenter', onEnter);
     window.addEventListener('dragleave', onLeave);

@@ -1,12 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TraceHost } from '../host/trace-host';
 import { useFilesStore } from '../state/files-store';
-import { applyTheme, exportActiveFile, type ThemeChoice } from './commands';
+import { applyTheme, exportActiveFile, onCommand, type ThemeChoice } from './commands';
 
 /** Export, theme and help: the menu's commands, reachable in serve mode too. */
 export function TopBarActions({ host, onShortcuts }: { host: TraceHost; onShortcuts: () => void }) {
   const hasFile = useFilesStore((s) => s.activeFileId !== null);
-  const [open, setOpen] = useState<'export' | 'theme' | null>(null);
+  const files = useFilesStore((s) => s.files);
+  const activeFileId = useFilesStore((s) => s.activeFileId);
+  const compareFileId = useFilesStore((s) => s.compareFileId);
+  const setCompare = useFilesStore((s) => s.setCompare);
+  const others = files.filter((f) => f.fileId !== activeFileId);
+  const [open, setOpen] = useState<'export' | 'theme' | 'compare' | null>(null);
+
+  useEffect(() => onCommand((command) => command === 'compare' && setOpen('compare')), []);
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -25,6 +32,36 @@ export function TopBarActions({ host, onShortcuts }: { host: TraceHost; onShortc
 
   return (
     <div className="top-bar-actions" ref={ref}>
+      <div className="menu-button">
+        <button
+          type="button"
+          className="button"
+          disabled={!hasFile}
+          aria-pressed={compareFileId !== null}
+          data-testid="compare-button"
+          onClick={() => (compareFileId ? setCompare(null) : setOpen(open === 'compare' ? null : 'compare'))}
+        >
+          {compareFileId ? 'Exit compare' : 'Compare with ▾'}
+        </button>
+        {open === 'compare' && (
+          <div className="menu-popup" role="menu" data-testid="compare-menu">
+            {others.length === 0 && <span className="muted menu-note">Open a second file to compare.</span>}
+            {others.map((file) => (
+              <button
+                key={file.fileId}
+                type="button"
+                role="menuitem"
+                onClick={() => {
+                  setOpen(null);
+                  setCompare(file.fileId);
+                }}
+              >
+                {file.name}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
       <div className="menu-button">
         <button
           type="button"
