@@ -1,0 +1,116 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import { FormatError } from '../../bytes/format-error';
+
+const WINDOW = 8 * 1024 * 1024;
+
+/**
+ * Reads a pickle stream through a sliding window of its source, so a multi-gigabyte data.pkl
+ * (token lists are pickled ints) never sits in memory whole.
+ */
+export class PickleCursor {
+  private window: Uint8Array = new Uint8Array(0);
+  private view: DataView = new DataView(new ArrayBuffer(0));
+  /** position of window[0] in the source */
+  private windowStart = 0;
+  /** position in window */
+  pos = 0;
+
+  constructor(
+    readonly source: ByteSource,
+    start: number,
+    /** absolute file offset of the source's byte 0 (for lazy ranges), or null */
+    readonly fileOffset: number | null,
+  ) {
+    this.windowStart = start;
+  }
+
+  /** position in the source */
+  get offset(): number {
+    return this.windowStart + this.pos;
+  }
+
+  /** Makes n bytes available at pos; throws a truncation error at the end of the source. */
+  ensure(n: number): void {
+    if (this.pos + n <= this.window.length) return;
+    const at = this.offset;
+    if (at + n > this.source.size) {
+      throw new FormatError('pickle/truncated', 'the pickle ends early: the file is truncated or corrupt', this.abs(this.source.size));
+    }
+    const length = Math.max(n, WINDOW);
+    const chunk = this.source.read(at, length);
+    // a fresh copy is not needed: sources hand out stable views
+    this.window = chunk;
+    this.view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    this.windowStart = at;
+    this.pos = 0;
+  }
+
+  abs(sourceOffset: number): number {
+    return (this.fileOffset ?? 0) + sourceOffset;
+  }
+
+  u8(): number {
+    if (this.pos >= this.window.length) this.ensure(1);
+    return this.window[this.pos++];
+  }
+
+  u16(): number {
+    this.ensure(2);
+    const v = this.view.getUint16(this.pos, true);
+    this.pos += 2;
+    return v;
+  }
+
+  u32(): number {
+    this.ensure(4);
+    const v = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  i32(): number {
+    this.ensure(4);
+    const v = this.view.getInt32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  u64(): number {
+    this.ensure(8);
+    const v = this.view.getBigUint64(this.pos, true);
+    this.pos += 8;
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new FormatError('pickle/too-large', 'a length in the pickle is impossibly large', this.abs(this.offset - 8));
+    }
+    return Number(v);
+  }
+
+  f64be(): number {
+    this.ensure(8);
+    const v = this.view.getFloat64(this.pos, false);
+    this.pos += 8;
+    return v;
+  }
+
+  /** n bytes as a view (valid until the next read) */
+  bytes(n: number): Uint8Array {
+    if (n > this.source.size - this.offset) {
+      throw new FormatError('pickle/truncated', `the pickle claims ${n} bytes that the file does not have`, this.abs(this.offset));
+    }
+    this.ensure(n);
+    const out = this.window.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  /** bytes up to and excluding the next newline (text opcodes of protocol 0) */
+  line(): string {
+    let out = '';
+    for (let guard = 0; guard < 1 << 20; guard++) {
+      const c = this.u8();
+      if (c === 0x0a) return out;
+      out += String.fromCharCode(c);
+    }
+    throw new FormatError('pickle/line-too-long', 'a text opcode has no end of line', this.abs(this.offset));
+  }
+}

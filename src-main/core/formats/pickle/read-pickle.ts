@@ -1,0 +1,547 @@
+import { FormatError } from '../../bytes/format-error';
+import type { LazyList, PyClassRef, PyDict, PyObjectRef, PyValue } from '../../model/py-value';
+import { PickleCursor } from './pickle-cursor';
+import { interpretCall, interpretBuild, type CallContext } from './allow-list';
+
+export interface PickleOptions {
+  /** persistent ids (torch storages) become what this returns */
+  persistentLoad?: (pid: PyValue) => PyValue;
+  /** called every ~64k opcodes with the source offset; may throw to cancel */
+  onTick?: (offset: number, samplesRead: number) => void;
+  /** lists of at least this many numbers become LazyList byte ranges (default 64) */
+  lazyListMin?: number;
+}
+
+export interface PickleResult {
+  value: PyValue;
+  /** source offset just after STOP */
+  end: number;
+}
+
+const MAX_STACK = 50_000_000;
+const MAX_MARKS = 100_000;
+const MAX_MEMO = 50_000_000;
+const MAX_DEPTH = 256;
+const MAX_LONG_BYTES = 1 << 16;
+const TICK_OPS = 1 << 16;
+
+/** A list while the pickle builds it: counted, not kept, once it is long and numeric. */
+class ListBuilder {
+  items: PyValue[] | null = [];
+  lazy: LazyList | null = null;
+  constructor(readonly startOffset: number) {}
+}
+
+type Slot = PyValue | ListBuilder | typeof MARK_SENTINEL;
+const MARK_SENTINEL = Symbol('mark');
+
+const depthOf = new WeakMap<object, number>();
+
+/**
+ * A pickle read as data. A finite opcode switch; classes are inert references; objects are
+ * built only by the allow-list in allow-list.ts, which interprets and never calls. Limits on
+ * stack, memo, nesting depth and lengths turn bombs into FormatErrors.
+ */
+export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): PickleResult {
+  const lazyMin = options.lazyListMin ?? 64;
+  const stack: Slot[] = [];
+  const marks: number[] = [];
+  const memo = new Map<number, Slot>();
+  let samplesRead = 0;
+  let ops = 0;
+  const at = () => cursor.abs(cursor.offset);
+  const fail = (code: string, message: string): never => {
+    throw new FormatError(code, message, at());
+  };
+  const ctx: CallContext = { fail };
+
+  const pop = (): Slot => {
+    if (stack.length === 0 || (marks.length > 0 && stack.length <= marks[marks.length - 1])) {
+      fail('pickle/stack-underflow', 'the pickle pops more than it pushed');
+    }
+    return stack.pop()!;
+  };
+  const top = (): Slot => {
+    if (stack.length === 0) fail('pickle/stack-underflow', 'the pickle reads an empty stack');
+    return stack[stack.length - 1];
+  };
+  const popMark = (): Slot[] => {
+    if (marks.length === 0) fail('pickle/no-mark', 'the pickle closes a mark it never opened');
+    const k = marks.pop()!;
+    return stack.splice(k);
+  };
+  const push = (v: Slot) => {
+    if (stack.length >= MAX_STACK) fail('pickle/too-large', 'the pickle stack grows without bound');
+    stack.push(v);
+  };
+  const value = (slot: Slot): PyValue => {
+    if (slot === MARK_SENTINEL) return fail('pickle/bad-mark', 'a mark used as a value');
+    if (slot instanceof ListBuilder) return slot.lazy ?? slot.items!;
+    return slot;
+  };
+  const nest = (container: object, child: PyValue) => {
+    if (child !== null && typeof child === 'object') {
+      const d = (depthOf.get(child) ?? 0) + 1;
+      if (d > MAX_DEPTH) fail('pickle/too-deep', `the pickle nests deeper than ${MAX_DEPTH} levels`);
+      if (d > (depthOf.get(container) ?? 0)) depthOf.set(container, d);
+    }
+  };
+  const newDict = (): PyDict => Object.create(null) as PyDict;
+  const setItem = (dict: Slot, key: PyValue, v: PyValue) => {
+    if (dict instanceof ListBuilder || dict === null || typeof dict !== 'object' || Array.isArray(dict) || '$kind' in dict) {
+      // SETITEM on an inert object: keep the state as data
+      if (dict && typeof dict === 'object' && (dict as PyObjectRef).$kind === 'object') {
+        const obj = dict as PyObjectRef;
+        const state = (obj.state && typeof obj.state === 'object' ? obj.state : (obj.state = newDict())) as PyDict;
+        state[dictKey(key)] = v;
+        return;
+      }
+      fail('pickle/bad-setitem', 'the pickle sets an item on something that is not a dict');
+    }
+    const k = dictKey(key);
+    if (k === 'index') samplesRead++;
+    (dict as PyDict)[k] = v;
+    nest(dict as object, v);
+  };
+  const appendItems = (target: Slot, items: Slot[], startOffset: number) => {
+    if (target instanceof ListBuilder) {
+      if (target.lazy) {
+        for (const item of items) {
+          if (typeof item !== 'number' && typeof item !== 'bigint') target.lazy.elemType = 'mixed';
+          else if (target.lazy.elemType === 'int' && !Number.isInteger(item)) target.lazy.elemType = 'float';
+        }
+        target.lazy.length += items.length;
+        target.lazy.byteLength = cursor.abs(cursor.offset) - target.lazy.byteOffset;
+        return;
+      }
+      const list = target.items!;
+      for (const item of items) {
+        const v = value(item);
+        list.push(v);
+        nest(list, v);
+      }
+      if (list.length >= lazyMin && list.every((v) => typeof v === 'number')) {
+        target.lazy = {
+          $kind: 'lazy-list',
+          length: list.length,
+          elemType: list.every((v) => Number.isInteger(v)) ? 'int' : 'float',
+          byteOffset: cursor.abs(target.startOffset),
+          byteLength: cursor.abs(cursor.offset) - cursor.abs(target.startOffset),
+        };
+        target.items = null;
+      }
+      void startOffset;
+      return;
+    }
+    const t = value(target);
+    if (t && typeof t === 'object' && (t as { $kind?: string }).$kind === 'set') {
+      for (const item of items) (t as { items: PyValue[] }).items.push(value(item));
+      return;
+    }
+    if (Array.isArray(t)) {
+      for (const item of items) t.push(value(item));
+      return;
+    }
+    fail('pickle/bad-append', 'the pickle appends to something that is not a list');
+  };
+  // objects that BUILD may turn into their attribute dict, and the memo slot that holds them
+  const memoOfObject = new Map<object, number>();
+  const memoPut = (index: number) => {
+    if (memo.size >= MAX_MEMO && !memo.has(index)) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
+    const slot = top();
+    memo.set(index, slot);
+    if (slot && typeof slot === 'object' && (slot as PyObjectRef).$kind === 'object') memoOfObject.set(slot, index);
+  };
+  const memoGet = (index: number) => {
+    if (!memo.has(index)) fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
+    push(memo.get(index)!);
+  };
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  const str = (n: number) => decoder.decode(cursor.bytes(n));
+  const latin1 = (n: number) => {
+    const b = cursor.bytes(n);
+    let s = '';
+    for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+    return s;
+  };
+  const copyBytes = (n: number) => cursor.bytes(n).slice();
+
+  for (;;) {
+    if (++ops >= TICK_OPS) {
+      ops = 0;
+      options.onTick?.(cursor.offset, samplesRead);
+    }
+    const opOffset = cursor.offset;
+    const op = cursor.u8();
+    switch (op) {
+      case 0x80: // PROTO
+        if (cursor.u8() > 5) fail('pickle/unsupported-protocol', 'pickle protocol above 5');
+        break;
+      case 0x95: // FRAME: a length hint only
+        cursor.u64();
+        break;
+      case 0x2e: // STOP
+        if (stack.length !== 1 || marks.length > 0) {
+          if (stack.length === 0) fail('pickle/empty', 'the pickle stops with nothing on its stack');
+        }
+        return { value: value(stack[stack.length - 1]), end: cursor.offset };
+      case 0x28: // MARK
+        if (marks.length >= MAX_MARKS) fail('pickle/too-deep', 'the pickle opens too many marks');
+        marks.push(stack.length);
+        break;
+      case 0x30: // POP
+        if (marks.length > 0 && stack.length === marks[marks.length - 1]) marks.pop();
+        else pop();
+        break;
+      case 0x31: // POP_MARK
+        popMark();
+        break;
+      case 0x32: // DUP
+        push(top());
+        break;
+      case 0x4e: // NONE
+        push(null);
+        break;
+      case 0x88: // NEWTRUE
+        push(true);
+        break;
+      case 0x89: // NEWFALSE
+        push(false);
+        break;
+      case 0x4b: // BININT1
+        push(cursor.u8());
+        break;
+      case 0x4d: // BININT2
+        push(cursor.u16());
+        break;
+      case 0x4a: // BININT
+        push(cursor.i32());
+        break;
+      case 0x8a: // LONG1
+        push(decodeLong(cursor.bytes(cursor.u8())));
+        break;
+      case 0x8b: {
+        // LONG4
+        const n = cursor.i32();
+        if (n < 0 || n > MAX_LONG_BYTES) fail('pickle/too-large', `an integer of ${n} bytes`);
+        push(decodeLong(cursor.bytes(n)));
+        break;
+      }
+      case 0x47: // BINFLOAT
+        push(cursor.f64be());
+        break;
+      case 0x49: {
+        // INT (text): also True/False as 01/00
+        const text = cursor.line();
+        if (text === '01') push(true);
+        else if (text === '00') push(false);
+        else push(parseIntText(text, fail));
+        break;
+      }
+      case 0x4c: // LONG (text)
+        push(parseIntText(cursor.line().replace(/L$/, ''), fail));
+        break;
+      case 0x46: {
+        // FLOAT (text)
+        const f = Number(cursor.line());
+        push(f);
+        break;
+      }
+      case 0x58: // BINUNICODE
+        push(str(cursor.u32()));
+        break;
+      case 0x8c: // SHORT_BINUNICODE
+        push(str(cursor.u8()));
+        break;
+      case 0x8d: // BINUNICODE8
+        push(str(cursor.u64()));
+        break;
+      case 0x56: // UNICODE (raw-unicode-escape text)
+        push(unescapeRawUnicode(cursor.line()));
+        break;
+      case 0x54: {
+        // BINSTRING (py2 str): latin-1
+        const n = cursor.i32();
+        if (n < 0) fail('pickle/bad-length', 'a negative string length');
+        push(latin1(n));
+        break;
+      }
+      case 0x55: // SHORT_BINSTRING
+        push(latin1(cursor.u8()));
+        break;
+      case 0x53: // STRING (repr text)
+        push(unquote(cursor.line()));
+        break;
+      case 0x42: // BINBYTES
+        push(copyBytes(cursor.u32()));
+        break;
+      case 0x43: // SHORT_BINBYTES
+        push(copyBytes(cursor.u8()));
+        break;
+      case 0x8e: // BINBYTES8
+        push(copyBytes(cursor.u64()));
+        break;
+      case 0x96: // BYTEARRAY8
+        push(copyBytes(cursor.u64()));
+        break;
+      case 0x97: // NEXT_BUFFER: out-of-band buffers are not in the file
+        fail('pickle/out-of-band-buffer', 'the pickle needs an out-of-band buffer');
+        break;
+      case 0x98: // READONLY_BUFFER
+        break;
+      case 0x5d: // EMPTY_LIST
+        push(new ListBuilder(opOffset));
+        break;
+      case 0x6c: {
+        // LIST
+        const items = popMark().map(value);
+        const lb = new ListBuilder(opOffset);
+        lb.items = items;
+        push(lb);
+        break;
+      }
+      case 0x61: {
+        // APPEND
+        const v = pop();
+        appendItems(top(), [v], opOffset);
+        break;
+      }
+      case 0x65: {
+        // APPENDS
+        const items = popMark();
+        appendItems(top(), items, opOffset);
+        break;
+      }
+      case 0x29: // EMPTY_TUPLE
+        push([]);
+        break;
+      case 0x74: {
+        // TUPLE
+        const t = popMark().map(value);
+        for (const v of t) nest(t, v);
+        push(t);
+        break;
+      }
+      case 0x85: {
+        const a = value(pop());
+        const t = [a];
+        nest(t, a);
+        push(t);
+        break;
+      }
+      case 0x86: {
+        const b = value(pop());
+        const a = value(pop());
+        const t = [a, b];
+        nest(t, a);
+        nest(t, b);
+        push(t);
+        break;
+      }
+      case 0x87: {
+        const c = value(pop());
+        const b = value(pop());
+        const a = value(pop());
+        const t = [a, b, c];
+        for (const v of t) nest(t, v);
+        push(t);
+        break;
+      }
+      case 0x7d: // EMPTY_DICT
+        push(newDict());
+        break;
+      case 0x64: {
+        // DICT
+        const items = popMark();
+        const d = newDict();
+        for (let i = 0; i + 1 < items.length; i += 2) setItem(d, value(items[i]), value(items[i + 1]));
+        push(d);
+        break;
+      }
+      case 0x73: {
+        // SETITEM
+        const v = value(pop());
+        const k = value(pop());
+        setItem(top(), k, v);
+        break;
+      }
+      case 0x75: {
+        // SETITEMS
+        const items = popMark();
+        if (items.length % 2 !== 0) fail('pickle/bad-setitems', 'SETITEMS with an odd number of items');
+        const d = top();
+        for (let i = 0; i < items.length; i += 2) setItem(d, value(items[i]), value(items[i + 1]));
+        break;
+      }
+      case 0x8f: // EMPTY_SET
+        push({ $kind: 'set', frozen: false, items: [] });
+        break;
+      case 0x90: {
+        // ADDITEMS
+        const items = popMark();
+        appendItems(top(), items, opOffset);
+        break;
+      }
+      case 0x91: // FROZENSET
+        push({ $kind: 'set', frozen: true, items: popMark().map(value) });
+        break;
+      case 0x63: {
+        // GLOBAL
+        const module = cursor.line();
+        const name = cursor.line();
+        push(classRef(module, name));
+        break;
+      }
+      case 0x93: {
+        // STACK_GLOBAL
+        const name = value(pop());
+        const module = value(pop());
+        if (typeof module !== 'string' || typeof name !== 'string') fail('pickle/bad-global', 'STACK_GLOBAL needs two strings');
+        push(classRef(module as string, name as string));
+        break;
+      }
+      case 0x52: {
+        // REDUCE
+        const args = value(pop());
+        const callable = value(pop());
+        push(interpretCall(callable, Array.isArray(args) ? args : [args], ctx, false));
+        break;
+      }
+      case 0x81: {
+        // NEWOBJ
+        const args = value(pop());
+        const cls = value(pop());
+        push(interpretCall(cls, Array.isArray(args) ? args : [args], ctx, true));
+        break;
+      }
+      case 0x92: {
+        // NEWOBJ_EX
+        value(pop()); // kwargs
+        const args = value(pop());
+        const cls = value(pop());
+        push(interpretCall(cls, Array.isArray(args) ? args : [args], ctx, true));
+        break;
+      }
+      case 0x69: {
+        // INST
+        const module = cursor.line();
+        const name = cursor.line();
+        const args = popMark().map(value);
+        push(interpretCall(classRef(module, name), args, ctx, true));
+        break;
+      }
+      case 0x6f: {
+        // OBJ
+        const items = popMark().map(value);
+        if (items.length === 0) fail('pickle/bad-obj', 'OBJ without a class');
+        push(interpretCall(items[0], items.slice(1), ctx, true));
+        break;
+      }
+      case 0x62: {
+        // BUILD
+        const state = value(pop());
+        const obj = value(pop());
+        const built = interpretBuild(obj, state, ctx);
+        push(built);
+        if (built !== obj && obj !== null && typeof obj === 'object') {
+          // an object read as its attribute dict: its memo entry must see the dict too
+          const index = memoOfObject.get(obj);
+          if (index !== undefined) memo.set(index, built);
+        }
+        break;
+      }
+      case 0x50: {
+        // PERSID
+        const pid = cursor.line();
+        push(options.persistentLoad ? options.persistentLoad(pid) : pid);
+        break;
+      }
+      case 0x51: {
+        // BINPERSID
+        const pid = value(pop());
+        push(options.persistentLoad ? options.persistentLoad(pid) : { $kind: 'object', module: 'persistent', name: 'id', args: [pid], state: undefined });
+        break;
+      }
+      case 0x67: // GET
+        memoGet(Number(cursor.line()));
+        break;
+      case 0x68: // BINGET
+        memoGet(cursor.u8());
+        break;
+      case 0x6a: // LONG_BINGET
+        memoGet(cursor.u32());
+        break;
+      case 0x70: // PUT
+        memoPut(Number(cursor.line()));
+        break;
+      case 0x71: // BINPUT
+        memoPut(cursor.u8());
+        break;
+      case 0x72: // LONG_BINPUT
+        memoPut(cursor.u32());
+        break;
+      case 0x94: // MEMOIZE
+        memoPut(memo.size);
+        break;
+      case 0x82:
+      case 0x83:
+      case 0x84:
+        fail('pickle/extension', 'the pickle uses the copyreg extension registry');
+        break;
+      default:
+        cursor.pos -= 1;
+        fail('pickle/bad-opcode', `unknown pickle opcode 0x${op.toString(16).padStart(2, '0')}`);
+    }
+  }
+}
+
+function classRef(module: string, name: string): PyClassRef {
+  return { $kind: 'class', module, name };
+}
+
+/** Python dict keys as JSON object keys, the way json.dumps writes them. */
+export function dictKey(key: PyValue): string {
+  if (typeof key === 'string') return key;
+  if (key === null) return 'null';
+  if (key === true) return 'true';
+  if (key === false) return 'false';
+  if (typeof key === 'number' || typeof key === 'bigint') return String(key);
+  if (Array.isArray(key)) return JSON.stringify(key.map((k) => dictKey(k)));
+  return String((key as { $kind?: string }).$kind ?? 'object');
+}
+
+/** Two's-complement little-endian integer; a number when exact, else a bigint. */
+function decodeLong(bytes: Uint8Array): number | bigint {
+  if (bytes.length === 0) return 0;
+  if (bytes.length <= 6) {
+    let v = 0;
+    for (let i = bytes.length - 1; i >= 0; i--) v = v * 256 + bytes[i];
+    if (bytes[bytes.length - 1] & 0x80) v -= 2 ** (8 * bytes.length);
+    return v;
+  }
+  let v = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[i]);
+  if (bytes[bytes.length - 1] & 0x80) v -= 1n << BigInt(8 * bytes.length);
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+}
+
+function parseIntText(text: string, fail: (code: string, message: string) => never): number | bigint {
+  if (!/^[+-]?\d+$/.test(text)) fail('pickle/bad-int', `not an integer: ${text.slice(0, 32)}`);
+  const big = BigInt(text);
+  return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+}
+
+function unquote(text: string): string {
+  const q = text[0];
+  const body = (q === "'" || q === '"') && text.endsWith(q) ? text.slice(1, -1) : text;
+  return body.replace(/\\(x[0-9a-fA-F]{2}|n|r|t|\\|'|")/g, (_m, e: string) => {
+    if (e[0] === 'x') return String.fromCharCode(parseInt(e.slice(1), 16));
+    return ({ n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e] ?? e;
+  });
+}
+
+function unescapeRawUnicode(text: string): string {
+  return text.replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_m, u4?: string, u8?: string) =>
+    String.fromCodePoint(parseInt((u4 ?? u8)!, 16)),
+  );
+}

@@ -1,0 +1,123 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import { FormatError } from '../../bytes/format-error';
+import type { LazyList, PyDict, PyValue, TensorRef } from '../../model/py-value';
+import { sniffZip } from '../zip/read-zip-directory';
+import { readTorchZip, type TorchArchive } from '../torch/read-torch-archive';
+import { readLegacyTorch, sniffLegacyTorch } from '../torch/read-legacy-torch';
+import { PickleCursor } from '../pickle/pickle-cursor';
+import { readPickle } from '../pickle/read-pickle';
+import { dtypeItemSize } from '../torch/storage-types';
+
+export interface SlimeDump {
+  layout: 'zip' | 'legacy';
+  shape: 'wrapped' | 'bare-list';
+  rolloutId: PyValue;
+  /** sample dicts; pickled Sample objects read as the dict of their attributes */
+  samples: PyValue[];
+}
+
+export interface ReadDumpOptions {
+  onProgress?: (progress: { bytesRead: number; samplesRead: number }) => void;
+  shouldCancel?: () => boolean;
+}
+
+/** Cheap and never throws: a ZIP (torch's default) or torch's legacy magic pickle. */
+export function sniffSlimeDump(head: Uint8Array): boolean {
+  try {
+    return sniffZip(head) || sniffLegacyTorch(head);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A slime rollout dump: `torch.save({"rollout_id", "samples": [...]})` or a bare list of
+ * samples, in either torch layout. Token-sized lists stay byte ranges (LazyList).
+ */
+export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {}): SlimeDump {
+  const head = source.read(0, 64);
+  const onTick = (offset: number, samplesRead: number) => {
+    if (options.shouldCancel?.()) throw new FormatError('open/cancelled', 'opening was cancelled');
+    options.onProgress?.({ bytesRead: offset, samplesRead });
+  };
+  let archive: TorchArchive;
+  if (sniffZip(head)) archive = readTorchZip(source, { onTick });
+  else if (sniffLegacyTorch(head)) archive = readLegacyTorch(source, { onTick });
+  else throw new FormatError('slime/not-a-dump', 'not a torch.save file (no ZIP header, no legacy magic number)', 0);
+  const value = archive.value;
+  if (Array.isArray(value)) {
+    options.onProgress?.({ bytesRead: source.size, samplesRead: value.length });
+    return { layout: archive.layout, shape: 'bare-list', rolloutId: null, samples: value };
+  }
+  if (isDict(value) && Array.isArray(value.samples)) {
+    options.onProgress?.({ bytesRead: source.size, samplesRead: value.samples.length });
+    return { layout: archive.layout, shape: 'wrapped', rolloutId: value.rollout_id ?? null, samples: value.samples };
+  }
+  throw new FormatError(
+    'slime/not-a-dump',
+    'a torch file, but not a slime rollout dump (no "samples" list and not a list of samples)',
+    0,
+  );
+}
+
+function isDict(v: PyValue): v is PyDict {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && !('$kind' in v);
+}
+
+/** The numbers of a LazyList, re-read from its byte range now that a user asked. */
+export function readLazyList(source: ByteSource, list: LazyList): number[] {
+  // The range holds EMPTY_LIST [BINPUT n] (MARK items APPENDS)*: replay it as a pickle.
+  const bytes = source.read(list.byteOffset, list.byteLength);
+  const framed = new Uint8Array(bytes.length + 1);
+  framed.set(bytes);
+  framed[bytes.length] = 0x2e; // STOP
+  const cursor = new PickleCursor(
+    { name: source.name, size: framed.length, read: (o, n) => framed.subarray(o, o + n) },
+    0,
+    list.byteOffset,
+  );
+  const { value } = readPickle(cursor, { lazyListMin: Number.MAX_SAFE_INTEGER });
+  if (!Array.isArray(value)) throw new FormatError('slime/bad-lazy-list', 'the list bytes no longer read as a list', list.byteOffset);
+  return value.map((v) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : NaN));
+}
+
+/** A tensor's values (flattened, in storage order from its offset), at most `limit`. */
+export function readTensorValues(source: ByteSource, tensor: TensorRef, limit = 1_000_000): number[] {
+  const itemSize = dtypeItemSize(tensor.dtype);
+  const count = Math.min(limit, tensor.shape.reduce((n, d) => n * d, 1));
+  if (tensor.storage.byteOffset < 0) throw new FormatError('torch/storage-compressed', 'tensor values of a compressed archive entry are not available');
+  const start = tensor.storage.byteOffset + tensor.storageOffset * itemSize;
+  const bytes = source.read(start, count * itemSize);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: number[] = [];
+  for (let i = 0; i < Math.floor(bytes.length / itemSize); i++) {
+    const o = i * itemSize;
+    switch (tensor.dtype) {
+      case 'float64': out.push(view.getFloat64(o, true)); break;
+      case 'float32': out.push(view.getFloat32(o, true)); break;
+      case 'int64': out.push(Number(view.getBigInt64(o, true))); break;
+      case 'int32': out.push(view.getInt32(o, true)); break;
+      case 'int16': out.push(view.getInt16(o, true)); break;
+      case 'int8': out.push(view.getInt8(o)); break;
+      case 'uint8': case 'bool': out.push(view.getUint8(o)); break;
+      case 'float16': out.push(halfToFloat(view.getUint16(o, true))); break;
+      case 'bfloat16': {
+        const f = new DataView(new ArrayBuffer(4));
+        f.setUint32(0, view.getUint16(o, true) << 16);
+        out.push(f.getFloat32(0));
+        break;
+      }
+      default: out.push(NaN);
+    }
+  }
+  return out;
+}
+
+function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
+}

@@ -1,0 +1,70 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import { FormatError } from '../../bytes/format-error';
+import type { PyClassRef, PyValue } from '../../model/py-value';
+import { readZipDirectory, entryDataOffset, type ZipEntry } from '../zip/read-zip-directory';
+import { openZipEntry } from '../zip/read-zip-entry';
+import { PickleCursor } from '../pickle/pickle-cursor';
+import { readPickle } from '../pickle/read-pickle';
+import type { StorageRef } from '../pickle/allow-list';
+import { storageDtype } from './storage-types';
+
+export interface TorchReadOptions {
+  onTick?: (offset: number, samplesRead: number) => void;
+}
+
+export interface TorchArchive {
+  layout: 'zip' | 'legacy';
+  value: PyValue;
+}
+
+/**
+ * torch.save's zip layout: `<stem>/data.pkl` (the top folder is the stem at save time, so no
+ * name is assumed) and `<stem>/data/<key>` per storage. Storages are located, not read.
+ */
+export function readTorchZip(source: ByteSource, options: TorchReadOptions = {}): TorchArchive {
+  const entries = readZipDirectory(source);
+  const pkl = entries
+    .filter((e) => e.name === 'data.pkl' || e.name.endsWith('/data.pkl'))
+    .sort((a, b) => a.name.length - b.name.length)[0];
+  if (!pkl) throw new FormatError('torch/no-data-pkl', 'the archive has no data.pkl: not a torch.save file', 0);
+  const prefix = pkl.name.slice(0, pkl.name.length - 'data.pkl'.length);
+  const byName = new Map<string, ZipEntry>(entries.map((e) => [e.name, e]));
+  const entry = openZipEntry(source, pkl);
+  const cursor = new PickleCursor(entry.source, 0, entry.fileOffset);
+  const { value } = readPickle(cursor, {
+    onTick: options.onTick,
+    persistentLoad: (pid) => {
+      const { key, storageClass, numel } = parseStoragePid(pid);
+      const data = byName.get(`${prefix}data/${key}`);
+      if (!data) throw new FormatError('torch/missing-storage', `storage ${key} is not in the archive`, pkl.localHeaderOffset);
+      const { dtype, itemSize } = storageDtype(storageClass);
+      const byteOffset = data.method === 0 ? entryDataOffset(source, data) : -1;
+      return storageRef(key, dtype, numel, byteOffset, Math.min(data.size, numel * itemSize));
+    },
+  });
+  return { layout: 'zip', value };
+}
+
+/** ('storage', storage_type, key, location, numel[, view_metadata]) */
+export function parseStoragePid(pid: PyValue): { key: string; storageClass: string; numel: number } {
+  if (!Array.isArray(pid) || pid[0] !== 'storage' || pid.length < 5) {
+    throw new FormatError('torch/bad-persistent-id', 'a persistent id that is not a torch storage');
+  }
+  const type = pid[1] as PyClassRef;
+  return {
+    key: String(pid[2]),
+    storageClass: type && typeof type === 'object' && 'name' in type ? type.name : String(type),
+    numel: Number(pid[4]),
+  };
+}
+
+export function storageRef(key: string, dtype: string, numel: number, byteOffset: number, byteLength: number): StorageRef {
+  return {
+    $kind: 'object',
+    module: 'torch',
+    name: 'storage',
+    args: [key],
+    state: undefined,
+    storage: { key, dtype, numel, byteOffset, byteLength },
+  };
+}
