@@ -1,0 +1,55 @@
+import type { PyValue } from '../model/py-value';
+
+/** Python's float(x) for what a trace may hold: numbers, numeric strings, booleans. */
+export function toFloat(value: PyValue | undefined): number | null {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase().replace(/_/g, '');
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(text)) return Number(text);
+    if (/^[+-]?(inf|infinity)$/.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+    if (/^[+-]?nan$/.test(text)) return NaN;
+  }
+  return null;
+}
+
+/** Python truthiness of a value read from a pickle. */
+export function truthy(value: PyValue | undefined): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '' || value === 0n) {
+    return false;
+  }
+  if (Array.isArray(value)) return value.length > 0;
+  if (value instanceof Uint8Array) return value.length > 0;
+  if (typeof value === 'object' && !('$kind' in value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+export function isDict(value: PyValue | undefined): value is Record<string, PyValue> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) && !('$kind' in value);
+}
+
+/**
+ * Python's round(x, 6): the exact binary value rounded half-to-even at the 6th decimal. A
+ * tie is only possible for values with at most 7 fractional binary digits below the 6th
+ * decimal, so toFixed's exact expansion decides it.
+ */
+export function round6(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const rounded = Number(x.toFixed(6));
+  const exact = x.toFixed(30);
+  const dot = exact.indexOf('.');
+  const tail = exact.slice(dot + 7);
+  if (tail[0] === '5' && /^50*$/.test(tail)) {
+    // exactly halfway: toFixed rounded away from zero; Python keeps the even neighbour
+    const lastDigit = Number(exact[dot + 6]);
+    if (lastDigit % 2 === 0) return Number(exact.slice(0, dot + 7));
+  }
+  return rounded;
+}
+
+/** slime's string cut: the first `limit` characters, then "...<truncated:N>". */
+export function truncate(value: string, limit: number): string {
+  const chars = Array.from(value);
+  return chars.length <= limit ? value : `${chars.slice(0, limit).join('')}...<truncated:${chars.length}>`;
+}

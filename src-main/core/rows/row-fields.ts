@@ -1,0 +1,72 @@
+import type { PyValue } from '../model/py-value';
+import type { AttrValue } from '../model/row';
+import { isDict, truncate, truthy } from './python-values';
+
+const SOURCE_LIMIT = 64;
+const STATUS_LIMIT = 64;
+const LABEL_LIMIT = 256;
+
+/** Step 6: the sample's source: its own field, else metadata source, source_name, or any *source* key. */
+export function sampleSource(sample: Record<string, PyValue>): string | null {
+  const metadata = isDict(sample.metadata) ? sample.metadata : {};
+  let source: PyValue | undefined;
+  if (truthy(sample.source)) source = sample.source;
+  else if (truthy(metadata.source)) source = metadata.source;
+  else if (truthy(metadata.source_name)) source = metadata.source_name;
+  else {
+    for (const key of Object.keys(metadata)) {
+      if (key.includes('source') && truthy(metadata[key])) {
+        source = metadata[key];
+        break;
+      }
+    }
+  }
+  return source === undefined ? null : truncate(pyStr(source), SOURCE_LIMIT);
+}
+
+export function sampleStatus(sample: Record<string, PyValue>): string | null {
+  const status = sample.status;
+  return status === undefined || status === null ? null : truncate(pyStr(status), STATUS_LIMIT);
+}
+
+export function sampleLabel(sample: Record<string, PyValue>): AttrValue {
+  const label = sample.label;
+  if (typeof label === 'string') return truncate(label, LABEL_LIMIT);
+  return toAttr(label);
+}
+
+/** str(x) for the scalar values a sample holds. */
+export function pyStr(value: PyValue): string {
+  if (typeof value === 'string') return value;
+  if (value === null) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(toAttr(value));
+}
+
+/** A pickle value as a JSON attr value (attrs, rewards, labels are plain data in practice). */
+export function toAttr(value: PyValue | undefined): AttrValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
+  if (Array.isArray(value)) return value.map(toAttr);
+  if (isDict(value)) {
+    const out: Record<string, AttrValue> = {};
+    for (const key of Object.keys(value)) {
+      Object.defineProperty(out, key, { value: toAttr(value[key]), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  const tagged = value as { $kind: string; length?: number; dtype?: string; shape?: number[]; module?: string; name?: string };
+  switch (tagged.$kind) {
+    case 'lazy-list':
+      return `<list of ${tagged.length}>`;
+    case 'tensor':
+    case 'ndarray':
+      return `<${tagged.$kind} ${tagged.dtype} [${(tagged.shape ?? []).join(', ')}]>`;
+    default:
+      return `<${tagged.module ?? tagged.$kind}.${tagged.name ?? ''}>`;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Attrs, AttrValue, SpanItem } from '../model/row';
+import { PD_FLAT_KEYS } from './pd-keys';
+import { round6 } from './python-values';
+
+/** slime's "> 0" on an attr value: numbers, and True as 1. */
+function positive(value: AttrValue | undefined): boolean {
+  if (value === true) return true;
+  return typeof value === 'number' && value > 0;
+}
+
+/**
+ * slime's viewer for flat PD keys: every closed span not named sglang_pd_* with a positive
+ * prefill (decode) key gets a virtual "<name> [P]" ("[D]") span over the same interval, each
+ * on a fresh lane below the deepest real lane.
+ */
+export function slimeVirtualPdSpans(
+  spans: SpanItem[],
+  firstFreeLane: number,
+  /** unrounded durations by span id: slime rounds the parent duration from raw times */
+  rawDurations: Map<string, number>,
+): SpanItem[] {
+  const out: SpanItem[] = [];
+  let lane = firstFreeLane;
+  for (const span of spans) {
+    if (span.state !== 'closed_span' || span.name.startsWith('sglang_pd_') || span.end_ts === null) continue;
+    const endAttrs = span.attrs.end_attrs;
+    for (const role of ['prefill', 'decode'] as const) {
+      const keys = PD_FLAT_KEYS[role].filter(({ key }) => positive(endAttrs[key]));
+      if (keys.length === 0) continue;
+      const attrs: Attrs = {};
+      for (const { key } of keys) attrs[key] = endAttrs[key];
+      attrs.timeline_pd_virtual_role = role;
+      attrs.timeline_pd_parent_name = span.name;
+      attrs.timeline_pd_parent_duration = round6(rawDurations.get(span.span_id ?? '') ?? span.end_ts - span.start_ts);
+      out.push({
+        type: 'span',
+        state: 'closed_span',
+        name: `${span.name} ${role === 'prefill' ? '[P]' : '[D]'}`,
+        start_ts: span.start_ts,
+        end_ts: span.end_ts,
+        display_end_ts: span.display_end_ts,
+        attempt: span.attempt,
+        span_id: `${span.span_id}:pd:${role}`,
+        parent_span_id: span.span_id,
+        parent_span_name: span.name,
+        lane,
+        depth: lane,
+        attrs: { start_attrs: {}, end_attrs: attrs },
+      });
+      lane++;
+    }
+  }
+  return out;
+}
