@@ -1,0 +1,121 @@
+import type { PdPhase, PdRole, Row, RowItem, SpanItem } from '../model/row';
+import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
+
+const ROLE_OF_CHILD = /^sglang_pd_(prefill|decode)$/;
+const PHASE_OF_CHILD = /^sglang_pd_(prefill|decode)_(.+)$/;
+
+/**
+ * (ours) Every PD request as `[P]` / `[D]` lanes with phases in a fixed order, whatever the
+ * dump's generation: slime's virtual spans (flat June keys, plus the older unprefixed keys as
+ * prefill phases), and current dumps' sglang_pd_prefill / sglang_pd_decode child spans, whose
+ * phase children become the segments. PD spans are packed into as few lanes as overlap allows
+ * below the real lanes. slime's cache output does not use this (slime-cache.ts).
+ */
+export function buildPdView(row: Row): Row {
+  const items = row.items.map((item) => ({ ...item }));
+  const byId = new Map<string, SpanItem>();
+  for (const item of items) if (item.type === 'span' && item.span_id) byId.set(item.span_id, item);
+  const drop = new Set<RowItem>();
+
+  for (const item of items) {
+    if (item.type !== 'span') continue;
+    const role = ROLE_OF_CHILD.exec(item.name)?.[1] as PdRole | undefined;
+    if (role) {
+      const children = items.filter(
+        (c): c is SpanItem => c.type === 'span' && c.parent_span_id === item.span_id && PHASE_OF_CHILD.test(c.name),
+      );
+      const phases = PD_FLAT_KEYS[role].flatMap(({ phase, key }) => {
+        const child = children.find((c) => c.name === `sglang_pd_${role}_${phase}`);
+        if (!child) return [];
+        const attr = child.attrs.end_attrs[key];
+        const durationSec = typeof attr === 'number' ? attr : child.display_end_ts - child.start_ts;
+        return durationSec > 0 ? [{ phase, durationSec }] : [];
+      });
+      for (const child of children) drop.add(child);
+      const parent = item.parent_span_id ? byId.get(item.parent_span_id) : undefined;
+      item.pd = {
+        role,
+        phases,
+        parentDurationSec: parent ? parent.display_end_ts - parent.start_ts : item.display_end_ts - item.start_ts,
+      };
+      continue;
+    }
+    const virtualRole = item.attrs.end_attrs.timeline_pd_virtual_role;
+    if (virtualRole === 'prefill' || virtualRole === 'decode') {
+      const parent = item.parent_span_id ? byId.get(item.parent_span_id) : undefined;
+      item.pd = {
+        role: virtualRole,
+        phases: flatPhases(virtualRole, parent?.attrs.end_attrs ?? item.attrs.end_attrs),
+        parentDurationSec: Number(item.attrs.end_attrs.timeline_pd_parent_duration ?? 0),
+      };
+    }
+  }
+  // Older dumps: unprefixed keys alone give slime no [P] lane; they give us one.
+  const added: SpanItem[] = [];
+  for (const item of items) {
+    if (item.type !== 'span' || item.state !== 'closed_span' || item.name.startsWith('sglang_pd_') || item.pd) continue;
+    const hasVirtualPrefill = items.some((v) => v.type === 'span' && v.span_id === `${item.span_id}:pd:prefill`);
+    if (hasVirtualPrefill) continue;
+    const phases = flatPhases('prefill', item.attrs.end_attrs);
+    if (!PD_OLDER_PREFILL_KEYS.some(({ key }) => positive(item.attrs.end_attrs[key]))) continue;
+    added.push({
+      ...item,
+      name: `${item.name} [P]`,
+      span_id: `${item.span_id}:pd:prefill`,
+      parent_span_id: item.span_id,
+      parent_span_name: item.name,
+      attrs: { start_attrs: {}, end_attrs: { timeline_pd_virtual_role: 'prefill' } },
+      pd: { role: 'prefill', phases, parentDurationSec: item.display_end_ts - item.start_ts },
+    });
+  }
+  const kept = [...items.filter((item) => !drop.has(item)), ...added];
+  return { ...row, ...packLanes(kept) };
+}
+
+function positive(value: unknown): boolean {
+  return value === true || (typeof value === 'number' && value > 0);
+}
+
+function flatPhases(role: PdRole, attrs: Record<string, unknown>): PdPhase[] {
+  const phases: PdPhase[] = [];
+  for (const { key, phase } of PD_FLAT_KEYS[role]) {
+    let value = attrs[key];
+    if (role === 'prefill' && !positive(value)) {
+      value = attrs[PD_OLDER_PREFILL_KEYS.find((k) => k.phase === phase)?.key ?? ''];
+    }
+    if (positive(value)) phases.push({ phase, durationSec: value === true ? 1 : (value as number) });
+  }
+  return phases;
+}
+
+/**
+ * Real items keep their depth order, with lanes left empty by dropped phase children closed up;
+ * PD spans go below, [P] then [D], each packed greedily into the first lane free at its start.
+ */
+function packLanes(items: RowItem[]): { items: RowItem[]; lane_count: number; item_count: number } {
+  const real = items.filter((i) => !(i.type === 'span' && i.pd));
+  const usedLanes = [...new Set(real.map((i) => i.lane))].sort((a, b) => a - b);
+  const laneMap = new Map(usedLanes.map((lane, index) => [lane, index]));
+  for (const item of real) item.lane = laneMap.get(item.lane)!;
+  let nextLane = usedLanes.length;
+  for (const role of ['prefill', 'decode'] as const) {
+    const spans = items
+      .filter((i): i is SpanItem => i.type === 'span' && i.pd?.role === role)
+      .sort((a, b) => a.start_ts - b.start_ts);
+    const laneEnds: number[] = [];
+    for (const span of spans) {
+      let lane = laneEnds.findIndex((end) => end <= span.start_ts);
+      if (lane < 0) lane = laneEnds.push(0) - 1;
+      laneEnds[lane] = span.display_end_ts;
+      span.lane = nextLane + lane;
+    }
+    nextLane += laneEnds.length;
+  }
+  const sorted = [...items].sort(
+    (a, b) =>
+      a.lane - b.lane ||
+      (a.type === 'span' ? a.start_ts : a.ts) - (b.type === 'span' ? b.start_ts : b.ts) ||
+      (a.name < b.name ? -1 : 1),
+  );
+  return { items: sorted, lane_count: Math.max(1, nextLane), item_count: sorted.length };
+}
