@@ -23,7 +23,7 @@ test.describe('Electron app', () => {
     await expect(window.getByTestId('details-panel')).toBeVisible();
     const prefs = await app.evaluate(({ BrowserWindow }) => {
       const w = BrowserWindow.getAllWindows()[0];
-      return w.webContents.getLastWebPreferences();
+      return (w.webContents as unknown as { getLastWebPreferences(): unknown }).getLastWebPreferences();
     });
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
     await app.close();

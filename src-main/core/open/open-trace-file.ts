@@ -44,7 +44,10 @@ const EMPTY_SKIPPED: SkippedLines = { count: 0, examples: [] };
 export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}): OpenedTrace {
   if (sources.length === 0) throw new FormatError('open/no-file', 'no file given');
   const first = sources[0];
-  const format = sniffFormat(first.read(0, 64 * 1024));
+  const looksLikeDump = /\.(pt|pth)$/i.test(first.name);
+  // An empty file holds no spans (a trace file that was never written to); sniffing a .pt
+  // name that is not a torch file lets the dump reader say precisely what is wrong.
+  const format = first.size === 0 && !looksLikeDump ? 'otlp' : (sniffFormat(first.read(0, 64 * 1024)) ?? (looksLikeDump ? 'slime' : null));
   if (format === null) {
     throw new FormatError(
       'open/unknown-format',

@@ -1,0 +1,122 @@
+import { gzipSync } from 'node:zlib';
+import type { Row, SpanItem } from '../model/row';
+
+export interface TraceEvent {
+  name: string;
+  ph: 'X' | 'b' | 'e' | 'i' | 'M';
+  pid: number;
+  tid: number;
+  ts?: number;
+  dur?: number;
+  s?: 't';
+  id?: string;
+  cat?: string;
+  args?: Record<string, unknown>;
+}
+
+export interface PerfettoTrace {
+  traceEvents: TraceEvent[];
+  displayTimeUnit: 'ms';
+}
+
+const us = (sec: number) => Math.round(sec * 1e9) / 1e3;
+
+/**
+ * Trace Event Format for ui.perfetto.dev and chrome://tracing: one process per file, one
+ * thread per row (`#index source`), microseconds from each file's rollout start; spans as
+ * complete events where they nest on their thread, as async pairs where they overlap; instant
+ * events as `i`; PD phases as nested slices inside their request.
+ */
+export function buildPerfettoTrace(files: { name: string; rows: Row[]; globalStart: number | null }[]): PerfettoTrace {
+  const out: TraceEvent[] = [];
+  let asyncId = 0;
+  files.forEach((file, f) => {
+    const pid = f + 1;
+    const origin = file.globalStart ?? Math.min(...file.rows.map((r) => r.start), 0);
+    out.push({ name: 'process_name', ph: 'M', pid, tid: 0, args: { name: file.name } });
+    out.push({ name: 'process_sort_index', ph: 'M', pid, tid: 0, args: { sort_index: pid } });
+    file.rows.forEach((row, r) => {
+      const tid = r + 1;
+      out.push({ name: 'thread_name', ph: 'M', pid, tid, args: { name: `#${String(row.sample_index)} ${row.source ?? ''}`.trim() } });
+      out.push({ name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } });
+      const threadEvents: TraceEvent[] = [];
+      const spans = row.items
+        .filter((i): i is SpanItem => i.type === 'span')
+        .sort((a, b) => a.start_ts - b.start_ts || b.display_end_ts - a.display_end_ts);
+      const stack: { end: number }[] = [];
+      for (const span of spans) {
+        const ts = us(span.start_ts - origin);
+        const end = us(span.display_end_ts - origin);
+        while (stack.length > 0 && stack[stack.length - 1].end <= ts) stack.pop();
+        const args = spanArgs(span);
+        if (stack.length === 0 || end <= stack[stack.length - 1].end) {
+          threadEvents.push({ name: span.name, ph: 'X', pid, tid, ts, dur: end - ts, args });
+          stack.push({ end });
+          for (const phase of phaseSlices(span, ts, end)) threadEvents.push({ ...phase, pid, tid });
+        } else {
+          const id = `0x${(++asyncId).toString(16)}`;
+          threadEvents.push({ name: span.name, ph: 'b', pid, tid, ts, id, cat: 'overlapping', args });
+          threadEvents.push({ name: span.name, ph: 'e', pid, tid, ts: end, id, cat: 'overlapping' });
+        }
+      }
+      for (const item of row.items) {
+        if (item.type === 'span') continue;
+        threadEvents.push({
+          name: item.type === 'orphan_end' ? `orphan end: ${item.name}` : item.name,
+          ph: 'i',
+          s: 't',
+          pid,
+          tid,
+          ts: us(item.ts - origin),
+          args: { ...item.attrs, parent_span_name: item.parent_span_name },
+        });
+      }
+      // per thread in time order; at equal times the enclosing (longer) slice first
+      threadEvents.sort((a, b) => a.ts! - b.ts! || (b.dur ?? 0) - (a.dur ?? 0));
+      out.push(...threadEvents);
+    });
+  });
+  return { traceEvents: out, displayTimeUnit: 'ms' };
+}
+
+function spanArgs(span: SpanItem): Record<string, unknown> {
+  const args: Record<string, unknown> = {
+    span_id: span.span_id,
+    parent_span_name: span.parent_span_name,
+    attempt: span.attempt,
+    start_attrs: span.attrs.start_attrs,
+    end_attrs: span.attrs.end_attrs,
+  };
+  if (span.state === 'open_span') {
+    args.ongoing = true;
+    args.clipped_by = span.attrs.end_attrs.clipped_by;
+  }
+  return args;
+}
+
+/** PD phases laid end to end from the request's start, scaled to fit inside it. */
+function phaseSlices(span: SpanItem, ts: number, end: number): Omit<TraceEvent, 'pid' | 'tid'>[] {
+  const phases = span.pd?.phases ?? [];
+  if (phases.length === 0) return [];
+  const total = phases.reduce((s, p) => s + p.durationSec, 0);
+  const length = end - ts;
+  const scale = total * 1e6 > length ? length / (total * 1e6) : 1;
+  let at = ts;
+  return phases.map((phase) => {
+    const dur = Math.round(phase.durationSec * 1e6 * scale * 1e3) / 1e3;
+    const slice = {
+      name: `${span.pd!.role} ${phase.phase}`,
+      ph: 'X' as const,
+      ts: at,
+      dur: Math.min(dur, end - at),
+      args: { duration_s: phase.durationSec },
+    };
+    at += slice.dur;
+    return slice;
+  });
+}
+
+export function writePerfettoJson(trace: PerfettoTrace | object, gzip: boolean): Uint8Array {
+  const json = Buffer.from(JSON.stringify(trace), 'utf8');
+  return gzip ? gzipSync(json) : json;
+}

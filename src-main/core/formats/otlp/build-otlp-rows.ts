@@ -1,0 +1,274 @@
+import type { PointItem, Row, RowItem, SpanItem } from '../../model/row';
+import type { OtlpSpan } from './read-otlp';
+
+export interface BuiltOtlpRows {
+  rows: Row[];
+  traces: number;
+  missingParents: number;
+}
+
+/**
+ * One row per trace (or per joined PD pair): spans nested by parent, span events as instant
+ * markers, errors and links marked. Lanes follow the producer: SGLang rows get one lane group
+ * per thread, ROLL rows one per service instance, anything else one lane per depth.
+ */
+export function buildOtlpRows(spans: OtlpSpan[], options: { joinByBootstrapRoom: boolean }): BuiltOtlpRows {
+  const byTrace = new Map<string, OtlpSpan[]>();
+  for (const span of spans) {
+    const list = byTrace.get(span.traceId) ?? [];
+    list.push(span);
+    byTrace.set(span.traceId, list);
+  }
+  const allIds = new Set(spans.map((s) => `${s.traceId}/${s.spanId}`));
+  let groups = [...byTrace.values()];
+  if (options.joinByBootstrapRoom) groups = joinByBootstrapRoom(groups);
+  groups.sort((a, b) => Math.min(...a.map((s) => s.start)) - Math.min(...b.map((s) => s.start)));
+  let missingParents = 0;
+  const rows = groups.map((group, position) => {
+    const built = buildRow(group, position, allIds);
+    missingParents += built.missingParents;
+    return built.row;
+  });
+  return { rows, traces: byTrace.size, missingParents };
+}
+
+/** (ours) Without the router, a request's prefill and decode halves are separate traces sharing bootstrap_room. */
+function joinByBootstrapRoom(groups: OtlpSpan[][]): OtlpSpan[][] {
+  const byRoom = new Map<string, OtlpSpan[][]>();
+  const rest: OtlpSpan[][] = [];
+  for (const group of groups) {
+    const room = group.find((s) => s.attrs.bootstrap_room !== undefined)?.attrs.bootstrap_room;
+    if (room === undefined || room === null) rest.push(group);
+    else byRoom.set(String(room), [...(byRoom.get(String(room)) ?? []), group]);
+  }
+  return [...rest, ...[...byRoom.values()].map((gs) => gs.flat())];
+}
+
+function buildRow(spans: OtlpSpan[], position: number, allIds: Set<string>): { row: Row; missingParents: number } {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const parentOf = (s: OtlpSpan) => (s.parentSpanId && byId.has(s.parentSpanId) ? byId.get(s.parentSpanId)! : null);
+  const depth = new Map<OtlpSpan, number>();
+  const depthOf = (s: OtlpSpan): number => {
+    let d = 0;
+    const seen = new Set<OtlpSpan>([s]);
+    for (let p = parentOf(s); p && !seen.has(p); p = parentOf(p)) {
+      seen.add(p);
+      d++;
+    }
+    return d;
+  };
+  for (const s of spans) depth.set(s, depthOf(s));
+  const lanes = assignLanes(spans, parentOf, depth);
+  const rowEnd = Math.max(...spans.map((s) => Math.max(s.end ?? s.start, ...s.events.map((e) => e.ts))));
+  let missingParents = 0;
+  const items: RowItem[] = [];
+  for (const s of spans) {
+    const parent = parentOf(s);
+    const missingParent = s.parentSpanId !== '' && parent === null;
+    if (missingParent) missingParents++;
+    const error = s.status.code === 'ERROR' || s.events.some((e) => e.name === 'exception');
+    const lane = lanes.get(s)!;
+    const span: SpanItem = {
+      type: 'span',
+      state: s.end === null ? 'open_span' : 'closed_span',
+      name: s.name,
+      start_ts: s.start,
+      end_ts: s.end,
+      display_end_ts: s.end ?? rowEnd,
+      attempt: 0,
+      span_id: s.spanId,
+      parent_span_id: s.parentSpanId || null,
+      parent_span_name: parent?.name ?? null,
+      lane: lane.lane,
+      depth: depth.get(s)!,
+      attrs: { start_attrs: s.attrs, end_attrs: s.end === null ? { clipped_by: 'row_end' } : {} },
+      service: String(s.resource['service.name'] ?? ''),
+      otel: {
+        kind: s.kind,
+        status_code: s.status.code,
+        status_message: s.status.message,
+        resource: s.resource,
+        scope: s.scope,
+      },
+    };
+    if (lane.label) span.lane_label = lane.label;
+    if (error) span.error = true;
+    if (missingParent) span.missing_parent = true;
+    if (s.links.length > 0) {
+      span.links = s.links.map((l) => ({
+        trace_id: l.traceId,
+        span_id: l.spanId,
+        dangling: !allIds.has(`${l.traceId}/${l.spanId}`),
+        attrs: l.attrs,
+      }));
+    }
+    items.push(span);
+    for (const e of s.events) {
+      const point: PointItem = {
+        type: 'event',
+        state: 'point_event',
+        name: e.name,
+        ts: e.ts,
+        attempt: 0,
+        span_id: null,
+        parent_span_id: s.spanId,
+        parent_span_name: s.name,
+        lane: lane.lane,
+        depth: depth.get(s)! + 1,
+        attrs: e.attrs,
+      };
+      if (e.name === 'exception') point.error = true;
+      items.push(point);
+    }
+  }
+  items.sort(
+    (a, b) =>
+      a.lane - b.lane ||
+      (a.type === 'span' ? a.start_ts : a.ts) - (b.type === 'span' ? b.start_ts : b.ts) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  const roots = spans.filter((s) => parentOf(s) === null).sort((a, b) => a.start - b.start);
+  const root = roots.find((s) => !s.parentSpanId) ?? roots[0];
+  const start = Math.min(...items.map((i) => (i.type === 'span' ? i.start_ts : i.ts)));
+  const end = Math.max(...items.map((i) => (i.type === 'span' ? i.display_end_ts : i.ts)));
+  const hasError = items.some((i) => i.error);
+  return {
+    missingParents,
+    row: {
+      row_id: position,
+      sample_index: position,
+      group_index: null,
+      source: root ? String(root.resource['service.name'] ?? '') || null : null,
+      status: hasError ? 'error' : 'ok',
+      label: root?.name ?? null,
+      reward: null,
+      trace_id: spans[0].traceId,
+      attempt: 0,
+      start,
+      end,
+      duration: end - start,
+      lane_count: Math.max(...items.map((i) => i.lane)) + 1,
+      item_count: items.length,
+      closed_span_count: items.filter((i) => i.type === 'span' && i.state === 'closed_span').length,
+      open_span_count: items.filter((i) => i.type === 'span' && i.state === 'open_span').length,
+      point_event_count: items.filter((i) => i.type === 'event').length,
+      orphan_count: 0,
+      total_response_length: 0,
+      max_response_length: 0,
+      items,
+    },
+  };
+}
+
+type Lane = { lane: number; label?: string };
+
+/**
+ * SGLang: spans above the threads keep one lane per depth; each thread (host, pid, label and
+ * ranks) is a lane group with its thread span first and its slices packed below. ROLL: one
+ * lane group per service instance, nested by depth within the group. Otherwise lane = depth.
+ */
+function assignLanes(spans: OtlpSpan[], parentOf: (s: OtlpSpan) => OtlpSpan | null, depth: Map<OtlpSpan, number>): Map<OtlpSpan, Lane> {
+  const lanes = new Map<OtlpSpan, Lane>();
+  const threadSpans = spans.filter((s) => typeof s.attrs.thread_label === 'string');
+  if (threadSpans.length > 0) {
+    const threadOf = (s: OtlpSpan): OtlpSpan | null => {
+      const seen = new Set<OtlpSpan>();
+      for (let p: OtlpSpan | null = s; p && !seen.has(p); p = parentOf(p)) {
+        if (typeof p.attrs.thread_label === 'string') return p;
+        seen.add(p);
+      }
+      return null;
+    };
+    const above = spans.filter((s) => threadOf(s) === null);
+    const aboveDepths = [...new Set(above.map((s) => depth.get(s)!))].sort((a, b) => a - b);
+    for (const s of above) lanes.set(s, { lane: aboveDepths.indexOf(depth.get(s)!) });
+    let next = aboveDepths.length;
+    const groups = new Map<string, OtlpSpan[]>();
+    for (const s of spans) {
+      const thread = threadOf(s);
+      if (!thread) continue;
+      const key = threadKey(thread);
+      groups.set(key, [...(groups.get(key) ?? []), s]);
+    }
+    const ordered = [...groups.entries()].sort(
+      (a, b) => Math.min(...a[1].map((s) => s.start)) - Math.min(...b[1].map((s) => s.start)),
+    );
+    for (const [, members] of ordered) {
+      const thread = members.find((s) => typeof s.attrs.thread_label === 'string')!;
+      const label = threadLabel(thread);
+      const threads = members.filter((s) => typeof s.attrs.thread_label === 'string');
+      for (const t of threads) lanes.set(t, { lane: next, label });
+      const slices = members.filter((s) => typeof s.attrs.thread_label !== 'string');
+      const used = packIntervals(slices);
+      for (const [s, k] of used.assignment) lanes.set(s, { lane: next + 1 + k, label });
+      next += 1 + used.count;
+    }
+    return lanes;
+  }
+  const instances = new Set(spans.map(instanceKey));
+  if (instances.size > 1) {
+    const groups = new Map<string, OtlpSpan[]>();
+    for (const s of spans) groups.set(instanceKey(s), [...(groups.get(instanceKey(s)) ?? []), s]);
+    const ordered = [...groups.entries()].sort(
+      (a, b) => Math.min(...a[1].map((s) => s.start)) - Math.min(...b[1].map((s) => s.start)),
+    );
+    let next = 0;
+    for (const [key, members] of ordered) {
+      const inGroup = new Set(members);
+      const localDepth = (s: OtlpSpan) => {
+        let d = 0;
+        const seen = new Set<OtlpSpan>([s]);
+        for (let p = parentOf(s); p && inGroup.has(p) && !seen.has(p); p = parentOf(p)) {
+          seen.add(p);
+          d++;
+        }
+        return d;
+      };
+      let height = 0;
+      for (const s of members) {
+        const d = localDepth(s);
+        lanes.set(s, { lane: next + d, label: key });
+        height = Math.max(height, d + 1);
+      }
+      next += height;
+    }
+    return lanes;
+  }
+  for (const s of spans) lanes.set(s, { lane: depth.get(s)! });
+  return lanes;
+}
+
+function threadKey(s: OtlpSpan): string {
+  const a = s.attrs;
+  return [a.host_id, a.pid, a.thread_label, a.tp_rank, a.pp_rank, a.dp_rank].map((v) => String(v ?? '')).join('|');
+}
+
+function threadLabel(s: OtlpSpan): string {
+  const a = s.attrs;
+  const ranks = [
+    a.tp_rank !== undefined ? `TP${String(a.tp_rank)}` : '',
+    a.pp_rank !== undefined ? `PP${String(a.pp_rank)}` : '',
+    a.dp_rank !== undefined ? `DP${String(a.dp_rank)}` : '',
+  ].filter(Boolean);
+  return [String(a.thread_label), ...ranks].join(' ');
+}
+
+function instanceKey(s: OtlpSpan): string {
+  const name = String(s.resource['service.name'] ?? 'unknown');
+  const instance = s.resource['service.instance.id'];
+  return instance === undefined ? name : `${name} ${String(instance)}`;
+}
+
+/** Greedy interval packing: each span into the first sub-lane free at its start. */
+function packIntervals(spans: OtlpSpan[]): { assignment: Map<OtlpSpan, number>; count: number } {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const ends: number[] = [];
+  const assignment = new Map<OtlpSpan, number>();
+  for (const s of sorted) {
+    let k = ends.findIndex((end) => end <= s.start);
+    if (k < 0) k = ends.push(0) - 1;
+    ends[k] = s.end ?? s.start;
+    assignment.set(s, k);
+  }
+  return { assignment, count: ends.length };
+}

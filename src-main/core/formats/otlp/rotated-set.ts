@@ -1,0 +1,55 @@
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+const ROLL_ROTATED = /^(.*?)(?:\.(\d+))?\.jsonl$/;
+const COLLECTOR_BACKUP = /^(.*?)-(\d{4}-\d{2}-\d{2}T[\d.-]+)(\.json)$/;
+
+/**
+ * The files of a rotated set, oldest first. ROLL: `traces.jsonl` is the oldest, then
+ * `traces.1.jsonl`, `traces.2.jsonl`, ... newer. The collector: `otel_trace-<timestamp>.json`
+ * backups by timestamp, then the current file. A folder: the set it holds.
+ */
+export function findRotatedSet(path: string): string[] {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    return [path];
+  }
+  if (isDir) {
+    const names = readdirSync(path).filter((n) => n.endsWith('.jsonl') || /^otel_trace.*\.json$/.test(n));
+    const stems = [...new Set(names.map((n) => stemOf(n)))];
+    const stem = stems.includes('traces') ? 'traces' : stems.sort()[0];
+    if (stem === undefined) return [];
+    return siblings(path, stem, names);
+  }
+  const name = basename(path);
+  const dir = dirname(path);
+  const names = readdirSync(dir);
+  const set = siblings(dir, stemOf(name), names);
+  return set.length > 0 && set.includes(path) ? set : [path];
+}
+
+function stemOf(name: string): string {
+  const collector = COLLECTOR_BACKUP.exec(name);
+  if (collector) return collector[1];
+  const roll = ROLL_ROTATED.exec(name);
+  if (roll) return roll[1];
+  return name.replace(/\.json$/, '');
+}
+
+function siblings(dir: string, stem: string, names: string[]): string[] {
+  const rollFiles = names
+    .map((n) => ({ n, m: ROLL_ROTATED.exec(n) }))
+    .filter(({ m }) => m && m[1] === stem)
+    .sort((a, b) => Number(a.m![2] ?? 0) - Number(b.m![2] ?? 0))
+    .map(({ n }) => join(dir, n));
+  if (rollFiles.length > 0) return rollFiles;
+  const backups = names
+    .map((n) => ({ n, m: COLLECTOR_BACKUP.exec(n) }))
+    .filter(({ m }) => m && m[1] === stem)
+    .sort((a, b) => (a.m![2] < b.m![2] ? -1 : 1))
+    .map(({ n }) => join(dir, n));
+  const current = names.includes(`${stem}.json`) ? [join(dir, `${stem}.json`)] : [];
+  return [...backups, ...current];
+}

@@ -1,0 +1,80 @@
+import type { RowQuery } from '../api/trace-api';
+import type { TraceStore } from './build-store';
+import { rowSearchText } from './search-text';
+
+/**
+ * Filters and sorts the rows of a store into display order, returning row ids. Works on the
+ * typed columns and indexes only (text search on a lazily built per-row text).
+ */
+export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
+  const n = store.rowCount;
+  let keep: Uint8Array | null = null;
+  const restrict = (allowed: Iterable<number>) => {
+    const mask = new Uint8Array(n);
+    for (const r of allowed) mask[r] = 1;
+    if (keep) for (let r = 0; r < n; r++) keep[r] &= mask[r];
+    else keep = mask;
+  };
+  const f = query.filter ?? {};
+  const idsOf = (names: string[] | undefined) =>
+    (names ?? []).map((name) => store.strings.indexOf(name)).filter((id) => id >= 0);
+  if (f.statuses && f.statuses.length > 0) {
+    restrict(idsOf(f.statuses).flatMap((id) => Array.from(store.rowsByStatus.get(id) ?? [])));
+  }
+  if (f.sources && f.sources.length > 0) {
+    restrict(idsOf(f.sources).flatMap((id) => Array.from(store.rowsBySource.get(id) ?? [])));
+  }
+  if (f.spanName) {
+    const id = store.strings.indexOf(f.spanName);
+    restrict(id < 0 ? [] : Array.from(store.rowsBySpanName.get(id) ?? []));
+  }
+  if (f.rowIds) {
+    restrict(f.rowIds.map((id) => store.rowIndexById.get(id)).filter((r): r is number => r !== undefined));
+  }
+  const candidates: number[] = [];
+  const attempts = f.attempts && f.attempts.length > 0 ? new Set(f.attempts) : null;
+  const text = f.text?.trim().toLowerCase() ?? '';
+  const texts = text ? rowSearchText(store) : null;
+  const mask = keep as Uint8Array | null;
+  for (let r = 0; r < n; r++) {
+    if (mask && !mask[r]) continue;
+    if (attempts && !attempts.has(store.rowAttempt[r])) continue;
+    if (f.rewardMin !== undefined && !(store.rowReward[r] >= f.rewardMin)) continue;
+    if (f.rewardMax !== undefined && !(store.rowReward[r] <= f.rewardMax)) continue;
+    if (texts && !texts[r].includes(text)) continue;
+    candidates.push(r);
+  }
+  const key = sortKey(store, query.sort);
+  const sign = query.descending ? -1 : 1;
+  candidates.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    // rows without a value (NaN) go last in either direction
+    if (Number.isNaN(ka) || Number.isNaN(kb)) return Number.isNaN(ka) ? (Number.isNaN(kb) ? a - b : 1) : -1;
+    return (ka - kb) * sign || store.rowId[a] - store.rowId[b];
+  });
+  const out = new Int32Array(candidates.length);
+  for (let k = 0; k < candidates.length; k++) out[k] = store.rowId[candidates[k]];
+  return out;
+}
+
+function sortKey(store: TraceStore, sort: RowQuery['sort']): (r: number) => number {
+  switch (sort) {
+    case 'start':
+      return (r) => store.rowStart[r];
+    case 'duration':
+      return (r) => store.rowEnd[r] - store.rowStart[r];
+    case 'reward':
+      return (r) => store.rowReward[r];
+    case 'lane_count':
+      return (r) => store.rowLaneCount[r];
+    case 'ongoing':
+      return (r) => store.rowOpenCount[r];
+    case 'sample_index':
+      return (r) => store.rowSampleIndex[r];
+    case 'group':
+      return (r) => store.rowGroup[r];
+    default:
+      return (r) => store.rowId[r];
+  }
+}
