@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TraceService } from '../api/trace-service';
 import { ingestInWorker } from '../ingest/ingest-client';
@@ -16,10 +17,18 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
   const service = new TraceService(ingestInWorker);
   const handle = await startServeMode({
     api: service,
-    rendererDir: join(__dirname, '../renderer'),
+    rendererDir: builtRendererDir(),
     port: options.port,
     token: options.token,
   });
   void service.openInitial(groupRotatedSets(options.files), options.compare);
   return handle;
+}
+
+/** out/renderer, from wherever the bundler put this chunk (out/main or out/main/chunks). */
+function builtRendererDir(): string {
+  for (const candidate of [join(__dirname, '../renderer'), join(__dirname, '../../renderer')]) {
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+  }
+  throw new Error('the renderer is not built: run npm run build');
 }

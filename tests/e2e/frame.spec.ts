@@ -22,7 +22,7 @@ test('a file that cannot be read shows a banner naming it; the app stays usable'
   await page.getByTestId('file-input').setInputFiles(resolve(fixtures, 'slime/not_a_dump.pt'));
   const banner = page.getByTestId('error-banner');
   await expect(banner).toContainText('not_a_dump.pt');
-  await expect(banner).toContainText('not a slime rollout dump');
+  await expect(banner).toContainText('not a torch.save file');
   await page.getByTestId('file-input').setInputFiles(resolve(fixtures, 'slime/rollout_nopd.pt'));
   await expect(page.getByTestId('file-tab')).toContainText('rollout_nopd.pt');
   await expect(page.getByTestId('error-banner')).toHaveCount(1);

@@ -115,7 +115,6 @@ function openOtlp(
   const store = buildStore({ rows: doc.rows });
   const stats = buildStoreStats(store);
   const notices = [...doc.notices];
-  if (doc.spans === 0) notices.unshift('The file holds no spans.');
   return {
     summary: {
       name,
