@@ -24,7 +24,7 @@ import { buildRowsCsv } from '../core/export/csv-export';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
-import { getRowViews, getSpanDetails } from '../core/store/row-views';
+import { getRowViews, getSpanDetails, rowOrderOf } from '../core/store/row-views';
 import { readLazyValues } from '../ingest/lazy-values';
 import { compareTraces } from '../core/compare/compare-traces';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
@@ -172,8 +172,8 @@ export class TraceService implements TraceApi {
   }
 
   async queryRows(fileId: string, query: RowQuery): Promise<RowOrder> {
-    const order = queryRows(this.file(fileId).trace.store, query);
-    return { rowIds: Array.from(order), total: this.file(fileId).summary.rows };
+    const store = this.file(fileId).trace.store;
+    return rowOrderOf(store, queryRows(store, query));
   }
 
   async getRows(fileId: string, rowIds: number[]): Promise<RowView[]> {

@@ -21,6 +21,16 @@ export interface ViewState {
   filter: RowFilter;
   /** per file: the visible time range; absent means "fit all" */
   windows: Record<string, TimeWindow>;
+  /** filter hides rows that do not match; highlight keeps them, dimmed (slime's attempt selector) */
+  filterMode: 'filter' | 'highlight';
+  /** in highlight mode: the rows that match, or null when every row does */
+  matchingRowIds: Set<number> | null;
+  view: 'timeline' | 'perf';
+  detailsOpen: boolean;
+  setFilterMode(mode: 'filter' | 'highlight'): void;
+  setMatching(rowIds: Set<number> | null): void;
+  setView(view: 'timeline' | 'perf'): void;
+  setDetailsOpen(open: boolean): void;
   select(selection: Selection | null): void;
   setSort(sort: SortKey, descending?: boolean): void;
   setFilter(filter: RowFilter): void;
@@ -35,6 +45,14 @@ export const useViewStore = create<ViewState>()((set) => ({
   descending: false,
   filter: {},
   windows: {},
+  filterMode: 'filter',
+  matchingRowIds: null,
+  view: 'timeline',
+  detailsOpen: true,
+  setFilterMode: (filterMode) => set({ filterMode }),
+  setMatching: (matchingRowIds) => set({ matchingRowIds }),
+  setView: (view) => set({ view }),
+  setDetailsOpen: (detailsOpen) => set({ detailsOpen }),
   select: (selection) => set({ selection }),
   setSort: (sort, descending = false) => set({ sort, descending }),
   setFilter: (filter) => set({ filter }),

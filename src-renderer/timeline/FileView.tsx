@@ -1,23 +1,56 @@
-import type { FileSummary } from '../../src-main/core/api/trace-api';
+import { useEffect, useState } from 'react';
+import type { FileSummary, RowOrder } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
+import { useViewStore } from '../state/view-store';
+import { Toolbar } from '../toolbar/Toolbar';
+import { DetailsPanel } from '../details/DetailsPanel';
+import { PerfPanel } from '../perf/PerfPanel';
+import { Timeline } from './Timeline';
 
-/** One open file: timeline area and details side panel. */
-export function FileView({ file }: { host: TraceHost; file: FileSummary }) {
+/** One open file: toolbar, timeline or perf view, and the details side panel. */
+export function FileView({ host, file }: { host: TraceHost; file: FileSummary }) {
+  const sort = useViewStore((s) => s.sort);
+  const descending = useViewStore((s) => s.descending);
+  const filter = useViewStore((s) => s.filter);
+  const filterMode = useViewStore((s) => s.filterMode);
+  const setMatching = useViewStore((s) => s.setMatching);
+  const view = useViewStore((s) => s.view);
+  const detailsOpen = useViewStore((s) => s.detailsOpen);
+  const [order, setOrder] = useState<RowOrder | null>(null);
+
+  // Highlight mode keeps every row in order and marks the ones the filter matches.
+  useEffect(() => {
+    let live = true;
+    const filtered = host.api.queryRows(file.fileId, { sort, descending, filter });
+    const all = filterMode === 'highlight' ? host.api.queryRows(file.fileId, { sort, descending }) : filtered;
+    void Promise.all([filtered, all]).then(([match, shown]) => {
+      if (!live) return;
+      setOrder(shown);
+      const active = Object.values(filter).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+      setMatching(filterMode === 'highlight' && active ? new Set(match.rowIds) : null);
+      document.body.dataset.shownRows = String(match.rowIds.length);
+    });
+    return () => {
+      live = false;
+    };
+  }, [host, file.fileId, sort, descending, filter, filterMode, setMatching]);
+
   return (
     <div className="file-view">
       <section className="timeline-area" data-testid="timeline-area">
-        <div className="file-facts" data-testid="file-facts">
-          {file.name} · {(file.bytes / 1024).toFixed(1)} KiB · {file.samples} samples · {file.rows} rows
-        </div>
-        {file.notices.map((notice) => (
-          <div className="notice" key={notice}>
-            {notice}
+        <Toolbar host={host} file={file} order={order} />
+        {file.notices.length > 0 && (
+          <div className="notices" data-testid="file-notices">
+            {file.notices.map((notice) => (
+              <div className="notice" key={notice}>
+                {notice}
+              </div>
+            ))}
           </div>
-        ))}
+        )}
+        {view === 'perf' ? <PerfPanel host={host} file={file} /> : <Timeline host={host} file={file} order={order} />}
       </section>
-      <aside className="details-panel" data-testid="details-panel">
-        <div className="muted">Select a span or a row to see its details.</div>
-      </aside>
+      {detailsOpen && <DetailsPanel host={host} file={file} />}
     </div>
   );
 }

@@ -104,6 +104,10 @@ export interface RowQuery {
 export interface RowOrder {
   /** row ids in display order, after filter and sort */
   rowIds: number[];
+  /** per shown row, in the same order: lanes, start and end (seconds from the file start) */
+  laneCounts: number[];
+  startSec: number[];
+  endSec: number[];
   total: number;
 }
 

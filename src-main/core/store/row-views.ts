@@ -1,4 +1,4 @@
-import type { ItemView, RowView, SpanDetails } from '../api/trace-api';
+import type { ItemView, RowOrder, RowView, SpanDetails } from '../api/trace-api';
 import type { SpanItem } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
 
@@ -95,4 +95,18 @@ export function getSpanDetails(store: TraceStore, rowId: number, index: number):
   if (item.otel) details.otel = { ...item.otel, service: item.service ?? null, missingParent: item.missing_parent ?? false };
   if (item.links) details.links = item.links.map((l) => ({ traceId: l.trace_id, spanId: l.span_id, dangling: l.dangling }));
   return details;
+}
+
+/** A query's row order with what the timeline needs to lay out every row before fetching it. */
+export function rowOrderOf(store: TraceStore, rowIds: Int32Array): RowOrder {
+  const laneCounts: number[] = [];
+  const startSec: number[] = [];
+  const endSec: number[] = [];
+  for (const id of rowIds) {
+    const r = store.rowIndexById.get(id)!;
+    laneCounts.push(store.rowLaneCount[r]);
+    startSec.push(store.rowStart[r]);
+    endSec.push(store.rowEnd[r]);
+  }
+  return { rowIds: Array.from(rowIds), laneCounts, startSec, endSec, total: store.rowCount };
 }

@@ -1,0 +1,265 @@
+import type { ItemView, RowView } from '../../src-main/core/api/trace-api';
+import { pdPhaseColour } from '../../src-main/core/model/pd-phases';
+import { colourForName } from './span-colours';
+import { clusterMarkers } from './cluster-markers';
+import { formatDuration, type Window } from './time-window';
+import { LANE_HEIGHT, ROW_PADDING } from './row-layout';
+
+export interface ThemeColours {
+  bg: string;
+  rowAlt: string;
+  grid: string;
+  fg: string;
+  fgMuted: string;
+  danger: string;
+  accent: string;
+}
+
+export interface DrawRow {
+  row: RowView;
+  /** top of the row in canvas pixels */
+  y: number;
+  expanded: boolean;
+  shaded: boolean;
+  /** highlight mode: the row does not match the filter */
+  dimmed: boolean;
+}
+
+export interface DrawOptions {
+  width: number;
+  height: number;
+  window: Window;
+  theme: ThemeColours;
+  hiddenNames: Set<string>;
+  highlightName: string | null;
+  selected: { rowId: number; index: number | null } | null;
+}
+
+export interface HitBox {
+  rowId: number;
+  index: number;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  point: boolean;
+}
+
+export interface RowDrawStats {
+  bars: number;
+  markers: number;
+  clusters: number;
+  orphans: number;
+  ongoing: number;
+  pdSegments: number;
+}
+
+/**
+ * Draws visible rows onto the canvas: a pure function of (rows, window, theme). Bars first,
+ * then PD segments, then markers on top; returns hit boxes and what each row drew.
+ */
+export function drawTimeline(
+  ctx: CanvasRenderingContext2D,
+  rows: DrawRow[],
+  options: DrawOptions,
+): { hits: HitBox[]; stats: Map<number, RowDrawStats> } {
+  const { width, height, window: w, theme } = options;
+  const scale = width / (w.endSec - w.startSec);
+  const xOf = (sec: number) => (sec - w.startSec) * scale;
+  ctx.clearRect(0, 0, width, height);
+  const hits: HitBox[] = [];
+  const stats = new Map<number, RowDrawStats>();
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+
+  for (const { row, y, expanded, shaded, dimmed } of rows) {
+    const laneCount = expanded ? Math.max(1, row.laneCount) : 1;
+    const rowHeight = laneCount * LANE_HEIGHT + ROW_PADDING;
+    if (shaded) {
+      ctx.fillStyle = theme.rowAlt;
+      ctx.fillRect(0, y, width, rowHeight);
+    }
+    if (options.selected?.rowId === row.rowId && options.selected.index === null) {
+      ctx.fillStyle = `${theme.accent}22`;
+      ctx.fillRect(0, y, width, rowHeight);
+    }
+    ctx.globalAlpha = dimmed ? 0.25 : 1;
+    const s: RowDrawStats = { bars: 0, markers: 0, clusters: 0, orphans: 0, ongoing: 0, pdSegments: 0 };
+    const laneY = (item: ItemView) => y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * LANE_HEIGHT;
+    const points: { item: ItemView; x: number }[] = [];
+    for (const item of row.items) {
+      if (options.hiddenNames.has(item.name)) continue;
+      if (item.kind !== 'span') {
+        points.push({ item, x: xOf(item.startSec) });
+        continue;
+      }
+      // collapsed rows paint PD phases over their request; PD spans need no own lane there
+      const x0 = xOf(item.startSec);
+      const x1 = Math.max(x0 + 1, xOf(item.endSec));
+      if (x1 < -2 || x0 > width + 2) continue;
+      const top = laneY(item) + 1;
+      const h = LANE_HEIGHT - 2;
+      const faded = options.highlightName !== null && options.highlightName !== item.name;
+      ctx.globalAlpha = (dimmed ? 0.25 : 1) * (faded ? 0.2 : 1);
+      if (item.pd && item.pd.phases.length > 0) {
+        s.pdSegments += drawPhases(ctx, item, x0, x1, top, h, scale);
+      } else {
+        ctx.fillStyle = colourForName(item.name);
+        if (item.ongoing) drawOngoing(ctx, x0, x1, top, h, colourForName(item.name));
+        else ctx.fillRect(x0, top, x1 - x0, h);
+      }
+      if (item.ongoing) s.ongoing++;
+      if (item.error) {
+        ctx.strokeStyle = theme.danger;
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x0 + 1, top + 1, x1 - x0 - 2, h - 2);
+      }
+      if (options.selected?.rowId === row.rowId && options.selected.index === item.index) {
+        ctx.strokeStyle = theme.fg;
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x0 - 1, top - 1, x1 - x0 + 2, h + 2);
+      }
+      drawLabel(ctx, item, x0, x1, top, h, theme);
+      s.bars++;
+      hits.push({ rowId: row.rowId, index: item.index, x0, x1, y0: top, y1: top + h, point: false });
+    }
+    ctx.globalAlpha = dimmed ? 0.25 : 1;
+    // instant events and orphan ends, per lane, clustered when closer than 4 px
+    const byLane = new Map<number, { x: number; index: number; item: ItemView }[]>();
+    for (const { item, x } of points) {
+      if (x < -6 || x > width + 6) continue;
+      const lane = expanded ? item.lane : 0;
+      byLane.set(lane, [...(byLane.get(lane) ?? []), { x, index: item.index, item }]);
+    }
+    for (const [, lanePoints] of byLane) {
+      lanePoints.sort((a, b) => a.x - b.x);
+      for (const cluster of clusterMarkers(lanePoints)) {
+        const first = row.items[cluster.members[0]];
+        const cy = laneY(first) + LANE_HEIGHT / 2;
+        if (cluster.count > 1) {
+          drawCluster(ctx, cluster.x, cy, cluster.count, theme);
+          s.clusters++;
+        } else if (first.kind === 'orphan') {
+          drawCross(ctx, cluster.x, cy, theme.danger);
+          s.orphans++;
+        } else {
+          drawMarker(ctx, cluster.x, cy, first, theme);
+        }
+        s.markers += cluster.count;
+        for (const index of cluster.members) {
+          hits.push({ rowId: row.rowId, index, x0: cluster.x - 5, x1: cluster.x + 5, y0: cy - 6, y1: cy + 6, point: true });
+        }
+      }
+    }
+    ctx.globalAlpha = 1;
+    stats.set(row.rowId, s);
+  }
+  return { hits, stats };
+}
+
+function drawPhases(ctx: CanvasRenderingContext2D, item: ItemView, x0: number, x1: number, top: number, h: number, scale: number): number {
+  const phases = item.pd!.phases;
+  const total = phases.reduce((sum, p) => sum + p.durationSec, 0);
+  // proportional segments: duration / max(sum of phases, span length)
+  const denominator = Math.max(total, item.endSec - item.startSec);
+  const width = x1 - x0;
+  ctx.fillStyle = `${pdPhaseColour(item.pd!.role, 'forward')}33`;
+  ctx.fillRect(x0, top, width, h);
+  let x = x0;
+  for (const phase of phases) {
+    const w = denominator > 0 ? (phase.durationSec / denominator) * (item.endSec - item.startSec) * scale : 0;
+    ctx.fillStyle = pdPhaseColour(item.pd!.role, phase.phase);
+    ctx.fillRect(x, top, Math.max(w, 0.5), h);
+    x += w;
+  }
+  return phases.length;
+}
+
+function drawOngoing(ctx: CanvasRenderingContext2D, x0: number, x1: number, top: number, h: number, colour: string): void {
+  // hatched body fading towards the clipped end: it did not end, we only know it was running
+  const gradient = ctx.createLinearGradient(x0, 0, x1, 0);
+  gradient.addColorStop(0, colour);
+  gradient.addColorStop(1, `${colour}33`);
+  ctx.fillStyle = gradient;
+  ctx.fillRect(x0, top, x1 - x0, h);
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x0, top, x1 - x0, h);
+  ctx.clip();
+  ctx.strokeStyle = 'rgba(255,255,255,0.45)';
+  ctx.lineWidth = 1;
+  for (let x = x0 - h; x < x1; x += 6) {
+    ctx.beginPath();
+    ctx.moveTo(x, top + h);
+    ctx.lineTo(x + h, top);
+    ctx.stroke();
+  }
+  ctx.restore();
+  ctx.setLineDash([3, 2]);
+  ctx.strokeStyle = colour;
+  ctx.strokeRect(x0 + 0.5, top + 0.5, x1 - x0 - 1, h - 1);
+  ctx.setLineDash([]);
+}
+
+function drawLabel(ctx: CanvasRenderingContext2D, item: ItemView, x0: number, x1: number, top: number, h: number, theme: ThemeColours): void {
+  const left = Math.max(x0, 0) + 3;
+  const room = Math.min(x1, ctx.canvas.width) - left - 3;
+  if (room < 24) return;
+  const parts = [item.name, item.hint, formatDuration(item.endSec - item.startSec)].filter(Boolean) as string[];
+  let text = parts.join(' · ');
+  while (text.length > 3 && ctx.measureText(text).width > room) {
+    parts.length > 1 ? parts.pop() : (parts[0] = parts[0].slice(0, -2));
+    text = parts.length === 1 && parts[0].length < item.name.length ? `${parts[0]}…` : parts.join(' · ');
+  }
+  if (ctx.measureText(text).width > room) return;
+  ctx.fillStyle = item.pd ? theme.fg : '#ffffff';
+  ctx.fillText(text, left, top + h / 2 + 0.5);
+}
+
+function drawMarker(ctx: CanvasRenderingContext2D, x: number, y: number, item: ItemView, theme: ThemeColours): void {
+  ctx.fillStyle = item.error ? theme.danger : colourForName(item.name);
+  ctx.strokeStyle = theme.bg;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  if (/abort|retract|exception|error/.test(item.name)) {
+    // a triangle for things that went wrong
+    ctx.moveTo(x, y - 5);
+    ctx.lineTo(x + 5, y + 4);
+    ctx.lineTo(x - 5, y + 4);
+  } else if (/attempt|summary/.test(item.name)) {
+    ctx.rect(x - 4, y - 4, 8, 8);
+  } else {
+    // a diamond for ordinary instant events
+    ctx.moveTo(x, y - 5);
+    ctx.lineTo(x + 5, y);
+    ctx.lineTo(x, y + 5);
+    ctx.lineTo(x - 5, y);
+  }
+  ctx.closePath();
+  ctx.fill();
+  ctx.stroke();
+}
+
+function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, colour: string): void {
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = 2.5;
+  ctx.beginPath();
+  ctx.moveTo(x - 4, y - 4);
+  ctx.lineTo(x + 4, y + 4);
+  ctx.moveTo(x + 4, y - 4);
+  ctx.lineTo(x - 4, y + 4);
+  ctx.stroke();
+}
+
+function drawCluster(ctx: CanvasRenderingContext2D, x: number, y: number, count: number, theme: ThemeColours): void {
+  ctx.fillStyle = theme.fg;
+  ctx.beginPath();
+  ctx.arc(x, y, 6.5, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.fillStyle = theme.bg;
+  ctx.font = 'bold 9px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.fillText(String(count), x, y + 0.5);
+  ctx.textAlign = 'start';
+  ctx.font = '11px system-ui, sans-serif';
+}

@@ -1,0 +1,45 @@
+export const LANE_HEIGHT = 16;
+export const ROW_PADDING = 6;
+
+/** Heights and tops of rows in display order: collapsed rows show one lane. */
+export interface RowLayout {
+  tops: Float64Array;
+  heights: Float64Array;
+  total: number;
+}
+
+export function layoutRows(laneCounts: number[], expanded: (index: number) => boolean): RowLayout {
+  const n = laneCounts.length;
+  const tops = new Float64Array(n);
+  const heights = new Float64Array(n);
+  let y = 0;
+  for (let i = 0; i < n; i++) {
+    const lanes = expanded(i) ? Math.max(1, laneCounts[i]) : 1;
+    heights[i] = lanes * LANE_HEIGHT + ROW_PADDING;
+    tops[i] = y;
+    y += heights[i];
+  }
+  return { tops, heights, total: y };
+}
+
+/** First and last row index intersecting [scrollTop, scrollTop + height). */
+export function visibleRange(layout: RowLayout, scrollTop: number, height: number): [number, number] {
+  const n = layout.tops.length;
+  if (n === 0) return [0, -1];
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (layout.tops[mid] <= scrollTop) lo = mid;
+    else hi = mid - 1;
+  }
+  let last = lo;
+  while (last + 1 < n && layout.tops[last + 1] < scrollTop + height) last++;
+  return [lo, last];
+}
+
+/** Which row index is at y (content coordinates), or -1. */
+export function rowAt(layout: RowLayout, y: number): number {
+  const [first] = visibleRange(layout, y, 0);
+  return first < layout.tops.length && y >= layout.tops[first] && y < layout.tops[first] + layout.heights[first] ? first : -1;
+}

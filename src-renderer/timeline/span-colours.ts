@@ -1,0 +1,38 @@
+/** Stable colours per span name: the same name has the same colour in every file and view. */
+const PALETTE = [
+  '#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7',
+  '#9c755f', '#bab0ac', '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b',
+  '#e377c2', '#17becf', '#bcbd22', '#7f7f7f',
+];
+
+/** Names slime always writes get fixed, well-separated colours. */
+const FIXED: Record<string, string> = {
+  generate_and_rm_group: '#9aa5b1',
+  generate_and_rm: '#4e79a7',
+  sglang_generate: '#f28e2b',
+  sglang_generate_stream: '#f28e2b',
+  reward_model: '#59a14f',
+  group_reward_model: '#3d8b37',
+  tool_call: '#b07aa1',
+};
+
+export function colourForName(name: string): string {
+  const fixed = FIXED[name];
+  if (fixed) return fixed;
+  let hash = 2166136261;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 16777619);
+  }
+  return PALETTE[(hash >>> 0) % PALETTE.length];
+}
+
+export const STATUS_COLOURS: Record<string, string> = {
+  completed: '#2da44e',
+  truncated: '#d4a72c',
+  aborted: '#cf222e',
+  failed: '#a40e26',
+  pending: '#8c959f',
+  ok: '#2da44e',
+  error: '#cf222e',
+};
