@@ -25,8 +25,10 @@ export function PerfPanel({ host, file }: { host: TraceHost; file: FileSummary }
     const metrics = new Map<string, Record<string, number>>();
     for (const [key, value] of Object.entries(perf?.perf ?? {})) {
       const cut = key.lastIndexOf('/');
-      const metric = key.slice(0, cut);
-      metrics.set(metric, { ...(metrics.get(metric) ?? {}), [key.slice(cut + 1)]: value });
+      // counts (perf/request/count) have no mean/median/max/min: shown as their own line
+      const isStat = STATS.includes(key.slice(cut + 1));
+      const metric = isStat ? key.slice(0, cut) : key;
+      metrics.set(metric, { ...(metrics.get(metric) ?? {}), [isStat ? key.slice(cut + 1) : 'mean']: value });
     }
     return [...metrics.entries()].sort();
   }, [perf]);
@@ -55,7 +57,7 @@ export function PerfPanel({ host, file }: { host: TraceHost; file: FileSummary }
                   <td className="metric">{metric}</td>
                   {STATS.map((s) => (
                     <td key={s} className="num" data-stat={s} data-value={values[s] ?? ''}>
-                      {values[s] === undefined ? (s === 'mean' && Object.keys(values).length === 1 ? Object.values(values)[0] : '') : values[s].toPrecision(5)}
+                      {values[s] === undefined ? '' : Number.isInteger(values[s]) ? values[s] : values[s].toPrecision(5)}
                     </td>
                   ))}
                 </tr>

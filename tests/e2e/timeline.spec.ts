@@ -1,0 +1,123 @@
+import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const SLIME = resolve(__dirname, '../../../shared/fixtures/slime');
+const URL = '/?token=e2e-test-token';
+
+interface ExpectedRow {
+  row_id: number;
+  sample_index: number;
+  status: string;
+  lane_count: number;
+  open_span_count: number;
+  orphan_count: number;
+  items: { type: string; name: string; lane: number; state: string }[];
+}
+const expected = (name: string) =>
+  JSON.parse(readFileSync(resolve(SLIME, `${name}.expected.json`), 'utf8')) as { rows: ExpectedRow[] };
+
+async function open(page: Page, name: string) {
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles(resolve(SLIME, name));
+  await expect(page.getByTestId('file-tab')).toContainText(name);
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+}
+
+test('rows, bars, ongoing spans and orphan crosses match the dump', async ({ page }) => {
+  await open(page, 'rollout_small.pt');
+  const rows = expected('rollout_small.pt').rows;
+  await expect(page.getByTestId('row-count')).toContainText(`${rows.length} / ${rows.length} rows`);
+  // every visible row draws one bar per span the row holds (PD phase children become segments)
+  const first = rows[0];
+  const row0 = page.locator(`[data-testid=timeline-row][data-row-id="${first.row_id}"]`);
+  await expect(row0).toHaveAttribute('data-ongoing', String(first.open_span_count));
+  const withOrphan = rows.find((r) => r.orphan_count > 0)!;
+  await page.getByTestId('search-box').fill(`#${withOrphan.sample_index}`);
+  await expect(page.locator(`[data-testid=timeline-row][data-row-id="${withOrphan.row_id}"]`)).toHaveAttribute(
+    'data-orphans',
+    String(withOrphan.orphan_count),
+  );
+});
+
+test('PD rows draw [P]/[D] phase segments and the phase legend', async ({ page }) => {
+  await open(page, 'rollout_pd_legacy.pt');
+  await expect(page.getByTestId('pd-legend')).toBeVisible();
+  const rows = expected('rollout_pd_legacy.pt').rows;
+  const pdRow = rows.find((r) => r.items.some((i) => i.name.endsWith('[P]')))!;
+  const label = page.locator(`[data-testid=timeline-row][data-row-id="${pdRow.row_id}"]`);
+  await expect(label).toHaveAttribute('data-pd-segments', /[1-9]\d*/);
+  // slime's fresh-lane rule is for the cache; in the explorer [P] and [D] pack into a lane each
+  const realLanes = Math.max(...pdRow.items.filter((i) => !/\[(P|D)\]$/.test(i.name)).map((i) => i.lane)) + 1;
+  await expect(label).toHaveAttribute('data-lanes', String(realLanes + 2));
+});
+
+test('click selects a span and the details panel shows it; Escape closes; arrows move rows', async ({ page }) => {
+  await open(page, 'rollout_small.pt');
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + 6);
+  const details = page.getByTestId('span-details');
+  await expect(details).toContainText('generate_and_rm_group');
+  await expect(page.getByTestId('sample-details')).toContainText('Sample #0');
+  await page.keyboard.press('Escape');
+  await expect(details).toHaveCount(0);
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[data-testid=timeline-row].selected')).toHaveAttribute('data-row-id', '0');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[data-testid=timeline-row].selected')).toHaveAttribute('data-row-id', '1');
+});
+
+test('search, status filter and sort change the rows shown', async ({ page }) => {
+  await open(page, 'rollout_small.pt');
+  const rows = expected('rollout_small.pt').rows;
+  const aborted = rows.filter((r) => r.status === 'aborted').length;
+  await page.locator('[data-testid=status-chip][data-value=aborted]').click();
+  await expect(page.getByTestId('row-count')).toContainText(`${aborted} / ${rows.length} rows`);
+  await expect(page.getByTestId('timeline-row')).toHaveCount(aborted);
+  await page.getByTestId('clear-filters').click();
+  await page.getByTestId('sort-select').selectOption('duration');
+  await page.getByTestId('sort-direction').click();
+  const longest = [...rows].sort((a, b) => (b as unknown as { duration: number }).duration - (a as unknown as { duration: number }).duration)[0];
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-row-id', String(longest.row_id));
+});
+
+test('zoom keys and fit-all change the time axis', async ({ page }) => {
+  await open(page, 'rollout_small.pt');
+  const axis = page.getByTestId('time-axis');
+  const span = async () => Number(await axis.getAttribute('data-end')) - Number(await axis.getAttribute('data-start'));
+  const before = await span();
+  await page.keyboard.press('w');
+  await page.keyboard.press('w');
+  expect(await span()).toBeLessThan(before * 0.7);
+  await page.keyboard.press('0');
+  expect(await span()).toBeCloseTo(before, 6);
+});
+
+test('a synthetic drop opens a file', async ({ page }) => {
+  await page.goto(URL);
+  const base64 = readFileSync(resolve(SLIME, 'rollout_nopd.pt')).toString('base64');
+  await page.evaluate((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'rollout_nopd.pt'));
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      window.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }
+  }, base64);
+  await expect(page.getByTestId('file-tab')).toContainText('rollout_nopd.pt');
+});
+
+test('perf view shows slime’s metrics and a histogram bin filters the timeline', async ({ page }) => {
+  await open(page, 'rollout_small.pt');
+  await page.getByTestId('view-perf').click();
+  const perf = JSON.parse(readFileSync(resolve(SLIME, 'rollout_small.pt.perf.expected.json'), 'utf8')) as Record<string, number>;
+  const cell = page.locator('[data-metric="perf/request/e2e_latency"] [data-stat=mean]');
+  expect(Number(await cell.getAttribute('data-value'))).toBeCloseTo(perf['perf/request/e2e_latency/mean'], 9);
+  const bin = page.locator('[data-testid=histogram][data-title^="e2e latency"] [data-testid=histogram-bin]:not([data-count="0"])').first();
+  await bin.click({ force: true });
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  const shown = Number(await page.locator('[data-testid=row-count] b').textContent());
+  expect(shown).toBeGreaterThan(0);
+  expect(shown).toBeLessThan(16);
+});
