@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
-import type { FileSummary, LazyValues, SampleDetails, SpanDetails } from '../../src-main/core/api/trace-api';
+import type { FileSummary, LazyValues, RowView, SampleDetails, SpanDetails } from '../../src-main/core/api/trace-api';
 import { pdPhaseColour } from '../../src-main/core/model/pd-phases';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
@@ -15,6 +15,7 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
   const select = useViewStore((s) => s.select);
   const [span, setSpan] = useState<SpanDetails | null>(null);
   const [sample, setSample] = useState<SampleDetails | null>(null);
+  const [row, setRow] = useState<RowView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const mine = selection && selection.fileId === file.fileId ? selection : null;
 
@@ -22,8 +23,10 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
     let live = true;
     setSpan(null);
     setSample(null);
+    setRow(null);
     setError(null);
     if (!mine) return;
+    void host.api.getRows(file.fileId, [mine.rowId]).then((rows) => live && setRow(rows[0] ?? null));
     const spanRequest = mine.index === null ? Promise.resolve(null) : host.api.getSpan(file.fileId, mine.rowId, mine.index);
     const sampleRequest = file.format === 'slime' ? host.api.getSample(file.fileId, mine.rowId) : Promise.resolve(null);
     Promise.all([spanRequest, sampleRequest]).then(
@@ -49,6 +52,7 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
       )}
       {error && <div className="error-banner">{error}</div>}
       {span && <SpanSection span={span} />}
+      {row && !sample && <RowSection row={row} />}
       {sample && <SampleSection host={host} file={file} sample={sample} />}
     </aside>
   );
@@ -181,6 +185,25 @@ function SampleSection({ host, file, sample }: { host: TraceHost; file: FileSumm
       <pre className="text-block" data-testid="sample-response">{typeof response === 'string' ? response : JSON.stringify(response)}</pre>
       {metadata && typeof metadata === 'object' && <AttrTable title="metadata" attrs={metadata as Attrs} />}
       <AttrTable title="other fields" attrs={rest as Attrs} />
+    </section>
+  );
+}
+
+/** A trace row (OTLP): what it is and how long it ran. */
+function RowSection({ row }: { row: RowView }) {
+  return (
+    <section className="details-section" data-testid="row-details">
+      <h3 className="details-title">{String(row.label ?? `row ${row.rowId}`)}</h3>
+      <table className="facts">
+        <tbody>
+          <Fact label="trace id" value={row.traceId ?? '—'} />
+          <Fact label="service" value={row.source ?? '—'} />
+          <Fact label="status" value={row.status ?? '—'} />
+          <Fact label="duration" value={formatDuration(row.endSec - row.startSec)} />
+          <Fact label="lanes" value={String(row.laneCount)} />
+          <Fact label="items" value={String(row.items.length)} />
+        </tbody>
+      </table>
     </section>
   );
 }

@@ -1,0 +1,64 @@
+import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const FIXTURES = resolve(__dirname, '../../../shared/fixtures');
+const URL = '/?token=e2e-test-token';
+
+async function dropTwo(page: Page, a: string, b: string) {
+  await page.goto(URL);
+  const files = [a, b].map((p) => ({ name: p.split('/').pop()!, b64: readFileSync(resolve(FIXTURES, p)).toString('base64') }));
+  await page.evaluate((list) => {
+    const data = new DataTransfer();
+    for (const f of list) data.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      window.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }
+  }, files);
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+}
+
+test('two dropped dumps compare: perf table values equal slime’s perf for each side', async ({ page }) => {
+  await dropTwo(page, 'slime/rollout_small.pt', 'slime/rollout_nopd.pt');
+  const perfA = JSON.parse(readFileSync(resolve(FIXTURES, 'slime/rollout_small.pt.perf.expected.json'), 'utf8')) as Record<string, number>;
+  const perfB = JSON.parse(readFileSync(resolve(FIXTURES, 'slime/rollout_nopd.pt.perf.expected.json'), 'utf8')) as Record<string, number>;
+  for (const key of ['perf/request/e2e_latency/mean', 'perf/decode/throughput/median', 'perf/request/queue_time/max']) {
+    const row = page.locator(`[data-testid=perf-diff-table] tr[data-metric="${key}"]`);
+    expect(Number(await row.getAttribute('data-a'))).toBeCloseTo(perfA[key], 9);
+    expect(Number(await row.getAttribute('data-b'))).toBeCloseTo(perfB[key], 9);
+  }
+  // where the time went, distributions and matched samples
+  await page.getByRole('tab', { name: 'Where the time went' }).click();
+  await expect(page.locator('[data-testid=time-breakdown] tr[data-span=sglang_generate]')).toBeVisible();
+  await page.getByRole('tab', { name: 'Distributions' }).click();
+  await expect(page.getByTestId('distribution-stats')).toContainText('n=');
+  await page.getByRole('tab', { name: 'Matched samples' }).click();
+  // both rollouts hold samples 0..15: every sample index matches
+  await expect(page.getByTestId('match-counts')).toContainText('16 matched · 0 only in A · 0 only in B');
+});
+
+test('a dump and an OTLP file cannot be compared, and the app says so', async ({ page }) => {
+  await dropTwo(page, 'slime/rollout_small.pt', 'otlp/roll_traces.1.jsonl');
+  await expect(page.getByTestId('compare-error')).toContainText('cannot compare');
+});
+
+test('an OTLP file opens as rows; a span can be selected and shows its OpenTelemetry fields', async ({ page }) => {
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
+  await expect(page.getByTestId('file-tab')).toContainText('sglang_otel_trace.json');
+  await expect(page.getByTestId('row-count')).toContainText('20 / 20 rows');
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = (await canvas.boundingBox())!;
+  // the first row's root span (the router's http_request) starts at the left of the fitted window
+  await page.mouse.click(box.x + box.width * 0.06, box.y + 10);
+  await expect(page.getByTestId('span-details')).toContainText('http_request');
+  await expect(page.getByTestId('span-details')).toContainText('OpenTelemetry');
+  await expect(page.getByTestId('span-details')).toContainText('smg');
+  await expect(page.getByTestId('row-details')).toContainText('smg');
+});
+
+test('the mixed-garbage OTLP file opens with a notice of skipped lines', async ({ page }) => {
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/otlp_mixed_garbage.jsonl'));
+  await expect(page.getByTestId('file-notices')).toContainText('11 lines skipped: line 2 not JSON');
+});
