@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readOtlp, sniffOtlp } from '../../../src-main/core/formats/otlp/read-otlp';
+import { findRotatedSet } from '../../../src-main/core/formats/otlp/rotated-set';
+import { bytesSource, type ByteSource } from '../../../src-main/core/bytes/byte-source';
+import type { SpanItem } from '../../../src-main/core/model/row';
+import { OTLP, fixtureSource } from '../../support/fixtures';
+
+const read = (...names: string[]) => readOtlp(names.map((n) => fixtureSource(resolve(OTLP, n))));
+
+/** Counts the fixture README gives for each file. */
+const COUNTS: [string, { spans: number; skipped: number; traces?: number }][] = [
+  ['sglang_otel_trace.json', { spans: 1396, skipped: 0, traces: 20 }],
+  ['roll_traces.jsonl', { spans: 2348, skipped: 0 }],
+  ['roll_traces.1.jsonl', { spans: 801, skipped: 0 }],
+  ['otlp_truncated.jsonl', { spans: 56, skipped: 1 }],
+  ['otlp_mixed_garbage.jsonl', { spans: 36, skipped: 11 }],
+  ['otlp_empty.jsonl', { spans: 0, skipped: 0, traces: 0 }],
+];
+
+describe('OTLP fixtures open with the counts their README gives', () => {
+  for (const [name, counts] of COUNTS) {
+    it(name, () => {
+      const doc = read(name);
+      expect(doc.spans).toBe(counts.spans);
+      expect(doc.skippedLines.count).toBe(counts.skipped);
+      if (counts.traces !== undefined) expect(doc.traces).toBe(counts.traces);
+    });
+  }
+
+  it('the truncated file says which line was cut off', () => {
+    expect(read('otlp_truncated.jsonl').skippedLines.examples).toEqual([{ line: 7, reason: 'cut off' }]);
+  });
+
+  it('mixed garbage: every bad line is named, the five valid lines open', () => {
+    const doc = read('otlp_mixed_garbage.jsonl');
+    const lines = doc.skippedLines.examples.map((e) => e.line);
+    for (const valid of [1, 3, 6, 12, 16]) expect(lines).not.toContain(valid);
+    expect(doc.skippedLines.examples.some((e) => e.reason.includes('logs'))).toBe(true);
+    expect(doc.notices[0]).toMatch(/^11 lines skipped: line 2 /);
+  });
+
+  it('an empty file holds no spans', () => {
+    expect(read('otlp_empty.jsonl').notices).toContain('The file holds no spans.');
+  });
+
+  it('detects OTLP by content, not name', () => {
+    expect(sniffOtlp(readFileSync(resolve(OTLP, 'sglang_otel_trace.json')).subarray(0, 4096))).toBe(true);
+    expect(sniffOtlp(new TextEncoder().encode('{"resourceLogs": []}'))).toBe(false);
+  });
+});
+
+describe('SGLang and ROLL structure', () => {
+  it('SGLang: a request row nests router, request roots and threads; threads are labelled lanes', () => {
+    const doc = read('sglang_otel_trace.json');
+    const row = doc.rows[0];
+    const spans = row.items.filter((i): i is SpanItem => i.type === 'span');
+    expect(spans.some((s) => s.name === 'http_request' && s.service === 'smg')).toBe(true);
+    const threads = spans.filter((s) => typeof s.attrs.start_attrs.thread_label === 'string');
+    expect(threads.length).toBeGreaterThan(0);
+    expect(threads.every((t) => /TP\d/.test(t.lane_label ?? '') || /Tokenizer|Controller/.test(t.lane_label ?? ''))).toBe(true);
+    // every slice sits in a lane of its own thread's group, below the thread span
+    const byId = new Map(spans.map((s) => [s.span_id, s]));
+    for (const slice of spans.filter((s) => byId.get(s.parent_span_id ?? '')?.attrs.start_attrs.thread_label !== undefined)) {
+      const thread = byId.get(slice.parent_span_id!)!;
+      expect(slice.lane).toBeGreaterThan(thread.lane);
+      expect(slice.lane_label).toBe(thread.lane_label);
+    }
+    // prefill and decode halves are one row under the router span
+    expect(spans.some((s) => /^prefill Req/.test(s.name))).toBe(true);
+    expect(spans.some((s) => /^decode Req/.test(s.name))).toBe(true);
+  });
+
+  it('SGLang: links to previous slices resolve, span events are markers, the aborted request is an error', () => {
+    const doc = read('sglang_otel_trace.json');
+    const spans = doc.rows.flatMap((r) => r.items).filter((i): i is SpanItem => i.type === 'span');
+    const links = spans.flatMap((s) => s.links ?? []);
+    expect(links.length).toBe(doc.links);
+    expect(links.filter((l) => !l.dangling).length).toBeGreaterThan(0);
+    const events = doc.rows.flatMap((r) => r.items).filter((i) => i.type === 'event');
+    expect(events.length).toBe(doc.events);
+    expect(events.some((e) => e.name === 'schedule')).toBe(true);
+    expect(doc.rows.filter((r) => r.status === 'error').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('ROLL: one row per pipeline step, one lane group per service instance; the TimeoutError is marked with its stack', () => {
+    const doc = read('roll_traces.jsonl');
+    const steps = doc.rows.filter((r) => r.label === 'pipeline_step');
+    expect(steps.length).toBeGreaterThan(10);
+    const step = steps[0];
+    const labels = new Set(step.items.map((i) => i.lane_label));
+    expect([...labels].some((l) => l?.startsWith('driver'))).toBe(true);
+    expect([...labels].some((l) => l?.startsWith('scheduler'))).toBe(true);
+    const exceptions = doc.rows.flatMap((r) => r.items).filter((i) => i.type === 'event' && i.name === 'exception');
+    expect(exceptions).toHaveLength(3);
+    expect(exceptions[0].error).toBe(true);
+    expect(String((exceptions[0].attrs as Record<string, unknown>)['exception.type'])).toContain('TimeoutError');
+    expect((exceptions[0].attrs as Record<string, unknown>)['exception.stacktrace']).toBeTruthy();
+  });
+
+  it('a rotated set opens oldest first, and the step that straddles the rotation is one row', () => {
+    const set = findRotatedSet(resolve(OTLP, 'roll_traces.1.jsonl'));
+    expect(set.map((p) => p.split('/').pop())).toEqual(['roll_traces.jsonl', 'roll_traces.1.jsonl']);
+    const joined = readOtlp(set.map((p) => fixtureSource(p)));
+    const separate = read('roll_traces.jsonl').traces + read('roll_traces.1.jsonl').traces;
+    expect(joined.spans).toBe(2348 + 801);
+    expect(joined.traces).toBe(separate - 1);
+  });
+});
+
+describe('encodings', () => {
+  const line = (o: unknown) => JSON.stringify(o);
+  const doc = (lines: string[]) => readOtlp([bytesSource('x.jsonl', new TextEncoder().encode(lines.join('\n')))]);
+
+  it('base64 ids, bare int64 numbers, enum names, snake_case keys, every status shape', () => {
+    const traceB64 = Buffer.from('0123456789abcdef0123456789abcdef', 'hex').toString('base64');
+    const spanB64 = Buffer.from('0011223344556677', 'hex').toString('base64');
+    const result = doc([
+      line({
+        resource_spans: [{
+          resource: { attributes: [{ key: 'service.name', value: { string_value: 'svc' } }] },
+          scope_spans: [{ spans: [
+            { trace_id: traceB64, span_id: spanB64, name: 'root', kind: 'SPAN_KIND_SERVER', start_time_unix_nano: 1780000000000000000, end_time_unix_nano: '1780000000500000000', status: { code: 'STATUS_CODE_ERROR', message: 'boom' } },
+            { traceId: traceB64, spanId: 'AAAAAAAAAAE=', parentSpanId: spanB64, name: 'child', kind: 3, startTimeUnixNano: '1780000000100000123', endTimeUnixNano: '1780000000200000000', status: {} },
+          ] }],
+        }],
+      }),
+    ]);
+    expect(result.spans).toBe(2);
+    const [row] = result.rows;
+    expect(row.trace_id).toBe('0123456789abcdef0123456789abcdef');
+    const root = row.items.find((i) => i.name === 'root') as SpanItem;
+    const child = row.items.find((i) => i.name === 'child') as SpanItem;
+    expect(root.span_id).toBe('0011223344556677');
+    expect(root.error).toBe(true);
+    expect(root.otel?.kind).toBe('SERVER');
+    expect(child.otel?.kind).toBe('CLIENT');
+    expect(child.parent_span_name).toBe('root');
+    // nanoseconds beyond 2^53 keep sub-microsecond order: 100000123 ns after the root start
+    expect(child.start_ts - root.start_ts).toBeCloseTo(0.100000123, 6);
+  });
+
+  it('reads identically through tiny chunks', () => {
+    for (const name of ['sglang_otel_trace.json', 'otlp_mixed_garbage.jsonl', 'otlp_truncated.jsonl']) {
+      const bytes = new Uint8Array(readFileSync(resolve(OTLP, name)));
+      const whole = readOtlp([bytesSource(name, bytes)]);
+      for (const chunk of [7, 13]) {
+        const source: ByteSource = { name, size: bytes.length, read: (o, n) => bytes.slice(o, o + Math.min(n, chunk)) };
+        const chunked = readOtlp([source]);
+        expect(JSON.stringify(chunked.rows)).toBe(JSON.stringify(whole.rows));
+        expect(chunked.skippedLines).toEqual(whole.skippedLines);
+      }
+    }
+  });
+});
