@@ -8,7 +8,9 @@ runCommand(process.argv.slice(2), parseArgs).then(
     if (code !== null) process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`trace-explorer: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `trace-explorer: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exitCode = 1;
   },
 );

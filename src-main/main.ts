@@ -56,7 +56,10 @@ if (!app.requestSingleInstanceLock()) {
     refreshMenu();
     const files = [...launch.files, ...pendingOpenFiles];
     for (const file of files) recent.add(file);
-    void service.openInitial(groupRotatedSets(files.length > 0 ? files : [demoRolloutPath()]), launch.compare);
+    void service.openInitial(
+      groupRotatedSets(files.length > 0 ? files : [demoRolloutPath()]),
+      launch.compare,
+    );
   });
 
   app.on('window-all-closed', () => app.quit());

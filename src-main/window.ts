@@ -20,7 +20,9 @@ export function createMainWindow(bounds: WindowBounds): BrowserWindow {
       },
     });
   });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) =>
+    callback(false),
+  );
 
   const window = new BrowserWindow({
     ...bounds,

@@ -68,9 +68,12 @@ export function App({ host }: { host: TraceHost }) {
 
   useEffect(() => {
     restoreTheme();
-    const offProgress = host.api.onProgress((progress) => useFilesStore.getState().progress(progress));
+    const offProgress = host.api.onProgress((progress) =>
+      useFilesStore.getState().progress(progress),
+    );
     const offHost = host.api.onHostEvent((event) => {
-      if (event.type === 'files-opened') void adoptFiles(event.fileIds, event.compare, event.errors);
+      if (event.type === 'files-opened')
+        void adoptFiles(event.fileIds, event.compare, event.errors);
       else runCommand(event.command);
     });
     let cancelled = false;
@@ -90,7 +93,9 @@ export function App({ host }: { host: TraceHost }) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
+      const typing =
+        target &&
+        (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'o') {
         event.preventDefault();
         runCommand('open');

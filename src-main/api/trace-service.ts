@@ -43,7 +43,6 @@ interface OpenFile {
   sources: IngestSource[];
 }
 
-
 /**
  * The one implementation of TraceApi. Transports (IPC, HTTP) only validate arguments and
  * call it; it owns the open files and hands out views of their frozen stores.
@@ -128,7 +127,8 @@ export class TraceService implements TraceApi {
       0,
     );
     const emit = (progress: Omit<OpenProgress, 'openId' | 'name'>) => {
-      for (const listener of this.listeners) listener({ openId: request.openId, name, ...progress });
+      for (const listener of this.listeners)
+        listener({ openId: request.openId, name, ...progress });
     };
     const job = this.runIngest({ sources }, (progress) =>
       emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) }),
@@ -143,13 +143,21 @@ export class TraceService implements TraceApi {
         path: first.kind === 'path' ? first.path : null,
       };
       this.files.set(fileId, { summary, trace, sources });
-      emit({ bytesRead: summary.bytes, bytesTotal: summary.bytes, samplesRead: summary.samples, phase: 'done' });
+      emit({
+        bytesRead: summary.bytes,
+        bytesTotal: summary.bytes,
+        samplesRead: summary.samples,
+        phase: 'done',
+      });
       return { ok: true, file: summary };
     } catch (error) {
       const detail =
         error instanceof IngestFailure
           ? error.detail
-          : { code: 'open/internal', message: error instanceof Error ? error.message : String(error) };
+          : {
+              code: 'open/internal',
+              message: error instanceof Error ? error.message : String(error),
+            };
       const cancelled = detail.code === 'open/cancelled';
       emit({ bytesRead: 0, bytesTotal, samplesRead: 0, phase: cancelled ? 'cancelled' : 'failed' });
       return { ok: false, error: { ...detail, fileName: name } };
@@ -213,7 +221,11 @@ export class TraceService implements TraceApi {
     const stem = summary.name.replace(/\.(pt|pth|jsonl|json)$/i, '');
     if (format === 'csv') {
       const csv = buildRowsCsv(trace.rows);
-      return { fileName: `${stem}.rows.csv`, mime: 'text/csv', bytesBase64: Buffer.from(csv).toString('base64') };
+      return {
+        fileName: `${stem}.rows.csv`,
+        mime: 'text/csv',
+        bytesBase64: Buffer.from(csv).toString('base64'),
+      };
     }
     const perfetto = buildPerfettoTrace([
       { name: summary.name, rows: trace.rows, globalStart: summary.globalStartSec },

@@ -10,7 +10,16 @@ const isIndexList: Check = (v) => Array.isArray(v) && v.length <= 100_000 && v.e
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const SORT_KEYS = new Set(['start', 'duration', 'reward', 'lane_count', 'ongoing', 'sample_index', 'group', 'row_id']);
+const SORT_KEYS = new Set([
+  'start',
+  'duration',
+  'reward',
+  'lane_count',
+  'ongoing',
+  'sample_index',
+  'group',
+  'row_id',
+]);
 const MAX_DROPPED_BASE64 = 1.5 * 1024 ** 3;
 
 function isOpenSource(v: unknown): boolean {
@@ -18,7 +27,9 @@ function isOpenSource(v: unknown): boolean {
   if (v.kind === 'path') return isString(v.path);
   if (v.kind === 'bytes') {
     return (
-      isString(v.name) && typeof v.bytesBase64 === 'string' && v.bytesBase64.length < MAX_DROPPED_BASE64
+      isString(v.name) &&
+      typeof v.bytesBase64 === 'string' &&
+      v.bytesBase64.length < MAX_DROPPED_BASE64
     );
   }
   return false;
@@ -36,8 +47,10 @@ function isOpenRequest(v: unknown): boolean {
 }
 
 const isOptionalStrings = (v: unknown) =>
-  v === undefined || (Array.isArray(v) && v.length <= 10_000 && v.every((s) => typeof s === 'string'));
-const isOptionalNumber = (v: unknown) => v === undefined || (typeof v === 'number' && !Number.isNaN(v));
+  v === undefined ||
+  (Array.isArray(v) && v.length <= 10_000 && v.every((s) => typeof s === 'string'));
+const isOptionalNumber = (v: unknown) =>
+  v === undefined || (typeof v === 'number' && !Number.isNaN(v));
 
 function isRowQuery(v: unknown): boolean {
   if (!isObject(v) || !SORT_KEYS.has(v.sort as string)) return false;
@@ -49,7 +62,8 @@ function isRowQuery(v: unknown): boolean {
     (f.text === undefined || (typeof f.text === 'string' && f.text.length <= 1000)) &&
     isOptionalStrings(f.statuses) &&
     isOptionalStrings(f.sources) &&
-    (f.attempts === undefined || (Array.isArray(f.attempts) && f.attempts.every(Number.isInteger))) &&
+    (f.attempts === undefined ||
+      (Array.isArray(f.attempts) && f.attempts.every(Number.isInteger))) &&
     (f.spanName === undefined || typeof f.spanName === 'string') &&
     isOptionalNumber(f.rewardMin) &&
     isOptionalNumber(f.rewardMax) &&
@@ -74,7 +88,10 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
 };
 
 /** Checks a method name and its arguments against the contract; throws BadCallError. */
-export function validateCall(method: unknown, args: unknown): { method: TraceApiMethod; args: unknown[] } {
+export function validateCall(
+  method: unknown,
+  args: unknown,
+): { method: TraceApiMethod; args: unknown[] } {
   if (typeof method !== 'string' || !(TRACE_API_METHODS as readonly string[]).includes(method)) {
     throw new BadCallError(`unknown method ${String(method).slice(0, 64)}`);
   }

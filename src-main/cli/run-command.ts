@@ -56,7 +56,9 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
       port,
       token: values.token,
     });
-    process.stdout.write(`Trace Explorer is serving on ${handle.url}\nOpen that URL in a browser. Ctrl+C stops.\n`);
+    process.stdout.write(
+      `Trace Explorer is serving on ${handle.url}\nOpen that URL in a browser. Ctrl+C stops.\n`,
+    );
     return null;
   }
   if (positionals.length !== 1) {

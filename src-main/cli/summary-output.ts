@@ -18,7 +18,9 @@ export function buildSummaryJson(trace: OpenedTrace) {
     rolloutId: s.rolloutId,
     globalStartSec: s.globalStartSec,
     durationSec:
-      s.globalStartSec === null || s.globalEndSec === null ? null : s.globalEndSec - s.globalStartSec,
+      s.globalStartSec === null || s.globalEndSec === null
+        ? null
+        : s.globalEndSec - s.globalStartSec,
     statuses: s.statuses,
     sources: s.sources,
     notices: s.notices,
@@ -34,7 +36,9 @@ export function formatSummaryText(trace: OpenedTrace): string {
     `format    ${json.format === 'slime' ? 'slime rollout dump' : 'OpenTelemetry JSON lines'}`,
   ];
   if (json.format === 'slime') {
-    lines.push(`samples   ${json.samples} (${json.samples - json.untracedSamples} traced, ${json.untracedSamples} without trace)`);
+    lines.push(
+      `samples   ${json.samples} (${json.samples - json.untracedSamples} traced, ${json.untracedSamples} without trace)`,
+    );
   } else {
     lines.push(`traces    ${json.samples}`);
   }
@@ -68,7 +72,9 @@ function formatPerfTable(perf: Record<string, number>): string {
   const width = Math.max(6, ...[...metrics.keys()].map((m) => m.length));
   const header = `${'metric'.padEnd(width)}  ${stats.map((s) => s.padStart(12)).join('')}`;
   const body = [...metrics.entries()].sort().map(([metric, values]) => {
-    const cells = stats.map((s) => (values[s] === undefined ? '' : formatNumber(values[s])).padStart(12));
+    const cells = stats.map((s) =>
+      (values[s] === undefined ? '' : formatNumber(values[s])).padStart(12),
+    );
     const extra = Object.entries(values)
       .filter(([s]) => !stats.includes(s))
       .map(([s, v]) => `${s}=${formatNumber(v)}`)

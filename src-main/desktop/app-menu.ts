@@ -23,7 +23,11 @@ export function buildAppMenu(recent: string[], actions: MenuActions): Menu {
           submenu: [
             ...recent.map((path) => ({ label: path, click: () => actions.openRecent(path) })),
             ...(recent.length > 0 ? [{ type: 'separator' as const }] : []),
-            { label: 'Clear Recent', enabled: recent.length > 0, click: () => actions.clearRecent() },
+            {
+              label: 'Clear Recent',
+              enabled: recent.length > 0,
+              click: () => actions.clearRecent(),
+            },
           ],
         },
         { label: 'Compare with…', accelerator: 'CmdOrCtrl+Shift+C', click: send('compare') },
@@ -44,7 +48,12 @@ export function buildAppMenu(recent: string[], actions: MenuActions): Menu {
       label: '&View',
       submenu: [
         { label: 'Zoom In', accelerator: 'W', registerAccelerator: false, click: send('zoom-in') },
-        { label: 'Zoom Out', accelerator: 'S', registerAccelerator: false, click: send('zoom-out') },
+        {
+          label: 'Zoom Out',
+          accelerator: 'S',
+          registerAccelerator: false,
+          click: send('zoom-out'),
+        },
         { label: 'Fit All', accelerator: '0', registerAccelerator: false, click: send('zoom-fit') },
         { type: 'separator' },
         {
@@ -55,7 +64,11 @@ export function buildAppMenu(recent: string[], actions: MenuActions): Menu {
             { label: 'Dark', click: send('theme-dark') },
           ],
         },
-        { label: 'Toggle Details Panel', accelerator: 'CmdOrCtrl+I', click: send('toggle-details') },
+        {
+          label: 'Toggle Details Panel',
+          accelerator: 'CmdOrCtrl+I',
+          click: send('toggle-details'),
+        },
         { label: 'Toggle Perf View', accelerator: 'CmdOrCtrl+P', click: send('toggle-perf') },
         { type: 'separator' },
         { role: 'resetZoom', label: 'Actual Size (UI)' },
@@ -67,7 +80,12 @@ export function buildAppMenu(recent: string[], actions: MenuActions): Menu {
     {
       label: '&Help',
       submenu: [
-        { label: 'Keyboard Shortcuts', accelerator: 'Shift+/', registerAccelerator: false, click: send('shortcuts') },
+        {
+          label: 'Keyboard Shortcuts',
+          accelerator: 'Shift+/',
+          registerAccelerator: false,
+          click: send('shortcuts'),
+        },
         { label: 'About Trace Explorer', click: send('about') },
       ],
     },

@@ -14,8 +14,11 @@ const DEFAULT_BOUNDS: SavedBounds = { width: 1400, height: 880 };
 /** The window's size and position, remembered between launches. */
 export function loadWindowBounds(userDataDir: string): SavedBounds {
   try {
-    const parsed = JSON.parse(readFileSync(join(userDataDir, 'window-state.json'), 'utf8')) as SavedBounds;
-    const sane = (n: unknown, min: number) => typeof n === 'number' && Number.isFinite(n) && n >= min;
+    const parsed = JSON.parse(
+      readFileSync(join(userDataDir, 'window-state.json'), 'utf8'),
+    ) as SavedBounds;
+    const sane = (n: unknown, min: number) =>
+      typeof n === 'number' && Number.isFinite(n) && n >= min;
     if (!sane(parsed.width, 400) || !sane(parsed.height, 300)) return DEFAULT_BOUNDS;
     return {
       width: parsed.width,

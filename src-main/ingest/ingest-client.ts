@@ -45,7 +45,12 @@ export function ingestInWorker(
     });
     worker.on('exit', (code) => {
       if (!settled) {
-        reject(new IngestFailure({ code: 'open/worker-exited', message: `reader stopped (exit ${code})` }));
+        reject(
+          new IngestFailure({
+            code: 'open/worker-exited',
+            message: `reader stopped (exit ${code})`,
+          }),
+        );
       }
     });
   });

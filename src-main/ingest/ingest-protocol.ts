@@ -3,8 +3,7 @@ import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-fi
 
 /** One file, or one rotated OTLP set (oldest first), as the worker receives it. */
 export type IngestSource =
-  | { kind: 'path'; path: string }
-  | { kind: 'bytes'; name: string; bytes: Uint8Array };
+  { kind: 'path'; path: string } | { kind: 'bytes'; name: string; bytes: Uint8Array };
 
 export interface IngestRequest {
   sources: IngestSource[];

@@ -12,8 +12,13 @@ const MAX_VALUES = 2_000_000;
  * Token ids, log probs or tensor values of one sample field, re-read from the file's bytes
  * only now that a user asked: they were kept as byte ranges when the file was opened.
  */
-export function readLazyValues(source: IngestSource, sample: PyValue | undefined, field: string): LazyValues {
-  const value = sample && typeof sample === 'object' ? (sample as Record<string, PyValue>)[field] : undefined;
+export function readLazyValues(
+  source: IngestSource,
+  sample: PyValue | undefined,
+  field: string,
+): LazyValues {
+  const value =
+    sample && typeof sample === 'object' ? (sample as Record<string, PyValue>)[field] : undefined;
   const kind = (value as { $kind?: string } | null | undefined)?.$kind;
   if (kind !== 'lazy-list' && kind !== 'tensor') {
     if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {

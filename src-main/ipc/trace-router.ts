@@ -32,5 +32,7 @@ export function routeTraceApi(api: TraceApi, window: BrowserWindow): () => void 
 function isTrustedSender(event: IpcMainInvokeEvent, window: BrowserWindow): boolean {
   if (window.isDestroyed() || event.sender !== window.webContents) return false;
   const frame = event.senderFrame;
-  return frame !== null && frame === window.webContents.mainFrame && frame.url.startsWith('file://');
+  return (
+    frame !== null && frame === window.webContents.mainFrame && frame.url.startsWith('file://')
+  );
 }

@@ -50,8 +50,12 @@ export async function startServeMode(options: ServeOptions): Promise<ServeHandle
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (!isLoopbackHost(req.headers.host)) return sendText(res, 421, 'wrong host');
     if (url.pathname === '/api/call' && req.method === 'POST') {
-      if (!tokenMatches(req.headers['x-trace-token'], token)) return sendText(res, 403, 'bad token');
-      const body = JSON.parse((await readBody(req)).toString('utf8')) as { method: unknown; args: unknown };
+      if (!tokenMatches(req.headers['x-trace-token'], token))
+        return sendText(res, 403, 'bad token');
+      const body = JSON.parse((await readBody(req)).toString('utf8')) as {
+        method: unknown;
+        args: unknown;
+      };
       const result = await dispatchCall(options.api, body.method, body.args);
       return sendJson(res, 200, { result: result ?? null });
     }
@@ -77,7 +81,8 @@ export async function startServeMode(options: ServeOptions): Promise<ServeHandle
       });
       return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendText(res, 405, 'method not allowed');
     return serveStatic(res, options.rendererDir, url.pathname);
   }
 
@@ -111,7 +116,8 @@ function tokenMatches(given: string | string[] | undefined, token: string): bool
 }
 
 async function serveStatic(res: ServerResponse, root: string, pathname: string): Promise<void> {
-  const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+  const relative =
+    pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
   const full = normalize(join(root, relative));
   if (!full.startsWith(normalize(root) + sep)) return sendText(res, 404, 'not found');
   let body: Buffer;
@@ -149,7 +155,11 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 function sendError(res: ServerResponse, error: unknown): void {
   const status =
-    error instanceof BadCallError || error instanceof SyntaxError ? 400 : error instanceof NotFoundError ? 404 : 500;
+    error instanceof BadCallError || error instanceof SyntaxError
+      ? 400
+      : error instanceof NotFoundError
+        ? 404
+        : 500;
   if (res.headersSent) return void res.end();
   sendJson(res, status, { error: error instanceof Error ? error.message : String(error) });
 }

@@ -50,7 +50,8 @@ export function CompareView({
         setResult(compared);
         setPerf([perfA, perfB]);
       },
-      (failure: unknown) => live && setError(failure instanceof Error ? failure.message : String(failure)),
+      (failure: unknown) =>
+        live && setError(failure instanceof Error ? failure.message : String(failure)),
     );
     return () => {
       live = false;
@@ -59,7 +60,10 @@ export function CompareView({
 
   const spanNames = useMemo(() => {
     if (!perf) return [];
-    const names = new Set([...perf[0].durations.map((d) => d.name), ...perf[1].durations.map((d) => d.name)]);
+    const names = new Set([
+      ...perf[0].durations.map((d) => d.name),
+      ...perf[1].durations.map((d) => d.name),
+    ]);
     return [...names];
   }, [perf]);
 
@@ -99,11 +103,21 @@ export function CompareView({
         <div className="compare-body">
           {tab === 'perf' && <PerfDiffTable result={result} />}
           {tab === 'time' && <TimeBreakdown result={result} />}
-          {tab === 'distributions' && <OverlaidDistribution perfA={perf[0]} perfB={perf[1]} names={spanNames} />}
-          {tab === 'stragglers' && (
-            <StragglerChart host={host} fileA={fileA} fileB={fileB} perfA={perf[0]} perfB={perf[1]} />
+          {tab === 'distributions' && (
+            <OverlaidDistribution perfA={perf[0]} perfB={perf[1]} names={spanNames} />
           )}
-          {tab === 'samples' && <MatchedSamples host={host} fileA={fileA} fileB={fileB} result={result} />}
+          {tab === 'stragglers' && (
+            <StragglerChart
+              host={host}
+              fileA={fileA}
+              fileB={fileB}
+              perfA={perf[0]}
+              perfB={perf[1]}
+            />
+          )}
+          {tab === 'samples' && (
+            <MatchedSamples host={host} fileA={fileA} fileB={fileB} result={result} />
+          )}
         </div>
       )}
     </div>

@@ -21,7 +21,10 @@ export function MatchedSamples({
     let live = true;
     const idsA = [...result.matched.map((m) => m.aRowId), ...result.onlyA];
     const idsB = [...result.matched.map((m) => m.bRowId), ...result.onlyB];
-    void Promise.all([host.api.getRows(fileA.fileId, idsA), host.api.getRows(fileB.fileId, idsB)]).then(([a, b]) => {
+    void Promise.all([
+      host.api.getRows(fileA.fileId, idsA),
+      host.api.getRows(fileB.fileId, idsB),
+    ]).then(([a, b]) => {
       if (!live) return;
       setRowsA(new Map(a.map((r) => [r.rowId, r])));
       setRowsB(new Map(b.map((r) => [r.rowId, r])));
@@ -48,7 +51,8 @@ export function MatchedSamples({
   return (
     <div className="matched" data-testid="matched-samples">
       <p className="muted" data-testid="match-counts">
-        {result.matched.length} matched · {result.onlyA.length} only in A · {result.onlyB.length} only in B
+        {result.matched.length} matched · {result.onlyA.length} only in A · {result.onlyB.length}{' '}
+        only in B
       </p>
       <table className="diff-table">
         <thead>
@@ -63,7 +67,11 @@ export function MatchedSamples({
         </thead>
         <tbody>
           {pairs.map((p) => (
-            <tr key={`${p.aRowId}-${p.bRowId}`} data-testid="matched-pair" className={p.delta > 0 ? 'verdict-worse' : p.delta < 0 ? 'verdict-better' : ''}>
+            <tr
+              key={`${p.aRowId}-${p.bRowId}`}
+              data-testid="matched-pair"
+              className={p.delta > 0 ? 'verdict-worse' : p.delta < 0 ? 'verdict-better' : ''}
+            >
               <td className="muted">{p.key}</td>
               <td>
                 #{String(p.a?.sampleIndex ?? p.aRowId)} {p.a?.status ?? ''}
@@ -87,7 +95,8 @@ export function MatchedSamples({
             <ul>
               {ids.map((id) => (
                 <li key={id}>
-                  #{String(rows.get(id)?.sampleIndex ?? id)} {rows.get(id)?.source ?? ''} {rows.get(id)?.status ?? ''}
+                  #{String(rows.get(id)?.sampleIndex ?? id)} {rows.get(id)?.source ?? ''}{' '}
+                  {rows.get(id)?.status ?? ''}
                 </li>
               ))}
             </ul>

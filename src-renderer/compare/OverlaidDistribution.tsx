@@ -11,14 +11,28 @@ const HEIGHT = 280;
 const MARGIN = { top: 12, right: 16, bottom: 36, left: 48 };
 
 /** Durations of one span name (or a per-request series) in A and B, overlaid on shared bins. */
-export function OverlaidDistribution({ perfA, perfB, names }: { perfA: PerfView; perfB: PerfView; names: string[] }) {
+export function OverlaidDistribution({
+  perfA,
+  perfB,
+  names,
+}: {
+  perfA: PerfView;
+  perfB: PerfView;
+  names: string[];
+}) {
   const choices = useMemo(() => {
-    const series = [...new Set([...perfA.series.map((s) => s.key), ...perfB.series.map((s) => s.key)])];
-    return [...names.map((n) => ({ id: `span:${n}`, label: n })), ...series.map((k) => ({ id: `series:${k}`, label: k }))];
+    const series = [
+      ...new Set([...perfA.series.map((s) => s.key), ...perfB.series.map((s) => s.key)]),
+    ];
+    return [
+      ...names.map((n) => ({ id: `span:${n}`, label: n })),
+      ...series.map((k) => ({ id: `series:${k}`, label: k })),
+    ];
   }, [perfA, perfB, names]);
   const [chosen, setChosen] = useState(choices[0]?.id ?? '');
   const values = (perf: PerfView): number[] => {
-    if (chosen.startsWith('span:')) return perf.durations.find((d) => `span:${d.name}` === chosen)?.valuesSec ?? [];
+    if (chosen.startsWith('span:'))
+      return perf.durations.find((d) => `span:${d.name}` === chosen)?.valuesSec ?? [];
     return perf.series.find((s) => `series:${s.key}` === chosen)?.values ?? [];
   };
   const a = values(perfA);
@@ -26,8 +40,15 @@ export function OverlaidDistribution({ perfA, perfB, names }: { perfA: PerfView;
   const bins = sharedHistogram(a, b);
   const innerW = WIDTH - MARGIN.left - MARGIN.right;
   const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = scaleLinear({ domain: [bins.edges[0] ?? 0, bins.edges.at(-1) ?? 1], range: [0, innerW] });
-  const y = scaleLinear({ domain: [0, Math.max(1, ...bins.a, ...bins.b)], range: [innerH, 0], nice: true });
+  const x = scaleLinear({
+    domain: [bins.edges[0] ?? 0, bins.edges.at(-1) ?? 1],
+    range: [0, innerW],
+  });
+  const y = scaleLinear({
+    domain: [0, Math.max(1, ...bins.a, ...bins.b)],
+    range: [innerH, 0],
+    nice: true,
+  });
   const mean = (v: number[]) => (v.length === 0 ? NaN : v.reduce((s, n) => s + n, 0) / v.length);
   const isSeconds = chosen.startsWith('span:') || /latency|queue|duration/.test(chosen);
 
@@ -35,7 +56,11 @@ export function OverlaidDistribution({ perfA, perfB, names }: { perfA: PerfView;
     <div className="distribution" data-testid="distribution-view">
       <label>
         Distribution of{' '}
-        <select value={chosen} onChange={(e) => setChosen(e.target.value)} data-testid="distribution-select">
+        <select
+          value={chosen}
+          onChange={(e) => setChosen(e.target.value)}
+          data-testid="distribution-select"
+        >
           {choices.map((c) => (
             <option key={c.id} value={c.id}>
               {c.label}
@@ -44,8 +69,10 @@ export function OverlaidDistribution({ perfA, perfB, names }: { perfA: PerfView;
         </select>
       </label>
       <div className="distribution-stats" data-testid="distribution-stats">
-        <span className="compare-side a">A</span> n={a.length}, mean {isSeconds ? formatSeconds(mean(a)) : mean(a).toFixed(3)}
-        <span className="compare-side b">B</span> n={b.length}, mean {isSeconds ? formatSeconds(mean(b)) : mean(b).toFixed(3)}
+        <span className="compare-side a">A</span> n={a.length}, mean{' '}
+        {isSeconds ? formatSeconds(mean(a)) : mean(a).toFixed(3)}
+        <span className="compare-side b">B</span> n={b.length}, mean{' '}
+        {isSeconds ? formatSeconds(mean(b)) : mean(b).toFixed(3)}
       </div>
       <svg width={WIDTH} height={HEIGHT} role="img" aria-label="Overlaid histograms of A and B">
         <Group left={MARGIN.left} top={MARGIN.top}>
@@ -55,12 +82,38 @@ export function OverlaidDistribution({ perfA, perfB, names }: { perfA: PerfView;
             return (
               <g key={i}>
                 <rect className="hist-a" x={x0} width={w} y={y(count)} height={innerH - y(count)} />
-                <rect className="hist-b" x={x0} width={w} y={y(bins.b[i])} height={innerH - y(bins.b[i])} />
+                <rect
+                  className="hist-b"
+                  x={x0}
+                  width={w}
+                  y={y(bins.b[i])}
+                  height={innerH - y(bins.b[i])}
+                />
               </g>
             );
           })}
-          <AxisBottom top={innerH} scale={x} numTicks={8} tickFormat={(v) => (isSeconds ? formatSeconds(Number(v)) : String(v))} stroke="var(--fg-muted)" tickStroke="var(--fg-muted)" tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'middle' }} />
-          <AxisLeft scale={y} numTicks={5} stroke="var(--fg-muted)" tickStroke="var(--fg-muted)" tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'end', dx: -4, dy: 3 }} />
+          <AxisBottom
+            top={innerH}
+            scale={x}
+            numTicks={8}
+            tickFormat={(v) => (isSeconds ? formatSeconds(Number(v)) : String(v))}
+            stroke="var(--fg-muted)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'middle' }}
+          />
+          <AxisLeft
+            scale={y}
+            numTicks={5}
+            stroke="var(--fg-muted)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{
+              fill: 'var(--fg-muted)',
+              fontSize: 10,
+              textAnchor: 'end',
+              dx: -4,
+              dy: 3,
+            }}
+          />
         </Group>
       </svg>
     </div>

@@ -16,7 +16,10 @@ export function PerfDiffTable({ result }: { result: CompareResult }) {
       verdict: changeVerdict(row.key, row.a, row.b),
     }));
     if (sortBy === 'change') {
-      all.sort((x, y) => Math.abs(y.relative ?? 0) - Math.abs(x.relative ?? 0) || x.key.localeCompare(y.key));
+      all.sort(
+        (x, y) =>
+          Math.abs(y.relative ?? 0) - Math.abs(x.relative ?? 0) || x.key.localeCompare(y.key),
+      );
     }
     return all;
   }, [result, sortBy]);
@@ -34,7 +37,12 @@ export function PerfDiffTable({ result }: { result: CompareResult }) {
           <th>B</th>
           <th>Δ</th>
           <th>
-            <button type="button" className="th-button" onClick={() => setSortBy('change')} data-testid="sort-by-change">
+            <button
+              type="button"
+              className="th-button"
+              onClick={() => setSortBy('change')}
+              data-testid="sort-by-change"
+            >
               Δ %{sortBy === 'change' ? ' ▾' : ''}
             </button>
           </th>
@@ -42,7 +50,13 @@ export function PerfDiffTable({ result }: { result: CompareResult }) {
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={row.key} data-metric={row.key} data-a={row.a ?? ''} data-b={row.b ?? ''} className={`verdict-${row.verdict}`}>
+          <tr
+            key={row.key}
+            data-metric={row.key}
+            data-a={row.a ?? ''}
+            data-b={row.b ?? ''}
+            className={`verdict-${row.verdict}`}
+          >
             <td className="metric">{row.key}</td>
             <td className="num">{formatNumber(row.a)}</td>
             <td className="num">{formatNumber(row.b)}</td>

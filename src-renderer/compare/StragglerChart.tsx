@@ -23,7 +23,11 @@ export function tailStart(running: { tSec: number; running: number }[]): number 
   return null;
 }
 
-function stepPath(points: { tSec: number; running: number }[], x: (t: number) => number, y: (n: number) => number) {
+function stepPath(
+  points: { tSec: number; running: number }[],
+  x: (t: number) => number,
+  y: (n: number) => number,
+) {
   let d = '';
   let previous = 0;
   for (const p of points) {
@@ -61,8 +65,16 @@ export function StragglerChart({
     };
   }, [host, fileA, fileB]);
 
-  const end = Math.max(1e-9, ...perfA.running.map((p) => p.tSec), ...perfB.running.map((p) => p.tSec));
-  const peak = Math.max(1, ...perfA.running.map((p) => p.running), ...perfB.running.map((p) => p.running));
+  const end = Math.max(
+    1e-9,
+    ...perfA.running.map((p) => p.tSec),
+    ...perfB.running.map((p) => p.tSec),
+  );
+  const peak = Math.max(
+    1,
+    ...perfA.running.map((p) => p.running),
+    ...perfB.running.map((p) => p.running),
+  );
   const innerW = WIDTH - MARGIN.left - MARGIN.right;
   const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const x = scaleLinear({ domain: [0, end], range: [0, innerW] });
@@ -77,25 +89,52 @@ export function StragglerChart({
           <path className="running-b" d={stepPath(perfB.running, x, y)} />
           {tails.map((t, i) =>
             t === null ? null : (
-              <line key={i} className={`tail-${i === 0 ? 'a' : 'b'}`} x1={x(t)} x2={x(t)} y1={0} y2={innerH} />
+              <line
+                key={i}
+                className={`tail-${i === 0 ? 'a' : 'b'}`}
+                x1={x(t)}
+                x2={x(t)}
+                y1={0}
+                y2={innerH}
+              />
             ),
           )}
-          <AxisBottom top={innerH} scale={x} numTicks={8} tickFormat={(v) => formatSeconds(Number(v))} stroke="var(--fg-muted)" tickStroke="var(--fg-muted)" tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'middle' }} />
-          <AxisLeft scale={y} numTicks={5} stroke="var(--fg-muted)" tickStroke="var(--fg-muted)" tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'end', dx: -4, dy: 3 }} />
+          <AxisBottom
+            top={innerH}
+            scale={x}
+            numTicks={8}
+            tickFormat={(v) => formatSeconds(Number(v))}
+            stroke="var(--fg-muted)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'middle' }}
+          />
+          <AxisLeft
+            scale={y}
+            numTicks={5}
+            stroke="var(--fg-muted)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{
+              fill: 'var(--fg-muted)',
+              fontSize: 10,
+              textAnchor: 'end',
+              dx: -4,
+              dy: 3,
+            }}
+          />
         </Group>
       </svg>
       <div className="straggler-lists">
         {[fileA, fileB].map((file, i) => (
           <div key={file.fileId} data-testid={`stragglers-${i === 0 ? 'a' : 'b'}`}>
             <h4>
-              <span className={`compare-side ${i === 0 ? 'a' : 'b'}`}>{i === 0 ? 'A' : 'B'}</span> tail from{' '}
-              {tails[i] === null ? '–' : formatSeconds(tails[i]!)}; longest samples
+              <span className={`compare-side ${i === 0 ? 'a' : 'b'}`}>{i === 0 ? 'A' : 'B'}</span>{' '}
+              tail from {tails[i] === null ? '–' : formatSeconds(tails[i]!)}; longest samples
             </h4>
             <ol>
               {last[i].map((row) => (
                 <li key={row.rowId}>
-                  #{String(row.sampleIndex)} {row.source ?? ''} · {formatSeconds(row.endSec - row.startSec)} ·{' '}
-                  {row.status ?? ''}
+                  #{String(row.sampleIndex)} {row.source ?? ''} ·{' '}
+                  {formatSeconds(row.endSec - row.startSec)} · {row.status ?? ''}
                 </li>
               ))}
             </ol>

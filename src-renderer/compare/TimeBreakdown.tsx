@@ -20,7 +20,8 @@ export function TimeBreakdown({ result }: { result: CompareResult }) {
       <tbody>
         {result.spanTotals.map((t) => {
           const rel = relativeChange(t.aSec, t.bSec);
-          const verdict = rel === null || Math.abs(rel) < 0.005 ? 'same' : rel > 0 ? 'worse' : 'better';
+          const verdict =
+            rel === null || Math.abs(rel) < 0.005 ? 'same' : rel > 0 ? 'worse' : 'better';
           return (
             <tr key={t.name} data-span={t.name} className={`verdict-${verdict}`}>
               <td className="metric">{t.name}</td>

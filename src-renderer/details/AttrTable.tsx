@@ -2,10 +2,20 @@ import { useMemo, useState } from 'react';
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
 
 /** Attributes as a searchable table; each value and the whole set copy to the clipboard. */
-export function AttrTable({ title, attrs, testId }: { title: string; attrs: Attrs; testId?: string }) {
+export function AttrTable({
+  title,
+  attrs,
+  testId,
+}: {
+  title: string;
+  attrs: Attrs;
+  testId?: string;
+}) {
   const [query, setQuery] = useState('');
   const entries = useMemo(() => Object.entries(attrs ?? {}), [attrs]);
-  const shown = entries.filter(([k, v]) => !query || `${k} ${show(v)}`.toLowerCase().includes(query.toLowerCase()));
+  const shown = entries.filter(
+    ([k, v]) => !query || `${k} ${show(v)}`.toLowerCase().includes(query.toLowerCase()),
+  );
   if (entries.length === 0) {
     return (
       <div className="attr-table" data-testid={testId}>
@@ -18,11 +28,21 @@ export function AttrTable({ title, attrs, testId }: { title: string; attrs: Attr
     <div className="attr-table" data-testid={testId}>
       <h4>
         {title}
-        <button type="button" className="button small" onClick={() => void copy(JSON.stringify(attrs, null, 2))} title="Copy all as JSON">
+        <button
+          type="button"
+          className="button small"
+          onClick={() => void copy(JSON.stringify(attrs, null, 2))}
+          title="Copy all as JSON"
+        >
           Copy
         </button>
         {entries.length > 6 && (
-          <input className="attr-search" placeholder="filter" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input
+            className="attr-search"
+            placeholder="filter"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
         )}
       </h4>
       <table>
@@ -46,7 +66,8 @@ function show(value: AttrValue): string {
   if (typeof value === 'object') {
     const v = value as Record<string, unknown>;
     if (v.$lazy) return `list of ${String(v.length)} (load on request)`;
-    if (v.$tensor || v.$ndarray) return `${v.$tensor ? 'tensor' : 'array'} ${String(v.dtype)} [${(v.shape as number[]).join(', ')}]`;
+    if (v.$tensor || v.$ndarray)
+      return `${v.$tensor ? 'tensor' : 'array'} ${String(v.dtype)} [${(v.shape as number[]).join(', ')}]`;
     if (v.$object) return `inert object ${String(v.$object)}(${JSON.stringify(v.args)})`;
     return JSON.stringify(value);
   }

@@ -8,8 +8,18 @@ interface Message {
 
 /** A prompt as chat messages (role, content parts, tool calls, inline images), or plain text. */
 export function ChatMessages({ value }: { value: AttrValue }) {
-  if (typeof value === 'string') return <pre className="text-block" data-testid="sample-prompt">{value}</pre>;
-  if (!Array.isArray(value)) return <pre className="text-block" data-testid="sample-prompt">{JSON.stringify(value)}</pre>;
+  if (typeof value === 'string')
+    return (
+      <pre className="text-block" data-testid="sample-prompt">
+        {value}
+      </pre>
+    );
+  if (!Array.isArray(value))
+    return (
+      <pre className="text-block" data-testid="sample-prompt">
+        {JSON.stringify(value)}
+      </pre>
+    );
   return (
     <div className="chat" data-testid="sample-prompt">
       {(value as unknown as Message[]).map((m, i) => (
@@ -43,6 +53,11 @@ function Content({ content }: { content: AttrValue }) {
 /** Only data: URLs are shown: the CSP allows no remote images, and the app is offline. */
 function imageUrl(part: Record<string, AttrValue>): string | null {
   const raw = part.image_url ?? part.image ?? null;
-  const url = typeof raw === 'string' ? raw : raw && typeof raw === 'object' && !Array.isArray(raw) ? raw.url : null;
+  const url =
+    typeof raw === 'string'
+      ? raw
+      : raw && typeof raw === 'object' && !Array.isArray(raw)
+        ? raw.url
+        : null;
   return typeof url === 'string' && url.startsWith('data:image/') ? url : null;
 }

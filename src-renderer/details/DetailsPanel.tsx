@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react';
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
-import type { FileSummary, LazyValues, RowView, SampleDetails, SpanDetails } from '../../src-main/core/api/trace-api';
+import type {
+  FileSummary,
+  LazyValues,
+  RowView,
+  SampleDetails,
+  SpanDetails,
+} from '../../src-main/core/api/trace-api';
 import { pdPhaseColour } from '../../src-main/core/model/pd-phases';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
@@ -26,9 +32,15 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
     setRow(null);
     setError(null);
     if (!mine) return;
-    void host.api.getRows(file.fileId, [mine.rowId]).then((rows) => live && setRow(rows[0] ?? null));
-    const spanRequest = mine.index === null ? Promise.resolve(null) : host.api.getSpan(file.fileId, mine.rowId, mine.index);
-    const sampleRequest = file.format === 'slime' ? host.api.getSample(file.fileId, mine.rowId) : Promise.resolve(null);
+    void host.api
+      .getRows(file.fileId, [mine.rowId])
+      .then((rows) => live && setRow(rows[0] ?? null));
+    const spanRequest =
+      mine.index === null
+        ? Promise.resolve(null)
+        : host.api.getSpan(file.fileId, mine.rowId, mine.index);
+    const sampleRequest =
+      file.format === 'slime' ? host.api.getSample(file.fileId, mine.rowId) : Promise.resolve(null);
     Promise.all([spanRequest, sampleRequest]).then(
       ([s, d]) => {
         if (!live) return;
@@ -44,9 +56,16 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
 
   return (
     <aside className="details-panel" data-testid="details-panel">
-      {!mine && <div className="muted">Select a span or a row to see its details. Escape closes them.</div>}
+      {!mine && (
+        <div className="muted">Select a span or a row to see its details. Escape closes them.</div>
+      )}
       {mine && (
-        <button type="button" className="button small details-close" onClick={() => select(null)} aria-label="Close details">
+        <button
+          type="button"
+          className="button small details-close"
+          onClick={() => select(null)}
+          aria-label="Close details"
+        >
           ×
         </button>
       )}
@@ -74,8 +93,19 @@ function SpanSection({ span }: { span: SpanDetails }) {
         <tbody>
           <Fact label="state" value={state} />
           <Fact label="start" value={`+${formatDuration(span.startSec)}`} />
-          {span.kind === 'span' && <Fact label="end" value={span.endSec === null ? '—' : `+${formatDuration(span.endSec)}`} />}
-          {span.kind === 'span' && <Fact label="duration" value={formatDuration(span.durationSec)} testId="span-duration" />}
+          {span.kind === 'span' && (
+            <Fact
+              label="end"
+              value={span.endSec === null ? '—' : `+${formatDuration(span.endSec)}`}
+            />
+          )}
+          {span.kind === 'span' && (
+            <Fact
+              label="duration"
+              value={formatDuration(span.durationSec)}
+              testId="span-duration"
+            />
+          )}
           <Fact label="parent" value={span.parentSpanName ?? span.parentSpanId ?? '—'} />
           <Fact label="span id" value={span.spanId ?? '—'} />
           <Fact label="attempt" value={String(span.attempt ?? '—')} />
@@ -93,8 +123,14 @@ function SpanSection({ span }: { span: SpanDetails }) {
           ))}
         </div>
       )}
-      <AttrTable title={span.kind === 'span' ? 'start attrs' : 'attrs'} attrs={span.startAttrs} testId="start-attrs" />
-      {span.kind === 'span' && <AttrTable title="end attrs" attrs={span.endAttrs} testId="end-attrs" />}
+      <AttrTable
+        title={span.kind === 'span' ? 'start attrs' : 'attrs'}
+        attrs={span.startAttrs}
+        testId="start-attrs"
+      />
+      {span.kind === 'span' && (
+        <AttrTable title="end attrs" attrs={span.endAttrs} testId="end-attrs" />
+      )}
     </section>
   );
 }
@@ -106,7 +142,11 @@ function PdBreakdown({ pd }: { pd: NonNullable<SpanDetails['pd']> }) {
       <h4>{pd.role} phases</h4>
       <div className="pd-bar">
         {pd.phases.map((p) => (
-          <span key={p.phase} style={{ flex: p.durationSec, background: pdPhaseColour(pd.role, p.phase) }} title={p.phase} />
+          <span
+            key={p.phase}
+            style={{ flex: p.durationSec, background: pdPhaseColour(pd.role, p.phase) }}
+            title={p.phase}
+          />
         ))}
       </div>
       <table className="facts">
@@ -118,7 +158,9 @@ function PdBreakdown({ pd }: { pd: NonNullable<SpanDetails['pd']> }) {
                 {p.phase.replace(/_/g, ' ')}
               </td>
               <td className="num">{(p.durationSec * 1000).toFixed(2)} ms</td>
-              <td className="num">{total > 0 ? ((p.durationSec / total) * 100).toFixed(1) : '0'}%</td>
+              <td className="num">
+                {total > 0 ? ((p.durationSec / total) * 100).toFixed(1) : '0'}%
+              </td>
             </tr>
           ))}
         </tbody>
@@ -129,34 +171,67 @@ function PdBreakdown({ pd }: { pd: NonNullable<SpanDetails['pd']> }) {
 
 const TOKEN_FIELDS = ['tokens', 'loss_mask', 'rollout_log_probs', 'teacher_log_probs'];
 
-function SampleSection({ host, file, sample }: { host: TraceHost; file: FileSummary; sample: SampleDetails }) {
+function SampleSection({
+  host,
+  file,
+  sample,
+}: {
+  host: TraceHost;
+  file: FileSummary;
+  sample: SampleDetails;
+}) {
   const f = sample.fields;
   const [loaded, setLoaded] = useState<Record<string, LazyValues | string>>({});
   const load = (field: string) => {
     host.api.getLazyValues(file.fileId, sample.rowId, field).then(
       (values) => setLoaded((prev) => ({ ...prev, [field]: values })),
-      (e: unknown) => setLoaded((prev) => ({ ...prev, [field]: e instanceof Error ? e.message : String(e) })),
+      (e: unknown) =>
+        setLoaded((prev) => ({ ...prev, [field]: e instanceof Error ? e.message : String(e) })),
     );
   };
   const { prompt, response, trace: _trace, metadata, ...rest } = f;
   void _trace;
   const lengthOf = (v: AttrValue) =>
-    Array.isArray(v) ? v.length : v && typeof v === 'object' && 'length' in v ? Number((v as { length: number }).length) : null;
+    Array.isArray(v)
+      ? v.length
+      : v && typeof v === 'object' && 'length' in v
+        ? Number((v as { length: number }).length)
+        : null;
   return (
     <section className="details-section" data-testid="sample-details">
       <h3 className="details-title">
-        Sample #{String(f.index ?? sample.rowId)} <span className="muted">group {String(f.group_index ?? '—')}</span>
+        Sample #{String(f.index ?? sample.rowId)}{' '}
+        <span className="muted">group {String(f.group_index ?? '—')}</span>
       </h3>
       <table className="facts">
         <tbody>
           <Fact label="status" value={String(f.status ?? '—')} />
-          <Fact label="reward" value={f.reward === null || f.reward === undefined ? '—' : typeof f.reward === 'object' ? JSON.stringify(f.reward) : String(f.reward)} testId="sample-reward" />
-          <Fact label="label" value={f.label === null || f.label === undefined ? '—' : String(typeof f.label === 'object' ? JSON.stringify(f.label) : f.label)} />
+          <Fact
+            label="reward"
+            value={
+              f.reward === null || f.reward === undefined
+                ? '—'
+                : typeof f.reward === 'object'
+                  ? JSON.stringify(f.reward)
+                  : String(f.reward)
+            }
+            testId="sample-reward"
+          />
+          <Fact
+            label="label"
+            value={
+              f.label === null || f.label === undefined
+                ? '—'
+                : String(typeof f.label === 'object' ? JSON.stringify(f.label) : f.label)
+            }
+          />
           <Fact label="response length" value={String(f.response_length ?? '—')} />
         </tbody>
       </table>
       <div className="token-fields">
-        {TOKEN_FIELDS.filter((k) => f[k] !== undefined && f[k] !== null && lengthOf(f[k]) !== null).map((k) => {
+        {TOKEN_FIELDS.filter(
+          (k) => f[k] !== undefined && f[k] !== null && lengthOf(f[k]) !== null,
+        ).map((k) => {
           const value = loaded[k];
           return (
             <div key={k} className="token-field">
@@ -164,14 +239,23 @@ function SampleSection({ host, file, sample }: { host: TraceHost; file: FileSumm
                 {k}: <b>{lengthOf(f[k])}</b>
               </span>
               {value === undefined ? (
-                <button type="button" className="button small" onClick={() => load(k)} data-testid={`load-${k}`}>
+                <button
+                  type="button"
+                  className="button small"
+                  onClick={() => load(k)}
+                  data-testid={`load-${k}`}
+                >
                   Load values
                 </button>
               ) : typeof value === 'string' ? (
                 <span className="error-code">{value}</span>
               ) : (
                 <code className="token-values" data-testid={`values-${k}`}>
-                  [{value.values.slice(0, 200).map((v) => (Number.isInteger(v) ? v : v.toFixed(4))).join(', ')}
+                  [
+                  {value.values
+                    .slice(0, 200)
+                    .map((v) => (Number.isInteger(v) ? v : v.toFixed(4)))
+                    .join(', ')}
                   {value.length > 200 ? `, … ${value.length - 200} more` : ''}]
                 </code>
               )}
@@ -182,8 +266,12 @@ function SampleSection({ host, file, sample }: { host: TraceHost; file: FileSumm
       <h4>Prompt</h4>
       <ChatMessages value={prompt ?? null} />
       <h4>Response</h4>
-      <pre className="text-block" data-testid="sample-response">{typeof response === 'string' ? response : JSON.stringify(response)}</pre>
-      {metadata && typeof metadata === 'object' && <AttrTable title="metadata" attrs={metadata as Attrs} />}
+      <pre className="text-block" data-testid="sample-response">
+        {typeof response === 'string' ? response : JSON.stringify(response)}
+      </pre>
+      {metadata && typeof metadata === 'object' && (
+        <AttrTable title="metadata" attrs={metadata as Attrs} />
+      )}
       <AttrTable title="other fields" attrs={rest as Attrs} />
     </section>
   );

@@ -11,7 +11,12 @@ export function ErrorBanner() {
         <div className="error-banner" data-testid="error-banner" key={index}>
           <strong>Could not open {error.fileName}:</strong> {error.message}{' '}
           <code className="error-code">{error.code}</code>
-          <button type="button" className="button small" aria-label="Dismiss" onClick={() => dismiss(index)}>
+          <button
+            type="button"
+            className="button small"
+            aria-label="Dismiss"
+            onClick={() => dismiss(index)}
+          >
             Dismiss
           </button>
         </div>

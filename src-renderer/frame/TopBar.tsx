@@ -79,7 +79,9 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
               value={o.bytesRead}
               aria-label={`Reading ${o.name}`}
             />
-            <span className="tab-progress">{formatProgress(o.bytesRead, o.bytesTotal, o.samplesRead)}</span>
+            <span className="tab-progress">
+              {formatProgress(o.bytesRead, o.bytesTotal, o.samplesRead)}
+            </span>
             <button
               type="button"
               className="button small"

@@ -39,13 +39,17 @@ export function TopBarActions({ host, onShortcuts }: { host: TraceHost; onShortc
           disabled={!hasFile}
           aria-pressed={compareFileId !== null}
           data-testid="compare-button"
-          onClick={() => (compareFileId ? setCompare(null) : setOpen(open === 'compare' ? null : 'compare'))}
+          onClick={() =>
+            compareFileId ? setCompare(null) : setOpen(open === 'compare' ? null : 'compare')
+          }
         >
           {compareFileId ? 'Exit compare' : 'Compare with ▾'}
         </button>
         {open === 'compare' && (
           <div className="menu-popup" role="menu" data-testid="compare-menu">
-            {others.length === 0 && <span className="muted menu-note">Open a second file to compare.</span>}
+            {others.length === 0 && (
+              <span className="muted menu-note">Open a second file to compare.</span>
+            )}
             {others.map((file) => (
               <button
                 key={file.fileId}
@@ -98,7 +102,12 @@ export function TopBarActions({ host, onShortcuts }: { host: TraceHost; onShortc
         )}
       </div>
       <div className="menu-button">
-        <button type="button" className="button" title="Theme" onClick={() => setOpen(open === 'theme' ? null : 'theme')}>
+        <button
+          type="button"
+          className="button"
+          title="Theme"
+          onClick={() => setOpen(open === 'theme' ? null : 'theme')}
+        >
           ◐
         </button>
         {open === 'theme' && (

@@ -28,7 +28,10 @@ export function PerfPanel({ host, file }: { host: TraceHost; file: FileSummary }
       // counts (perf/request/count) have no mean/median/max/min: shown as their own line
       const isStat = STATS.includes(key.slice(cut + 1));
       const metric = isStat ? key.slice(0, cut) : key;
-      metrics.set(metric, { ...(metrics.get(metric) ?? {}), [isStat ? key.slice(cut + 1) : 'mean']: value });
+      metrics.set(metric, {
+        ...(metrics.get(metric) ?? {}),
+        [isStat ? key.slice(cut + 1) : 'mean']: value,
+      });
     }
     return [...metrics.entries()].sort();
   }, [perf]);
@@ -57,7 +60,11 @@ export function PerfPanel({ host, file }: { host: TraceHost; file: FileSummary }
                   <td className="metric">{metric}</td>
                   {STATS.map((s) => (
                     <td key={s} className="num" data-stat={s} data-value={values[s] ?? ''}>
-                      {values[s] === undefined ? '' : Number.isInteger(values[s]) ? values[s] : values[s].toPrecision(5)}
+                      {values[s] === undefined
+                        ? ''
+                        : Number.isInteger(values[s])
+                          ? values[s]
+                          : values[s].toPrecision(5)}
                     </td>
                   ))}
                 </tr>
@@ -68,17 +75,35 @@ export function PerfPanel({ host, file }: { host: TraceHost; file: FileSummary }
       )}
       <section className="histograms">
         {perf.series.map((s) => (
-          <Histogram key={s.key} title={`${s.key}${s.unit ? ` (${s.unit})` : ''}`} values={s.values} rowIds={s.rowIds} />
+          <Histogram
+            key={s.key}
+            title={`${s.key}${s.unit ? ` (${s.unit})` : ''}`}
+            values={s.values}
+            rowIds={s.rowIds}
+          />
         ))}
         {perf.durations.slice(0, 8).map((d) => (
-          <Histogram key={`d-${d.name}`} title={`${d.name} duration (s)`} values={d.valuesSec} rowIds={null} />
+          <Histogram
+            key={`d-${d.name}`}
+            title={`${d.name} duration (s)`}
+            values={d.valuesSec}
+            rowIds={null}
+          />
         ))}
       </section>
     </div>
   );
 }
 
-function Histogram({ title, values, rowIds }: { title: string; values: number[]; rowIds: number[] | null }) {
+function Histogram({
+  title,
+  values,
+  rowIds,
+}: {
+  title: string;
+  values: number[];
+  rowIds: number[] | null;
+}) {
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setView = useViewStore((s) => s.setView);
   const width = 300;
@@ -96,7 +121,11 @@ function Histogram({ title, values, rowIds }: { title: string; values: number[];
   const innerW = width - margin.left - margin.right;
   const innerH = height - margin.top - margin.bottom;
   const x = scaleLinear({ domain: [lo, lo + span], range: [0, innerW] });
-  const y = scaleLinear({ domain: [0, Math.max(1, ...bins.map((b) => b.count))], range: [innerH, 0], nice: true });
+  const y = scaleLinear({
+    domain: [0, Math.max(1, ...bins.map((b) => b.count))],
+    range: [innerH, 0],
+    nice: true,
+  });
   return (
     <div className="histogram" data-testid="histogram" data-title={title}>
       <div className="histogram-title">{title}</div>
@@ -121,8 +150,27 @@ function Histogram({ title, values, rowIds }: { title: string; values: number[];
               <title>{`${bin.count} requests`}</title>
             </rect>
           ))}
-          <AxisBottom top={innerH} scale={x} numTicks={4} stroke="var(--border)" tickStroke="var(--fg-muted)" tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'middle' }} />
-          <AxisLeft scale={y} numTicks={3} stroke="var(--border)" tickStroke="var(--fg-muted)" tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'end', dx: -3, dy: 3 }} />
+          <AxisBottom
+            top={innerH}
+            scale={x}
+            numTicks={4}
+            stroke="var(--border)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'middle' }}
+          />
+          <AxisLeft
+            scale={y}
+            numTicks={3}
+            stroke="var(--border)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{
+              fill: 'var(--fg-muted)',
+              fontSize: 9,
+              textAnchor: 'end',
+              dx: -3,
+              dy: 3,
+            }}
+          />
         </Group>
       </svg>
     </div>
@@ -149,8 +197,28 @@ function RunningChart({ running }: { running: PerfView['running'] }) {
     <svg width={width} height={height} data-testid="running-chart">
       <Group left={margin.left} top={margin.top}>
         <path d={d} className="running-line" />
-        <AxisBottom top={innerH} scale={x} numTicks={6} tickFormat={(v) => formatDuration(Number(v))} stroke="var(--border)" tickStroke="var(--fg-muted)" tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'middle' }} />
-        <AxisLeft scale={y} numTicks={4} stroke="var(--border)" tickStroke="var(--fg-muted)" tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'end', dx: -3, dy: 3 }} />
+        <AxisBottom
+          top={innerH}
+          scale={x}
+          numTicks={6}
+          tickFormat={(v) => formatDuration(Number(v))}
+          stroke="var(--border)"
+          tickStroke="var(--fg-muted)"
+          tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'middle' }}
+        />
+        <AxisLeft
+          scale={y}
+          numTicks={4}
+          stroke="var(--border)"
+          tickStroke="var(--fg-muted)"
+          tickLabelProps={{
+            fill: 'var(--fg-muted)',
+            fontSize: 9,
+            textAnchor: 'end',
+            dx: -3,
+            dy: 3,
+          }}
+        />
       </Group>
     </svg>
   );

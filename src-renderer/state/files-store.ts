@@ -44,22 +44,31 @@ export const useFilesStore = create<FilesState>()((set) => ({
       const files = s.files.filter((f) => f.fileId !== fileId);
       const activeFileId =
         s.activeFileId === fileId ? (files[files.length - 1]?.fileId ?? null) : s.activeFileId;
-      const compareFileId = s.compareFileId === fileId || activeFileId === null ? null : s.compareFileId;
+      const compareFileId =
+        s.compareFileId === fileId || activeFileId === null ? null : s.compareFileId;
       return { files, activeFileId, compareFileId };
     }),
   setActive: (fileId) => set({ activeFileId: fileId }),
   setCompare: (fileId) => set({ compareFileId: fileId }),
   startOpening: (openId, name, bytesTotal) =>
-    set((s) => ({ opening: [...s.opening, { openId, name, bytesRead: 0, bytesTotal, samplesRead: 0 }] })),
+    set((s) => ({
+      opening: [...s.opening, { openId, name, bytesRead: 0, bytesTotal, samplesRead: 0 }],
+    })),
   progress: (p) =>
     set((s) => ({
       opening: s.opening.map((o) =>
         o.openId === p.openId
-          ? { ...o, bytesRead: p.bytesRead, bytesTotal: Math.max(p.bytesTotal, o.bytesTotal), samplesRead: p.samplesRead }
+          ? {
+              ...o,
+              bytesRead: p.bytesRead,
+              bytesTotal: Math.max(p.bytesTotal, o.bytesTotal),
+              samplesRead: p.samplesRead,
+            }
           : o,
       ),
     })),
-  finishOpening: (openId) => set((s) => ({ opening: s.opening.filter((o) => o.openId !== openId) })),
+  finishOpening: (openId) =>
+    set((s) => ({ opening: s.opening.filter((o) => o.openId !== openId) })),
   addError: (error) => set((s) => ({ errors: [...s.errors, error] })),
   dismissError: (index) => set((s) => ({ errors: s.errors.filter((_, i) => i !== index) })),
 }));

@@ -22,11 +22,14 @@ export function FileView({ host, file }: { host: TraceHost; file: FileSummary })
   useEffect(() => {
     let live = true;
     const filtered = host.api.queryRows(file.fileId, { sort, descending, filter });
-    const all = filterMode === 'highlight' ? host.api.queryRows(file.fileId, { sort, descending }) : filtered;
+    const all =
+      filterMode === 'highlight' ? host.api.queryRows(file.fileId, { sort, descending }) : filtered;
     void Promise.all([filtered, all]).then(([match, shown]) => {
       if (!live) return;
       setOrder(shown);
-      const active = Object.values(filter).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+      const active = Object.values(filter).some(
+        (v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
+      );
       setMatching(filterMode === 'highlight' && active ? new Set(match.rowIds) : null);
       document.body.dataset.shownRows = String(match.rowIds.length);
     });
@@ -48,7 +51,11 @@ export function FileView({ host, file }: { host: TraceHost; file: FileSummary })
             ))}
           </div>
         )}
-        {view === 'perf' ? <PerfPanel host={host} file={file} /> : <Timeline host={host} file={file} order={order} />}
+        {view === 'perf' ? (
+          <PerfPanel host={host} file={file} />
+        ) : (
+          <Timeline host={host} file={file} order={order} />
+        )}
       </section>
       {detailsOpen && <DetailsPanel host={host} file={file} />}
     </div>

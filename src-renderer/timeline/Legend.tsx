@@ -14,8 +14,12 @@ export function Legend(props: {
   onToggleHidden: (name: string) => void;
   extra?: ReactNode;
 }) {
-  const names = props.file.spanNames.filter((n) => !/^sglang_pd_(prefill|decode)_/.test(n.name)).slice(0, MAX_NAMES);
-  const hasPd = props.file.spanNames.some((n) => /\[P\]|\[D\]|^sglang_pd_(prefill|decode)$/.test(n.name));
+  const names = props.file.spanNames
+    .filter((n) => !/^sglang_pd_(prefill|decode)_/.test(n.name))
+    .slice(0, MAX_NAMES);
+  const hasPd = props.file.spanNames.some((n) =>
+    /\[P\]|\[D\]|^sglang_pd_(prefill|decode)$/.test(n.name),
+  );
   return (
     <div className="legend" data-testid="legend">
       {names.map(({ name, count }) => (
@@ -33,7 +37,12 @@ export function Legend(props: {
             <span className="swatch" style={{ background: colourForName(name) }} />
             {name} <span className="muted">{count}</span>
           </button>
-          <button type="button" className="legend-hide" title={props.hidden.has(name) ? 'Show' : 'Hide'} onClick={() => props.onToggleHidden(name)}>
+          <button
+            type="button"
+            className="legend-hide"
+            title={props.hidden.has(name) ? 'Show' : 'Hide'}
+            onClick={() => props.onToggleHidden(name)}
+          >
             {props.hidden.has(name) ? '+' : '×'}
           </button>
         </span>

@@ -52,7 +52,10 @@ export function RowLabel(props: {
             {row.source ?? ''}
           </span>
           {row.status && (
-            <span className="status-pill" style={{ background: STATUS_COLOURS[row.status] ?? '#8c959f' }}>
+            <span
+              className="status-pill"
+              style={{ background: STATUS_COLOURS[row.status] ?? '#8c959f' }}
+            >
               {row.status}
             </span>
           )}
@@ -67,7 +70,11 @@ export function RowLabel(props: {
 
 function rewardText(reward: unknown): string {
   if (typeof reward === 'number') return reward.toFixed(2);
-  if (reward && typeof reward === 'object' && typeof (reward as { score?: unknown }).score === 'number') {
+  if (
+    reward &&
+    typeof reward === 'object' &&
+    typeof (reward as { score?: unknown }).score === 'number'
+  ) {
     return (reward as { score: number }).score.toFixed(2);
   }
   return '';

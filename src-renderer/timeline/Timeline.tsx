@@ -17,7 +17,15 @@ const AXIS_HEIGHT = 28;
 const FETCH_MARGIN = 30;
 
 /** The virtualized timeline of one file: labels, time axis, canvas of bars and markers. */
-export function Timeline({ host, file, order }: { host: TraceHost; file: FileSummary; order: RowOrder | null }) {
+export function Timeline({
+  host,
+  file,
+  order,
+}: {
+  host: TraceHost;
+  file: FileSummary;
+  order: RowOrder | null;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ width: 800, height: 500 });
@@ -43,15 +51,21 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
   const totalSec = Math.max(1e-6, (file.globalEndSec ?? 0) - (file.globalStartSec ?? 0));
   const fitAll = useMemo(() => fitWindow(0, totalSec), [totalSec]);
   const window = storedWindow ?? fitAll;
-  const updateWindow = useCallback((w: Window) => setWindow(file.fileId, w), [file.fileId, setWindow]);
+  const updateWindow = useCallback(
+    (w: Window) => setWindow(file.fileId, w),
+    [file.fileId, setWindow],
+  );
   const canvasWidth = Math.max(100, size.width - LABEL_WIDTH);
 
-  const rowIds = order?.rowIds ?? [];
+  const rowIds = useMemo(() => order?.rowIds ?? [], [order]);
   const expandedAt = useCallback(
     (i: number) => !allCollapsed && !collapsed.has(rowIds[i]),
     [allCollapsed, collapsed, rowIds],
   );
-  const layout = useMemo(() => layoutRows(order?.laneCounts ?? [], expandedAt), [order, expandedAt]);
+  const layout = useMemo(
+    () => layoutRows(order?.laneCounts ?? [], expandedAt),
+    [order, expandedAt],
+  );
   const viewHeight = size.height - AXIS_HEIGHT;
   const [first, last] = visibleRange(layout, scrollTop, viewHeight);
 
@@ -123,13 +137,34 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
     });
     hits.current = result.hits;
     setStats(result.stats);
-  }, [canvasWidth, viewHeight, first, last, rowIds, rowsById, layout, scrollTop, window, hiddenNames, highlightName, selection, file.fileId, expandedAt, filterMode, matching]);
+  }, [
+    canvasWidth,
+    viewHeight,
+    first,
+    last,
+    rowIds,
+    rowsById,
+    layout,
+    scrollTop,
+    window,
+    hiddenNames,
+    highlightName,
+    selection,
+    file.fileId,
+    expandedAt,
+    filterMode,
+    matching,
+  ]);
 
   // Keyboard navigation: W/S zoom, A/D pan, 0 fit all, F fit selection, arrows between rows.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
+      if (
+        target &&
+        (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')
+      )
+        return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.toLowerCase();
       if (key === 'w') updateWindow(zoomWindow(window, 0.8, 0.5));
@@ -139,7 +174,8 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
       else if (key === '0') updateWindow(fitAll);
       else if (key === 'f') fitSelection();
       else if (key === 'escape') select(null);
-      else if (key === 'arrowdown' || key === 'arrowup') moveSelection(key === 'arrowdown' ? 1 : -1);
+      else if (key === 'arrowdown' || key === 'arrowup')
+        moveSelection(key === 'arrowdown' ? 1 : -1);
       else if (key === 'enter' && selection) toggleRow(selection.rowId);
       else return;
       event.preventDefault();
@@ -163,7 +199,9 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
     const row = rowsById.get(selection.rowId);
     if (!row) return;
     const item = selection.index === null ? null : row.items[selection.index];
-    updateWindow(item ? fitWindow(item.startSec, item.endSec, 0.1) : fitWindow(row.startSec, row.endSec));
+    updateWindow(
+      item ? fitWindow(item.startSec, item.endSec, 0.1) : fitWindow(row.startSec, row.endSec),
+    );
   }
 
   function moveSelection(step: number) {
@@ -221,7 +259,9 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
     return { x: event.clientX - rect.left, y: event.clientY - rect.top };
   };
   const hitAt = (x: number, y: number) =>
-    hits.current.filter((h) => x >= h.x0 && x <= h.x1 && y >= h.y0 && y <= h.y1).sort((a, b) => Number(b.point) - Number(a.point))[0] ?? null;
+    hits.current
+      .filter((h) => x >= h.x0 && x <= h.x1 && y >= h.y0 && y <= h.y1)
+      .sort((a, b) => Number(b.point) - Number(a.point))[0] ?? null;
 
   const onMouseDown = (event: React.MouseEvent) => {
     if (event.button !== 0) return;
@@ -249,14 +289,21 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
     }
   };
 
-  const axisScale = scaleLinear({ domain: [window.startSec, window.endSec], range: [0, canvasWidth] });
-  const cursorSec = hover ? window.startSec + (hover.x / canvasWidth) * (window.endSec - window.startSec) : null;
+  const axisScale = scaleLinear({
+    domain: [window.startSec, window.endSec],
+    range: [0, canvasWidth],
+  });
+  const cursorSec = hover
+    ? window.startSec + (hover.x / canvasWidth) * (window.endSec - window.startSec)
+    : null;
   const cursor = cursorSec === null || !order ? null : cursorCounts(order, cursorSec);
   const hoverRow = hover?.hit ? rowsById.get(hover.hit.rowId) : undefined;
   const hoverItem = hover?.hit && hoverRow ? hoverRow.items[hover.hit.index] : undefined;
   const axisToSec = (clientX: number) => {
     const rect = canvas.current!.getBoundingClientRect();
-    return window.startSec + ((clientX - rect.left) / rect.width) * (window.endSec - window.startSec);
+    return (
+      window.startSec + ((clientX - rect.left) / rect.width) * (window.endSec - window.startSec)
+    );
   };
 
   return (
@@ -276,10 +323,24 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
         }
         extra={
           <>
-            <button type="button" className="button small" onClick={() => { setAllCollapsed(!allCollapsed); setCollapsed(new Set()); }} data-testid="toggle-all-lanes">
+            <button
+              type="button"
+              className="button small"
+              onClick={() => {
+                setAllCollapsed(!allCollapsed);
+                setCollapsed(new Set());
+              }}
+              data-testid="toggle-all-lanes"
+            >
               {allCollapsed ? 'Expand all rows' : 'Collapse all rows'}
             </button>
-            <button type="button" className="button small" aria-pressed={wallClock} onClick={() => setWallClock(!wallClock)} data-testid="wall-clock">
+            <button
+              type="button"
+              className="button small"
+              aria-pressed={wallClock}
+              onClick={() => setWallClock(!wallClock)}
+              data-testid="wall-clock"
+            >
               {wallClock ? 'Wall clock' : 'From start'}
             </button>
           </>
@@ -292,11 +353,19 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
           data-start={window.startSec}
           data-end={window.endSec}
           style={{ marginLeft: LABEL_WIDTH, height: AXIS_HEIGHT }}
-          onMouseDown={(event) => setBrush({ from: axisToSec(event.clientX), to: axisToSec(event.clientX) })}
+          onMouseDown={(event) =>
+            setBrush({ from: axisToSec(event.clientX), to: axisToSec(event.clientX) })
+          }
           onMouseMove={(event) => brush && setBrush({ ...brush, to: axisToSec(event.clientX) })}
           onMouseUp={() => {
-            if (brush && Math.abs(brush.to - brush.from) > (window.endSec - window.startSec) / 500) {
-              updateWindow({ startSec: Math.min(brush.from, brush.to), endSec: Math.max(brush.from, brush.to) });
+            if (
+              brush &&
+              Math.abs(brush.to - brush.from) > (window.endSec - window.startSec) / 500
+            ) {
+              updateWindow({
+                startSec: Math.min(brush.from, brush.to),
+                endSec: Math.max(brush.from, brush.to),
+              });
             }
             setBrush(null);
           }}
@@ -308,7 +377,11 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
               top={AXIS_HEIGHT - 1}
               scale={axisScale}
               numTicks={Math.max(2, Math.floor(canvasWidth / 110))}
-              tickFormat={(v) => (wallClock ? wallTime((file.globalStartSec ?? 0) + Number(v)) : formatDuration(Number(v)))}
+              tickFormat={(v) =>
+                wallClock
+                  ? wallTime((file.globalStartSec ?? 0) + Number(v))
+                  : formatDuration(Number(v))
+              }
               stroke="var(--border)"
               tickStroke="var(--fg-muted)"
               tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'middle' }}
@@ -368,7 +441,10 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
               }}
             />
             {hover && (
-              <div className="cursor-line" style={{ left: LABEL_WIDTH + hover.x, top: scrollTop, height: viewHeight }} />
+              <div
+                className="cursor-line"
+                style={{ left: LABEL_WIDTH + hover.x, top: scrollTop, height: viewHeight }}
+              />
             )}
           </div>
         </div>
@@ -381,14 +457,20 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
       <div className="cursor-readout" data-testid="cursor-readout">
         {cursor && cursorSec !== null ? (
           <>
-            at {wallClock ? wallTime((file.globalStartSec ?? 0) + cursorSec) : formatDuration(cursorSec)}:{' '}
-            <b>{cursor.notStarted}</b> not started · <b>{cursor.running}</b> running · <b>{cursor.finished}</b> finished
+            at{' '}
+            {wallClock
+              ? wallTime((file.globalStartSec ?? 0) + cursorSec)
+              : formatDuration(cursorSec)}
+            : <b>{cursor.notStarted}</b> not started · <b>{cursor.running}</b> running ·{' '}
+            <b>{cursor.finished}</b> finished
             {hoverRow && (
               <span className="muted">
                 {' '}
                 · alive in #{String(hoverRow.sampleIndex)}:{' '}
                 {hoverRow.items
-                  .filter((i) => i.kind === 'span' && i.startSec <= cursorSec && i.endSec >= cursorSec)
+                  .filter(
+                    (i) => i.kind === 'span' && i.startSec <= cursorSec && i.endSec >= cursorSec,
+                  )
                   .map((i) => i.name)
                   .slice(0, 6)
                   .join(', ') || '—'}
@@ -396,19 +478,26 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
             )}
           </>
         ) : (
-          <span className="muted">Ctrl+wheel zooms · drag or Shift+wheel pans · W/S zoom · A/D pan · 0 fits all · F fits the selection</span>
+          <span className="muted">
+            Ctrl+wheel zooms · drag or Shift+wheel pans · W/S zoom · A/D pan · 0 fits all · F fits
+            the selection
+          </span>
         )}
       </div>
       {hover?.hit && hoverItem && (
         <div
           className="tooltip"
           data-testid="tooltip"
-          style={{ left: Math.min(LABEL_WIDTH + hover.x + 14, size.width - 300), top: hover.y + AXIS_HEIGHT + 40 }}
+          style={{
+            left: Math.min(LABEL_WIDTH + hover.x + 14, size.width - 300),
+            top: hover.y + AXIS_HEIGHT + 40,
+          }}
         >
           <div className="tooltip-name">{hoverItem.name}</div>
           {hoverItem.kind === 'span' ? (
             <div>
-              {formatDuration(hoverItem.startSec)} → {formatDuration(hoverItem.endSec)} ({formatDuration(hoverItem.endSec - hoverItem.startSec)})
+              {formatDuration(hoverItem.startSec)} → {formatDuration(hoverItem.endSec)} (
+              {formatDuration(hoverItem.endSec - hoverItem.startSec)})
             </div>
           ) : (
             <div>
@@ -416,11 +505,17 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
               {formatDuration(hoverItem.startSec)}
             </div>
           )}
-          {hoverItem.ongoing && <div className="tooltip-warn">ongoing: never ended; drawn until {hoverItem.clippedBy?.replace(/_/g, ' ')}</div>}
+          {hoverItem.ongoing && (
+            <div className="tooltip-warn">
+              ongoing: never ended; drawn until {hoverItem.clippedBy?.replace(/_/g, ' ')}
+            </div>
+          )}
           {hoverItem.pd && (
             <div>
               {hoverItem.pd.role} phases:{' '}
-              {hoverItem.pd.phases.map((p) => `${p.phase} ${formatDuration(p.durationSec)}`).join(', ')}
+              {hoverItem.pd.phases
+                .map((p) => `${p.phase} ${formatDuration(p.durationSec)}`)
+                .join(', ')}
             </div>
           )}
           {hoverItem.hint && <div className="muted">{hoverItem.hint}</div>}
@@ -432,7 +527,10 @@ export function Timeline({ host, file, order }: { host: TraceHost; file: FileSum
 }
 
 /** Samples not started, running and finished at time t (seconds from the file start). */
-export function cursorCounts(order: RowOrder, t: number): { notStarted: number; running: number; finished: number } {
+export function cursorCounts(
+  order: RowOrder,
+  t: number,
+): { notStarted: number; running: number; finished: number } {
   let notStarted = 0;
   let running = 0;
   let finished = 0;

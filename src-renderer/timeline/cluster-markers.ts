@@ -6,7 +6,10 @@ export interface MarkerCluster {
 }
 
 /** Markers closer than `minGapPx` merge into one numbered cluster (input sorted by x). */
-export function clusterMarkers(points: { x: number; index: number }[], minGapPx = 4): MarkerCluster[] {
+export function clusterMarkers(
+  points: { x: number; index: number }[],
+  minGapPx = 4,
+): MarkerCluster[] {
   const clusters: MarkerCluster[] = [];
   for (const p of points) {
     const last = clusters[clusters.length - 1];

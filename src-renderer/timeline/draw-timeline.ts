@@ -84,8 +84,16 @@ export function drawTimeline(
       ctx.fillRect(0, y, width, rowHeight);
     }
     ctx.globalAlpha = dimmed ? 0.25 : 1;
-    const s: RowDrawStats = { bars: 0, markers: 0, clusters: 0, orphans: 0, ongoing: 0, pdSegments: 0 };
-    const laneY = (item: ItemView) => y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * LANE_HEIGHT;
+    const s: RowDrawStats = {
+      bars: 0,
+      markers: 0,
+      clusters: 0,
+      orphans: 0,
+      ongoing: 0,
+      pdSegments: 0,
+    };
+    const laneY = (item: ItemView) =>
+      y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * LANE_HEIGHT;
     const points: { item: ItemView; x: number }[] = [];
     for (const item of row.items) {
       if (options.hiddenNames.has(item.name)) continue;
@@ -121,7 +129,15 @@ export function drawTimeline(
       }
       drawLabel(ctx, item, x0, x1, top, h, theme);
       s.bars++;
-      hits.push({ rowId: row.rowId, index: item.index, x0, x1, y0: top, y1: top + h, point: false });
+      hits.push({
+        rowId: row.rowId,
+        index: item.index,
+        x0,
+        x1,
+        y0: top,
+        y1: top + h,
+        point: false,
+      });
     }
     ctx.globalAlpha = dimmed ? 0.25 : 1;
     // instant events and orphan ends, per lane, clustered when closer than 4 px
@@ -147,7 +163,15 @@ export function drawTimeline(
         }
         s.markers += cluster.count;
         for (const index of cluster.members) {
-          hits.push({ rowId: row.rowId, index, x0: cluster.x - 5, x1: cluster.x + 5, y0: cy - 6, y1: cy + 6, point: true });
+          hits.push({
+            rowId: row.rowId,
+            index,
+            x0: cluster.x - 5,
+            x1: cluster.x + 5,
+            y0: cy - 6,
+            y1: cy + 6,
+            point: true,
+          });
         }
       }
     }
@@ -157,7 +181,15 @@ export function drawTimeline(
   return { hits, stats };
 }
 
-function drawPhases(ctx: CanvasRenderingContext2D, item: ItemView, x0: number, x1: number, top: number, h: number, scale: number): number {
+function drawPhases(
+  ctx: CanvasRenderingContext2D,
+  item: ItemView,
+  x0: number,
+  x1: number,
+  top: number,
+  h: number,
+  scale: number,
+): number {
   const phases = item.pd!.phases;
   const total = phases.reduce((sum, p) => sum + p.durationSec, 0);
   // proportional segments: duration / max(sum of phases, span length)
@@ -167,7 +199,10 @@ function drawPhases(ctx: CanvasRenderingContext2D, item: ItemView, x0: number, x
   ctx.fillRect(x0, top, width, h);
   let x = x0;
   for (const phase of phases) {
-    const w = denominator > 0 ? (phase.durationSec / denominator) * (item.endSec - item.startSec) * scale : 0;
+    const w =
+      denominator > 0
+        ? (phase.durationSec / denominator) * (item.endSec - item.startSec) * scale
+        : 0;
     ctx.fillStyle = pdPhaseColour(item.pd!.role, phase.phase);
     ctx.fillRect(x, top, Math.max(w, 0.5), h);
     x += w;
@@ -175,7 +210,14 @@ function drawPhases(ctx: CanvasRenderingContext2D, item: ItemView, x0: number, x
   return phases.length;
 }
 
-function drawOngoing(ctx: CanvasRenderingContext2D, x0: number, x1: number, top: number, h: number, colour: string): void {
+function drawOngoing(
+  ctx: CanvasRenderingContext2D,
+  x0: number,
+  x1: number,
+  top: number,
+  h: number,
+  colour: string,
+): void {
   // hatched body fading towards the clipped end: it did not end, we only know it was running
   const gradient = ctx.createLinearGradient(x0, 0, x1, 0);
   gradient.addColorStop(0, colour);
@@ -201,22 +243,40 @@ function drawOngoing(ctx: CanvasRenderingContext2D, x0: number, x1: number, top:
   ctx.setLineDash([]);
 }
 
-function drawLabel(ctx: CanvasRenderingContext2D, item: ItemView, x0: number, x1: number, top: number, h: number, theme: ThemeColours): void {
+function drawLabel(
+  ctx: CanvasRenderingContext2D,
+  item: ItemView,
+  x0: number,
+  x1: number,
+  top: number,
+  h: number,
+  theme: ThemeColours,
+): void {
   const left = Math.max(x0, 0) + 3;
   const room = Math.min(x1, ctx.canvas.width) - left - 3;
   if (room < 24) return;
-  const parts = [item.name, item.hint, formatDuration(item.endSec - item.startSec)].filter(Boolean) as string[];
+  const parts = [item.name, item.hint, formatDuration(item.endSec - item.startSec)].filter(
+    Boolean,
+  ) as string[];
   let text = parts.join(' · ');
   while (text.length > 3 && ctx.measureText(text).width > room) {
-    parts.length > 1 ? parts.pop() : (parts[0] = parts[0].slice(0, -2));
-    text = parts.length === 1 && parts[0].length < item.name.length ? `${parts[0]}…` : parts.join(' · ');
+    if (parts.length > 1) parts.pop();
+    else parts[0] = parts[0].slice(0, -2);
+    text =
+      parts.length === 1 && parts[0].length < item.name.length ? `${parts[0]}…` : parts.join(' · ');
   }
   if (ctx.measureText(text).width > room) return;
   ctx.fillStyle = item.pd ? theme.fg : '#ffffff';
   ctx.fillText(text, left, top + h / 2 + 0.5);
 }
 
-function drawMarker(ctx: CanvasRenderingContext2D, x: number, y: number, item: ItemView, theme: ThemeColours): void {
+function drawMarker(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  item: ItemView,
+  theme: ThemeColours,
+): void {
   ctx.fillStyle = item.error ? theme.danger : colourForName(item.name);
   ctx.strokeStyle = theme.bg;
   ctx.lineWidth = 1;
@@ -251,7 +311,13 @@ function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, colour: 
   ctx.stroke();
 }
 
-function drawCluster(ctx: CanvasRenderingContext2D, x: number, y: number, count: number, theme: ThemeColours): void {
+function drawCluster(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  count: number,
+  theme: ThemeColours,
+): void {
   ctx.fillStyle = theme.fg;
   ctx.beginPath();
   ctx.arc(x, y, 6.5, 0, Math.PI * 2);

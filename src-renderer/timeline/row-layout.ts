@@ -23,7 +23,11 @@ export function layoutRows(laneCounts: number[], expanded: (index: number) => bo
 }
 
 /** First and last row index intersecting [scrollTop, scrollTop + height). */
-export function visibleRange(layout: RowLayout, scrollTop: number, height: number): [number, number] {
+export function visibleRange(
+  layout: RowLayout,
+  scrollTop: number,
+  height: number,
+): [number, number] {
   const n = layout.tops.length;
   if (n === 0) return [0, -1];
   let lo = 0;
@@ -41,5 +45,9 @@ export function visibleRange(layout: RowLayout, scrollTop: number, height: numbe
 /** Which row index is at y (content coordinates), or -1. */
 export function rowAt(layout: RowLayout, y: number): number {
   const [first] = visibleRange(layout, y, 0);
-  return first < layout.tops.length && y >= layout.tops[first] && y < layout.tops[first] + layout.heights[first] ? first : -1;
+  return first < layout.tops.length &&
+    y >= layout.tops[first] &&
+    y < layout.tops[first] + layout.heights[first]
+    ? first
+    : -1;
 }

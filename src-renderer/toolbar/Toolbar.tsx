@@ -16,7 +16,14 @@ const SORTS: [SortKey, string][] = [
 ];
 
 /** Search, filters, sort and the counts of shown rows; the timeline / perf switch. */
-export function Toolbar({ file, order }: { host: TraceHost; file: FileSummary; order: RowOrder | null }) {
+export function Toolbar({
+  file,
+  order,
+}: {
+  host: TraceHost;
+  file: FileSummary;
+  order: RowOrder | null;
+}) {
   const filter = useViewStore((s) => s.filter);
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setFilter = useViewStore((s) => s.setFilter);
@@ -59,17 +66,34 @@ export function Toolbar({ file, order }: { host: TraceHost; file: FileSummary; o
     else current.add(attempt);
     patchFilter({ attempts: current.size > 0 ? [...current] : undefined });
   };
-  const shown = filterMode === 'highlight' && matching ? matching.size : (order?.rowIds.length ?? 0);
-  const active = Object.values(filter).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+  const shown =
+    filterMode === 'highlight' && matching ? matching.size : (order?.rowIds.length ?? 0);
+  const active = Object.values(filter).some(
+    (v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
+  );
 
   return (
     <div className="toolbar" data-testid="toolbar">
       <div className="toolbar-line">
         <div className="view-switch" role="tablist">
-          <button type="button" role="tab" aria-selected={view === 'timeline'} className={`button small${view === 'timeline' ? ' selected' : ''}`} onClick={() => setView('timeline')} data-testid="view-timeline">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={view === 'timeline'}
+            className={`button small${view === 'timeline' ? ' selected' : ''}`}
+            onClick={() => setView('timeline')}
+            data-testid="view-timeline"
+          >
             Timeline
           </button>
-          <button type="button" role="tab" aria-selected={view === 'perf'} className={`button small${view === 'perf' ? ' selected' : ''}`} onClick={() => setView('perf')} data-testid="view-perf">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={view === 'perf'}
+            className={`button small${view === 'perf' ? ' selected' : ''}`}
+            onClick={() => setView('perf')}
+            data-testid="view-perf"
+          >
             Perf
           </button>
         </div>
@@ -83,14 +107,24 @@ export function Toolbar({ file, order }: { host: TraceHost; file: FileSummary; o
         />
         <label className="sort">
           Sort{' '}
-          <select value={sort} onChange={(event) => setSort(event.target.value as SortKey, descending)} data-testid="sort-select">
+          <select
+            value={sort}
+            onChange={(event) => setSort(event.target.value as SortKey, descending)}
+            data-testid="sort-select"
+          >
             {SORTS.map(([key, label]) => (
               <option key={key} value={key}>
                 {label}
               </option>
             ))}
           </select>
-          <button type="button" className="button small" onClick={() => setSort(sort, !descending)} title="Direction" data-testid="sort-direction">
+          <button
+            type="button"
+            className="button small"
+            onClick={() => setSort(sort, !descending)}
+            title="Direction"
+            data-testid="sort-direction"
+          >
             {descending ? '↓' : '↑'}
           </button>
         </label>
@@ -106,26 +140,49 @@ export function Toolbar({ file, order }: { host: TraceHost; file: FileSummary; o
       </div>
       <div className="toolbar-line filters">
         {file.statuses.map((status) => (
-          <button key={status} type="button" className={`chip${filter.statuses?.includes(status) ? ' on' : ''}`} data-testid="status-chip" data-value={status} onClick={() => toggle('statuses', status)}>
+          <button
+            key={status}
+            type="button"
+            className={`chip${filter.statuses?.includes(status) ? ' on' : ''}`}
+            data-testid="status-chip"
+            data-value={status}
+            onClick={() => toggle('statuses', status)}
+          >
             {status}
           </button>
         ))}
         {file.sources.length > 1 && <span className="sep" />}
         {file.sources.length > 1 &&
           file.sources.slice(0, 12).map((source) => (
-            <button key={source} type="button" className={`chip${filter.sources?.includes(source) ? ' on' : ''}`} data-testid="source-chip" onClick={() => toggle('sources', source)}>
+            <button
+              key={source}
+              type="button"
+              className={`chip${filter.sources?.includes(source) ? ' on' : ''}`}
+              data-testid="source-chip"
+              onClick={() => toggle('sources', source)}
+            >
               {source}
             </button>
           ))}
         {file.attempts.length > 1 && <span className="sep" />}
         {file.attempts.length > 1 &&
           file.attempts.map((attempt) => (
-            <button key={attempt} type="button" className={`chip${filter.attempts?.includes(attempt) ? ' on' : ''}`} data-testid="attempt-chip" onClick={() => toggleAttempt(attempt)}>
+            <button
+              key={attempt}
+              type="button"
+              className={`chip${filter.attempts?.includes(attempt) ? ' on' : ''}`}
+              data-testid="attempt-chip"
+              onClick={() => toggleAttempt(attempt)}
+            >
               attempt {attempt}
             </button>
           ))}
         <span className="sep" />
-        <select value={filter.spanName ?? ''} onChange={(event) => patchFilter({ spanName: event.target.value || undefined })} data-testid="span-filter">
+        <select
+          value={filter.spanName ?? ''}
+          onChange={(event) => patchFilter({ spanName: event.target.value || undefined })}
+          data-testid="span-filter"
+        >
           <option value="">any span</option>
           {file.spanNames.slice(0, 60).map(({ name }) => (
             <option key={name} value={name}>
@@ -135,19 +192,47 @@ export function Toolbar({ file, order }: { host: TraceHost; file: FileSummary; o
         </select>
         <label className="reward-range">
           reward{' '}
-          <input type="number" step="0.1" placeholder="min" value={filter.rewardMin ?? ''} onChange={(e) => patchFilter({ rewardMin: e.target.value === '' ? undefined : Number(e.target.value) })} />
+          <input
+            type="number"
+            step="0.1"
+            placeholder="min"
+            value={filter.rewardMin ?? ''}
+            onChange={(e) =>
+              patchFilter({ rewardMin: e.target.value === '' ? undefined : Number(e.target.value) })
+            }
+          />
           –
-          <input type="number" step="0.1" placeholder="max" value={filter.rewardMax ?? ''} onChange={(e) => patchFilter({ rewardMax: e.target.value === '' ? undefined : Number(e.target.value) })} />
+          <input
+            type="number"
+            step="0.1"
+            placeholder="max"
+            value={filter.rewardMax ?? ''}
+            onChange={(e) =>
+              patchFilter({ rewardMax: e.target.value === '' ? undefined : Number(e.target.value) })
+            }
+          />
         </label>
         <label className="mode">
-          <select value={filterMode} onChange={(event) => setFilterMode(event.target.value as 'filter' | 'highlight')} data-testid="filter-mode">
+          <select
+            value={filterMode}
+            onChange={(event) => setFilterMode(event.target.value as 'filter' | 'highlight')}
+            data-testid="filter-mode"
+          >
             <option value="filter">filter</option>
             <option value="highlight">highlight</option>
           </select>
         </label>
         {filter.rowIds && <span className="chip on">{filter.rowIds.length} picked in perf</span>}
         {active && (
-          <button type="button" className="button small" onClick={() => { setText(''); setFilter({}); }} data-testid="clear-filters">
+          <button
+            type="button"
+            className="button small"
+            onClick={() => {
+              setText('');
+              setFilter({});
+            }}
+            data-testid="clear-filters"
+          >
             Clear
           </button>
         )}

@@ -74,14 +74,7 @@ export interface FileSummary {
 export type OpenResult = { ok: true; file: FileSummary } | { ok: false; error: FileError };
 
 export type SortKey =
-  | 'start'
-  | 'duration'
-  | 'reward'
-  | 'lane_count'
-  | 'ongoing'
-  | 'sample_index'
-  | 'group'
-  | 'row_id';
+  'start' | 'duration' | 'reward' | 'lane_count' | 'ongoing' | 'sample_index' | 'group' | 'row_id';
 
 export interface RowFilter {
   text?: string;
@@ -194,7 +187,12 @@ export interface Distribution {
 export interface PerfView {
   perf: PerfSummary;
   /** per-request values for histograms: e2e latency, queue time, decode throughput, PD phases */
-  series: { key: string; unit: 's' | 'tok/s' | 'MB' | 'GB/s' | ''; values: number[]; rowIds: number[] }[];
+  series: {
+    key: string;
+    unit: 's' | 'tok/s' | 'MB' | 'GB/s' | '';
+    values: number[];
+    rowIds: number[];
+  }[];
   /** samples running over time: step function of (t, running) */
   running: { tSec: number; running: number }[];
   durations: Distribution[];

@@ -68,7 +68,10 @@ function compareSpanTotals(rowsA: Row[], rowsB: Row[]) {
       aCount: a.get(name)?.count ?? 0,
       bCount: b.get(name)?.count ?? 0,
     }))
-    .sort((x, y) => Math.abs(y.bSec - y.aSec) - Math.abs(x.bSec - x.aSec) || x.name.localeCompare(y.name));
+    .sort(
+      (x, y) =>
+        Math.abs(y.bSec - y.aSec) - Math.abs(x.bSec - x.aSec) || x.name.localeCompare(y.name),
+    );
 }
 
 function compareStats(a: CompareSide, b: CompareSide) {
@@ -89,12 +92,16 @@ function sideStats(side: CompareSide): Record<string, number> {
     'rollout/rows': summary.rows,
     'rollout/untraced_samples': summary.untracedSamples,
   };
-  const rewards = trace.rows.map((row) => rewardValue(row.reward)).filter((r): r is number => r !== null);
-  if (rewards.length > 0) stats['reward/mean'] = rewards.reduce((s, r) => s + r, 0) / rewards.length;
+  const rewards = trace.rows
+    .map((row) => rewardValue(row.reward))
+    .filter((r): r is number => r !== null);
+  if (rewards.length > 0)
+    stats['reward/mean'] = rewards.reduce((s, r) => s + r, 0) / rewards.length;
   if (trace.rows.length > 0) {
     stats['response_length/mean'] =
       trace.rows.reduce((s, row) => s + row.total_response_length, 0) / trace.rows.length;
-    stats['row_duration/mean'] = trace.rows.reduce((s, row) => s + row.duration, 0) / trace.rows.length;
+    stats['row_duration/mean'] =
+      trace.rows.reduce((s, row) => s + row.duration, 0) / trace.rows.length;
   }
   for (const row of trace.rows) {
     const key = `status/${row.status ?? 'none'}`;

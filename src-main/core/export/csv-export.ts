@@ -1,9 +1,26 @@
 import type { AttrValue, Row } from '../model/row';
 
 const COLUMNS = [
-  'row_id', 'sample_index', 'group_index', 'source', 'status', 'label', 'reward', 'trace_id', 'attempt',
-  'start', 'end', 'duration', 'lane_count', 'item_count', 'closed_span_count', 'open_span_count',
-  'point_event_count', 'orphan_count', 'total_response_length', 'max_response_length',
+  'row_id',
+  'sample_index',
+  'group_index',
+  'source',
+  'status',
+  'label',
+  'reward',
+  'trace_id',
+  'attempt',
+  'start',
+  'end',
+  'duration',
+  'lane_count',
+  'item_count',
+  'closed_span_count',
+  'open_span_count',
+  'point_event_count',
+  'orphan_count',
+  'total_response_length',
+  'max_response_length',
 ] as const;
 
 /**

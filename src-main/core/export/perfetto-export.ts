@@ -27,7 +27,9 @@ const us = (sec: number) => Math.round(sec * 1e9) / 1e3;
  * complete events where they nest on their thread, as async pairs where they overlap; instant
  * events as `i`; PD phases as nested slices inside their request.
  */
-export function buildPerfettoTrace(files: { name: string; rows: Row[]; globalStart: number | null }[]): PerfettoTrace {
+export function buildPerfettoTrace(
+  files: { name: string; rows: Row[]; globalStart: number | null }[],
+): PerfettoTrace {
   const out: TraceEvent[] = [];
   let asyncId = 0;
   files.forEach((file, f) => {
@@ -37,7 +39,13 @@ export function buildPerfettoTrace(files: { name: string; rows: Row[]; globalSta
     out.push({ name: 'process_sort_index', ph: 'M', pid, tid: 0, args: { sort_index: pid } });
     file.rows.forEach((row, r) => {
       const tid = r + 1;
-      out.push({ name: 'thread_name', ph: 'M', pid, tid, args: { name: `#${String(row.sample_index)} ${row.source ?? ''}`.trim() } });
+      out.push({
+        name: 'thread_name',
+        ph: 'M',
+        pid,
+        tid,
+        args: { name: `#${String(row.sample_index)} ${row.source ?? ''}`.trim() },
+      });
       out.push({ name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } });
       const threadEvents: TraceEvent[] = [];
       const spans = row.items
@@ -55,8 +63,25 @@ export function buildPerfettoTrace(files: { name: string; rows: Row[]; globalSta
           for (const phase of phaseSlices(span, ts, end)) threadEvents.push({ ...phase, pid, tid });
         } else {
           const id = `0x${(++asyncId).toString(16)}`;
-          threadEvents.push({ name: span.name, ph: 'b', pid, tid, ts, id, cat: 'overlapping', args });
-          threadEvents.push({ name: span.name, ph: 'e', pid, tid, ts: end, id, cat: 'overlapping' });
+          threadEvents.push({
+            name: span.name,
+            ph: 'b',
+            pid,
+            tid,
+            ts,
+            id,
+            cat: 'overlapping',
+            args,
+          });
+          threadEvents.push({
+            name: span.name,
+            ph: 'e',
+            pid,
+            tid,
+            ts: end,
+            id,
+            cat: 'overlapping',
+          });
         }
       }
       for (const item of row.items) {

@@ -10,12 +10,7 @@
 
 /** JSON-like attribute value as read from a dump or an OTLP file. */
 export type AttrValue =
-  | null
-  | boolean
-  | number
-  | string
-  | AttrValue[]
-  | { [key: string]: AttrValue };
+  null | boolean | number | string | AttrValue[] | { [key: string]: AttrValue };
 
 export type Attrs = { [key: string]: AttrValue };
 

@@ -47,7 +47,10 @@ export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}):
   const looksLikeDump = /\.(pt|pth)$/i.test(first.name);
   // An empty file holds no spans (a trace file that was never written to); sniffing a .pt
   // name that is not a torch file lets the dump reader say precisely what is wrong.
-  const format = first.size === 0 && !looksLikeDump ? 'otlp' : (sniffFormat(first.read(0, 64 * 1024)) ?? (looksLikeDump ? 'slime' : null));
+  const format =
+    first.size === 0 && !looksLikeDump
+      ? 'otlp'
+      : (sniffFormat(first.read(0, 64 * 1024)) ?? (looksLikeDump ? 'slime' : null));
   if (format === null) {
     throw new FormatError(
       'open/unknown-format',
@@ -79,7 +82,8 @@ function openSlime(
   const stats = buildStoreStats(store);
   const notices: string[] = [];
   if (dump.samples.length === 0) notices.push('The dump holds no samples.');
-  else if (rows.length === 0) notices.push(`None of the ${dump.samples.length} samples has a trace.`);
+  else if (rows.length === 0)
+    notices.push(`None of the ${dump.samples.length} samples has a trace.`);
   else if (untracedSamples > 0) notices.push(`${untracedSamples} samples have no trace.`);
   return {
     summary: {

@@ -32,7 +32,16 @@ export function buildRow(sample: Record<string, PyValue>, position: number): Row
 
   const spanItems: SpanItem[] = [...walk.spans.values()]
     .sort((a, b) => a.order - b.order)
-    .map((span) => spanItem(span, depths.get(span.spanId) ?? 0, nameOf(span.parent), walk.spans, siblings, rowEnd));
+    .map((span) =>
+      spanItem(
+        span,
+        depths.get(span.spanId) ?? 0,
+        nameOf(span.parent),
+        walk.spans,
+        siblings,
+        rowEnd,
+      ),
+    );
   const pointItems: PointItem[] = walk.points.map((point) => {
     const parentKnown = point.parent !== null && walk.spans.has(point.parent);
     const depth = parentKnown ? (depths.get(point.parent!) ?? 0) + 1 : 0;
@@ -51,14 +60,17 @@ export function buildRow(sample: Record<string, PyValue>, position: number): Row
     };
   });
   const deepest = Math.max(-1, ...spanItems.map((s) => s.lane), ...pointItems.map((p) => p.lane));
-  const rawDurations = new Map([...walk.spans.values()].map((s) => [s.spanId, s.end === null ? 0 : s.end - s.start]));
+  const rawDurations = new Map(
+    [...walk.spans.values()].map((s) => [s.spanId, s.end === null ? 0 : s.end - s.start]),
+  );
   const virtual = slimeVirtualPdSpans(spanItems, deepest + 1, rawDurations);
   const items: RowItem[] = [...spanItems, ...virtual, ...pointItems].sort(compareItems);
 
   let responseTotal = 0;
   let responseMax = 0;
   for (const item of items) {
-    const attrLists = item.type === 'span' ? [item.attrs.start_attrs, item.attrs.end_attrs] : [item.attrs];
+    const attrLists =
+      item.type === 'span' ? [item.attrs.start_attrs, item.attrs.end_attrs] : [item.attrs];
     for (const attrs of attrLists) {
       if (typeof attrs.response_length !== 'number') continue;
       responseTotal += attrs.response_length;
@@ -77,7 +89,8 @@ export function buildRow(sample: Record<string, PyValue>, position: number): Row
     status: sampleStatus(sample),
     label: sampleLabel(sample),
     reward: toAttr(sample.reward),
-    trace_id: trace.trace_id === undefined || trace.trace_id === null ? null : String(trace.trace_id),
+    trace_id:
+      trace.trace_id === undefined || trace.trace_id === null ? null : String(trace.trace_id),
     attempt: toAttr(trace.attempt),
     start: rowStart,
     end: rowStop,
@@ -133,5 +146,10 @@ export function compareItems(a: RowItem, b: RowItem): number {
   const bStart = b.type === 'span' ? b.start_ts : b.ts;
   const aEnd = a.type === 'span' ? a.display_end_ts : a.ts;
   const bEnd = b.type === 'span' ? b.display_end_ts : b.ts;
-  return a.lane - b.lane || aStart - bStart || aEnd - bEnd || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return (
+    a.lane - b.lane ||
+    aStart - bStart ||
+    aEnd - bEnd ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  );
 }

@@ -45,7 +45,10 @@ export function groupSiblings(spans: Iterable<WalkSpan>): Map<string | null, Wal
   return groups;
 }
 
-function nextSiblingStart(span: WalkSpan, siblingsByParent: Map<string | null, WalkSpan[]>): number | null {
+function nextSiblingStart(
+  span: WalkSpan,
+  siblingsByParent: Map<string | null, WalkSpan[]>,
+): number | null {
   for (const sibling of siblingsByParent.get(span.parent) ?? []) {
     if (sibling.start > span.start) return sibling.start;
   }

@@ -2,10 +2,12 @@ import type { PdRole } from '../model/row';
 
 /** Flat PD keys of June 2026 dumps, in the fixed phase order of TRACE_MODEL section 4. */
 export const PD_FLAT_KEYS: Record<PdRole, { key: string; phase: string }[]> = {
-  prefill: ['bootstrap_queue', 'bootstrap', 'alloc_wait', 'forward', 'transfer_queue'].map((phase) => ({
-    key: `pd_prefill_${phase}_duration`,
-    phase,
-  })),
+  prefill: ['bootstrap_queue', 'bootstrap', 'alloc_wait', 'forward', 'transfer_queue'].map(
+    (phase) => ({
+      key: `pd_prefill_${phase}_duration`,
+      phase,
+    }),
+  ),
   decode: ['prealloc', 'bootstrap', 'alloc_wait', 'transfer', 'forward'].map((phase) => ({
     key: `pd_decode_${phase}_duration`,
     phase,

@@ -22,7 +22,8 @@ export function buildPdView(row: Row): Row {
     const role = ROLE_OF_CHILD.exec(item.name)?.[1] as PdRole | undefined;
     if (role) {
       const children = items.filter(
-        (c): c is SpanItem => c.type === 'span' && c.parent_span_id === item.span_id && PHASE_OF_CHILD.test(c.name),
+        (c): c is SpanItem =>
+          c.type === 'span' && c.parent_span_id === item.span_id && PHASE_OF_CHILD.test(c.name),
       );
       const phases = PD_FLAT_KEYS[role].flatMap(({ phase, key }) => {
         const child = children.find((c) => c.name === `sglang_pd_${role}_${phase}`);
@@ -36,7 +37,9 @@ export function buildPdView(row: Row): Row {
       item.pd = {
         role,
         phases,
-        parentDurationSec: parent ? parent.display_end_ts - parent.start_ts : item.display_end_ts - item.start_ts,
+        parentDurationSec: parent
+          ? parent.display_end_ts - parent.start_ts
+          : item.display_end_ts - item.start_ts,
       };
       continue;
     }
@@ -53,8 +56,16 @@ export function buildPdView(row: Row): Row {
   // Older dumps: unprefixed keys alone give slime no [P] lane; they give us one.
   const added: SpanItem[] = [];
   for (const item of items) {
-    if (item.type !== 'span' || item.state !== 'closed_span' || item.name.startsWith('sglang_pd_') || item.pd) continue;
-    const hasVirtualPrefill = items.some((v) => v.type === 'span' && v.span_id === `${item.span_id}:pd:prefill`);
+    if (
+      item.type !== 'span' ||
+      item.state !== 'closed_span' ||
+      item.name.startsWith('sglang_pd_') ||
+      item.pd
+    )
+      continue;
+    const hasVirtualPrefill = items.some(
+      (v) => v.type === 'span' && v.span_id === `${item.span_id}:pd:prefill`,
+    );
     if (hasVirtualPrefill) continue;
     const phases = flatPhases('prefill', item.attrs.end_attrs);
     if (!PD_OLDER_PREFILL_KEYS.some(({ key }) => positive(item.attrs.end_attrs[key]))) continue;
@@ -83,7 +94,8 @@ function flatPhases(role: PdRole, attrs: Record<string, unknown>): PdPhase[] {
     if (role === 'prefill' && !positive(value)) {
       value = attrs[PD_OLDER_PREFILL_KEYS.find((k) => k.phase === phase)?.key ?? ''];
     }
-    if (positive(value)) phases.push({ phase, durationSec: value === true ? 1 : (value as number) });
+    if (positive(value))
+      phases.push({ phase, durationSec: value === true ? 1 : (value as number) });
   }
   return phases;
 }

@@ -9,11 +9,17 @@ const SLIME_METRICS: [attr: string, metric: string][] = [
   ['e2e_latency', 'perf/request/e2e_latency'],
   ['queue_time', 'perf/request/queue_time'],
   ['decode_throughput', 'perf/decode/throughput'],
-  ...PD_FLAT_KEYS.prefill.map(({ key, phase }): [string, string] => [key, `perf/prefill/${phase}_duration`]),
+  ...PD_FLAT_KEYS.prefill.map(({ key, phase }): [string, string] => [
+    key,
+    `perf/prefill/${phase}_duration`,
+  ]),
   ['pd_transfer_speed_gb_s', 'perf/prefill/transfer_speed_gb_s'],
   ['pd_transfer_total_mb', 'perf/prefill/transfer_total_mb'],
   ['pd_prefill_retry_count', 'perf/prefill/retry_count'],
-  ...PD_FLAT_KEYS.decode.map(({ key, phase }): [string, string] => [key, `perf/decode/${phase}_duration`]),
+  ...PD_FLAT_KEYS.decode.map(({ key, phase }): [string, string] => [
+    key,
+    `perf/decode/${phase}_duration`,
+  ]),
 ];
 
 /** (ours) current dumps: sglang_pd_<role>_<phase> child spans (end attr duration_s). */
@@ -48,10 +54,12 @@ export function buildPerfSummary(samples: PyValue[]): Record<string, number> {
       }
       if (hasPd) profiled++;
     }
-    const child = typeof name === 'string' && event.type === 'span_end' ? CHILD_PD.exec(name) : null;
+    const child =
+      typeof name === 'string' && event.type === 'span_end' ? CHILD_PD.exec(name) : null;
     if (child) {
       const duration = attrs[`pd_${child[1]}_${child[2]}_duration`] ?? attrs.duration_s;
-      if (typeof duration === 'number' && Number.isFinite(duration)) add(`perf/pd_child/${child[1]}/${child[2]}_duration`, duration);
+      if (typeof duration === 'number' && Number.isFinite(duration))
+        add(`perf/pd_child/${child[1]}/${child[2]}_duration`, duration);
     }
     if (name === 'sglang_pd_summary') {
       for (const [attr, metric] of SLIME_METRICS) {
@@ -65,7 +73,9 @@ export function buildPerfSummary(samples: PyValue[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [metric, list] of [...values.entries()].sort()) {
     // child-span PD keys take slime's names when slime has none for the rollout
-    const name = metric.startsWith('perf/pd_child/') ? metric.replace('perf/pd_child/', 'perf/') : metric;
+    const name = metric.startsWith('perf/pd_child/')
+      ? metric.replace('perf/pd_child/', 'perf/')
+      : metric;
     if (metric.startsWith('perf/pd_child/') && values.has(name)) continue;
     Object.assign(out, stats(name, list));
   }
@@ -107,8 +117,16 @@ function pairwiseSum(values: number[]): number {
 
 /** Per-request values for histograms, each with the row it came from. */
 export function perfSeries(rows: Row[]): PerfView['series'] {
-  const series = new Map<string, { unit: PerfView['series'][number]['unit']; values: number[]; rowIds: number[] }>();
-  const add = (key: string, unit: PerfView['series'][number]['unit'], value: unknown, rowId: number) => {
+  const series = new Map<
+    string,
+    { unit: PerfView['series'][number]['unit']; values: number[]; rowIds: number[] }
+  >();
+  const add = (
+    key: string,
+    unit: PerfView['series'][number]['unit'],
+    value: unknown,
+    rowId: number,
+  ) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return;
     const entry = series.get(key) ?? { unit, values: [], rowIds: [] };
     entry.values.push(value);

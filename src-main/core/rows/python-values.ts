@@ -16,7 +16,14 @@ export function toFloat(value: PyValue | undefined): number | null {
 
 /** Python truthiness of a value read from a pickle. */
 export function truthy(value: PyValue | undefined): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '' || value === 0n) {
+  if (
+    value === null ||
+    value === undefined ||
+    value === false ||
+    value === 0 ||
+    value === '' ||
+    value === 0n
+  ) {
     return false;
   }
   if (Array.isArray(value)) return value.length > 0;
@@ -26,7 +33,13 @@ export function truthy(value: PyValue | undefined): boolean {
 }
 
 export function isDict(value: PyValue | undefined): value is Record<string, PyValue> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) && !('$kind' in value);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof Uint8Array) &&
+    !('$kind' in value)
+  );
 }
 
 /**
@@ -51,5 +64,7 @@ export function round6(x: number): number {
 /** slime's string cut: the first `limit` characters, then "...<truncated:N>". */
 export function truncate(value: string, limit: number): string {
   const chars = Array.from(value);
-  return chars.length <= limit ? value : `${chars.slice(0, limit).join('')}...<truncated:${chars.length}>`;
+  return chars.length <= limit
+    ? value
+    : `${chars.slice(0, limit).join('')}...<truncated:${chars.length}>`;
 }

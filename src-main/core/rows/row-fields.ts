@@ -49,17 +49,30 @@ export function pyStr(value: PyValue): string {
 export function toAttr(value: PyValue | undefined): AttrValue {
   if (value === undefined || value === null) return null;
   if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean')
+    return value;
   if (value instanceof Uint8Array) return `<${value.length} bytes>`;
   if (Array.isArray(value)) return value.map(toAttr);
   if (isDict(value)) {
     const out: Record<string, AttrValue> = {};
     for (const key of Object.keys(value)) {
-      Object.defineProperty(out, key, { value: toAttr(value[key]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: toAttr(value[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
-  const tagged = value as { $kind: string; length?: number; dtype?: string; shape?: number[]; module?: string; name?: string };
+  const tagged = value as {
+    $kind: string;
+    length?: number;
+    dtype?: string;
+    shape?: number[];
+    module?: string;
+    name?: string;
+  };
   switch (tagged.$kind) {
     case 'lazy-list':
       return `<list of ${tagged.length}>`;

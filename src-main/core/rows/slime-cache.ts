@@ -4,11 +4,41 @@ import { buildRows } from './build-rows';
 import { round6 } from './python-values';
 
 /** Keys of items and rows that slime's cache has; (ours) extras are left out. */
-const SPAN_KEYS = ['type', 'state', 'name', 'start_ts', 'end_ts', 'display_end_ts', 'attempt', 'span_id', 'parent_span_id', 'parent_span_name', 'lane', 'depth', 'attrs'] as const;
-const POINT_KEYS = ['type', 'state', 'name', 'ts', 'attempt', 'span_id', 'parent_span_id', 'parent_span_name', 'lane', 'depth', 'attrs'] as const;
+const SPAN_KEYS = [
+  'type',
+  'state',
+  'name',
+  'start_ts',
+  'end_ts',
+  'display_end_ts',
+  'attempt',
+  'span_id',
+  'parent_span_id',
+  'parent_span_name',
+  'lane',
+  'depth',
+  'attrs',
+] as const;
+const POINT_KEYS = [
+  'type',
+  'state',
+  'name',
+  'ts',
+  'attempt',
+  'span_id',
+  'parent_span_id',
+  'parent_span_name',
+  'lane',
+  'depth',
+  'attrs',
+] as const;
 
 /** `trace-explorer rows FILE`: the cache JSON slime's own viewer writes for a dump. */
-export function buildSlimeCache(dump: { samples: PyValue[] }, ptPath: string, generatedAt: number): SlimeCache {
+export function buildSlimeCache(
+  dump: { samples: PyValue[] },
+  ptPath: string,
+  generatedAt: number,
+): SlimeCache {
   const { rows } = buildRows(dump.samples);
   return slimeCacheOf(rows, ptPath, generatedAt);
 }

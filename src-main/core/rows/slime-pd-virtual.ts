@@ -22,7 +22,8 @@ export function slimeVirtualPdSpans(
   const out: SpanItem[] = [];
   let lane = firstFreeLane;
   for (const span of spans) {
-    if (span.state !== 'closed_span' || span.name.startsWith('sglang_pd_') || span.end_ts === null) continue;
+    if (span.state !== 'closed_span' || span.name.startsWith('sglang_pd_') || span.end_ts === null)
+      continue;
     const endAttrs = span.attrs.end_attrs;
     for (const role of ['prefill', 'decode'] as const) {
       const keys = PD_FLAT_KEYS[role].filter(({ key }) => positive(endAttrs[key]));
@@ -31,7 +32,9 @@ export function slimeVirtualPdSpans(
       for (const { key } of keys) attrs[key] = endAttrs[key];
       attrs.timeline_pd_virtual_role = role;
       attrs.timeline_pd_parent_name = span.name;
-      attrs.timeline_pd_parent_duration = round6(rawDurations.get(span.span_id ?? '') ?? span.end_ts - span.start_ts);
+      attrs.timeline_pd_parent_duration = round6(
+        rawDurations.get(span.span_id ?? '') ?? span.end_ts - span.start_ts,
+      );
       out.push({
         type: 'span',
         state: 'closed_span',

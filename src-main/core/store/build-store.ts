@@ -52,7 +52,8 @@ export interface TraceStore {
   rows: Row[];
 }
 
-const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
+const num = (v: unknown) =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
 
 export function buildStore(input: { rows: Row[] }): TraceStore {
   const rows = input.rows;
@@ -140,7 +141,11 @@ export function buildStore(input: { rows: Row[] }): TraceStore {
       s.itemLane[i] = item.lane;
       s.itemDepth[i] = item.depth;
       s.itemName[i] = intern(item.name);
-      s.itemKind[i] = isSpan ? ITEM_KIND.span : item.type === 'event' ? ITEM_KIND.event : ITEM_KIND.orphan;
+      s.itemKind[i] = isSpan
+        ? ITEM_KIND.span
+        : item.type === 'event'
+          ? ITEM_KIND.event
+          : ITEM_KIND.orphan;
       let flags = 0;
       if (isSpan && item.state === 'open_span') flags |= ITEM_FLAG.ongoing;
       if (item.type === 'orphan_end') flags |= ITEM_FLAG.orphan;
@@ -149,7 +154,8 @@ export function buildStore(input: { rows: Row[] }): TraceStore {
       if (isSpan && item.pd?.role === 'decode') flags |= ITEM_FLAG.pdDecode;
       if (item.missing_parent) flags |= ITEM_FLAG.missingParent;
       s.itemFlags[i] = flags;
-      s.itemParent[i] = item.parent_span_id !== null ? (spanIndex.get(item.parent_span_id) ?? -1) : -1;
+      s.itemParent[i] =
+        item.parent_span_id !== null ? (spanIndex.get(item.parent_span_id) ?? -1) : -1;
       index(byName, s.itemName[i], r);
       i++;
     });

@@ -29,7 +29,9 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
     restrict(id < 0 ? [] : Array.from(store.rowsBySpanName.get(id) ?? []));
   }
   if (f.rowIds) {
-    restrict(f.rowIds.map((id) => store.rowIndexById.get(id)).filter((r): r is number => r !== undefined));
+    restrict(
+      f.rowIds.map((id) => store.rowIndexById.get(id)).filter((r): r is number => r !== undefined),
+    );
   }
   const candidates: number[] = [];
   const attempts = f.attempts && f.attempts.length > 0 ? new Set(f.attempts) : null;
@@ -50,7 +52,8 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
     const ka = key(a);
     const kb = key(b);
     // rows without a value (NaN) go last in either direction
-    if (Number.isNaN(ka) || Number.isNaN(kb)) return Number.isNaN(ka) ? (Number.isNaN(kb) ? a - b : 1) : -1;
+    if (Number.isNaN(ka) || Number.isNaN(kb))
+      return Number.isNaN(ka) ? (Number.isNaN(kb) ? a - b : 1) : -1;
     return (ka - kb) * sign || store.rowId[a] - store.rowId[b];
   });
   const out = new Int32Array(candidates.length);

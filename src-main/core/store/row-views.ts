@@ -80,7 +80,11 @@ export function getSpanDetails(store: TraceStore, rowId: number, index: number):
     name: item.name,
     state: item.state,
     startSec: store.itemStart[i],
-    endSec: isSpan ? (item.end_ts === null ? null : item.end_ts - store.globalStartSec) : store.itemStart[i],
+    endSec: isSpan
+      ? item.end_ts === null
+        ? null
+        : item.end_ts - store.globalStartSec
+      : store.itemStart[i],
     displayEndSec: store.itemEnd[i],
     durationSec: store.itemEnd[i] - store.itemStart[i],
     spanId: item.span_id,
@@ -92,8 +96,18 @@ export function getSpanDetails(store: TraceStore, rowId: number, index: number):
   };
   const details: SpanDetails = base;
   if (isSpan && item.pd) details.pd = item.pd;
-  if (item.otel) details.otel = { ...item.otel, service: item.service ?? null, missingParent: item.missing_parent ?? false };
-  if (item.links) details.links = item.links.map((l) => ({ traceId: l.trace_id, spanId: l.span_id, dangling: l.dangling }));
+  if (item.otel)
+    details.otel = {
+      ...item.otel,
+      service: item.service ?? null,
+      missingParent: item.missing_parent ?? false,
+    };
+  if (item.links)
+    details.links = item.links.map((l) => ({
+      traceId: l.trace_id,
+      spanId: l.span_id,
+      dangling: l.dangling,
+    }));
   return details;
 }
 

@@ -3,7 +3,16 @@ import { ITEM_KIND, type TraceStore } from './build-store';
 
 type Stats = Pick<
   FileSummary,
-  'rows' | 'spans' | 'events' | 'links' | 'statuses' | 'sources' | 'attempts' | 'spanNames' | 'globalStartSec' | 'globalEndSec'
+  | 'rows'
+  | 'spans'
+  | 'events'
+  | 'links'
+  | 'statuses'
+  | 'sources'
+  | 'attempts'
+  | 'spanNames'
+  | 'globalStartSec'
+  | 'globalEndSec'
 >;
 
 /** Counts and distinct values for the file summary and the filter menus. */
@@ -16,15 +25,26 @@ export function buildStoreStats(store: TraceStore): Stats {
     else events++;
     nameCounts.set(store.itemName[i], (nameCounts.get(store.itemName[i]) ?? 0) + 1);
   }
-  const links = store.rows.reduce((n, row) => n + row.items.reduce((m, item) => m + (item.links?.length ?? 0), 0), 0);
-  const attempts = [...new Set(Array.from(store.rowAttempt).filter((a) => !Number.isNaN(a)))].sort((a, b) => a - b);
+  const links = store.rows.reduce(
+    (n, row) => n + row.items.reduce((m, item) => m + (item.links?.length ?? 0), 0),
+    0,
+  );
+  const attempts = [...new Set(Array.from(store.rowAttempt).filter((a) => !Number.isNaN(a)))].sort(
+    (a, b) => a - b,
+  );
   return {
     rows: store.rowCount,
     spans,
     events,
     links,
-    statuses: [...store.rowsByStatus.keys()].filter((id) => id >= 0).map((id) => store.strings[id]).sort(),
-    sources: [...store.rowsBySource.keys()].filter((id) => id >= 0).map((id) => store.strings[id]).sort(),
+    statuses: [...store.rowsByStatus.keys()]
+      .filter((id) => id >= 0)
+      .map((id) => store.strings[id])
+      .sort(),
+    sources: [...store.rowsBySource.keys()]
+      .filter((id) => id >= 0)
+      .map((id) => store.strings[id])
+      .sort(),
     attempts,
     spanNames: [...nameCounts.entries()]
       .sort((a, b) => b[1] - a[1] || store.strings[a[0]].localeCompare(store.strings[b[0]]))

@@ -12,7 +12,10 @@ export interface BuiltOtlpRows {
  * markers, errors and links marked. Lanes follow the producer: SGLang rows get one lane group
  * per thread, ROLL rows one per service instance, anything else one lane per depth.
  */
-export function buildOtlpRows(spans: OtlpSpan[], options: { joinByBootstrapRoom: boolean }): BuiltOtlpRows {
+export function buildOtlpRows(
+  spans: OtlpSpan[],
+  options: { joinByBootstrapRoom: boolean },
+): BuiltOtlpRows {
   const byTrace = new Map<string, OtlpSpan[]>();
   for (const span of spans) {
     const list = byTrace.get(span.traceId) ?? [];
@@ -44,9 +47,14 @@ function joinByBootstrapRoom(groups: OtlpSpan[][]): OtlpSpan[][] {
   return [...rest, ...[...byRoom.values()].map((gs) => gs.flat())];
 }
 
-function buildRow(spans: OtlpSpan[], position: number, allIds: Set<string>): { row: Row; missingParents: number } {
+function buildRow(
+  spans: OtlpSpan[],
+  position: number,
+  allIds: Set<string>,
+): { row: Row; missingParents: number } {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
-  const parentOf = (s: OtlpSpan) => (s.parentSpanId && byId.has(s.parentSpanId) ? byId.get(s.parentSpanId)! : null);
+  const parentOf = (s: OtlpSpan) =>
+    s.parentSpanId && byId.has(s.parentSpanId) ? byId.get(s.parentSpanId)! : null;
   const depth = new Map<OtlpSpan, number>();
   const depthOf = (s: OtlpSpan): number => {
     let d = 0;
@@ -59,7 +67,9 @@ function buildRow(spans: OtlpSpan[], position: number, allIds: Set<string>): { r
   };
   for (const s of spans) depth.set(s, depthOf(s));
   const lanes = assignLanes(spans, parentOf, depth);
-  const rowEnd = Math.max(...spans.map((s) => Math.max(s.end ?? s.start, ...s.events.map((e) => e.ts))));
+  const rowEnd = Math.max(
+    ...spans.map((s) => Math.max(s.end ?? s.start, ...s.events.map((e) => e.ts))),
+  );
   let missingParents = 0;
   const items: RowItem[] = [];
   for (const s of spans) {
@@ -167,7 +177,11 @@ type Lane = { lane: number; label?: string };
  * ranks) is a lane group with its thread span first and its slices packed below. ROLL: one
  * lane group per service instance, nested by depth within the group. Otherwise lane = depth.
  */
-function assignLanes(spans: OtlpSpan[], parentOf: (s: OtlpSpan) => OtlpSpan | null, depth: Map<OtlpSpan, number>): Map<OtlpSpan, Lane> {
+function assignLanes(
+  spans: OtlpSpan[],
+  parentOf: (s: OtlpSpan) => OtlpSpan | null,
+  depth: Map<OtlpSpan, number>,
+): Map<OtlpSpan, Lane> {
   const lanes = new Map<OtlpSpan, Lane>();
   const threadSpans = spans.filter((s) => typeof s.attrs.thread_label === 'string');
   if (threadSpans.length > 0) {
@@ -240,7 +254,9 @@ function assignLanes(spans: OtlpSpan[], parentOf: (s: OtlpSpan) => OtlpSpan | nu
 
 function threadKey(s: OtlpSpan): string {
   const a = s.attrs;
-  return [a.host_id, a.pid, a.thread_label, a.tp_rank, a.pp_rank, a.dp_rank].map((v) => String(v ?? '')).join('|');
+  return [a.host_id, a.pid, a.thread_label, a.tp_rank, a.pp_rank, a.dp_rank]
+    .map((v) => String(v ?? ''))
+    .join('|');
 }
 
 function threadLabel(s: OtlpSpan): string {

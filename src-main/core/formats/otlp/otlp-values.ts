@@ -3,8 +3,12 @@ import type { AttrValue, Attrs } from '../../model/row';
 /** An OTLP id, hex or base64, as lowercase hex (decided by length and alphabet). */
 export function normaliseId(raw: unknown): string {
   if (typeof raw !== 'string' || raw === '') return '';
-  if (/^[0-9a-fA-F]+$/.test(raw) && (raw.length === 32 || raw.length === 16)) return raw.toLowerCase();
-  if (/^[A-Za-z0-9+/_-]+=*$/.test(raw) && (raw.length === 24 || raw.length === 12 || raw.length === 22 || raw.length === 11)) {
+  if (/^[0-9a-fA-F]+$/.test(raw) && (raw.length === 32 || raw.length === 16))
+    return raw.toLowerCase();
+  if (
+    /^[A-Za-z0-9+/_-]+=*$/.test(raw) &&
+    (raw.length === 24 || raw.length === 12 || raw.length === 22 || raw.length === 11)
+  ) {
     const bytes = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     if (bytes.length === 16 || bytes.length === 8) return bytes.toString('hex');
   }
@@ -51,7 +55,12 @@ export function keyValues(list: unknown): Attrs {
   for (const kv of list) {
     if (kv && typeof kv === 'object' && typeof (kv as { key?: unknown }).key === 'string') {
       const { key, value } = kv as { key: string; value?: unknown };
-      Object.defineProperty(out, key, { value: anyValue(value), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: anyValue(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return out;
@@ -71,7 +80,11 @@ export function statusOf(raw: unknown): { code: 'UNSET' | 'OK' | 'ERROR'; messag
   const o = raw as { code?: unknown; message?: unknown };
   const c = o.code;
   const code =
-    c === 2 || c === 'STATUS_CODE_ERROR' || c === 'ERROR' ? 'ERROR' : c === 1 || c === 'STATUS_CODE_OK' || c === 'OK' ? 'OK' : 'UNSET';
+    c === 2 || c === 'STATUS_CODE_ERROR' || c === 'ERROR'
+      ? 'ERROR'
+      : c === 1 || c === 'STATUS_CODE_OK' || c === 'OK'
+        ? 'OK'
+        : 'UNSET';
   return { code, message: typeof o.message === 'string' ? o.message : '' };
 }
 

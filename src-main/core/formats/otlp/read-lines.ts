@@ -14,7 +14,10 @@ export interface Line {
  * A file's lines read in chunks, split at the byte level (no whole-file string: V8's string
  * limit is under 1 GB). A line longer than a chunk is assembled from several reads.
  */
-export function* readLines(source: ByteSource, onChunk?: (bytesRead: number) => void): Generator<Line> {
+export function* readLines(
+  source: ByteSource,
+  onChunk?: (bytesRead: number) => void,
+): Generator<Line> {
   let offset = 0;
   let carry: Uint8Array | null = null;
   let number = 0;
@@ -34,7 +37,8 @@ export function* readLines(source: ByteSource, onChunk?: (bytesRead: number) => 
       yield { number: ++number, bytes, terminated: true };
       start = nl + 1;
     }
-    if (start < chunk.length) carry = carry ? concat(carry, chunk.subarray(start)) : chunk.slice(start);
+    if (start < chunk.length)
+      carry = carry ? concat(carry, chunk.subarray(start)) : chunk.slice(start);
     onChunk?.(offset);
   }
   if (carry && carry.length > 0) yield { number: ++number, bytes: carry, terminated: false };

@@ -68,12 +68,16 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
   const skip = (source: ByteSource, line: number, reason: string) => {
     skipped.count++;
     if (skipped.examples.length < MAX_EXAMPLES) {
-      skipped.examples.push({ line, reason: sources.length > 1 ? `${reason} (${source.name})` : reason });
+      skipped.examples.push({
+        line,
+        reason: sources.length > 1 ? `${reason} (${source.name})` : reason,
+      });
     }
   };
   for (const source of sources) {
     const onChunk = (read: number) => {
-      if (options.shouldCancel?.()) throw new FormatError('open/cancelled', 'opening was cancelled');
+      if (options.shouldCancel?.())
+        throw new FormatError('open/cancelled', 'opening was cancelled');
       const now = Date.now();
       if (now - lastProgress > 50) {
         lastProgress = now;
@@ -108,11 +112,17 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
   const built = buildOtlpRows(spans, { joinByBootstrapRoom: options.joinByBootstrapRoom ?? false });
   const notices: string[] = [];
   if (skipped.count > 0) {
-    const examples = skipped.examples.slice(0, 3).map((e) => `line ${e.line} ${e.reason}`).join(', ');
+    const examples = skipped.examples
+      .slice(0, 3)
+      .map((e) => `line ${e.line} ${e.reason}`)
+      .join(', ');
     notices.push(`${skipped.count} lines skipped: ${examples}${skipped.count > 3 ? ', …' : ''}`);
   }
   if (spans.length === 0) notices.push('The file holds no spans.');
-  if (built.missingParents > 0) notices.push(`${built.missingParents} spans name a parent that is not in the file; shown as roots.`);
+  if (built.missingParents > 0)
+    notices.push(
+      `${built.missingParents} spans name a parent that is not in the file; shown as roots.`,
+    );
   return {
     rows: built.rows,
     traces: built.traces,
@@ -120,7 +130,9 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     events: spans.reduce((n, s) => n + s.events.length, 0),
     links: spans.reduce((n, s) => n + s.links.length, 0),
     skippedLines: skipped,
-    services: [...new Set(spans.map((s) => String(s.resource['service.name'] ?? '')))].filter(Boolean).sort(),
+    services: [...new Set(spans.map((s) => String(s.resource['service.name'] ?? '')))]
+      .filter(Boolean)
+      .sort(),
     notices,
     globalStart: built.rows.length ? Math.min(...built.rows.map((r) => r.start)) : null,
     globalEnd: built.rows.length ? Math.max(...built.rows.map((r) => r.end)) : null,
@@ -129,7 +141,8 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
 
 /** One export line into spans; returns why the line is skipped, or null. */
 function importExport(parsed: unknown, spans: OtlpSpan[]): string | null {
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'wrong shape (not an object)';
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return 'wrong shape (not an object)';
   const o = parsed as Record<string, unknown>;
   const resourceSpans = field(o, 'resourceSpans', 'resource_spans');
   if (resourceSpans === undefined) {
@@ -147,7 +160,9 @@ function importExport(parsed: unknown, spans: OtlpSpan[]): string | null {
     for (const ss of scopeSpans) {
       if (!ss || typeof ss !== 'object') continue;
       const sso = ss as Record<string, unknown>;
-      const scopeName = String(((sso.scope ?? sso.instrumentationLibrary) as { name?: unknown } | undefined)?.name ?? '');
+      const scopeName = String(
+        ((sso.scope ?? sso.instrumentationLibrary) as { name?: unknown } | undefined)?.name ?? '',
+      );
       if (!Array.isArray(sso.spans)) continue;
       for (const raw of sso.spans) {
         const span = importSpan(raw, resource, scopeName);
@@ -178,7 +193,9 @@ function importSpan(raw: unknown, resource: Attrs, scope: string): OtlpSpan | nu
     events: events.flatMap((e) => {
       const eo = e as Record<string, unknown>;
       const ts = nanosToSeconds(field(eo, 'timeUnixNano', 'time_unix_nano'));
-      return ts === null ? [] : [{ name: String(eo.name ?? ''), ts, attrs: keyValues(eo.attributes) }];
+      return ts === null
+        ? []
+        : [{ name: String(eo.name ?? ''), ts, attrs: keyValues(eo.attributes) }];
     }),
     links: links.map((l) => {
       const lo = l as Record<string, unknown>;

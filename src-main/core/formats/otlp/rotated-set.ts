@@ -17,7 +17,9 @@ export function findRotatedSet(path: string): string[] {
     return [path];
   }
   if (isDir) {
-    const names = readdirSync(path).filter((n) => n.endsWith('.jsonl') || /^otel_trace.*\.json$/.test(n));
+    const names = readdirSync(path).filter(
+      (n) => n.endsWith('.jsonl') || /^otel_trace.*\.json$/.test(n),
+    );
     const stems = [...new Set(names.map((n) => stemOf(n)))];
     const stem = stems.includes('traces') ? 'traces' : stems.sort()[0];
     if (stem === undefined) return [];

@@ -1,4 +1,11 @@
-import type { NdArrayRef, PyClassRef, PyDict, PyObjectRef, PyValue, TensorRef } from '../../model/py-value';
+import type {
+  NdArrayRef,
+  PyClassRef,
+  PyDict,
+  PyObjectRef,
+  PyValue,
+  TensorRef,
+} from '../../model/py-value';
 
 export interface CallContext {
   fail(code: string, message: string): never;
@@ -20,14 +27,22 @@ const isClass = (v: PyValue): v is PyClassRef =>
 const qualified = (c: PyClassRef) => `${c.module}.${c.name}`;
 
 const BUILTINS = new Set(['builtins', '__builtin__']);
-const NUMPY_RECONSTRUCT = new Set(['numpy.core.multiarray._reconstruct', 'numpy._core.multiarray._reconstruct']);
+const NUMPY_RECONSTRUCT = new Set([
+  'numpy.core.multiarray._reconstruct',
+  'numpy._core.multiarray._reconstruct',
+]);
 const NUMPY_SCALAR = new Set(['numpy.core.multiarray.scalar', 'numpy._core.multiarray.scalar']);
 
 /**
  * What a REDUCE / NEWOBJ of `callable(args)` means, as data. A short allow-list is
  * interpreted (never called); everything else becomes an inert PyObjectRef.
  */
-export function interpretCall(callable: PyValue, args: PyValue[], ctx: CallContext, isNew: boolean): PyValue {
+export function interpretCall(
+  callable: PyValue,
+  args: PyValue[],
+  ctx: CallContext,
+  isNew: boolean,
+): PyValue {
   if (!isClass(callable)) {
     return inert('?', describe(callable), args);
   }
@@ -36,7 +51,11 @@ export function interpretCall(callable: PyValue, args: PyValue[], ctx: CallConte
     switch (callable.name) {
       case 'set':
       case 'frozenset':
-        return { $kind: 'set', frozen: callable.name === 'frozenset', items: Array.isArray(args[0]) ? [...(args[0] as PyValue[])] : [] };
+        return {
+          $kind: 'set',
+          frozen: callable.name === 'frozenset',
+          items: Array.isArray(args[0]) ? [...(args[0] as PyValue[])] : [],
+        };
       case 'bytearray':
       case 'bytes':
         if (args.length === 0) return new Uint8Array(0);
@@ -72,7 +91,10 @@ export function interpretCall(callable: PyValue, args: PyValue[], ctx: CallConte
   if (name === 'torch._utils._rebuild_tensor_v2' || name === 'torch._utils._rebuild_tensor') {
     return rebuildTensor(args, ctx);
   }
-  if (name === 'torch._utils._rebuild_parameter' || name === 'torch._utils._rebuild_parameter_with_state') {
+  if (
+    name === 'torch._utils._rebuild_parameter' ||
+    name === 'torch._utils._rebuild_parameter_with_state'
+  ) {
     return args[0] ?? null;
   }
   if (NUMPY_RECONSTRUCT.has(name)) {
@@ -80,7 +102,13 @@ export function interpretCall(callable: PyValue, args: PyValue[], ctx: CallConte
     return array;
   }
   if (name === 'numpy.dtype') {
-    return { $kind: 'object', module: 'numpy', name: 'dtype', args: [typeof args[0] === 'string' ? args[0] : String(args[0])], state: undefined };
+    return {
+      $kind: 'object',
+      module: 'numpy',
+      name: 'dtype',
+      args: [typeof args[0] === 'string' ? args[0] : String(args[0])],
+      state: undefined,
+    };
   }
   if (NUMPY_SCALAR.has(name)) return numpyScalar(args[0], args[1]);
   // Enums pickle as Class(value): a class reached through getattr (Sample.Status) or named
@@ -144,17 +172,26 @@ function numpyScalar(dtype: PyValue, data: PyValue): PyValue {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   try {
     switch (name) {
-      case 'float64': return view.getFloat64(0, true);
-      case 'float32': return view.getFloat32(0, true);
+      case 'float64':
+        return view.getFloat64(0, true);
+      case 'float32':
+        return view.getFloat32(0, true);
       case 'int64': {
         const v = view.getBigInt64(0, true);
-        return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+        return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)
+          ? Number(v)
+          : v;
       }
-      case 'int32': return view.getInt32(0, true);
-      case 'int16': return view.getInt16(0, true);
-      case 'int8': return view.getInt8(0);
-      case 'uint8': return view.getUint8(0);
-      case 'bool': return view.getUint8(0) !== 0;
+      case 'int32':
+        return view.getInt32(0, true);
+      case 'int16':
+        return view.getInt16(0, true);
+      case 'int8':
+        return view.getInt8(0);
+      case 'uint8':
+        return view.getUint8(0);
+      case 'bool':
+        return view.getUint8(0) !== 0;
     }
   } catch {
     return null;
@@ -165,7 +202,17 @@ function numpyScalar(dtype: PyValue, data: PyValue): PyValue {
 function dtypeName(dtype: PyValue): string {
   if (dtype && typeof dtype === 'object' && (dtype as PyObjectRef).$kind === 'object') {
     const raw = String((dtype as PyObjectRef).args[0] ?? 'unknown');
-    const map: Record<string, string> = { f8: 'float64', f4: 'float32', f2: 'float16', i8: 'int64', i4: 'int32', i2: 'int16', i1: 'int8', u1: 'uint8', b1: 'bool' };
+    const map: Record<string, string> = {
+      f8: 'float64',
+      f4: 'float32',
+      f2: 'float16',
+      i8: 'int64',
+      i4: 'int32',
+      i2: 'int16',
+      i1: 'int8',
+      u1: 'uint8',
+      b1: 'bool',
+    };
     return map[raw] ?? raw;
   }
   return typeof dtype === 'string' ? dtype : 'unknown';
@@ -181,11 +228,21 @@ function isScalar(v: PyValue): boolean {
 }
 
 function looksLikeEnum(c: PyClassRef): boolean {
-  return c.name.includes('.') || /(Status|Enum|Mode|Type|Kind|State|Reason)$/.test(c.name) || c.module === 'enum';
+  return (
+    c.name.includes('.') ||
+    /(Status|Enum|Mode|Type|Kind|State|Reason)$/.test(c.name) ||
+    c.module === 'enum'
+  );
 }
 
 function isDict(v: PyValue | undefined): v is PyDict {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && !('$kind' in v);
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    !(v instanceof Uint8Array) &&
+    !('$kind' in v)
+  );
 }
 
 function inert(module: string, name: string, args: PyValue[]): PyObjectRef {

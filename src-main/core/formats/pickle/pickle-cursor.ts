@@ -34,7 +34,11 @@ export class PickleCursor {
     if (this.pos + n <= this.window.length) return;
     const at = this.offset;
     if (at + n > this.source.size) {
-      throw new FormatError('pickle/truncated', 'the pickle ends early: the file is truncated or corrupt', this.abs(this.source.size));
+      throw new FormatError(
+        'pickle/truncated',
+        'the pickle ends early: the file is truncated or corrupt',
+        this.abs(this.source.size),
+      );
     }
     const length = Math.max(n, WINDOW);
     const chunk = this.source.read(at, length);
@@ -80,7 +84,11 @@ export class PickleCursor {
     const v = this.view.getBigUint64(this.pos, true);
     this.pos += 8;
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new FormatError('pickle/too-large', 'a length in the pickle is impossibly large', this.abs(this.offset - 8));
+      throw new FormatError(
+        'pickle/too-large',
+        'a length in the pickle is impossibly large',
+        this.abs(this.offset - 8),
+      );
     }
     return Number(v);
   }
@@ -95,7 +103,11 @@ export class PickleCursor {
   /** n bytes as a view (valid until the next read) */
   bytes(n: number): Uint8Array {
     if (n > this.source.size - this.offset) {
-      throw new FormatError('pickle/truncated', `the pickle claims ${n} bytes that the file does not have`, this.abs(this.offset));
+      throw new FormatError(
+        'pickle/truncated',
+        `the pickle claims ${n} bytes that the file does not have`,
+        this.abs(this.offset),
+      );
     }
     this.ensure(n);
     const out = this.window.subarray(this.pos, this.pos + n);
@@ -111,6 +123,10 @@ export class PickleCursor {
       if (c === 0x0a) return out;
       out += String.fromCharCode(c);
     }
-    throw new FormatError('pickle/line-too-long', 'a text opcode has no end of line', this.abs(this.offset));
+    throw new FormatError(
+      'pickle/line-too-long',
+      'a text opcode has no end of line',
+      this.abs(this.offset),
+    );
   }
 }

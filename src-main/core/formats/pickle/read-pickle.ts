@@ -82,17 +82,26 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const nest = (container: object, child: PyValue) => {
     if (child !== null && typeof child === 'object') {
       const d = (depthOf.get(child) ?? 0) + 1;
-      if (d > MAX_DEPTH) fail('pickle/too-deep', `the pickle nests deeper than ${MAX_DEPTH} levels`);
+      if (d > MAX_DEPTH)
+        fail('pickle/too-deep', `the pickle nests deeper than ${MAX_DEPTH} levels`);
       if (d > (depthOf.get(container) ?? 0)) depthOf.set(container, d);
     }
   };
   const newDict = (): PyDict => Object.create(null) as PyDict;
   const setItem = (dict: Slot, key: PyValue, v: PyValue) => {
-    if (dict instanceof ListBuilder || dict === null || typeof dict !== 'object' || Array.isArray(dict) || '$kind' in dict) {
+    if (
+      dict instanceof ListBuilder ||
+      dict === null ||
+      typeof dict !== 'object' ||
+      Array.isArray(dict) ||
+      '$kind' in dict
+    ) {
       // SETITEM on an inert object: keep the state as data
       if (dict && typeof dict === 'object' && (dict as PyObjectRef).$kind === 'object') {
         const obj = dict as PyObjectRef;
-        const state = (obj.state && typeof obj.state === 'object' ? obj.state : (obj.state = newDict())) as PyDict;
+        const state = (
+          obj.state && typeof obj.state === 'object' ? obj.state : (obj.state = newDict())
+        ) as PyDict;
         state[dictKey(key)] = v;
         return;
       }
@@ -108,7 +117,8 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       if (target.lazy) {
         for (const item of items) {
           if (typeof item !== 'number' && typeof item !== 'bigint') target.lazy.elemType = 'mixed';
-          else if (target.lazy.elemType === 'int' && !Number.isInteger(item)) target.lazy.elemType = 'float';
+          else if (target.lazy.elemType === 'int' && !Number.isInteger(item))
+            target.lazy.elemType = 'float';
         }
         target.lazy.length += items.length;
         target.lazy.byteLength = cursor.abs(cursor.offset) - target.lazy.byteOffset;
@@ -147,13 +157,16 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   // objects that BUILD may turn into their attribute dict, and the memo slot that holds them
   const memoOfObject = new Map<object, number>();
   const memoPut = (index: number) => {
-    if (memo.size >= MAX_MEMO && !memo.has(index)) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
+    if (memo.size >= MAX_MEMO && !memo.has(index))
+      fail('pickle/memo-too-large', 'the pickle memo grows without bound');
     const slot = top();
     memo.set(index, slot);
-    if (slot && typeof slot === 'object' && (slot as PyObjectRef).$kind === 'object') memoOfObject.set(slot, index);
+    if (slot && typeof slot === 'object' && (slot as PyObjectRef).$kind === 'object')
+      memoOfObject.set(slot, index);
   };
   const memoGet = (index: number) => {
-    if (!memo.has(index)) fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
+    if (!memo.has(index))
+      fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
     push(memo.get(index)!);
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -161,7 +174,8 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const latin1 = (n: number) => {
     const b = cursor.bytes(n);
     let s = '';
-    for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+    for (let i = 0; i < b.length; i += 0x8000)
+      s += String.fromCharCode(...b.subarray(i, i + 0x8000));
     return s;
   };
   const copyBytes = (n: number) => cursor.bytes(n).slice();
@@ -182,7 +196,8 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         break;
       case 0x2e: // STOP
         if (stack.length !== 1 || marks.length > 0) {
-          if (stack.length === 0) fail('pickle/empty', 'the pickle stops with nothing on its stack');
+          if (stack.length === 0)
+            fail('pickle/empty', 'the pickle stops with nothing on its stack');
         }
         return { value: value(stack[stack.length - 1]), end: cursor.offset };
       case 0x28: // MARK
@@ -354,7 +369,8 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         // DICT
         const items = popMark();
         const d = newDict();
-        for (let i = 0; i + 1 < items.length; i += 2) setItem(d, value(items[i]), value(items[i + 1]));
+        for (let i = 0; i + 1 < items.length; i += 2)
+          setItem(d, value(items[i]), value(items[i + 1]));
         push(d);
         break;
       }
@@ -368,7 +384,8 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x75: {
         // SETITEMS
         const items = popMark();
-        if (items.length % 2 !== 0) fail('pickle/bad-setitems', 'SETITEMS with an odd number of items');
+        if (items.length % 2 !== 0)
+          fail('pickle/bad-setitems', 'SETITEMS with an odd number of items');
         const d = top();
         for (let i = 0; i < items.length; i += 2) setItem(d, value(items[i]), value(items[i + 1]));
         break;
@@ -396,7 +413,8 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         // STACK_GLOBAL
         const name = value(pop());
         const module = value(pop());
-        if (typeof module !== 'string' || typeof name !== 'string') fail('pickle/bad-global', 'STACK_GLOBAL needs two strings');
+        if (typeof module !== 'string' || typeof name !== 'string')
+          fail('pickle/bad-global', 'STACK_GLOBAL needs two strings');
         push(classRef(module as string, name as string));
         break;
       }
@@ -459,7 +477,11 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x51: {
         // BINPERSID
         const pid = value(pop());
-        push(options.persistentLoad ? options.persistentLoad(pid) : { $kind: 'object', module: 'persistent', name: 'id', args: [pid], state: undefined });
+        push(
+          options.persistentLoad
+            ? options.persistentLoad(pid)
+            : { $kind: 'object', module: 'persistent', name: 'id', args: [pid], state: undefined },
+        );
         break;
       }
       case 0x67: // GET
@@ -522,13 +544,20 @@ function decodeLong(bytes: Uint8Array): number | bigint {
   let v = 0n;
   for (let i = bytes.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[i]);
   if (bytes[bytes.length - 1] & 0x80) v -= 1n << BigInt(8 * bytes.length);
-  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(v)
+    : v;
 }
 
-function parseIntText(text: string, fail: (code: string, message: string) => never): number | bigint {
+function parseIntText(
+  text: string,
+  fail: (code: string, message: string) => never,
+): number | bigint {
   if (!/^[+-]?\d+$/.test(text)) fail('pickle/bad-int', `not an integer: ${text.slice(0, 32)}`);
   const big = BigInt(text);
-  return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+  return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(big)
+    : big;
 }
 
 function unquote(text: string): string {

@@ -43,7 +43,12 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
   let archive: TorchArchive;
   if (sniffZip(head)) archive = readTorchZip(source, { onTick });
   else if (sniffLegacyTorch(head)) archive = readLegacyTorch(source, { onTick });
-  else throw new FormatError('slime/not-a-dump', 'not a torch.save file (no ZIP header, no legacy magic number)', 0);
+  else
+    throw new FormatError(
+      'slime/not-a-dump',
+      'not a torch.save file (no ZIP header, no legacy magic number)',
+      0,
+    );
   const value = archive.value;
   if (Array.isArray(value)) {
     options.onProgress?.({ bytesRead: source.size, samplesRead: value.length });
@@ -51,7 +56,12 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
   }
   if (isDict(value) && Array.isArray(value.samples)) {
     options.onProgress?.({ bytesRead: source.size, samplesRead: value.samples.length });
-    return { layout: archive.layout, shape: 'wrapped', rolloutId: value.rollout_id ?? null, samples: value.samples };
+    return {
+      layout: archive.layout,
+      shape: 'wrapped',
+      rolloutId: value.rollout_id ?? null,
+      samples: value.samples,
+    };
   }
   throw new FormatError(
     'slime/not-a-dump',
@@ -61,7 +71,13 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
 }
 
 function isDict(v: PyValue): v is PyDict {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && !('$kind' in v);
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    !(v instanceof Uint8Array) &&
+    !('$kind' in v)
+  );
 }
 
 /** The numbers of a LazyList, re-read from its byte range now that a user asked. */
@@ -77,15 +93,31 @@ export function readLazyList(source: ByteSource, list: LazyList): number[] {
     list.byteOffset,
   );
   const { value } = readPickle(cursor, { lazyListMin: Number.MAX_SAFE_INTEGER });
-  if (!Array.isArray(value)) throw new FormatError('slime/bad-lazy-list', 'the list bytes no longer read as a list', list.byteOffset);
+  if (!Array.isArray(value))
+    throw new FormatError(
+      'slime/bad-lazy-list',
+      'the list bytes no longer read as a list',
+      list.byteOffset,
+    );
   return value.map((v) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : NaN));
 }
 
 /** A tensor's values (flattened, in storage order from its offset), at most `limit`. */
-export function readTensorValues(source: ByteSource, tensor: TensorRef, limit = 1_000_000): number[] {
+export function readTensorValues(
+  source: ByteSource,
+  tensor: TensorRef,
+  limit = 1_000_000,
+): number[] {
   const itemSize = dtypeItemSize(tensor.dtype);
-  const count = Math.min(limit, tensor.shape.reduce((n, d) => n * d, 1));
-  if (tensor.storage.byteOffset < 0) throw new FormatError('torch/storage-compressed', 'tensor values of a compressed archive entry are not available');
+  const count = Math.min(
+    limit,
+    tensor.shape.reduce((n, d) => n * d, 1),
+  );
+  if (tensor.storage.byteOffset < 0)
+    throw new FormatError(
+      'torch/storage-compressed',
+      'tensor values of a compressed archive entry are not available',
+    );
   const start = tensor.storage.byteOffset + tensor.storageOffset * itemSize;
   const bytes = source.read(start, count * itemSize);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -93,21 +125,39 @@ export function readTensorValues(source: ByteSource, tensor: TensorRef, limit = 
   for (let i = 0; i < Math.floor(bytes.length / itemSize); i++) {
     const o = i * itemSize;
     switch (tensor.dtype) {
-      case 'float64': out.push(view.getFloat64(o, true)); break;
-      case 'float32': out.push(view.getFloat32(o, true)); break;
-      case 'int64': out.push(Number(view.getBigInt64(o, true))); break;
-      case 'int32': out.push(view.getInt32(o, true)); break;
-      case 'int16': out.push(view.getInt16(o, true)); break;
-      case 'int8': out.push(view.getInt8(o)); break;
-      case 'uint8': case 'bool': out.push(view.getUint8(o)); break;
-      case 'float16': out.push(halfToFloat(view.getUint16(o, true))); break;
+      case 'float64':
+        out.push(view.getFloat64(o, true));
+        break;
+      case 'float32':
+        out.push(view.getFloat32(o, true));
+        break;
+      case 'int64':
+        out.push(Number(view.getBigInt64(o, true)));
+        break;
+      case 'int32':
+        out.push(view.getInt32(o, true));
+        break;
+      case 'int16':
+        out.push(view.getInt16(o, true));
+        break;
+      case 'int8':
+        out.push(view.getInt8(o));
+        break;
+      case 'uint8':
+      case 'bool':
+        out.push(view.getUint8(o));
+        break;
+      case 'float16':
+        out.push(halfToFloat(view.getUint16(o, true)));
+        break;
       case 'bfloat16': {
         const f = new DataView(new ArrayBuffer(4));
         f.setUint32(0, view.getUint16(o, true) << 16);
         out.push(f.getFloat32(0));
         break;
       }
-      default: out.push(NaN);
+      default:
+        out.push(NaN);
     }
   }
   return out;

@@ -4,7 +4,12 @@ import type { PyValue } from '../../model/py-value';
 import { PickleCursor } from '../pickle/pickle-cursor';
 import { readPickle } from '../pickle/read-pickle';
 import type { StorageRef } from '../pickle/allow-list';
-import { parseStoragePid, storageRef, type TorchArchive, type TorchReadOptions } from './read-torch-archive';
+import {
+  parseStoragePid,
+  storageRef,
+  type TorchArchive,
+  type TorchReadOptions,
+} from './read-torch-archive';
 import { dtypeItemSize, storageDtype } from './storage-types';
 
 /** The magic number torch writes first in its legacy (non-zip) layout. */
@@ -44,12 +49,18 @@ export function readLegacyTorch(source: ByteSource, options: TorchReadOptions = 
     },
   });
   const keys = readPickle(cursor).value;
-  if (!Array.isArray(keys)) throw new FormatError('torch/bad-storage-keys', 'the storage key list is missing', cursor.offset);
+  if (!Array.isArray(keys))
+    throw new FormatError(
+      'torch/bad-storage-keys',
+      'the storage key list is missing',
+      cursor.offset,
+    );
   // Storage bytes follow in key order; locate each (tensors are read on demand only).
   let offset = cursor.offset;
   for (const key of keys) {
     const ref = storages.get(String(key));
-    if (offset + 8 > source.size) throw new FormatError('torch/truncated', 'the file ends inside its storages', offset);
+    if (offset + 8 > source.size)
+      throw new FormatError('torch/truncated', 'the file ends inside its storages', offset);
     const head = source.read(offset, 8);
     const numel = Number(new DataView(head.buffer, head.byteOffset, 8).getBigInt64(0, true));
     const size = ref ? numel * dtypeItemSize(ref.storage.dtype) : numel;

@@ -26,7 +26,12 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
   const pkl = entries
     .filter((e) => e.name === 'data.pkl' || e.name.endsWith('/data.pkl'))
     .sort((a, b) => a.name.length - b.name.length)[0];
-  if (!pkl) throw new FormatError('torch/no-data-pkl', 'the archive has no data.pkl: not a torch.save file', 0);
+  if (!pkl)
+    throw new FormatError(
+      'torch/no-data-pkl',
+      'the archive has no data.pkl: not a torch.save file',
+      0,
+    );
   const prefix = pkl.name.slice(0, pkl.name.length - 'data.pkl'.length);
   const byName = new Map<string, ZipEntry>(entries.map((e) => [e.name, e]));
   const entry = openZipEntry(source, pkl);
@@ -36,7 +41,12 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
     persistentLoad: (pid) => {
       const { key, storageClass, numel } = parseStoragePid(pid);
       const data = byName.get(`${prefix}data/${key}`);
-      if (!data) throw new FormatError('torch/missing-storage', `storage ${key} is not in the archive`, pkl.localHeaderOffset);
+      if (!data)
+        throw new FormatError(
+          'torch/missing-storage',
+          `storage ${key} is not in the archive`,
+          pkl.localHeaderOffset,
+        );
       const { dtype, itemSize } = storageDtype(storageClass);
       const byteOffset = data.method === 0 ? entryDataOffset(source, data) : -1;
       return storageRef(key, dtype, numel, byteOffset, Math.min(data.size, numel * itemSize));
@@ -46,7 +56,11 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
 }
 
 /** ('storage', storage_type, key, location, numel[, view_metadata]) */
-export function parseStoragePid(pid: PyValue): { key: string; storageClass: string; numel: number } {
+export function parseStoragePid(pid: PyValue): {
+  key: string;
+  storageClass: string;
+  numel: number;
+} {
   if (!Array.isArray(pid) || pid[0] !== 'storage' || pid.length < 5) {
     throw new FormatError('torch/bad-persistent-id', 'a persistent id that is not a torch storage');
   }
@@ -58,7 +72,13 @@ export function parseStoragePid(pid: PyValue): { key: string; storageClass: stri
   };
 }
 
-export function storageRef(key: string, dtype: string, numel: number, byteOffset: number, byteLength: number): StorageRef {
+export function storageRef(
+  key: string,
+  dtype: string,
+  numel: number,
+  byteOffset: number,
+  byteLength: number,
+): StorageRef {
   return {
     $kind: 'object',
     module: 'torch',

@@ -19,7 +19,9 @@ const MAX_COMMENT = 0xffff;
 const MAX_ENTRIES = 10_000_000;
 
 export function sniffZip(head: Uint8Array): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+  return (
+    head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04
+  );
 }
 
 /**
@@ -39,7 +41,11 @@ export function readZipDirectory(source: ByteSource): ZipEntry[] {
     }
   }
   if (eocd < 0) {
-    throw new FormatError('zip/eocd-not-found', 'no ZIP central directory: the file is truncated or not a torch archive', source.size);
+    throw new FormatError(
+      'zip/eocd-not-found',
+      'no ZIP central directory: the file is truncated or not a torch archive',
+      source.size,
+    );
   }
   let count = view.getUint16(eocd + 10, true);
   let cdSize = view.getUint32(eocd + 12, true);
@@ -57,7 +63,11 @@ export function readZipDirectory(source: ByteSource): ZipEntry[] {
     cdOffset = Number(zview.getBigUint64(48, true));
   }
   if (count > MAX_ENTRIES || cdOffset + cdSize > source.size) {
-    throw new FormatError('zip/bad-directory', 'the ZIP central directory points outside the file', tailStart + eocd);
+    throw new FormatError(
+      'zip/bad-directory',
+      'the ZIP central directory points outside the file',
+      tailStart + eocd,
+    );
   }
   const cd = source.read(cdOffset, cdSize);
   const cview = new DataView(cd.buffer, cd.byteOffset, cd.byteLength);
@@ -66,7 +76,11 @@ export function readZipDirectory(source: ByteSource): ZipEntry[] {
   let p = 0;
   for (let i = 0; i < count; i++) {
     if (p + 46 > cd.length || cview.getUint32(p, true) !== CENTRAL_SIG) {
-      throw new FormatError('zip/bad-directory', `central directory entry ${i} is broken`, cdOffset + p);
+      throw new FormatError(
+        'zip/bad-directory',
+        `central directory entry ${i} is broken`,
+        cdOffset + p,
+      );
     }
     const method = cview.getUint16(p + 10, true);
     let compressedSize = cview.getUint32(p + 20, true);
@@ -76,7 +90,11 @@ export function readZipDirectory(source: ByteSource): ZipEntry[] {
     const commentLength = cview.getUint16(p + 32, true);
     let localHeaderOffset = cview.getUint32(p + 42, true);
     if (p + 46 + nameLength + extraLength > cd.length) {
-      throw new FormatError('zip/bad-directory', `central directory entry ${i} is cut off`, cdOffset + p);
+      throw new FormatError(
+        'zip/bad-directory',
+        `central directory entry ${i} is cut off`,
+        cdOffset + p,
+      );
     }
     const name = decoder.decode(cd.subarray(p + 46, p + 46 + nameLength));
     // ZIP64 extra field: the 64-bit values appear in this order, only for fields set to 0xFFFFFFFF.
@@ -87,9 +105,16 @@ export function readZipDirectory(source: ByteSource): ZipEntry[] {
       const len = cview.getUint16(e + 2, true);
       if (id === 0x0001) {
         let q = e + 4;
-        if (size === 0xffffffff) (size = Number(cview.getBigUint64(q, true))), (q += 8);
-        if (compressedSize === 0xffffffff) (compressedSize = Number(cview.getBigUint64(q, true))), (q += 8);
-        if (localHeaderOffset === 0xffffffff) localHeaderOffset = Number(cview.getBigUint64(q, true));
+        if (size === 0xffffffff) {
+          size = Number(cview.getBigUint64(q, true));
+          q += 8;
+        }
+        if (compressedSize === 0xffffffff) {
+          compressedSize = Number(cview.getBigUint64(q, true));
+          q += 8;
+        }
+        if (localHeaderOffset === 0xffffffff)
+          localHeaderOffset = Number(cview.getBigUint64(q, true));
       }
       e += 4 + len;
     }
@@ -104,11 +129,19 @@ export function entryDataOffset(source: ByteSource, entry: ZipEntry): number {
   const header = source.read(entry.localHeaderOffset, 30);
   const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
   if (header.length < 30 || view.getUint32(0, true) !== LOCAL_SIG) {
-    throw new FormatError('zip/bad-local-header', `entry ${entry.name} has no local header`, entry.localHeaderOffset);
+    throw new FormatError(
+      'zip/bad-local-header',
+      `entry ${entry.name} has no local header`,
+      entry.localHeaderOffset,
+    );
   }
   const start = entry.localHeaderOffset + 30 + view.getUint16(26, true) + view.getUint16(28, true);
   if (start + entry.compressedSize > source.size) {
-    throw new FormatError('zip/entry-truncated', `entry ${entry.name} runs past the end of the file`, start);
+    throw new FormatError(
+      'zip/entry-truncated',
+      `entry ${entry.name} runs past the end of the file`,
+      start,
+    );
   }
   return start;
 }

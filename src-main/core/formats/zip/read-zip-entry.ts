@@ -35,15 +35,29 @@ export function openZipEntry(source: ByteSource, entry: ZipEntry): EntryView {
   if (entry.method === 8) {
     // The declared size sizes the output buffer: refuse claims a real dump never makes.
     if (entry.size > MAX_INFLATED_BYTES || entry.size > entry.compressedSize * 1100 + 1024) {
-      throw new FormatError('zip/inflate-too-large', `entry ${entry.name} claims ${entry.size} bytes when inflated`, start);
+      throw new FormatError(
+        'zip/inflate-too-large',
+        `entry ${entry.name} claims ${entry.size} bytes when inflated`,
+        start,
+      );
     }
     let inflated: Uint8Array;
     try {
-      inflated = inflateSync(source.read(start, entry.compressedSize), { out: new Uint8Array(entry.size) });
+      inflated = inflateSync(source.read(start, entry.compressedSize), {
+        out: new Uint8Array(entry.size),
+      });
     } catch (error) {
-      throw new FormatError('zip/inflate-failed', `entry ${entry.name} does not inflate: ${(error as Error).message}`, start);
+      throw new FormatError(
+        'zip/inflate-failed',
+        `entry ${entry.name} does not inflate: ${(error as Error).message}`,
+        start,
+      );
     }
     return { fileOffset: null, source: bytesSource(entry.name, inflated) };
   }
-  throw new FormatError('zip/unsupported-method', `entry ${entry.name} uses compression method ${entry.method}`, entry.localHeaderOffset);
+  throw new FormatError(
+    'zip/unsupported-method',
+    `entry ${entry.name} uses compression method ${entry.method}`,
+    entry.localHeaderOffset,
+  );
 }
