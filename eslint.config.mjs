@@ -20,7 +20,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', 'scripts/**', 'tests/bench/**'],
+    files: ['**/*.mjs', '**/*.cjs', 'scripts/**', 'tests/bench/**'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -3,7 +3,9 @@
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findElectronBinary } from './electron-binary.mjs';
+import { createRequire } from 'node:module';
+
+const { findElectronBinary } = createRequire(import.meta.url)('./electron-binary.cjs');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
