@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { round6 } from '../../../src-main/core/rows/python-values';
+import { OTLP, SLIME, readJson, slimeFixturesWithExpected } from '../../support/fixtures';
+
+// The headless commands as a user runs them: the built CLI (npm test builds first).
+const CLI = resolve(__dirname, '../../../out/main/cli.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+
+describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
+  it('--help lists the commands, and each command has its own --help', () => {
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    for (const command of ['serve', 'summary', 'rows', 'perf', 'export']) {
+      expect(help.stdout).toContain(command);
+      expect(run(command, '--help').stdout).toContain(`trace-explorer ${command}`);
+    }
+  });
+
+  it('rows prints slime’s cache for every fixture', () => {
+    for (const fixture of slimeFixturesWithExpected()) {
+      const result = run('rows', fixture.path);
+      expect(result.status, fixture.name).toBe(0);
+      const actual = JSON.parse(result.stdout) as { rows: { duration: number; items: unknown[] }[]; sample_count: number; global_end: number | null };
+      const expected = readJson<typeof actual>(fixture.expectedPath);
+      expect(actual.sample_count).toBe(expected.sample_count);
+      expect(actual.global_end === null ? null : round6(actual.global_end)).toEqual(expected.global_end);
+      expect(actual.rows.map((r) => r.items.length)).toEqual(expected.rows.map((r) => r.items.length));
+    }
+  });
+
+  it('perf prints slime’s perf keys', () => {
+    const result = run('perf', resolve(SLIME, 'rollout_pd_legacy.pt'));
+    const perf = JSON.parse(result.stdout) as Record<string, number>;
+    const expected = readJson<Record<string, number>>(resolve(SLIME, 'rollout_pd_legacy.pt.perf.expected.json'));
+    for (const [key, value] of Object.entries(expected)) expect(perf[key]).toBeCloseTo(value, 12);
+  });
+
+  it('summary --json on every fixture: counts, or a one-line error for the bad ones', () => {
+    const files = [
+      ...readdirSync(SLIME).filter((f) => f.endsWith('.pt')).map((f) => resolve(SLIME, f)),
+      ...readdirSync(OTLP).filter((f) => /\.jsonl?$/.test(f)).map((f) => resolve(OTLP, f)),
+    ];
+    for (const file of files) {
+      const result = run('summary', '--json', file);
+      if (/not_a_dump|truncated\.pt/.test(file)) {
+        expect(result.status, file).not.toBe(0);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr).toContain(file.split('/').pop());
+        continue;
+      }
+      expect(result.status, `${file}: ${result.stderr}`).toBe(0);
+      const summary = JSON.parse(result.stdout) as Record<string, unknown>;
+      for (const key of ['format', 'samples', 'untracedSamples', 'rows', 'spans', 'events', 'links', 'skippedLines']) {
+        expect(summary, `${file} ${key}`).toHaveProperty(key);
+      }
+    }
+    const sglang = JSON.parse(run('summary', '--json', resolve(OTLP, 'sglang_otel_trace.json')).stdout) as Record<string, number>;
+    expect(sglang).toMatchObject({ format: 'otlp', spans: 1396, rows: 20, skippedLines: 0 });
+    const noTrace = JSON.parse(run('summary', '--json', resolve(SLIME, 'no_trace.pt')).stdout) as Record<string, number>;
+    expect(noTrace).toMatchObject({ format: 'slime', samples: 8, untracedSamples: 8, rows: 0 });
+  });
+
+  it('summary prints a human-readable perf table', () => {
+    const text = run('summary', resolve(SLIME, 'rollout_small.pt')).stdout;
+    expect(text).toMatch(/samples\s+16 \(16 traced, 0 without trace\)/);
+    expect(text).toContain('perf/request/e2e_latency');
+  });
+
+  it('export writes a gzipped Perfetto trace, and CSV to stdout', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'te-export-'));
+    const out = join(dir, 'trace.json.gz');
+    expect(run('export', resolve(OTLP, 'roll_traces.1.jsonl'), '--format', 'perfetto', '-o', out).status).toBe(0);
+    const trace = JSON.parse(gunzipSync(readFileSync(out)).toString('utf8')) as { traceEvents: { ph: string }[] };
+    expect(trace.traceEvents.filter((e) => e.ph === 'X' || e.ph === 'b').length).toBe(801);
+    const csv = run('export', resolve(SLIME, 'rollout_small.pt'), '--format', 'csv', '-o', '-').stdout.trim().split('\n');
+    expect(csv[0]).toMatch(/^row_id,sample_index/);
+    expect(csv).toHaveLength(17);
+  });
+});
