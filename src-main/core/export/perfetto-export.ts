@@ -1,3 +1,4 @@
+import { minOf } from '../model/extent';
 import { gzipSync } from 'node:zlib';
 import type { Row, SpanItem } from '../model/row';
 
@@ -34,7 +35,12 @@ export function buildPerfettoTrace(
   let asyncId = 0;
   files.forEach((file, f) => {
     const pid = f + 1;
-    const origin = file.globalStart ?? Math.min(...file.rows.map((r) => r.start), 0);
+    const origin =
+      file.globalStart ??
+      Math.min(
+        minOf(file.rows, (r) => r.start),
+        0,
+      );
     out.push({ name: 'process_name', ph: 'M', pid, tid: 0, args: { name: file.name } });
     out.push({ name: 'process_sort_index', ph: 'M', pid, tid: 0, args: { sort_index: pid } });
     file.rows.forEach((row, r) => {

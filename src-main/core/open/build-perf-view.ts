@@ -1,3 +1,4 @@
+import { minOf } from '../model/extent';
 import type { Distribution, FileFormat, PerfView } from '../api/trace-api';
 import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
@@ -19,7 +20,7 @@ export function buildPerfView(format: FileFormat, rows: Row[], samples: PyValue[
  */
 export function buildRunningCurve(rows: Row[]): { tSec: number; running: number }[] {
   if (rows.length === 0) return [];
-  const globalStart = Math.min(...rows.map((row) => row.start));
+  const globalStart = minOf(rows, (row) => row.start);
   const edges: { t: number; delta: number }[] = [];
   for (const row of rows) {
     edges.push({ t: row.start - globalStart, delta: 1 });

@@ -1,3 +1,4 @@
+import { minOf, maxOf } from '../model/extent';
 import type { PyValue } from '../model/py-value';
 import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../model/row';
 import { walkEvents, type WalkSpan } from './collect-items';
@@ -79,8 +80,8 @@ export function buildRow(sample: Record<string, PyValue>, position: number): Row
   }
   const spans = items.filter((i): i is SpanItem => i.type === 'span');
   // the row spans its items (a span replaced by a duplicate id no longer counts)
-  const rowStart = Math.min(...items.map((i) => (i.type === 'span' ? i.start_ts : i.ts)));
-  const rowStop = Math.max(...items.map((i) => (i.type === 'span' ? i.display_end_ts : i.ts)));
+  const rowStart = minOf(items, (i) => (i.type === 'span' ? i.start_ts : i.ts));
+  const rowStop = maxOf(items, (i) => (i.type === 'span' ? i.display_end_ts : i.ts));
   return {
     row_id: position,
     sample_index: 'index' in sample ? toAttr(sample.index) : position,

@@ -1,3 +1,4 @@
+import { minOf, maxOf } from '../model/extent';
 import type { PyValue } from '../model/py-value';
 import type { Row, RowItem, SlimeCache } from '../model/row';
 import { buildRows } from './build-rows';
@@ -50,8 +51,8 @@ export function slimeCacheOf(rows: Row[], ptPath: string, generatedAt: number): 
     generated_at: generatedAt,
     // slime counts the samples that gave a row, not the samples in the dump
     sample_count: rows.length,
-    global_start: rows.length === 0 ? null : round6(Math.min(...rows.map((r) => r.start))),
-    global_end: rows.length === 0 ? null : round6(Math.max(...rows.map((r) => r.end))),
+    global_start: rows.length === 0 ? null : round6(minOf(rows, (r) => r.start)),
+    global_end: rows.length === 0 ? null : round6(maxOf(rows, (r) => r.end)),
     rows: rows.map(stripRow),
   };
 }

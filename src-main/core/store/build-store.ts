@@ -1,3 +1,4 @@
+import { minOf, maxOf } from '../model/extent';
 import type { Row } from '../model/row';
 import { rewardValue } from '../compare/compare-traces';
 
@@ -69,8 +70,8 @@ export function buildStore(input: { rows: Row[] }): TraceStore {
     return id;
   };
   const itemCount = rows.reduce((n, r) => n + r.items.length, 0);
-  const globalStartSec = rows.length === 0 ? 0 : Math.min(...rows.map((r) => r.start));
-  const globalEndSec = rows.length === 0 ? 0 : Math.max(...rows.map((r) => r.end));
+  const globalStartSec = rows.length === 0 ? 0 : minOf(rows, (r) => r.start);
+  const globalEndSec = rows.length === 0 ? 0 : maxOf(rows, (r) => r.end);
   const s: TraceStore = {
     globalStartSec,
     globalEndSec,

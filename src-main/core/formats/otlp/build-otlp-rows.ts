@@ -1,3 +1,4 @@
+import { minOf, maxOf } from '../../model/extent';
 import type { PointItem, Row, RowItem, SpanItem } from '../../model/row';
 import type { OtlpSpan } from './read-otlp';
 
@@ -18,14 +19,15 @@ export function buildOtlpRows(
 ): BuiltOtlpRows {
   const byTrace = new Map<string, OtlpSpan[]>();
   for (const span of spans) {
-    const list = byTrace.get(span.traceId) ?? [];
-    list.push(span);
-    byTrace.set(span.traceId, list);
+    const list = byTrace.get(span.traceId);
+    if (list) list.push(span);
+    else byTrace.set(span.traceId, [span]);
   }
   const allIds = new Set(spans.map((s) => `${s.traceId}/${s.spanId}`));
   let groups = [...byTrace.values()];
   if (options.joinByBootstrapRoom) groups = joinByBootstrapRoom(groups);
-  groups.sort((a, b) => Math.min(...a.map((s) => s.start)) - Math.min(...b.map((s) => s.start)));
+  const firstStart = new Map(groups.map((g) => [g, minOf(g, (s) => s.start)]));
+  groups.sort((a, b) => firstStart.get(a)! - firstStart.get(b)!);
   let missingParents = 0;
   const rows = groups.map((group, position) => {
     const built = buildRow(group, position, allIds);
@@ -42,7 +44,7 @@ function joinByBootstrapRoom(groups: OtlpSpan[][]): OtlpSpan[][] {
   for (const group of groups) {
     const room = group.find((s) => s.attrs.bootstrap_room !== undefined)?.attrs.bootstrap_room;
     if (room === undefined || room === null) rest.push(group);
-    else byRoom.set(String(room), [...(byRoom.get(String(room)) ?? []), group]);
+    else byRoom.set(String(room), [...(byRoom.get(String(room)) ?? []), group]); // few groups per room
   }
   return [...rest, ...[...byRoom.values()].map((gs) => gs.flat())];
 }
@@ -139,8 +141,8 @@ function buildRow(
   );
   const roots = spans.filter((s) => parentOf(s) === null).sort((a, b) => a.start - b.start);
   const root = roots.find((s) => !s.parentSpanId) ?? roots[0];
-  const start = Math.min(...items.map((i) => (i.type === 'span' ? i.start_ts : i.ts)));
-  const end = Math.max(...items.map((i) => (i.type === 'span' ? i.display_end_ts : i.ts)));
+  const start = minOf(items, (i) => (i.type === 'span' ? i.start_ts : i.ts));
+  const end = maxOf(items, (i) => (i.type === 'span' ? i.display_end_ts : i.ts));
   const hasError = items.some((i) => i.error);
   return {
     missingParents,
@@ -157,7 +159,7 @@ function buildRow(
       start,
       end,
       duration: end - start,
-      lane_count: Math.max(...items.map((i) => i.lane)) + 1,
+      lane_count: maxOf(items, (i) => i.lane) + 1,
       item_count: items.length,
       closed_span_count: items.filter((i) => i.type === 'span' && i.state === 'closed_span').length,
       open_span_count: items.filter((i) => i.type === 'span' && i.state === 'open_span').length,
@@ -202,11 +204,11 @@ function assignLanes(
       const thread = threadOf(s);
       if (!thread) continue;
       const key = threadKey(thread);
-      groups.set(key, [...(groups.get(key) ?? []), s]);
+      const list = groups.get(key);
+      if (list) list.push(s);
+      else groups.set(key, [s]);
     }
-    const ordered = [...groups.entries()].sort(
-      (a, b) => Math.min(...a[1].map((s) => s.start)) - Math.min(...b[1].map((s) => s.start)),
-    );
+    const ordered = byFirstStart(groups);
     for (const [, members] of ordered) {
       const thread = members.find((s) => typeof s.attrs.thread_label === 'string')!;
       const label = threadLabel(thread);
@@ -222,10 +224,13 @@ function assignLanes(
   const instances = new Set(spans.map(instanceKey));
   if (instances.size > 1) {
     const groups = new Map<string, OtlpSpan[]>();
-    for (const s of spans) groups.set(instanceKey(s), [...(groups.get(instanceKey(s)) ?? []), s]);
-    const ordered = [...groups.entries()].sort(
-      (a, b) => Math.min(...a[1].map((s) => s.start)) - Math.min(...b[1].map((s) => s.start)),
-    );
+    for (const s of spans) {
+      const key = instanceKey(s);
+      const list = groups.get(key);
+      if (list) list.push(s);
+      else groups.set(key, [s]);
+    }
+    const ordered = byFirstStart(groups);
     let next = 0;
     for (const [key, members] of ordered) {
       const inGroup = new Set(members);
@@ -287,4 +292,12 @@ function packIntervals(spans: OtlpSpan[]): { assignment: Map<OtlpSpan, number>; 
     assignment.set(s, k);
   }
   return { assignment, count: ends.length };
+}
+
+/** Lane groups in the order they start. */
+function byFirstStart(groups: Map<string, OtlpSpan[]>): [string, OtlpSpan[]][] {
+  return [...groups.entries()]
+    .map((entry) => ({ entry, start: minOf(entry[1], (s) => s.start) }))
+    .sort((a, b) => a.start - b.start)
+    .map(({ entry }) => entry);
 }

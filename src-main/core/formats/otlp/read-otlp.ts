@@ -1,3 +1,4 @@
+import { minOf, maxOf } from '../../model/extent';
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
 import type { SkippedLines } from '../../api/trace-api';
@@ -134,8 +135,8 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
       .filter(Boolean)
       .sort(),
     notices,
-    globalStart: built.rows.length ? Math.min(...built.rows.map((r) => r.start)) : null,
-    globalEnd: built.rows.length ? Math.max(...built.rows.map((r) => r.end)) : null,
+    globalStart: built.rows.length ? minOf(built.rows, (r) => r.start) : null,
+    globalEnd: built.rows.length ? maxOf(built.rows, (r) => r.end) : null,
   };
 }
 

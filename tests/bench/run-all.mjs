@@ -1,0 +1,98 @@
+// `npm run bench`: speed and memory on files of realistic size, each beside a baseline run
+// in the same command. Not part of `npm test`. Sizes: BENCH_DUMP_MB (default "100,1000"),
+// BENCH_OTLP_SPANS (default 1000000).
+import { spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeSlimeDump } from './slime-dump-writer.mjs';
+import { writeOtlpFile } from './otlp-writer.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const data = join(root, 'tests/bench/.data');
+mkdirSync(data, { recursive: true });
+const CLI = join(root, 'out/main/cli.js');
+const RSS = join(root, 'scripts/report-rss.cjs');
+const mb = (bytes) => (bytes / 1e6).toFixed(0);
+
+/** Runs a command, returning wall seconds and peak RSS (MB) from /usr/bin/time or our preload. */
+function measure(command, args) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M', command, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const peak = /PEAK_RSS_KB=(\d+)/.exec(result.stderr ?? '');
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr?.slice(-500)}`);
+  return { seconds, peakMb: peak ? Number(peak[1]) / 1024 : NaN, stdout: result.stdout };
+}
+
+function torchAvailable() {
+  const check = spawnSync('/usr/bin/python3', ['-c', 'import torch'], { encoding: 'utf8' });
+  if (check.status === 0) return true;
+  console.log('python3-torch missing: installing Debian\'s python3-torch for the baseline (apt-get)...');
+  const install = spawnSync('bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch'], { stdio: 'inherit' });
+  return install.status === 0 && spawnSync('/usr/bin/python3', ['-c', 'import torch']).status === 0;
+}
+
+function benchDumps() {
+  const sizes = (process.env.BENCH_DUMP_MB ?? '100,1000').split(',').map(Number);
+  const torch = torchAvailable();
+  console.log('\n== slime dumps: file -> frozen store (our reader, in a worker-free child) vs torch.load');
+  for (const size of sizes) {
+    const path = join(data, `dump_${size}mb.pt`);
+    if (!existsSync(path)) {
+      const samples = writeSlimeDump(path, size * 1e6);
+      console.log(`generated ${path} (${samples} samples)`);
+    }
+    const bytes = statSync(path).size;
+    const ours = measure(process.execPath, [CLI, 'summary', '--json', path]);
+    const summary = JSON.parse(ours.stdout);
+    let line = `${mb(bytes)} MB, ${summary.samples} samples: ours ${ours.seconds.toFixed(2)} s, peak ${ours.peakMb.toFixed(0)} MB (${((ours.peakMb * 1e6 * 1.048576) / bytes).toFixed(2)}x file)`;
+    if (torch) {
+      const script = `import torch,sys; d=torch.load(sys.argv[1], weights_only=False); print(len(d['samples']))`;
+      const base = measure('/usr/bin/python3', ['-c', script, path]);
+      if (Number(base.stdout.trim()) !== summary.samples) line += ` [torch.load read ${base.stdout.trim()} samples!]`;
+      line += `; torch.load ${base.seconds.toFixed(2)} s, peak ${base.peakMb.toFixed(0)} MB; time ratio ours/torch ${(ours.seconds / base.seconds).toFixed(2)}, memory ratio ${(ours.peakMb / base.peakMb).toFixed(2)}`;
+    } else {
+      line += '; torch.load baseline unavailable (python3-torch could not be installed)';
+    }
+    console.log(line);
+  }
+}
+
+function benchOtlp() {
+  const spans = Number(process.env.BENCH_OTLP_SPANS ?? 1_000_000);
+  const path = join(data, `otlp_${spans}.jsonl`);
+  if (!existsSync(path)) writeOtlpFile(path, join(root, '../shared/fixtures/otlp/roll_traces.jsonl'), spans);
+  const bytes = statSync(path).size;
+  console.log(`\n== OTLP JSON lines: ${mb(bytes)} MB, ~${spans} spans -> frozen store, vs JSON.parse of the same lines`);
+  const ours = measure(process.execPath, [CLI, 'summary', '--json', path]);
+  const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-lines.mjs'), path]);
+  console.log(
+    `ours ${ours.seconds.toFixed(2)} s (${mb(bytes / ours.seconds)} MB/s), peak ${ours.peakMb.toFixed(0)} MB (${((ours.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); ` +
+      `JSON.parse only ${baseline.seconds.toFixed(2)} s (${mb(bytes / baseline.seconds)} MB/s), peak ${baseline.peakMb.toFixed(0)} MB; time ratio ours/JSON.parse ${(ours.seconds / baseline.seconds).toFixed(2)}`,
+  );
+}
+
+function benchEventLoop() {
+  const path = join(data, `dump_${(process.env.BENCH_DUMP_MB ?? '100,1000').split(',')[0]}mb.pt`);
+  console.log('\n== main-thread event-loop delay while the ingest worker parses');
+  const out = execFileSync(process.execPath, [join(root, 'tests/bench/event-loop.mjs'), path], { encoding: 'utf8' });
+  console.log(out.trim());
+}
+
+function benchStore() {
+  console.log('\n== store queries on 100k rows (vitest bench runner), beside naive Array filter/sort');
+  spawnSync('npx', ['vitest', 'run', '--config', 'tests/bench/vitest.bench.config.mts'], { stdio: 'inherit', cwd: root });
+}
+
+const only = process.argv[2];
+if (!only || only === 'dumps') benchDumps();
+if (!only || only === 'otlp') benchOtlp();
+if (!only || only === 'loop') benchEventLoop();
+if (!only || only === 'store') benchStore();
+void readFileSync;
+void readdirSync;
+void writeFileSync;

@@ -1,0 +1,290 @@
+// A small torch-archive writer for benchmarks: dumps shaped like slime's (thousands of
+// samples, long token lists, traces with PD child spans and tool calls), in torch's zip
+// layout (stored entries, 64-byte aligned data, local headers with flag 0x0808 and zero
+// sizes, ZIP64 when large) holding a protocol-2 pickle of {"rollout_id", "samples": [...]}.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+
+class PickleWriter {
+  constructor(flush) {
+    this.buf = Buffer.allocUnsafe(1 << 22);
+    this.pos = 0;
+    this.flush = flush;
+    this.memo = 0;
+  }
+  ensure(n) {
+    if (this.pos + n > this.buf.length) {
+      this.flush(this.buf.subarray(0, this.pos));
+      this.buf = Buffer.allocUnsafe(Math.max(1 << 22, n));
+      this.pos = 0;
+    }
+  }
+  op(...bytes) {
+    this.ensure(bytes.length);
+    for (const b of bytes) this.buf[this.pos++] = b;
+  }
+  put() {
+    // BINPUT / LONG_BINPUT like CPython's pickler
+    const i = this.memo++;
+    if (i < 256) this.op(0x71, i);
+    else {
+      this.ensure(5);
+      this.buf[this.pos++] = 0x72;
+      this.buf.writeUInt32LE(i, this.pos);
+      this.pos += 4;
+    }
+  }
+  int(v) {
+    if (v >= 0 && v < 256) this.op(0x4b, v);
+    else if (v >= 0 && v < 65536) {
+      this.ensure(3);
+      this.buf[this.pos++] = 0x4d;
+      this.buf.writeUInt16LE(v, this.pos);
+      this.pos += 2;
+    } else {
+      this.ensure(5);
+      this.buf[this.pos++] = 0x4a;
+      this.buf.writeInt32LE(v, this.pos);
+      this.pos += 4;
+    }
+  }
+  float(v) {
+    this.ensure(9);
+    this.buf[this.pos++] = 0x47;
+    this.buf.writeDoubleBE(v, this.pos);
+    this.pos += 8;
+  }
+  str(s) {
+    const b = Buffer.from(s, 'utf8');
+    this.ensure(5 + b.length);
+    this.buf[this.pos++] = 0x58;
+    this.buf.writeUInt32LE(b.length, this.pos);
+    this.pos += 4;
+    b.copy(this.buf, this.pos);
+    this.pos += b.length;
+    this.put();
+  }
+  value(v) {
+    if (v === null || v === undefined) this.op(0x4e);
+    else if (v === true) this.op(0x88);
+    else if (v === false) this.op(0x89);
+    else if (typeof v === 'number') Number.isInteger(v) && Math.abs(v) < 2 ** 31 ? this.int(v) : this.float(v);
+    else if (typeof v === 'string') this.str(v);
+    else if (Array.isArray(v)) this.list(v);
+    else this.dict(v);
+  }
+  list(items) {
+    this.op(0x5d);
+    this.put();
+    for (let i = 0; i < items.length; i += 1000) {
+      this.op(0x28);
+      for (const item of items.slice(i, i + 1000)) this.value(item);
+      this.op(0x65);
+    }
+  }
+  dict(o) {
+    this.op(0x7d);
+    this.put();
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i += 1000) {
+      this.op(0x28);
+      for (const k of keys.slice(i, i + 1000)) {
+        this.str(k);
+        this.value(o[k]);
+      }
+      this.op(0x75);
+    }
+  }
+}
+
+function random(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+function hex(rand, n) {
+  let s = '';
+  for (let i = 0; i < n; i++) s += Math.floor(rand() * 16).toString(16);
+  return s;
+}
+
+function sampleDict(i, rand, tokensPerSample) {
+  const group = Math.floor(i / 8);
+  const t0 = 1760000000 + rand() * 5;
+  const traceId = hex(rand, 32);
+  const events = [];
+  const ev = (type, name, ts, spanId, parent, attrs) => {
+    const e = { type, name, ts, trace_id: traceId, sample_id: i, group_id: group, attempt: 0 };
+    if (spanId) e.span_id = spanId;
+    if (parent) e.parent_span_id = parent;
+    if (attrs) e.attrs = attrs;
+    events.push(e);
+  };
+  const root = hex(rand, 32);
+  ev('span_start', 'generate_and_rm', t0, root, null, null);
+  let t = t0;
+  const turns = 1 + Math.floor(rand() * 3);
+  for (let k = 0; k < turns; k++) {
+    const gen = hex(rand, 32);
+    ev('span_start', 'sglang_generate', t, gen, root, { max_new_tokens: 8192 });
+    const pre = hex(rand, 32);
+    ev('span_start', 'sglang_pd_prefill', t, pre, gen, null);
+    const forward = 0.05 + rand() * 0.2;
+    ev('span_end', 'sglang_pd_prefill', t + forward, pre, null, { phase: 'prefill', duration_s: forward });
+    const dec = hex(rand, 32);
+    const decode = 1 + rand() * 30;
+    ev('span_start', 'sglang_pd_decode', t + forward, dec, gen, null);
+    ev('span_end', 'sglang_pd_decode', t + forward + decode, dec, null, { phase: 'decode', duration_s: decode });
+    t += forward + decode;
+    ev('span_end', 'sglang_generate', t, gen, null, { prompt_tokens: 400, completion_tokens: 600, queue_time: rand() * 0.1, e2e_latency: forward + decode, decode_throughput: 60 + rand() * 40, finish_reason: 'stop' });
+    const tool = hex(rand, 32);
+    ev('span_start', 'tool_call', t, tool, root, { tool: 'python' });
+    ev('event', 'tool_output', t + 0.1, null, tool, { bytes: 120 });
+    t += 0.3;
+    ev('span_end', 'tool_call', t, tool, null, { exit_code: 0 });
+  }
+  ev('span_end', 'generate_and_rm', t + 0.01, root, null, null);
+  const n = tokensPerSample;
+  const tokens = Array.from({ length: n }, () => Math.floor(rand() * 150000));
+  return {
+    group_index: group,
+    index: i,
+    prompt: [{ role: 'user', content: `Question ${i}: compute ${Math.floor(rand() * 1000)} * ${Math.floor(rand() * 1000)}.` }],
+    tokens,
+    response: 'The answer is 42.',
+    response_length: Math.floor(n / 2),
+    label: String(Math.floor(rand() * 1000)),
+    reward: rand(),
+    loss_mask: Array.from({ length: Math.floor(n / 2) }, () => 1),
+    rollout_log_probs: Array.from({ length: Math.floor(n / 2) }, () => -rand() * 3),
+    status: 'completed',
+    metadata: { source: ['gsm8k', 'math', 'aime'][i % 3] },
+    trace: { version: 1, trace_id: traceId, events, sample_id: i, group_id: group, attempt: 0 },
+  };
+}
+
+/** Writes a dump of about `targetBytes` to `path`; returns its sample count. */
+export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000) {
+  const fd = openSync(path, 'w');
+  let offset = 0;
+  const write = (b) => {
+    writeSync(fd, b);
+    offset += b.length;
+  };
+  const stem = 'rollout_bench';
+  const entries = [];
+  const localHeader = (name, extraLen) => {
+    const nameBytes = Buffer.from(name);
+    const h = Buffer.alloc(30);
+    h.writeUInt32LE(0x04034b50, 0);
+    h.writeUInt16LE(45, 4);
+    h.writeUInt16LE(0x0808, 6);
+    h.writeUInt16LE(nameBytes.length, 26);
+    h.writeUInt16LE(extraLen, 28);
+    return [h, nameBytes];
+  };
+  // data.pkl streamed: CRC and size computed on the fly, written in the central directory
+  const pklName = `${stem}/data.pkl`;
+  const pklHeaderOffset = offset;
+  const headerLen = 30 + Buffer.byteLength(pklName);
+  const pad = (64 - ((offset + headerLen + 4) % 64)) % 64;
+  const [h, n] = localHeader(pklName, 4 + pad);
+  const extra = Buffer.alloc(4 + pad);
+  extra.writeUInt16LE(0xcafe, 0);
+  extra.writeUInt16LE(pad, 2);
+  write(h);
+  write(n);
+  write(extra);
+  let crc = 0;
+  let size = 0;
+  const writer = new PickleWriter((chunk) => {
+    crc = crc32(chunk, crc);
+    size += chunk.length;
+    write(Buffer.from(chunk));
+  });
+  const rand = random(1234);
+  writer.op(0x80, 2);
+  writer.op(0x7d);
+  writer.put();
+  writer.op(0x28);
+  writer.str('rollout_id');
+  writer.int(0);
+  writer.str('samples');
+  writer.op(0x5d);
+  writer.put();
+  let count = 0;
+  while (size + writer.pos < targetBytes) {
+    writer.op(0x28);
+    for (let k = 0; k < 50 && size + writer.pos < targetBytes; k++) writer.dict(sampleDict(count++, rand, tokensPerSample));
+    writer.op(0x65);
+  }
+  writer.op(0x75); // SETITEMS: rollout_id, samples
+  writer.op(0x2e);
+  writer.flush(writer.buf.subarray(0, writer.pos));
+  entries.push({ name: pklName, crc: crc >>> 0, size, offset: pklHeaderOffset });
+  // version entry
+  const versionName = `${stem}/version`;
+  const version = Buffer.from('3\n');
+  const vOffset = offset;
+  const [vh, vn] = localHeader(versionName, 0);
+  write(vh);
+  write(vn);
+  write(version);
+  entries.push({ name: versionName, crc: crc32(version) >>> 0, size: version.length, offset: vOffset });
+  // central directory with ZIP64 extras
+  const cdStart = offset;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(45, 4);
+    c.writeUInt16LE(45, 6);
+    c.writeUInt16LE(0x0808, 8);
+    c.writeUInt32LE(e.crc, 16);
+    c.writeUInt32LE(0xffffffff, 20);
+    c.writeUInt32LE(0xffffffff, 24);
+    c.writeUInt16LE(name.length, 28);
+    c.writeUInt16LE(28, 30);
+    c.writeUInt32LE(0xffffffff, 42);
+    const z = Buffer.alloc(28);
+    z.writeUInt16LE(0x0001, 0);
+    z.writeUInt16LE(24, 2);
+    z.writeBigUInt64LE(BigInt(e.size), 4);
+    z.writeBigUInt64LE(BigInt(e.size), 12);
+    z.writeBigUInt64LE(BigInt(e.offset), 20);
+    write(c);
+    write(name);
+    write(z);
+  }
+  const cdSize = offset - cdStart;
+  const zip64Eocd = Buffer.alloc(56);
+  const zip64Offset = offset;
+  zip64Eocd.writeUInt32LE(0x06064b50, 0);
+  zip64Eocd.writeBigUInt64LE(44n, 4);
+  zip64Eocd.writeUInt16LE(45, 12);
+  zip64Eocd.writeUInt16LE(45, 14);
+  zip64Eocd.writeBigUInt64LE(BigInt(entries.length), 24);
+  zip64Eocd.writeBigUInt64LE(BigInt(entries.length), 32);
+  zip64Eocd.writeBigUInt64LE(BigInt(cdSize), 40);
+  zip64Eocd.writeBigUInt64LE(BigInt(cdStart), 48);
+  write(zip64Eocd);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(zip64Offset), 8);
+  locator.writeUInt32LE(1, 16);
+  write(locator);
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(0xffff, 8);
+  eocd.writeUInt16LE(0xffff, 10);
+  eocd.writeUInt32LE(0xffffffff, 12);
+  eocd.writeUInt32LE(0xffffffff, 16);
+  write(eocd);
+  closeSync(fd);
+  return count;
+}
