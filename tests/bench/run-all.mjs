@@ -2,7 +2,7 @@
 // in the same command. Not part of `npm test`. Sizes: BENCH_DUMP_MB (default "100,1000"),
 // BENCH_OTLP_SPANS (default 1000000).
 import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
@@ -12,7 +12,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
 mkdirSync(data, { recursive: true });
 const CLI = join(root, 'out/main/cli.js');
-const RSS = join(root, 'scripts/report-rss.cjs');
 const mb = (bytes) => (bytes / 1e6).toFixed(0);
 
 /** Runs a command, returning wall seconds and peak RSS (MB) from /usr/bin/time or our preload. */
@@ -93,6 +92,3 @@ if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'otlp') benchOtlp();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
-void readFileSync;
-void readdirSync;
-void writeFileSync;

@@ -68,7 +68,8 @@ class PickleWriter {
     if (v === null || v === undefined) this.op(0x4e);
     else if (v === true) this.op(0x88);
     else if (v === false) this.op(0x89);
-    else if (typeof v === 'number') Number.isInteger(v) && Math.abs(v) < 2 ** 31 ? this.int(v) : this.float(v);
+    else if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 31) this.int(v);
+    else if (typeof v === 'number') this.float(v);
     else if (typeof v === 'string') this.str(v);
     else if (Array.isArray(v)) this.list(v);
     else this.dict(v);
