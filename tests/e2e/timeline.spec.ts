@@ -117,7 +117,8 @@ test('perf view shows slime’s metrics and a histogram bin filters the timeline
   const bin = page.locator('[data-testid=histogram][data-title^="e2e latency"] [data-testid=histogram-bin]:not([data-count="0"])').first();
   await bin.click({ force: true });
   await expect(page.getByTestId('timeline')).toBeVisible();
-  const shown = Number(await page.locator('[data-testid=row-count] b').textContent());
-  expect(shown).toBeGreaterThan(0);
-  expect(shown).toBeLessThan(16);
+  // the filtered order arrives after the switch: wait for it rather than read it at once
+  const shown = () => page.locator('[data-testid=row-count] b').textContent().then(Number);
+  await expect.poll(shown).toBeLessThan(16);
+  expect(await shown()).toBeGreaterThan(0);
 });
