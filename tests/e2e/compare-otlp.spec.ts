@@ -47,6 +47,8 @@ test('an OTLP file opens as rows; a span can be selected and shows its OpenTelem
   await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
   await expect(page.getByTestId('file-tab')).toContainText('sglang_otel_trace.json');
   await expect(page.getByTestId('row-count')).toContainText('20 / 20 rows');
+  // wait until the first rows are drawn, so the click lands on a bar
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
   const canvas = page.getByTestId('timeline-canvas');
   const box = (await canvas.boundingBox())!;
   // the first row's root span (the router's http_request) starts at the left of the fitted window
