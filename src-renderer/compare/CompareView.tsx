@@ -6,10 +6,12 @@ import { TimeBreakdown } from './TimeBreakdown';
 import { OverlaidDistribution } from './OverlaidDistribution';
 import { StragglerChart } from './StragglerChart';
 import { MatchedSamples } from './MatchedSamples';
+import { CompareTimelines } from './CompareTimelines';
 import './compare.css';
 
-type Tab = 'perf' | 'time' | 'distributions' | 'stragglers' | 'samples';
+type Tab = 'timelines' | 'perf' | 'time' | 'distributions' | 'stragglers' | 'samples';
 const TABS: [Tab, string][] = [
+  ['timelines', 'Timelines'],
   ['perf', 'Perf differences'],
   ['time', 'Where the time went'],
   ['distributions', 'Distributions'],
@@ -23,14 +25,11 @@ export function CompareView({
   fileA,
   fileB,
   onExit,
-  timelines,
 }: {
   host: TraceHost;
   fileA: FileSummary;
   fileB: FileSummary;
   onExit: () => void;
-  /** the two synchronized timelines, rendered by the timeline module */
-  timelines?: React.ReactNode;
 }) {
   const [result, setResult] = useState<CompareResult | null>(null);
   const [perf, setPerf] = useState<[PerfView, PerfView] | null>(null);
@@ -98,8 +97,8 @@ export function CompareView({
           Cannot compare: {error}
         </div>
       )}
-      {timelines && <div className="compare-timelines">{timelines}</div>}
-      {result && perf && (
+      {tab === 'timelines' && <CompareTimelines host={host} fileA={fileA} fileB={fileB} />}
+      {result && perf && tab !== 'timelines' && (
         <div className="compare-body">
           {tab === 'perf' && <PerfDiffTable result={result} />}
           {tab === 'time' && <TimeBreakdown result={result} />}

@@ -26,6 +26,9 @@ export interface ViewState {
   /** in highlight mode: the rows that match, or null when every row does */
   matchingRowIds: Set<number> | null;
   view: 'timeline' | 'perf';
+  /** time under the pointer per window key, so compared timelines share one cursor */
+  cursors: Record<string, number | null>;
+  setCursor(key: string, sec: number | null): void;
   detailsOpen: boolean;
   setFilterMode(mode: 'filter' | 'highlight'): void;
   setMatching(rowIds: Set<number> | null): void;
@@ -48,6 +51,9 @@ export const useViewStore = create<ViewState>()((set) => ({
   filterMode: 'filter',
   matchingRowIds: null,
   view: 'timeline',
+  cursors: {},
+  setCursor: (key, sec) =>
+    set((s) => (s.cursors[key] === sec ? s : { cursors: { ...s.cursors, [key]: sec } })),
   detailsOpen: true,
   setFilterMode: (filterMode) => set({ filterMode }),
   setMatching: (matchingRowIds) => set({ matchingRowIds }),

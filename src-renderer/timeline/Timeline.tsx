@@ -21,10 +21,19 @@ export function Timeline({
   host,
   file,
   order,
+  windowKey = file.fileId,
+  fitSec,
+  keyboard = true,
 }: {
   host: TraceHost;
   file: FileSummary;
   order: RowOrder | null;
+  /** timelines sharing a key share their time window and cursor (compare mode) */
+  windowKey?: string;
+  /** the span "fit all" shows; defaults to this file's duration */
+  fitSec?: number;
+  /** whether this timeline answers the keyboard (one of two compared timelines does) */
+  keyboard?: boolean;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -44,17 +53,16 @@ export function Timeline({
   const selection = useViewStore((s) => s.selection);
   const select = useViewStore((s) => s.select);
   const filterMode = useViewStore((s) => s.filterMode);
-  const storedWindow = useViewStore((s) => s.windows[file.fileId]);
+  const storedWindow = useViewStore((s) => s.windows[windowKey]);
+  const sharedCursor = useViewStore((s) => s.cursors[windowKey] ?? null);
+  const setCursor = useViewStore((s) => s.setCursor);
   const setWindow = useViewStore((s) => s.setWindow);
   const matching = useViewStore((s) => s.matchingRowIds);
 
-  const totalSec = Math.max(1e-6, (file.globalEndSec ?? 0) - (file.globalStartSec ?? 0));
+  const totalSec = fitSec ?? Math.max(1e-6, (file.globalEndSec ?? 0) - (file.globalStartSec ?? 0));
   const fitAll = useMemo(() => fitWindow(0, totalSec), [totalSec]);
   const window = storedWindow ?? fitAll;
-  const updateWindow = useCallback(
-    (w: Window) => setWindow(file.fileId, w),
-    [file.fileId, setWindow],
-  );
+  const updateWindow = useCallback((w: Window) => setWindow(windowKey, w), [windowKey, setWindow]);
   const canvasWidth = Math.max(100, size.width - LABEL_WIDTH);
 
   const rowIds = useMemo(() => order?.rowIds ?? [], [order]);
@@ -159,6 +167,7 @@ export function Timeline({
   // Keyboard navigation: W/S zoom, A/D pan, 0 fit all, F fit selection, arrows between rows.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (!keyboard) return;
       const target = event.target as HTMLElement | null;
       if (
         target &&
@@ -275,6 +284,7 @@ export function Timeline({
       return;
     }
     setHover({ x, y, hit: hitAt(x, y) });
+    setCursor(windowKey, window.startSec + (x / canvasWidth) * (window.endSec - window.startSec));
   };
   const onMouseUp = (event: React.MouseEvent) => {
     const dragged = drag.current && Math.abs(event.clientX - drag.current.x) > 3;
@@ -293,9 +303,10 @@ export function Timeline({
     domain: [window.startSec, window.endSec],
     range: [0, canvasWidth],
   });
+  // the cursor of a compared timeline follows the pointer over its twin
   const cursorSec = hover
     ? window.startSec + (hover.x / canvasWidth) * (window.endSec - window.startSec)
-    : null;
+    : sharedCursor;
   const cursor = cursorSec === null || !order ? null : cursorCounts(order, cursorSec);
   const hoverRow = hover?.hit ? rowsById.get(hover.hit.rowId) : undefined;
   const hoverItem = hover?.hit && hoverRow ? hoverRow.items[hover.hit.index] : undefined;
@@ -438,12 +449,23 @@ export function Timeline({
               onMouseLeave={() => {
                 drag.current = null;
                 setHover(null);
+                setCursor(windowKey, null);
               }}
             />
-            {hover && (
+            {(hover || sharedCursor !== null) && (
               <div
                 className="cursor-line"
-                style={{ left: LABEL_WIDTH + hover.x, top: scrollTop, height: viewHeight }}
+                data-testid="cursor-line"
+                style={{
+                  left:
+                    LABEL_WIDTH +
+                    (hover
+                      ? hover.x
+                      : ((sharedCursor! - window.startSec) / (window.endSec - window.startSec)) *
+                        canvasWidth),
+                  top: scrollTop,
+                  height: viewHeight,
+                }}
               />
             )}
           </div>

@@ -64,3 +64,28 @@ test('the mixed-garbage OTLP file opens with a notice of skipped lines', async (
   await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/otlp_mixed_garbage.jsonl'));
   await expect(page.getByTestId('file-notices')).toContainText('11 lines skipped: line 2 not JSON');
 });
+
+test('compared timelines share zoom and cursor; one search filters both', async ({ page }) => {
+  await dropTwo(page, 'slime/rollout_small.pt', 'slime/rollout_nopd.pt');
+  await page.getByRole('tab', { name: 'Timelines' }).click();
+  const axes = page.getByTestId('time-axis');
+  await expect(axes).toHaveCount(2);
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  const range = async (i: number) => [Number(await axes.nth(i).getAttribute('data-start')), Number(await axes.nth(i).getAttribute('data-end'))];
+  const before = await range(0);
+  await page.keyboard.press('w');
+  const a = await range(0);
+  expect(a[1] - a[0]).toBeLessThan((before[1] - before[0]) * 0.9);
+  expect(await range(1)).toEqual(a);
+  // the pointer over A draws the cursor over B too
+  const box = (await page.getByTestId('timeline-canvas').first().boundingBox())!;
+  await page.mouse.move(box.x + 200, box.y + 20);
+  await expect(page.getByTestId('compare-side-b').getByTestId('cursor-line')).toBeVisible();
+  await expect(page.getByTestId('compare-side-b').getByTestId('cursor-readout')).toContainText('running');
+  // one search for both sides
+  await page.getByTestId('compare-search-a').fill('aborted');
+  const aborted = (name: string) =>
+    (JSON.parse(readFileSync(resolve(FIXTURES, `slime/${name}.expected.json`), 'utf8')) as { rows: { status: string }[] }).rows.filter((r) => r.status === 'aborted').length;
+  await expect(page.getByTestId('compare-count-a')).toHaveText(`${aborted('rollout_small.pt')} / 16 rows`);
+  await expect(page.getByTestId('compare-count-b')).toHaveText(`${aborted('rollout_nopd.pt')} / 16 rows`);
+});

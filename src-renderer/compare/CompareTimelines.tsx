@@ -1,0 +1,147 @@
+import { useEffect, useState } from 'react';
+import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
+import type { TraceHost } from '../host/trace-host';
+import { Timeline } from '../timeline/Timeline';
+
+interface SideQuery {
+  sort: SortKey;
+  descending: boolean;
+  text: string;
+}
+
+const SORTS: [SortKey, string][] = [
+  ['row_id', 'sample order'],
+  ['start', 'start'],
+  ['duration', 'duration'],
+  ['reward', 'reward'],
+  ['sample_index', 'sample index'],
+];
+
+/**
+ * Both rollouts' timelines, each relative to its own start, on one time scale: zoom, pan and
+ * cursor are shared (one window key); each side keeps its own sort and search, or one search
+ * for both.
+ */
+export function CompareTimelines({
+  host,
+  fileA,
+  fileB,
+}: {
+  host: TraceHost;
+  fileA: FileSummary;
+  fileB: FileSummary;
+}) {
+  const [layout, setLayout] = useState<'stacked' | 'side-by-side'>('stacked');
+  const [sameFilter, setSameFilter] = useState(true);
+  const [queries, setQueries] = useState<[SideQuery, SideQuery]>([
+    { sort: 'row_id', descending: false, text: '' },
+    { sort: 'row_id', descending: false, text: '' },
+  ]);
+  const [orders, setOrders] = useState<[RowOrder | null, RowOrder | null]>([null, null]);
+  const windowKey = `compare:${fileA.fileId}:${fileB.fileId}`;
+  const span = (f: FileSummary) => Math.max(1e-6, (f.globalEndSec ?? 0) - (f.globalStartSec ?? 0));
+  const fitSec = Math.max(span(fileA), span(fileB));
+
+  useEffect(() => {
+    let live = true;
+    const text = (i: 0 | 1) => (sameFilter ? queries[0].text : queries[i].text).trim() || undefined;
+    void Promise.all(
+      ([fileA, fileB] as const).map((file, i) =>
+        host.api.queryRows(file.fileId, {
+          sort: queries[i].sort,
+          descending: queries[i].descending,
+          filter: { text: text(i as 0 | 1) },
+        }),
+      ),
+    ).then(([a, b]) => live && setOrders([a, b]));
+    return () => {
+      live = false;
+    };
+  }, [host, fileA.fileId, fileB.fileId, queries, sameFilter]);
+
+  const patch = (i: 0 | 1, change: Partial<SideQuery>) =>
+    setQueries((prev) => {
+      const next: [SideQuery, SideQuery] = [{ ...prev[0] }, { ...prev[1] }];
+      next[i] = { ...next[i], ...change };
+      return next;
+    });
+
+  return (
+    <div className="compare-timelines-pane" data-testid="compare-timelines">
+      <div className="compare-timelines-bar">
+        <button
+          type="button"
+          className="button small"
+          onClick={() => setLayout(layout === 'stacked' ? 'side-by-side' : 'stacked')}
+          data-testid="compare-layout"
+        >
+          {layout === 'stacked' ? 'Side by side' : 'Stacked'}
+        </button>
+        <label>
+          <input
+            type="checkbox"
+            checked={sameFilter}
+            onChange={(e) => setSameFilter(e.target.checked)}
+            data-testid="same-filter"
+          />{' '}
+          same search for both
+        </label>
+        <span className="muted">
+          Zoom, pan and cursor move both timelines; each is relative to its own rollout start.
+        </span>
+      </div>
+      <div className={`compare-timelines ${layout}`}>
+        {([fileA, fileB] as const).map((file, i) => (
+          <div
+            className="compare-side-pane"
+            key={file.fileId}
+            data-testid={`compare-side-${i === 0 ? 'a' : 'b'}`}
+          >
+            <div className="compare-side-bar">
+              <span className={`compare-side ${i === 0 ? 'a' : 'b'}`}>{i === 0 ? 'A' : 'B'}</span>
+              <span className="compare-file">{file.name}</span>
+              {(i === 0 || !sameFilter) && (
+                <input
+                  type="search"
+                  className="search-box small"
+                  placeholder={sameFilter ? 'search both' : 'search'}
+                  value={queries[i].text}
+                  onChange={(e) => patch(i as 0 | 1, { text: e.target.value })}
+                  data-testid={`compare-search-${i === 0 ? 'a' : 'b'}`}
+                />
+              )}
+              <select
+                value={queries[i].sort}
+                onChange={(e) => patch(i as 0 | 1, { sort: e.target.value as SortKey })}
+              >
+                {SORTS.map(([key, label]) => (
+                  <option key={key} value={key}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                className="button small"
+                onClick={() => patch(i as 0 | 1, { descending: !queries[i].descending })}
+              >
+                {queries[i].descending ? '↓' : '↑'}
+              </button>
+              <span className="muted" data-testid={`compare-count-${i === 0 ? 'a' : 'b'}`}>
+                {orders[i]?.rowIds.length ?? 0} / {file.rows} rows
+              </span>
+            </div>
+            <Timeline
+              host={host}
+              file={file}
+              order={orders[i]}
+              windowKey={windowKey}
+              fitSec={fitSec}
+              keyboard={i === 0}
+            />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
