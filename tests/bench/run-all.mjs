@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
 import { writeOtlpFile } from './otlp-writer.mjs';
+import { benchFrames } from './bench-frames.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -92,3 +93,7 @@ if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'otlp') benchOtlp();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
+if (!only || only === 'frames') {
+  console.log('\n== timeline frames in Chromium');
+  await benchFrames(root, data);
+}

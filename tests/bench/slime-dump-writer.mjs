@@ -163,14 +163,14 @@ function sampleDict(i, rand, tokensPerSample) {
     reward: rand(),
     loss_mask: Array.from({ length: Math.floor(n / 2) }, () => 1),
     rollout_log_probs: Array.from({ length: Math.floor(n / 2) }, () => -rand() * 3),
-    status: 'completed',
+    status: i % 7 === 0 ? 'aborted' : i % 5 === 0 ? 'truncated' : 'completed',
     metadata: { source: ['gsm8k', 'math', 'aime'][i % 3] },
     trace: { version: 1, trace_id: traceId, events, sample_id: i, group_id: group, attempt: 0 },
   };
 }
 
 /** Writes a dump of about `targetBytes` to `path`; returns its sample count. */
-export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000) {
+export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSamples = Infinity) {
   const fd = openSync(path, 'w');
   let offset = 0;
   const write = (b) => {
@@ -219,9 +219,11 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000) {
   writer.op(0x5d);
   writer.put();
   let count = 0;
-  while (size + writer.pos < targetBytes) {
+  while (size + writer.pos < targetBytes && count < maxSamples) {
     writer.op(0x28);
-    for (let k = 0; k < 50 && size + writer.pos < targetBytes; k++) writer.dict(sampleDict(count++, rand, tokensPerSample));
+    for (let k = 0; k < 50 && size + writer.pos < targetBytes && count < maxSamples; k++) {
+      writer.dict(sampleDict(count++, rand, tokensPerSample));
+    }
     writer.op(0x65);
   }
   writer.op(0x75); // SETITEMS: rollout_id, samples

@@ -16,15 +16,19 @@ export function buildPdView(row: Row): Row {
   const byId = new Map<string, SpanItem>();
   for (const item of items) if (item.type === 'span' && item.span_id) byId.set(item.span_id, item);
   const drop = new Set<RowItem>();
+  const childrenOf = new Map<string, SpanItem[]>();
+  for (const item of items) {
+    if (item.type !== 'span' || !item.parent_span_id || !PHASE_OF_CHILD.test(item.name)) continue;
+    const list = childrenOf.get(item.parent_span_id);
+    if (list) list.push(item);
+    else childrenOf.set(item.parent_span_id, [item]);
+  }
 
   for (const item of items) {
     if (item.type !== 'span') continue;
     const role = ROLE_OF_CHILD.exec(item.name)?.[1] as PdRole | undefined;
     if (role) {
-      const children = items.filter(
-        (c): c is SpanItem =>
-          c.type === 'span' && c.parent_span_id === item.span_id && PHASE_OF_CHILD.test(c.name),
-      );
+      const children = item.span_id ? (childrenOf.get(item.span_id) ?? []) : [];
       const phases = PD_FLAT_KEYS[role].flatMap(({ phase, key }) => {
         const child = children.find((c) => c.name === `sglang_pd_${role}_${phase}`);
         if (!child) return [];

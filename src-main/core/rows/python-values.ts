@@ -49,6 +49,11 @@ export function isDict(value: PyValue | undefined): value is Record<string, PyVa
  */
 export function round6(x: number): number {
   if (!Number.isFinite(x)) return x;
+  // Fast path: away from a tie, k = round(x * 1e6) is exact and k / 1e6 is the double that
+  // parsing toFixed(6) would give (both are correctly rounded). Near a tie, decide exactly.
+  const scaled = x * 1e6;
+  const frac = scaled - Math.floor(scaled);
+  if (Math.abs(frac - 0.5) > 0.2 && Math.abs(scaled) < 2 ** 52) return Math.round(scaled) / 1e6;
   const rounded = Number(x.toFixed(6));
   const exact = x.toFixed(30);
   const dot = exact.indexOf('.');

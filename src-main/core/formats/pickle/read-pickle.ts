@@ -46,7 +46,9 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const lazyMin = options.lazyListMin ?? 64;
   const stack: Slot[] = [];
   const marks: number[] = [];
-  const memo = new Map<number, Slot>();
+  // an array, not a Map: V8 Maps stop at 2^24 entries and big dumps memoize every string
+  const memo: Slot[] = [];
+  let memoSize = 0;
   let samplesRead = 0;
   let ops = 0;
   const at = () => cursor.abs(cursor.offset);
@@ -157,20 +159,29 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   // objects that BUILD may turn into their attribute dict, and the memo slot that holds them
   const memoOfObject = new Map<object, number>();
   const memoPut = (index: number) => {
-    if (memo.size >= MAX_MEMO && !memo.has(index))
-      fail('pickle/memo-too-large', 'the pickle memo grows without bound');
+    if (index >= MAX_MEMO) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
     const slot = top();
-    memo.set(index, slot);
+    if (memo[index] === undefined) memoSize++;
+    memo[index] = slot;
     if (slot && typeof slot === 'object' && (slot as PyObjectRef).$kind === 'object')
       memoOfObject.set(slot, index);
   };
   const memoGet = (index: number) => {
-    if (!memo.has(index))
+    if (memo[index] === undefined)
       fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
-    push(memo.get(index)!);
+    push(memo[index]);
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
-  const str = (n: number) => decoder.decode(cursor.bytes(n));
+  const str = (n: number) => {
+    const bytes = cursor.bytes(n);
+    // short ASCII strings (keys, names, ids) skip the decoder's per-call cost
+    if (n <= 48) {
+      let ascii = true;
+      for (let i = 0; i < n; i++) if (bytes[i] > 0x7f) ascii = false;
+      if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+    }
+    return decoder.decode(bytes);
+  };
   const latin1 = (n: number) => {
     const b = cursor.bytes(n);
     let s = '';
@@ -464,7 +475,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         if (built !== obj && obj !== null && typeof obj === 'object') {
           // an object read as its attribute dict: its memo entry must see the dict too
           const index = memoOfObject.get(obj);
-          if (index !== undefined) memo.set(index, built);
+          if (index !== undefined) memo[index] = built;
         }
         break;
       }
@@ -503,7 +514,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         memoPut(cursor.u32());
         break;
       case 0x94: // MEMOIZE
-        memoPut(memo.size);
+        memoPut(memoSize);
         break;
       case 0x82:
       case 0x83:
