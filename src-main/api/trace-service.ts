@@ -31,6 +31,8 @@ import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
 import { IngestFailure, type IngestJob } from '../ingest/ingest-client';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
 import { NotFoundError } from './call-errors';
+import { groupRotatedSets } from '../ingest/group-files';
+import { findRotatedSet } from '../core/formats/otlp/rotated-set';
 
 export type IngestRunner = (
   request: IngestRequest,
@@ -115,10 +117,11 @@ export class TraceService implements TraceApi {
   }
 
   async open(request: OpenRequest): Promise<OpenResult> {
-    const sources: IngestSource[] = request.sources.map((source) =>
+    // a dropped or named folder opens the rotated set it holds
+    const sources: IngestSource[] = request.sources.flatMap((source): IngestSource[] =>
       source.kind === 'path'
-        ? source
-        : { kind: 'bytes', name: source.name, bytes: Buffer.from(source.bytesBase64, 'base64') },
+        ? groupRotatedSets([source.path])[0].map((path) => ({ kind: 'path', path }))
+        : [{ kind: 'bytes', name: source.name, bytes: Buffer.from(source.bytesBase64, 'base64') }],
     );
     const first = request.sources[0];
     const name = first.kind === 'path' ? basename(first.path) : first.name;
@@ -130,8 +133,9 @@ export class TraceService implements TraceApi {
       for (const listener of this.listeners)
         listener({ openId: request.openId, name, ...progress });
     };
-    const job = this.runIngest({ sources }, (progress) =>
-      emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) }),
+    const job = this.runIngest(
+      { sources, joinByBootstrapRoom: request.joinByBootstrapRoom },
+      (progress) => emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) }),
     );
     this.jobs.set(request.openId, job);
     try {
@@ -142,6 +146,11 @@ export class TraceService implements TraceApi {
         fileId,
         path: first.kind === 'path' ? first.path : null,
       };
+      // one file of a rotated set: offer the whole set
+      if (summary.format === 'otlp' && sources.length === 1 && sources[0].kind === 'path') {
+        const set = findRotatedSet(sources[0].path);
+        if (set.length > 1) summary.rotatedSet = set;
+      }
       this.files.set(fileId, { summary, trace, sources });
       emit({
         bytesRead: summary.bytes,
@@ -164,6 +173,21 @@ export class TraceService implements TraceApi {
     } finally {
       this.jobs.delete(request.openId);
     }
+  }
+
+  async reopen(fileId: string, options: { joinByBootstrapRoom: boolean }): Promise<OpenResult> {
+    const file = this.file(fileId);
+    const result = await this.open({
+      openId: randomUUID(),
+      joinByBootstrapRoom: options.joinByBootstrapRoom,
+      sources: file.sources.map((s) =>
+        s.kind === 'path'
+          ? s
+          : { kind: 'bytes', name: s.name, bytesBase64: Buffer.from(s.bytes).toString('base64') },
+      ),
+    });
+    if (result.ok) this.files.delete(fileId);
+    return result;
   }
 
   async cancelOpen(openId: string): Promise<void> {

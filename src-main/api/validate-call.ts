@@ -39,6 +39,7 @@ function isOpenRequest(v: unknown): boolean {
   return (
     isObject(v) &&
     isString(v.openId) &&
+    (v.joinByBootstrapRoom === undefined || typeof v.joinByBootstrapRoom === 'boolean') &&
     Array.isArray(v.sources) &&
     v.sources.length > 0 &&
     v.sources.length <= 1000 &&
@@ -85,6 +86,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   getPerf: [isString],
   compare: [isString, isString],
   exportTrace: [isString, (v) => v === 'perfetto' || v === 'csv'],
+  reopen: [isString, (v) => isObject(v) && typeof v.joinByBootstrapRoom === 'boolean'],
 };
 
 /** Checks a method name and its arguments against the contract; throws BadCallError. */

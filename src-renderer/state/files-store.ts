@@ -18,6 +18,8 @@ export interface FilesState {
   errors: FileError[];
   addFile(file: FileSummary): void;
   removeFile(fileId: string): void;
+  /** the same file opened again (other options): same tab position, new id */
+  replaceFile(oldFileId: string, file: FileSummary): void;
   setActive(fileId: string): void;
   setCompare(fileId: string | null): void;
   startOpening(openId: string, name: string, bytesTotal: number): void;
@@ -48,6 +50,12 @@ export const useFilesStore = create<FilesState>()((set) => ({
         s.compareFileId === fileId || activeFileId === null ? null : s.compareFileId;
       return { files, activeFileId, compareFileId };
     }),
+  replaceFile: (oldFileId, file) =>
+    set((s) => ({
+      files: s.files.map((f) => (f.fileId === oldFileId ? file : f)),
+      activeFileId: s.activeFileId === oldFileId ? file.fileId : s.activeFileId,
+      compareFileId: s.compareFileId === oldFileId ? file.fileId : s.compareFileId,
+    })),
   setActive: (fileId) => set({ activeFileId: fileId }),
   setCompare: (fileId) => set({ compareFileId: fileId }),
   startOpening: (openId, name, bytesTotal) =>

@@ -6,6 +6,7 @@ import { Toolbar } from '../toolbar/Toolbar';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { PerfPanel } from '../perf/PerfPanel';
 import { Timeline } from './Timeline';
+import { openSources } from '../state/open-files';
 
 /** One open file: toolbar, timeline or perf view, and the details side panel. */
 export function FileView({ host, file }: { host: TraceHost; file: FileSummary }) {
@@ -42,13 +43,33 @@ export function FileView({ host, file }: { host: TraceHost; file: FileSummary })
     <div className="file-view">
       <section className="timeline-area" data-testid="timeline-area">
         <Toolbar host={host} file={file} order={order} />
-        {file.notices.length > 0 && (
+        {(file.notices.length > 0 || file.rotatedSet) && (
           <div className="notices" data-testid="file-notices">
             {file.notices.map((notice) => (
               <div className="notice" key={notice}>
                 {notice}
               </div>
             ))}
+            {file.rotatedSet && (
+              <div className="notice" data-testid="rotated-set-offer">
+                This file is one of a rotated set of {file.rotatedSet.length} files.{' '}
+                <button
+                  type="button"
+                  className="button small"
+                  data-testid="open-rotated-set"
+                  onClick={() =>
+                    void openSources(
+                      host,
+                      file.rotatedSet!.map((path) => ({ kind: 'path' as const, path })),
+                      `${file.name} (set)`,
+                      0,
+                    )
+                  }
+                >
+                  Open the whole set
+                </button>
+              </div>
+            )}
           </div>
         )}
         {view === 'perf' ? (

@@ -30,6 +30,7 @@ export function RowLabel(props: {
       data-orphans={stats?.orphans ?? ''}
       data-ongoing={stats?.ongoing ?? ''}
       data-pd-segments={stats?.pdSegments ?? ''}
+      data-links={stats?.links ?? ''}
       onClick={props.onSelect}
     >
       <button

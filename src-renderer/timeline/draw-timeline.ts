@@ -52,6 +52,7 @@ export interface RowDrawStats {
   orphans: number;
   ongoing: number;
   pdSegments: number;
+  links: number;
 }
 
 /**
@@ -91,6 +92,7 @@ export function drawTimeline(
       orphans: 0,
       ongoing: 0,
       pdSegments: 0,
+      links: 0,
     };
     const laneY = (item: ItemView) =>
       y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * LANE_HEIGHT;
@@ -139,6 +141,7 @@ export function drawTimeline(
         point: false,
       });
     }
+    s.links = drawLinks(ctx, row, hits, theme);
     ctx.globalAlpha = dimmed ? 0.25 : 1;
     // instant events and orphan ends, per lane, clustered when closer than 4 px
     const byLane = new Map<number, { x: number; index: number; item: ItemView }[]>();
@@ -328,4 +331,47 @@ function drawCluster(
   ctx.fillText(String(count), x, y + 0.5);
   ctx.textAlign = 'start';
   ctx.font = '11px system-ui, sans-serif';
+}
+
+/**
+ * Links between spans of one row, as arrows from the linked (earlier) span's end to the
+ * linking span's start, where both are drawn.
+ */
+function drawLinks(
+  ctx: CanvasRenderingContext2D,
+  row: RowView,
+  hits: HitBox[],
+  theme: ThemeColours,
+): number {
+  let drawn = 0;
+  const boxes = new Map<number, HitBox>();
+  for (const hit of hits) if (hit.rowId === row.rowId && !hit.point) boxes.set(hit.index, hit);
+  ctx.strokeStyle = theme.fgMuted;
+  ctx.fillStyle = theme.fgMuted;
+  ctx.lineWidth = 1;
+  for (const item of row.items) {
+    if (!item.links) continue;
+    const to = boxes.get(item.index);
+    if (!to) continue;
+    for (const target of item.links) {
+      const from = boxes.get(target);
+      if (!from) continue;
+      const x0 = from.x1;
+      const y0 = (from.y0 + from.y1) / 2;
+      const x1 = to.x0;
+      const y1 = (to.y0 + to.y1) / 2;
+      ctx.beginPath();
+      ctx.moveTo(x0, y0);
+      ctx.bezierCurveTo((x0 + x1) / 2, y0, (x0 + x1) / 2, y1, x1, y1);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x1 - 4, y1 - 3);
+      ctx.lineTo(x1 - 4, y1 + 3);
+      ctx.closePath();
+      ctx.fill();
+      drawn++;
+    }
+  }
+  return drawn;
 }

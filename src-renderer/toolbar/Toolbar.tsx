@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
+import { useFilesStore } from '../state/files-store';
 import './toolbar.css';
 
 const SORTS: [SortKey, string][] = [
@@ -17,6 +18,7 @@ const SORTS: [SortKey, string][] = [
 
 /** Search, filters, sort and the counts of shown rows; the timeline / perf switch. */
 export function Toolbar({
+  host,
   file,
   order,
 }: {
@@ -223,6 +225,26 @@ export function Toolbar({
           </select>
         </label>
         {filter.rowIds && <span className="chip on">{filter.rowIds.length} picked in perf</span>}
+        {(file.bootstrapRooms ?? 0) > 0 && (
+          <label
+            className="mode"
+            title="Without the router, the prefill and decode halves of a request are separate traces sharing a bootstrap_room"
+          >
+            <input
+              type="checkbox"
+              checked={file.joinedByBootstrapRoom ?? false}
+              data-testid="join-bootstrap"
+              onChange={(event) => {
+                const join = event.target.checked;
+                void host.api.reopen(file.fileId, { joinByBootstrapRoom: join }).then((result) => {
+                  if (result.ok) useFilesStore.getState().replaceFile(file.fileId, result.file);
+                  else useFilesStore.getState().addError(result.error);
+                });
+              }}
+            />{' '}
+            join PD halves by bootstrap_room
+          </label>
+        )}
         {active && (
           <button
             type="button"

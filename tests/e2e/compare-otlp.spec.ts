@@ -89,3 +89,34 @@ test('compared timelines share zoom and cursor; one search filters both', async 
   await expect(page.getByTestId('compare-count-a')).toHaveText(`${aborted('rollout_small.pt')} / 16 rows`);
   await expect(page.getByTestId('compare-count-b')).toHaveText(`${aborted('rollout_nopd.pt')} / 16 rows`);
 });
+
+test('SGLang slices draw their links as arrows; PD halves can be joined by bootstrap_room', async ({ page }) => {
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
+  const first = page.getByTestId('timeline-row').first();
+  await expect(first).toHaveAttribute('data-bars', /\d+/);
+  // zoom to the first row so that linked slices are wide enough to be drawn apart
+  await first.click();
+  await page.keyboard.press('f');
+  await expect(first).toHaveAttribute('data-links', /^[1-9]\d*$/);
+  const join = page.getByTestId('join-bootstrap');
+  await join.click();
+  await expect(page.getByTestId('join-bootstrap')).toBeChecked();
+  await expect(page.getByTestId('row-count')).toContainText('/ 20 rows');
+});
+
+test('opening one file of a rotated set by path offers the set; a folder opens the whole set', async ({ request }) => {
+  const call = (method: string, args: unknown[]) =>
+    request.post('/api/call', { data: { method, args }, headers: { 'x-trace-token': 'e2e-test-token' } }).then((r) => r.json());
+  const one = (await call('open', [{ openId: 'o1', sources: [{ kind: 'path', path: resolve(FIXTURES, 'otlp/roll_traces.1.jsonl') }] }])) as {
+    result: { ok: boolean; file: { rotatedSet: string[]; spans: number } };
+  };
+  expect(one.result.ok).toBe(true);
+  expect(one.result.file.spans).toBe(801);
+  expect(one.result.file.rotatedSet.map((p) => p.split('/').pop())).toEqual(['roll_traces.jsonl', 'roll_traces.1.jsonl']);
+  const folder = (await call('open', [{ openId: 'o2', sources: [{ kind: 'path', path: resolve(FIXTURES, 'otlp') }] }])) as {
+    result: { ok: boolean; file: { spans: number } };
+  };
+  expect(folder.result.ok).toBe(true);
+  expect(folder.result.file.spans).toBe(2348 + 801);
+});

@@ -19,6 +19,8 @@ export interface OpenRequest {
   sources: OpenSource[];
   /** chosen by the caller so that progress events and cancel can name it before open returns */
   openId: string;
+  /** OTLP: join traces that share a bootstrap_room into one row (PD halves without a router) */
+  joinByBootstrapRoom?: boolean;
 }
 
 export interface OpenProgress {
@@ -69,6 +71,11 @@ export interface FileSummary {
   attempts: number[];
   spanNames: { name: string; count: number }[];
   notices: string[];
+  /** OTLP opened by path: the whole rotated set this file belongs to, oldest first, when larger */
+  rotatedSet?: string[];
+  /** OTLP: distinct bootstrap_room values (PD halves that can be joined), and whether they are */
+  bootstrapRooms?: number;
+  joinedByBootstrapRoom?: boolean;
 }
 
 export type OpenResult = { ok: true; file: FileSummary } | { ok: false; error: FileError };
@@ -120,6 +127,8 @@ export interface ItemView {
   pd?: { role: 'prefill' | 'decode'; phases: PdPhase[] };
   error?: boolean;
   laneLabel?: string;
+  /** indexes (in this row) of the spans this span links to; links leaving the row are in details */
+  links?: number[];
   /** short label text for inside the bar, e.g. "512 tok" */
   hint?: string;
   parentIndex: number;
@@ -249,6 +258,8 @@ export interface TraceApi {
   getLazyValues(fileId: string, rowId: number, field: string): Promise<LazyValues>;
   getPerf(fileId: string): Promise<PerfView>;
   compare(fileIdA: string, fileIdB: string): Promise<CompareResult>;
+  /** opens the same file again with other options (replacing it), e.g. bootstrap_room joining */
+  reopen(fileId: string, options: { joinByBootstrapRoom: boolean }): Promise<OpenResult>;
   /** a file's rows as a Perfetto trace (gzipped JSON) or CSV, for the renderer to save */
   exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile>;
 }
@@ -276,6 +287,7 @@ export const TRACE_API_METHODS = [
   'getPerf',
   'compare',
   'exportTrace',
+  'reopen',
 ] as const;
 
 export type TraceApiMethod = (typeof TRACE_API_METHODS)[number];

@@ -133,6 +133,8 @@ function openOtlp(
       spans: doc.spans,
       events: doc.events,
       links: doc.links,
+      bootstrapRooms: doc.bootstrapRooms,
+      joinedByBootstrapRoom: options.joinByBootstrapRoom ?? false,
     },
     store,
     perf: buildPerfView('otlp', doc.rows, []),

@@ -13,6 +13,10 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
     const row = store.rows[r];
     const items: ItemView[] = [];
     const base = store.rowItemOffset[r];
+    const spanIndex = new Map<string, number>();
+    row.items.forEach((item, k) => {
+      if (item.type === 'span' && item.span_id) spanIndex.set(item.span_id, k);
+    });
     for (let i = base; i < store.rowItemOffset[r + 1]; i++) {
       const item = row.items[i - base];
       const flags = store.itemFlags[i];
@@ -35,6 +39,12 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
       }
       if (flags & ITEM_FLAG.error) view.error = true;
       if (item.lane_label) view.laneLabel = item.lane_label;
+      if (item.links && item.links.length > 0) {
+        const targets = item.links
+          .map((link) => spanIndex.get(link.span_id))
+          .filter((k): k is number => k !== undefined);
+        if (targets.length > 0) view.links = targets;
+      }
       items.push(view);
     }
     out.push({

@@ -154,3 +154,43 @@ describe('encodings', () => {
     }
   });
 });
+
+describe('PD halves without the router (ours)', () => {
+  const half = (traceId: string, spanId: string, role: string, room: number, startNs: bigint) =>
+    JSON.stringify({
+      resourceSpans: [{
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'sglang' } }] },
+        scopeSpans: [{ spans: [{
+          traceId, spanId, name: `${role} Req 0123abcd`, kind: 1,
+          startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs + 500_000_000n),
+          attributes: [{ key: 'bootstrap_room', value: { intValue: String(room) } }, { key: 'rid', value: { stringValue: '0123abcd' } }],
+        }] }],
+      }],
+    });
+  const t0 = 1780000000000000000n;
+  const text = [
+    half('aa'.repeat(16), '01'.repeat(8), 'prefill', 7, t0),
+    half('bb'.repeat(16), '02'.repeat(8), 'decode', 7, t0 + 100_000_000n),
+    half('cc'.repeat(16), '03'.repeat(8), 'prefill', 8, t0 + 200_000_000n),
+  ].join('\n');
+  const source = () => bytesSource('pd.jsonl', new TextEncoder().encode(text));
+
+  it('are separate rows by default, and one row per bootstrap_room when joined', () => {
+    expect(readOtlp([source()]).rows).toHaveLength(3);
+    const joined = readOtlp([source()], { joinByBootstrapRoom: true });
+    expect(joined.rows).toHaveLength(2);
+    expect(joined.bootstrapRooms).toBe(2);
+    const pair = joined.rows.find((r) => r.items.length === 2)!;
+    expect(pair.items.map((i) => i.name).sort()).toEqual(['decode Req 0123abcd', 'prefill Req 0123abcd']);
+  });
+
+  it('the SGLang fixture carries bootstrap rooms', () => {
+    expect(read('sglang_otel_trace.json').bootstrapRooms).toBeGreaterThan(0);
+  });
+});
+
+describe('rotated sets in a folder', () => {
+  it('a folder of mixed files opens its largest rotated set, oldest first', () => {
+    expect(findRotatedSet(OTLP).map((p) => p.split('/').pop())).toEqual(['roll_traces.jsonl', 'roll_traces.1.jsonl']);
+  });
+});

@@ -34,6 +34,8 @@ export interface OtlpDocument {
   notices: string[];
   globalStart: number | null;
   globalEnd: number | null;
+  /** distinct bootstrap_room values: PD halves that can be joined into one row */
+  bootstrapRooms: number;
 }
 
 export interface ReadOtlpOptions {
@@ -137,6 +139,12 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     notices,
     globalStart: built.rows.length ? minOf(built.rows, (r) => r.start) : null,
     globalEnd: built.rows.length ? maxOf(built.rows, (r) => r.end) : null,
+    bootstrapRooms: new Set(
+      spans
+        .map((s) => s.attrs.bootstrap_room)
+        .filter((r) => r !== undefined && r !== null)
+        .map(String),
+    ).size,
   };
 }
 

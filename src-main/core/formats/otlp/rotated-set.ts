@@ -20,10 +20,12 @@ export function findRotatedSet(path: string): string[] {
     const names = readdirSync(path).filter(
       (n) => n.endsWith('.jsonl') || /^otel_trace.*\.json$/.test(n),
     );
-    const stems = [...new Set(names.map((n) => stemOf(n)))];
-    const stem = stems.includes('traces') ? 'traces' : stems.sort()[0];
-    if (stem === undefined) return [];
-    return siblings(path, stem, names);
+    // the folder's rotated set: ROLL's traces*, else the stem with the most files
+    const sets = [...new Set(names.map((n) => stemOf(n)))]
+      .sort()
+      .map((stem) => siblings(path, stem, names));
+    const traces = sets.find((set) => set.length > 0 && stemOf(basename(set[0])) === 'traces');
+    return traces ?? sets.sort((a, b) => b.length - a.length)[0] ?? [];
   }
   const name = basename(path);
   const dir = dirname(path);
