@@ -85,6 +85,14 @@ function openSlime(
   else if (rows.length === 0)
     notices.push(`None of the ${dump.samples.length} samples has a trace.`);
   else if (untracedSamples > 0) notices.push(`${untracedSamples} samples have no trace.`);
+  const perf = buildPerfView('slime', rows, dump.samples);
+  // The rows now hold everything the traces said: drop the raw events from the samples so
+  // they are not kept (and sent from the worker) twice.
+  for (const sample of dump.samples) {
+    if (sample !== null && typeof sample === 'object' && !Array.isArray(sample) && 'trace' in sample) {
+      delete (sample as Record<string, unknown>).trace;
+    }
+  }
   return {
     summary: {
       name,
@@ -98,7 +106,7 @@ function openSlime(
       ...stats,
     },
     store,
-    perf: buildPerfView('slime', rows, dump.samples),
+    perf,
     samples: dump.samples,
     rows,
   };
