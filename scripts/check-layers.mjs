@@ -1,7 +1,8 @@
 // The layer rules of DESIGN.md, checked on every `npm run lint`:
 //   core/** imports only core/** (and node builtins);
 //   formats/<a> does not import formats/<b> (torch may use zip and pickle; registry sees all);
-//   src-renderer/** imports from src-main only types from core/api and core/model;
+//   src-renderer/** imports from src-main only types from core/api and core/model (values:
+//   the API method list, the typed-array JSON codec of the HTTP transport, PD phase colours);
 //   nothing imports the renderer.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -41,7 +42,7 @@ for (const file of [...walk(join(root, 'src-main')), ...walk(join(root, 'src-ren
     if (rel.startsWith('src-renderer/') && target.startsWith('src-main')) {
       const allowed = /^src-main\/core\/(api|model)\//.test(target);
       if (!allowed) problems.push(`${rel}: renderer imports main code (${spec})`);
-      else if (!typeOnly && !/^src-main\/core\/api\/trace-api$/.test(target) && !/^src-main\/core\/model\/pd-phases$/.test(target)) {
+      else if (!typeOnly && !/^src-main\/core\/api\/(trace-api|typed-json)$/.test(target) && !/^src-main\/core\/model\/pd-phases$/.test(target)) {
         problems.push(`${rel}: renderer imports values (not types) from ${spec}`);
       }
     }

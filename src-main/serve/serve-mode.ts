@@ -7,6 +7,7 @@ import type { TraceApi } from '../core/api/trace-api';
 import { dispatchCall } from '../api/dispatch-call';
 import { BadCallError, NotFoundError } from '../api/call-errors';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
+import { typedReplacer } from '../core/api/typed-json';
 
 export interface ServeOptions {
   api: TraceApi;
@@ -166,7 +167,7 @@ function sendError(res: ServerResponse, error: unknown): void {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body));
+  res.end(JSON.stringify(body, typedReplacer));
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {

@@ -57,7 +57,7 @@ export function StragglerChart({
     let live = true;
     const lastRows = async (file: FileSummary) => {
       const order = await host.api.queryRows(file.fileId, { sort: 'duration', descending: true });
-      return host.api.getRows(file.fileId, order.rowIds.slice(0, 5));
+      return host.api.getRows(file.fileId, Array.from(order.rowIds.subarray(0, 5)));
     };
     void Promise.all([lastRows(fileA), lastRows(fileB)]).then((rows) => live && setLast(rows));
     return () => {

@@ -4,6 +4,7 @@ import {
   type OpenProgress,
   type TraceApi,
 } from '../../src-main/core/api/trace-api';
+import { typedReviver } from '../../src-main/core/api/typed-json';
 
 /** TraceApi over serve mode's HTTP: one POST per call, events as server-sent events. */
 export function createHttpApi(token: string): TraceApi {
@@ -15,7 +16,14 @@ export function createHttpApi(token: string): TraceApi {
         headers: { 'content-type': 'application/json', 'x-trace-token': token },
         body: JSON.stringify({ method, args }),
       });
-      const body = (await response.json().catch(() => ({ error: response.statusText }))) as {
+      const text = await response.text();
+      const body = (() => {
+        try {
+          return JSON.parse(text, typedReviver);
+        } catch {
+          return { error: response.statusText };
+        }
+      })() as {
         result?: unknown;
         error?: string;
       };

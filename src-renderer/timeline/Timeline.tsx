@@ -65,7 +65,7 @@ export function Timeline({
   const updateWindow = useCallback((w: Window) => setWindow(windowKey, w), [windowKey, setWindow]);
   const canvasWidth = Math.max(100, size.width - LABEL_WIDTH);
 
-  const rowIds = useMemo(() => order?.rowIds ?? [], [order]);
+  const rowIds = useMemo(() => order?.rowIds ?? new Int32Array(0), [order]);
   const expandedAt = useCallback(
     (i: number) => !allCollapsed && !collapsed.has(rowIds[i]),
     [allCollapsed, collapsed, rowIds],
@@ -417,7 +417,7 @@ export function Timeline({
         >
           <div className="timeline-content" style={{ height: Math.max(layout.total, viewHeight) }}>
             <div className="timeline-labels" style={{ width: LABEL_WIDTH }}>
-              {rowIds.slice(first, last + 1).map((rowId, k) => {
+              {Array.from(rowIds.subarray(first, last + 1), (rowId, k) => {
                 const i = first + k;
                 const row = rowsById.get(rowId);
                 return (

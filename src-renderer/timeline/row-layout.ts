@@ -8,7 +8,10 @@ export interface RowLayout {
   total: number;
 }
 
-export function layoutRows(laneCounts: number[], expanded: (index: number) => boolean): RowLayout {
+export function layoutRows(
+  laneCounts: ArrayLike<number>,
+  expanded: (index: number) => boolean,
+): RowLayout {
   const n = laneCounts.length;
   const tops = new Float64Array(n);
   const heights = new Float64Array(n);

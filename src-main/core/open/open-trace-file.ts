@@ -89,7 +89,12 @@ function openSlime(
   // The rows now hold everything the traces said: drop the raw events from the samples so
   // they are not kept (and sent from the worker) twice.
   for (const sample of dump.samples) {
-    if (sample !== null && typeof sample === 'object' && !Array.isArray(sample) && 'trace' in sample) {
+    if (
+      sample !== null &&
+      typeof sample === 'object' &&
+      !Array.isArray(sample) &&
+      'trace' in sample
+    ) {
       delete (sample as Record<string, unknown>).trace;
     }
   }

@@ -123,14 +123,15 @@ export function getSpanDetails(store: TraceStore, rowId: number, index: number):
 
 /** A query's row order with what the timeline needs to lay out every row before fetching it. */
 export function rowOrderOf(store: TraceStore, rowIds: Int32Array): RowOrder {
-  const laneCounts: number[] = [];
-  const startSec: number[] = [];
-  const endSec: number[] = [];
-  for (const id of rowIds) {
-    const r = store.rowIndexById.get(id)!;
-    laneCounts.push(store.rowLaneCount[r]);
-    startSec.push(store.rowStart[r]);
-    endSec.push(store.rowEnd[r]);
+  const n = rowIds.length;
+  const laneCounts = new Int32Array(n);
+  const startSec = new Float64Array(n);
+  const endSec = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const r = store.rowIndexById.get(rowIds[k])!;
+    laneCounts[k] = store.rowLaneCount[r];
+    startSec[k] = store.rowStart[r];
+    endSec[k] = store.rowEnd[r];
   }
-  return { rowIds: Array.from(rowIds), laneCounts, startSec, endSec, total: store.rowCount };
+  return { rowIds, laneCounts, startSec, endSec, total: store.rowCount };
 }

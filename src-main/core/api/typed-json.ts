@@ -1,0 +1,62 @@
+/**
+ * JSON with typed arrays as base64, for the HTTP transport: a 100k-row order is 2 MB of
+ * base64 instead of 4.5 MB of decimal numbers, and encodes and decodes in milliseconds.
+ * Shared by serve mode and the renderer's HTTP host.
+ */
+const TYPED = {
+  Int32Array,
+  Float64Array,
+  Uint8Array,
+  Uint16Array,
+  Float32Array,
+} as const;
+
+type TypedName = keyof typeof TYPED;
+
+interface TypedJson {
+  $typed: TypedName;
+  base64: string;
+}
+
+export function typedReplacer(_key: string, value: unknown): unknown {
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+    const name = value.constructor.name as TypedName;
+    if (name in TYPED) {
+      const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+      return { $typed: name, base64: toBase64(bytes) } satisfies TypedJson;
+    }
+  }
+  return value;
+}
+
+export function typedReviver(_key: string, value: unknown): unknown {
+  if (value && typeof value === 'object' && typeof (value as TypedJson).$typed === 'string') {
+    const { $typed, base64 } = value as TypedJson;
+    const Type = TYPED[$typed];
+    if (Type) {
+      const bytes = fromBase64(base64);
+      return new Type(
+        bytes.buffer as ArrayBuffer,
+        bytes.byteOffset,
+        bytes.byteLength / Type.BYTES_PER_ELEMENT,
+      );
+    }
+  }
+  return value;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000) as unknown as number[]);
+  }
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  // a fresh, aligned buffer: typed views need offsets that are multiples of their size
+  const out = new Uint8Array(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
