@@ -1,12 +1,18 @@
-import { minOf, maxOf } from '../model/extent';
 import type { PyValue } from '../model/py-value';
 import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../model/row';
-import { walkEvents, type WalkSpan } from './collect-items';
+import { walkEvents, type WalkResult, type WalkSpan } from './collect-items';
 import { groupSiblings, ongoingEnd } from './ongoing-end';
-import { spanDepths } from './depth';
+import { pointDepth, spanDepths } from './depth';
 import { slimeVirtualPdSpans } from './slime-pd-virtual';
-import { isDict, round6 } from './python-values';
-import { sampleLabel, sampleSource, sampleStatus, toAttr } from './row-fields';
+import { comparePyStr, isDict, round6 } from './python-values';
+import {
+  responseLength,
+  sampleLabel,
+  sampleSource,
+  sampleStatus,
+  toAttr,
+  traceAttempt,
+} from './row-fields';
 
 /**
  * Samples -> rows, exactly as slime's timeline viewer computes them (TRACE_MODEL section 3),
@@ -26,26 +32,15 @@ export function buildRow(sample: Record<string, PyValue>, position: number): Row
   if (!isDict(trace) || !Array.isArray(trace.events)) return null;
   const walk = walkEvents(trace.events, trace.attempt);
   if (walk.kept === 0) return null;
-  const rowEnd = walk.maxTs;
-  const depths = spanDepths(walk.spans);
-  const siblings = groupSiblings(walk.spans.values());
-  const nameOf = (id: string | null) => (id !== null ? (walk.spans.get(id)?.name ?? null) : null);
+  const depths = spanDepths(walk.spans, walk.byId);
+  const siblings = groupSiblings(walk.spans);
+  const nameOf = (id: string | null) => (id !== null ? (walk.byId.get(id)?.name ?? null) : null);
 
-  const spanItems: SpanItem[] = [...walk.spans.values()]
-    .sort((a, b) => a.order - b.order)
-    .map((span) =>
-      spanItem(
-        span,
-        depths.get(span.spanId) ?? 0,
-        nameOf(span.parent),
-        walk.spans,
-        siblings,
-        rowEnd,
-      ),
-    );
-  const pointItems: PointItem[] = walk.points.map((point) => {
-    const parentKnown = point.parent !== null && walk.spans.has(point.parent);
-    const depth = parentKnown ? (depths.get(point.parent!) ?? 0) + 1 : 0;
+  const spanItems = walk.spans.map((span) =>
+    spanItem(span, depths.get(span.spanId) ?? 0, nameOf(span.parent), walk, siblings),
+  );
+  const pointItems = [...walk.events, ...walk.orphans].map((point): PointItem => {
+    const depth = pointDepth(point.parent, depths);
     return {
       type: point.kind,
       state: point.kind === 'event' ? 'point_event' : 'orphan_end',
@@ -60,28 +55,38 @@ export function buildRow(sample: Record<string, PyValue>, position: number): Row
       attrs: toAttr(point.attrs) as Attrs,
     };
   });
-  const deepest = Math.max(-1, ...spanItems.map((s) => s.lane), ...pointItems.map((p) => p.lane));
-  const rawDurations = new Map(
-    [...walk.spans.values()].map((s) => [s.spanId, s.end === null ? 0 : s.end - s.start]),
+  let deepest = -1;
+  for (const item of spanItems) if (item.lane > deepest) deepest = item.lane;
+  for (const item of pointItems) if (item.lane > deepest) deepest = item.lane;
+  const virtual = slimeVirtualPdSpans(
+    spanItems.map((item, i) => {
+      const { start, end } = walk.spans[i];
+      return { item, rawDuration: end === null ? 0 : end - start };
+    }),
+    deepest + 1,
   );
-  const virtual = slimeVirtualPdSpans(spanItems, deepest + 1, rawDurations);
-  const items: RowItem[] = [...spanItems, ...virtual, ...pointItems].sort(compareItems);
+  // slime's order before its stable sort: spans, instant events, unmatched ends, virtual PD
+  const items: RowItem[] = [...spanItems, ...pointItems, ...virtual].sort(compareItems);
+  return { ...rowFields(sample, trace, position), ...rowCounts(items), items };
+}
 
-  let responseTotal = 0;
-  let responseMax = 0;
-  for (const item of items) {
-    const attrLists =
-      item.type === 'span' ? [item.attrs.start_attrs, item.attrs.end_attrs] : [item.attrs];
-    for (const attrs of attrLists) {
-      if (typeof attrs.response_length !== 'number') continue;
-      responseTotal += attrs.response_length;
-      responseMax = Math.max(responseMax, attrs.response_length);
-    }
-  }
-  const spans = items.filter((i): i is SpanItem => i.type === 'span');
-  // the row spans its items (a span replaced by a duplicate id no longer counts)
-  const rowStart = minOf(items, (i) => (i.type === 'span' ? i.start_ts : i.ts));
-  const rowStop = maxOf(items, (i) => (i.type === 'span' ? i.display_end_ts : i.ts));
+/** Step 6: the row's own fields, from the sample and its trace. */
+function rowFields(
+  sample: Record<string, PyValue>,
+  trace: Record<string, PyValue>,
+  position: number,
+): Pick<
+  Row,
+  | 'row_id'
+  | 'sample_index'
+  | 'group_index'
+  | 'source'
+  | 'status'
+  | 'label'
+  | 'reward'
+  | 'trace_id'
+  | 'attempt'
+> {
   return {
     row_id: position,
     sample_index: 'index' in sample ? toAttr(sample.index) : position,
@@ -92,20 +97,74 @@ export function buildRow(sample: Record<string, PyValue>, position: number): Row
     reward: toAttr(sample.reward),
     trace_id:
       trace.trace_id === undefined || trace.trace_id === null ? null : String(trace.trace_id),
-    attempt: toAttr(trace.attempt),
-    start: rowStart,
-    end: rowStop,
+    attempt: traceAttempt(trace),
+  };
+}
+
+/** Step 6: extent and counts over the items (virtual PD spans included). */
+export function rowCounts(
+  items: RowItem[],
+): Omit<
+  Row,
+  | 'items'
+  | 'row_id'
+  | 'sample_index'
+  | 'group_index'
+  | 'source'
+  | 'status'
+  | 'label'
+  | 'reward'
+  | 'trace_id'
+  | 'attempt'
+> {
+  let start = Infinity;
+  let end = -Infinity;
+  let lane = 0;
+  let closed = 0;
+  let open = 0;
+  let points = 0;
+  let orphans = 0;
+  let responseTotal = 0;
+  let responseMax = 0;
+  let responseSeen = false;
+  const countResponse = (attrs: Attrs) => {
+    const length = responseLength(attrs.response_length);
+    if (length === null) return;
+    responseTotal += length;
+    // max(lengths, default=0): 0 only when there are none
+    responseMax = responseSeen ? Math.max(responseMax, length) : length;
+    responseSeen = true;
+  };
+  for (const item of items) {
+    const itemStart = item.type === 'span' ? item.start_ts : item.ts;
+    const itemEnd = item.type === 'span' ? item.display_end_ts : item.ts;
+    if (itemStart < start) start = itemStart;
+    if (itemEnd > end) end = itemEnd;
+    if (item.lane > lane) lane = item.lane;
+    if (item.type === 'span') {
+      if (item.state === 'closed_span') closed++;
+      else open++;
+      countResponse(item.attrs.start_attrs);
+      countResponse(item.attrs.end_attrs);
+    } else {
+      if (item.type === 'event') points++;
+      else orphans++;
+      countResponse(item.attrs);
+    }
+  }
+  return {
+    start,
+    end,
     // slime subtracts the rounded times, then rounds again
-    duration: round6(rowStop - rowStart),
-    lane_count: Math.max(0, ...items.map((i) => i.lane)) + 1,
+    duration: round6(Math.max(0, end - start)),
+    lane_count: lane + 1,
     item_count: items.length,
-    closed_span_count: spans.filter((s) => s.state === 'closed_span').length,
-    open_span_count: spans.filter((s) => s.state === 'open_span').length,
-    point_event_count: items.filter((i) => i.type === 'event').length,
-    orphan_count: items.filter((i) => i.type === 'orphan_end').length,
+    closed_span_count: closed,
+    open_span_count: open,
+    point_event_count: points,
+    orphan_count: orphans,
     total_response_length: responseTotal,
     max_response_length: responseMax,
-    items,
   };
 }
 
@@ -113,14 +172,13 @@ function spanItem(
   span: WalkSpan,
   depth: number,
   parentName: string | null,
-  spans: Map<string, WalkSpan>,
+  walk: WalkResult,
   siblings: Map<string | null, WalkSpan[]>,
-  rowEnd: number,
 ): SpanItem {
   const endAttrs = toAttr(span.endAttrs) as Attrs;
   let displayEnd = span.end;
   if (span.end === null) {
-    const clip = ongoingEnd(span, spans, siblings, rowEnd);
+    const clip = ongoingEnd(span, walk.byId, siblings, walk.maxTs);
     displayEnd = clip.end;
     endAttrs.clipped_by = clip.reason;
   }
@@ -147,10 +205,5 @@ export function compareItems(a: RowItem, b: RowItem): number {
   const bStart = b.type === 'span' ? b.start_ts : b.ts;
   const aEnd = a.type === 'span' ? a.display_end_ts : a.ts;
   const bEnd = b.type === 'span' ? b.display_end_ts : b.ts;
-  return (
-    a.lane - b.lane ||
-    aStart - bStart ||
-    aEnd - bEnd ||
-    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-  );
+  return a.lane - b.lane || aStart - bStart || aEnd - bEnd || comparePyStr(a.name, b.name);
 }

@@ -8,13 +8,11 @@ export interface WalkSpan {
   name: string;
   start: number;
   end: number | null;
+  /** explicit parent_span_id when truthy, else the inferred one */
   parent: string | null;
   startAttrs: Attrs;
   endAttrs: Attrs;
   attempt: number;
-  /** order of creation, and of closing (closed spans only) */
-  order: number;
-  closeOrder: number;
 }
 
 export interface WalkPoint {
@@ -28,34 +26,42 @@ export interface WalkPoint {
 }
 
 export interface WalkResult {
-  spans: Map<string, WalkSpan>;
-  points: WalkPoint[];
-  /** latest kept ts, and earliest */
+  /**
+   * slime's span order: closed spans in the order they closed, then the spans left open in
+   * the order their ids first opened. Ties of the item sort keep this order, and virtual PD
+   * lanes are handed out in it.
+   */
+  spans: WalkSpan[];
+  /** by id, the last of `spans` with that id winning (a closed span and a later open one may share an id) */
+  byId: Map<string, WalkSpan>;
+  /** instant events, in event order */
+  events: WalkPoint[];
+  /** unmatched ends, in event order */
+  orphans: WalkPoint[];
+  /** latest kept ts */
   maxTs: number;
-  minTs: number;
   kept: number;
 }
 
 /**
- * Step 1-3: walk events in list order with a stack of open span ids; an event's inferred
+ * Steps 1-3: walk events in list order with a stack of open span ids; an event's inferred
  * parent is the stack top before it; an explicit parent_span_id wins when truthy.
  */
 export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined): WalkResult {
-  const spans = new Map<string, WalkSpan>();
+  // Python dict semantics: re-opening an id replaces the span but keeps the id's first position
+  const open = new Map<string, WalkSpan>();
+  const closed: WalkSpan[] = [];
   const points: WalkPoint[] = [];
+  const orphans: WalkPoint[] = [];
   const stack: string[] = [];
   let maxTs = -Infinity;
-  let minTs = Infinity;
   let kept = 0;
-  let order = 0;
-  let closeOrder = 0;
   for (const event of events) {
     if (!isDict(event)) continue;
     const ts = toFloat(event.ts);
     if (ts === null) continue;
     kept++;
     if (ts > maxTs) maxTs = ts;
-    if (ts < minTs) minTs = ts;
     const inferred = stack.length > 0 ? stack[stack.length - 1] : null;
     const explicit = event.parent_span_id;
     const parent = truthy(explicit) ? String(explicit) : inferred;
@@ -65,7 +71,7 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
     const attrs = isDict(event.attrs) ? (event.attrs as Attrs) : {};
     const attempt = attemptOf(event, traceAttempt);
     if (type === 'span_start' && spanId !== null) {
-      spans.set(spanId, {
+      open.set(spanId, {
         spanId,
         name,
         start: ts,
@@ -74,31 +80,37 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
         startAttrs: attrs,
         endAttrs: {},
         attempt,
-        order: order++,
-        closeOrder: -1,
       });
       stack.push(spanId);
     } else if (type === 'span_end') {
-      const span = spanId === null ? undefined : spans.get(spanId);
-      if (span && span.end === null && stack.includes(span.spanId)) {
+      // the stack forgets the id even when the end matches no open span (a second end of a
+      // duplicated id still pops the id's remaining stack entry)
+      if (spanId !== null) {
+        const at = stack.lastIndexOf(spanId);
+        if (at >= 0) stack.splice(at, 1);
+      }
+      const span = spanId === null ? undefined : open.get(spanId);
+      if (span) {
+        open.delete(spanId!);
         span.end = ts;
         span.endAttrs = attrs;
-        span.closeOrder = closeOrder++;
-        const at = stack.lastIndexOf(span.spanId);
-        stack.splice(at, 1);
+        closed.push(span);
       } else {
-        points.push({ kind: 'orphan_end', name, ts, spanId, parent, attrs, attempt });
+        orphans.push({ kind: 'orphan_end', name, ts, spanId, parent, attrs, attempt });
       }
     } else {
       points.push({ kind: 'event', name, ts, spanId: null, parent, attrs, attempt });
     }
   }
-  return { spans, points, maxTs, minTs, kept };
+  const spans = [...closed, ...open.values()];
+  const byId = new Map<string, WalkSpan>();
+  for (const span of spans) byId.set(span.spanId, span);
+  return { spans, byId, events: points, orphans, maxTs, kept };
 }
 
-/** The event's own attempt when the key is there, else the trace's; None counts as 0. */
+/** int(event.get("attempt", trace.get("attempt", 0)) or 0): None and missing count as 0. */
 function attemptOf(event: Record<string, PyValue>, traceAttempt: PyValue | undefined): number {
   const raw = 'attempt' in event ? event.attempt : traceAttempt;
   const n = toFloat(raw ?? 0);
-  return n === null || Number.isNaN(n) ? 0 : Math.trunc(n);
+  return n === null || !Number.isFinite(n) ? 0 : Math.trunc(n);
 }

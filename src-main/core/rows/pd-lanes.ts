@@ -1,6 +1,9 @@
 import type { PdPhase, PdRole, Row, RowItem, SpanItem } from '../model/row';
 import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
 
+/** The fixed phase order and colours live in the model, where the renderer can import them. */
+export { PD_PHASES, pdPhaseColour } from '../model/pd-phases';
+
 const ROLE_OF_CHILD = /^sglang_pd_(prefill|decode)$/;
 const PHASE_OF_CHILD = /^sglang_pd_(prefill|decode)_(.+)$/;
 

@@ -2,7 +2,7 @@ import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
 import type { PerfView } from '../api/trace-api';
 import { isDict } from './python-values';
-import { PD_FLAT_KEYS } from './pd-keys';
+import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
 
 /** slime's perf keys: end attr of an `sglang_generate` span_end -> metric name. */
 const SLIME_METRICS: [attr: string, metric: string][] = [
@@ -24,60 +24,83 @@ const SLIME_METRICS: [attr: string, metric: string][] = [
 
 /** (ours) current dumps: sglang_pd_<role>_<phase> child spans (end attr duration_s). */
 const CHILD_PD = /^sglang_pd_(prefill|decode)_(.+)$/;
+/** (ours) spans and events that show a request was PD-profiled, in current dumps */
+const PD_MARKER = /^sglang_pd_(prefill|decode|summary)$/;
+/** (ours) metrics only kept when slime's summary has no key of the same name */
+const FALLBACK = 'perf/ours-fallback/';
+
+/** slime's test: an int or float, not a bool, finite. */
+function finiteNumber(value: PyValue | undefined): number | null {
+  if (typeof value === 'bigint') return Number(value);
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
 
 /**
  * The per-rollout perf summary (TRACE_MODEL section 5): slime's keys exactly, read from the
- * end attrs of `sglang_generate` span ends, plus (ours) request counts and the PD phase keys
- * of current dumps' child spans, where slime's summary has none.
+ * end attrs of `sglang_generate` span ends, plus (ours) `perf/request/count`,
+ * `perf/request/profiled_count` (requests with any PD timing, in any dump generation) and,
+ * where slime's summary has none, PD keys under slime's names from current dumps'
+ * sglang_pd_* children and from the older unprefixed prefill keys.
  */
 export function buildPerfSummary(samples: PyValue[]): Record<string, number> {
   const values = new Map<string, number[]>();
   const add = (metric: string, value: number) => {
-    const list = values.get(metric) ?? [];
-    list.push(value);
-    values.set(metric, list);
+    const list = values.get(metric);
+    if (list) list.push(value);
+    else values.set(metric, [value]);
   };
   let requests = 0;
   let profiled = 0;
-  for (const event of traceEvents(samples)) {
-    const attrs = isDict(event.attrs) ? event.attrs : {};
-    const name = event.name;
-    if (name === 'sglang_generate' && event.type === 'span_end') {
-      requests++;
-      let hasPd = false;
-      for (const [attr, metric] of SLIME_METRICS) {
-        const v = attrs[attr];
-        if (typeof v === 'number' && Number.isFinite(v)) {
+  for (const events of traceEventLists(samples)) {
+    const pdParents = new Set<string>();
+    for (const event of events) {
+      if (typeof event.name === 'string' && PD_MARKER.test(event.name) && event.parent_span_id)
+        pdParents.add(String(event.parent_span_id));
+    }
+    for (const event of events) {
+      const attrs = isDict(event.attrs) ? event.attrs : {};
+      const name = event.name;
+      if (name === 'sglang_generate' && event.type === 'span_end') {
+        requests++;
+        let hasPd = event.span_id ? pdParents.has(String(event.span_id)) : false;
+        for (const [attr, metric] of SLIME_METRICS) {
+          const v = finiteNumber(attrs[attr]);
+          if (v === null) continue;
           add(metric, v);
           if (attr.startsWith('pd_')) hasPd = true;
         }
+        for (const { key, phase } of PD_OLDER_PREFILL_KEYS) {
+          const v = finiteNumber(attrs[key]);
+          if (v === null) continue;
+          add(`${FALLBACK}prefill/${phase}_duration`, v);
+          hasPd = true;
+        }
+        if (hasPd) profiled++;
       }
-      if (hasPd) profiled++;
-    }
-    const child =
-      typeof name === 'string' && event.type === 'span_end' ? CHILD_PD.exec(name) : null;
-    if (child) {
-      const duration = attrs[`pd_${child[1]}_${child[2]}_duration`] ?? attrs.duration_s;
-      if (typeof duration === 'number' && Number.isFinite(duration))
-        add(`perf/pd_child/${child[1]}/${child[2]}_duration`, duration);
-    }
-    if (name === 'sglang_pd_summary') {
-      for (const [attr, metric] of SLIME_METRICS) {
-        const v = attrs[attr];
-        if (!attr.endsWith('_duration') && typeof v === 'number' && Number.isFinite(v)) {
-          add(metric.replace('perf/', 'perf/pd_child/'), v);
+      const child =
+        typeof name === 'string' && event.type === 'span_end' ? CHILD_PD.exec(name) : null;
+      if (child) {
+        const v = finiteNumber(attrs[`pd_${child[1]}_${child[2]}_duration`] ?? attrs.duration_s);
+        if (v !== null) add(`${FALLBACK}${child[1]}/${child[2]}_duration`, v);
+      }
+      if (name === 'sglang_pd_summary') {
+        for (const [attr, metric] of SLIME_METRICS) {
+          const v = finiteNumber(attrs[attr]);
+          if (attr.startsWith('pd_') && !attr.endsWith('_duration') && v !== null)
+            add(metric.replace('perf/', FALLBACK), v);
         }
       }
     }
   }
   const out: Record<string, number> = {};
-  for (const [metric, list] of [...values.entries()].sort()) {
-    // child-span PD keys take slime's names when slime has none for the rollout
-    const name = metric.startsWith('perf/pd_child/')
-      ? metric.replace('perf/pd_child/', 'perf/')
-      : metric;
-    if (metric.startsWith('perf/pd_child/') && values.has(name)) continue;
-    Object.assign(out, stats(name, list));
+  // slime's keys first, in slime's order (first seen), then ours
+  for (const [metric, list] of values) {
+    if (!metric.startsWith(FALLBACK)) Object.assign(out, stats(metric, list));
+  }
+  for (const [metric, list] of values) {
+    if (!metric.startsWith(FALLBACK)) continue;
+    const name = metric.replace(FALLBACK, 'perf/');
+    if (!values.has(name)) Object.assign(out, stats(name, list));
   }
   if (requests > 0) {
     out['perf/request/count'] = requests;
@@ -86,12 +109,10 @@ export function buildPerfSummary(samples: PyValue[]): Record<string, number> {
   return out;
 }
 
-function* traceEvents(samples: PyValue[]): Generator<Record<string, PyValue>> {
+function* traceEventLists(samples: PyValue[]): Generator<Record<string, PyValue>[]> {
   for (const sample of samples) {
     if (!isDict(sample) || !isDict(sample.trace) || !Array.isArray(sample.trace.events)) continue;
-    for (const event of sample.trace.events) {
-      if (isDict(event)) yield event;
-    }
+    yield sample.trace.events.filter(isDict);
   }
 }
 
@@ -101,18 +122,37 @@ export function stats(metric: string, values: number[]): Record<string, number> 
   const n = sorted.length;
   const median = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   return {
-    [`${metric}/mean`]: pairwiseSum(values) / n,
+    [`${metric}/mean`]: numpySum(values) / n,
     [`${metric}/median`]: median,
     [`${metric}/max`]: sorted[n - 1],
     [`${metric}/min`]: sorted[0],
   };
 }
 
-/** numpy sums float arrays pairwise (blocks of 8 unrolled); close enough to match to 1e-12. */
-function pairwiseSum(values: number[]): number {
-  if (values.length <= 8) return values.reduce((s, v) => s + v, 0);
-  const mid = Math.floor(values.length / 2);
-  return pairwiseSum(values.slice(0, mid)) + pairwiseSum(values.slice(mid));
+/**
+ * numpy's float64 add.reduce (pairwise_sum in numpy/core/src/umath/loops_utils.h): plain loop
+ * below 8 values, eight accumulators up to 128, halves (cut at a multiple of 8) above. Same
+ * order of additions, so np.mean's exact result.
+ */
+export function numpySum(values: number[], from = 0, n = values.length): number {
+  if (n < 8) {
+    let sum = 0;
+    for (let i = from; i < from + n; i++) sum += values[i];
+    return sum;
+  }
+  if (n <= 128) {
+    const r = values.slice(from, from + 8);
+    let i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (let j = 0; j < 8; j++) r[j] += values[from + i + j];
+    }
+    let sum = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
+    for (; i < n; i++) sum += values[from + i];
+    return sum;
+  }
+  let half = Math.floor(n / 2);
+  half -= half % 8;
+  return numpySum(values, from, half) + numpySum(values, from + half, n - half);
 }
 
 /** Per-request values for histograms, each with the row it came from. */

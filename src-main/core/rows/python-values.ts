@@ -1,17 +1,36 @@
 import type { PyValue } from '../model/py-value';
 
+const DIGITS = String.raw`\d(?:_?\d)*`;
+const FLOAT_LITERAL = new RegExp(
+  `^[+-]?(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:e[+-]?${DIGITS})?$`,
+);
+
 /** Python's float(x) for what a trace may hold: numbers, numeric strings, booleans. */
 export function toFloat(value: PyValue | undefined): number | null {
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string') {
-    const text = value.trim().toLowerCase().replace(/_/g, '');
-    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(text)) return Number(text);
+    const text = value.trim().toLowerCase();
+    // underscores only between digits, as Python's float() accepts them
+    if (FLOAT_LITERAL.test(text)) return Number(text.replace(/_/g, ''));
     if (/^[+-]?(inf|infinity)$/.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
     if (/^[+-]?nan$/.test(text)) return NaN;
   }
   return null;
+}
+
+/** Python's str ordering: by code point (JS's `<` compares UTF-16 units). */
+export function comparePyStr(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
 }
 
 /** Python truthiness of a value read from a pickle. */

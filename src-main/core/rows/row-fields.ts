@@ -1,27 +1,48 @@
 import type { PyValue } from '../model/py-value';
 import type { AttrValue } from '../model/row';
-import { isDict, truncate, truthy } from './python-values';
+import { isDict, toFloat, truncate } from './python-values';
 
 const SOURCE_LIMIT = 64;
 const STATUS_LIMIT = 64;
 const LABEL_LIMIT = 256;
 
-/** Step 6: the sample's source: its own field, else metadata source, source_name, or any *source* key. */
+/** slime's `value not in (None, "")`: unlike truthiness, 0, False and empty containers count. */
+function present(value: PyValue | undefined): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/**
+ * Step 6: the sample's source: its own field, else metadata `source`, `source_name`, or the
+ * first metadata key containing "source" (any case).
+ */
 export function sampleSource(sample: Record<string, PyValue>): string | null {
   const metadata = isDict(sample.metadata) ? sample.metadata : {};
   let source: PyValue | undefined;
-  if (truthy(sample.source)) source = sample.source;
-  else if (truthy(metadata.source)) source = metadata.source;
-  else if (truthy(metadata.source_name)) source = metadata.source_name;
+  if (present(sample.source)) source = sample.source;
+  else if (present(metadata.source)) source = metadata.source;
+  else if (present(metadata.source_name)) source = metadata.source_name;
   else {
     for (const key of Object.keys(metadata)) {
-      if (key.includes('source') && truthy(metadata[key])) {
+      if (key.toLowerCase().includes('source') && present(metadata[key])) {
         source = metadata[key];
         break;
       }
     }
   }
   return source === undefined ? null : truncate(pyStr(source), SOURCE_LIMIT);
+}
+
+/** Row attempt: int(trace.get("attempt", 0) or 0). */
+export function traceAttempt(trace: Record<string, PyValue>): number {
+  const n = toFloat(trace.attempt ?? 0);
+  return n === null || !Number.isFinite(n) ? 0 : Math.trunc(n);
+}
+
+/** response_length as slime counts it: any int or float (True is 1), cut to an int. */
+export function responseLength(value: AttrValue | undefined): number | null {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  return Math.trunc(value);
 }
 
 export function sampleStatus(sample: Record<string, PyValue>): string | null {

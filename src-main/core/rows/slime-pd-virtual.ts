@@ -14,14 +14,14 @@ function positive(value: AttrValue | undefined): boolean {
  * on a fresh lane below the deepest real lane.
  */
 export function slimeVirtualPdSpans(
-  spans: SpanItem[],
+  /** in the walk's span order, each with its unrounded length (slime rounds that, not the
+   * difference of rounded times) */
+  spans: { item: SpanItem; rawDuration: number }[],
   firstFreeLane: number,
-  /** unrounded durations by span id: slime rounds the parent duration from raw times */
-  rawDurations: Map<string, number>,
 ): SpanItem[] {
   const out: SpanItem[] = [];
   let lane = firstFreeLane;
-  for (const span of spans) {
+  for (const { item: span, rawDuration } of spans) {
     if (span.state !== 'closed_span' || span.name.startsWith('sglang_pd_') || span.end_ts === null)
       continue;
     const endAttrs = span.attrs.end_attrs;
@@ -32,9 +32,7 @@ export function slimeVirtualPdSpans(
       for (const { key } of keys) attrs[key] = endAttrs[key];
       attrs.timeline_pd_virtual_role = role;
       attrs.timeline_pd_parent_name = span.name;
-      attrs.timeline_pd_parent_duration = round6(
-        rawDurations.get(span.span_id ?? '') ?? span.end_ts - span.start_ts,
-      );
+      attrs.timeline_pd_parent_duration = round6(Math.max(0, rawDuration));
       out.push({
         type: 'span',
         state: 'closed_span',
@@ -43,7 +41,7 @@ export function slimeVirtualPdSpans(
         end_ts: span.end_ts,
         display_end_ts: span.display_end_ts,
         attempt: span.attempt,
-        span_id: `${span.span_id}:pd:${role}`,
+        span_id: `${span.span_id || span.name}:pd:${role}`,
         parent_span_id: span.span_id,
         parent_span_name: span.name,
         lane,
