@@ -1,5 +1,6 @@
 import type { PdPhase, PdRole, Row, RowItem, SpanItem } from '../model/row';
 import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
+import { compareItems } from './build-rows';
 
 /** The fixed phase order and colours live in the model, where the renderer can import them. */
 export { PD_PHASES, pdPhaseColour } from '../model/pd-phases';
@@ -62,6 +63,7 @@ export function buildPdView(row: Row): Row {
   }
   // Older dumps: unprefixed keys alone give slime no [P] lane; they give us one.
   const added: SpanItem[] = [];
+  const virtualIds = new Set(items.map((item) => item.span_id));
   for (const item of items) {
     if (
       item.type !== 'span' ||
@@ -70,10 +72,7 @@ export function buildPdView(row: Row): Row {
       item.pd
     )
       continue;
-    const hasVirtualPrefill = items.some(
-      (v) => v.type === 'span' && v.span_id === `${item.span_id}:pd:prefill`,
-    );
-    if (hasVirtualPrefill) continue;
+    if (virtualIds.has(`${item.span_id}:pd:prefill`)) continue;
     const phases = flatPhases('prefill', item.attrs.end_attrs);
     if (!PD_OLDER_PREFILL_KEYS.some(({ key }) => positive(item.attrs.end_attrs[key]))) continue;
     added.push({
@@ -130,11 +129,6 @@ function packLanes(items: RowItem[]): { items: RowItem[]; lane_count: number; it
     }
     nextLane += laneEnds.length;
   }
-  const sorted = [...items].sort(
-    (a, b) =>
-      a.lane - b.lane ||
-      (a.type === 'span' ? a.start_ts : a.ts) - (b.type === 'span' ? b.start_ts : b.ts) ||
-      (a.name < b.name ? -1 : 1),
-  );
+  const sorted = [...items].sort(compareItems);
   return { items: sorted, lane_count: Math.max(1, nextLane), item_count: sorted.length };
 }
