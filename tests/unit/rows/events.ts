@@ -1,0 +1,26 @@
+import type { PyValue } from '../../../src-main/core/model/py-value';
+
+/** A trace event as slime's trace_utils writes it (hand-built, for step tests). */
+export function ev(
+  type: 'span_start' | 'span_end' | 'event',
+  name: string,
+  ts: PyValue,
+  extra: Record<string, PyValue> = {},
+): Record<string, PyValue> {
+  return { type, name, ts, attempt: 0, ...extra };
+}
+
+/** A sample holding a trace of these events. */
+export function sampleWith(
+  events: PyValue[],
+  fields: Record<string, PyValue> = {},
+  trace: Record<string, PyValue> = {},
+): Record<string, PyValue> {
+  return {
+    group_index: 0,
+    index: 0,
+    status: 'completed',
+    ...fields,
+    trace: { version: 1, trace_id: 't', attempt: 0, ...trace, events },
+  };
+}
