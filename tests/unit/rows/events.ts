@@ -2,7 +2,7 @@ import type { PyValue } from '../../../src-main/core/model/py-value';
 
 /** A trace event as slime's trace_utils writes it (hand-built, for step tests). */
 export function ev(
-  type: 'span_start' | 'span_end' | 'event',
+  type: string,
   name: string,
   ts: PyValue,
   extra: Record<string, PyValue> = {},
