@@ -1,0 +1,120 @@
+import type { AttrValue, Attrs } from '../../src-main/core/model/row';
+
+/** Sample fields that hold one number per token: counted at once, their values loaded on request. */
+export const TOKEN_FIELDS = [
+  'tokens',
+  'loss_mask',
+  'rollout_log_probs',
+  'teacher_log_probs',
+  'weight_versions',
+] as const;
+
+export interface TokenCount {
+  field: string;
+  length: number;
+  /** true when main kept only the length: values come from getLazyValues */
+  lazy: boolean;
+}
+
+/** The length of a token-sized field, whether main sent a $lazy marker, a tensor or a list. */
+export function lengthOf(value: AttrValue | undefined): number | null {
+  if (Array.isArray(value)) return value.length;
+  if (value && typeof value === 'object') {
+    if (typeof value.length === 'number') return value.length;
+    if (value.$tensor === true && Array.isArray(value.shape) && value.shape.length === 1)
+      return Number(value.shape[0]);
+  }
+  return null;
+}
+
+/** Token counts of a sample: response_length first, then each per-token list's length. */
+export function tokenCounts(fields: Attrs): {
+  responseLength: number | null;
+  counts: TokenCount[];
+} {
+  const responseLength = typeof fields.response_length === 'number' ? fields.response_length : null;
+  const counts: TokenCount[] = [];
+  for (const field of TOKEN_FIELDS) {
+    const value = fields[field];
+    const length = lengthOf(value);
+    if (length === null) continue;
+    const lazy =
+      !!value && typeof value === 'object' && !Array.isArray(value) && value.$lazy === true;
+    counts.push({ field, length, lazy });
+  }
+  return { responseLength, counts };
+}
+
+/** Runs of equal values: a loss mask of 2,000 numbers reads as "0 ×512, 1 ×1488". */
+export function runLengths(values: number[]): { value: number; count: number }[] {
+  const runs: { value: number; count: number }[] = [];
+  for (const v of values) {
+    const last = runs[runs.length - 1];
+    if (last && last.value === v) last.count++;
+    else runs.push({ value: v, count: 1 });
+  }
+  return runs;
+}
+
+export interface ValueStats {
+  count: number;
+  min: number;
+  max: number;
+  mean: number;
+  /** tokens whose value is not finite (-inf log probs) */
+  nonFinite: number;
+}
+
+export function valueStats(values: number[]): ValueStats | null {
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  let n = 0;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    sum += v;
+    n++;
+  }
+  if (n === 0) return null;
+  return { count: n, min, max, mean: sum / n, nonFinite: values.length - n };
+}
+
+/**
+ * Loaded values as one compact line: a mask as runs, log probs with their stats, ids as the
+ * first `limit` numbers.
+ */
+export function summariseValues(field: string, values: number[], limit = 64): string {
+  if (values.length === 0) return '[]';
+  const isMask = field === 'loss_mask' || values.every((v) => v === 0 || v === 1);
+  if (isMask) {
+    const runs = runLengths(values);
+    const shown = runs.slice(0, 12).map((r) => `${r.value}×${r.count}`);
+    return runs.length > 12 ? `${shown.join(' ')} … (${runs.length} runs)` : shown.join(' ');
+  }
+  const integers = values.every((v) => Number.isInteger(v));
+  const head = values.slice(0, limit).map((v) => (integers ? String(v) : v.toFixed(3)));
+  const more = values.length > limit ? ` … +${values.length - limit}` : '';
+  if (integers) return `${head.join(' ')}${more}`;
+  const stats = valueStats(values);
+  const summary = stats
+    ? `mean ${stats.mean.toFixed(3)}, min ${stats.min.toFixed(3)}, max ${stats.max.toFixed(3)}` +
+      (stats.nonFinite > 0 ? `, ${stats.nonFinite} not finite` : '')
+    : 'no finite values';
+  return `${summary} · ${head.join(' ')}${more}`;
+}
+
+/** A reward as shown: a number, or a dict of named numbers (several reward models). */
+export function rewardEntries(
+  reward: AttrValue | undefined,
+): { key: string; value: string }[] | null {
+  if (reward === null || reward === undefined) return null;
+  if (typeof reward === 'object' && !Array.isArray(reward)) {
+    return Object.keys(reward).map((key) => ({
+      key,
+      value: typeof reward[key] === 'number' ? String(reward[key]) : JSON.stringify(reward[key]),
+    }));
+  }
+  return [{ key: '', value: typeof reward === 'string' ? reward : JSON.stringify(reward) }];
+}

@@ -1,0 +1,126 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Row, SpanItem } from '../../../src-main/core/model/row';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { binValues } from '../../../src-renderer/perf/histogram-bins';
+import { formatPerfValue, perfTableRows, perfUnit } from '../../../src-renderer/perf/perf-table';
+import { runningPath, summariseRunning } from '../../../src-renderer/perf/running-summary';
+import { SLIME, fixtureSource, readJson } from '../../support/fixtures';
+
+const small = resolve(SLIME, 'rollout_small.pt');
+const opened = openTraceFile([fixtureSource(small)]);
+const expectedRows = readJson<{ rows: Row[] }>(`${small}.expected.json`).rows;
+const slimePerf = readJson<Record<string, number>>(`${small}.perf.expected.json`);
+
+describe('perf table', () => {
+  it('puts each of slime’s perf keys in its metric row and stat column', () => {
+    const rows = perfTableRows(slimePerf);
+    for (const [key, value] of Object.entries(slimePerf)) {
+      const cut = key.lastIndexOf('/');
+      const row = rows.find((r) => r.metric === key.slice(0, cut))!;
+      expect(row.stats[key.slice(cut + 1) as 'mean']).toBe(value);
+    }
+    expect(rows.length).toBe(Object.keys(slimePerf).length / 4);
+    // request metrics first, as slime's logs group them
+    expect(rows[0].group).toBe('request');
+  });
+
+  it('keeps count keys (ours) as single values', () => {
+    const rows = perfTableRows(opened.perf.perf);
+    const count = rows.find((r) => r.metric === 'perf/request/count');
+    if (count) expect(count.value).toBe(opened.perf.perf['perf/request/count']);
+    for (const key of Object.keys(slimePerf))
+      expect(opened.perf.perf[key]).toBeCloseTo(slimePerf[key], 9);
+    expect(perfUnit('perf/request/e2e_latency')).toBe('s');
+    expect(perfUnit('perf/decode/throughput')).toBe('tok/s');
+    expect(perfUnit('perf/prefill/transfer_speed_gb_s')).toBe('GB/s');
+    expect(formatPerfValue(7.53203677348459)).toBe('7.5320');
+    expect(formatPerfValue(16)).toBe('16');
+    expect(formatPerfValue(0.0002415003053120737)).toBe('2.415e-4');
+  });
+});
+
+describe('histogram bins over the real e2e latency series', () => {
+  const series = opened.perf.series.find((s) => s.key === 'e2e latency')!;
+  const requests = expectedRows.flatMap((r) =>
+    r.items
+      .filter(
+        (i): i is SpanItem =>
+          i.type === 'span' &&
+          i.name === 'sglang_generate' &&
+          typeof i.attrs.end_attrs.e2e_latency === 'number',
+      )
+      .map((i) => ({ rowId: r.row_id, value: i.attrs.end_attrs.e2e_latency as number })),
+  );
+
+  it('counts every request once, within round edges covering min and max', () => {
+    expect(series.values.length).toBe(requests.length);
+    const h = binValues(series.values, series.rowIds, 20);
+    expect(h.bins.reduce((n, b) => n + b.count, 0)).toBe(requests.length);
+    expect(h.bins[0].x0).toBeLessThanOrEqual(slimePerf['perf/request/e2e_latency/min']);
+    expect(h.bins[h.bins.length - 1].x1).toBeGreaterThanOrEqual(
+      slimePerf['perf/request/e2e_latency/max'],
+    );
+    const widths = h.bins.map((b) => b.x1 - b.x0);
+    for (const w of widths) expect(w).toBeCloseTo(widths[0], 9);
+    expect(h.maxCount).toBe(Math.max(...h.bins.map((b) => b.count)));
+  });
+
+  it('gives each bin the rows of the requests that fall in it', () => {
+    const h = binValues(series.values, series.rowIds, 20);
+    for (const bin of h.bins) {
+      const inBin = requests.filter(
+        (r) => r.value >= bin.x0 && (r.value < bin.x1 || bin === h.bins[h.bins.length - 1]),
+      );
+      expect(bin.count).toBe(inBin.length);
+      expect([...bin.rowIds].sort((a, b) => a - b)).toEqual(
+        [...new Set(inBin.map((r) => r.rowId))].sort((a, b) => a - b),
+      );
+    }
+  });
+
+  it('survives one value, no values and non-finite values, and 200k values without spreads', () => {
+    expect(binValues([3, 3, 3], null).bins.filter((b) => b.count > 0)).toHaveLength(1);
+    expect(binValues([], null)).toEqual({ bins: [], skipped: 0, maxCount: 0 });
+    expect(binValues([Number.NaN, Infinity, 1, 2], null).skipped).toBe(2);
+    const big = Float64Array.from({ length: 200_000 }, (_, i) => (i % 1000) / 10);
+    const h = binValues(big, null, 10);
+    expect(h.bins.reduce((n, b) => n + b.count, 0)).toBe(200_000);
+  });
+});
+
+describe('samples running over time', () => {
+  it('finds the peak and the long tail of rollout_small', () => {
+    const running = opened.perf.running;
+    const s = summariseRunning(running);
+    expect(s.peak).toBe(expectedRows.length);
+    const lastEnd =
+      Math.max(...expectedRows.map((r) => r.end)) - Math.min(...expectedRows.map((r) => r.start));
+    expect(s.endSec).toBeCloseTo(lastEnd, 5);
+    // stragglers: after the tail starts fewer than half the samples are still running
+    expect(s.tailStartSec).not.toBeNull();
+    const stillRunning = expectedRows.filter(
+      (r) => r.end - expectedRows[0].start > s.tailStartSec! + 1e-6,
+    ).length;
+    expect(stillRunning).toBe(s.tailMax);
+    expect(s.tailMax * 2).toBeLessThan(s.peak);
+  });
+
+  it('draws a step path that reaches every level and stays bounded for huge series', () => {
+    const running = opened.perf.running;
+    const d = runningPath(
+      running,
+      (t) => t * 10,
+      (c) => 100 - c,
+    );
+    for (const p of running) expect(d).toContain(`V${(100 - p.running).toFixed(1)}`);
+    const huge = Array.from({ length: 200_000 }, (_, i) => ({ tSec: i / 1000, running: i % 7 }));
+    const path = runningPath(
+      huge,
+      (t) => t * 3,
+      (c) => c,
+    );
+    expect(path.split('H').length - 1).toBeLessThanOrEqual(601);
+    expect(path).toContain('V6.0');
+  });
+});
