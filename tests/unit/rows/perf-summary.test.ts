@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { buildPerfSummary, numpySum, stats } from '../../../src-main/core/rows/perf-summary';
+import type { PyValue } from '../../../src-main/core/model/py-value';
+import { ev, sampleWith } from './events';
+
+/** one sample per request, each an sglang_generate span with these end attrs */
+const requests = (...attrs: Record<string, PyValue>[]) =>
+  attrs.map((a, i) =>
+    sampleWith([
+      ev('span_start', 'sglang_generate', i, { span_id: `g${i}` }),
+      ev('span_end', 'sglang_generate', i + 1, { span_id: `g${i}`, attrs: a }),
+    ]),
+  );
+
+/** the deterministic series the expected numpy values below were computed from */
+const series = (n: number) =>
+  Array.from({ length: n }, (_, i) => ((i * 7919) % 1000) / 997.0 + 1e-3 * i);
+
+describe('perf summary (TRACE_MODEL 5)', () => {
+  it("mean is numpy's pairwise sum over n (np.mean), not a running sum", () => {
+    // [n, float(np.mean(series(n))), float(np.median(series(n)))] from numpy 2.4
+    const cases: [number, number, number][] = [
+      [5, 0.6419197592778335, 0.7622778335005015],
+      [8, 0.5967798395185557, 0.6419122367101304],
+      [37, 0.5074141885114803, 0.5214714142427281],
+      [128, 0.5621208625877633, 0.5615180541624875],
+      [129, 0.5636695512895276, 0.561555667001003],
+      [300, 0.6515060180541625, 0.6416865596790371],
+      [1000, 1.0005030090270812, 1.0014669007021064],
+    ];
+    for (const [n, mean, median] of cases) {
+      const s = stats('m', series(n));
+      expect(s['m/mean'], `mean of ${n}`).toBe(mean);
+      expect(s['m/median'], `median of ${n}`).toBe(median);
+    }
+    expect(numpySum([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) / 8).toBe(0.45);
+  });
+
+  it('finite numbers only, booleans excluded, zeros and negatives included; only sglang_generate span ends', () => {
+    const samples = [
+      ...requests(
+        { e2e_latency: 3 },
+        { e2e_latency: 1 },
+        { e2e_latency: -2 },
+        { e2e_latency: 0 },
+        { e2e_latency: true },
+        { e2e_latency: NaN },
+        { e2e_latency: Infinity },
+        { e2e_latency: '5' },
+      ),
+      sampleWith([ev('span_end', 'sglang_generate_stream', 1, { attrs: { e2e_latency: 100 } })]),
+      sampleWith([ev('event', 'sglang_generate', 1, { attrs: { e2e_latency: 100 } })]),
+    ];
+    const perf = buildPerfSummary(samples);
+    // np.mean / np.median of [3, 1, -2, 0]
+    expect(perf['perf/request/e2e_latency/mean']).toBe(0.5);
+    expect(perf['perf/request/e2e_latency/median']).toBe(0.5);
+    expect(perf['perf/request/e2e_latency/max']).toBe(3);
+    expect(perf['perf/request/e2e_latency/min']).toBe(-2);
+    expect(perf['perf/request/queue_time/mean']).toBeUndefined();
+    // ours: every sglang_generate span end is a request
+    expect(perf['perf/request/count']).toBe(8);
+    expect(perf['perf/request/profiled_count']).toBe(0);
+  });
+
+  it('no requests: no keys at all', () => {
+    expect(buildPerfSummary([sampleWith([ev('event', 'x', 1)]), { index: 0 }])).toEqual({});
+  });
+
+  it('legacy flat keys use slime’s names; (ours) PD children only fill names slime left empty', () => {
+    const legacy = buildPerfSummary(
+      requests({ pd_prefill_forward_duration: 0.5, pd_transfer_speed_gb_s: 10, e2e_latency: 2 }),
+    );
+    expect(legacy['perf/prefill/forward_duration/mean']).toBe(0.5);
+    expect(legacy['perf/prefill/transfer_speed_gb_s/max']).toBe(10);
+    expect(legacy['perf/request/profiled_count']).toBe(1);
+
+    const current = buildPerfSummary([
+      sampleWith([
+        ev('span_start', 'sglang_generate', 0, { span_id: 'g' }),
+        ev('span_start', 'sglang_pd_prefill', 0, { span_id: 'p', parent_span_id: 'g' }),
+        ev('span_start', 'sglang_pd_prefill_forward', 0, { span_id: 'pf', parent_span_id: 'p' }),
+        ev('span_end', 'sglang_pd_prefill_forward', 0.25, {
+          span_id: 'pf',
+          attrs: { pd_prefill_forward_duration: 0.25 },
+        }),
+        ev('span_end', 'sglang_pd_prefill', 0.25, {
+          span_id: 'p',
+          attrs: { phase: 'prefill', duration_s: 0.25 },
+        }),
+        ev('event', 'sglang_pd_summary', 1, {
+          parent_span_id: 'g',
+          attrs: { pd_transfer_speed_gb_s: 20, pd_prefill_retry_count: 1 },
+        }),
+        ev('span_end', 'sglang_generate', 1, { span_id: 'g', attrs: { e2e_latency: 1 } }),
+      ]),
+    ]);
+    expect(current['perf/prefill/forward_duration/mean']).toBe(0.25);
+    expect(current['perf/prefill/transfer_speed_gb_s/mean']).toBe(20);
+    expect(current['perf/prefill/retry_count/max']).toBe(1);
+    expect(current['perf/request/profiled_count']).toBe(1);
+  });
+
+  it('(ours) the older unprefixed keys count as prefill bootstrap / alloc_wait when slime has no such key', () => {
+    const older = buildPerfSummary(
+      requests({ pd_bootstrap_duration: 0.5, pd_alloc_waiting_duration: 0.25 }),
+    );
+    expect(older['perf/prefill/bootstrap_duration/mean']).toBe(0.5);
+    expect(older['perf/prefill/alloc_wait_duration/mean']).toBe(0.25);
+    expect(older['perf/request/profiled_count']).toBe(1);
+    const both = buildPerfSummary(
+      requests({ pd_prefill_bootstrap_duration: 2, pd_bootstrap_duration: 0.5 }),
+    );
+    expect(both['perf/prefill/bootstrap_duration/mean']).toBe(2);
+  });
+});
