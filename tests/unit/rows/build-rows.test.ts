@@ -171,3 +171,33 @@ describe('buildRows: samples to rows (TRACE_MODEL 3)', () => {
     expect([empty.global_start, empty.global_end, empty.rows.length]).toEqual([null, null, 0]);
   });
 });
+
+describe('deliberate differences from slime’s viewer (none occur in slime-written dumps)', () => {
+  it('a missing event name is "" (slime: null, which its own sort can then fail on)', () => {
+    const { rows } = buildRows([sampleWith([{ type: 'event', ts: 1 }])]);
+    expect(rows[0].items[0].name).toBe('');
+  });
+
+  it('non-string span ids and trace ids become strings (slime keeps the number)', () => {
+    const { rows } = buildRows([
+      sampleWith(
+        [ev('span_start', 's', 1, { span_id: 7 }), ev('span_end', 's', 2, { span_id: 7 })],
+        {},
+        { trace_id: 42 },
+      ),
+    ]);
+    expect((rows[0].items[0] as SpanItem).span_id).toBe('7');
+    expect(rows[0].trace_id).toBe('42');
+  });
+
+  it('a cycle of open ancestors ends the ancestor walk (slime loops forever)', () => {
+    const { rows } = buildRows([
+      sampleWith([
+        ev('span_start', 'a', 1, { span_id: 'a', parent_span_id: 'b' }),
+        ev('span_start', 'b', 2, { span_id: 'b', parent_span_id: 'a' }),
+        ev('event', 'late', 3),
+      ]),
+    ]);
+    expect(span(rows[0].items, 'a').attrs.end_attrs.clipped_by).toBe('row_end');
+  });
+});
