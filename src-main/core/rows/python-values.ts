@@ -62,17 +62,43 @@ export function isDict(value: PyValue | undefined): value is Record<string, PyVa
 }
 
 /**
- * Python's round(x, 6): the exact binary value rounded half-to-even at the 6th decimal. A
- * tie is only possible for values with at most 7 fractional binary digits below the 6th
- * decimal, so toFixed's exact expansion decides it.
+ * Python's round(x, 6): the exact binary value rounded half-to-even at the 6th decimal, then
+ * the double nearest that decimal.
  */
 export function round6(x: number): number {
   if (!Number.isFinite(x)) return x;
-  // Fast path: away from a tie, k = round(x * 1e6) is exact and k / 1e6 is the double that
-  // parsing toFixed(6) would give (both are correctly rounded). Near a tie, decide exactly.
   const scaled = x * 1e6;
-  const frac = scaled - Math.floor(scaled);
-  if (Math.abs(frac - 0.5) > 0.2 && Math.abs(scaled) < 2 ** 52) return Math.round(scaled) / 1e6;
+  if (!(Math.abs(scaled) < 2 ** 52)) return round6Slow(x);
+  // x * 1e6 is off the exact product by at most a quarter here, so away from .5 the nearest
+  // integer is the right one, and n / 1e6 (both exact) is correctly rounded like float(str).
+  const k = Math.floor(scaled);
+  const frac = scaled - k;
+  if (Math.abs(frac - 0.5) > 0.3) return Math.round(scaled) / 1e6;
+  // Near .5: compare x with the midpoint (2k + 1) / 2e6 exactly, via x * 2e6 as an unevaluated
+  // sum p + e (Dekker's product); 2k + 1 is an exact double, and rounding is monotonic.
+  const [p, e] = twoProduct(x, 2e6);
+  const mid = 2 * k + 1;
+  const sign = p !== mid ? p - mid : e;
+  const n = sign > 0 ? k + 1 : sign < 0 ? k : k % 2 === 0 ? k : k + 1;
+  return n / 1e6;
+}
+
+/** a * b = p + e exactly (no overflow or underflow at the magnitudes used here) */
+function twoProduct(a: number, b: number): [number, number] {
+  const p = a * b;
+  const [ah, al] = split(a);
+  const [bh, bl] = split(b);
+  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
+}
+
+function split(a: number): [number, number] {
+  const c = 134217729 * a; // 2^27 + 1
+  const high = c - (c - a);
+  return [high, a - high];
+}
+
+/** Beyond 2^52 / 1e6: decide with toFixed's exact decimal expansion. */
+function round6Slow(x: number): number {
   const rounded = Number(x.toFixed(6));
   const exact = x.toFixed(30);
   const dot = exact.indexOf('.');

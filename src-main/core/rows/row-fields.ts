@@ -77,12 +77,15 @@ export function toAttr(value: PyValue | undefined): AttrValue {
   if (isDict(value)) {
     const out: Record<string, AttrValue> = {};
     for (const key of Object.keys(value)) {
-      Object.defineProperty(out, key, {
-        value: toAttr(value[key]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      // a "__proto__" key from a pickle must stay a plain own key
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, {
+          value: toAttr(value[key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[key] = toAttr(value[key]);
     }
     return out;
   }

@@ -28,6 +28,10 @@ describe("Python's semantics where slime's viewer relies on them", () => {
       [-0.0078125, -0.007812],
       [1760000000.0078125, 1760000000.007812],
       [1760000000.0234375, 1760000000.023438],
+      // beyond 2^52 millionths: decided on the exact decimal expansion
+      [9876543210.123457, 9876543210.123457],
+      [-7777777777.0078125, -7777777777.007812],
+      [2251799813.6855626, 2251799813.685563],
     ];
     for (const [x, expected] of cases) expect(round6(x), String(x)).toBe(expected);
   });

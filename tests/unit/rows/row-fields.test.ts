@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  toAttr,
   responseLength,
   sampleLabel,
   sampleSource,
@@ -42,5 +43,15 @@ describe('row fields (TRACE_MODEL 3, step 6)', () => {
     expect(responseLength(true)).toBe(1);
     expect(responseLength('12')).toBeNull();
     expect(responseLength(null)).toBeNull();
+  });
+
+  it('toAttr keeps a "__proto__" key of a pickled dict as a plain own key', () => {
+    const dict = Object.create(null) as Record<string, unknown>;
+    dict['__proto__'] = { polluted: true };
+    dict.ok = 1;
+    const out = toAttr(dict as never) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['__proto__', 'ok']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   });
 });
