@@ -1,83 +1,86 @@
 import { useMemo, useState } from 'react';
-import type { AttrValue, Attrs } from '../../src-main/core/model/row';
+import type { Attrs } from '../../src-main/core/model/row';
+import { copyText, flattenAttrs, searchAttrs } from './attr-search';
+import { CopyButton } from './CopyButton';
 
-/** Attributes as a searchable table; each value and the whole set copy to the clipboard. */
+/** Tables with this many entries or more get their own search box. */
+const SEARCH_FROM = 5;
+
+/**
+ * Attributes as a searchable table: nested dicts spread into dotted keys, each value copyable,
+ * the whole set copyable as JSON.
+ */
 export function AttrTable({
   title,
   attrs,
   testId,
+  query: outerQuery = '',
 }: {
   title: string;
-  attrs: Attrs;
+  attrs: Attrs | null | undefined;
   testId?: string;
+  /** a search typed above several tables at once (the panel's attribute search) */
+  query?: string;
 }) {
-  const [query, setQuery] = useState('');
-  const entries = useMemo(() => Object.entries(attrs ?? {}), [attrs]);
-  const shown = entries.filter(
-    ([k, v]) => !query || `${k} ${show(v)}`.toLowerCase().includes(query.toLowerCase()),
-  );
-  if (entries.length === 0) {
-    return (
-      <div className="attr-table" data-testid={testId}>
-        <h4>{title}</h4>
-        <div className="muted">none</div>
-      </div>
-    );
-  }
+  const [ownQuery, setOwnQuery] = useState('');
+  const entries = useMemo(() => flattenAttrs(attrs), [attrs]);
+  const query = `${outerQuery} ${ownQuery}`.trim();
+  const shown = useMemo(() => searchAttrs(entries, query), [entries, query]);
+
   return (
-    <div className="attr-table" data-testid={testId}>
+    <div className="attr-table" data-testid={testId} data-count={entries.length}>
       <h4>
-        {title}
-        <button
-          type="button"
-          className="button small"
-          onClick={() => void copy(JSON.stringify(attrs, null, 2))}
-          title="Copy all as JSON"
-        >
-          Copy
-        </button>
-        {entries.length > 6 && (
+        <span>{title}</span>
+        {entries.length > 0 && (
+          <span className="muted attr-count">
+            {shown.length === entries.length
+              ? entries.length
+              : `${shown.length} of ${entries.length}`}
+          </span>
+        )}
+        {entries.length > 0 && (
+          <CopyButton
+            text={() => JSON.stringify(attrs, null, 2)}
+            label="Copy all"
+            title="Copy all as JSON"
+            testId={testId ? `${testId}-copy-all` : undefined}
+          />
+        )}
+        {entries.length >= SEARCH_FROM && (
           <input
             className="attr-search"
+            type="search"
             placeholder="filter"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
+            aria-label={`Filter ${title}`}
+            value={ownQuery}
+            onChange={(e) => setOwnQuery(e.target.value)}
           />
         )}
       </h4>
-      <table>
-        <tbody>
-          {shown.map(([key, value]) => (
-            <tr key={key} data-key={key}>
-              <th>{key}</th>
-              <td onDoubleClick={() => void copy(show(value))} title="Double-click to copy">
-                {show(value)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {entries.length === 0 ? (
+        <div className="muted">none</div>
+      ) : shown.length === 0 ? (
+        <div className="muted">no attribute matches “{query}”</div>
+      ) : (
+        <table>
+          <tbody>
+            {shown.map((entry) => (
+              <tr key={entry.key} data-key={entry.key}>
+                <th title={entry.key}>{entry.key}</th>
+                <td>
+                  <span className="attr-value">{entry.text}</span>
+                  <CopyButton
+                    text={() => copyText(entry.value)}
+                    label="⧉"
+                    title={`Copy ${entry.key}`}
+                    className="attr-copy"
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
-}
-
-function show(value: AttrValue): string {
-  if (value === null) return 'null';
-  if (typeof value === 'object') {
-    const v = value as Record<string, unknown>;
-    if (v.$lazy) return `list of ${String(v.length)} (load on request)`;
-    if (v.$tensor || v.$ndarray)
-      return `${v.$tensor ? 'tensor' : 'array'} ${String(v.dtype)} [${(v.shape as number[]).join(', ')}]`;
-    if (v.$object) return `inert object ${String(v.$object)}(${JSON.stringify(v.args)})`;
-    return JSON.stringify(value);
-  }
-  return String(value);
-}
-
-async function copy(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // clipboard may be unavailable (serve mode over http on another host)
-  }
 }

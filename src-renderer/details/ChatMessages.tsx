@@ -1,63 +1,61 @@
 import type { AttrValue } from '../../src-main/core/model/row';
-
-interface Message {
-  role: string;
-  content: AttrValue;
-  tool_calls?: AttrValue;
-}
+import { parsePrompt, type ChatPart } from './chat-messages';
 
 /** A prompt as chat messages (role, content parts, tool calls, inline images), or plain text. */
-export function ChatMessages({ value }: { value: AttrValue }) {
-  if (typeof value === 'string')
+export function ChatMessages({ value }: { value: AttrValue | undefined }) {
+  const prompt = parsePrompt(value);
+  if (prompt.kind === 'empty')
     return (
-      <pre className="text-block" data-testid="sample-prompt">
-        {value}
-      </pre>
+      <div className="muted" data-testid="sample-prompt">
+        (empty)
+      </div>
     );
-  if (!Array.isArray(value))
+  if (prompt.kind !== 'chat')
     return (
       <pre className="text-block" data-testid="sample-prompt">
-        {JSON.stringify(value)}
+        {prompt.kind === 'text' ? prompt.text : prompt.json}
       </pre>
     );
   return (
-    <div className="chat" data-testid="sample-prompt">
-      {(value as unknown as Message[]).map((m, i) => (
-        <div key={i} className={`chat-message role-${String(m?.role ?? 'unknown')}`}>
-          <div className="chat-role">{String(m?.role ?? '?')}</div>
-          <Content content={m?.content ?? null} />
-          {m?.tool_calls !== undefined && m.tool_calls !== null && (
-            <pre className="tool-calls">{JSON.stringify(m.tool_calls, null, 2)}</pre>
-          )}
+    <div className="chat" data-testid="sample-prompt" data-messages={prompt.messages.length}>
+      {prompt.messages.map((m, i) => (
+        <div key={i} className={`chat-message role-${m.role}`} data-testid="chat-message">
+          <div className="chat-role">
+            {m.role}
+            {m.name && <span className="muted"> · {m.name}</span>}
+            {m.toolCallId && <span className="muted"> · answers {m.toolCallId}</span>}
+          </div>
+          {m.parts.map((part, k) => (
+            <Part key={k} part={part} />
+          ))}
+          {m.toolCalls.map((call, k) => (
+            <div key={`t${k}`} className="tool-call" data-testid="tool-call">
+              <div className="tool-call-name">
+                ƒ {call.name}
+                {call.id && <span className="muted"> · {call.id}</span>}
+              </div>
+              {call.args && <pre className="tool-calls">{call.args}</pre>}
+            </div>
+          ))}
         </div>
       ))}
     </div>
   );
 }
 
-function Content({ content }: { content: AttrValue }) {
-  if (typeof content === 'string') return <div className="chat-content">{content}</div>;
-  if (!Array.isArray(content)) return <div className="chat-content">{JSON.stringify(content)}</div>;
-  return (
-    <div className="chat-content">
-      {content.map((part, i) => {
-        const p = (part ?? {}) as Record<string, AttrValue>;
-        const url = imageUrl(p);
-        if (url) return <img key={i} className="chat-image" src={url} alt="image in the prompt" />;
-        return <div key={i}>{typeof p.text === 'string' ? p.text : JSON.stringify(part)}</div>;
-      })}
-    </div>
-  );
-}
-
-/** Only data: URLs are shown: the CSP allows no remote images, and the app is offline. */
-function imageUrl(part: Record<string, AttrValue>): string | null {
-  const raw = part.image_url ?? part.image ?? null;
-  const url =
-    typeof raw === 'string'
-      ? raw
-      : raw && typeof raw === 'object' && !Array.isArray(raw)
-        ? raw.url
-        : null;
-  return typeof url === 'string' && url.startsWith('data:image/') ? url : null;
+function Part({ part }: { part: ChatPart }) {
+  switch (part.kind) {
+    case 'text':
+      return <div className="chat-content">{part.text}</div>;
+    case 'image':
+      return <img className="chat-image" src={part.src} alt="image in the prompt" />;
+    case 'image-ref':
+      return (
+        <div className="chat-content muted" title="Only images carried in the file are shown">
+          [image: {part.ref}]
+        </div>
+      );
+    default:
+      return <pre className="tool-calls">{part.json}</pre>;
+  }
 }

@@ -2,17 +2,26 @@ import { useEffect, useState } from 'react';
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
 import type {
   FileSummary,
-  LazyValues,
   RowView,
   SampleDetails,
   SpanDetails,
 } from '../../src-main/core/api/trace-api';
-import { pdPhaseColour } from '../../src-main/core/model/pd-phases';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
-import { formatDuration } from '../timeline/time-window';
+import { STATUS_COLOURS } from '../timeline/span-colours';
 import { AttrTable } from './AttrTable';
 import { ChatMessages } from './ChatMessages';
+import { CopyButton } from './CopyButton';
+import { TokenFields } from './TokenFields';
+import {
+  formatAttrValue,
+  formatDuration,
+  formatMs,
+  formatShare,
+  formatWallClock,
+} from './format-values';
+import { describeSpanState, pdPhaseRows } from './span-facts';
+import { rewardEntries, TOKEN_FIELDS } from './token-values';
 import './details.css';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
@@ -24,6 +33,8 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
   const [row, setRow] = useState<RowView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const mine = selection && selection.fileId === file.fileId ? selection : null;
+  const rowId = mine?.rowId ?? null;
+  const index = mine?.index ?? null;
 
   useEffect(() => {
     let live = true;
@@ -31,33 +42,49 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
     setSample(null);
     setRow(null);
     setError(null);
-    if (!mine) return;
-    void host.api
-      .getRows(file.fileId, [mine.rowId])
-      .then((rows) => live && setRow(rows[0] ?? null));
+    if (rowId === null) return;
+    const fail = (e: unknown) => live && setError(e instanceof Error ? e.message : String(e));
+    host.api.getRows(file.fileId, [rowId]).then((rows) => live && setRow(rows[0] ?? null), fail);
     const spanRequest =
-      mine.index === null
-        ? Promise.resolve(null)
-        : host.api.getSpan(file.fileId, mine.rowId, mine.index);
+      index === null ? Promise.resolve(null) : host.api.getSpan(file.fileId, rowId, index);
     const sampleRequest =
-      file.format === 'slime' ? host.api.getSample(file.fileId, mine.rowId) : Promise.resolve(null);
-    Promise.all([spanRequest, sampleRequest]).then(
-      ([s, d]) => {
-        if (!live) return;
-        setSpan(s);
-        setSample(d);
-      },
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-    );
+      file.format === 'slime' ? host.api.getSample(file.fileId, rowId) : Promise.resolve(null);
+    Promise.all([spanRequest, sampleRequest]).then(([s, d]) => {
+      if (!live) return;
+      setSpan(s);
+      setSample(d);
+    }, fail);
     return () => {
       live = false;
     };
-  }, [host, file.fileId, file.format, mine?.rowId, mine?.index]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [host, file.fileId, file.format, rowId, index]);
+
+  // Escape closes the details wherever the focus is, also in the perf view (no timeline keys);
+  // inside a filter box with text it first clears the text.
+  useEffect(() => {
+    if (rowId === null) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      const target = event.target as HTMLInputElement | null;
+      if (target?.tagName === 'INPUT' && target.value) return;
+      select(null);
+    };
+    globalThis.addEventListener('keydown', onKey);
+    return () => globalThis.removeEventListener('keydown', onKey);
+  }, [rowId, select]);
 
   return (
-    <aside className="details-panel" data-testid="details-panel">
+    <aside
+      className="details-panel"
+      data-testid="details-panel"
+      data-row-id={rowId ?? undefined}
+      data-index={index ?? undefined}
+    >
       {!mine && (
-        <div className="muted">Select a span or a row to see its details. Escape closes them.</div>
+        <div className="details-empty muted">
+          Click a span, an event or a row label to see its details: times, attributes, PD phases,
+          and the sample’s prompt, response and reward. Escape closes them.
+        </div>
       )}
       {mine && (
         <button
@@ -65,102 +92,154 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
           className="button small details-close"
           onClick={() => select(null)}
           aria-label="Close details"
+          title="Close (Escape)"
+          data-testid="details-close"
         >
           ×
         </button>
       )}
       {error && <div className="error-banner">{error}</div>}
-      {span && <SpanSection span={span} />}
+      {span && <SpanSection span={span} file={file} />}
       {row && !sample && <RowSection row={row} />}
-      {sample && <SampleSection host={host} file={file} sample={sample} />}
+      {sample && <SampleSection host={host} file={file} sample={sample} row={row} />}
     </aside>
   );
 }
 
-function SpanSection({ span }: { span: SpanDetails }) {
-  const state =
-    span.state === 'open_span'
-      ? `ongoing (never ended; drawn until ${String(span.endAttrs.clipped_by ?? '').replace(/_/g, ' ')})`
-      : span.state === 'orphan_end'
-        ? 'unmatched end (no span_start with this id)'
-        : span.state === 'point_event'
-          ? 'instant event'
-          : 'closed';
+function SpanSection({ span, file }: { span: SpanDetails; file: FileSummary }) {
+  const [query, setQuery] = useState('');
+  const state = describeSpanState(span);
+  const isSpan = span.kind === 'span';
+  const wall = (sec: number) =>
+    file.globalStartSec === null ? '' : formatWallClock(file.globalStartSec + sec);
+  const attrCount = Object.keys(span.startAttrs).length + Object.keys(span.endAttrs).length;
   return (
-    <section className="details-section" data-testid="span-details">
-      <h3 className="details-title">{span.name}</h3>
+    <section className="details-section" data-testid="span-details" data-state={state.tone}>
+      <h3 className="details-title" data-testid="span-name">
+        {span.name}
+      </h3>
       <table className="facts">
         <tbody>
-          <Fact label="state" value={state} />
-          <Fact label="start" value={`+${formatDuration(span.startSec)}`} />
-          {span.kind === 'span' && (
-            <Fact
-              label="end"
-              value={span.endSec === null ? '—' : `+${formatDuration(span.endSec)}`}
-            />
+          <Fact label="state" testId="span-state">
+            <span className={`state-pill state-${state.tone}`}>{state.label}</span>
+            {state.detail && <div className="muted state-detail">{state.detail}</div>}
+          </Fact>
+          <Fact label={isSpan ? 'start' : 'time'} testId="span-start">
+            +{formatDuration(span.startSec)} <span className="muted">{wall(span.startSec)}</span>
+          </Fact>
+          {isSpan && (
+            <Fact label="end" testId="span-end">
+              {span.endSec === null ? (
+                <>
+                  — <span className="muted">drawn to +{formatDuration(span.displayEndSec)}</span>
+                </>
+              ) : (
+                <>
+                  +{formatDuration(span.endSec)} <span className="muted">{wall(span.endSec)}</span>
+                </>
+              )}
+            </Fact>
           )}
-          {span.kind === 'span' && (
-            <Fact
-              label="duration"
-              value={formatDuration(span.durationSec)}
-              testId="span-duration"
-            />
+          {isSpan && (
+            <Fact label="duration" testId="span-duration">
+              <span data-seconds={span.durationSec}>{formatDuration(span.durationSec)}</span>
+              {span.endSec === null && <span className="muted"> so far (drawn)</span>}
+            </Fact>
           )}
-          <Fact label="parent" value={span.parentSpanName ?? span.parentSpanId ?? '—'} />
-          <Fact label="span id" value={span.spanId ?? '—'} />
-          <Fact label="attempt" value={String(span.attempt ?? '—')} />
+          <Fact label="parent" testId="span-parent">
+            {span.parentSpanName ?? (span.parentSpanId ? '' : '—')}
+            {span.parentSpanId && <span className="muted mono"> {span.parentSpanId}</span>}
+          </Fact>
+          {span.spanId && (
+            <Fact label="span id">
+              <span className="mono">{span.spanId}</span>
+            </Fact>
+          )}
+          {span.attempt !== null && span.attempt !== undefined && (
+            <Fact label="attempt">{formatAttrValue(span.attempt)}</Fact>
+          )}
         </tbody>
       </table>
       {span.pd && <PdBreakdown pd={span.pd} />}
-      {span.otel && <AttrTable title="OpenTelemetry" attrs={span.otel as Attrs} />}
+      {span.otel && <OtelFacts otel={span.otel} />}
       {span.links && span.links.length > 0 && (
         <div className="links" data-testid="span-links">
           <h4>Links</h4>
           {span.links.map((l, i) => (
-            <div key={i} className={l.dangling ? 'dangling' : ''}>
-              {l.traceId.slice(0, 8)}/{l.spanId} {l.dangling ? '(not in the file)' : ''}
+            <div
+              key={i}
+              className={`link mono${l.dangling ? ' dangling' : ''}`}
+              data-dangling={l.dangling}
+            >
+              {l.dangling ? '⚠ ' : '→ '}
+              {l.traceId.slice(0, 8)}…/{l.spanId}
+              {l.dangling && <span> (not in the file)</span>}
             </div>
           ))}
         </div>
       )}
+      {attrCount >= 6 && (
+        <input
+          className="attr-search panel-search"
+          type="search"
+          placeholder="Search attributes (key, value, key=value)"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          data-testid="attr-search"
+        />
+      )}
       <AttrTable
-        title={span.kind === 'span' ? 'start attrs' : 'attrs'}
+        title={isSpan ? 'start attrs' : 'attrs'}
         attrs={span.startAttrs}
         testId="start-attrs"
+        query={query}
       />
-      {span.kind === 'span' && (
-        <AttrTable title="end attrs" attrs={span.endAttrs} testId="end-attrs" />
+      {isSpan && (
+        <AttrTable title="end attrs" attrs={span.endAttrs} testId="end-attrs" query={query} />
       )}
     </section>
   );
 }
 
 function PdBreakdown({ pd }: { pd: NonNullable<SpanDetails['pd']> }) {
-  const total = pd.phases.reduce((s, p) => s + p.durationSec, 0);
+  const { rows, totalSec } = pdPhaseRows(pd);
   return (
-    <div className="pd-breakdown" data-testid="pd-breakdown">
-      <h4>{pd.role} phases</h4>
-      <div className="pd-bar">
-        {pd.phases.map((p) => (
+    <div className="pd-breakdown" data-testid="pd-breakdown" data-role={pd.role}>
+      <h4>
+        {pd.role} phases{' '}
+        <span className="muted attr-count">{formatDuration(totalSec)} in phases</span>
+      </h4>
+      <div className="pd-bar" title="share of the request">
+        {rows.map((p) => (
           <span
             key={p.phase}
-            style={{ flex: p.durationSec, background: pdPhaseColour(pd.role, p.phase) }}
-            title={p.phase}
+            style={{ flex: `${p.durationSec} 0 0`, background: p.colour }}
+            title={`${p.phase}: ${formatMs(p.durationSec)}`}
           />
         ))}
+        {pd.parentDurationSec > totalSec && (
+          <span className="pd-rest" style={{ flex: `${pd.parentDurationSec - totalSec} 0 0` }} />
+        )}
       </div>
-      <table className="facts">
+      <table className="facts pd-table">
+        <thead>
+          <tr>
+            <th>phase</th>
+            <th className="num">ms</th>
+            <th className="num">% phases</th>
+            <th className="num">% request</th>
+          </tr>
+        </thead>
         <tbody>
-          {pd.phases.map((p) => (
-            <tr key={p.phase}>
+          {rows.map((p) => (
+            <tr key={p.phase} data-phase={p.phase} data-seconds={p.durationSec}>
               <td>
-                <span className="swatch" style={{ background: pdPhaseColour(pd.role, p.phase) }} />
+                <span className="swatch" style={{ background: p.colour }} />
                 {p.phase.replace(/_/g, ' ')}
               </td>
-              <td className="num">{(p.durationSec * 1000).toFixed(2)} ms</td>
-              <td className="num">
-                {total > 0 ? ((p.durationSec / total) * 100).toFixed(1) : '0'}%
-              </td>
+              <td className="num">{formatMs(p.durationSec)}</td>
+              <td className="num">{formatShare(p.ofPhases, 1)}</td>
+              <td className="num">{p.ofRequest === null ? '—' : formatShare(p.ofRequest, 1)}</td>
             </tr>
           ))}
         </tbody>
@@ -169,138 +248,203 @@ function PdBreakdown({ pd }: { pd: NonNullable<SpanDetails['pd']> }) {
   );
 }
 
-const TOKEN_FIELDS = ['tokens', 'loss_mask', 'rollout_log_probs', 'teacher_log_probs'];
+function OtelFacts({ otel }: { otel: Attrs }) {
+  const { kind, status_code, status_message, resource, scope, service, missingParent } = otel;
+  const error = typeof status_code === 'string' && /error/i.test(status_code);
+  return (
+    <div className="otel" data-testid="otel-details">
+      <h4>OpenTelemetry</h4>
+      <table className="facts">
+        <tbody>
+          {kind !== undefined && <Fact label="kind">{formatAttrValue(kind)}</Fact>}
+          <Fact label="status" testId="otel-status">
+            <span className={error ? 'error-code' : ''}>
+              {status_code === undefined ? 'unset' : formatAttrValue(status_code)}
+            </span>
+            {typeof status_message === 'string' && status_message && (
+              <div className="muted">{status_message}</div>
+            )}
+          </Fact>
+          {typeof service === 'string' && <Fact label="service">{service}</Fact>}
+          {scope !== undefined && scope !== null && (
+            <Fact label="scope">{formatAttrValue(scope)}</Fact>
+          )}
+          {missingParent === true && (
+            <Fact label="parent">
+              <span className="dangling">named parent is not in the file: shown as a root</span>
+            </Fact>
+          )}
+        </tbody>
+      </table>
+      {resource && typeof resource === 'object' && !Array.isArray(resource) && (
+        <AttrTable title="resource" attrs={resource} testId="otel-resource" />
+      )}
+    </div>
+  );
+}
+
+/** Fields the sample section shows in their own place; the rest go to "other fields". */
+const SHOWN_FIELDS = new Set<string>([
+  'index',
+  'group_index',
+  'prompt',
+  'response',
+  'label',
+  'reward',
+  'status',
+  'metadata',
+  'response_length',
+  'trace',
+  ...TOKEN_FIELDS,
+]);
 
 function SampleSection({
   host,
   file,
   sample,
+  row,
 }: {
   host: TraceHost;
   file: FileSummary;
   sample: SampleDetails;
+  row: RowView | null;
 }) {
   const f = sample.fields;
-  const [loaded, setLoaded] = useState<Record<string, LazyValues | string>>({});
-  const load = (field: string) => {
-    host.api.getLazyValues(file.fileId, sample.rowId, field).then(
-      (values) => setLoaded((prev) => ({ ...prev, [field]: values })),
-      (e: unknown) =>
-        setLoaded((prev) => ({ ...prev, [field]: e instanceof Error ? e.message : String(e) })),
-    );
-  };
-  const { prompt, response, trace: _trace, metadata, ...rest } = f;
-  void _trace;
-  const lengthOf = (v: AttrValue) =>
-    Array.isArray(v)
-      ? v.length
-      : v && typeof v === 'object' && 'length' in v
-        ? Number((v as { length: number }).length)
-        : null;
+  const rest: Attrs = {};
+  for (const key of Object.keys(f)) if (!SHOWN_FIELDS.has(key)) rest[key] = f[key];
+  const reward = rewardEntries(f.reward);
+  const response = f.response;
   return (
     <section className="details-section" data-testid="sample-details">
       <h3 className="details-title">
-        Sample #{String(f.index ?? sample.rowId)}{' '}
-        <span className="muted">group {String(f.group_index ?? '—')}</span>
+        Sample #{formatAttrValue(f.index ?? row?.sampleIndex ?? sample.rowId)}{' '}
+        <span className="muted">group {formatAttrValue(f.group_index ?? null)}</span>
       </h3>
       <table className="facts">
         <tbody>
-          <Fact label="status" value={String(f.status ?? '—')} />
-          <Fact
-            label="reward"
-            value={
-              f.reward === null || f.reward === undefined
-                ? '—'
-                : typeof f.reward === 'object'
-                  ? JSON.stringify(f.reward)
-                  : String(f.reward)
-            }
-            testId="sample-reward"
-          />
-          <Fact
-            label="label"
-            value={
-              f.label === null || f.label === undefined
-                ? '—'
-                : String(typeof f.label === 'object' ? JSON.stringify(f.label) : f.label)
-            }
-          />
-          <Fact label="response length" value={String(f.response_length ?? '—')} />
+          <Fact label="status" testId="sample-status">
+            {typeof f.status === 'string' ? (
+              <span
+                className="status-pill"
+                style={{ background: STATUS_COLOURS[f.status] ?? '#8c959f' }}
+              >
+                {f.status}
+              </span>
+            ) : (
+              '—'
+            )}
+          </Fact>
+          <Fact label="reward" testId="sample-reward">
+            {reward === null ? (
+              '—'
+            ) : reward.length === 1 && reward[0].key === '' ? (
+              reward[0].value
+            ) : (
+              <table className="reward-table">
+                <tbody>
+                  {reward.map((r) => (
+                    <tr key={r.key}>
+                      <th>{r.key}</th>
+                      <td className="num">{r.value}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Fact>
+          <Fact label="label" testId="sample-label">
+            {f.label === null || f.label === undefined ? '—' : formatAttrValue(f.label)}
+          </Fact>
+          {row?.source && <Fact label="source">{row.source}</Fact>}
+          {row?.traceId && (
+            <Fact label="trace id">
+              <span className="mono">{row.traceId}</span>
+            </Fact>
+          )}
+          {row && row.attempt !== null && (
+            <Fact label="attempt">{formatAttrValue(row.attempt)}</Fact>
+          )}
         </tbody>
       </table>
-      <div className="token-fields">
-        {TOKEN_FIELDS.filter(
-          (k) => f[k] !== undefined && f[k] !== null && lengthOf(f[k]) !== null,
-        ).map((k) => {
-          const value = loaded[k];
-          return (
-            <div key={k} className="token-field">
-              <span>
-                {k}: <b>{lengthOf(f[k])}</b>
-              </span>
-              {value === undefined ? (
-                <button
-                  type="button"
-                  className="button small"
-                  onClick={() => load(k)}
-                  data-testid={`load-${k}`}
-                >
-                  Load values
-                </button>
-              ) : typeof value === 'string' ? (
-                <span className="error-code">{value}</span>
-              ) : (
-                <code className="token-values" data-testid={`values-${k}`}>
-                  [
-                  {value.values
-                    .slice(0, 200)
-                    .map((v) => (Number.isInteger(v) ? v : v.toFixed(4)))
-                    .join(', ')}
-                  {value.length > 200 ? `, … ${value.length - 200} more` : ''}]
-                </code>
-              )}
-            </div>
-          );
-        })}
-      </div>
-      <h4>Prompt</h4>
-      <ChatMessages value={prompt ?? null} />
-      <h4>Response</h4>
-      <pre className="text-block" data-testid="sample-response">
-        {typeof response === 'string' ? response : JSON.stringify(response)}
-      </pre>
-      {metadata && typeof metadata === 'object' && (
-        <AttrTable title="metadata" attrs={metadata as Attrs} />
+      <TokenFields host={host} file={file} rowId={sample.rowId} fields={f} />
+      <h4>
+        Prompt
+        <CopyButton text={() => textOf(f.prompt)} title="Copy the prompt" />
+      </h4>
+      <ChatMessages value={f.prompt} />
+      <h4>
+        Response
+        {typeof response === 'string' && (
+          <span className="muted attr-count">{response.length} chars</span>
+        )}
+        <CopyButton text={() => textOf(response)} title="Copy the response" />
+      </h4>
+      {response === null || response === undefined || response === '' ? (
+        <div className="muted" data-testid="sample-response">
+          (empty)
+        </div>
+      ) : (
+        <pre className="text-block" data-testid="sample-response">
+          {typeof response === 'string' ? response : JSON.stringify(response, null, 2)}
+        </pre>
       )}
-      <AttrTable title="other fields" attrs={rest as Attrs} />
+      {f.metadata !== undefined && f.metadata !== null && (
+        <AttrTable
+          title="metadata"
+          attrs={
+            typeof f.metadata === 'object' && !Array.isArray(f.metadata)
+              ? f.metadata
+              : { metadata: f.metadata }
+          }
+          testId="sample-metadata"
+        />
+      )}
+      <AttrTable title="other fields" attrs={rest} testId="sample-other" />
     </section>
   );
+}
+
+function textOf(value: AttrValue | undefined): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value ?? null, null, 2);
 }
 
 /** A trace row (OTLP): what it is and how long it ran. */
 function RowSection({ row }: { row: RowView }) {
   return (
     <section className="details-section" data-testid="row-details">
-      <h3 className="details-title">{String(row.label ?? `row ${row.rowId}`)}</h3>
+      <h3 className="details-title">{formatAttrValue(row.label ?? `row ${row.rowId}`)}</h3>
       <table className="facts">
         <tbody>
-          <Fact label="trace id" value={row.traceId ?? '—'} />
-          <Fact label="service" value={row.source ?? '—'} />
-          <Fact label="status" value={row.status ?? '—'} />
-          <Fact label="duration" value={formatDuration(row.endSec - row.startSec)} />
-          <Fact label="lanes" value={String(row.laneCount)} />
-          <Fact label="items" value={String(row.items.length)} />
+          <Fact label="trace id">
+            <span className="mono">{row.traceId ?? '—'}</span>
+          </Fact>
+          <Fact label="service">{row.source ?? '—'}</Fact>
+          <Fact label="status">{row.status ?? '—'}</Fact>
+          <Fact label="duration">{formatDuration(row.endSec - row.startSec)}</Fact>
+          <Fact label="lanes">{String(row.laneCount)}</Fact>
+          <Fact label="items">{String(row.items.length)}</Fact>
+          {row.openSpanCount > 0 && <Fact label="ongoing">{String(row.openSpanCount)}</Fact>}
+          {row.orphanCount > 0 && <Fact label="unmatched ends">{String(row.orphanCount)}</Fact>}
         </tbody>
       </table>
     </section>
   );
 }
 
-function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
+function Fact({
+  label,
+  children,
+  testId,
+}: {
+  label: string;
+  children: React.ReactNode;
+  testId?: string;
+}) {
   return (
     <tr>
       <th>{label}</th>
-      <td data-testid={testId}>{value}</td>
+      <td data-testid={testId}>{children}</td>
     </tr>
   );
 }

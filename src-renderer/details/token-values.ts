@@ -6,7 +6,6 @@ export const TOKEN_FIELDS = [
   'loss_mask',
   'rollout_log_probs',
   'teacher_log_probs',
-  'weight_versions',
 ] as const;
 
 export interface TokenCount {

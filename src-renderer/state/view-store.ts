@@ -30,6 +30,9 @@ export interface ViewState {
   cursors: Record<string, number | null>;
   setCursor(key: string, sec: number | null): void;
   detailsOpen: boolean;
+  /** what filter.rowIds came from (a perf histogram bin), for the toolbar chip */
+  pickedLabel: string | null;
+  setPickedLabel(label: string | null): void;
   setFilterMode(mode: 'filter' | 'highlight'): void;
   setMatching(rowIds: Set<number> | null): void;
   setView(view: 'timeline' | 'perf'): void;
@@ -55,6 +58,8 @@ export const useViewStore = create<ViewState>()((set) => ({
   setCursor: (key, sec) =>
     set((s) => (s.cursors[key] === sec ? s : { cursors: { ...s.cursors, [key]: sec } })),
   detailsOpen: true,
+  pickedLabel: null,
+  setPickedLabel: (pickedLabel) => set({ pickedLabel }),
   setFilterMode: (filterMode) => set({ filterMode }),
   setMatching: (matchingRowIds) => set({ matchingRowIds }),
   setView: (view) => set({ view }),

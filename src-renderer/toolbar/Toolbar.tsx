@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
+import { onCommand } from '../frame/commands';
+import { activeConditionCount, isFilterActive, parseBound, toggleInList } from './filter-state';
 import './toolbar.css';
 
 const SORTS: [SortKey, string][] = [
@@ -16,15 +18,23 @@ const SORTS: [SortKey, string][] = [
   ['group', 'group'],
 ];
 
-/** Search, filters, sort and the counts of shown rows; the timeline / perf switch. */
+/** Chips shown for sources before the rest move to a "more" list. */
+const SOURCE_CHIPS = 10;
+const SEARCH_DEBOUNCE_MS = 150;
+
+/**
+ * Search, filters, sort, filter-or-highlight, and the counts of shown rows and of samples
+ * without a trace; the Timeline / Perf switch for the active file.
+ */
 export function Toolbar({
   host,
   file,
-  order,
+  order = null,
 }: {
   host: TraceHost;
   file: FileSummary;
-  order: RowOrder | null;
+  /** the current order, for the shown count; FileView passes what it queried */
+  order?: RowOrder | null;
 }) {
   const filter = useViewStore((s) => s.filter);
   const patchFilter = useViewStore((s) => s.patchFilter);
@@ -37,47 +47,71 @@ export function Toolbar({
   const view = useViewStore((s) => s.view);
   const setView = useViewStore((s) => s.setView);
   const matching = useViewStore((s) => s.matchingRowIds);
+  const pickedLabel = useViewStore((s) => s.pickedLabel);
+  const setPickedLabel = useViewStore((s) => s.setPickedLabel);
   const [text, setText] = useState(filter.text ?? '');
+  const [rewardText, setRewardText] = useState({
+    min: filter.rewardMin === undefined ? '' : String(filter.rewardMin),
+    max: filter.rewardMax === undefined ? '' : String(filter.rewardMax),
+  });
+  const typed = useRef(false);
+  /** the text this box last put in the filter: its echo must not overwrite newer typing */
+  const sent = useRef(filter.text);
 
+  // The search box is debounced: a filter query per keystroke would be wasted on 100k rows.
   useEffect(() => {
-    const timer = setTimeout(() => patchFilter({ text: text || undefined }), 150);
+    if (!typed.current) return;
+    const timer = setTimeout(() => {
+      sent.current = text.trim() || undefined;
+      patchFilter({ text: sent.current });
+    }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text, patchFilter]);
+
+  // A filter changed elsewhere (Clear, compare, a new file) shows in the boxes.
+  useEffect(() => {
+    if (filter.text !== sent.current) {
+      sent.current = filter.text;
+      typed.current = false;
+      setText(filter.text ?? '');
+    }
+    setRewardText((prev) => ({
+      min: parseBound(prev.min) === filter.rewardMin ? prev.min : String(filter.rewardMin ?? ''),
+      max: parseBound(prev.max) === filter.rewardMax ? prev.max : String(filter.rewardMax ?? ''),
+    }));
+    // only when the store’s filter changes: the text state is read, not tracked
+  }, [filter]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (event.key === '/' && target?.tagName !== 'INPUT') {
+      const typing = target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+      if (event.key === '/' && !typing) {
         event.preventDefault();
         document.querySelector<HTMLInputElement>('[data-testid="search-box"]')?.focus();
       }
     };
     globalThis.addEventListener('keydown', onKey);
-    return () => globalThis.removeEventListener('keydown', onKey);
+    const offCommand = onCommand((command) => {
+      const state = useViewStore.getState();
+      if (command === 'toggle-perf') state.setView(state.view === 'perf' ? 'timeline' : 'perf');
+      if (command === 'toggle-details') state.setDetailsOpen(!state.detailsOpen);
+    });
+    return () => {
+      globalThis.removeEventListener('keydown', onKey);
+      offCommand();
+    };
   }, []);
 
-  const toggle = (key: 'statuses' | 'sources', value: string) => {
-    const current = new Set(filter[key] ?? []);
-    if (current.has(value)) current.delete(value);
-    else current.add(value);
-    patchFilter({ [key]: current.size > 0 ? [...current] : undefined });
-  };
-  const toggleAttempt = (attempt: number) => {
-    const current = new Set(filter.attempts ?? []);
-    if (current.has(attempt)) current.delete(attempt);
-    else current.add(attempt);
-    patchFilter({ attempts: current.size > 0 ? [...current] : undefined });
-  };
-  const shown =
-    filterMode === 'highlight' && matching ? matching.size : (order?.rowIds.length ?? 0);
-  const active = Object.values(filter).some(
-    (v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
-  );
+  const active = isFilterActive(filter);
+  const highlighting = filterMode === 'highlight' && active;
+  const shown = highlighting ? (matching?.size ?? null) : order ? order.rowIds.length : null;
+  const extraSources = file.sources.slice(SOURCE_CHIPS);
 
   return (
     <div className="toolbar" data-testid="toolbar">
       <div className="toolbar-line">
-        <div className="view-switch" role="tablist">
+        <div className="view-switch" role="tablist" aria-label="View">
           <button
             type="button"
             role="tab"
@@ -95,6 +129,7 @@ export function Toolbar({
             className={`button small${view === 'perf' ? ' selected' : ''}`}
             onClick={() => setView('perf')}
             data-testid="view-perf"
+            title="Perf summary: slime’s perf/… metrics, histograms, samples running over time"
           >
             Perf
           </button>
@@ -103,9 +138,26 @@ export function Toolbar({
           className="search-box"
           data-testid="search-box"
           type="search"
-          placeholder="Search index, source, status, label, trace id, attributes, span names  ( / )"
+          placeholder={
+            file.format === 'slime'
+              ? 'Search #index, source, status, label, trace id, attrs, span names  ( / )'
+              : 'Search trace id, service, status, attrs, span names  ( / )'
+          }
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            typed.current = true;
+            setText(event.target.value);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && text) {
+              event.stopPropagation();
+              typed.current = true;
+              setText('');
+            } else if (event.key === 'Enter') {
+              sent.current = text.trim() || undefined;
+              patchFilter({ text: sent.current });
+            }
+          }}
         />
         <label className="sort">
           Sort{' '}
@@ -124,107 +176,176 @@ export function Toolbar({
             type="button"
             className="button small"
             onClick={() => setSort(sort, !descending)}
-            title="Direction"
+            title={
+              descending ? 'Descending: click for ascending' : 'Ascending: click for descending'
+            }
+            aria-label={descending ? 'descending' : 'ascending'}
             data-testid="sort-direction"
+            data-descending={descending}
           >
             {descending ? '↓' : '↑'}
           </button>
         </label>
-        <span className="row-count" data-testid="row-count">
-          <b>{shown}</b> / {file.rows} rows
-          {file.format === 'slime' && file.untracedSamples > 0 && (
-            <span className="muted" data-testid="untraced-count">
+        <span
+          className="row-count"
+          data-testid="row-count"
+          data-shown={shown ?? undefined}
+          data-total={file.rows}
+          data-mode={highlighting ? 'highlight' : 'filter'}
+        >
+          <b>{shown ?? '…'}</b> {highlighting ? 'match of' : '/'} {file.rows} rows
+          {file.format === 'slime' && (
+            <span
+              className={`untraced${file.untracedSamples > 0 ? ' some' : ''}`}
+              data-testid="untraced-count"
+              data-count={file.untracedSamples}
+              title="Samples in the dump that carry no trace: they have no row"
+            >
               {' '}
-              · {file.untracedSamples} samples without trace
+              · {file.untracedSamples} {file.untracedSamples === 1 ? 'sample' : 'samples'} without
+              trace
             </span>
           )}
         </span>
       </div>
       <div className="toolbar-line filters">
-        {file.statuses.map((status) => (
-          <button
-            key={status}
-            type="button"
-            className={`chip${filter.statuses?.includes(status) ? ' on' : ''}`}
-            data-testid="status-chip"
-            data-value={status}
-            onClick={() => toggle('statuses', status)}
-          >
-            {status}
-          </button>
-        ))}
-        {file.sources.length > 1 && <span className="sep" />}
-        {file.sources.length > 1 &&
-          file.sources.slice(0, 12).map((source) => (
-            <button
-              key={source}
-              type="button"
-              className={`chip${filter.sources?.includes(source) ? ' on' : ''}`}
-              data-testid="source-chip"
-              onClick={() => toggle('sources', source)}
-            >
-              {source}
-            </button>
-          ))}
-        {file.attempts.length > 1 && <span className="sep" />}
-        {file.attempts.length > 1 &&
-          file.attempts.map((attempt) => (
-            <button
-              key={attempt}
-              type="button"
-              className={`chip${filter.attempts?.includes(attempt) ? ' on' : ''}`}
-              data-testid="attempt-chip"
-              onClick={() => toggleAttempt(attempt)}
-            >
-              attempt {attempt}
-            </button>
-          ))}
-        <span className="sep" />
+        {file.statuses.length > 0 && (
+          <ChipGroup label="status">
+            {file.statuses.map((status) => (
+              <Chip
+                key={status}
+                on={filter.statuses?.includes(status) ?? false}
+                testId="status-chip"
+                value={status}
+                onClick={() => patchFilter({ statuses: toggleInList(filter.statuses, status) })}
+              >
+                {status}
+              </Chip>
+            ))}
+          </ChipGroup>
+        )}
+        {file.sources.length > 1 && (
+          <ChipGroup label={file.format === 'slime' ? 'source' : 'service'}>
+            {file.sources.slice(0, SOURCE_CHIPS).map((source) => (
+              <Chip
+                key={source}
+                on={filter.sources?.includes(source) ?? false}
+                testId="source-chip"
+                value={source}
+                onClick={() => patchFilter({ sources: toggleInList(filter.sources, source) })}
+              >
+                {source}
+              </Chip>
+            ))}
+            {extraSources.length > 0 && (
+              <select
+                value=""
+                onChange={(event) =>
+                  patchFilter({ sources: toggleInList(filter.sources, event.target.value) })
+                }
+                data-testid="more-sources"
+              >
+                <option value="">+{extraSources.length} more…</option>
+                {extraSources.map((source) => (
+                  <option key={source} value={source}>
+                    {filter.sources?.includes(source) ? '✓ ' : ''}
+                    {source}
+                  </option>
+                ))}
+              </select>
+            )}
+          </ChipGroup>
+        )}
+        {file.attempts.length > 1 && (
+          <ChipGroup label="attempt">
+            {file.attempts.map((attempt) => (
+              <Chip
+                key={attempt}
+                on={filter.attempts?.includes(attempt) ?? false}
+                testId="attempt-chip"
+                value={String(attempt)}
+                onClick={() => patchFilter({ attempts: toggleInList(filter.attempts, attempt) })}
+              >
+                {attempt}
+              </Chip>
+            ))}
+          </ChipGroup>
+        )}
         <select
           value={filter.spanName ?? ''}
           onChange={(event) => patchFilter({ spanName: event.target.value || undefined })}
           data-testid="span-filter"
+          title="Only rows that have a span or event of this name"
         >
           <option value="">any span</option>
-          {file.spanNames.slice(0, 60).map(({ name }) => (
+          {file.spanNames.slice(0, 80).map(({ name, count }) => (
             <option key={name} value={name}>
-              has {name}
+              has {name} ({count})
             </option>
           ))}
         </select>
-        <label className="reward-range">
-          reward{' '}
-          <input
-            type="number"
-            step="0.1"
-            placeholder="min"
-            value={filter.rewardMin ?? ''}
-            onChange={(e) =>
-              patchFilter({ rewardMin: e.target.value === '' ? undefined : Number(e.target.value) })
-            }
-          />
-          –
-          <input
-            type="number"
-            step="0.1"
-            placeholder="max"
-            value={filter.rewardMax ?? ''}
-            onChange={(e) =>
-              patchFilter({ rewardMax: e.target.value === '' ? undefined : Number(e.target.value) })
-            }
-          />
-        </label>
-        <label className="mode">
-          <select
-            value={filterMode}
-            onChange={(event) => setFilterMode(event.target.value as 'filter' | 'highlight')}
-            data-testid="filter-mode"
+        {file.format === 'slime' && (
+          <label className="reward-range" title="Dict rewards are ranged by their score">
+            reward
+            <input
+              type="number"
+              step="any"
+              placeholder="min"
+              value={rewardText.min}
+              data-testid="reward-min"
+              onChange={(e) => {
+                setRewardText((prev) => ({ ...prev, min: e.target.value }));
+                patchFilter({ rewardMin: parseBound(e.target.value) });
+              }}
+            />
+            –
+            <input
+              type="number"
+              step="any"
+              placeholder="max"
+              value={rewardText.max}
+              data-testid="reward-max"
+              onChange={(e) => {
+                setRewardText((prev) => ({ ...prev, max: e.target.value }));
+                patchFilter({ rewardMax: parseBound(e.target.value) });
+              }}
+            />
+          </label>
+        )}
+        <div
+          className="mode-switch"
+          role="radiogroup"
+          aria-label="Filter or highlight"
+          title="Filter hides rows that do not match; highlight keeps every row and marks the matching ones"
+        >
+          {(['filter', 'highlight'] as const).map((mode) => (
+            <button
+              key={mode}
+              type="button"
+              role="radio"
+              aria-checked={filterMode === mode}
+              className={`chip${filterMode === mode ? ' on' : ''}`}
+              data-testid={`mode-${mode}`}
+              onClick={() => setFilterMode(mode)}
+            >
+              {mode}
+            </button>
+          ))}
+        </div>
+        {filter.rowIds && (
+          <button
+            type="button"
+            className="chip on picked"
+            data-testid="picked-rows"
+            title="Rows picked in the perf view: click to show all again"
+            onClick={() => {
+              patchFilter({ rowIds: undefined });
+              setPickedLabel(null);
+            }}
           >
-            <option value="filter">filter</option>
-            <option value="highlight">highlight</option>
-          </select>
-        </label>
-        {filter.rowIds && <span className="chip on">{filter.rowIds.length} picked in perf</span>}
+            {pickedLabel ?? 'picked'}: {filter.rowIds.length} rows ×
+          </button>
+        )}
         {(file.bootstrapRooms ?? 0) > 0 && (
           <label
             className="mode"
@@ -250,15 +371,55 @@ export function Toolbar({
             type="button"
             className="button small"
             onClick={() => {
+              typed.current = false;
               setText('');
+              setRewardText({ min: '', max: '' });
               setFilter({});
+              setPickedLabel(null);
             }}
             data-testid="clear-filters"
+            title="Clear search and filters"
           >
-            Clear
+            Clear ({activeConditionCount(filter)})
           </button>
         )}
       </div>
     </div>
+  );
+}
+
+function ChipGroup({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <span className="chip-group" role="group" aria-label={label}>
+      <span className="chip-group-label">{label}</span>
+      {children}
+    </span>
+  );
+}
+
+function Chip({
+  on,
+  testId,
+  value,
+  onClick,
+  children,
+}: {
+  on: boolean;
+  testId: string;
+  value: string;
+  onClick: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={`chip${on ? ' on' : ''}`}
+      aria-pressed={on}
+      data-testid={testId}
+      data-value={value}
+      onClick={onClick}
+    >
+      {children}
+    </button>
   );
 }

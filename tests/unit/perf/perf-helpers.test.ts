@@ -5,6 +5,7 @@ import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { binValues } from '../../../src-renderer/perf/histogram-bins';
 import { formatPerfValue, perfTableRows, perfUnit } from '../../../src-renderer/perf/perf-table';
 import { runningPath, summariseRunning } from '../../../src-renderer/perf/running-summary';
+import { formatAxisValue, formatValue, seriesStats } from '../../../src-renderer/perf/value-format';
 import { SLIME, fixtureSource, readJson } from '../../support/fixtures';
 
 const small = resolve(SLIME, 'rollout_small.pt');
@@ -122,5 +123,36 @@ describe('samples running over time', () => {
     );
     expect(path.split('H').length - 1).toBeLessThanOrEqual(601);
     expect(path).toContain('V6.0');
+  });
+});
+
+describe('series statistics', () => {
+  it('match slime’s perf summary over the same e2e latency and queue time series', () => {
+    for (const [key, metric] of [
+      ['e2e latency', 'perf/request/e2e_latency'],
+      ['queue time', 'perf/request/queue_time'],
+      ['decode throughput', 'perf/decode/throughput'],
+    ] as const) {
+      const series = opened.perf.series.find((s) => s.key === key)!;
+      const stats = seriesStats(series.values)!;
+      expect(stats.mean).toBeCloseTo(slimePerf[`${metric}/mean`], 9);
+      expect(stats.median).toBeCloseTo(slimePerf[`${metric}/median`], 9);
+      expect(stats.max).toBe(slimePerf[`${metric}/max`]);
+      expect(stats.min).toBe(slimePerf[`${metric}/min`]);
+      expect(stats.p90).toBeGreaterThanOrEqual(stats.median);
+      expect(stats.p90).toBeLessThanOrEqual(stats.max);
+    }
+    expect(seriesStats([])).toBeNull();
+    expect(seriesStats([1, 2, 3, 4])!.median).toBe(2.5);
+  });
+
+  it('formats values by unit', () => {
+    expect(formatValue(0.0123, 's')).toBe('12.30 ms');
+    expect(formatValue(71.81300669249059, 'tok/s')).toBe('71.8 tok/s');
+    expect(formatValue(12345.6, '')).toBe('12346');
+    expect(formatAxisValue(2500, 'tok/s')).toBe('2.5k');
+    expect(formatAxisValue(1.5, 's')).toBe('1.5s');
+    expect(formatAxisValue(0.05, 's')).toBe('50ms');
+    expect(formatAxisValue(0, 's')).toBe('0');
   });
 });

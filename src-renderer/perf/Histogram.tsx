@@ -1,0 +1,144 @@
+import { useMemo, useState } from 'react';
+import { scaleLinear } from '@visx/scale';
+import { AxisBottom, AxisLeft } from '@visx/axis';
+import { Group } from '@visx/group';
+import { useParentSize } from '@visx/responsive';
+import { binValues, type HistogramBin } from './histogram-bins';
+import { formatAxisValue, formatValue, seriesStats } from './value-format';
+
+const HEIGHT = 150;
+const MARGIN = { top: 8, right: 10, bottom: 24, left: 34 };
+
+/**
+ * One distribution as a visx histogram. With row ids, a click on a bin hands its rows to
+ * `onPick` (the timeline then shows just those samples).
+ */
+export function Histogram({
+  title,
+  unit,
+  values,
+  rowIds,
+  colour,
+  onPick,
+  testTitle,
+}: {
+  title: string;
+  unit: string;
+  values: number[];
+  rowIds: number[] | null;
+  colour?: string;
+  onPick?: (bin: HistogramBin, label: string) => void;
+  /** data-title for tests and scripts: "<key> (<unit>)" */
+  testTitle: string;
+}) {
+  const { parentRef, width: measured } = useParentSize({ debounceTime: 50 });
+  const width = Math.max(200, measured || 300);
+  const [hover, setHover] = useState<number | null>(null);
+  const histogram = useMemo(() => binValues(values, rowIds, 20), [values, rowIds]);
+  const stats = useMemo(() => seriesStats(values), [values]);
+  const innerW = width - MARGIN.left - MARGIN.right;
+  const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const { bins, maxCount } = histogram;
+  const lo = bins[0]?.x0 ?? 0;
+  const hi = bins[bins.length - 1]?.x1 ?? 1;
+  const x = scaleLinear<number>({ domain: [lo, hi], range: [0, innerW] });
+  const y = scaleLinear<number>({ domain: [0, Math.max(1, maxCount)], range: [innerH, 0] });
+  // counts are whole: ticks at integers only
+  const yTicks = y.ticks(Math.min(4, Math.max(1, maxCount))).filter(Number.isInteger);
+  const clickable = !!rowIds && !!onPick;
+  const binLabel = (bin: HistogramBin) =>
+    `${title} ${formatValue(bin.x0, unit)}–${formatValue(bin.x1, unit)}`;
+  const hovered = hover === null ? null : bins[hover];
+
+  return (
+    <div
+      className="histogram"
+      data-testid="histogram"
+      data-title={testTitle}
+      data-values={values.length}
+      ref={parentRef}
+    >
+      <div className="histogram-title">
+        <span className="histogram-name">
+          {colour && <span className="swatch" style={{ background: colour }} />}
+          {title}
+          {unit && <span className="muted"> ({unit})</span>}
+        </span>
+        <span className="muted histogram-stats">
+          {hovered
+            ? `${formatValue(hovered.x0, unit)}–${formatValue(hovered.x1, unit)}: ${hovered.count}` +
+              (rowIds ? ` in ${hovered.rowIds.length} samples` : '')
+            : stats
+              ? `n ${stats.count} · median ${formatValue(stats.median, unit)} · p90 ${formatValue(stats.p90, unit)}`
+              : 'no values'}
+        </span>
+      </div>
+      <svg width={width} height={HEIGHT} onMouseLeave={() => setHover(null)}>
+        <Group left={MARGIN.left} top={MARGIN.top}>
+          {bins.map((bin, i) => {
+            const x0 = x(bin.x0);
+            const w = Math.max(1, x(bin.x1) - x0 - 1);
+            const canPick = clickable && bin.count > 0;
+            return (
+              <g key={i}>
+                {/* a full-height hit area: short bars are still easy to hover and click */}
+                <rect
+                  x={x0}
+                  width={w + 1}
+                  y={0}
+                  height={innerH}
+                  className="bin-hit"
+                  onMouseEnter={() => setHover(i)}
+                  onClick={() => canPick && onPick!(bin, binLabel(bin))}
+                  style={{ cursor: canPick ? 'pointer' : 'default' }}
+                />
+                <rect
+                  className={`bin${canPick ? ' clickable' : ''}${hover === i ? ' hover' : ''}`}
+                  data-testid="histogram-bin"
+                  data-count={bin.count}
+                  data-x0={bin.x0}
+                  data-x1={bin.x1}
+                  x={x0 + 0.5}
+                  width={w}
+                  y={y(bin.count)}
+                  height={innerH - y(bin.count)}
+                  style={colour ? { fill: colour } : undefined}
+                  onMouseEnter={() => setHover(i)}
+                  onClick={() => canPick && onPick!(bin, binLabel(bin))}
+                >
+                  <title>
+                    {`${formatValue(bin.x0, unit)}–${formatValue(bin.x1, unit)}: ${bin.count}` +
+                      (canPick ? ' (click to show these samples)' : '')}
+                  </title>
+                </rect>
+              </g>
+            );
+          })}
+          <AxisBottom
+            top={innerH}
+            scale={x}
+            numTicks={Math.max(2, Math.floor(innerW / 70))}
+            tickFormat={(v) => formatAxisValue(Number(v), unit)}
+            stroke="var(--border)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'middle' }}
+          />
+          <AxisLeft
+            scale={y}
+            tickValues={yTicks}
+            tickFormat={(v) => String(v)}
+            stroke="var(--border)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{
+              fill: 'var(--fg-muted)',
+              fontSize: 9,
+              textAnchor: 'end',
+              dx: -3,
+              dy: 3,
+            }}
+          />
+        </Group>
+      </svg>
+    </div>
+  );
+}

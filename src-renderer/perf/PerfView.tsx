@@ -1,0 +1,269 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { FileSummary, PerfView as PerfData } from '../../src-main/core/api/trace-api';
+import { PD_PHASES } from '../../src-main/core/model/pd-phases';
+import type { TraceHost } from '../host/trace-host';
+import { useViewStore } from '../state/view-store';
+import { Histogram } from './Histogram';
+import type { HistogramBin } from './histogram-bins';
+import { PERF_STATS, formatPerfValue, perfTableRows, perfUnit } from './perf-table';
+import { RunningChart } from './RunningChart';
+import { summariseRunning } from './running-summary';
+import { formatValue, seriesStats } from './value-format';
+import './perf.css';
+
+/** Span names whose duration distributions get a chart (the rest are in the table). */
+const DURATION_CHARTS = 8;
+
+/**
+ * The rollout's perf summary: slime's perf/... table, samples running over time with the long
+ * tail, per-request histograms (click a bin to see those samples), durations per span name.
+ */
+export function PerfView({ host, file }: { host: TraceHost; file: FileSummary }) {
+  const [perf, setPerf] = useState<PerfData | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const patchFilter = useViewStore((s) => s.patchFilter);
+  const setView = useViewStore((s) => s.setView);
+  const setPickedLabel = useViewStore((s) => s.setPickedLabel);
+
+  useEffect(() => {
+    let live = true;
+    host.api.getPerf(file.fileId).then(
+      (p) => live && setPerf(p),
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [host, file.fileId]);
+
+  const table = useMemo(() => (perf ? perfTableRows(perf.perf) : []), [perf]);
+  const running = useMemo(() => (perf ? summariseRunning(perf.running) : null), [perf]);
+  const durations = useMemo(
+    () =>
+      (perf?.durations ?? [])
+        .map((d) => ({ name: d.name, values: d.valuesSec, stats: seriesStats(d.valuesSec) }))
+        .filter((d) => d.stats !== null)
+        .sort((a, b) => b.stats!.total - a.stats!.total),
+    [perf],
+  );
+
+  const pick = (bin: HistogramBin, label: string) => {
+    patchFilter({ rowIds: bin.rowIds });
+    setPickedLabel(label);
+    setView('timeline');
+  };
+
+  if (error) return <div className="perf-panel error-banner">{error}</div>;
+  if (!perf || !running)
+    return (
+      <div className="perf-panel muted" data-testid="perf-loading">
+        Loading the perf summary…
+      </div>
+    );
+
+  const requestSeries = perf.series.filter((s) => phaseColour(s.key) === null);
+  const phaseSeries = perf.series.filter((s) => phaseColour(s.key) !== null);
+  const requests = perf.perf['perf/request/count'] ?? perf.series[0]?.values.length ?? 0;
+
+  return (
+    <div className="perf-panel" data-testid="perf-view">
+      <section className="perf-cards">
+        <Card label="samples with a trace" value={String(file.rows)} />
+        <Card label="requests" value={String(requests)} />
+        <Card label="rollout wall time" value={formatValue(running.endSec, 's')} />
+        <Card
+          label="peak running"
+          value={`${running.peak}`}
+          note={`at ${formatValue(running.peakAtSec, 's')}`}
+        />
+        {running.tailStartSec !== null && (
+          <Card
+            label="long tail"
+            value={`${(running.tailShare * 100).toFixed(0)}%`}
+            note={`of the wall time with ≤${running.tailMax} running`}
+            warn={running.tailShare > 0.3}
+          />
+        )}
+      </section>
+
+      <section>
+        <h3>Samples running over time</h3>
+        <RunningChart running={perf.running} summary={running} />
+      </section>
+
+      {table.length > 0 && (
+        <section>
+          <h3>
+            perf/… metrics <span className="muted">as slime logs them for this rollout</span>
+          </h3>
+          <table className="perf-table" data-testid="perf-table">
+            <thead>
+              <tr>
+                <th>metric</th>
+                <th>unit</th>
+                {PERF_STATS.map((s) => (
+                  <th key={s} className="num">
+                    {s}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {table.map((row, i) => (
+                <tr
+                  key={row.metric}
+                  data-metric={row.metric}
+                  className={i > 0 && table[i - 1].group !== row.group ? 'group-start' : ''}
+                >
+                  <td className="metric">{row.metric}</td>
+                  <td className="muted">{perfUnit(row.metric)}</td>
+                  {row.value !== undefined ? (
+                    <>
+                      <td className="num" data-stat="value" data-value={row.value}>
+                        {formatPerfValue(row.value)}
+                      </td>
+                      <td colSpan={3} className="muted count-note">
+                        count
+                      </td>
+                    </>
+                  ) : (
+                    PERF_STATS.map((s) => (
+                      <td key={s} className="num" data-stat={s} data-value={row.stats[s] ?? ''}>
+                        {formatPerfValue(row.stats[s])}
+                      </td>
+                    ))
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+
+      {requestSeries.length > 0 && (
+        <section>
+          <h3>
+            Per request <span className="muted">click a bar to show those samples</span>
+          </h3>
+          <div className="histograms">
+            {requestSeries.map((s) => (
+              <Histogram
+                key={s.key}
+                title={s.key}
+                unit={s.unit}
+                testTitle={`${s.key}${s.unit ? ` (${s.unit})` : ''}`}
+                values={s.values}
+                rowIds={s.rowIds}
+                onPick={pick}
+              />
+            ))}
+          </div>
+        </section>
+      )}
+
+      {phaseSeries.length > 0 && (
+        <section>
+          <h3>PD phases</h3>
+          <div className="histograms">
+            {phaseSeries.map((s) => (
+              <Histogram
+                key={s.key}
+                title={s.key}
+                unit={s.unit}
+                testTitle={`${s.key}${s.unit ? ` (${s.unit})` : ''}`}
+                values={s.values}
+                rowIds={s.rowIds}
+                colour={phaseColour(s.key) ?? undefined}
+                onPick={pick}
+              />
+            ))}
+          </div>
+        </section>
+      )}
+
+      {durations.length > 0 && (
+        <section>
+          <h3>
+            Durations per span name{' '}
+            <span className="muted">by total time; click a name to show rows that have it</span>
+          </h3>
+          <table className="perf-table" data-testid="duration-table">
+            <thead>
+              <tr>
+                <th>span</th>
+                <th className="num">count</th>
+                <th className="num">total</th>
+                <th className="num">mean</th>
+                <th className="num">median</th>
+                <th className="num">p90</th>
+                <th className="num">max</th>
+              </tr>
+            </thead>
+            <tbody>
+              {durations.map(({ name, stats }) => (
+                <tr key={name} data-span={name}>
+                  <td className="metric">
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => {
+                        patchFilter({ spanName: name });
+                        setView('timeline');
+                      }}
+                    >
+                      {name}
+                    </button>
+                  </td>
+                  <td className="num">{stats!.count}</td>
+                  <td className="num">{formatValue(stats!.total, 's')}</td>
+                  <td className="num">{formatValue(stats!.mean, 's')}</td>
+                  <td className="num">{formatValue(stats!.median, 's')}</td>
+                  <td className="num">{formatValue(stats!.p90, 's')}</td>
+                  <td className="num">{formatValue(stats!.max, 's')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="histograms">
+            {durations.slice(0, DURATION_CHARTS).map((d) => (
+              <Histogram
+                key={d.name}
+                title={`${d.name} duration`}
+                unit="s"
+                testTitle={`${d.name} duration (s)`}
+                values={d.values}
+                rowIds={null}
+              />
+            ))}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function Card({
+  label,
+  value,
+  note,
+  warn,
+}: {
+  label: string;
+  value: string;
+  note?: string;
+  warn?: boolean;
+}) {
+  return (
+    <div className={`perf-card${warn ? ' warn' : ''}`} data-testid="perf-card">
+      <div className="perf-card-value">{value}</div>
+      <div className="perf-card-label">{label}</div>
+      {note && <div className="perf-card-note muted">{note}</div>}
+    </div>
+  );
+}
+
+/** "prefill forward" -> the fixed colour of that PD phase; null for non-phase series. */
+function phaseColour(key: string): string | null {
+  const [role, phase] = key.split(' ');
+  return PD_PHASES.find((p) => p.role === role && p.phase === phase)?.colour ?? null;
+}

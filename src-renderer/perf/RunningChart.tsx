@@ -1,0 +1,129 @@
+import { useMemo, useState } from 'react';
+import { scaleLinear } from '@visx/scale';
+import { AxisBottom, AxisLeft } from '@visx/axis';
+import { Group } from '@visx/group';
+import { useParentSize } from '@visx/responsive';
+import type { PerfView as PerfData } from '../../src-main/core/api/trace-api';
+import { runningPath, type RunningSummary } from './running-summary';
+import { formatAxisValue, formatValue } from './value-format';
+
+const HEIGHT = 170;
+const MARGIN = { top: 10, right: 14, bottom: 24, left: 38 };
+
+/**
+ * Samples running over the rollout as a step chart, with the long tail shaded: the stretch at
+ * the end where a few stragglers keep the whole rollout waiting.
+ */
+export function RunningChart({
+  running,
+  summary,
+}: {
+  running: PerfData['running'];
+  summary: RunningSummary;
+}) {
+  const { parentRef, width: measured } = useParentSize({ debounceTime: 50 });
+  const width = Math.max(320, measured || 640);
+  const innerW = width - MARGIN.left - MARGIN.right;
+  const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const x = useMemo(
+    () => scaleLinear<number>({ domain: [0, Math.max(1e-9, summary.endSec)], range: [0, innerW] }),
+    [summary.endSec, innerW],
+  );
+  const y = useMemo(
+    () =>
+      scaleLinear<number>({
+        domain: [0, Math.max(1, summary.peak)],
+        range: [innerH, 0],
+        nice: true,
+      }),
+    [summary.peak, innerH],
+  );
+  const path = useMemo(() => runningPath(running, x, y), [running, x, y]);
+  const [hoverSec, setHoverSec] = useState<number | null>(null);
+  const hoverCount = hoverSec === null ? null : countAt(running, hoverSec);
+  const tail = summary.tailStartSec;
+
+  return (
+    <div className="running-chart" ref={parentRef}>
+      <svg
+        width={width}
+        height={HEIGHT}
+        data-testid="running-chart"
+        onMouseMove={(event) => {
+          const box = event.currentTarget.getBoundingClientRect();
+          const px = event.clientX - box.left - MARGIN.left;
+          setHoverSec(px < 0 || px > innerW ? null : x.invert(px));
+        }}
+        onMouseLeave={() => setHoverSec(null)}
+      >
+        <Group left={MARGIN.left} top={MARGIN.top}>
+          {tail !== null && (
+            <g data-testid="running-tail">
+              <rect
+                className="tail-band"
+                x={x(tail)}
+                width={Math.max(0, x(summary.endSec) - x(tail))}
+                y={0}
+                height={innerH}
+              />
+              <text className="tail-label" x={x(tail) + 4} y={12}>
+                long tail: ≤{summary.tailMax} running for {formatValue(summary.endSec - tail, 's')}{' '}
+                ({(summary.tailShare * 100).toFixed(0)}% of the rollout)
+              </text>
+            </g>
+          )}
+          <path d={path} className="running-area" />
+          {hoverSec !== null && (
+            <g pointerEvents="none">
+              <line x1={x(hoverSec)} x2={x(hoverSec)} y1={0} y2={innerH} className="hover-line" />
+              <text
+                x={Math.min(x(hoverSec) + 4, innerW - 120)}
+                y={innerH - 6}
+                className="hover-label"
+              >
+                {formatValue(hoverSec, 's')}: {hoverCount} running
+              </text>
+            </g>
+          )}
+          <AxisBottom
+            top={innerH}
+            scale={x}
+            numTicks={Math.max(2, Math.floor(innerW / 80))}
+            tickFormat={(v) => formatAxisValue(Number(v), 's')}
+            stroke="var(--border)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'middle' }}
+          />
+          <AxisLeft
+            scale={y}
+            tickValues={y.ticks(4).filter(Number.isInteger)}
+            stroke="var(--border)"
+            tickStroke="var(--fg-muted)"
+            tickLabelProps={{
+              fill: 'var(--fg-muted)',
+              fontSize: 9,
+              textAnchor: 'end',
+              dx: -3,
+              dy: 3,
+            }}
+          />
+        </Group>
+      </svg>
+    </div>
+  );
+}
+
+/** Running count at a time: the last step at or before it (binary search, series in order). */
+function countAt(running: PerfData['running'], tSec: number): number {
+  let lo = 0;
+  let hi = running.length - 1;
+  let found = 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (running[mid].tSec <= tSec) {
+      found = running[mid].running;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
