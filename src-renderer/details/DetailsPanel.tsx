@@ -114,7 +114,13 @@ function SpanSection({ span, file }: { span: SpanDetails; file: FileSummary }) {
     file.globalStartSec === null ? '' : formatWallClock(file.globalStartSec + sec);
   const attrCount = Object.keys(span.startAttrs).length + Object.keys(span.endAttrs).length;
   return (
-    <section className="details-section" data-testid="span-details" data-state={state.tone}>
+    <section
+      className="details-section"
+      data-testid="span-details"
+      data-state={state.tone}
+      data-row-id={span.rowId}
+      data-index={span.index}
+    >
       <h3 className="details-title" data-testid="span-name">
         {span.name}
       </h3>
@@ -315,7 +321,7 @@ function SampleSection({
   const reward = rewardEntries(f.reward);
   const response = f.response;
   return (
-    <section className="details-section" data-testid="sample-details">
+    <section className="details-section" data-testid="sample-details" data-row-id={sample.rowId}>
       <h3 className="details-title">
         Sample #{formatAttrValue(f.index ?? row?.sampleIndex ?? sample.rowId)}{' '}
         <span className="muted">group {formatAttrValue(f.group_index ?? null)}</span>
