@@ -17,9 +17,28 @@ export function onCommand(listener: (command: MenuCommand) => void): () => void 
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
+export const THEME_CHANGED_EVENT = 'trace-theme-changed';
+
+const systemDark = () =>
+  typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+let choice: ThemeChoice = 'system';
+let followingSystem = false;
+
+/** Sets the resolved theme on <html> (CSS keys off data-theme only) and tells canvases to redraw. */
+function resolveTheme(): void {
+  const resolved = choice === 'system' ? (systemDark() ? 'dark' : 'light') : choice;
+  if (document.documentElement.dataset.theme === resolved) return;
+  document.documentElement.dataset.theme = resolved;
+  window.dispatchEvent(new Event(THEME_CHANGED_EVENT));
+}
+
 export function applyTheme(theme: ThemeChoice): void {
-  if (theme === 'system') delete document.documentElement.dataset.theme;
-  else document.documentElement.dataset.theme = theme;
+  choice = theme;
+  if (!followingSystem && typeof matchMedia === 'function') {
+    followingSystem = true;
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', resolveTheme);
+  }
+  resolveTheme();
   try {
     localStorage.setItem('trace-explorer-theme', theme);
   } catch {
@@ -28,12 +47,13 @@ export function applyTheme(theme: ThemeChoice): void {
 }
 
 export function restoreTheme(): void {
+  let saved: string | null = null;
   try {
-    const saved = localStorage.getItem('trace-explorer-theme');
-    if (saved === 'light' || saved === 'dark') applyTheme(saved);
+    saved = localStorage.getItem('trace-explorer-theme');
   } catch {
     // nothing saved
   }
+  applyTheme(saved === 'light' || saved === 'dark' ? saved : 'system');
 }
 
 /** Saves an export through the browser's download (Electron shows its save dialog). */

@@ -4,7 +4,7 @@ import {
   type OpenProgress,
   type TraceApi,
 } from '../../src-main/core/api/trace-api';
-import { typedReviver } from '../../src-main/core/api/typed-json';
+import { parseTypedJson } from '../../src-main/core/api/typed-json';
 
 /** TraceApi over serve mode's HTTP: one POST per call, events as server-sent events. */
 export function createHttpApi(token: string): TraceApi {
@@ -19,7 +19,7 @@ export function createHttpApi(token: string): TraceApi {
       const text = await response.text();
       const body = (() => {
         try {
-          return JSON.parse(text, typedReviver);
+          return parseTypedJson(text);
         } catch {
           return { error: response.statusText };
         }

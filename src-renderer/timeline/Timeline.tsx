@@ -4,7 +4,7 @@ import { AxisTop } from '@visx/axis';
 import type { FileSummary, RowOrder, RowView } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
-import { onCommand } from '../frame/commands';
+import { onCommand, THEME_CHANGED_EVENT } from '../frame/commands';
 import { drawTimeline, type HitBox, type RowDrawStats, type ThemeColours } from './draw-timeline';
 import { layoutRows, rowAt, visibleRange, LANE_HEIGHT, ROW_PADDING } from './row-layout';
 import { fitWindow, formatDuration, panWindow, zoomWindow, type Window } from './time-window';
@@ -48,6 +48,14 @@ export function Timeline({
   const [wallClock, setWallClock] = useState(false);
   const [stats, setStats] = useState<Map<number, RowDrawStats>>(new Map());
   const [brush, setBrush] = useState<{ from: number; to: number } | null>(null);
+  // the canvas reads theme colours when it draws: a theme switch must redraw it (`window`
+  // below is the time window, hence globalThis)
+  const [themeVersion, setThemeVersion] = useState(0);
+  useEffect(() => {
+    const bump = () => setThemeVersion((v) => v + 1);
+    globalThis.addEventListener(THEME_CHANGED_EVENT, bump);
+    return () => globalThis.removeEventListener(THEME_CHANGED_EVENT, bump);
+  }, []);
   const hits = useRef<HitBox[]>([]);
   const drag = useRef<{ x: number; window: Window } | null>(null);
   const selection = useViewStore((s) => s.selection);
@@ -162,6 +170,7 @@ export function Timeline({
     expandedAt,
     filterMode,
     matching,
+    themeVersion,
   ]);
 
   // Keyboard navigation: W/S zoom, A/D pan, 0 fit all, F fit selection, arrows between rows.

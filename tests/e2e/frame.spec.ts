@@ -42,3 +42,34 @@ test('API calls without the token are refused', async ({ request }) => {
   });
   expect(bad.status()).toBe(400);
 });
+
+test('a theme choice wins over the system setting, both ways, and the canvas follows', async ({ page }) => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const canvasCorner = () =>
+    page.getByTestId('timeline-canvas').evaluate((c: HTMLCanvasElement) => {
+      const [r, g, b] = c.getContext('2d')!.getImageData(c.width - 2, c.height - 2, 1, 1).data;
+      return r + g + b;
+    });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles(resolve(fixtures, 'slime/rollout_small.pt'));
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  expect(await background()).toBe('rgb(247, 247, 249)');
+  const lightCorner = await canvasCorner();
+  await page.getByTitle('Theme').click();
+  await page.getByRole('menuitem', { name: 'Dark' }).click();
+  await expect.poll(background).toBe('rgb(23, 25, 29)');
+  await expect.poll(canvasCorner).toBeLessThan(lightCorner);
+  // the choice survives a reload; "Follow system" then goes back to the (light) system theme
+  await page.reload();
+  await expect.poll(background).toBe('rgb(23, 25, 29)');
+  await page.getByTitle('Theme').click();
+  await page.getByRole('menuitem', { name: 'Follow system' }).click();
+  await expect.poll(background).toBe('rgb(247, 247, 249)');
+  // and a dark system with a Light choice stays light
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(background).toBe('rgb(23, 25, 29)');
+  await page.getByTitle('Theme').click();
+  await page.getByRole('menuitem', { name: 'Light' }).click();
+  await expect.poll(background).toBe('rgb(247, 247, 249)');
+});

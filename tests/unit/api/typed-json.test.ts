@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { typedReplacer, typedReviver } from '../../../src-main/core/api/typed-json';
+import { parseTypedJson, typedReplacer, typedReviver } from '../../../src-main/core/api/typed-json';
 
 describe('typed arrays over JSON', () => {
   it('round-trip exactly, inside any object, and stay small', () => {
@@ -17,5 +17,15 @@ describe('typed arrays over JSON', () => {
     expect(back.result.plain).toEqual([1, 2]);
     const big = Int32Array.from({ length: 100_000 }, (_, i) => i * 7);
     expect(JSON.stringify(big, typedReplacer).length).toBeLessThan(JSON.stringify(Array.from(big)).length);
+  });
+
+  it('parse without a reviver when the text holds no typed array, and with it when it does', () => {
+    const plain = { result: { series: [1, 2, 3], label: 'ttft' } };
+    expect(parseTypedJson(JSON.stringify(plain))).toEqual(plain);
+    const typed = parseTypedJson(JSON.stringify({ result: Float64Array.from([0.5, 2]) }, typedReplacer)) as {
+      result: Float64Array;
+    };
+    expect(typed.result).toBeInstanceOf(Float64Array);
+    expect(Array.from(typed.result)).toEqual([0.5, 2]);
   });
 });
