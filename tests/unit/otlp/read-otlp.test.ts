@@ -141,6 +141,52 @@ describe('encodings', () => {
     expect(child.start_ts - root.start_ts).toBeCloseTo(0.100000123, 6);
   });
 
+  it('times are exact to the nanosecond split: whole seconds plus nanoseconds, bad digits refused', () => {
+    const at = (start: unknown) =>
+      doc([line({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), name: 's', startTimeUnixNano: start, endTimeUnixNano: '1780000000999999999' }] }] }] })]);
+    const start = (d: ReturnType<typeof at>) => (d.rows[0].items[0] as SpanItem).start_ts;
+    expect(start(at('1780000000123456789'))).toBe(1780000000 + 123456789 / 1e9);
+    expect(start(at('999'))).toBe(999 / 1e9);
+    expect(at('17800000001234x6789').spans).toBe(0);
+    expect(at('').spans).toBe(0);
+  });
+
+  it('one copy of what repeats: resources, ids and names are shared across lines, attributes stay per span', () => {
+    const resource = { attributes: [{ key: 'service.name', value: { stringValue: 'worker' } }, { key: 'service.instance.id', value: { stringValue: 'w0' } }] };
+    const span = (id: string, attrs: unknown[]) => ({ traceId: 'ab'.repeat(16), spanId: id, name: 'step', startTimeUnixNano: '1780000000000000000', endTimeUnixNano: '1780000001000000000', attributes: attrs });
+    const result = doc([
+      line({ resourceSpans: [{ resource, scopeSpans: [{ spans: [span('0'.repeat(15) + '1', [{ key: 'k', value: { intValue: '1' } }])] }] }] }),
+      line({ resourceSpans: [{ resource, scopeSpans: [{ spans: [span('0'.repeat(15) + '2', [{ key: 'k', value: { intValue: '2' } }])] }] }] }),
+    ]);
+    const [a, b] = result.rows[0].items as SpanItem[];
+    expect(a.otel?.resource).toBe(b.otel?.resource);
+    expect(a.otel?.resource).toEqual({ 'service.name': 'worker', 'service.instance.id': 'w0' });
+    expect(a.attrs.start_attrs).toEqual({ k: 1 });
+    expect(b.attrs.start_attrs).toEqual({ k: 2 });
+    // a resource whose string value looks like another value's JSON is still its own resource
+    const tricky = doc([
+      line({ resourceSpans: [{ resource: { attributes: [{ key: 'x', value: { stringValue: 'j{"intValue":"1"}' } }] }, scopeSpans: [{ spans: [span('0'.repeat(15) + '3', [])] }] }] }),
+      line({ resourceSpans: [{ resource: { attributes: [{ key: 'x', value: { intValue: '1' } }] }, scopeSpans: [{ spans: [span('0'.repeat(15) + '4', [])] }] }] }),
+    ]);
+    const resources = tricky.rows[0].items.map((i) => (i as SpanItem).otel?.resource);
+    expect(resources).toEqual([{ x: 'j{"intValue":"1"}' }, { x: 1 }]);
+  });
+
+  it('a trace of 200k spans is one row (no argument-spread limits on huge traces)', () => {
+    const spans = Array.from({ length: 200_000 }, (_, i) => ({
+      traceId: 'ef'.repeat(16),
+      spanId: (i + 1).toString(16).padStart(16, '0'),
+      parentSpanId: i === 0 ? '' : '0'.repeat(15) + '1',
+      name: i === 0 ? 'root' : 'child',
+      startTimeUnixNano: String(1780000000000000000n + BigInt(i) * 1000n),
+      endTimeUnixNano: String(1780000000000000000n + BigInt(i) * 1000n + 500n),
+    }));
+    const result = doc([line({ resourceSpans: [{ scopeSpans: [{ spans }] }] })]);
+    expect(result.rows).toHaveLength(1);
+    expect(result.rows[0].item_count).toBe(200_000);
+    expect(Math.max(...result.rows[0].items.slice(0, 1000).map((i) => i.depth))).toBe(1);
+  });
+
   it('reads identically through tiny chunks', () => {
     for (const name of ['sglang_otel_trace.json', 'otlp_mixed_garbage.jsonl', 'otlp_truncated.jsonl']) {
       const bytes = new Uint8Array(readFileSync(resolve(OTLP, name)));

@@ -1,5 +1,6 @@
 import { minOf, maxOf } from '../../model/extent';
-import type { PointItem, Row, RowItem, SpanItem } from '../../model/row';
+import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../../model/row';
+import { EMPTY_ATTRS } from './otlp-values';
 import type { OtlpSpan } from './read-otlp';
 
 export interface BuiltOtlpRows {
@@ -23,17 +24,22 @@ export function buildOtlpRows(
     if (list) list.push(span);
     else byTrace.set(span.traceId, [span]);
   }
-  const allIds = new Set(spans.map((s) => `${s.traceId}/${s.spanId}`));
-  let groups = [...byTrace.values()];
-  if (options.joinByBootstrapRoom) groups = joinByBootstrapRoom(groups);
-  const firstStart = new Map(groups.map((g) => [g, minOf(g, (s) => s.start)]));
+  const linkTargets = new LinkTargets(byTrace);
+  let groups: (OtlpSpan[] | null)[] = [...byTrace.values()];
+  if (options.joinByBootstrapRoom) groups = joinByBootstrapRoom(groups as OtlpSpan[][]);
+  const firstStart = new Map(groups.map((g) => [g, minOf(g!, (s) => s.start)]));
   groups.sort((a, b) => firstStart.get(a)! - firstStart.get(b)!);
+  firstStart.clear();
   let missingParents = 0;
-  const rows = groups.map((group, position) => {
-    const built = buildRow(group, position, allIds);
+  const otel = new SharedOtel();
+  const rows: Row[] = [];
+  for (let position = 0; position < groups.length; position++) {
+    const built = buildRow(groups[position]!, position, linkTargets, otel);
+    // the spans' wrappers are garbage once their row holds the items
+    groups[position] = null;
     missingParents += built.missingParents;
-    return built.row;
-  });
+    rows.push(built.row);
+  }
   return { rows, traces: byTrace.size, missingParents };
 }
 
@@ -52,26 +58,18 @@ function joinByBootstrapRoom(groups: OtlpSpan[][]): OtlpSpan[][] {
 function buildRow(
   spans: OtlpSpan[],
   position: number,
-  allIds: Set<string>,
+  linkTargets: LinkTargets,
+  otel: SharedOtel,
 ): { row: Row; missingParents: number } {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
-  const parentOf = (s: OtlpSpan) =>
-    s.parentSpanId && byId.has(s.parentSpanId) ? byId.get(s.parentSpanId)! : null;
-  const depth = new Map<OtlpSpan, number>();
-  const depthOf = (s: OtlpSpan): number => {
-    let d = 0;
-    const seen = new Set<OtlpSpan>([s]);
-    for (let p = parentOf(s); p && !seen.has(p); p = parentOf(p)) {
-      seen.add(p);
-      d++;
-    }
-    return d;
-  };
-  for (const s of spans) depth.set(s, depthOf(s));
+  const parentOf = (s: OtlpSpan) => (s.parentSpanId ? (byId.get(s.parentSpanId) ?? null) : null);
+  const depth = depthsOf(spans, parentOf);
   const lanes = assignLanes(spans, parentOf, depth);
-  const rowEnd = Math.max(
-    ...spans.map((s) => Math.max(s.end ?? s.start, ...s.events.map((e) => e.ts))),
-  );
+  let rowEnd = -Infinity;
+  for (const s of spans) {
+    rowEnd = Math.max(rowEnd, s.end ?? s.start);
+    for (const e of s.events) rowEnd = Math.max(rowEnd, e.ts);
+  }
   let missingParents = 0;
   const items: RowItem[] = [];
   for (const s of spans) {
@@ -93,15 +91,12 @@ function buildRow(
       parent_span_name: parent?.name ?? null,
       lane: lane.lane,
       depth: depth.get(s)!,
-      attrs: { start_attrs: s.attrs, end_attrs: s.end === null ? { clipped_by: 'row_end' } : {} },
+      attrs:
+        s.end === null
+          ? { start_attrs: s.attrs, end_attrs: CLIPPED_AT_ROW_END }
+          : { start_attrs: s.attrs, end_attrs: EMPTY_ATTRS },
       service: String(s.resource['service.name'] ?? ''),
-      otel: {
-        kind: s.kind,
-        status_code: s.status.code,
-        status_message: s.status.message,
-        resource: s.resource,
-        scope: s.scope,
-      },
+      otel: otel.of(s),
     };
     if (lane.label) span.lane_label = lane.label;
     if (error) span.error = true;
@@ -110,7 +105,7 @@ function buildRow(
       span.links = s.links.map((l) => ({
         trace_id: l.traceId,
         span_id: l.spanId,
-        dangling: !allIds.has(`${l.traceId}/${l.spanId}`),
+        dangling: !linkTargets.has(l.traceId, l.spanId),
         attrs: l.attrs,
       }));
     }
@@ -172,6 +167,80 @@ function buildRow(
   };
 }
 
+/** Depth of each span below its row's roots; a parent cycle stops where it repeats. */
+function depthsOf(
+  spans: OtlpSpan[],
+  parentOf: (s: OtlpSpan) => OtlpSpan | null,
+): Map<OtlpSpan, number> {
+  const depth = new Map<OtlpSpan, number>();
+  const chain: OtlpSpan[] = [];
+  for (const s of spans) {
+    if (depth.has(s)) continue;
+    // walk up to a span whose depth is known (or a root, or a repeat), then fill in downwards
+    const onChain = new Set<OtlpSpan>();
+    let p: OtlpSpan | null = s;
+    let base = -1;
+    while (p && !onChain.has(p)) {
+      const known = depth.get(p);
+      if (known !== undefined) {
+        base = known;
+        break;
+      }
+      onChain.add(p);
+      chain.push(p);
+      p = parentOf(p);
+    }
+    for (let k = chain.length - 1; k >= 0; k--) depth.set(chain[k], ++base);
+    chain.length = 0;
+  }
+  return depth;
+}
+
+const CLIPPED_AT_ROW_END: Attrs = Object.freeze({ clipped_by: 'row_end' });
+
+/** Whether a link's target span is in the file; per-trace id sets built only for linked traces. */
+class LinkTargets {
+  private readonly ids = new Map<string, Set<string>>();
+  constructor(private readonly byTrace: Map<string, OtlpSpan[]>) {}
+
+  has(traceId: string, spanId: string): boolean {
+    let ids = this.ids.get(traceId);
+    if (!ids) {
+      ids = new Set((this.byTrace.get(traceId) ?? []).map((s) => s.spanId));
+      this.ids.set(traceId, ids);
+    }
+    return ids.has(spanId);
+  }
+}
+
+type Otel = NonNullable<SpanItem['otel']>;
+
+/** One details object per (kind, status, resource, scope): spans share a handful of them. */
+class SharedOtel {
+  private readonly byResource = new Map<Attrs, Map<string, Otel>>();
+
+  of(s: OtlpSpan): Otel {
+    let known = this.byResource.get(s.resource);
+    if (!known) {
+      known = new Map();
+      this.byResource.set(s.resource, known);
+    }
+    const key = `${s.kind}\u0000${s.status.code}\u0000${s.status.message}\u0000${s.scope}`;
+    let otel = known.get(key);
+    if (!otel) {
+      otel = {
+        kind: s.kind,
+        status_code: s.status.code,
+        status_message: s.status.message,
+        resource: s.resource,
+        scope: s.scope,
+      };
+      known.set(key, otel);
+    }
+    return otel;
+  }
+}
+
 type Lane = { lane: number; label?: string };
 
 /**
@@ -221,32 +290,27 @@ function assignLanes(
     }
     return lanes;
   }
-  const instances = new Set(spans.map(instanceKey));
-  if (instances.size > 1) {
-    const groups = new Map<string, OtlpSpan[]>();
-    for (const s of spans) {
-      const key = instanceKey(s);
-      const list = groups.get(key);
-      if (list) list.push(s);
-      else groups.set(key, [s]);
-    }
+  const groups = new Map<string, OtlpSpan[]>();
+  for (const s of spans) {
+    const key = instanceKey(s.resource);
+    const list = groups.get(key);
+    if (list) list.push(s);
+    else groups.set(key, [s]);
+  }
+  if (groups.size > 1) {
     const ordered = byFirstStart(groups);
     let next = 0;
     for (const [key, members] of ordered) {
       const inGroup = new Set(members);
-      const localDepth = (s: OtlpSpan) => {
-        let d = 0;
-        const seen = new Set<OtlpSpan>([s]);
-        for (let p = parentOf(s); p && inGroup.has(p) && !seen.has(p); p = parentOf(p)) {
-          seen.add(p);
-          d++;
-        }
-        return d;
-      };
+      const localDepth = depthsOf(members, (s) => {
+        const p = parentOf(s);
+        return p && inGroup.has(p) ? p : null;
+      });
       let height = 0;
+      const byDepth: Lane[] = [];
       for (const s of members) {
-        const d = localDepth(s);
-        lanes.set(s, { lane: next + d, label: key });
+        const d = localDepth.get(s)!;
+        lanes.set(s, (byDepth[d] ??= { lane: next + d, label: key }));
         height = Math.max(height, d + 1);
       }
       next += height;
@@ -274,10 +338,18 @@ function threadLabel(s: OtlpSpan): string {
   return [String(a.thread_label), ...ranks].join(' ');
 }
 
-function instanceKey(s: OtlpSpan): string {
-  const name = String(s.resource['service.name'] ?? 'unknown');
-  const instance = s.resource['service.instance.id'];
-  return instance === undefined ? name : `${name} ${String(instance)}`;
+const instanceKeys = new WeakMap<Attrs, string>();
+
+/** service.name and service.instance.id; resources are shared, so once per resource. */
+function instanceKey(resource: Attrs): string {
+  let key = instanceKeys.get(resource);
+  if (key === undefined) {
+    const name = String(resource['service.name'] ?? 'unknown');
+    const instance = resource['service.instance.id'];
+    key = instance === undefined ? name : `${name} ${String(instance)}`;
+    instanceKeys.set(resource, key);
+  }
+  return key;
 }
 
 /** Greedy interval packing: each span into the first sub-lane free at its start. */

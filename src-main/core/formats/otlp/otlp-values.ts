@@ -3,6 +3,7 @@ import type { AttrValue, Attrs } from '../../model/row';
 /** An OTLP id, hex or base64, as lowercase hex (decided by length and alphabet). */
 export function normaliseId(raw: unknown): string {
   if (typeof raw !== 'string' || raw === '') return '';
+  if ((raw.length === 32 || raw.length === 16) && isLowerHex(raw)) return raw;
   if (/^[0-9a-fA-F]+$/.test(raw) && (raw.length === 32 || raw.length === 16))
     return raw.toLowerCase();
   if (
@@ -15,12 +16,32 @@ export function normaliseId(raw: unknown): string {
   return raw.toLowerCase();
 }
 
+/** The common case, checked without a regex: a million spans have three ids each. */
+function isLowerHex(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
 /** Nanoseconds since the epoch (string or number) as float seconds, split to keep precision. */
 export function nanosToSeconds(raw: unknown): number | null {
   if (typeof raw === 'string') {
-    if (!/^\d+$/.test(raw)) return null;
-    if (raw.length <= 9) return Number(raw) / 1e9;
-    return Number(raw.slice(0, -9)) + Number(raw.slice(-9)) / 1e9;
+    const n = raw.length;
+    if (n === 0 || n > 25)
+      return /^\d+$/.test(raw) ? Number(raw.slice(0, -9)) + Number(raw.slice(-9)) / 1e9 : null;
+    // whole seconds and nanoseconds as exact integers (at most 16 and 9 digits), no slices
+    let seconds = 0;
+    let nanos = 0;
+    const split = n - 9;
+    for (let i = 0; i < n; i++) {
+      const d = raw.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return null;
+      if (i < split) seconds = seconds * 10 + d;
+      else nanos = nanos * 10 + d;
+    }
+    return seconds + nanos / 1e9;
   }
   if (typeof raw === 'number' && Number.isFinite(raw)) return raw / 1e9;
   return null;
@@ -49,18 +70,24 @@ export function anyValue(v: unknown): AttrValue {
   return null;
 }
 
+/** Shared by every span without attributes: a million spans need not hold a million `{}`. */
+export const EMPTY_ATTRS: Attrs = Object.freeze({}) as Attrs;
+
 export function keyValues(list: unknown): Attrs {
+  if (!Array.isArray(list) || list.length === 0) return EMPTY_ATTRS;
   const out: Attrs = {};
-  if (!Array.isArray(list)) return out;
   for (const kv of list) {
     if (kv && typeof kv === 'object' && typeof (kv as { key?: unknown }).key === 'string') {
       const { key, value } = kv as { key: string; value?: unknown };
-      Object.defineProperty(out, key, {
-        value: anyValue(value),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      // a key named __proto__ must become a property, not replace the prototype
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, {
+          value: anyValue(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[key] = anyValue(value);
     }
   }
   return out;
@@ -74,9 +101,16 @@ export function spanKind(raw: unknown): string {
   return 'UNSPECIFIED';
 }
 
+type Status = { code: 'UNSET' | 'OK' | 'ERROR'; message: string };
+const PLAIN_STATUS: Record<Status['code'], Status> = {
+  UNSET: Object.freeze({ code: 'UNSET', message: '' }),
+  OK: Object.freeze({ code: 'OK', message: '' }),
+  ERROR: Object.freeze({ code: 'ERROR', message: '' }),
+};
+
 /** status {} | {code: 0} | {message, code}, code a number or 'STATUS_CODE_ERROR' */
-export function statusOf(raw: unknown): { code: 'UNSET' | 'OK' | 'ERROR'; message: string } {
-  if (!raw || typeof raw !== 'object') return { code: 'UNSET', message: '' };
+export function statusOf(raw: unknown): Status {
+  if (!raw || typeof raw !== 'object') return PLAIN_STATUS.UNSET;
   const o = raw as { code?: unknown; message?: unknown };
   const c = o.code;
   const code =
@@ -85,7 +119,8 @@ export function statusOf(raw: unknown): { code: 'UNSET' | 'OK' | 'ERROR'; messag
       : c === 1 || c === 'STATUS_CODE_OK' || c === 'OK'
         ? 'OK'
         : 'UNSET';
-  return { code, message: typeof o.message === 'string' ? o.message : '' };
+  const message = typeof o.message === 'string' ? o.message : '';
+  return message === '' ? PLAIN_STATUS[code] : { code, message };
 }
 
 /** camelCase or snake_case field */
