@@ -19,20 +19,15 @@ import type {
   ExportFormat,
   ExportedFile,
 } from '../core/api/trace-api';
-import { buildPerfettoTrace, writePerfettoJson } from '../core/export/perfetto-export';
-import { buildRowsCsv } from '../core/export/csv-export';
-import type { OpenedTrace } from '../core/open/open-trace-file';
-import { sampleToDetails } from '../core/open/sample-details';
-import { queryRows } from '../core/store/query-rows';
-import { getRowViews, getSpanDetails, rowOrderOf } from '../core/store/row-views';
-import { readLazyValues } from '../ingest/lazy-values';
-import { compareTraces } from '../core/compare/compare-traces';
+import { compareTraces, type CompareDigest } from '../core/compare/compare-traces';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
-import { IngestFailure, type IngestJob } from '../ingest/ingest-client';
+import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest-client';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
 import { NotFoundError } from './call-errors';
 import { groupRotatedSets } from '../ingest/group-files';
 import { findRotatedSet } from '../core/formats/otlp/rotated-set';
+
+const EMPTY_DIGEST: CompareDigest = { perf: {}, spanTotals: [], rows: [] };
 
 export type IngestRunner = (
   request: IngestRequest,
@@ -41,7 +36,8 @@ export type IngestRunner = (
 
 interface OpenFile {
   summary: FileSummary;
-  trace: OpenedTrace;
+  /** the file's worker, which holds its rows and store and answers calls on them */
+  opened: OpenedFile;
   sources: IngestSource[];
 }
 
@@ -139,10 +135,10 @@ export class TraceService implements TraceApi {
     );
     this.jobs.set(request.openId, job);
     try {
-      const trace = await job.result;
+      const opened = await job.result;
       const fileId = randomUUID();
       const summary: FileSummary = {
-        ...trace.summary,
+        ...opened.summary,
         fileId,
         path: first.kind === 'path' ? first.path : null,
       };
@@ -151,7 +147,7 @@ export class TraceService implements TraceApi {
         const set = findRotatedSet(sources[0].path);
         if (set.length > 1) summary.rotatedSet = set;
       }
-      this.files.set(fileId, { summary, trace, sources });
+      this.files.set(fileId, { summary, opened, sources });
       emit({
         bytesRead: summary.bytes,
         bytesTotal: summary.bytes,
@@ -186,7 +182,7 @@ export class TraceService implements TraceApi {
           : { kind: 'bytes', name: s.name, bytesBase64: Buffer.from(s.bytes).toString('base64') },
       ),
     });
-    if (result.ok) this.files.delete(fileId);
+    if (result.ok) await this.close(fileId);
     return result;
   }
 
@@ -195,7 +191,8 @@ export class TraceService implements TraceApi {
   }
 
   async close(fileId: string): Promise<void> {
-    // Dropping the only reference frees the store, the samples and any dropped bytes.
+    // Ending the worker frees the store and the samples; dropping the entry frees any bytes.
+    this.files.get(fileId)?.opened.close();
     this.files.delete(fileId);
   }
 
@@ -204,76 +201,56 @@ export class TraceService implements TraceApi {
   }
 
   async queryRows(fileId: string, query: RowQuery): Promise<RowOrder> {
-    const store = this.file(fileId).trace.store;
-    return rowOrderOf(store, queryRows(store, query));
+    return this.file(fileId).opened.call('queryRows', query);
   }
 
   async getRows(fileId: string, rowIds: number[]): Promise<RowView[]> {
-    return getRowViews(this.file(fileId).trace.store, rowIds);
+    return this.file(fileId).opened.call('getRows', rowIds);
   }
 
   async getSpan(fileId: string, rowId: number, index: number): Promise<SpanDetails> {
-    return getSpanDetails(this.file(fileId).trace.store, rowId, index);
+    return this.file(fileId).opened.call('getSpan', rowId, index);
   }
 
   async getSample(fileId: string, rowId: number): Promise<SampleDetails> {
-    const sample = this.sampleOf(fileId, rowId);
-    return { rowId, fields: sample === undefined ? {} : sampleToDetails(sample) };
+    return this.file(fileId).opened.call('getSample', rowId);
   }
 
   async getLazyValues(fileId: string, rowId: number, field: string): Promise<LazyValues> {
-    const file = this.file(fileId);
-    const sample = this.sampleOf(fileId, rowId);
-    return readLazyValues(file.sources[0], sample, field);
+    return this.file(fileId).opened.call('getLazyValues', rowId, field);
   }
 
   async getPerf(fileId: string): Promise<PerfView> {
-    return this.file(fileId).trace.perf;
+    return this.file(fileId).opened.call('getPerf');
   }
 
   async compare(fileIdA: string, fileIdB: string): Promise<CompareResult> {
     const a = this.file(fileIdA);
     const b = this.file(fileIdB);
+    if (a.summary.format !== b.summary.format) {
+      // say so before asking either worker for anything
+      return compareTraces(
+        { fileId: fileIdA, summary: a.summary, digest: EMPTY_DIGEST },
+        { fileId: fileIdB, summary: b.summary, digest: EMPTY_DIGEST },
+      );
+    }
+    const [digestA, digestB] = await Promise.all([
+      a.opened.call('compareDigest'),
+      b.opened.call('compareDigest'),
+    ]);
     return compareTraces(
-      { fileId: fileIdA, summary: a.summary, trace: a.trace },
-      { fileId: fileIdB, summary: b.summary, trace: b.trace },
+      { fileId: fileIdA, summary: a.summary, digest: digestA },
+      { fileId: fileIdB, summary: b.summary, digest: digestB },
     );
   }
 
   async exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile> {
-    const { summary, trace } = this.file(fileId);
-    const stem = summary.name.replace(/\.(pt|pth|jsonl|json)$/i, '');
-    if (format === 'csv') {
-      const csv = buildRowsCsv(trace.rows);
-      return {
-        fileName: `${stem}.rows.csv`,
-        mime: 'text/csv',
-        bytesBase64: Buffer.from(csv).toString('base64'),
-      };
-    }
-    const perfetto = buildPerfettoTrace([
-      { name: summary.name, rows: trace.rows, globalStart: summary.globalStartSec },
-    ]);
-    const bytes = writePerfettoJson(perfetto, true);
-    return {
-      fileName: `${stem}.perfetto.json.gz`,
-      mime: 'application/gzip',
-      bytesBase64: Buffer.from(bytes).toString('base64'),
-    };
+    return this.file(fileId).opened.call('exportTrace', format);
   }
 
   private file(fileId: string): OpenFile {
     const file = this.files.get(fileId);
     if (!file) throw new NotFoundError(`no open file with id ${fileId}`);
     return file;
-  }
-
-  private sampleOf(fileId: string, rowId: number) {
-    const file = this.file(fileId);
-    if (file.summary.format !== 'slime') return undefined;
-    if (!Number.isInteger(rowId) || rowId < 0 || rowId >= file.trace.samples.length) {
-      throw new NotFoundError(`no sample at row ${rowId}`);
-    }
-    return file.trace.samples[rowId];
   }
 }

@@ -398,10 +398,12 @@ test.describe('toolbar', () => {
     await page.getByTestId('sort-direction').click();
     await expect(page.getByTestId('sort-direction')).toHaveAttribute('data-descending', 'true');
     const best = Math.max(...rows.map((r) => score(r.reward) ?? -Infinity));
-    const first = Number(
-      await page.getByTestId('timeline-row').first().getAttribute('data-row-id'),
-    );
-    expect(score(rows.find((r) => r.row_id === first)!.reward)).toBe(best);
+    // the rows re-order when the query answers: wait for it rather than read the old order
+    const firstScore = async () => {
+      const first = Number(await page.getByTestId('timeline-row').first().getAttribute('data-row-id'));
+      return score(rows.find((r) => r.row_id === first)!.reward);
+    };
+    await expect.poll(firstScore).toBe(best);
   });
 
   test('a dump without traces says how many samples it holds', async ({ page }) => {

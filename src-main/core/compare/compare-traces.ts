@@ -3,10 +3,52 @@ import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
 import type { PerfView } from '../api/trace-api';
 
+/** What comparing needs of one row: its fields, and the key that matches carried-over prompts. */
+export interface RowDigest {
+  row_id: number;
+  sample_index: Row['sample_index'];
+  status: string | null;
+  reward: number | null;
+  total_response_length: number;
+  duration: number;
+  /** group and prompt text; null when the sample has no prompt */
+  promptKey: string | null;
+}
+
+/**
+ * What comparing needs of one open file, computed where the file lives (its worker), so two
+ * files compare without either's items crossing threads.
+ */
+export interface CompareDigest {
+  perf: Record<string, number>;
+  spanTotals: [name: string, sec: number, count: number][];
+  rows: RowDigest[];
+}
+
+export function compareDigest(trace: {
+  rows: Row[];
+  samples: PyValue[];
+  perf: PerfView;
+}): CompareDigest {
+  return {
+    perf: trace.perf.perf,
+    spanTotals: [...spanTotals(trace.rows)].map(([name, t]) => [name, t.sec, t.count]),
+    rows: trace.rows.map((row) => ({
+      row_id: row.row_id,
+      sample_index: row.sample_index,
+      status: row.status,
+      reward: rewardValue(row.reward),
+      total_response_length: row.total_response_length,
+      duration: row.duration,
+      promptKey: promptKey(row, trace.samples),
+    })),
+  };
+}
+
 export interface CompareSide {
   fileId: string;
   summary: FileSummary;
-  trace: { rows: Row[]; samples: PyValue[]; perf: PerfView };
+  digest: CompareDigest;
 }
 
 /**
@@ -23,8 +65,8 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
   return {
     a: a.fileId,
     b: b.fileId,
-    perf: comparePerf(a.trace.perf.perf, b.trace.perf.perf),
-    spanTotals: compareSpanTotals(a.trace.rows, b.trace.rows),
+    perf: comparePerf(a.digest.perf, b.digest.perf),
+    spanTotals: compareSpanTotals(a.digest.spanTotals, b.digest.spanTotals),
     matched,
     onlyA,
     onlyB,
@@ -56,9 +98,14 @@ export function spanTotals(rows: Row[]): Map<string, { sec: number; count: numbe
   return totals;
 }
 
-function compareSpanTotals(rowsA: Row[], rowsB: Row[]) {
-  const a = spanTotals(rowsA);
-  const b = spanTotals(rowsB);
+function compareSpanTotals(
+  totalsA: CompareDigest['spanTotals'],
+  totalsB: CompareDigest['spanTotals'],
+) {
+  const asMap = (totals: CompareDigest['spanTotals']) =>
+    new Map(totals.map(([name, sec, count]) => [name, { sec, count }]));
+  const a = asMap(totalsA);
+  const b = asMap(totalsB);
   const names = [...new Set([...a.keys(), ...b.keys()])];
   return names
     .map((name) => ({
@@ -82,7 +129,8 @@ function compareStats(a: CompareSide, b: CompareSide) {
 }
 
 function sideStats(side: CompareSide): Record<string, number> {
-  const { summary, trace } = side;
+  const { summary, digest } = side;
+  const rows = digest.rows;
   const stats: Record<string, number> = {
     'rollout/wall_time_sec':
       summary.globalStartSec === null || summary.globalEndSec === null
@@ -92,18 +140,15 @@ function sideStats(side: CompareSide): Record<string, number> {
     'rollout/rows': summary.rows,
     'rollout/untraced_samples': summary.untracedSamples,
   };
-  const rewards = trace.rows
-    .map((row) => rewardValue(row.reward))
-    .filter((r): r is number => r !== null);
+  const rewards = rows.map((row) => row.reward).filter((r): r is number => r !== null);
   if (rewards.length > 0)
     stats['reward/mean'] = rewards.reduce((s, r) => s + r, 0) / rewards.length;
-  if (trace.rows.length > 0) {
+  if (rows.length > 0) {
     stats['response_length/mean'] =
-      trace.rows.reduce((s, row) => s + row.total_response_length, 0) / trace.rows.length;
-    stats['row_duration/mean'] =
-      trace.rows.reduce((s, row) => s + row.duration, 0) / trace.rows.length;
+      rows.reduce((s, row) => s + row.total_response_length, 0) / rows.length;
+    stats['row_duration/mean'] = rows.reduce((s, row) => s + row.duration, 0) / rows.length;
   }
-  for (const row of trace.rows) {
+  for (const row of rows) {
     const key = `status/${row.status ?? 'none'}`;
     stats[key] = (stats[key] ?? 0) + 1;
   }
@@ -125,12 +170,12 @@ function matchRows(a: CompareSide, b: CompareSide) {
   const matched: CompareResult['matched'] = [];
   const usedB = new Set<number>();
   const bByIndex = new Map<string, number>();
-  for (const row of b.trace.rows) {
+  for (const row of b.digest.rows) {
     const key = indexKey(row);
     if (key !== null && !bByIndex.has(key)) bByIndex.set(key, row.row_id);
   }
-  const unmatchedA: Row[] = [];
-  for (const row of a.trace.rows) {
+  const unmatchedA: RowDigest[] = [];
+  for (const row of a.digest.rows) {
     const key = indexKey(row);
     const bRow = key === null ? undefined : bByIndex.get(key);
     if (bRow !== undefined && !usedB.has(bRow)) {
@@ -142,14 +187,14 @@ function matchRows(a: CompareSide, b: CompareSide) {
   }
   // Partial-rollout carry-over keeps the prompt but not the index: match by group and prompt.
   const bByPrompt = new Map<string, number>();
-  for (const row of b.trace.rows) {
+  for (const row of b.digest.rows) {
     if (usedB.has(row.row_id)) continue;
-    const key = promptKey(row, b.trace.samples);
+    const key = row.promptKey;
     if (key !== null && !bByPrompt.has(key)) bByPrompt.set(key, row.row_id);
   }
   const onlyA: number[] = [];
   for (const row of unmatchedA) {
-    const key = promptKey(row, a.trace.samples);
+    const key = row.promptKey;
     const bRow = key === null ? undefined : bByPrompt.get(key);
     if (bRow !== undefined && !usedB.has(bRow)) {
       usedB.add(bRow);
@@ -158,11 +203,11 @@ function matchRows(a: CompareSide, b: CompareSide) {
       onlyA.push(row.row_id);
     }
   }
-  const onlyB = b.trace.rows.filter((row) => !usedB.has(row.row_id)).map((row) => row.row_id);
+  const onlyB = b.digest.rows.filter((row) => !usedB.has(row.row_id)).map((row) => row.row_id);
   return { matched, onlyA, onlyB };
 }
 
-function indexKey(row: Row): string | null {
+function indexKey(row: RowDigest): string | null {
   const index = row.sample_index;
   return typeof index === 'number' || typeof index === 'string' ? String(index) : null;
 }
