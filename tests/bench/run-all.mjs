@@ -1,8 +1,8 @@
 // `npm run bench`: speed and memory on files of realistic size, each beside a baseline run
 // in the same command. Not part of `npm test`. Sizes: BENCH_DUMP_MB (default "100,1000"),
 // BENCH_OTLP_SPANS (default 1000000).
-import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
@@ -62,7 +62,7 @@ function benchDumps() {
   }
 }
 
-function benchOtlp() {
+async function benchOtlp() {
   const spans = Number(process.env.BENCH_OTLP_SPANS ?? 1_000_000);
   const path = join(data, `otlp_${spans}.jsonl`);
   if (!existsSync(path)) writeOtlpFile(path, join(root, '../shared/fixtures/otlp/roll_traces.jsonl'), spans);
@@ -71,9 +71,45 @@ function benchOtlp() {
   const ours = measure(process.execPath, [CLI, 'summary', '--json', path]);
   const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-lines.mjs'), path]);
   console.log(
-    `ours ${ours.seconds.toFixed(2)} s (${mb(bytes / ours.seconds)} MB/s), peak ${ours.peakMb.toFixed(0)} MB (${((ours.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); ` +
+    `headless (summary): ${ours.seconds.toFixed(2)} s (${mb(bytes / ours.seconds)} MB/s), peak ${ours.peakMb.toFixed(0)} MB (${((ours.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); ` +
       `JSON.parse only ${baseline.seconds.toFixed(2)} s (${mb(bytes / baseline.seconds)} MB/s), peak ${baseline.peakMb.toFixed(0)} MB; time ratio ours/JSON.parse ${(ours.seconds / baseline.seconds).toFixed(2)}`,
   );
+  const app = await openInServeMode(path);
+  console.log(
+    `app (serve mode, ingest worker, until the file is listed): ${app.seconds.toFixed(2)} s (${mb(bytes / app.seconds)} MB/s), peak ${app.peakMb.toFixed(0)} MB (${((app.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); time ratio app/JSON.parse ${(app.seconds / baseline.seconds).toFixed(2)}`,
+  );
+}
+
+/** The app's own path: serve mode opens the file in its worker; peak RSS sampled from /proc. */
+async function openInServeMode(path) {
+  const port = 4900 + Math.floor(Math.random() * 500);
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--token', 'bench', path], {
+    stdio: 'ignore',
+  });
+  const started = process.hrtime.bigint();
+  let peakKb = 0;
+  try {
+    for (;;) {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      const listed = await fetch(`http://127.0.0.1:${port}/api/call`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-trace-token': 'bench' },
+        body: JSON.stringify({ method: 'listFiles', args: [] }),
+      })
+        .then((r) => r.text())
+        .catch(() => '');
+      if (listed.includes('"spans"')) break;
+      if (child.exitCode !== null) throw new Error('serve mode exited before the file opened');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+    return { seconds, peakMb: peakKb / 1024 };
+  } finally {
+    child.kill();
+  }
 }
 
 function benchEventLoop() {
@@ -90,7 +126,7 @@ function benchStore() {
 
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
-if (!only || only === 'otlp') benchOtlp();
+if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
 if (!only || only === 'frames') {

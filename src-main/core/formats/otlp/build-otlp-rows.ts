@@ -1,12 +1,16 @@
 import { minOf, maxOf } from '../../model/extent';
 import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../../model/row';
-import { EMPTY_ATTRS } from './otlp-values';
-import type { OtlpSpan } from './read-otlp';
+import type { SpanCollector } from './import-spans';
 
 export interface BuiltOtlpRows {
   rows: Row[];
   traces: number;
   missingParents: number;
+}
+
+interface Group {
+  traceId: string;
+  spans: SpanItem[];
 }
 
 /**
@@ -15,102 +19,93 @@ export interface BuiltOtlpRows {
  * per thread, ROLL rows one per service instance, anything else one lane per depth.
  */
 export function buildOtlpRows(
-  spans: OtlpSpan[],
+  read: SpanCollector,
   options: { joinByBootstrapRoom: boolean },
 ): BuiltOtlpRows {
-  const byTrace = new Map<string, OtlpSpan[]>();
-  for (const span of spans) {
-    const list = byTrace.get(span.traceId);
-    if (list) list.push(span);
-    else byTrace.set(span.traceId, [span]);
-  }
-  const linkTargets = new LinkTargets(byTrace);
-  let groups: (OtlpSpan[] | null)[] = [...byTrace.values()];
-  if (options.joinByBootstrapRoom) groups = joinByBootstrapRoom(groups as OtlpSpan[][]);
-  const firstStart = new Map(groups.map((g) => [g, minOf(g!, (s) => s.start)]));
+  const linkTargets = new LinkTargets(read.byTrace);
+  let groups: (Group | null)[] = [...read.byTrace].map(([traceId, spans]) => ({ traceId, spans }));
+  if (options.joinByBootstrapRoom) groups = joinByBootstrapRoom(groups as Group[]);
+  const firstStart = new Map(groups.map((g) => [g, minOf(g!.spans, (s) => s.start_ts)]));
   groups.sort((a, b) => firstStart.get(a)! - firstStart.get(b)!);
   firstStart.clear();
   let missingParents = 0;
-  const otel = new SharedOtel();
   const rows: Row[] = [];
   for (let position = 0; position < groups.length; position++) {
-    const built = buildRow(groups[position]!, position, linkTargets, otel);
-    // the spans' wrappers are garbage once their row holds the items
+    const built = buildRow(groups[position]!, position, read, linkTargets);
     groups[position] = null;
     missingParents += built.missingParents;
     rows.push(built.row);
   }
-  return { rows, traces: byTrace.size, missingParents };
+  return { rows, traces: read.byTrace.size, missingParents };
 }
 
+const startAttrs = (s: SpanItem): Attrs => s.attrs.start_attrs;
+const resourceOf = (s: SpanItem): Attrs => s.otel!.resource!;
+
 /** (ours) Without the router, a request's prefill and decode halves are separate traces sharing bootstrap_room. */
-function joinByBootstrapRoom(groups: OtlpSpan[][]): OtlpSpan[][] {
-  const byRoom = new Map<string, OtlpSpan[][]>();
-  const rest: OtlpSpan[][] = [];
+function joinByBootstrapRoom(groups: Group[]): Group[] {
+  const byRoom = new Map<string, Group[]>();
+  const rest: Group[] = [];
   for (const group of groups) {
-    const room = group.find((s) => s.attrs.bootstrap_room !== undefined)?.attrs.bootstrap_room;
+    const room = group.spans.find((s) => startAttrs(s).bootstrap_room !== undefined)?.attrs
+      .start_attrs.bootstrap_room;
     if (room === undefined || room === null) rest.push(group);
     else byRoom.set(String(room), [...(byRoom.get(String(room)) ?? []), group]); // few groups per room
   }
-  return [...rest, ...[...byRoom.values()].map((gs) => gs.flat())];
+  return [
+    ...rest,
+    ...[...byRoom.values()].map((gs) => ({
+      traceId: gs[0].traceId,
+      spans: gs.flatMap((g) => g.spans),
+    })),
+  ];
 }
 
 function buildRow(
-  spans: OtlpSpan[],
+  group: Group,
   position: number,
+  read: SpanCollector,
   linkTargets: LinkTargets,
-  otel: SharedOtel,
 ): { row: Row; missingParents: number } {
-  const byId = new Map(spans.map((s) => [s.spanId, s]));
-  const parentOf = (s: OtlpSpan) => (s.parentSpanId ? (byId.get(s.parentSpanId) ?? null) : null);
+  const spans = group.spans;
+  const byId = new Map<string | null, SpanItem>();
+  for (const s of spans) byId.set(s.span_id, s);
+  const parentOf = (s: SpanItem) =>
+    s.parent_span_id ? (byId.get(s.parent_span_id) ?? null) : null;
   const depth = depthsOf(spans, parentOf);
   const lanes = assignLanes(spans, parentOf, depth);
   let rowEnd = -Infinity;
   for (const s of spans) {
-    rowEnd = Math.max(rowEnd, s.end ?? s.start);
-    for (const e of s.events) rowEnd = Math.max(rowEnd, e.ts);
+    rowEnd = Math.max(rowEnd, s.end_ts ?? s.start_ts);
+    for (const e of read.events.get(s) ?? NONE) rowEnd = Math.max(rowEnd, e.ts);
   }
   let missingParents = 0;
   const items: RowItem[] = [];
   for (const s of spans) {
     const parent = parentOf(s);
-    const missingParent = s.parentSpanId !== '' && parent === null;
+    const missingParent = s.parent_span_id !== null && parent === null;
     if (missingParent) missingParents++;
-    const error = s.status.code === 'ERROR' || s.events.some((e) => e.name === 'exception');
+    const events = read.events.get(s) ?? NONE;
+    const error = s.otel!.status_code === 'ERROR' || events.some((e) => e.name === 'exception');
     const lane = lanes.get(s)!;
-    const span: SpanItem = {
-      type: 'span',
-      state: s.end === null ? 'open_span' : 'closed_span',
-      name: s.name,
-      start_ts: s.start,
-      end_ts: s.end,
-      display_end_ts: s.end ?? rowEnd,
-      attempt: 0,
-      span_id: s.spanId,
-      parent_span_id: s.parentSpanId || null,
-      parent_span_name: parent?.name ?? null,
-      lane: lane.lane,
-      depth: depth.get(s)!,
-      attrs:
-        s.end === null
-          ? { start_attrs: s.attrs, end_attrs: CLIPPED_AT_ROW_END }
-          : { start_attrs: s.attrs, end_attrs: EMPTY_ATTRS },
-      service: String(s.resource['service.name'] ?? ''),
-      otel: otel.of(s),
-    };
-    if (lane.label) span.lane_label = lane.label;
-    if (error) span.error = true;
-    if (missingParent) span.missing_parent = true;
-    if (s.links.length > 0) {
-      span.links = s.links.map((l) => ({
+    s.parent_span_name = parent?.name ?? null;
+    s.lane = lane.lane;
+    s.depth = depth.get(s)!;
+    if (s.end_ts === null) s.display_end_ts = rowEnd;
+    if (lane.label) s.lane_label = lane.label;
+    if (error) s.error = true;
+    if (missingParent) s.missing_parent = true;
+    const links = read.links.get(s);
+    if (links) {
+      s.links = links.map((l) => ({
         trace_id: l.traceId,
         span_id: l.spanId,
         dangling: !linkTargets.has(l.traceId, l.spanId),
         attrs: l.attrs,
       }));
     }
-    items.push(span);
-    for (const e of s.events) {
+    items.push(s);
+    for (const e of events) {
       const point: PointItem = {
         type: 'event',
         state: 'point_event',
@@ -118,10 +113,10 @@ function buildRow(
         ts: e.ts,
         attempt: 0,
         span_id: null,
-        parent_span_id: s.spanId,
+        parent_span_id: s.span_id,
         parent_span_name: s.name,
         lane: lane.lane,
-        depth: depth.get(s)! + 1,
+        depth: s.depth + 1,
         attrs: e.attrs,
       };
       if (e.name === 'exception') point.error = true;
@@ -134,31 +129,41 @@ function buildRow(
       (a.type === 'span' ? a.start_ts : a.ts) - (b.type === 'span' ? b.start_ts : b.ts) ||
       (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
-  const roots = spans.filter((s) => parentOf(s) === null).sort((a, b) => a.start - b.start);
-  const root = roots.find((s) => !s.parentSpanId) ?? roots[0];
+  const roots = spans.filter((s) => parentOf(s) === null).sort((a, b) => a.start_ts - b.start_ts);
+  const root = roots.find((s) => !s.parent_span_id) ?? roots[0];
   const start = minOf(items, (i) => (i.type === 'span' ? i.start_ts : i.ts));
   const end = maxOf(items, (i) => (i.type === 'span' ? i.display_end_ts : i.ts));
-  const hasError = items.some((i) => i.error);
+  let closed = 0;
+  let open = 0;
+  let points = 0;
+  let hasError = false;
+  for (const i of items) {
+    if (i.type === 'span') {
+      if (i.state === 'closed_span') closed++;
+      else open++;
+    } else points++;
+    if (i.error) hasError = true;
+  }
   return {
     missingParents,
     row: {
       row_id: position,
       sample_index: position,
       group_index: null,
-      source: root ? String(root.resource['service.name'] ?? '') || null : null,
+      source: root ? String(resourceOf(root)['service.name'] ?? '') || null : null,
       status: hasError ? 'error' : 'ok',
       label: root?.name ?? null,
       reward: null,
-      trace_id: spans[0].traceId,
+      trace_id: group.traceId,
       attempt: 0,
       start,
       end,
       duration: end - start,
       lane_count: maxOf(items, (i) => i.lane) + 1,
       item_count: items.length,
-      closed_span_count: items.filter((i) => i.type === 'span' && i.state === 'closed_span').length,
-      open_span_count: items.filter((i) => i.type === 'span' && i.state === 'open_span').length,
-      point_event_count: items.filter((i) => i.type === 'event').length,
+      closed_span_count: closed,
+      open_span_count: open,
+      point_event_count: points,
       orphan_count: 0,
       total_response_length: 0,
       max_response_length: 0,
@@ -167,18 +172,20 @@ function buildRow(
   };
 }
 
+const NONE: never[] = [];
+
 /** Depth of each span below its row's roots; a parent cycle stops where it repeats. */
 function depthsOf(
-  spans: OtlpSpan[],
-  parentOf: (s: OtlpSpan) => OtlpSpan | null,
-): Map<OtlpSpan, number> {
-  const depth = new Map<OtlpSpan, number>();
-  const chain: OtlpSpan[] = [];
+  spans: SpanItem[],
+  parentOf: (s: SpanItem) => SpanItem | null,
+): Map<SpanItem, number> {
+  const depth = new Map<SpanItem, number>();
+  const chain: SpanItem[] = [];
   for (const s of spans) {
     if (depth.has(s)) continue;
     // walk up to a span whose depth is known (or a root, or a repeat), then fill in downwards
-    const onChain = new Set<OtlpSpan>();
-    let p: OtlpSpan | null = s;
+    const onChain = new Set<SpanItem>();
+    let p: SpanItem | null = s;
     let base = -1;
     while (p && !onChain.has(p)) {
       const known = depth.get(p);
@@ -196,48 +203,18 @@ function depthsOf(
   return depth;
 }
 
-const CLIPPED_AT_ROW_END: Attrs = Object.freeze({ clipped_by: 'row_end' });
-
 /** Whether a link's target span is in the file; per-trace id sets built only for linked traces. */
 class LinkTargets {
-  private readonly ids = new Map<string, Set<string>>();
-  constructor(private readonly byTrace: Map<string, OtlpSpan[]>) {}
+  private readonly ids = new Map<string, Set<string | null>>();
+  constructor(private readonly byTrace: Map<string, SpanItem[]>) {}
 
   has(traceId: string, spanId: string): boolean {
     let ids = this.ids.get(traceId);
     if (!ids) {
-      ids = new Set((this.byTrace.get(traceId) ?? []).map((s) => s.spanId));
+      ids = new Set((this.byTrace.get(traceId) ?? []).map((s) => s.span_id));
       this.ids.set(traceId, ids);
     }
     return ids.has(spanId);
-  }
-}
-
-type Otel = NonNullable<SpanItem['otel']>;
-
-/** One details object per (kind, status, resource, scope): spans share a handful of them. */
-class SharedOtel {
-  private readonly byResource = new Map<Attrs, Map<string, Otel>>();
-
-  of(s: OtlpSpan): Otel {
-    let known = this.byResource.get(s.resource);
-    if (!known) {
-      known = new Map();
-      this.byResource.set(s.resource, known);
-    }
-    const key = `${s.kind}\u0000${s.status.code}\u0000${s.status.message}\u0000${s.scope}`;
-    let otel = known.get(key);
-    if (!otel) {
-      otel = {
-        kind: s.kind,
-        status_code: s.status.code,
-        status_message: s.status.message,
-        resource: s.resource,
-        scope: s.scope,
-      };
-      known.set(key, otel);
-    }
-    return otel;
   }
 }
 
@@ -249,17 +226,18 @@ type Lane = { lane: number; label?: string };
  * lane group per service instance, nested by depth within the group. Otherwise lane = depth.
  */
 function assignLanes(
-  spans: OtlpSpan[],
-  parentOf: (s: OtlpSpan) => OtlpSpan | null,
-  depth: Map<OtlpSpan, number>,
-): Map<OtlpSpan, Lane> {
-  const lanes = new Map<OtlpSpan, Lane>();
-  const threadSpans = spans.filter((s) => typeof s.attrs.thread_label === 'string');
+  spans: SpanItem[],
+  parentOf: (s: SpanItem) => SpanItem | null,
+  depth: Map<SpanItem, number>,
+): Map<SpanItem, Lane> {
+  const lanes = new Map<SpanItem, Lane>();
+  const isThread = (s: SpanItem) => typeof startAttrs(s).thread_label === 'string';
+  const threadSpans = spans.filter(isThread);
   if (threadSpans.length > 0) {
-    const threadOf = (s: OtlpSpan): OtlpSpan | null => {
-      const seen = new Set<OtlpSpan>();
-      for (let p: OtlpSpan | null = s; p && !seen.has(p); p = parentOf(p)) {
-        if (typeof p.attrs.thread_label === 'string') return p;
+    const threadOf = (s: SpanItem): SpanItem | null => {
+      const seen = new Set<SpanItem>();
+      for (let p: SpanItem | null = s; p && !seen.has(p); p = parentOf(p)) {
+        if (isThread(p)) return p;
         seen.add(p);
       }
       return null;
@@ -268,7 +246,7 @@ function assignLanes(
     const aboveDepths = [...new Set(above.map((s) => depth.get(s)!))].sort((a, b) => a - b);
     for (const s of above) lanes.set(s, { lane: aboveDepths.indexOf(depth.get(s)!) });
     let next = aboveDepths.length;
-    const groups = new Map<string, OtlpSpan[]>();
+    const groups = new Map<string, SpanItem[]>();
     for (const s of spans) {
       const thread = threadOf(s);
       if (!thread) continue;
@@ -279,20 +257,20 @@ function assignLanes(
     }
     const ordered = byFirstStart(groups);
     for (const [, members] of ordered) {
-      const thread = members.find((s) => typeof s.attrs.thread_label === 'string')!;
+      const thread = members.find(isThread)!;
       const label = threadLabel(thread);
-      const threads = members.filter((s) => typeof s.attrs.thread_label === 'string');
+      const threads = members.filter(isThread);
       for (const t of threads) lanes.set(t, { lane: next, label });
-      const slices = members.filter((s) => typeof s.attrs.thread_label !== 'string');
+      const slices = members.filter((s) => !isThread(s));
       const used = packIntervals(slices);
       for (const [s, k] of used.assignment) lanes.set(s, { lane: next + 1 + k, label });
       next += 1 + used.count;
     }
     return lanes;
   }
-  const groups = new Map<string, OtlpSpan[]>();
+  const groups = new Map<string, SpanItem[]>();
   for (const s of spans) {
-    const key = instanceKey(s.resource);
+    const key = instanceKey(resourceOf(s));
     const list = groups.get(key);
     if (list) list.push(s);
     else groups.set(key, [s]);
@@ -321,15 +299,15 @@ function assignLanes(
   return lanes;
 }
 
-function threadKey(s: OtlpSpan): string {
-  const a = s.attrs;
+function threadKey(s: SpanItem): string {
+  const a = startAttrs(s);
   return [a.host_id, a.pid, a.thread_label, a.tp_rank, a.pp_rank, a.dp_rank]
     .map((v) => String(v ?? ''))
     .join('|');
 }
 
-function threadLabel(s: OtlpSpan): string {
-  const a = s.attrs;
+function threadLabel(s: SpanItem): string {
+  const a = startAttrs(s);
   const ranks = [
     a.tp_rank !== undefined ? `TP${String(a.tp_rank)}` : '',
     a.pp_rank !== undefined ? `PP${String(a.pp_rank)}` : '',
@@ -353,23 +331,23 @@ function instanceKey(resource: Attrs): string {
 }
 
 /** Greedy interval packing: each span into the first sub-lane free at its start. */
-function packIntervals(spans: OtlpSpan[]): { assignment: Map<OtlpSpan, number>; count: number } {
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
+function packIntervals(spans: SpanItem[]): { assignment: Map<SpanItem, number>; count: number } {
+  const sorted = [...spans].sort((a, b) => a.start_ts - b.start_ts);
   const ends: number[] = [];
-  const assignment = new Map<OtlpSpan, number>();
+  const assignment = new Map<SpanItem, number>();
   for (const s of sorted) {
-    let k = ends.findIndex((end) => end <= s.start);
+    let k = ends.findIndex((end) => end <= s.start_ts);
     if (k < 0) k = ends.push(0) - 1;
-    ends[k] = s.end ?? s.start;
+    ends[k] = s.end_ts ?? s.start_ts;
     assignment.set(s, k);
   }
   return { assignment, count: ends.length };
 }
 
 /** Lane groups in the order they start. */
-function byFirstStart(groups: Map<string, OtlpSpan[]>): [string, OtlpSpan[]][] {
+function byFirstStart(groups: Map<string, SpanItem[]>): [string, SpanItem[]][] {
   return [...groups.entries()]
-    .map((entry) => ({ entry, start: minOf(entry[1], (s) => s.start) }))
+    .map((entry) => ({ entry, start: minOf(entry[1], (s) => s.start_ts) }))
     .sort((a, b) => a.start - b.start)
     .map(({ entry }) => entry);
 }
