@@ -187,6 +187,28 @@ describe('encodings', () => {
     expect(Math.max(...result.rows[0].items.slice(0, 1000).map((i) => i.depth))).toBe(1);
   });
 
+  it('one pretty-printed export, or a list of them, opens like its JSON lines; a byte-order mark is ignored', () => {
+    const text = readFileSync(resolve(OTLP, 'sglang_otel_trace.json'), 'utf8');
+    const exports = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+    const asLines = doc(text.split('\n'));
+    const pretty = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2));
+    expect(sniffOtlp(pretty(exports))).toBe(true);
+    const asList = readOtlp([bytesSource('list.json', pretty(exports))]);
+    expect(asList.spans).toBe(1396);
+    expect(asList.skippedLines.count).toBe(0);
+    expect(JSON.stringify(asList.rows)).toBe(JSON.stringify(asLines.rows));
+    const one = readOtlp([bytesSource('one.json', pretty(exports[0]))]);
+    const first = exports[0] as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
+    expect(one.spans).toBe(first.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((ss) => ss.spans)).length);
+    const bom = readOtlp([bytesSource('bom.jsonl', new TextEncoder().encode(`\uFEFF${text}`))]);
+    expect(bom.spans).toBe(1396);
+    expect(bom.skippedLines.count).toBe(0);
+    // lines that are neither JSON lines nor one document still say why each was skipped
+    const garbage = doc(['not json', '', '{"resourceSpans": [']);
+    expect(garbage.spans).toBe(0);
+    expect(garbage.skippedLines.examples.map((e) => e.reason)).toEqual(['not JSON', 'blank', 'cut off']);
+  });
+
   it('reads identically through tiny chunks', () => {
     for (const name of ['sglang_otel_trace.json', 'otlp_mixed_garbage.jsonl', 'otlp_truncated.jsonl']) {
       const bytes = new Uint8Array(readFileSync(resolve(OTLP, name)));

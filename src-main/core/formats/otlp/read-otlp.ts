@@ -35,7 +35,8 @@ export function sniffOtlp(head: Uint8Array): boolean {
   try {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(head.subarray(0, 64 * 1024));
     const first = text.split('\n').find((line) => line.trim() !== '');
-    if (!first || !first.trimStart().startsWith('{')) return false;
+    // a JSON-lines export, or one pretty-printed export (or list of them)
+    if (!first || !/^\s*[[{]/.test(first)) return false;
     return /"(resourceSpans|resource_spans)"/.test(text);
   } catch {
     return false;
@@ -62,6 +63,8 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     }
   };
   for (const source of sources) {
+    const before = { count: skipped.count, examples: skipped.examples.length };
+    let imported = 0;
     const onChunk = (bytesRead: number) => {
       if (options.shouldCancel?.())
         throw new FormatError('open/cancelled', 'opening was cancelled');
@@ -75,6 +78,8 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
       let text: string;
       try {
         text = decoder.decode(line.bytes);
+        // a byte-order mark (an editor's save) is not part of the JSON
+        if (line.number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       } catch {
         skip(source, line.number, 'not UTF-8 text');
         continue;
@@ -92,6 +97,13 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
       }
       const reason = read.importExport(parsed);
       if (reason) skip(source, line.number, reason);
+      else imported++;
+    }
+    // Not JSON lines but one pretty-printed export (or a list of them), as some exporters and
+    // hand-saved files hold it: read as one document instead of skipping every line.
+    if (imported === 0 && skipped.count > before.count && readWholeDocument(source, read)) {
+      skipped.count = before.count;
+      skipped.examples.length = before.examples;
     }
     bytesBefore += source.size;
   }
@@ -123,4 +135,38 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     globalEnd: built.rows.length ? maxOf(built.rows, (r) => r.end) : null,
     bootstrapRooms: read.bootstrapRooms.size,
   };
+}
+
+/** Largest file read as one JSON document: JSON text of it must fit in one V8 string. */
+const MAX_WHOLE_DOCUMENT = 256 * 1024 * 1024;
+
+function readWholeDocument(source: ByteSource, read: SpanCollector): boolean {
+  if (source.size > MAX_WHOLE_DOCUMENT) return false;
+  let parsed: unknown;
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true })
+      .decode(readAll(source))
+      .replace(/^\uFEFF/, '');
+    if (!/^\s*[[{]/.test(text)) return false;
+    parsed = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const exports = Array.isArray(parsed) ? parsed : [parsed];
+  const spansBefore = read.spans;
+  for (const one of exports) read.importExport(one);
+  return read.spans > spansBefore;
+}
+
+/** A source may return fewer bytes than asked for: read until its end. */
+function readAll(source: ByteSource): Uint8Array {
+  const out = new Uint8Array(source.size);
+  let offset = 0;
+  while (offset < source.size) {
+    const chunk = source.read(offset, source.size - offset);
+    if (chunk.length === 0) break;
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out.subarray(0, offset);
 }
