@@ -173,6 +173,7 @@ function buildRow(
 }
 
 const NONE: never[] = [];
+const ON_CHAIN = -1;
 
 /** Depth of each span below its row's roots; a parent cycle stops where it repeats. */
 function depthsOf(
@@ -183,17 +184,17 @@ function depthsOf(
   const chain: SpanItem[] = [];
   for (const s of spans) {
     if (depth.has(s)) continue;
-    // walk up to a span whose depth is known (or a root, or a repeat), then fill in downwards
-    const onChain = new Set<SpanItem>();
+    // walk up to a span whose depth is known (or a root, or a repeat), then fill in downwards;
+    // ON_CHAIN marks the spans of this walk, so a parent cycle ends it like a root
     let p: SpanItem | null = s;
     let base = -1;
-    while (p && !onChain.has(p)) {
+    while (p) {
       const known = depth.get(p);
       if (known !== undefined) {
-        base = known;
+        if (known !== ON_CHAIN) base = known;
         break;
       }
-      onChain.add(p);
+      depth.set(p, ON_CHAIN);
       chain.push(p);
       p = parentOf(p);
     }

@@ -84,7 +84,7 @@ export class SpanCollector {
     const endRaw = nanosToSeconds(field(s, 'endTimeUnixNano', 'end_time_unix_nano'));
     const end = endRaw === null || endRaw === 0 ? null : endRaw;
     const shared = this.shared;
-    const traceId = shared.string(normaliseId(field(s, 'traceId', 'trace_id')), 1);
+    const traceId = shared.id(field(s, 'traceId', 'trace_id'), 0);
     const attrs = keyValues(s.attributes);
     const service = String(resource['service.name'] ?? '');
     const item: SpanItem = {
@@ -97,8 +97,7 @@ export class SpanCollector {
       display_end_ts: end ?? start,
       attempt: 0,
       span_id: normaliseId(field(s, 'spanId', 'span_id')),
-      parent_span_id:
-        shared.string(normaliseId(field(s, 'parentSpanId', 'parent_span_id')), 2) || null,
+      parent_span_id: shared.id(field(s, 'parentSpanId', 'parent_span_id'), 1) || null,
       parent_span_name: null,
       lane: 0,
       depth: 0,
@@ -164,6 +163,18 @@ class SharedValues {
   /** the last value per call site: spans of one line mostly repeat their neighbour's */
   private readonly last: string[] = ['', '', '', ''];
 
+  /** An id as lowercase hex, normalised once per run of equal neighbours at a call site. */
+  id(raw: unknown, site: 0 | 1): string {
+    if (typeof raw === 'string' && raw === this.lastRawId[site]) return this.lastId[site];
+    const value = this.string(normaliseId(raw));
+    this.lastRawId[site] = raw;
+    this.lastId[site] = value;
+    return value;
+  }
+
+  private readonly lastRawId: unknown[] = [undefined, undefined];
+  private readonly lastId: string[] = ['', ''];
+
   string(value: string, site: 0 | 1 | 2 | 3 = 0): string {
     if (value === '') return '';
     if (value === this.last[site]) return this.last[site];
@@ -189,6 +200,35 @@ class SharedValues {
 
   /** One details object per (kind, status, resource, scope): spans share a handful of them. */
   otel(kind: string, status: ReturnType<typeof statusOf>, resource: Attrs, scope: string): Otel {
+    // neighbours mostly share all four (plain statuses are shared objects, so identity works)
+    const last = this.lastOtel;
+    if (
+      last &&
+      last.kind === kind &&
+      last.status === status &&
+      last.resource === resource &&
+      last.scope === scope
+    )
+      return last.otel;
+    const otel = this.findOtel(kind, status, resource, scope);
+    this.lastOtel = { kind, status, resource, scope, otel };
+    return otel;
+  }
+
+  private lastOtel: {
+    kind: string;
+    status: ReturnType<typeof statusOf>;
+    resource: Attrs;
+    scope: string;
+    otel: Otel;
+  } | null = null;
+
+  private findOtel(
+    kind: string,
+    status: ReturnType<typeof statusOf>,
+    resource: Attrs,
+    scope: string,
+  ): Otel {
     let known = this.otels.get(resource);
     if (!known) {
       known = new Map();
