@@ -61,20 +61,27 @@ export class TraceService implements TraceApi {
 
   /** Opens the files named at start-up (command line, demo rollout); the renderer asks later. */
   openInitial(groups: string[][], compare: boolean): Promise<void> {
-    this.initialReady = (async () => {
-      const fileIds: string[] = [];
-      const errors: FileError[] = [];
-      for (const paths of groups) {
-        const result = await this.open({
-          openId: randomUUID(),
-          sources: paths.map((path) => ({ kind: 'path', path })),
-        });
-        if (result.ok) fileIds.push(result.file.fileId);
-        else errors.push(result.error);
-      }
+    this.initialReady = this.openGroups(groups).then(({ fileIds, errors }) => {
       this.initial = { fileIds, compare: compare && fileIds.length >= 2, errors };
-    })();
+    });
     return this.initialReady;
+  }
+
+  /** Each group of paths (one file, or one rotated set) opened in turn. */
+  private async openGroups(
+    groups: string[][],
+  ): Promise<{ fileIds: string[]; errors: FileError[] }> {
+    const fileIds: string[] = [];
+    const errors: FileError[] = [];
+    for (const paths of groups) {
+      const result = await this.open({
+        openId: randomUUID(),
+        sources: paths.map((path) => ({ kind: 'path', path })),
+      });
+      if (result.ok) fileIds.push(result.file.fileId);
+      else errors.push(result.error);
+    }
+    return { fileIds, errors };
   }
 
   async initialFiles() {
@@ -94,16 +101,7 @@ export class TraceService implements TraceApi {
 
   /** Opens files while the app runs (menu, second instance, macOS open-file) and says so. */
   async openLater(groups: string[][], compare: boolean): Promise<void> {
-    const fileIds: string[] = [];
-    const errors: FileError[] = [];
-    for (const paths of groups) {
-      const result = await this.open({
-        openId: randomUUID(),
-        sources: paths.map((path) => ({ kind: 'path', path })),
-      });
-      if (result.ok) fileIds.push(result.file.fileId);
-      else errors.push(result.error);
-    }
+    const { fileIds, errors } = await this.openGroups(groups);
     this.emitHostEvent({ type: 'files-opened', fileIds, compare, errors });
   }
 

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { scaleLinear } from '@visx/scale';
-import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
+import { ChartAxes } from '../perf/ChartAxes';
 import type { PerfView } from '../../src-main/core/api/trace-api';
 import { sharedHistogram } from './histogram-bins';
 import { formatSeconds } from './format-number';
@@ -92,27 +92,14 @@ export function OverlaidDistribution({
               </g>
             );
           })}
-          <AxisBottom
-            top={innerH}
-            scale={x}
-            numTicks={8}
-            tickFormat={(v) => (isSeconds ? formatSeconds(Number(v)) : String(v))}
-            stroke="var(--fg-muted)"
-            tickStroke="var(--fg-muted)"
-            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'middle' }}
-          />
-          <AxisLeft
-            scale={y}
-            numTicks={5}
-            stroke="var(--fg-muted)"
-            tickStroke="var(--fg-muted)"
-            tickLabelProps={{
-              fill: 'var(--fg-muted)',
-              fontSize: 10,
-              textAnchor: 'end',
-              dx: -4,
-              dy: 3,
-            }}
+          <ChartAxes
+            innerH={innerH}
+            x={x}
+            y={y}
+            xTicks={8}
+            xFormat={(v) => (isSeconds ? formatSeconds(v) : String(v))}
+            yTicks={5}
+            size="normal"
           />
         </Group>
       </svg>

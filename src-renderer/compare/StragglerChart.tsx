@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { scaleLinear } from '@visx/scale';
-import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
+import { ChartAxes } from '../perf/ChartAxes';
 import type { FileSummary, PerfView, RowView } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { formatSeconds } from './format-number';
@@ -99,27 +99,14 @@ export function StragglerChart({
               />
             ),
           )}
-          <AxisBottom
-            top={innerH}
-            scale={x}
-            numTicks={8}
-            tickFormat={(v) => formatSeconds(Number(v))}
-            stroke="var(--fg-muted)"
-            tickStroke="var(--fg-muted)"
-            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 10, textAnchor: 'middle' }}
-          />
-          <AxisLeft
-            scale={y}
-            numTicks={5}
-            stroke="var(--fg-muted)"
-            tickStroke="var(--fg-muted)"
-            tickLabelProps={{
-              fill: 'var(--fg-muted)',
-              fontSize: 10,
-              textAnchor: 'end',
-              dx: -4,
-              dy: 3,
-            }}
+          <ChartAxes
+            innerH={innerH}
+            x={x}
+            y={y}
+            xTicks={8}
+            xFormat={formatSeconds}
+            yTicks={5}
+            size="normal"
           />
         </Group>
       </svg>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { scaleLinear } from '@visx/scale';
-import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
+import { ChartAxes } from './ChartAxes';
 import { useParentSize } from '@visx/responsive';
 import { binValues, type HistogramBin } from './histogram-bins';
 import { formatAxisValue, formatValue, seriesStats } from './value-format';
@@ -114,28 +114,14 @@ export function Histogram({
               </g>
             );
           })}
-          <AxisBottom
-            top={innerH}
-            scale={x}
-            numTicks={Math.max(2, Math.floor(innerW / 70))}
-            tickFormat={(v) => formatAxisValue(Number(v), unit)}
-            stroke="var(--border)"
-            tickStroke="var(--fg-muted)"
-            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'middle' }}
-          />
-          <AxisLeft
-            scale={y}
-            tickValues={yTicks}
-            tickFormat={(v) => String(v)}
-            stroke="var(--border)"
-            tickStroke="var(--fg-muted)"
-            tickLabelProps={{
-              fill: 'var(--fg-muted)',
-              fontSize: 9,
-              textAnchor: 'end',
-              dx: -3,
-              dy: 3,
-            }}
+          <ChartAxes
+            innerH={innerH}
+            x={x}
+            y={y}
+            xTicks={Math.max(2, Math.floor(innerW / 70))}
+            xFormat={(v) => formatAxisValue(v, unit)}
+            yTickValues={yTicks}
+            size="small"
           />
         </Group>
       </svg>

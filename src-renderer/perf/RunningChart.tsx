@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { scaleLinear } from '@visx/scale';
-import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
+import { ChartAxes } from './ChartAxes';
 import { useParentSize } from '@visx/responsive';
 import type { PerfView as PerfData } from '../../src-main/core/api/trace-api';
 import { runningPath, type RunningSummary } from './running-summary';
@@ -66,7 +66,13 @@ export function RunningChart({
                 y={0}
                 height={innerH}
               />
-              <text className="tail-label" x={x(tail) + 4} y={12}>
+              {/* past the middle the label reads leftwards from the band, inside the chart */}
+              <text
+                className="tail-label"
+                x={x(tail) > innerW / 2 ? x(tail) - 4 : x(tail) + 4}
+                textAnchor={x(tail) > innerW / 2 ? 'end' : 'start'}
+                y={12}
+              >
                 long tail: ≤{summary.tailMax} running for {formatValue(summary.endSec - tail, 's')}{' '}
                 ({(summary.tailShare * 100).toFixed(0)}% of the rollout)
               </text>
@@ -85,27 +91,14 @@ export function RunningChart({
               </text>
             </g>
           )}
-          <AxisBottom
-            top={innerH}
-            scale={x}
-            numTicks={Math.max(2, Math.floor(innerW / 80))}
-            tickFormat={(v) => formatAxisValue(Number(v), 's')}
-            stroke="var(--border)"
-            tickStroke="var(--fg-muted)"
-            tickLabelProps={{ fill: 'var(--fg-muted)', fontSize: 9, textAnchor: 'middle' }}
-          />
-          <AxisLeft
-            scale={y}
-            tickValues={y.ticks(4).filter(Number.isInteger)}
-            stroke="var(--border)"
-            tickStroke="var(--fg-muted)"
-            tickLabelProps={{
-              fill: 'var(--fg-muted)',
-              fontSize: 9,
-              textAnchor: 'end',
-              dx: -3,
-              dy: 3,
-            }}
+          <ChartAxes
+            innerH={innerH}
+            x={x}
+            y={y}
+            xTicks={Math.max(2, Math.floor(innerW / 80))}
+            xFormat={(v) => formatAxisValue(v, 's')}
+            yTickValues={y.ticks(4).filter(Number.isInteger)}
+            size="small"
           />
         </Group>
       </svg>
