@@ -70,13 +70,8 @@ export function buildRow(sample: Record<string, PyValue>, position: number): Row
   return { ...rowFields(sample, trace, position), ...rowCounts(items), items };
 }
 
-/** Step 6: the row's own fields, from the sample and its trace. */
-function rowFields(
-  sample: Record<string, PyValue>,
-  trace: Record<string, PyValue>,
-  position: number,
-): Pick<
-  Row,
+/** What a row says of its sample; the rest is counted over its items. */
+type RowFieldKey =
   | 'row_id'
   | 'sample_index'
   | 'group_index'
@@ -85,8 +80,14 @@ function rowFields(
   | 'label'
   | 'reward'
   | 'trace_id'
-  | 'attempt'
-> {
+  | 'attempt';
+
+/** Step 6: the row's own fields, from the sample and its trace. */
+function rowFields(
+  sample: Record<string, PyValue>,
+  trace: Record<string, PyValue>,
+  position: number,
+): Pick<Row, RowFieldKey> {
   return {
     row_id: position,
     sample_index: 'index' in sample ? toAttr(sample.index) : position,
@@ -102,21 +103,7 @@ function rowFields(
 }
 
 /** Step 6: extent and counts over the items (virtual PD spans included). */
-export function rowCounts(
-  items: RowItem[],
-): Omit<
-  Row,
-  | 'items'
-  | 'row_id'
-  | 'sample_index'
-  | 'group_index'
-  | 'source'
-  | 'status'
-  | 'label'
-  | 'reward'
-  | 'trace_id'
-  | 'attempt'
-> {
+export function rowCounts(items: RowItem[]): Omit<Row, 'items' | RowFieldKey> {
   let start = Infinity;
   let end = -Infinity;
   let lane = 0;
