@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DICT_PROTO } from '../../../src-main/core/model/py-value';
 import { describe, expect, it } from 'vitest';
 import { readSlimeDump, readLazyList, readTensorValues } from '../../../src-main/core/formats/slime/read-slime-dump';
 import { FormatError } from '../../../src-main/core/bytes/format-error';
@@ -55,7 +56,16 @@ describe('layouts and shapes', () => {
 
   it('pickled Sample objects read as dicts, the Status enum as its value', () => {
     const samples = samplesOf('sample_objects.pt');
-    expect(Object.getPrototypeOf(samples[0])).toBeNull();
+    // nothing inherited: the one prototype is empty, frozen and has no prototype itself
+    const proto = Object.getPrototypeOf(samples[0]) as object;
+    expect(Object.getPrototypeOf(proto)).toBeNull();
+    expect(Object.getOwnPropertyNames(proto)).toEqual([]);
+    expect(Object.isFrozen(proto)).toBe(true);
+    expect('toString' in samples[0]).toBe(false);
+    const dict = samples[0] as Record<string, unknown>;
+    dict['__proto__'] = { polluted: true };
+    expect(Object.keys(dict)).toContain('__proto__');
+    expect(Object.getPrototypeOf(dict)).toBe(proto);
     expect(['completed', 'truncated', 'aborted']).toContain(samples[0].status);
     expect(typeof samples[0].spec_info).toBe('object');
   });
@@ -133,7 +143,7 @@ describe('pickle opcodes of protocols 2 to 5, as data', () => {
     expect(value.a).toBe(1);
     expect(Object.keys(value)).toContain('__proto__');
     expect(value.__proto__).toBe('x');
-    expect(Object.getPrototypeOf(value)).toBeNull();
+    expect(Object.getPrototypeOf(value)).toBe(DICT_PROTO);
   });
 
   it('protocol 5: BYTEARRAY8 and a frozenset', () => {

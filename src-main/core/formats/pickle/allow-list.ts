@@ -1,10 +1,11 @@
-import type {
-  NdArrayRef,
-  PyClassRef,
-  PyDict,
-  PyObjectRef,
-  PyValue,
-  TensorRef,
+import {
+  newPyDict,
+  type NdArrayRef,
+  type PyClassRef,
+  type PyDict,
+  type PyObjectRef,
+  type PyValue,
+  type TensorRef,
 } from '../../model/py-value';
 
 export interface CallContext {
@@ -80,7 +81,7 @@ export function interpretCall(
   }
   if (name === '_codecs.encode' && typeof args[0] === 'string') return latin1Bytes(args[0]);
   if (name === 'collections.OrderedDict') {
-    const dict = Object.create(null) as PyDict;
+    const dict = newPyDict();
     if (Array.isArray(args[0])) {
       for (const pair of args[0] as PyValue[]) {
         if (Array.isArray(pair) && pair.length === 2) dict[String(pair[0])] = pair[1];

@@ -1,5 +1,12 @@
 import { FormatError } from '../../bytes/format-error';
-import type { LazyList, PyClassRef, PyDict, PyObjectRef, PyValue } from '../../model/py-value';
+import {
+  newPyDict,
+  type LazyList,
+  type PyClassRef,
+  type PyDict,
+  type PyObjectRef,
+  type PyValue,
+} from '../../model/py-value';
 import { PickleCursor } from './pickle-cursor';
 import { interpretCall, interpretBuild, type CallContext } from './allow-list';
 
@@ -35,7 +42,50 @@ class ListBuilder {
 type Slot = PyValue | ListBuilder | typeof MARK_SENTINEL;
 const MARK_SENTINEL = Symbol('mark');
 
-const depthOf = new WeakMap<object, number>();
+/**
+ * Nesting depth of a container, kept on the container under a symbol (invisible to keys, JSON
+ * and structured cloning): a WeakMap entry per dict cost more time and memory than the dict.
+ */
+const DEPTH = Symbol('depth');
+type WithDepth = { [DEPTH]?: number };
+
+const STRING_CACHE_SIZE = 1 << 14;
+
+/**
+ * Short ASCII strings by their bytes: a hash table that keeps the last string seen per slot,
+ * so a span name pickled a million times is one string in memory and costs no allocation
+ * after the first. Misses (a new id, a collision) just decode.
+ */
+class ShortStringCache {
+  private readonly strings: (string | null)[] = new Array<string | null>(STRING_CACHE_SIZE).fill(
+    null,
+  );
+
+  /** The string of `bytes` when they are ASCII, else null. */
+  get(bytes: Uint8Array): string | null {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i];
+      if (b > 0x7f) return null;
+      hash = Math.imul(hash ^ b, 0x01000193);
+    }
+    const slot = (hash ^ (hash >>> 15)) & (STRING_CACHE_SIZE - 1);
+    const known = this.strings[slot];
+    if (known !== null && known.length === bytes.length) {
+      let same = true;
+      for (let i = 0; i < bytes.length; i++) {
+        if (known.charCodeAt(i) !== bytes[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const text = String.fromCharCode.apply(null, bytes as unknown as number[]);
+    this.strings[slot] = text;
+    return text;
+  }
+}
 
 /**
  * A pickle read as data. A finite opcode switch; classes are inert references; objects are
@@ -83,13 +133,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   };
   const nest = (container: object, child: PyValue) => {
     if (child !== null && typeof child === 'object') {
-      const d = (depthOf.get(child) ?? 0) + 1;
+      const d = ((child as WithDepth)[DEPTH] ?? 0) + 1;
       if (d > MAX_DEPTH)
         fail('pickle/too-deep', `the pickle nests deeper than ${MAX_DEPTH} levels`);
-      if (d > (depthOf.get(container) ?? 0)) depthOf.set(container, d);
+      if (d > ((container as WithDepth)[DEPTH] ?? 0)) (container as WithDepth)[DEPTH] = d;
     }
   };
-  const newDict = (): PyDict => Object.create(null) as PyDict;
+  const newDict = newPyDict;
   const setItem = (dict: Slot, key: PyValue, v: PyValue) => {
     if (
       dict instanceof ListBuilder ||
@@ -172,13 +222,14 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     push(memo[index]);
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
+  const shortStrings = new ShortStringCache();
   const str = (n: number) => {
     const bytes = cursor.bytes(n);
-    // short ASCII strings (keys, names, ids) skip the decoder's per-call cost
+    // short ASCII strings (keys, names, ids) skip the decoder's per-call cost, and repeats
+    // (Python pickles equal values of distinct str objects again and again) share one copy
     if (n <= 48) {
-      let ascii = true;
-      for (let i = 0; i < n; i++) if (bytes[i] > 0x7f) ascii = false;
-      if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+      const known = shortStrings.get(bytes);
+      if (known !== null) return known;
     }
     return decoder.decode(bytes);
   };
