@@ -1,13 +1,19 @@
 import { minOf } from '../model/extent';
 import type { Distribution, FileFormat, PerfView } from '../api/trace-api';
-import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
-import { buildPerfSummary, perfSeries } from '../rows/perf-summary';
+import { perfSeries } from '../rows/perf-summary';
 
-/** The perf view of one file: slime's perf keys, per-request series, stragglers, durations. */
-export function buildPerfView(format: FileFormat, rows: Row[], samples: PyValue[]): PerfView {
+/**
+ * The perf view of one file: slime's perf keys (computed from the samples' raw trace events,
+ * before those are dropped: see openSlime), per-request series, stragglers, durations.
+ */
+export function buildPerfView(
+  format: FileFormat,
+  rows: Row[],
+  perfSummary: Record<string, number>,
+): PerfView {
   return {
-    perf: format === 'slime' ? buildPerfSummary(samples) : {},
+    perf: format === 'slime' ? perfSummary : {},
     series: format === 'slime' ? perfSeries(rows) : [],
     running: buildRunningCurve(rows),
     durations: buildDurations(rows),

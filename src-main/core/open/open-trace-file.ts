@@ -2,7 +2,8 @@ import type { ByteSource } from '../bytes/byte-source';
 import { FormatError } from '../bytes/format-error';
 import type { FileFormat, FileSummary, PerfView, SkippedLines } from '../api/trace-api';
 import type { Row } from '../model/row';
-import type { PyValue } from '../model/py-value';
+import { newPyDict, type PyDict, type PyValue } from '../model/py-value';
+import { isDict } from '../rows/python-values';
 import { sniffFormat } from '../formats/registry';
 import { readSlimeDump } from '../formats/slime/read-slime-dump';
 import { readOtlp } from '../formats/otlp/read-otlp';
@@ -11,6 +12,7 @@ import { buildPdView } from '../rows/pd-lanes';
 import { buildStore, type TraceStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
 import { buildPerfView } from './build-perf-view';
+import { buildPerfSummary } from '../rows/perf-summary';
 
 export interface OpenProgressReport {
   bytesRead: number;
@@ -76,8 +78,17 @@ function openSlime(
     shouldCancel: options.shouldCancel,
   });
   options.onProgress?.({ bytesRead: bytes, samplesRead: dump.samples.length, phase: 'building' });
-  const { rows: slimeRows, untracedSamples } = buildRows(dump.samples);
-  const rows = slimeRows.map(buildPdView);
+  const built = buildRows(dump.samples);
+  const untracedSamples = built.untracedSamples;
+  // slime's perf keys come from the raw trace events; after that the rows hold everything the
+  // traces said, so the events are dropped before the PD view, store and perf series are built
+  // (and are not kept twice)
+  const perfSummary = buildPerfSummary(dump.samples);
+  dump.samples.forEach((sample, i) => {
+    if (isDict(sample) && 'trace' in sample) dump.samples[i] = withoutTrace(sample);
+  });
+  const rows = built.rows.map(buildPdView);
+  built.rows.length = 0;
   const store = buildStore({ rows });
   const stats = buildStoreStats(store);
   const notices: string[] = [];
@@ -85,19 +96,7 @@ function openSlime(
   else if (rows.length === 0)
     notices.push(`None of the ${dump.samples.length} samples has a trace.`);
   else if (untracedSamples > 0) notices.push(`${untracedSamples} samples have no trace.`);
-  const perf = buildPerfView('slime', rows, dump.samples);
-  // The rows now hold everything the traces said: drop the raw events from the samples so
-  // they are not kept (and sent from the worker) twice.
-  for (const sample of dump.samples) {
-    if (
-      sample !== null &&
-      typeof sample === 'object' &&
-      !Array.isArray(sample) &&
-      'trace' in sample
-    ) {
-      delete (sample as Record<string, unknown>).trace;
-    }
-  }
+  const perf = buildPerfView('slime', rows, perfSummary);
   return {
     summary: {
       name,
@@ -150,7 +149,7 @@ function openOtlp(
       joinedByBootstrapRoom: options.joinByBootstrapRoom ?? false,
     },
     store,
-    perf: buildPerfView('otlp', doc.rows, []),
+    perf: buildPerfView('otlp', doc.rows, {}),
     samples: [],
     rows: doc.rows,
   };
@@ -161,4 +160,14 @@ function toJsonScalar(value: PyValue): string | number | boolean | null {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return value.toString();
   return null;
+}
+
+/**
+ * A sample's fields but its trace, as a fresh dict: `delete` would turn every sample into a
+ * slow dictionary object, several times its size.
+ */
+function withoutTrace(sample: PyDict): PyDict {
+  const copy = newPyDict();
+  for (const key of Object.keys(sample)) if (key !== 'trace') copy[key] = sample[key];
+  return copy;
 }
