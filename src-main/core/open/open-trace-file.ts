@@ -87,7 +87,7 @@ function openSlime(
   dump.samples.forEach((sample, i) => {
     if (isDict(sample) && 'trace' in sample) dump.samples[i] = withoutTrace(sample);
   });
-  const rows = built.rows.map(buildPdView);
+  const rows = built.rows.map((row) => buildPdView(row, { giveUpRow: true }));
   built.rows.length = 0;
   const store = buildStore({ rows });
   const stats = buildStoreStats(store);

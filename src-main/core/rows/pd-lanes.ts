@@ -15,8 +15,10 @@ const PHASE_OF_CHILD = /^sglang_pd_(prefill|decode)_(.+)$/;
  * phase children become the segments. PD spans are packed into as few lanes as overlap allows
  * below the real lanes. slime's cache output does not use this (slime-cache.ts).
  */
-export function buildPdView(row: Row): Row {
-  const items = row.items.map((item) => ({ ...item }));
+export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Row {
+  // A caller that gives the row up (opening a file) lets its items be changed in place: a
+  // copy of a million items is half a gigabyte that is garbage a moment later.
+  const items = options.giveUpRow ? row.items : row.items.map((item) => ({ ...item }));
   const byId = new Map<string, SpanItem>();
   for (const item of items) if (item.type === 'span' && item.span_id) byId.set(item.span_id, item);
   const drop = new Set<RowItem>();

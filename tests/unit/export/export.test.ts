@@ -65,7 +65,7 @@ describe('Perfetto export', () => {
   }
 
   it('PD phases become nested slices inside their request, and gzip round-trips', () => {
-    const rows = buildRows(readSlimeDump(fixtureSource(resolve(SLIME, 'rollout_small.pt'))).samples).rows.map(buildPdView);
+    const rows = buildRows(readSlimeDump(fixtureSource(resolve(SLIME, 'rollout_small.pt'))).samples).rows.map((r) => buildPdView(r));
     const trace = buildPerfettoTrace([{ name: 'rollout_small.pt', rows, globalStart: Math.min(...rows.map((r) => r.start)) }]);
     expect(validateTef(trace.traceEvents)).toEqual([]);
     expect(trace.traceEvents.some((e) => e.name === 'decode forward' && e.ph === 'X')).toBe(true);

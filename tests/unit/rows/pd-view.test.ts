@@ -170,7 +170,7 @@ describe('PD view (ours): [P]/[D] lanes for every dump generation', () => {
     const rows = buildRows([
       sampleWith(currentRequest('a', 0, [0.5, 0, 0, 1, 0], [0.5, 0, 0, 0, 2])),
       sampleWith(currentRequest('b', 0, [0.25, 0, 0, 2, 0], [0.5, 0, 0, 0, 3])),
-    ]).rows.map(buildPdView);
+    ]).rows.map((r) => buildPdView(r));
     const series = new Map(perfSeries(rows).map((s) => [s.key, s]));
     expect(series.get('e2e latency')!.values).toEqual([4.5, 6.25]);
     expect(series.get('e2e latency')!.rowIds).toEqual([0, 1]);
