@@ -122,3 +122,17 @@ test('perf view shows slime’s metrics and a histogram bin filters the timeline
   await expect.poll(shown).toBeLessThan(16);
   expect(await shown()).toBeGreaterThan(0);
 });
+
+test('a tall row scrolled half out of view keeps its label in view', async ({ page }) => {
+  await open(page, 'rollout_agentic.pt');
+  const first = page.locator('[data-testid=timeline-row]').first();
+  const box = (await first.boundingBox())!;
+  const scroller = page.locator('.timeline-scroll');
+  const scrollBox = (await scroller.boundingBox())!;
+  // scroll by half the first row: its top is now above the visible area
+  await scroller.evaluate((el, by) => (el.scrollTop = by), Math.round(box.height / 2));
+  await expect.poll(async () => (await first.boundingBox())!.y).toBeLessThan(scrollBox.y);
+  const index = (await first.locator('.row-index').boundingBox())!;
+  expect(index.y).toBeGreaterThanOrEqual(scrollBox.y);
+  expect(index.y + index.height).toBeLessThanOrEqual((await first.boundingBox())!.y + box.height);
+});
