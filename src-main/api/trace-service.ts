@@ -19,15 +19,13 @@ import type {
   ExportFormat,
   ExportedFile,
 } from '../core/api/trace-api';
-import { compareTraces, type CompareDigest } from '../core/compare/compare-traces';
+import { assertComparable, compareTraces } from '../core/compare/compare-traces';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
 import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest-client';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
 import { NotFoundError } from './call-errors';
 import { groupRotatedSets } from '../ingest/group-files';
 import { findRotatedSet } from '../core/formats/otlp/rotated-set';
-
-const EMPTY_DIGEST: CompareDigest = { perf: {}, spanTotals: [], rows: [] };
 
 export type IngestRunner = (
   request: IngestRequest,
@@ -225,13 +223,8 @@ export class TraceService implements TraceApi {
   async compare(fileIdA: string, fileIdB: string): Promise<CompareResult> {
     const a = this.file(fileIdA);
     const b = this.file(fileIdB);
-    if (a.summary.format !== b.summary.format) {
-      // say so before asking either worker for anything
-      return compareTraces(
-        { fileId: fileIdA, summary: a.summary, digest: EMPTY_DIGEST },
-        { fileId: fileIdB, summary: b.summary, digest: EMPTY_DIGEST },
-      );
-    }
+    // say so before asking either worker for anything
+    assertComparable(a.summary, b.summary);
     const [digestA, digestB] = await Promise.all([
       a.opened.call('compareDigest'),
       b.opened.call('compareDigest'),

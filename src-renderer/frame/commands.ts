@@ -19,14 +19,14 @@ export type ThemeChoice = 'system' | 'light' | 'dark';
 
 export const THEME_CHANGED_EVENT = 'trace-theme-changed';
 
-const systemDark = () =>
-  typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+const darkQuery = () =>
+  typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 let choice: ThemeChoice = 'system';
 let followingSystem = false;
 
 /** Sets the resolved theme on <html> (CSS keys off data-theme only) and tells canvases to redraw. */
 function resolveTheme(): void {
-  const resolved = choice === 'system' ? (systemDark() ? 'dark' : 'light') : choice;
+  const resolved = choice === 'system' ? (darkQuery()?.matches ? 'dark' : 'light') : choice;
   if (document.documentElement.dataset.theme === resolved) return;
   document.documentElement.dataset.theme = resolved;
   window.dispatchEvent(new Event(THEME_CHANGED_EVENT));
@@ -34,9 +34,9 @@ function resolveTheme(): void {
 
 export function applyTheme(theme: ThemeChoice): void {
   choice = theme;
-  if (!followingSystem && typeof matchMedia === 'function') {
+  if (!followingSystem) {
     followingSystem = true;
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', resolveTheme);
+    darkQuery()?.addEventListener('change', resolveTheme);
   }
   resolveTheme();
   try {

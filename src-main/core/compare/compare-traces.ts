@@ -56,11 +56,7 @@ export interface CompareSide {
  * samples correspond (same sample index, else same group and prompt) or exist on one side only.
  */
 export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
-  if (a.summary.format !== b.summary.format) {
-    throw new Error(
-      `cannot compare a ${describe(a.summary.format)} with a ${describe(b.summary.format)}`,
-    );
-  }
+  assertComparable(a.summary, b.summary);
   const { matched, onlyA, onlyB } = matchRows(a, b);
   return {
     a: a.fileId,
@@ -72,6 +68,13 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
     onlyB,
     stats: compareStats(a, b),
   };
+}
+
+/** Only files of one format compare: a dump's samples and a trace's rows mean different things. */
+export function assertComparable(a: FileSummary, b: FileSummary): void {
+  if (a.format !== b.format) {
+    throw new Error(`cannot compare a ${describe(a.format)} with a ${describe(b.format)}`);
+  }
 }
 
 function describe(format: string): string {

@@ -5,8 +5,8 @@
  * - Python dicts become objects whose only prototype is DICT_PROTO, an empty frozen object
  *   with no prototype: like `Object.create(null)`, nothing is inherited and a key `__proto__`
  *   is just a key; unlike it, V8 keeps them as fast objects (a third of the memory, and three
- *   times faster to build: a dump holds millions of trace-event dicts). Non-string keys are stringified as Python's json.dumps would (1 -> "1",
- *   True -> "true", None -> "null").
+ *   times faster to build: a dump holds millions of trace-event dicts). Non-string keys are
+ *   stringified as Python's json.dumps would (1 -> "1", True -> "true", None -> "null").
  * - tuples and lists become arrays; sets and frozensets become PySet.
  * - ints become numbers when safe, else bigint; floats become numbers.
  * - bytes / bytearray become Uint8Array.

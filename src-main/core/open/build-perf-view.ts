@@ -5,7 +5,8 @@ import { perfSeries } from '../rows/perf-summary';
 
 /**
  * The perf view of one file: slime's perf keys (computed from the samples' raw trace events,
- * before those are dropped: see openSlime), per-request series, stragglers, durations.
+ * before those are dropped: see openSlime; none for OTLP), per-request series, stragglers,
+ * durations.
  */
 export function buildPerfView(
   format: FileFormat,
@@ -13,7 +14,7 @@ export function buildPerfView(
   perfSummary: Record<string, number>,
 ): PerfView {
   return {
-    perf: format === 'slime' ? perfSummary : {},
+    perf: perfSummary,
     series: format === 'slime' ? perfSeries(rows) : [],
     running: buildRunningCurve(rows),
     durations: buildDurations(rows),

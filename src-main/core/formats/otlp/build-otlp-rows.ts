@@ -47,8 +47,8 @@ function joinByBootstrapRoom(groups: Group[]): Group[] {
   const byRoom = new Map<string, Group[]>();
   const rest: Group[] = [];
   for (const group of groups) {
-    const room = group.spans.find((s) => startAttrs(s).bootstrap_room !== undefined)?.attrs
-      .start_attrs.bootstrap_room;
+    const withRoom = group.spans.find((s) => startAttrs(s).bootstrap_room !== undefined);
+    const room = withRoom && startAttrs(withRoom).bootstrap_room;
     if (room === undefined || room === null) rest.push(group);
     else byRoom.set(String(room), [...(byRoom.get(String(room)) ?? []), group]); // few groups per room
   }

@@ -145,7 +145,7 @@ export class SpanCollector {
   }
 }
 
-export const CLIPPED_AT_ROW_END: Attrs = Object.freeze({ clipped_by: 'row_end' });
+const CLIPPED_AT_ROW_END: Attrs = Object.freeze({ clipped_by: 'row_end' });
 const NO_SPAN_ATTRS: SpanItem['attrs'] = Object.freeze({
   start_attrs: EMPTY_ATTRS,
   end_attrs: EMPTY_ATTRS,

@@ -139,7 +139,6 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       if (d > ((container as WithDepth)[DEPTH] ?? 0)) (container as WithDepth)[DEPTH] = d;
     }
   };
-  const newDict = newPyDict;
   const setItem = (dict: Slot, key: PyValue, v: PyValue) => {
     if (
       dict instanceof ListBuilder ||
@@ -152,7 +151,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       if (dict && typeof dict === 'object' && (dict as PyObjectRef).$kind === 'object') {
         const obj = dict as PyObjectRef;
         const state = (
-          obj.state && typeof obj.state === 'object' ? obj.state : (obj.state = newDict())
+          obj.state && typeof obj.state === 'object' ? obj.state : (obj.state = newPyDict())
         ) as PyDict;
         state[dictKey(key)] = v;
         return;
@@ -425,12 +424,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         break;
       }
       case 0x7d: // EMPTY_DICT
-        push(newDict());
+        push(newPyDict());
         break;
       case 0x64: {
         // DICT
         const items = popMark();
-        const d = newDict();
+        const d = newPyDict();
         for (let i = 0; i + 1 < items.length; i += 2)
           setItem(d, value(items[i]), value(items[i + 1]));
         push(d);
