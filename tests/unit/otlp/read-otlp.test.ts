@@ -30,7 +30,9 @@ describe('OTLP fixtures open with the counts their README gives', () => {
   }
 
   it('the truncated file says which line was cut off', () => {
-    expect(read('otlp_truncated.jsonl').skippedLines.examples).toEqual([{ line: 7, reason: 'cut off' }]);
+    expect(read('otlp_truncated.jsonl').skippedLines.examples).toEqual([
+      { line: 7, reason: 'cut off' },
+    ]);
   });
 
   it('mixed garbage: every bad line is named, the five valid lines open', () => {
@@ -46,7 +48,9 @@ describe('OTLP fixtures open with the counts their README gives', () => {
   });
 
   it('detects OTLP by content, not name', () => {
-    expect(sniffOtlp(readFileSync(resolve(OTLP, 'sglang_otel_trace.json')).subarray(0, 4096))).toBe(true);
+    expect(sniffOtlp(readFileSync(resolve(OTLP, 'sglang_otel_trace.json')).subarray(0, 4096))).toBe(
+      true,
+    );
     expect(sniffOtlp(new TextEncoder().encode('{"resourceLogs": []}'))).toBe(false);
   });
 });
@@ -59,10 +63,16 @@ describe('SGLang and ROLL structure', () => {
     expect(spans.some((s) => s.name === 'http_request' && s.service === 'smg')).toBe(true);
     const threads = spans.filter((s) => typeof s.attrs.start_attrs.thread_label === 'string');
     expect(threads.length).toBeGreaterThan(0);
-    expect(threads.every((t) => /TP\d/.test(t.lane_label ?? '') || /Tokenizer|Controller/.test(t.lane_label ?? ''))).toBe(true);
+    expect(
+      threads.every(
+        (t) => /TP\d/.test(t.lane_label ?? '') || /Tokenizer|Controller/.test(t.lane_label ?? ''),
+      ),
+    ).toBe(true);
     // every slice sits in a lane of its own thread's group, below the thread span
     const byId = new Map(spans.map((s) => [s.span_id, s]));
-    for (const slice of spans.filter((s) => byId.get(s.parent_span_id ?? '')?.attrs.start_attrs.thread_label !== undefined)) {
+    for (const slice of spans.filter(
+      (s) => byId.get(s.parent_span_id ?? '')?.attrs.start_attrs.thread_label !== undefined,
+    )) {
       const thread = byId.get(slice.parent_span_id!)!;
       expect(slice.lane).toBeGreaterThan(thread.lane);
       expect(slice.lane_label).toBe(thread.lane_label);
@@ -92,16 +102,23 @@ describe('SGLang and ROLL structure', () => {
     const labels = new Set(step.items.map((i) => i.lane_label));
     expect([...labels].some((l) => l?.startsWith('driver'))).toBe(true);
     expect([...labels].some((l) => l?.startsWith('scheduler'))).toBe(true);
-    const exceptions = doc.rows.flatMap((r) => r.items).filter((i) => i.type === 'event' && i.name === 'exception');
+    const exceptions = doc.rows
+      .flatMap((r) => r.items)
+      .filter((i) => i.type === 'event' && i.name === 'exception');
     expect(exceptions).toHaveLength(3);
     expect(exceptions[0].error).toBe(true);
-    expect(String((exceptions[0].attrs as Record<string, unknown>)['exception.type'])).toContain('TimeoutError');
+    expect(String((exceptions[0].attrs as Record<string, unknown>)['exception.type'])).toContain(
+      'TimeoutError',
+    );
     expect((exceptions[0].attrs as Record<string, unknown>)['exception.stacktrace']).toBeTruthy();
   });
 
   it('a rotated set opens oldest first, and the step that straddles the rotation is one row', () => {
     const set = findRotatedSet(resolve(OTLP, 'roll_traces.1.jsonl'));
-    expect(set.map((p) => p.split('/').pop())).toEqual(['roll_traces.jsonl', 'roll_traces.1.jsonl']);
+    expect(set.map((p) => p.split('/').pop())).toEqual([
+      'roll_traces.jsonl',
+      'roll_traces.1.jsonl',
+    ]);
     const joined = readOtlp(set.map((p) => fixtureSource(p)));
     const separate = read('roll_traces.jsonl').traces + read('roll_traces.1.jsonl').traces;
     expect(joined.spans).toBe(2348 + 801);
@@ -111,20 +128,44 @@ describe('SGLang and ROLL structure', () => {
 
 describe('encodings', () => {
   const line = (o: unknown) => JSON.stringify(o);
-  const doc = (lines: string[]) => readOtlp([bytesSource('x.jsonl', new TextEncoder().encode(lines.join('\n')))]);
+  const doc = (lines: string[]) =>
+    readOtlp([bytesSource('x.jsonl', new TextEncoder().encode(lines.join('\n')))]);
 
   it('base64 ids, bare int64 numbers, enum names, snake_case keys, every status shape', () => {
     const traceB64 = Buffer.from('0123456789abcdef0123456789abcdef', 'hex').toString('base64');
     const spanB64 = Buffer.from('0011223344556677', 'hex').toString('base64');
     const result = doc([
       line({
-        resource_spans: [{
-          resource: { attributes: [{ key: 'service.name', value: { string_value: 'svc' } }] },
-          scope_spans: [{ spans: [
-            { trace_id: traceB64, span_id: spanB64, name: 'root', kind: 'SPAN_KIND_SERVER', start_time_unix_nano: 1780000000000000000, end_time_unix_nano: '1780000000500000000', status: { code: 'STATUS_CODE_ERROR', message: 'boom' } },
-            { traceId: traceB64, spanId: 'AAAAAAAAAAE=', parentSpanId: spanB64, name: 'child', kind: 3, startTimeUnixNano: '1780000000100000123', endTimeUnixNano: '1780000000200000000', status: {} },
-          ] }],
-        }],
+        resource_spans: [
+          {
+            resource: { attributes: [{ key: 'service.name', value: { string_value: 'svc' } }] },
+            scope_spans: [
+              {
+                spans: [
+                  {
+                    trace_id: traceB64,
+                    span_id: spanB64,
+                    name: 'root',
+                    kind: 'SPAN_KIND_SERVER',
+                    start_time_unix_nano: 1780000000000000000,
+                    end_time_unix_nano: '1780000000500000000',
+                    status: { code: 'STATUS_CODE_ERROR', message: 'boom' },
+                  },
+                  {
+                    traceId: traceB64,
+                    spanId: 'AAAAAAAAAAE=',
+                    parentSpanId: spanB64,
+                    name: 'child',
+                    kind: 3,
+                    startTimeUnixNano: '1780000000100000123',
+                    endTimeUnixNano: '1780000000200000000',
+                    status: {},
+                  },
+                ],
+              },
+            ],
+          },
+        ],
       }),
     ]);
     expect(result.spans).toBe(2);
@@ -143,7 +184,27 @@ describe('encodings', () => {
 
   it('times are exact to the nanosecond split: whole seconds plus nanoseconds, bad digits refused', () => {
     const at = (start: unknown) =>
-      doc([line({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), name: 's', startTimeUnixNano: start, endTimeUnixNano: '1780000000999999999' }] }] }] })]);
+      doc([
+        line({
+          resourceSpans: [
+            {
+              scopeSpans: [
+                {
+                  spans: [
+                    {
+                      traceId: 'ab'.repeat(16),
+                      spanId: 'cd'.repeat(8),
+                      name: 's',
+                      startTimeUnixNano: start,
+                      endTimeUnixNano: '1780000000999999999',
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        }),
+      ]);
     const start = (d: ReturnType<typeof at>) => (d.rows[0].items[0] as SpanItem).start_ts;
     expect(start(at('1780000000123456789'))).toBe(1780000000 + 123456789 / 1e9);
     expect(start(at('999'))).toBe(999 / 1e9);
@@ -152,11 +213,41 @@ describe('encodings', () => {
   });
 
   it('one copy of what repeats: resources, ids and names are shared across lines, attributes stay per span', () => {
-    const resource = { attributes: [{ key: 'service.name', value: { stringValue: 'worker' } }, { key: 'service.instance.id', value: { stringValue: 'w0' } }] };
-    const span = (id: string, attrs: unknown[]) => ({ traceId: 'ab'.repeat(16), spanId: id, name: 'step', startTimeUnixNano: '1780000000000000000', endTimeUnixNano: '1780000001000000000', attributes: attrs });
+    const resource = {
+      attributes: [
+        { key: 'service.name', value: { stringValue: 'worker' } },
+        { key: 'service.instance.id', value: { stringValue: 'w0' } },
+      ],
+    };
+    const span = (id: string, attrs: unknown[]) => ({
+      traceId: 'ab'.repeat(16),
+      spanId: id,
+      name: 'step',
+      startTimeUnixNano: '1780000000000000000',
+      endTimeUnixNano: '1780000001000000000',
+      attributes: attrs,
+    });
     const result = doc([
-      line({ resourceSpans: [{ resource, scopeSpans: [{ spans: [span('0'.repeat(15) + '1', [{ key: 'k', value: { intValue: '1' } }])] }] }] }),
-      line({ resourceSpans: [{ resource, scopeSpans: [{ spans: [span('0'.repeat(15) + '2', [{ key: 'k', value: { intValue: '2' } }])] }] }] }),
+      line({
+        resourceSpans: [
+          {
+            resource,
+            scopeSpans: [
+              { spans: [span('0'.repeat(15) + '1', [{ key: 'k', value: { intValue: '1' } }])] },
+            ],
+          },
+        ],
+      }),
+      line({
+        resourceSpans: [
+          {
+            resource,
+            scopeSpans: [
+              { spans: [span('0'.repeat(15) + '2', [{ key: 'k', value: { intValue: '2' } }])] },
+            ],
+          },
+        ],
+      }),
     ]);
     const [a, b] = result.rows[0].items as SpanItem[];
     expect(a.otel?.resource).toBe(b.otel?.resource);
@@ -165,8 +256,22 @@ describe('encodings', () => {
     expect(b.attrs.start_attrs).toEqual({ k: 2 });
     // a resource whose string value looks like another value's JSON is still its own resource
     const tricky = doc([
-      line({ resourceSpans: [{ resource: { attributes: [{ key: 'x', value: { stringValue: 'j{"intValue":"1"}' } }] }, scopeSpans: [{ spans: [span('0'.repeat(15) + '3', [])] }] }] }),
-      line({ resourceSpans: [{ resource: { attributes: [{ key: 'x', value: { intValue: '1' } }] }, scopeSpans: [{ spans: [span('0'.repeat(15) + '4', [])] }] }] }),
+      line({
+        resourceSpans: [
+          {
+            resource: { attributes: [{ key: 'x', value: { stringValue: 'j{"intValue":"1"}' } }] },
+            scopeSpans: [{ spans: [span('0'.repeat(15) + '3', [])] }],
+          },
+        ],
+      }),
+      line({
+        resourceSpans: [
+          {
+            resource: { attributes: [{ key: 'x', value: { intValue: '1' } }] },
+            scopeSpans: [{ spans: [span('0'.repeat(15) + '4', [])] }],
+          },
+        ],
+      }),
     ]);
     const resources = tricky.rows[0].items.map((i) => (i as SpanItem).otel?.resource);
     expect(resources).toEqual([{ x: 'j{"intValue":"1"}' }, { x: 1 }]);
@@ -189,7 +294,10 @@ describe('encodings', () => {
 
   it('one pretty-printed export, or a list of them, opens like its JSON lines; a byte-order mark is ignored', () => {
     const text = readFileSync(resolve(OTLP, 'sglang_otel_trace.json'), 'utf8');
-    const exports = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+    const exports = text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as unknown);
     const asLines = doc(text.split('\n'));
     const pretty = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2));
     expect(sniffOtlp(pretty(exports))).toBe(true);
@@ -199,22 +307,36 @@ describe('encodings', () => {
     expect(JSON.stringify(asList.rows)).toBe(JSON.stringify(asLines.rows));
     const one = readOtlp([bytesSource('one.json', pretty(exports[0]))]);
     const first = exports[0] as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
-    expect(one.spans).toBe(first.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((ss) => ss.spans)).length);
+    expect(one.spans).toBe(
+      first.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((ss) => ss.spans)).length,
+    );
     const bom = readOtlp([bytesSource('bom.jsonl', new TextEncoder().encode(`\uFEFF${text}`))]);
     expect(bom.spans).toBe(1396);
     expect(bom.skippedLines.count).toBe(0);
     // lines that are neither JSON lines nor one document still say why each was skipped
     const garbage = doc(['not json', '', '{"resourceSpans": [']);
     expect(garbage.spans).toBe(0);
-    expect(garbage.skippedLines.examples.map((e) => e.reason)).toEqual(['not JSON', 'blank', 'cut off']);
+    expect(garbage.skippedLines.examples.map((e) => e.reason)).toEqual([
+      'not JSON',
+      'blank',
+      'cut off',
+    ]);
   });
 
   it('reads identically through tiny chunks', () => {
-    for (const name of ['sglang_otel_trace.json', 'otlp_mixed_garbage.jsonl', 'otlp_truncated.jsonl']) {
+    for (const name of [
+      'sglang_otel_trace.json',
+      'otlp_mixed_garbage.jsonl',
+      'otlp_truncated.jsonl',
+    ]) {
       const bytes = new Uint8Array(readFileSync(resolve(OTLP, name)));
       const whole = readOtlp([bytesSource(name, bytes)]);
       for (const chunk of [7, 13]) {
-        const source: ByteSource = { name, size: bytes.length, read: (o, n) => bytes.slice(o, o + Math.min(n, chunk)) };
+        const source: ByteSource = {
+          name,
+          size: bytes.length,
+          read: (o, n) => bytes.slice(o, o + Math.min(n, chunk)),
+        };
         const chunked = readOtlp([source]);
         expect(JSON.stringify(chunked.rows)).toBe(JSON.stringify(whole.rows));
         expect(chunked.skippedLines).toEqual(whole.skippedLines);
@@ -226,14 +348,29 @@ describe('encodings', () => {
 describe('PD halves without the router (ours)', () => {
   const half = (traceId: string, spanId: string, role: string, room: number, startNs: bigint) =>
     JSON.stringify({
-      resourceSpans: [{
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'sglang' } }] },
-        scopeSpans: [{ spans: [{
-          traceId, spanId, name: `${role} Req 0123abcd`, kind: 1,
-          startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs + 500_000_000n),
-          attributes: [{ key: 'bootstrap_room', value: { intValue: String(room) } }, { key: 'rid', value: { stringValue: '0123abcd' } }],
-        }] }],
-      }],
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'sglang' } }] },
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId,
+                  spanId,
+                  name: `${role} Req 0123abcd`,
+                  kind: 1,
+                  startTimeUnixNano: String(startNs),
+                  endTimeUnixNano: String(startNs + 500_000_000n),
+                  attributes: [
+                    { key: 'bootstrap_room', value: { intValue: String(room) } },
+                    { key: 'rid', value: { stringValue: '0123abcd' } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
     });
   const t0 = 1780000000000000000n;
   const text = [
@@ -249,7 +386,10 @@ describe('PD halves without the router (ours)', () => {
     expect(joined.rows).toHaveLength(2);
     expect(joined.bootstrapRooms).toBe(2);
     const pair = joined.rows.find((r) => r.items.length === 2)!;
-    expect(pair.items.map((i) => i.name).sort()).toEqual(['decode Req 0123abcd', 'prefill Req 0123abcd']);
+    expect(pair.items.map((i) => i.name).sort()).toEqual([
+      'decode Req 0123abcd',
+      'prefill Req 0123abcd',
+    ]);
   });
 
   it('the SGLang fixture carries bootstrap rooms', () => {
@@ -259,6 +399,9 @@ describe('PD halves without the router (ours)', () => {
 
 describe('rotated sets in a folder', () => {
   it('a folder of mixed files opens its largest rotated set, oldest first', () => {
-    expect(findRotatedSet(OTLP).map((p) => p.split('/').pop())).toEqual(['roll_traces.jsonl', 'roll_traces.1.jsonl']);
+    expect(findRotatedSet(OTLP).map((p) => p.split('/').pop())).toEqual([
+      'roll_traces.jsonl',
+      'roll_traces.1.jsonl',
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import {
   normaliseId,
   spanKind,
   statusOf,
+  type Status,
 } from './otlp-values';
 
 export interface SpanEvent {
@@ -79,25 +80,44 @@ export class SpanCollector {
   private importSpan(raw: unknown, resource: Attrs, scope: string): void {
     if (!raw || typeof raw !== 'object') return;
     const s = raw as Record<string, unknown>;
-    const start = nanosToSeconds(field(s, 'startTimeUnixNano', 'start_time_unix_nano'));
+    this.add({
+      resource,
+      scope,
+      traceId: field(s, 'traceId', 'trace_id'),
+      spanId: field(s, 'spanId', 'span_id'),
+      parentSpanId: field(s, 'parentSpanId', 'parent_span_id'),
+      name: String(s.name ?? ''),
+      kind: spanKind(s.kind),
+      start: nanosToSeconds(field(s, 'startTimeUnixNano', 'start_time_unix_nano')),
+      end: nanosToSeconds(field(s, 'endTimeUnixNano', 'end_time_unix_nano')),
+      status: statusOf(s.status),
+      attrs: keyValues(s.attributes),
+      events: Array.isArray(s.events) ? s.events.filter(isObject).map(rawEvent) : null,
+      links: Array.isArray(s.links) ? s.links.filter(isObject).map(rawLink) : null,
+    });
+  }
+
+  /** One span, read from a parsed line or scanned from its bytes (scan-export-line.ts). */
+  add(raw: RawSpan): void {
+    const start = raw.start;
     if (start === null) return;
-    const endRaw = nanosToSeconds(field(s, 'endTimeUnixNano', 'end_time_unix_nano'));
-    const end = endRaw === null || endRaw === 0 ? null : endRaw;
+    const end = raw.end === null || raw.end === 0 ? null : raw.end;
     const shared = this.shared;
-    const traceId = shared.id(field(s, 'traceId', 'trace_id'), 0);
-    const attrs = keyValues(s.attributes);
+    const traceId = shared.id(raw.traceId, 0);
+    const attrs = raw.attrs;
+    const resource = raw.resource;
     const service = String(resource['service.name'] ?? '');
     const item: SpanItem = {
       type: 'span',
       state: end === null ? 'open_span' : 'closed_span',
-      name: shared.string(String(s.name ?? ''), 3),
+      name: shared.string(raw.name, 3),
       start_ts: start,
       end_ts: end,
       // an ongoing span is drawn to its row's end, known once the row is built
       display_end_ts: end ?? start,
       attempt: 0,
-      span_id: normaliseId(field(s, 'spanId', 'span_id')),
-      parent_span_id: shared.id(field(s, 'parentSpanId', 'parent_span_id'), 1) || null,
+      span_id: normaliseId(raw.spanId),
+      parent_span_id: shared.id(raw.parentSpanId, 1) || null,
       parent_span_name: null,
       lane: 0,
       depth: 0,
@@ -108,7 +128,7 @@ export class SpanCollector {
             ? NO_SPAN_ATTRS
             : { start_attrs: attrs, end_attrs: EMPTY_ATTRS },
       service,
-      otel: shared.otel(spanKind(s.kind), statusOf(s.status), resource, scope),
+      otel: shared.otel(raw.kind, raw.status, resource, raw.scope),
     };
     const list = this.byTrace.get(traceId);
     if (list) list.push(item);
@@ -117,32 +137,73 @@ export class SpanCollector {
     if (service) this.services.add(service);
     const room = attrs.bootstrap_room;
     if (room !== undefined && room !== null) this.bootstrapRooms.add(String(room));
-    if (Array.isArray(s.events) && s.events.length > 0) {
-      const events = s.events.flatMap((e) => {
-        const eo = e as Record<string, unknown>;
-        const ts = nanosToSeconds(field(eo, 'timeUnixNano', 'time_unix_nano'));
-        return ts === null
-          ? []
-          : [{ name: shared.string(String(eo.name ?? '')), ts, attrs: keyValues(eo.attributes) }];
-      });
+    if (raw.events !== null && raw.events.length > 0) {
+      const events: SpanEvent[] = [];
+      for (const e of raw.events) {
+        if (e.ts !== null) events.push({ name: shared.string(e.name), ts: e.ts, attrs: e.attrs });
+      }
       if (events.length > 0) this.events.set(item, events);
       this.eventCount += events.length;
     }
-    if (Array.isArray(s.links) && s.links.length > 0) {
+    if (raw.links !== null && raw.links.length > 0) {
       this.links.set(
         item,
-        s.links.map((l) => {
-          const lo = l as Record<string, unknown>;
-          return {
-            traceId: shared.string(normaliseId(field(lo, 'traceId', 'trace_id'))),
-            spanId: normaliseId(field(lo, 'spanId', 'span_id')),
-            attrs: keyValues(lo.attributes),
-          };
-        }),
+        raw.links.map((l) => ({
+          traceId: shared.string(normaliseId(l.traceId)),
+          spanId: normaliseId(l.spanId),
+          attrs: l.attrs,
+        })),
       );
-      this.linkCount += s.links.length;
+      this.linkCount += raw.links.length;
     }
   }
+}
+
+/** A span's fields as read: ids and times not yet normalised, values already plain. */
+export interface RawSpan {
+  resource: Attrs;
+  scope: string;
+  traceId: unknown;
+  spanId: unknown;
+  parentSpanId: unknown;
+  name: string;
+  kind: string;
+  start: number | null;
+  end: number | null;
+  status: Status;
+  attrs: Attrs;
+  events: RawEvent[] | null;
+  links: RawLink[] | null;
+}
+
+export interface RawEvent {
+  name: string;
+  ts: number | null;
+  attrs: Attrs;
+}
+
+export interface RawLink {
+  traceId: unknown;
+  spanId: unknown;
+  attrs: Attrs;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+
+function rawEvent(e: Record<string, unknown>): RawEvent {
+  return {
+    name: String(e.name ?? ''),
+    ts: nanosToSeconds(field(e, 'timeUnixNano', 'time_unix_nano')),
+    attrs: keyValues(e.attributes),
+  };
+}
+
+function rawLink(l: Record<string, unknown>): RawLink {
+  return {
+    traceId: field(l, 'traceId', 'trace_id'),
+    spanId: field(l, 'spanId', 'span_id'),
+    attrs: keyValues(l.attributes),
+  };
 }
 
 const CLIPPED_AT_ROW_END: Attrs = Object.freeze({ clipped_by: 'row_end' });
@@ -199,7 +260,7 @@ class SharedValues {
   }
 
   /** One details object per (kind, status, resource, scope): spans share a handful of them. */
-  otel(kind: string, status: ReturnType<typeof statusOf>, resource: Attrs, scope: string): Otel {
+  otel(kind: string, status: Status, resource: Attrs, scope: string): Otel {
     // neighbours mostly share all four (plain statuses are shared objects, so identity works)
     const last = this.lastOtel;
     if (
@@ -217,18 +278,13 @@ class SharedValues {
 
   private lastOtel: {
     kind: string;
-    status: ReturnType<typeof statusOf>;
+    status: Status;
     resource: Attrs;
     scope: string;
     otel: Otel;
   } | null = null;
 
-  private findOtel(
-    kind: string,
-    status: ReturnType<typeof statusOf>,
-    resource: Attrs,
-    scope: string,
-  ): Otel {
+  private findOtel(kind: string, status: Status, resource: Attrs, scope: string): Otel {
     let known = this.otels.get(resource);
     if (!known) {
       known = new Map();

@@ -53,21 +53,24 @@ export function anyValue(v: unknown): AttrValue {
   const o = v as Record<string, unknown>;
   if ('stringValue' in o || 'string_value' in o) return String(o.stringValue ?? o.string_value);
   if ('boolValue' in o || 'bool_value' in o) return Boolean(o.boolValue ?? o.bool_value);
-  if ('intValue' in o || 'int_value' in o) {
-    const raw = o.intValue ?? o.int_value;
-    const n = Number(raw);
-    return Number.isSafeInteger(n) ? n : String(raw);
-  }
-  if ('doubleValue' in o || 'double_value' in o) {
-    const d = o.doubleValue ?? o.double_value;
-    return typeof d === 'number' ? d : Number(d);
-  }
+  if ('intValue' in o || 'int_value' in o) return intAttr(o.intValue ?? o.int_value);
+  if ('doubleValue' in o || 'double_value' in o) return doubleAttr(o.doubleValue ?? o.double_value);
   if ('bytesValue' in o || 'bytes_value' in o) return String(o.bytesValue ?? o.bytes_value);
   const array = (o.arrayValue ?? o.array_value) as { values?: unknown[] } | undefined;
   if (array) return (array.values ?? []).map(anyValue);
   const kvlist = (o.kvlistValue ?? o.kvlist_value) as { values?: unknown[] } | undefined;
   if (kvlist) return keyValues(kvlist.values);
   return null;
+}
+
+/** An int64 attribute (a JSON string or number): a number while exact, else its text. */
+export function intAttr(raw: unknown): AttrValue {
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? n : String(raw);
+}
+
+export function doubleAttr(raw: unknown): number {
+  return typeof raw === 'number' ? raw : Number(raw);
 }
 
 /** Shared by every span without attributes: a million spans need not hold a million `{}`. */
@@ -79,18 +82,22 @@ export function keyValues(list: unknown): Attrs {
   for (const kv of list) {
     if (kv && typeof kv === 'object' && typeof (kv as { key?: unknown }).key === 'string') {
       const { key, value } = kv as { key: string; value?: unknown };
-      // a key named __proto__ must become a property, not replace the prototype
-      if (key === '__proto__') {
-        Object.defineProperty(out, key, {
-          value: anyValue(value),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else out[key] = anyValue(value);
+      setAttr(out, key, anyValue(value));
     }
   }
   return out;
+}
+
+export function setAttr(out: Attrs, key: string, value: AttrValue): void {
+  // a key named __proto__ must become a property, not replace the prototype
+  if (key === '__proto__') {
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else out[key] = value;
 }
 
 const KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
@@ -101,7 +108,7 @@ export function spanKind(raw: unknown): string {
   return 'UNSPECIFIED';
 }
 
-type Status = { code: 'UNSET' | 'OK' | 'ERROR'; message: string };
+export type Status = { code: 'UNSET' | 'OK' | 'ERROR'; message: string };
 const PLAIN_STATUS: Record<Status['code'], Status> = {
   UNSET: Object.freeze({ code: 'UNSET', message: '' }),
   OK: Object.freeze({ code: 'OK', message: '' }),
@@ -112,14 +119,17 @@ const PLAIN_STATUS: Record<Status['code'], Status> = {
 export function statusOf(raw: unknown): Status {
   if (!raw || typeof raw !== 'object') return PLAIN_STATUS.UNSET;
   const o = raw as { code?: unknown; message?: unknown };
-  const c = o.code;
+  return statusFrom(o.code, o.message);
+}
+
+export function statusFrom(c: unknown, rawMessage: unknown): Status {
   const code =
     c === 2 || c === 'STATUS_CODE_ERROR' || c === 'ERROR'
       ? 'ERROR'
       : c === 1 || c === 'STATUS_CODE_OK' || c === 'OK'
         ? 'OK'
         : 'UNSET';
-  const message = typeof o.message === 'string' ? o.message : '';
+  const message = typeof rawMessage === 'string' ? rawMessage : '';
   return message === '' ? PLAIN_STATUS[code] : { code, message };
 }
 

@@ -5,6 +5,7 @@ import type { SkippedLines } from '../../api/trace-api';
 import type { Row } from '../../model/row';
 import { readLines } from './read-lines';
 import { SpanCollector } from './import-spans';
+import { ExportLineScanner } from './scan-export-line';
 import { buildOtlpRows } from './build-otlp-rows';
 
 export interface OtlpDocument {
@@ -26,6 +27,8 @@ export interface ReadOtlpOptions {
   onProgress?: (p: { bytesRead: number; samplesRead: number }) => void;
   shouldCancel?: () => boolean;
   joinByBootstrapRoom?: boolean;
+  /** read every line with JSON.parse (the reference the byte scanner is tested against) */
+  jsonParseOnly?: boolean;
 }
 
 const MAX_EXAMPLES = 8;
@@ -51,6 +54,7 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
   const read = new SpanCollector();
   const skipped: SkippedLines = { count: 0, examples: [] };
   const decoder = new TextDecoder('utf-8', { fatal: true });
+  const scanner = options.jsonParseOnly ? null : new ExportLineScanner();
   let bytesBefore = 0;
   let lastProgress = 0;
   const skip = (source: ByteSource, line: number, reason: string) => {
@@ -75,6 +79,12 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
       }
     };
     for (const line of readLines(source, onChunk)) {
+      const scanned = scanner?.scan(line.bytes);
+      if (scanned) {
+        for (const span of scanned) read.add(span);
+        imported++;
+        continue;
+      }
       let text: string;
       try {
         text = decoder.decode(line.bytes);
