@@ -40,6 +40,9 @@ export class SpanCollector {
   readonly services = new Set<string>();
   readonly bootstrapRooms = new Set<string>();
   private readonly shared = new SharedValues();
+  private lastTraceId: string | null = null;
+  private lastTrace: SpanItem[] = [];
+  private lastService = '';
 
   /** One export line; returns why the line is skipped, or null. */
   importExport(parsed: unknown): string | null {
@@ -130,13 +133,23 @@ export class SpanCollector {
       service,
       otel: shared.otel(raw.kind, raw.status, resource, raw.scope),
     };
-    const list = this.byTrace.get(traceId);
-    if (list) list.push(item);
-    else this.byTrace.set(traceId, [item]);
+    // neighbours mostly share their trace
+    if (traceId !== this.lastTraceId) {
+      let list = this.byTrace.get(traceId);
+      if (!list) this.byTrace.set(traceId, (list = []));
+      this.lastTraceId = traceId;
+      this.lastTrace = list;
+    }
+    this.lastTrace.push(item);
     this.spans++;
-    if (service) this.services.add(service);
-    const room = attrs.bootstrap_room;
-    if (room !== undefined && room !== null) this.bootstrapRooms.add(String(room));
+    if (service && service !== this.lastService) {
+      this.services.add(service);
+      this.lastService = service;
+    }
+    if (attrs !== EMPTY_ATTRS) {
+      const room = attrs.bootstrap_room;
+      if (room !== undefined && room !== null) this.bootstrapRooms.add(String(room));
+    }
     if (raw.events !== null && raw.events.length > 0) {
       const events: SpanEvent[] = [];
       for (const e of raw.events) {

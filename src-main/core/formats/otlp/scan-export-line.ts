@@ -36,10 +36,11 @@ const SITE_TRACE = 0;
 const SITE_PARENT = 1;
 const SITE_NAME = 2;
 const SITE_SCOPE = 3;
-const SITE_KEY = 4;
-const SITE_VALUE = 5;
-const SITE_OTHER = 6;
-const SITES = 7;
+const SITE_OTHER = 4;
+/** attribute keys and values by position: spans of one kind list the same keys in order */
+const SITE_ATTRIBUTE = 5;
+const ATTRIBUTE_SITES = 4;
+const SITES = SITE_ATTRIBUTE + 2 * ATTRIBUTE_SITES;
 
 // field ids: one bit each, so a field read twice is caught with a mask (once())
 const UNKNOWN = 0;
@@ -157,13 +158,20 @@ export class ExportLineScanner {
   private p = 0;
   private end = 0;
   private depth = 0;
-  private spans: RawSpan[] = [];
+  /** RawSpans reused line after line: the collector copies what it keeps */
+  private readonly pool: RawSpan[] = [];
+  private count = 0;
+  private lastResourceBytes: Buffer | null = null;
+  private lastResource: Attrs = EMPTY_ATTRS;
   private readonly cache: (string | null)[] = new Array<string | null>(CACHE_SIZE).fill(null);
   private readonly resources = new Map<string, Attrs>();
   /** the last plain (unescaped) string read per call site */
   private readonly last: string[] = new Array<string>(SITES).fill('');
 
-  /** The spans of one line (without its newline), or null to read it with JSON.parse. */
+  /**
+   * The spans of one line (without its newline), or null to read it with JSON.parse. The
+   * RawSpans are reused by the next call: add them to the collector before scanning on.
+   */
   scan(line: Uint8Array): RawSpan[] | null {
     if (!isAscii(line)) return null;
     // a view of exactly the line: a read past its end is undefined, which no check accepts
@@ -171,12 +179,12 @@ export class ExportLineScanner {
     this.p = 0;
     this.end = line.byteLength;
     this.depth = 0;
-    this.spans = [];
+    this.count = 0;
     try {
       this.ws();
       this.exportRequest();
       this.ws();
-      return this.p === this.end ? this.spans : null;
+      return this.p === this.end ? this.pool.slice(0, this.count) : null;
     } catch (error) {
       if (error === BAIL) return null;
       throw error;
@@ -205,7 +213,7 @@ export class ExportLineScanner {
   private resourceSpans(): void {
     let resource: Attrs = EMPTY_ATTRS;
     let seen = 0;
-    const before = this.spans.length;
+    const before = this.count;
     if (this.enter(OPEN_BRACE)) {
       do {
         const key = this.key(RESOURCE_SPANS_KEYS);
@@ -220,7 +228,7 @@ export class ExportLineScanner {
       } while (this.next(CLOSE_BRACE));
     }
     // the resource may come after its spans
-    for (let i = before; i < this.spans.length; i++) this.spans[i].resource = resource;
+    for (let i = before; i < this.count; i++) this.pool[i].resource = resource;
   }
 
   private resource(): Attrs {
@@ -237,9 +245,17 @@ export class ExportLineScanner {
     return attrs;
   }
 
-  /** Resources repeat on every line: one Attrs per distinct text. */
+  /**
+   * Resources repeat on every line: one Attrs per distinct text. The same bytes as the last
+   * resource's are that resource (they were valid JSON ending where they end) without a walk.
+   */
   private sharedAttributes(): Attrs {
     const start = this.p;
+    const last = this.lastResourceBytes;
+    if (last !== null && this.b.subarray(start, start + last.length).equals(last)) {
+      this.p = start + last.length;
+      return this.lastResource;
+    }
     this.skipValue();
     const text = this.b.toString('latin1', start, this.p);
     let known = this.resources.get(text);
@@ -250,13 +266,15 @@ export class ExportLineScanner {
       this.p = after;
       this.resources.set(text, known);
     }
+    this.lastResourceBytes = Buffer.from(this.b.subarray(start, this.p));
+    this.lastResource = known;
     return known;
   }
 
   private scopeSpans(): void {
     let scope = '';
     let seen = 0;
-    const from = this.spans.length;
+    const from = this.count;
     if (this.enter(OPEN_BRACE)) {
       do {
         const key = this.key(SCOPE_SPANS_KEYS);
@@ -270,7 +288,7 @@ export class ExportLineScanner {
         else this.skipValue();
       } while (this.next(CLOSE_BRACE));
     }
-    for (let i = from; i < this.spans.length; i++) this.spans[i].scope = scope;
+    for (let i = from; i < this.count; i++) this.pool[i].scope = scope;
   }
 
   private scopeName(): string {
@@ -288,21 +306,23 @@ export class ExportLineScanner {
   }
 
   private span(): void {
-    const span: RawSpan = {
-      resource: EMPTY_ATTRS,
-      scope: '',
-      traceId: undefined,
-      spanId: undefined,
-      parentSpanId: undefined,
-      name: '',
-      kind: 'UNSPECIFIED',
-      start: null,
-      end: null,
-      status: UNSET,
-      attrs: EMPTY_ATTRS,
-      events: null,
-      links: null,
-    };
+    let span = this.pool[this.count];
+    if (span === undefined) span = this.pool[this.count] = newRawSpan();
+    else {
+      span.resource = EMPTY_ATTRS;
+      span.scope = '';
+      span.traceId = undefined;
+      span.spanId = undefined;
+      span.parentSpanId = undefined;
+      span.name = '';
+      span.kind = 'UNSPECIFIED';
+      span.start = null;
+      span.end = null;
+      span.status = UNSET;
+      span.attrs = EMPTY_ATTRS;
+      span.events = null;
+      span.links = null;
+    }
     let seen = 0;
     if (this.enter(OPEN_BRACE)) {
       do {
@@ -355,7 +375,7 @@ export class ExportLineScanner {
         }
       } while (this.next(CLOSE_BRACE));
     }
-    this.spans.push(span);
+    this.count++;
   }
 
   private status(): RawSpan['status'] {
@@ -409,8 +429,10 @@ export class ExportLineScanner {
   /** [{key, value: AnyValue}, ...] as keyValues() makes it. */
   private attributes(): Attrs {
     let out: Attrs | null = null;
+    let index = 0;
     if (this.enter(OPEN_BRACKET)) {
       do {
+        const site = SITE_ATTRIBUTE + 2 * Math.min(index++, ATTRIBUTE_SITES - 1);
         let name: string | null = null;
         let value: AttrValue = null;
         let seen = 0;
@@ -418,8 +440,8 @@ export class ExportLineScanner {
           do {
             const key = this.key(KEY_VALUE_KEYS);
             seen = once(seen, key);
-            if (key === KEY) name = this.string(SITE_KEY);
-            else if (key === VALUE) value = this.anyValue();
+            if (key === KEY) name = this.string(site);
+            else if (key === VALUE) value = this.anyValue(site + 1);
             else this.skipValue();
           } while (this.next(CLOSE_BRACE));
         }
@@ -431,20 +453,20 @@ export class ExportLineScanner {
   }
 
   /** An AnyValue holding one scalar; arrays, kvlists and unusual shapes go to JSON.parse. */
-  private anyValue(): AttrValue {
+  private anyValue(site: number): AttrValue {
     if (!this.enter(OPEN_BRACE)) return null;
     const key = this.key(ANY_VALUE_KEYS);
     let value: AttrValue;
     const b = this.b;
     switch (key) {
       case STRING_VALUE:
-        value = this.string(SITE_VALUE);
+        value = this.string(site);
         break;
       case INT_VALUE:
-        value = intAttr(b[this.p] === QUOTE ? this.string(SITE_VALUE) : this.number());
+        value = intAttr(b[this.p] === QUOTE ? this.string(site) : this.number());
         break;
       case DOUBLE_VALUE:
-        value = doubleAttr(b[this.p] === QUOTE ? this.string(SITE_VALUE) : this.number());
+        value = doubleAttr(b[this.p] === QUOTE ? this.string(site) : this.number());
         break;
       case BOOL_VALUE:
         value = this.boolean();
@@ -722,6 +744,24 @@ export class ExportLineScanner {
     }
     this.p = p + 1;
   }
+}
+
+function newRawSpan(): RawSpan {
+  return {
+    resource: EMPTY_ATTRS,
+    scope: '',
+    traceId: undefined,
+    spanId: undefined,
+    parentSpanId: undefined,
+    name: '',
+    kind: 'UNSPECIFIED',
+    start: null,
+    end: null,
+    status: UNSET,
+    attrs: EMPTY_ATTRS,
+    events: null,
+    links: null,
+  };
 }
 
 /** Marks a field as read; a field read twice (or under both spellings) goes to JSON.parse. */
