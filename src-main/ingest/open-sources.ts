@@ -4,6 +4,7 @@ import { FormatError } from '../core/bytes/format-error';
 import { openTraceFile, type OpenOptions, type OpenedTrace } from '../core/open/open-trace-file';
 import type { FileError } from '../core/api/trace-api';
 import type { IngestRequest } from './ingest-protocol';
+import { workerRangeReader } from './worker-range-reader';
 
 /** Opens the request's files as byte sources, runs the pipeline, and always closes them. */
 export function ingest(request: IngestRequest, options: OpenOptions = {}): OpenedTrace {
@@ -15,7 +16,11 @@ export function ingest(request: IngestRequest, options: OpenOptions = {}): Opene
       closers.push(() => file.close());
       return file;
     });
-    return openTraceFile(sources, { ...options, joinByBootstrapRoom: request.joinByBootstrapRoom });
+    return openTraceFile(sources, {
+      rangeReader: workerRangeReader,
+      ...options,
+      joinByBootstrapRoom: request.joinByBootstrapRoom,
+    });
   } finally {
     for (const close of closers) close();
   }

@@ -4,6 +4,8 @@ import type { ByteSource } from './byte-source';
 
 /** A ByteSource over a file on disk, read by ranges with positional reads. */
 export interface FileByteSource extends ByteSource {
+  /** where it is read from: another thread may read part of it too */
+  readonly path: string;
   close(): void;
 }
 
@@ -13,6 +15,7 @@ export function openFileSource(path: string): FileByteSource {
   let closed = false;
   return {
     name: basename(path),
+    path,
     size,
     read(offset, length) {
       const start = Math.max(0, Math.min(offset, size));

@@ -6,7 +6,7 @@ import { newPyDict, type PyDict, type PyValue } from '../model/py-value';
 import { isDict } from '../rows/python-values';
 import { sniffFormat } from '../formats/registry';
 import { readSlimeDump } from '../formats/slime/read-slime-dump';
-import { readOtlp } from '../formats/otlp/read-otlp';
+import { readOtlp, type RangeReader } from '../formats/otlp/read-otlp';
 import { buildRows } from '../rows/build-rows';
 import { buildPdView } from '../rows/pd-lanes';
 import { buildStore, type TraceStore } from '../store/build-store';
@@ -24,6 +24,8 @@ export interface OpenOptions {
   onProgress?: (progress: OpenProgressReport) => void;
   shouldCancel?: () => boolean;
   joinByBootstrapRoom?: boolean;
+  /** OTLP: reads the second half of a large file on another thread */
+  rangeReader?: RangeReader;
 }
 
 /** Everything the explorer keeps of one open file: the frozen store and what details need. */
@@ -126,6 +128,7 @@ function openOtlp(
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
     joinByBootstrapRoom: options.joinByBootstrapRoom,
+    rangeReader: options.rangeReader,
   });
   options.onProgress?.({ bytesRead: bytes, samplesRead: doc.rows.length, phase: 'building' });
   const store = buildStore({ rows: doc.rows });

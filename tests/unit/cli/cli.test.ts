@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -81,4 +81,40 @@ describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
     expect(csv[0]).toMatch(/^row_id,sample_index/);
     expect(csv).toHaveLength(17);
   });
+
+  it('a large OTLP file is read by two threads with the one-thread result', () => {
+    // above the 32 MB split size: the file's second half is read by a helper worker
+    const dir = mkdtempSync(join(tmpdir(), 'te-split-'));
+    const path = join(dir, 'large.jsonl');
+    const lines = readFileSync(resolve(OTLP, 'roll_traces.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const out: string[] = [];
+    for (let copy = 0, bytes = 0; bytes < 40e6; copy++) {
+      for (const line of lines) {
+        // fresh trace ids per copy, so traces do not merge across copies
+        const next = line.replace(/"traceId":"([0-9a-f]{24})[0-9a-f]{8}"/g, (_m, head: string) => `"traceId":"${head}${copy.toString(16).padStart(8, '0')}"`);
+        out.push(next);
+        bytes += next.length + 1;
+      }
+      // a bad line now and then, to check line numbers past the split
+      if (copy % 3 === 1) out.push('not json');
+    }
+    writeFileSync(path, `${out.join('\n')}\n`);
+    const oneThread = { ...process.env, TRACE_EXPLORER_THREADS: '1' };
+    // every span, event and attribute is in the Perfetto export
+    for (const args of [['summary', '--json', path], ['export', path, '--format', 'perfetto']]) {
+      const command = args[0];
+      const split = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+      const single = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env: oneThread });
+      expect(split.status, split.stderr).toBe(0);
+      expect(split.stdout.length).toBeGreaterThan(500);
+      expect(split.stdout === single.stdout, command).toBe(true);
+    }
+    const summary = JSON.parse(run('summary', '--json', path).stdout) as { spans: number; skippedLines: number; skippedLineExamples: { line: number }[] };
+    expect(summary.spans).toBeGreaterThan(100_000);
+    expect(summary.skippedLines).toBeGreaterThan(8);
+    // the last example lies in the second half, numbered as in the file
+    const last = summary.skippedLineExamples[7].line;
+    expect(last).toBeGreaterThan(out.length / 2);
+    expect(out[last - 1]).toBe('not json');
+  }, 60_000);
 });

@@ -16,8 +16,7 @@ function viaJsonParse(line: string): RawSpan[] | 'not JSON' | string {
     return 'not JSON';
   }
   const seen: RawSpan[] = [];
-  const collector = new SpanCollector();
-  collector.add = (raw: RawSpan) => void seen.push(raw);
+  const collector = new SpanCollector((raw) => seen.push(raw));
   return collector.importExport(parsed) ?? seen;
 }
 

@@ -40,6 +40,12 @@ export class SpanCollector {
   readonly services = new Set<string>();
   readonly bootstrapRooms = new Set<string>();
   private readonly shared = new SharedValues();
+  /**
+   * With a sink, spans go there instead of into this collector (a helper thread reading part
+   * of a file hands them on); the reading itself is the same.
+   */
+  constructor(private readonly sink: ((raw: RawSpan) => void) | null = null) {}
+
   private lastTraceId: string | null = null;
   private lastTrace: SpanItem[] = [];
   private lastService = '';
@@ -83,7 +89,7 @@ export class SpanCollector {
   private importSpan(raw: unknown, resource: Attrs, scope: string): void {
     if (!raw || typeof raw !== 'object') return;
     const s = raw as Record<string, unknown>;
-    this.add({
+    this.accept({
       resource,
       scope,
       traceId: field(s, 'traceId', 'trace_id'),
@@ -98,6 +104,12 @@ export class SpanCollector {
       events: Array.isArray(s.events) ? s.events.filter(isObject).map(rawEvent) : null,
       links: Array.isArray(s.links) ? s.links.filter(isObject).map(rawLink) : null,
     });
+  }
+
+  /** One span as read: to the sink if there is one, else into this collector. */
+  accept(raw: RawSpan): void {
+    if (this.sink) this.sink(raw);
+    else this.add(raw);
   }
 
   /** One span, read from a parsed line or scanned from its bytes (scan-export-line.ts). */

@@ -12,17 +12,21 @@ export interface Line {
 
 /**
  * A file's lines read in chunks, split at the byte level (no whole-file string: V8's string
- * limit is under 1 GB). A line longer than a chunk is assembled from several reads.
+ * limit is under 1 GB). A line longer than a chunk is assembled from several reads. `from`
+ * and `to` bound a part of the file that starts and ends at line starts; lines are numbered
+ * from 1 within it and onChunk gets bytes read since `from`.
  */
 export function* readLines(
   source: ByteSource,
   onChunk?: (bytesRead: number) => void,
+  from = 0,
+  to = source.size,
 ): Generator<Line> {
-  let offset = 0;
+  let offset = from;
   let carry: Uint8Array | null = null;
   let number = 0;
-  while (offset < source.size) {
-    const chunk = source.read(offset, CHUNK);
+  while (offset < to) {
+    const chunk = source.read(offset, Math.min(CHUNK, to - offset));
     if (chunk.length === 0) break;
     offset += chunk.length;
     let start = 0;
@@ -39,7 +43,7 @@ export function* readLines(
     }
     if (start < chunk.length)
       carry = carry ? concat(carry, chunk.subarray(start)) : chunk.slice(start);
-    onChunk?.(offset);
+    onChunk?.(offset - from);
   }
   if (carry && carry.length > 0) yield { number: ++number, bytes: carry, terminated: false };
 }

@@ -6,6 +6,7 @@ import type { Row } from '../../model/row';
 import { readLines } from './read-lines';
 import { SpanCollector } from './import-spans';
 import { ExportLineScanner } from './scan-export-line';
+import { SpanColumnsWriter, readSpanColumns, type SpanColumns } from './span-columns';
 import { buildOtlpRows } from './build-otlp-rows';
 
 export interface OtlpDocument {
@@ -29,6 +30,10 @@ export interface ReadOtlpOptions {
   joinByBootstrapRoom?: boolean;
   /** read every line with JSON.parse (the reference the byte scanner is tested against) */
   jsonParseOnly?: boolean;
+  /** reads the second half of a large file on another thread */
+  rangeReader?: RangeReader;
+  /** the size from which a file is read in two parts (SPLIT_MIN_BYTES) */
+  splitMinBytes?: number;
 }
 
 const MAX_EXAMPLES = 8;
@@ -46,6 +51,30 @@ export function sniffOtlp(head: Uint8Array): boolean {
   }
 }
 
+/** A part of a file read on another thread (see RangeReader). */
+export interface RangeRead {
+  range: RangeResult;
+  columns: SpanColumns;
+}
+
+/**
+ * Reads the end of a large file on another thread while this one reads its start. Given by
+ * the ingest layer (worker threads); without it, one thread reads everything.
+ */
+export interface RangeReader {
+  /** Starts reading bytes [from, end of file) of `path`; null when it cannot. */
+  start(path: string, from: number): PendingRange | null;
+}
+
+export interface PendingRange {
+  /** Blocks until the part is read (calling onTick with its bytes read so far); null if it failed. */
+  wait(onTick: (bytesRead: number) => void): RangeRead | null;
+  cancel(): void;
+}
+
+/** Files from this size are read by two threads when a RangeReader is given. */
+export const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
+
 /**
  * OTLP/JSON lines (SGLang's collector file, ROLL's receiver, any exporter): each line one
  * ExportTraceServiceRequest; bad lines are skipped and counted with their number and reason.
@@ -53,61 +82,77 @@ export function sniffOtlp(head: Uint8Array): boolean {
 export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): OtlpDocument {
   const read = new SpanCollector();
   const skipped: SkippedLines = { count: 0, examples: [] };
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   const scanner = options.jsonParseOnly ? null : new ExportLineScanner();
   let bytesBefore = 0;
   let lastProgress = 0;
-  const skip = (source: ByteSource, line: number, reason: string) => {
-    skipped.count++;
-    if (skipped.examples.length < MAX_EXAMPLES) {
-      skipped.examples.push({
-        line,
-        reason: sources.length > 1 ? `${reason} (${source.name})` : reason,
-      });
+  const progress = (bytesRead: number) => {
+    if (options.shouldCancel?.()) throw new FormatError('open/cancelled', 'opening was cancelled');
+    const now = Date.now();
+    if (now - lastProgress > 50) {
+      lastProgress = now;
+      options.onProgress?.({ bytesRead: bytesBefore + bytesRead, samplesRead: read.spans });
     }
   };
   for (const source of sources) {
     const before = { count: skipped.count, examples: skipped.examples.length };
-    let imported = 0;
-    const onChunk = (bytesRead: number) => {
-      if (options.shouldCancel?.())
-        throw new FormatError('open/cancelled', 'opening was cancelled');
-      const now = Date.now();
-      if (now - lastProgress > 50) {
-        lastProgress = now;
-        options.onProgress?.({ bytesRead: bytesBefore + bytesRead, samplesRead: read.spans });
+    const merge = (part: RangeResult, lineOffset: number) => {
+      skipped.count += part.skipped.count;
+      for (const e of part.skipped.examples) {
+        if (skipped.examples.length >= MAX_EXAMPLES) break;
+        const line = e.line + lineOffset;
+        skipped.examples.push({
+          line,
+          reason: sources.length > 1 ? `${e.reason} (${source.name})` : e.reason,
+        });
       }
     };
-    for (const line of readLines(source, onChunk)) {
-      const scanned = scanner?.scan(line.bytes);
-      if (scanned) {
-        for (const span of scanned) read.add(span);
-        imported++;
-        continue;
+    const split = options.rangeReader
+      ? splitPoint(source, options.splitMinBytes ?? SPLIT_MIN_BYTES)
+      : null;
+    const path = (source as { path?: unknown }).path;
+    const pending =
+      split !== null && options.rangeReader && typeof path === 'string'
+        ? options.rangeReader.start(path, split)
+        : null;
+    let helperBytes = 0;
+    let first: RangeResult;
+    try {
+      first = readRange(
+        source,
+        read,
+        0,
+        pending ? split! : source.size,
+        (bytes) => progress(bytes + helperBytes),
+        scanner,
+      );
+    } catch (error) {
+      pending?.cancel();
+      throw error;
+    }
+    merge(first, 0);
+    let imported = first.imported;
+    if (pending) {
+      const rest = pending.wait((bytes) => {
+        helperBytes = bytes;
+        progress(split! + bytes);
+      });
+      if (rest) {
+        readSpanColumns(rest.columns, (raw) => read.add(raw));
+        merge(rest.range, first.lines);
+        imported += rest.range.imported;
+      } else {
+        // the helper could not read its part: read it here
+        const last = readRange(
+          source,
+          read,
+          split!,
+          source.size,
+          (bytes) => progress(split! + bytes),
+          scanner,
+        );
+        merge(last, first.lines);
+        imported += last.imported;
       }
-      let text: string;
-      try {
-        text = decoder.decode(line.bytes);
-        // a byte-order mark (an editor's save) is not part of the JSON
-        if (line.number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      } catch {
-        skip(source, line.number, 'not UTF-8 text');
-        continue;
-      }
-      if (text.trim() === '') {
-        skip(source, line.number, 'blank');
-        continue;
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        skip(source, line.number, line.terminated ? 'not JSON' : 'cut off');
-        continue;
-      }
-      const reason = read.importExport(parsed);
-      if (reason) skip(source, line.number, reason);
-      else imported++;
     }
     // Not JSON lines but one pretty-printed export (or a list of them), as some exporters and
     // hand-saved files hold it: read as one document instead of skipping every line.
@@ -145,6 +190,95 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     globalEnd: built.rows.length ? maxOf(built.rows, (r) => r.end) : null,
     bootstrapRooms: read.bootstrapRooms.size,
   };
+}
+
+/** What reading part of a file found: its lines, how many were read, which were skipped. */
+export interface RangeResult {
+  lines: number;
+  imported: number;
+  /** line numbers counted from the part's first line */
+  skipped: SkippedLines;
+}
+
+/**
+ * Lines of bytes [from, to) into `read`: each scanned from its bytes, or else parsed with
+ * JSON.parse (the scanner's reference), or skipped with its reason.
+ */
+export function readRange(
+  source: ByteSource,
+  read: SpanCollector,
+  from: number,
+  to: number,
+  onChunk?: (bytesRead: number) => void,
+  scanner: ExportLineScanner | null = new ExportLineScanner(),
+): RangeResult {
+  const result: RangeResult = { lines: 0, imported: 0, skipped: { count: 0, examples: [] } };
+  const skip = (line: number, reason: string) => {
+    result.skipped.count++;
+    if (result.skipped.examples.length < MAX_EXAMPLES)
+      result.skipped.examples.push({ line, reason });
+  };
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (const line of readLines(source, onChunk, from, to)) {
+    result.lines = line.number;
+    const scanned = scanner?.scan(line.bytes);
+    if (scanned) {
+      for (const span of scanned) read.accept(span);
+      result.imported++;
+      continue;
+    }
+    let text: string;
+    try {
+      text = decoder.decode(line.bytes);
+      // a byte-order mark (an editor's save) is not part of the JSON
+      if (line.number === 1 && from === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    } catch {
+      skip(line.number, 'not UTF-8 text');
+      continue;
+    }
+    if (text.trim() === '') {
+      skip(line.number, 'blank');
+      continue;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      skip(line.number, line.terminated ? 'not JSON' : 'cut off');
+      continue;
+    }
+    const reason = read.importExport(parsed);
+    if (reason) skip(line.number, reason);
+    else result.imported++;
+  }
+  return result;
+}
+
+/** The part [from, end) of `path` read into columns: what a helper thread does. */
+export function readRangeToColumns(
+  source: ByteSource,
+  from: number,
+  onChunk?: (bytesRead: number) => void,
+): { read: RangeRead; transfer: ArrayBuffer[] } {
+  const writer = new SpanColumnsWriter();
+  const range = readRange(
+    source,
+    new SpanCollector((raw) => writer.push(raw)),
+    from,
+    source.size,
+    onChunk,
+  );
+  const { columns, transfer } = writer.finish();
+  return { read: { range, columns }, transfer };
+}
+
+/** The start of a line near the middle of a large file, or null to read it on one thread. */
+function splitPoint(source: ByteSource, minBytes: number): number | null {
+  if (source.size < minBytes || source.size < 2) return null;
+  const middle = Math.floor(source.size / 2);
+  const window = source.read(middle, 4 * 1024 * 1024);
+  const newline = window.indexOf(0x0a);
+  return newline < 0 || middle + newline + 1 >= source.size ? null : middle + newline + 1;
 }
 
 /** Largest file read as one JSON document: JSON text of it must fit in one V8 string. */
