@@ -72,8 +72,8 @@ function buildRow(
   for (const s of spans) byId.set(s.span_id, s);
   const parentOf = (s: SpanItem) =>
     s.parent_span_id ? (byId.get(s.parent_span_id) ?? null) : null;
-  const depth = depthsOf(spans, parentOf);
-  const lanes = assignLanes(spans, parentOf, depth);
+  setDepths(spans, parentOf);
+  assignLanes(spans, parentOf);
   let rowEnd = -Infinity;
   for (const s of spans) {
     rowEnd = Math.max(rowEnd, s.end_ts ?? s.start_ts);
@@ -87,12 +87,8 @@ function buildRow(
     if (missingParent) missingParents++;
     const events = read.events.get(s) ?? NONE;
     const error = s.otel!.status_code === 'ERROR' || events.some((e) => e.name === 'exception');
-    const lane = lanes.get(s)!;
     s.parent_span_name = parent?.name ?? null;
-    s.lane = lane.lane;
-    s.depth = depth.get(s)!;
     if (s.end_ts === null) s.display_end_ts = rowEnd;
-    if (lane.label) s.lane_label = lane.label;
     if (error) s.error = true;
     if (missingParent) s.missing_parent = true;
     const links = read.links.get(s);
@@ -115,7 +111,7 @@ function buildRow(
         span_id: null,
         parent_span_id: s.span_id,
         parent_span_name: s.name,
-        lane: lane.lane,
+        lane: s.lane,
         depth: s.depth + 1,
         attrs: e.attrs,
       };
@@ -173,35 +169,57 @@ function buildRow(
 }
 
 const NONE: never[] = [];
+const UNKNOWN = -2;
 const ON_CHAIN = -1;
 
-/** Depth of each span below its row's roots; a parent cycle stops where it repeats. */
-function depthsOf(
+/** Each span's depth below its row's roots, into span.depth; a parent cycle stops where it repeats. */
+function setDepths(spans: SpanItem[], parentOf: (s: SpanItem) => SpanItem | null): void {
+  for (const s of spans) s.depth = UNKNOWN;
+  depthsInto(spans, parentOf, DEPTH_FIELD);
+}
+
+/** Where depthsInto keeps depths: a field of the span, no map per row. */
+interface DepthSlot {
+  get(s: SpanItem): number;
+  set(s: SpanItem, depth: number): void;
+}
+
+const DEPTH_FIELD: DepthSlot = {
+  get: (s) => s.depth,
+  set: (s, depth) => void (s.depth = depth),
+};
+
+/** Lanes are assigned after depths: a lane group's own depths are kept there until then. */
+const LANE_FIELD: DepthSlot = {
+  get: (s) => s.lane,
+  set: (s, depth) => void (s.lane = depth),
+};
+
+function depthsInto(
   spans: SpanItem[],
   parentOf: (s: SpanItem) => SpanItem | null,
-): Map<SpanItem, number> {
-  const depth = new Map<SpanItem, number>();
+  slot: DepthSlot,
+): void {
   const chain: SpanItem[] = [];
   for (const s of spans) {
-    if (depth.has(s)) continue;
+    if (slot.get(s) !== UNKNOWN) continue;
     // walk up to a span whose depth is known (or a root, or a repeat), then fill in downwards;
     // ON_CHAIN marks the spans of this walk, so a parent cycle ends it like a root
     let p: SpanItem | null = s;
     let base = -1;
     while (p) {
-      const known = depth.get(p);
-      if (known !== undefined) {
+      const known = slot.get(p);
+      if (known !== UNKNOWN) {
         if (known !== ON_CHAIN) base = known;
         break;
       }
-      depth.set(p, ON_CHAIN);
+      slot.set(p, ON_CHAIN);
       chain.push(p);
       p = parentOf(p);
     }
-    for (let k = chain.length - 1; k >= 0; k--) depth.set(chain[k], ++base);
+    for (let k = chain.length - 1; k >= 0; k--) slot.set(chain[k], ++base);
     chain.length = 0;
   }
-  return depth;
 }
 
 /** Whether a link's target span is in the file; per-trace id sets built only for linked traces. */
@@ -219,19 +237,13 @@ class LinkTargets {
   }
 }
 
-type Lane = { lane: number; label?: string };
-
 /**
  * SGLang: spans above the threads keep one lane per depth; each thread (host, pid, label and
  * ranks) is a lane group with its thread span first and its slices packed below. ROLL: one
  * lane group per service instance, nested by depth within the group. Otherwise lane = depth.
+ * Lanes and labels go into span.lane and span.lane_label.
  */
-function assignLanes(
-  spans: SpanItem[],
-  parentOf: (s: SpanItem) => SpanItem | null,
-  depth: Map<SpanItem, number>,
-): Map<SpanItem, Lane> {
-  const lanes = new Map<SpanItem, Lane>();
+function assignLanes(spans: SpanItem[], parentOf: (s: SpanItem) => SpanItem | null): void {
   const isThread = (s: SpanItem) => typeof startAttrs(s).thread_label === 'string';
   const threadSpans = spans.filter(isThread);
   if (threadSpans.length > 0) {
@@ -244,8 +256,8 @@ function assignLanes(
       return null;
     };
     const above = spans.filter((s) => threadOf(s) === null);
-    const aboveDepths = [...new Set(above.map((s) => depth.get(s)!))].sort((a, b) => a - b);
-    for (const s of above) lanes.set(s, { lane: aboveDepths.indexOf(depth.get(s)!) });
+    const aboveDepths = [...new Set(above.map((s) => s.depth))].sort((a, b) => a - b);
+    for (const s of above) s.lane = aboveDepths.indexOf(s.depth);
     let next = aboveDepths.length;
     const groups = new Map<string, SpanItem[]>();
     for (const s of spans) {
@@ -261,43 +273,65 @@ function assignLanes(
       const thread = members.find(isThread)!;
       const label = threadLabel(thread);
       const threads = members.filter(isThread);
-      for (const t of threads) lanes.set(t, { lane: next, label });
+      for (const t of threads) setLane(t, next, label);
       const slices = members.filter((s) => !isThread(s));
       const used = packIntervals(slices);
-      for (const [s, k] of used.assignment) lanes.set(s, { lane: next + 1 + k, label });
+      for (const [s, k] of used.assignment) setLane(s, next + 1 + k, label);
       next += 1 + used.count;
     }
-    return lanes;
+    return;
   }
-  const groups = new Map<string, SpanItem[]>();
+  let groups: Map<string, SpanItem[]> | null = null;
+  let firstKey: string | null = null;
   for (const s of spans) {
     const key = instanceKey(resourceOf(s));
-    const list = groups.get(key);
-    if (list) list.push(s);
-    else groups.set(key, [s]);
+    if (groups === null) {
+      if (firstKey === null || key === firstKey) {
+        firstKey = key;
+        continue;
+      }
+      // a second instance: group them all
+      groups = new Map();
+      for (const t of spans) {
+        const k = instanceKey(resourceOf(t));
+        const list = groups.get(k);
+        if (list) list.push(t);
+        else groups.set(k, [t]);
+      }
+      break;
+    }
   }
-  if (groups.size > 1) {
+  if (groups !== null) {
     const ordered = byFirstStart(groups);
     let next = 0;
     for (const [key, members] of ordered) {
+      // depths within the group, kept in span.lane until the lane replaces them
       const inGroup = new Set(members);
-      const localDepth = depthsOf(members, (s) => {
-        const p = parentOf(s);
-        return p && inGroup.has(p) ? p : null;
-      });
+      for (const s of members) s.lane = UNKNOWN;
+      depthsInto(
+        members,
+        (s) => {
+          const p = parentOf(s);
+          return p && inGroup.has(p) ? p : null;
+        },
+        LANE_FIELD,
+      );
       let height = 0;
-      const byDepth: Lane[] = [];
       for (const s of members) {
-        const d = localDepth.get(s)!;
-        lanes.set(s, (byDepth[d] ??= { lane: next + d, label: key }));
+        const d = s.lane;
+        setLane(s, next + d, key);
         height = Math.max(height, d + 1);
       }
       next += height;
     }
-    return lanes;
+    return;
   }
-  for (const s of spans) lanes.set(s, { lane: depth.get(s)! });
-  return lanes;
+  for (const s of spans) s.lane = s.depth;
+}
+
+function setLane(s: SpanItem, lane: number, label: string): void {
+  s.lane = lane;
+  if (label) s.lane_label = label;
 }
 
 function threadKey(s: SpanItem): string {
