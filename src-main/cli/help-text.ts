@@ -4,7 +4,7 @@ Usage: trace-explorer <command> [options] FILE...
 
 Commands:
   serve FILE... [--port N] [--compare]   the explorer UI in a browser, on 127.0.0.1 only
-  summary FILE [--json]                  format, samples, rows, spans, duration, perf table
+  summary FILE [--json] [--timings]      format, samples, rows, spans, duration, perf table
   rows FILE                              rows as JSON, in slime's timeline cache shape
   perf FILE                              slime's perf/... metrics (and ours) as JSON
   export FILE --format perfetto|csv [-o OUT]   Perfetto trace (.json or .json.gz) or CSV
@@ -24,11 +24,12 @@ users of this machine cannot read the files. Open the URL in a browser (over an 
 a remote machine: ssh -L PORT:127.0.0.1:PORT host).
   --port N     listen on port N (default: a free port)
   --compare    open the first two files side by side`,
-  summary: `Usage: trace-explorer summary FILE [--json]
+  summary: `Usage: trace-explorer summary FILE [--json] [--timings]
 
 Prints the file's format, samples, traced samples, rows, spans, events, duration and the perf
 table. --json prints one JSON object with format, samples, untracedSamples, rows, spans, events,
-links, skippedLines, durationSec and perf.`,
+links, skippedLines, durationSec and perf. --timings also prints to stderr how long each step
+of opening took (read, rows, store, perf) and the reading speed.`,
   rows: `Usage: trace-explorer rows FILE
 
 Prints the rows of a slime dump as JSON in exactly the shape of slime's timeline cache

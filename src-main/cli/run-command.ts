@@ -4,7 +4,7 @@ import type { parseArgs as ParseArgs } from 'node:util';
 import { COMMAND_HELP, MAIN_HELP } from './help-text';
 import { ingest, toFileError } from '../ingest/open-sources';
 import { groupRotatedSets } from '../ingest/group-files';
-import type { OpenedTrace } from '../core/open/open-trace-file';
+import type { OpenStep, OpenedTrace } from '../core/open/open-trace-file';
 import { buildSummaryJson, formatSummaryText } from './summary-output';
 import { buildRowsJson } from './rows-output';
 import { buildPerfettoTrace, writePerfettoJson } from '../core/export/perfetto-export';
@@ -38,6 +38,7 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
       format: { type: 'string' },
       output: { type: 'string', short: 'o' },
       token: { type: 'string' },
+      timings: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -69,7 +70,7 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
     process.stdout.write(`${JSON.stringify(buildRowsJson(path))}\n`);
     return 0;
   }
-  const trace = openOrThrow(path);
+  const trace = openOrThrow(path, values.timings ?? false);
   if (command === 'perf') {
     process.stdout.write(`${JSON.stringify(trace.perf.perf, null, 2)}\n`);
     return 0;
@@ -84,14 +85,42 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
   return runExport(trace, values.format, values.output ?? '-');
 }
 
-function openOrThrow(path: string): OpenedTrace {
+function openOrThrow(path: string, timings: boolean): OpenedTrace {
   const [group] = groupRotatedSets([path]);
+  const steps = timings ? stepTimer() : null;
   try {
-    return ingest({ sources: group.map((p) => ({ kind: 'path', path: p })) });
+    const trace = ingest(
+      { sources: group.map((p) => ({ kind: 'path', path: p })) },
+      { onStepEnd: steps?.end },
+    );
+    if (steps) process.stderr.write(`${steps.report(trace.summary.bytes)}\n`);
+    return trace;
   } catch (error) {
     const detail = toFileError(error);
     throw new Error(`${path}: ${detail.message} [${detail.code}]`);
   }
+}
+
+/** `--timings`: how long each step of opening took, and the reading speed. */
+function stepTimer() {
+  const started = performance.now();
+  let last = started;
+  const parts: string[] = [];
+  let readSeconds = NaN;
+  return {
+    end(step: OpenStep) {
+      const now = performance.now();
+      const seconds = (now - last) / 1000;
+      if (step === 'read') readSeconds = seconds;
+      parts.push(`${step} ${seconds.toFixed(2)} s`);
+      last = now;
+    },
+    report(bytes: number) {
+      const total = (performance.now() - started) / 1000;
+      const speed = (seconds: number) => `${(bytes / 1e6 / seconds).toFixed(0)} MB/s`;
+      return `timings: ${parts.join(', ')}; reading ${speed(readSeconds)}, open ${total.toFixed(2)} s (${speed(total)})`;
+    },
+  };
 }
 
 function runExport(trace: OpenedTrace, format: string | undefined, output: string): number {

@@ -28,12 +28,25 @@ export interface IngestJob {
   cancel(): void;
 }
 
+/**
+ * Reading JSON lines makes a million objects that all live on: with V8's default nursery the
+ * collector copies each one twice. A larger one for OTLP files (by name; a wrong guess only
+ * costs speed) cut the 1M-span open by ~15% for ~100 MB; dumps keep the default (memory).
+ */
+function youngGeneration(request: IngestRequest): { maxYoungGenerationSizeMb?: number } {
+  const otlp = request.sources.some((s) => s.kind === 'path' && /\.jsonl?$/i.test(s.path));
+  return otlp ? { maxYoungGenerationSizeMb: 96 } : {};
+}
+
 /** Parses in a worker thread so the main process stays responsive; cancel ends the worker. */
 export function ingestInWorker(
   request: IngestRequest,
   onProgress: (progress: OpenProgressReport) => void,
 ): IngestJob {
-  const worker = createIngestWorker({ workerData: request });
+  const worker = createIngestWorker({
+    workerData: request,
+    resourceLimits: youngGeneration(request),
+  });
   let settled = false;
   let stopped: string | null = null;
   let rejectJob: (error: Error) => void = () => undefined;

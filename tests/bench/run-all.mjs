@@ -25,7 +25,7 @@ function measure(command, args) {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const peak = /PEAK_RSS_KB=(\d+)/.exec(result.stderr ?? '');
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr?.slice(-500)}`);
-  return { seconds, peakMb: peak ? Number(peak[1]) / 1024 : NaN, stdout: result.stdout };
+  return { seconds, peakMb: peak ? Number(peak[1]) / 1024 : NaN, stdout: result.stdout, stderr: result.stderr };
 }
 
 function torchAvailable() {
@@ -68,12 +68,16 @@ async function benchOtlp() {
   if (!existsSync(path)) writeOtlpFile(path, join(root, '../shared/fixtures/otlp/roll_traces.jsonl'), spans);
   const bytes = statSync(path).size;
   console.log(`\n== OTLP JSON lines: ${mb(bytes)} MB, ~${spans} spans -> frozen store, vs JSON.parse of the same lines`);
-  const ours = measure(process.execPath, [CLI, 'summary', '--json', path]);
+  const ours = measure(process.execPath, [CLI, 'summary', '--json', '--timings', path]);
   const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-lines.mjs'), path]);
+  const oneThread = measure('/usr/bin/env', ['TRACE_EXPLORER_THREADS=1', process.execPath, CLI, 'summary', '--json', '--timings', path]);
+  const steps = (run) => /timings: (.*)/.exec(run.stderr)?.[1] ?? '(no timings)';
   console.log(
     `headless (summary): ${ours.seconds.toFixed(2)} s (${mb(bytes / ours.seconds)} MB/s), peak ${ours.peakMb.toFixed(0)} MB (${((ours.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); ` +
       `JSON.parse only ${baseline.seconds.toFixed(2)} s (${mb(bytes / baseline.seconds)} MB/s), peak ${baseline.peakMb.toFixed(0)} MB; time ratio ours/JSON.parse ${(ours.seconds / baseline.seconds).toFixed(2)}`,
   );
+  console.log(`  steps, two reading threads: ${steps(ours)}`);
+  console.log(`  steps, one thread (TRACE_EXPLORER_THREADS=1): ${steps(oneThread)}; ${oneThread.seconds.toFixed(2)} s, peak ${oneThread.peakMb.toFixed(0)} MB`);
   const app = await openInServeMode(path);
   console.log(
     `app (serve mode, ingest worker, until the file is listed): ${app.seconds.toFixed(2)} s (${mb(bytes / app.seconds)} MB/s), peak ${app.peakMb.toFixed(0)} MB (${((app.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); time ratio app/JSON.parse ${(app.seconds / baseline.seconds).toFixed(2)}`,

@@ -26,7 +26,11 @@ export interface OpenOptions {
   joinByBootstrapRoom?: boolean;
   /** OTLP: reads the second half of a large file on another thread */
   rangeReader?: RangeReader;
+  /** called as each step ends: reading, rows, store, perf (for `summary --timings`) */
+  onStepEnd?: (step: OpenStep) => void;
 }
+
+export type OpenStep = 'read' | 'rows' | 'store' | 'perf';
 
 /** Everything the explorer keeps of one open file: the frozen store and what details need. */
 export interface OpenedTrace {
@@ -79,6 +83,7 @@ function openSlime(
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
   });
+  options.onStepEnd?.('read');
   options.onProgress?.({ bytesRead: bytes, samplesRead: dump.samples.length, phase: 'building' });
   const built = buildRows(dump.samples);
   const untracedSamples = built.untracedSamples;
@@ -91,14 +96,17 @@ function openSlime(
   });
   const rows = built.rows.map((row) => buildPdView(row, { giveUpRow: true }));
   built.rows.length = 0;
+  options.onStepEnd?.('rows');
   const store = buildStore({ rows });
   const stats = buildStoreStats(store);
+  options.onStepEnd?.('store');
   const notices: string[] = [];
   if (dump.samples.length === 0) notices.push('The dump holds no samples.');
   else if (rows.length === 0)
     notices.push(`None of the ${dump.samples.length} samples has a trace.`);
   else if (untracedSamples > 0) notices.push(`${untracedSamples} samples have no trace.`);
   const perf = buildPerfView('slime', rows, perfSummary);
+  options.onStepEnd?.('perf');
   return {
     summary: {
       name,
@@ -129,11 +137,16 @@ function openOtlp(
     shouldCancel: options.shouldCancel,
     joinByBootstrapRoom: options.joinByBootstrapRoom,
     rangeReader: options.rangeReader,
+    onRead: () => options.onStepEnd?.('read'),
   });
+  options.onStepEnd?.('rows');
   options.onProgress?.({ bytesRead: bytes, samplesRead: doc.rows.length, phase: 'building' });
   const store = buildStore({ rows: doc.rows });
   const stats = buildStoreStats(store);
+  options.onStepEnd?.('store');
   const notices = [...doc.notices];
+  const perf = buildPerfView('otlp', doc.rows, {});
+  options.onStepEnd?.('perf');
   return {
     summary: {
       name,
@@ -152,7 +165,7 @@ function openOtlp(
       joinedByBootstrapRoom: options.joinByBootstrapRoom ?? false,
     },
     store,
-    perf: buildPerfView('otlp', doc.rows, {}),
+    perf,
     samples: [],
     rows: doc.rows,
   };

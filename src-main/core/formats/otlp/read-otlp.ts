@@ -34,6 +34,8 @@ export interface ReadOtlpOptions {
   rangeReader?: RangeReader;
   /** the size from which a file is read in two parts (SPLIT_MIN_BYTES) */
   splitMinBytes?: number;
+  /** called when every span is read, before rows are built */
+  onRead?: () => void;
 }
 
 const MAX_EXAMPLES = 8;
@@ -163,6 +165,7 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     bytesBefore += source.size;
   }
   options.onProgress?.({ bytesRead: bytesBefore, samplesRead: read.spans });
+  options.onRead?.();
   const built = buildOtlpRows(read, { joinByBootstrapRoom: options.joinByBootstrapRoom ?? false });
   const notices: string[] = [];
   if (skipped.count > 0) {

@@ -106,6 +106,12 @@ const SPAN_KEYS = keyTable({
   status: STATUS,
   events: EVENTS,
   links: LINKS,
+  // read past without a check of the key's bytes
+  flags: UNKNOWN,
+  traceState: UNKNOWN,
+  droppedAttributesCount: UNKNOWN,
+  droppedEventsCount: UNKNOWN,
+  droppedLinksCount: UNKNOWN,
   trace_id: TRACE_ID,
   span_id: SPAN_ID,
   parent_span_id: PARENT_SPAN_ID,
@@ -522,6 +528,7 @@ export class ExportLineScanner {
     const start = this.p + 1;
     const first = b[start];
     let id = UNKNOWN;
+    let matched = false;
     const bytes = names.bytes;
     for (let k = 0; k < bytes.length; k++) {
       const name = bytes[k];
@@ -532,11 +539,12 @@ export class ExportLineScanner {
       while (i < length && b[start + i] === name[i]) i++;
       if (i === length) {
         id = names.ids[k];
+        matched = true;
         this.p = start + length + 1;
         break;
       }
     }
-    if (id === UNKNOWN) this.skipString();
+    if (!matched) this.skipString();
     this.ws();
     if (b[this.p] !== COLON) throw BAIL;
     this.p++;
@@ -712,7 +720,8 @@ export class ExportLineScanner {
   /** Any value, checked against the JSON grammar and dropped. */
   private skipValue(): void {
     const c = this.b[this.p];
-    if (c === QUOTE) this.skipString();
+    if (c >= ZERO && c <= NINE) this.number();
+    else if (c === QUOTE) this.skipString();
     else if (c === OPEN_BRACE) {
       if (this.enter(OPEN_BRACE)) {
         do {
