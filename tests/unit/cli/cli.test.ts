@@ -82,6 +82,15 @@ describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
     expect(csv).toHaveLength(17);
   });
 
+  it('summary --timings names each step of opening and the reading speed on stderr', () => {
+    for (const file of [resolve(OTLP, 'roll_traces.jsonl'), resolve(SLIME, 'rollout_pd_legacy.pt')]) {
+      const result = run('summary', '--json', '--timings', file);
+      expect(result.status).toBe(0);
+      expect(JSON.parse(result.stdout)).toHaveProperty('rows');
+      expect(result.stderr).toMatch(/^timings: read [\d.]+ s, rows [\d.]+ s, store [\d.]+ s, perf [\d.]+ s; reading \d+ MB\/s, open [\d.]+ s \(\d+ MB\/s\)\n$/);
+    }
+  });
+
   it('a large OTLP file is read by two threads with the one-thread result', () => {
     // above the 32 MB split size: the file's second half is read by a helper worker
     const dir = mkdtempSync(join(tmpdir(), 'te-split-'));
