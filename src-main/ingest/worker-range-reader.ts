@@ -5,7 +5,7 @@ import type { RangeRead, RangeReader } from '../core/formats/otlp/read-otlp';
 import { RANGE_BYTES, RANGE_DONE, RANGE_RUNNING } from './range-signal';
 
 /** A helper that shows no progress for this long is given up on and its part read here. */
-const STALL_MS = 30_000;
+const STALL_MS = 10_000;
 const TICK_MS = 50;
 
 /**
