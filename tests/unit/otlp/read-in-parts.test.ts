@@ -123,7 +123,7 @@ describe('span columns carry RawSpans across threads unchanged', () => {
     const { columns, transfer } = writer.finish();
     const received = structuredClone(columns, { transfer });
     const out: RawSpan[] = [];
-    readSpanColumns(received, (raw) => out.push(raw));
+    readSpanColumns(received, (raw) => out.push({ ...raw }));
     expect(out).toEqual(spans);
     expect(Object.keys(out[0].attrs)).toEqual(['__proto__', 'a', 'b', 'c']);
     expect(Object.getPrototypeOf(out[0].attrs)).toBe(Object.prototype);

@@ -49,6 +49,8 @@ export class SpanCollector {
   private lastTraceId: string | null = null;
   private lastTrace: SpanItem[] = [];
   private lastService = '';
+  private lastResource: Attrs | null = null;
+  private lastResourceService = '';
 
   /** One export line; returns why the line is skipped, or null. */
   importExport(parsed: unknown): string | null {
@@ -121,7 +123,11 @@ export class SpanCollector {
     const traceId = shared.id(raw.traceId, 0);
     const attrs = raw.attrs;
     const resource = raw.resource;
-    const service = String(resource['service.name'] ?? '');
+    if (resource !== this.lastResource) {
+      this.lastResource = resource;
+      this.lastResourceService = String(resource['service.name'] ?? '');
+    }
+    const service = this.lastResourceService;
     const item: SpanItem = {
       type: 'span',
       state: end === null ? 'open_span' : 'closed_span',

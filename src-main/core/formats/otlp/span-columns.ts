@@ -110,6 +110,21 @@ export function readSpanColumns(columns: SpanColumns, emit: (raw: RawSpan) => vo
     ref > 0 ? strings[ref - 1] : ref < 0 ? objects[-ref - 1] : undefined;
   const text = (ref: number): string => value(ref) as string;
   const attrs = (ref: number): Attrs => (ref === 0 ? EMPTY_ATTRS : emptyAsShared(value(ref)));
+  const raw: RawSpan = {
+    resource: EMPTY_ATTRS,
+    scope: '',
+    traceId: undefined,
+    spanId: undefined,
+    parentSpanId: undefined,
+    name: '',
+    kind: '',
+    start: null,
+    end: null,
+    status: statusFrom(undefined, undefined),
+    attrs: EMPTY_ATTRS,
+    events: null,
+    links: null,
+  };
   for (let i = 0; i < columns.count; i++) {
     const r = i * REFS;
     const end = times[i * 2 + 1];
@@ -118,21 +133,20 @@ export function readSpanColumns(columns: SpanColumns, emit: (raw: RawSpan) => vo
     // a clone turns the shared empty attributes into fresh {}: share them again
     for (const e of events ?? []) e.attrs = emptyAsShared(e.attrs);
     for (const l of links ?? []) l.attrs = emptyAsShared(l.attrs);
-    emit({
-      resource: attrs(refs[r + RESOURCE]),
-      scope: text(refs[r + SCOPE]),
-      traceId: value(refs[r + TRACE]),
-      spanId: value(refs[r + SPAN]),
-      parentSpanId: value(refs[r + PARENT]),
-      name: text(refs[r + NAME]),
-      kind: text(refs[r + KIND]),
-      start: times[i * 2],
-      end: Number.isNaN(end) ? null : end,
-      status: statusFrom(text(refs[r + STATUS_CODE]), text(refs[r + STATUS_MESSAGE])),
-      attrs: attrs(refs[r + ATTRS]),
-      events,
-      links,
-    });
+    raw.resource = attrs(refs[r + RESOURCE]);
+    raw.scope = text(refs[r + SCOPE]);
+    raw.traceId = value(refs[r + TRACE]);
+    raw.spanId = value(refs[r + SPAN]);
+    raw.parentSpanId = value(refs[r + PARENT]);
+    raw.name = text(refs[r + NAME]);
+    raw.kind = text(refs[r + KIND]);
+    raw.start = times[i * 2];
+    raw.end = Number.isNaN(end) ? null : end;
+    raw.status = statusFrom(text(refs[r + STATUS_CODE]), text(refs[r + STATUS_MESSAGE]));
+    raw.attrs = attrs(refs[r + ATTRS]);
+    raw.events = events;
+    raw.links = links;
+    emit(raw);
   }
 }
 
