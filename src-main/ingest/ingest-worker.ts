@@ -16,7 +16,12 @@ function post(message: IngestMessage): void {
 const request = workerData as IngestRequest;
 let lastProgress = 0;
 try {
+  const started = performance.now();
+  let readSec = NaN;
   const trace = ingest(request, {
+    onStepEnd: (step) => {
+      if (step === 'read') readSec = (performance.now() - started) / 1000;
+    },
     onProgress: (progress) => {
       const now = Date.now();
       if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.phase === 'reading') return;
@@ -24,6 +29,7 @@ try {
       post({ type: 'progress', progress });
     },
   });
+  trace.summary.openTimings = { readSec, openSec: (performance.now() - started) / 1000 };
   const calls = fileCalls(trace, request.sources);
   parentPort?.on('message', (message: FileCallMessage) => {
     try {

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import type { TraceHost } from '../host/trace-host';
+import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useFilesStore } from '../state/files-store';
 import { openFiles } from '../state/open-files';
 import { TopBarActions } from './TopBarActions';
@@ -53,7 +54,7 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
             aria-selected={file.fileId === activeFileId}
             className={`tab${file.fileId === activeFileId ? ' active' : ''}`}
             data-testid="file-tab"
-            title={file.path ?? file.name}
+            title={tabTitle(file)}
             onClick={() => setActive(file.fileId)}
           >
             <span className="tab-format">{file.format === 'slime' ? 'PT' : 'OTel'}</span>
@@ -102,4 +103,13 @@ function formatProgress(bytesRead: number, bytesTotal: number, samples: number):
   const mb = (n: number) => (n / 1024 ** 2).toFixed(1);
   const total = bytesTotal > 0 ? ` / ${mb(bytesTotal)} MB` : ' MB';
   return `${mb(bytesRead)}${total}${samples > 0 ? ` · ${samples} samples` : ''}`;
+}
+
+/** The tab's tooltip: where the file is, and how long it took to open. */
+function tabTitle(file: FileSummary): string {
+  const where = file.path ?? file.name;
+  const t = file.openTimings;
+  if (!t) return where;
+  const speed = (file.bytes / 1e6 / t.readSec).toFixed(0);
+  return `${where}\nopened in ${t.openSec.toFixed(2)} s (read in ${t.readSec.toFixed(2)} s, ${speed} MB/s)`;
 }

@@ -79,8 +79,10 @@ async function benchOtlp() {
   console.log(`  steps, two reading threads: ${steps(ours)}`);
   console.log(`  steps, one thread (TRACE_EXPLORER_THREADS=1): ${steps(oneThread)}; ${oneThread.seconds.toFixed(2)} s, peak ${oneThread.peakMb.toFixed(0)} MB`);
   const app = await openInServeMode(path);
+  const t = app.timings;
   console.log(
-    `app (serve mode, ingest worker, until the file is listed): ${app.seconds.toFixed(2)} s (${mb(bytes / app.seconds)} MB/s), peak ${app.peakMb.toFixed(0)} MB (${((app.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); time ratio app/JSON.parse ${(app.seconds / baseline.seconds).toFixed(2)}`,
+    `app (serve mode, ingest worker, until the file is listed): ${app.seconds.toFixed(2)} s (${mb(bytes / app.seconds)} MB/s), peak ${app.peakMb.toFixed(0)} MB (${((app.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); time ratio app/JSON.parse ${(app.seconds / baseline.seconds).toFixed(2)}` +
+      (t ? `\n  in the worker: read ${t.readSec.toFixed(2)} s (${mb(bytes / t.readSec)} MB/s, ${(t.readSec / baseline.seconds).toFixed(2)}x JSON.parse's time), opened ${t.openSec.toFixed(2)} s (${mb(bytes / t.openSec)} MB/s)` : ''),
   );
 }
 
@@ -92,6 +94,7 @@ async function openInServeMode(path) {
   });
   const started = process.hrtime.bigint();
   let peakKb = 0;
+  let timings = null;
   try {
     for (;;) {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -103,14 +106,17 @@ async function openInServeMode(path) {
       })
         .then((r) => r.text())
         .catch(() => '');
-      if (listed.includes('"spans"')) break;
+      if (listed.includes('"spans"')) {
+        timings = JSON.parse(listed).result?.[0]?.openTimings ?? null;
+        break;
+      }
       if (child.exitCode !== null) throw new Error('serve mode exited before the file opened');
       await new Promise((r) => setTimeout(r, 100));
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
-    return { seconds, peakMb: peakKb / 1024 };
+    return { seconds, peakMb: peakKb / 1024, timings };
   } finally {
     child.kill();
   }

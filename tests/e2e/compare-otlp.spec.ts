@@ -46,6 +46,8 @@ test('an OTLP file opens as rows; a span can be selected and shows its OpenTelem
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
   await expect(page.getByTestId('file-tab')).toContainText('sglang_otel_trace.json');
+  // the tab's tooltip says how long opening took and how fast the file was read
+  await expect(page.getByTestId('file-tab')).toHaveAttribute('title', /opened in [\d.]+ s \(read in [\d.]+ s, \d+ MB\/s\)/);
   await expect(page.getByTestId('row-count')).toContainText('20 / 20 rows');
   // wait until the first rows are drawn, so the click lands on a bar
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);

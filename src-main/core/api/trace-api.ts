@@ -76,6 +76,8 @@ export interface FileSummary {
   /** OTLP: distinct bootstrap_room values (PD halves that can be joined), and whether they are */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
+  /** how long opening took: reading the file, and everything until it could be shown */
+  openTimings?: { readSec: number; openSec: number };
 }
 
 export type OpenResult = { ok: true; file: FileSummary } | { ok: false; error: FileError };

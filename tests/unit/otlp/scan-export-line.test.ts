@@ -96,6 +96,17 @@ describe('the byte scanner reads export lines as JSON.parse does', () => {
     for (const line of lines) expect(agree(line), line).toBe(true);
   });
 
+  it('a resource repeated from the last line is shared; a line cut inside it is handed over', () => {
+    const scanner = new ExportLineScanner();
+    const line = span(base);
+    const first = scanner.scan(Buffer.from(line))![0].resource;
+    expect(scanner.scan(Buffer.from(line))![0].resource).toBe(first);
+    // shorter than the remembered resource's bytes: no read past the line, no throw
+    expect(scanner.scan(Buffer.from(line.slice(0, 60)))).toBeNull();
+    const other = span(base).replace('"svc"', '"svc2"');
+    expect(scanner.scan(Buffer.from(other))![0].resource).toEqual({ 'service.name': 'svc2' });
+  });
+
   it('hands to JSON.parse what it does not read itself', () => {
     const handedOver = [
       span(`${base},"name":"twice"`),
