@@ -8,7 +8,10 @@ import {
   type RangeReader,
 } from '../../../src-main/core/formats/otlp/read-otlp';
 import type { RawSpan } from '../../../src-main/core/formats/otlp/import-spans';
-import { SpanColumnsWriter, readSpanColumns } from '../../../src-main/core/formats/otlp/span-columns';
+import {
+  SpanColumnsWriter,
+  readSpanColumns,
+} from '../../../src-main/core/formats/otlp/span-columns';
 import { openFileSource } from '../../../src-main/core/bytes/file-source';
 import { EMPTY_ATTRS, statusFrom } from '../../../src-main/core/formats/otlp/otlp-values';
 import { OTLP } from '../../support/fixtures';
@@ -49,7 +52,9 @@ describe('a large file read in two parts gives the one-thread reading', () => {
       // every file with more than one line was split
       if (whole.spans > 0) expect(log[0]).toMatch(/^start \d+$/);
       // a helper that fails leaves its part to this thread
-      expect(readOtlp([open(name)], { rangeReader: failingReader, splitMinBytes: 0 })).toEqual(whole);
+      expect(readOtlp([open(name)], { rangeReader: failingReader, splitMinBytes: 0 })).toEqual(
+        whole,
+      );
     });
   }
 
@@ -97,8 +102,13 @@ describe('span columns carry RawSpans across threads unchanged', () => {
         start: 1.5,
         end: null,
         status: statusFrom(2, 'boom'),
-        attrs: JSON.parse('{"__proto__": 1, "a": "x", "b": null, "c": [1, "2"]}') as RawSpan['attrs'],
-        events: [{ name: 'e', ts: 2, attrs: EMPTY_ATTRS }, { name: 'f', ts: null, attrs: { k: true } }],
+        attrs: JSON.parse(
+          '{"__proto__": 1, "a": "x", "b": null, "c": [1, "2"]}',
+        ) as RawSpan['attrs'],
+        events: [
+          { name: 'e', ts: 2, attrs: EMPTY_ATTRS },
+          { name: 'f', ts: null, attrs: { k: true } },
+        ],
         links: [{ traceId: 'aa', spanId: 7, attrs: EMPTY_ATTRS }],
       },
       {

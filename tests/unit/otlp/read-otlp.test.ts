@@ -277,6 +277,41 @@ describe('encodings', () => {
     expect(resources).toEqual([{ x: 'j{"intValue":"1"}' }, { x: 1 }]);
   });
 
+  it('parent cycles end like roots: every span keeps a depth and a lane, threads included', () => {
+    const T = 'ab'.repeat(16);
+    const sp = (id: string, parent: string, start: number, attrs: Record<string, string> = {}) => ({
+      traceId: T,
+      spanId: id.repeat(16),
+      parentSpanId: parent.repeat(16),
+      name: id,
+      startTimeUnixNano: String(1e18 + start * 1e9),
+      endTimeUnixNano: String(1e18 + (start + 1) * 1e9),
+      attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+    });
+    const rowOf = (spans: unknown[]) =>
+      doc([line({ resourceSpans: [{ scopeSpans: [{ spans }] }] })]).rows[0].items as SpanItem[];
+    // a <-> b, c its own parent, d below a
+    const plain = rowOf([sp('a', 'b', 0), sp('b', 'a', 1), sp('c', 'c', 2), sp('d', 'a', 3)]);
+    const depth = Object.fromEntries(plain.map((s) => [s.name, [s.depth, s.lane]]));
+    expect(depth).toEqual({ a: [1, 1], b: [0, 0], c: [0, 0], d: [2, 2] });
+    // a thread span inside a cycle still gathers its slices; a cycle without one stays above
+    const threaded = rowOf([
+      sp('t', 'x', 0, { thread_label: 'Scheduler' }),
+      sp('x', 't', 1),
+      sp('y', 'x', 2),
+      sp('p', 'q', 3),
+      sp('q', 'p', 4),
+    ]);
+    const lane = Object.fromEntries(threaded.map((s) => [s.name, [s.lane, s.lane_label ?? null]]));
+    expect(lane).toEqual({
+      p: [1, null],
+      q: [0, null],
+      t: [2, 'Scheduler'],
+      x: [3, 'Scheduler'],
+      y: [3, 'Scheduler'],
+    });
+  });
+
   it('a trace of 200k spans is one row (no argument-spread limits on huge traces)', () => {
     const spans = Array.from({ length: 200_000 }, (_, i) => ({
       traceId: 'ef'.repeat(16),

@@ -1,6 +1,6 @@
 import { minOf, maxOf } from '../../model/extent';
 import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../../model/row';
-import type { SpanCollector } from './import-spans';
+import type { SpanCollector, SpanEvent } from './import-spans';
 
 export interface BuiltOtlpRows {
   rows: Row[];
@@ -68,30 +68,42 @@ function buildRow(
   linkTargets: LinkTargets,
 ): { row: Row; missingParents: number } {
   const spans = group.spans;
-  const byId = new Map<string | null, SpanItem>();
-  for (const s of spans) byId.set(s.span_id, s);
-  const parentOf = (s: SpanItem) =>
-    s.parent_span_id ? (byId.get(s.parent_span_id) ?? null) : null;
-  setDepths(spans, parentOf);
-  assignLanes(spans, parentOf);
-  let rowEnd = -Infinity;
-  for (const s of spans) {
-    rowEnd = Math.max(rowEnd, s.end_ts ?? s.start_ts);
-    for (const e of read.events.get(s) ?? NONE) rowEnd = Math.max(rowEnd, e.ts);
+  const n = spans.length;
+  // spans by position: parent[i] is the position of span i's parent in this row, or -1
+  const byId = new Map<string | null, number>();
+  for (let i = 0; i < n; i++) byId.set(spans[i].span_id, i);
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = spans[i].parent_span_id;
+    parent[i] = id ? (byId.get(id) ?? -1) : -1;
   }
+  setDepths(spans, parent);
+  assignLanes(spans, parent);
+  const spanEvents: SpanEvent[][] = new Array<SpanEvent[]>(n);
+  const withEvents = read.events.size > 0;
+  let rowEnd = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const s = spans[i];
+    rowEnd = Math.max(rowEnd, s.end_ts ?? s.start_ts);
+    const events = (withEvents && read.events.get(s)) || NONE;
+    for (const e of events) rowEnd = Math.max(rowEnd, e.ts);
+    spanEvents[i] = events;
+  }
+  const withLinks = read.links.size > 0;
   let missingParents = 0;
   const items: RowItem[] = [];
-  for (const s of spans) {
-    const parent = parentOf(s);
-    const missingParent = s.parent_span_id !== null && parent === null;
+  for (let i = 0; i < n; i++) {
+    const s = spans[i];
+    const parentSpan = parent[i] < 0 ? null : spans[parent[i]];
+    const missingParent = s.parent_span_id !== null && parentSpan === null;
     if (missingParent) missingParents++;
-    const events = read.events.get(s) ?? NONE;
+    const events = spanEvents[i];
     const error = s.otel!.status_code === 'ERROR' || events.some((e) => e.name === 'exception');
-    s.parent_span_name = parent?.name ?? null;
+    s.parent_span_name = parentSpan?.name ?? null;
     if (s.end_ts === null) s.display_end_ts = rowEnd;
     if (error) s.error = true;
     if (missingParent) s.missing_parent = true;
-    const links = read.links.get(s);
+    const links = withLinks ? read.links.get(s) : undefined;
     if (links) {
       s.links = links.map((l) => ({
         trace_id: l.traceId,
@@ -125,7 +137,7 @@ function buildRow(
       (a.type === 'span' ? a.start_ts : a.ts) - (b.type === 'span' ? b.start_ts : b.ts) ||
       (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
-  const roots = spans.filter((s) => parentOf(s) === null).sort((a, b) => a.start_ts - b.start_ts);
+  const roots = spans.filter((_, i) => parent[i] < 0).sort((a, b) => a.start_ts - b.start_ts);
   const root = roots.find((s) => !s.parent_span_id) ?? roots[0];
   const start = minOf(items, (i) => (i.type === 'span' ? i.start_ts : i.ts));
   const end = maxOf(items, (i) => (i.type === 'span' ? i.display_end_ts : i.ts));
@@ -171,55 +183,36 @@ function buildRow(
 const NONE: never[] = [];
 const UNKNOWN = -2;
 const ON_CHAIN = -1;
+const WALKING = -3;
 
 /** Each span's depth below its row's roots, into span.depth; a parent cycle stops where it repeats. */
-function setDepths(spans: SpanItem[], parentOf: (s: SpanItem) => SpanItem | null): void {
-  for (const s of spans) s.depth = UNKNOWN;
-  depthsInto(spans, parentOf, DEPTH_FIELD);
+function setDepths(spans: SpanItem[], parent: Int32Array): void {
+  const depth = new Int32Array(spans.length).fill(UNKNOWN);
+  for (let i = 0; i < spans.length; i++) depthsFrom(i, (k) => parent[k], depth);
+  for (let i = 0; i < spans.length; i++) spans[i].depth = depth[i];
 }
 
-/** Where depthsInto keeps depths: a field of the span, no map per row. */
-interface DepthSlot {
-  get(s: SpanItem): number;
-  set(s: SpanItem, depth: number): void;
-}
-
-const DEPTH_FIELD: DepthSlot = {
-  get: (s) => s.depth,
-  set: (s, depth) => void (s.depth = depth),
-};
-
-/** Lanes are assigned after depths: a lane group's own depths are kept there until then. */
-const LANE_FIELD: DepthSlot = {
-  get: (s) => s.lane,
-  set: (s, depth) => void (s.lane = depth),
-};
-
-function depthsInto(
-  spans: SpanItem[],
-  parentOf: (s: SpanItem) => SpanItem | null,
-  slot: DepthSlot,
-): void {
-  const chain: SpanItem[] = [];
-  for (const s of spans) {
-    if (slot.get(s) !== UNKNOWN) continue;
-    // walk up to a span whose depth is known (or a root, or a repeat), then fill in downwards;
-    // ON_CHAIN marks the spans of this walk, so a parent cycle ends it like a root
-    let p: SpanItem | null = s;
-    let base = -1;
-    while (p) {
-      const known = slot.get(p);
-      if (known !== UNKNOWN) {
-        if (known !== ON_CHAIN) base = known;
-        break;
-      }
-      slot.set(p, ON_CHAIN);
-      chain.push(p);
-      p = parentOf(p);
+/**
+ * Depths of `start` and the ancestors above it not yet known, by position: walk up to a span
+ * whose depth is known (or a root, or a repeat), then fill in downwards. ON_CHAIN marks the
+ * spans of this walk, so a parent cycle ends it like a root.
+ */
+function depthsFrom(start: number, parentOf: (i: number) => number, depth: Int32Array): void {
+  if (depth[start] !== UNKNOWN) return;
+  const chain: number[] = [];
+  let p = start;
+  let base = -1;
+  while (p >= 0) {
+    const known = depth[p];
+    if (known !== UNKNOWN) {
+      if (known !== ON_CHAIN) base = known;
+      break;
     }
-    for (let k = chain.length - 1; k >= 0; k--) slot.set(chain[k], ++base);
-    chain.length = 0;
+    depth[p] = ON_CHAIN;
+    chain.push(p);
+    p = parentOf(p);
   }
+  for (let k = chain.length - 1; k >= 0; k--) depth[chain[k]] = ++base;
 }
 
 /** Whether a link's target span is in the file; per-trace id sets built only for linked traces. */
@@ -243,83 +236,71 @@ class LinkTargets {
  * lane group per service instance, nested by depth within the group. Otherwise lane = depth.
  * Lanes and labels go into span.lane and span.lane_label.
  */
-function assignLanes(spans: SpanItem[], parentOf: (s: SpanItem) => SpanItem | null): void {
-  const isThread = (s: SpanItem) => typeof startAttrs(s).thread_label === 'string';
-  const threadSpans = spans.filter(isThread);
-  if (threadSpans.length > 0) {
-    const threadOf = (s: SpanItem): SpanItem | null => {
-      const seen = new Set<SpanItem>();
-      for (let p: SpanItem | null = s; p && !seen.has(p); p = parentOf(p)) {
-        if (isThread(p)) return p;
-        seen.add(p);
-      }
-      return null;
-    };
-    const above = spans.filter((s) => threadOf(s) === null);
-    const aboveDepths = [...new Set(above.map((s) => s.depth))].sort((a, b) => a - b);
-    for (const s of above) s.lane = aboveDepths.indexOf(s.depth);
-    let next = aboveDepths.length;
-    const groups = new Map<string, SpanItem[]>();
-    for (const s of spans) {
-      const thread = threadOf(s);
-      if (!thread) continue;
-      const key = threadKey(thread);
-      const list = groups.get(key);
-      if (list) list.push(s);
-      else groups.set(key, [s]);
+function assignLanes(spans: SpanItem[], parent: Int32Array): void {
+  const n = spans.length;
+  const isThread = new Uint8Array(n);
+  let threads = 0;
+  for (let i = 0; i < n; i++) {
+    if (typeof startAttrs(spans[i]).thread_label === 'string') {
+      isThread[i] = 1;
+      threads++;
     }
-    const ordered = byFirstStart(groups);
-    for (const [, members] of ordered) {
-      const thread = members.find(isThread)!;
-      const label = threadLabel(thread);
-      const threads = members.filter(isThread);
-      for (const t of threads) setLane(t, next, label);
-      const slices = members.filter((s) => !isThread(s));
-      const used = packIntervals(slices);
+  }
+  if (threads > 0) {
+    const thread = threadsOf(parent, isThread);
+    const aboveDepths: number[] = [];
+    for (let i = 0; i < n; i++) if (thread[i] < 0) aboveDepths.push(spans[i].depth);
+    const laneOfDepth = new Map(
+      [...new Set(aboveDepths)].sort((a, b) => a - b).map((depth, lane) => [depth, lane]),
+    );
+    for (let i = 0; i < n; i++) if (thread[i] < 0) spans[i].lane = laneOfDepth.get(spans[i].depth)!;
+    let next = laneOfDepth.size;
+    const keys = new Map<number, string>();
+    const groups = new Map<string, SpanItem[]>();
+    for (let i = 0; i < n; i++) {
+      const t = thread[i];
+      if (t < 0) continue;
+      let key = keys.get(t);
+      if (key === undefined) keys.set(t, (key = threadKey(spans[t])));
+      const list = groups.get(key);
+      if (list) list.push(spans[i]);
+      else groups.set(key, [spans[i]]);
+    }
+    const threadSpan = (s: SpanItem) => typeof startAttrs(s).thread_label === 'string';
+    for (const [, members] of byFirstStart(groups, (m) => m.start_ts)) {
+      const label = threadLabel(members.find(threadSpan)!);
+      for (const t of members) if (threadSpan(t)) setLane(t, next, label);
+      const used = packIntervals(members.filter((s) => !threadSpan(s)));
       for (const [s, k] of used.assignment) setLane(s, next + 1 + k, label);
       next += 1 + used.count;
     }
     return;
   }
-  let groups: Map<string, SpanItem[]> | null = null;
-  let firstKey: string | null = null;
-  for (const s of spans) {
-    const key = instanceKey(resourceOf(s));
-    if (groups === null) {
-      if (firstKey === null || key === firstKey) {
-        firstKey = key;
-        continue;
-      }
-      // a second instance: group them all
-      groups = new Map();
-      for (const t of spans) {
-        const k = instanceKey(resourceOf(t));
-        const list = groups.get(k);
-        if (list) list.push(t);
-        else groups.set(k, [t]);
-      }
-      break;
-    }
+  // ROLL: one lane group per service instance, when there is more than one
+  const instance = new Array<string>(n);
+  let several = false;
+  for (let i = 0; i < n; i++) {
+    instance[i] = instanceKey(resourceOf(spans[i]));
+    if (instance[i] !== instance[0]) several = true;
   }
-  if (groups !== null) {
-    const ordered = byFirstStart(groups);
+  if (several) {
+    const groups = new Map<string, number[]>();
+    for (let i = 0; i < n; i++) {
+      const list = groups.get(instance[i]);
+      if (list) list.push(i);
+      else groups.set(instance[i], [i]);
+    }
+    const ordered = byFirstStart(groups, (i) => spans[i].start_ts);
+    // depths within each group: a parent in another group counts as no parent
+    const localDepth = new Int32Array(n).fill(UNKNOWN);
     let next = 0;
     for (const [key, members] of ordered) {
-      // depths within the group, kept in span.lane until the lane replaces them
-      const inGroup = new Set(members);
-      for (const s of members) s.lane = UNKNOWN;
-      depthsInto(
-        members,
-        (s) => {
-          const p = parentOf(s);
-          return p && inGroup.has(p) ? p : null;
-        },
-        LANE_FIELD,
-      );
+      const inGroup = (k: number) => (k >= 0 && instance[k] === key ? k : -1);
+      for (const i of members) depthsFrom(i, (k) => inGroup(parent[k]), localDepth);
       let height = 0;
-      for (const s of members) {
-        const d = s.lane;
-        setLane(s, next + d, key);
+      for (const i of members) {
+        const d = localDepth[i];
+        setLane(spans[i], next + d, key);
         height = Math.max(height, d + 1);
       }
       next += height;
@@ -327,6 +308,36 @@ function assignLanes(spans: SpanItem[], parentOf: (s: SpanItem) => SpanItem | nu
     return;
   }
   for (const s of spans) s.lane = s.depth;
+}
+
+/**
+ * The thread span each span runs in (itself, or its nearest thread ancestor), by position, or
+ * -1 above the threads; a parent cycle without a thread leaves its spans above them.
+ */
+function threadsOf(parent: Int32Array, isThread: Uint8Array): Int32Array {
+  const n = parent.length;
+  const thread = new Int32Array(n).fill(UNKNOWN);
+  const chain: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (thread[i] !== UNKNOWN) continue;
+    let result = -1;
+    for (let p = i; p >= 0; p = parent[p]) {
+      if (thread[p] !== UNKNOWN) {
+        // known, or on this walk already: a cycle of spans without a thread
+        result = thread[p] === WALKING ? -1 : thread[p];
+        break;
+      }
+      if (isThread[p]) {
+        result = thread[p] = p;
+        break;
+      }
+      thread[p] = WALKING;
+      chain.push(p);
+    }
+    for (const k of chain) thread[k] = result;
+    chain.length = 0;
+  }
+  return thread;
 }
 
 function setLane(s: SpanItem, lane: number, label: string): void {
@@ -380,9 +391,12 @@ function packIntervals(spans: SpanItem[]): { assignment: Map<SpanItem, number>; 
 }
 
 /** Lane groups in the order they start. */
-function byFirstStart(groups: Map<string, SpanItem[]>): [string, SpanItem[]][] {
+function byFirstStart<T>(
+  groups: Map<string, T[]>,
+  startOf: (member: T) => number,
+): [string, T[]][] {
   return [...groups.entries()]
-    .map((entry) => ({ entry, start: minOf(entry[1], (s) => s.start_ts) }))
+    .map((entry) => ({ entry, start: minOf(entry[1], startOf) }))
     .sort((a, b) => a.start - b.start)
     .map(({ entry }) => entry);
 }
