@@ -1,6 +1,6 @@
 import { minOf, maxOf } from '../../model/extent';
 import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../../model/row';
-import type { SpanCollector, SpanEvent } from './import-spans';
+import type { SpanCollector, SpanExtras } from './import-spans';
 
 export interface BuiltOtlpRows {
   rows: Row[];
@@ -11,6 +11,8 @@ export interface BuiltOtlpRows {
 interface Group {
   traceId: string;
   spans: SpanItem[];
+  /** events and links at their spans' positions, when any span has them */
+  extras: SpanExtras[] | undefined;
 }
 
 /**
@@ -23,7 +25,11 @@ export function buildOtlpRows(
   options: { joinByBootstrapRoom: boolean },
 ): BuiltOtlpRows {
   const linkTargets = new LinkTargets(read.byTrace);
-  let groups: (Group | null)[] = [...read.byTrace].map(([traceId, spans]) => ({ traceId, spans }));
+  let groups: (Group | null)[] = [...read.byTrace].map(([traceId, spans]) => ({
+    traceId,
+    spans,
+    extras: read.extrasByTrace.get(traceId),
+  }));
   if (options.joinByBootstrapRoom) groups = joinByBootstrapRoom(groups as Group[]);
   const firstStart = new Map(groups.map((g) => [g, minOf(g!.spans, (s) => s.start_ts)]));
   groups.sort((a, b) => firstStart.get(a)! - firstStart.get(b)!);
@@ -31,7 +37,7 @@ export function buildOtlpRows(
   let missingParents = 0;
   const rows: Row[] = [];
   for (let position = 0; position < groups.length; position++) {
-    const built = buildRow(groups[position]!, position, read, linkTargets);
+    const built = buildRow(groups[position]!, position, linkTargets);
     groups[position] = null;
     missingParents += built.missingParents;
     rows.push(built.row);
@@ -57,14 +63,25 @@ function joinByBootstrapRoom(groups: Group[]): Group[] {
     ...[...byRoom.values()].map((gs) => ({
       traceId: gs[0].traceId,
       spans: gs.flatMap((g) => g.spans),
+      extras: joinedExtras(gs),
     })),
   ];
+}
+
+function joinedExtras(groups: Group[]): SpanExtras[] | undefined {
+  if (groups.every((g) => g.extras === undefined)) return undefined;
+  const out: SpanExtras[] = [];
+  let offset = 0;
+  for (const g of groups) {
+    g.extras?.forEach((extras, k) => (out[offset + k] = extras));
+    offset += g.spans.length;
+  }
+  return out;
 }
 
 function buildRow(
   group: Group,
   position: number,
-  read: SpanCollector,
   linkTargets: LinkTargets,
 ): { row: Row; missingParents: number } {
   const spans = group.spans;
@@ -79,17 +96,13 @@ function buildRow(
   }
   setDepths(spans, parent);
   assignLanes(spans, parent);
-  const spanEvents: SpanEvent[][] = new Array<SpanEvent[]>(n);
-  const withEvents = read.events.size > 0;
+  const extras = group.extras;
   let rowEnd = -Infinity;
   for (let i = 0; i < n; i++) {
     const s = spans[i];
     rowEnd = Math.max(rowEnd, s.end_ts ?? s.start_ts);
-    const events = (withEvents && read.events.get(s)) || NONE;
-    for (const e of events) rowEnd = Math.max(rowEnd, e.ts);
-    spanEvents[i] = events;
+    for (const e of extras?.[i]?.events ?? NONE) rowEnd = Math.max(rowEnd, e.ts);
   }
-  const withLinks = read.links.size > 0;
   let missingParents = 0;
   const items: RowItem[] = [];
   for (let i = 0; i < n; i++) {
@@ -97,13 +110,13 @@ function buildRow(
     const parentSpan = parent[i] < 0 ? null : spans[parent[i]];
     const missingParent = s.parent_span_id !== null && parentSpan === null;
     if (missingParent) missingParents++;
-    const events = spanEvents[i];
+    const events = extras?.[i]?.events ?? NONE;
     const error = s.otel!.status_code === 'ERROR' || events.some((e) => e.name === 'exception');
     s.parent_span_name = parentSpan?.name ?? null;
     if (s.end_ts === null) s.display_end_ts = rowEnd;
     if (error) s.error = true;
     if (missingParent) s.missing_parent = true;
-    const links = withLinks ? read.links.get(s) : undefined;
+    const links = extras?.[i]?.links;
     if (links) {
       s.links = links.map((l) => ({
         trace_id: l.traceId,

@@ -16,6 +16,11 @@ export interface SpanEvent {
   attrs: Attrs;
 }
 
+export interface SpanExtras {
+  events: SpanEvent[] | null;
+  links: SpanLink[] | null;
+}
+
 export interface SpanLink {
   traceId: string;
   spanId: string;
@@ -32,8 +37,8 @@ type Otel = NonNullable<SpanItem['otel']>;
  */
 export class SpanCollector {
   readonly byTrace = new Map<string, SpanItem[]>();
-  readonly events = new Map<SpanItem, SpanEvent[]>();
-  readonly links = new Map<SpanItem, SpanLink[]>();
+  /** events and links of a trace's spans, at the spans' positions in byTrace (few spans have them) */
+  readonly extrasByTrace = new Map<string, SpanExtras[]>();
   spans = 0;
   eventCount = 0;
   linkCount = 0;
@@ -168,24 +173,27 @@ export class SpanCollector {
       const room = attrs.bootstrap_room;
       if (room !== undefined && room !== null) this.bootstrapRooms.add(String(room));
     }
+    let events: SpanEvent[] | null = null;
     if (raw.events !== null && raw.events.length > 0) {
-      const events: SpanEvent[] = [];
       for (const e of raw.events) {
-        if (e.ts !== null) events.push({ name: shared.string(e.name), ts: e.ts, attrs: e.attrs });
+        if (e.ts !== null)
+          (events ??= []).push({ name: shared.string(e.name), ts: e.ts, attrs: e.attrs });
       }
-      if (events.length > 0) this.events.set(item, events);
-      this.eventCount += events.length;
+      if (events) this.eventCount += events.length;
     }
+    let links: SpanLink[] | null = null;
     if (raw.links !== null && raw.links.length > 0) {
-      this.links.set(
-        item,
-        raw.links.map((l) => ({
-          traceId: shared.string(normaliseId(l.traceId)),
-          spanId: normaliseId(l.spanId),
-          attrs: l.attrs,
-        })),
-      );
+      links = raw.links.map((l) => ({
+        traceId: shared.string(normaliseId(l.traceId)),
+        spanId: normaliseId(l.spanId),
+        attrs: l.attrs,
+      }));
       this.linkCount += raw.links.length;
+    }
+    if (events || links) {
+      let extras = this.extrasByTrace.get(traceId);
+      if (!extras) this.extrasByTrace.set(traceId, (extras = []));
+      extras[this.lastTrace.length - 1] = { events, links };
     }
   }
 }
