@@ -39,7 +39,7 @@ const SITE_SCOPE = 3;
 const SITE_OTHER = 4;
 /** attribute keys and values by position: spans of one kind list the same keys in order */
 const SITE_ATTRIBUTE = 5;
-const ATTRIBUTE_SITES = 4;
+const ATTRIBUTE_SITES = 16;
 const SITES = SITE_ATTRIBUTE + 2 * ATTRIBUTE_SITES;
 
 // field ids: one bit each, so a field read twice is caught with a mask (once())

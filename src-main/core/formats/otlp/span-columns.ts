@@ -1,19 +1,26 @@
-import type { Attrs } from '../../model/row';
+import type { AttrValue, Attrs } from '../../model/row';
 import type { RawEvent, RawLink, RawSpan } from './import-spans';
-import { EMPTY_ATTRS, statusFrom } from './otlp-values';
+import { EMPTY_ATTRS, setAttr, statusFrom } from './otlp-values';
 
 /**
- * RawSpans packed to cross threads: numbers in typed arrays (moved, not copied), each distinct
- * string once, and the few objects (resources, attributes, events, links) in one list. A
- * structured clone of the RawSpans themselves would write every field name of every span.
+ * RawSpans packed to cross threads: numbers in typed arrays (moved, not copied) and each
+ * distinct string once. Attributes, events and links are blocks of the same arrays. A
+ * structured clone of the objects themselves writes every key of every object and makes the
+ * receiving thread decode and look up each one again: for SGLang's attribute-heavy spans that
+ * cost more than reading the lines.
  */
 export interface SpanColumns {
   count: number;
-  /** per span: REFS references, see FIELD_* */
+  /** per span: REFS references (see TRACE ... LINKS) */
   refs: Int32Array;
   /** per span: start and end seconds (end NaN when null) */
   times: Float64Array;
+  /** attribute, event and link blocks (see writeAttrs, writeEvents, writeLinks) */
+  blocks: Int32Array;
+  /** the numbers those blocks hold */
+  numbers: Float64Array;
   strings: string[];
+  /** values that are not strings where strings belong, list and map attributes, resources */
   objects: unknown[];
 }
 
@@ -27,15 +34,46 @@ const SCOPE = 5;
 const RESOURCE = 6;
 const STATUS_CODE = 7;
 const STATUS_MESSAGE = 8;
+/** a block's offset + 1, or 0 for none (empty attributes, no events, no links) */
 const ATTRS = 9;
 const EVENTS = 10;
 const LINKS = 11;
 const REFS = 12;
 
+// the kind of an attribute value in a block
+const STRING = 0;
+const NUMBER = 1;
+const TRUE = 2;
+const FALSE = 3;
+const NULL = 4;
+const OBJECT = 5;
+
+/** A growable Int32Array or Float64Array. */
+class Growing<T extends Int32Array | Float64Array> {
+  length = 0;
+  constructor(public array: T) {}
+
+  push(value: number): number {
+    if (this.length === this.array.length) {
+      const grown = new (this.array.constructor as new (n: number) => T)(this.array.length * 2);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.length] = value;
+    return this.length++;
+  }
+
+  done(): T {
+    return this.array.slice(0, this.length) as T;
+  }
+}
+
 export class SpanColumnsWriter {
   private count = 0;
-  private refs = new Int32Array(REFS * 1024);
-  private times = new Float64Array(2 * 1024);
+  private readonly refs = new Growing(new Int32Array(REFS * 1024));
+  private readonly times = new Growing(new Float64Array(2 * 1024));
+  private readonly blocks = new Growing(new Int32Array(4096));
+  private readonly numbers = new Growing(new Float64Array(1024));
   private readonly strings: string[] = [];
   private readonly stringIds = new Map<string, number>();
   private readonly objects: unknown[] = [];
@@ -44,36 +82,95 @@ export class SpanColumnsWriter {
   /** Spans without a start are dropped here, as the collector would drop them. */
   push(raw: RawSpan): void {
     if (raw.start === null) return;
-    if ((this.count + 1) * REFS > this.refs.length) {
-      this.refs = grow(this.refs, this.refs.length * 2);
-      this.times = grow(this.times, this.times.length * 2);
-    }
-    const r = this.count * REFS;
+    // blocks first: a span's refs are contiguous
+    const attrs = this.writeAttrs(raw.attrs);
+    const events = raw.events === null ? 0 : this.writeEvents(raw.events);
+    const links = raw.links === null ? 0 : this.writeLinks(raw.links);
     const refs = this.refs;
-    refs[r + TRACE] = this.ref(raw.traceId);
-    refs[r + SPAN] = this.ref(raw.spanId);
-    refs[r + PARENT] = this.ref(raw.parentSpanId);
-    refs[r + NAME] = this.ref(raw.name);
-    refs[r + KIND] = this.ref(raw.kind);
-    refs[r + SCOPE] = this.ref(raw.scope);
-    refs[r + RESOURCE] = raw.resource === EMPTY_ATTRS ? 0 : this.sharedObject(raw.resource);
-    refs[r + STATUS_CODE] = this.ref(raw.status.code);
-    refs[r + STATUS_MESSAGE] = this.ref(raw.status.message);
-    refs[r + ATTRS] = raw.attrs === EMPTY_ATTRS ? 0 : this.object(raw.attrs);
-    refs[r + EVENTS] = raw.events === null ? 0 : this.object(raw.events);
-    refs[r + LINKS] = raw.links === null ? 0 : this.object(raw.links);
-    this.times[this.count * 2] = raw.start;
-    this.times[this.count * 2 + 1] = raw.end ?? NaN;
+    refs.push(this.ref(raw.traceId));
+    refs.push(this.ref(raw.spanId));
+    refs.push(this.ref(raw.parentSpanId));
+    refs.push(this.ref(raw.name));
+    refs.push(this.ref(raw.kind));
+    refs.push(this.ref(raw.scope));
+    refs.push(raw.resource === EMPTY_ATTRS ? 0 : this.sharedObject(raw.resource));
+    refs.push(this.ref(raw.status.code));
+    refs.push(this.ref(raw.status.message));
+    refs.push(attrs);
+    refs.push(events);
+    refs.push(links);
+    this.times.push(raw.start);
+    this.times.push(raw.end ?? NaN);
     this.count++;
   }
 
   finish(): { columns: SpanColumns; transfer: ArrayBuffer[] } {
-    const refs = this.refs.slice(0, this.count * REFS);
-    const times = this.times.slice(0, this.count * 2);
-    return {
-      columns: { count: this.count, refs, times, strings: this.strings, objects: this.objects },
-      transfer: [refs.buffer, times.buffer],
+    const columns: SpanColumns = {
+      count: this.count,
+      refs: this.refs.done(),
+      times: this.times.done(),
+      blocks: this.blocks.done(),
+      numbers: this.numbers.done(),
+      strings: this.strings,
+      objects: this.objects,
     };
+    const buffers = [columns.refs, columns.times, columns.blocks, columns.numbers];
+    return { columns, transfer: buffers.map((a) => a.buffer as ArrayBuffer) };
+  }
+
+  /** [count, then per entry: key, kind, value] where value is a ref, a number's index or 0. */
+  private writeAttrs(attrs: Attrs): number {
+    const keys = Object.keys(attrs);
+    if (attrs === EMPTY_ATTRS || keys.length === 0) return 0;
+    const blocks = this.blocks;
+    const at = blocks.push(keys.length);
+    for (const key of keys) {
+      const value = attrs[key];
+      blocks.push(this.ref(key));
+      if (typeof value === 'string') {
+        blocks.push(STRING);
+        blocks.push(this.ref(value));
+      } else if (typeof value === 'number') {
+        blocks.push(NUMBER);
+        blocks.push(this.numbers.push(value));
+      } else if (value === true || value === false) {
+        blocks.push(value ? TRUE : FALSE);
+        blocks.push(0);
+      } else if (value === null) {
+        blocks.push(NULL);
+        blocks.push(0);
+      } else {
+        blocks.push(OBJECT);
+        blocks.push(this.object(value));
+      }
+    }
+    return at + 1;
+  }
+
+  /** [count, then per event: name, time's index or -1, attributes block] */
+  private writeEvents(events: RawEvent[]): number {
+    const attrs = events.map((e) => this.writeAttrs(e.attrs));
+    const blocks = this.blocks;
+    const at = blocks.push(events.length);
+    events.forEach((e, k) => {
+      blocks.push(this.ref(e.name));
+      blocks.push(e.ts === null ? -1 : this.numbers.push(e.ts));
+      blocks.push(attrs[k]);
+    });
+    return at + 1;
+  }
+
+  /** [count, then per link: trace id, span id, attributes block] */
+  private writeLinks(links: RawLink[]): number {
+    const attrs = links.map((l) => this.writeAttrs(l.attrs));
+    const blocks = this.blocks;
+    const at = blocks.push(links.length);
+    links.forEach((l, k) => {
+      blocks.push(this.ref(l.traceId));
+      blocks.push(this.ref(l.spanId));
+      blocks.push(attrs[k]);
+    });
+    return at + 1;
   }
 
   /** Strings once each; anything else (a number where an id belongs) as an object. */
@@ -105,11 +202,56 @@ export class SpanColumnsWriter {
 
 /** The RawSpans of `columns`, in order, one reused object at a time (emit copies what it keeps). */
 export function readSpanColumns(columns: SpanColumns, emit: (raw: RawSpan) => void): void {
-  const { refs, times, strings, objects } = columns;
+  const { refs, times, blocks, numbers, strings, objects } = columns;
   const value = (ref: number): unknown =>
     ref > 0 ? strings[ref - 1] : ref < 0 ? objects[-ref - 1] : undefined;
   const text = (ref: number): string => value(ref) as string;
-  const attrs = (ref: number): Attrs => (ref === 0 ? EMPTY_ATTRS : emptyAsShared(value(ref)));
+  const readAttrs = (block: number): Attrs => {
+    if (block === 0) return EMPTY_ATTRS;
+    let at = block - 1;
+    const out: Attrs = {};
+    for (let n = blocks[at++]; n > 0; n--) {
+      const key = text(blocks[at++]);
+      const kind = blocks[at++];
+      const payload = blocks[at++];
+      const v: AttrValue =
+        kind === STRING
+          ? text(payload)
+          : kind === NUMBER
+            ? numbers[payload]
+            : kind === TRUE
+              ? true
+              : kind === FALSE
+                ? false
+                : kind === NULL
+                  ? null
+                  : (value(payload) as AttrValue);
+      setAttr(out, key, v);
+    }
+    return out;
+  };
+  const readEvents = (block: number): RawEvent[] | null => {
+    if (block === 0) return null;
+    let at = block - 1;
+    const out: RawEvent[] = [];
+    for (let n = blocks[at++]; n > 0; n--) {
+      const name = text(blocks[at++]);
+      const ts = blocks[at++];
+      out.push({ name, ts: ts < 0 ? null : numbers[ts], attrs: readAttrs(blocks[at++]) });
+    }
+    return out;
+  };
+  const readLinks = (block: number): RawLink[] | null => {
+    if (block === 0) return null;
+    let at = block - 1;
+    const out: RawLink[] = [];
+    for (let n = blocks[at++]; n > 0; n--) {
+      const traceId = value(blocks[at++]);
+      const spanId = value(blocks[at++]);
+      out.push({ traceId, spanId, attrs: readAttrs(blocks[at++]) });
+    }
+    return out;
+  };
   const raw: RawSpan = {
     resource: EMPTY_ATTRS,
     scope: '',
@@ -128,12 +270,8 @@ export function readSpanColumns(columns: SpanColumns, emit: (raw: RawSpan) => vo
   for (let i = 0; i < columns.count; i++) {
     const r = i * REFS;
     const end = times[i * 2 + 1];
-    const events = refs[r + EVENTS] === 0 ? null : (value(refs[r + EVENTS]) as RawEvent[]);
-    const links = refs[r + LINKS] === 0 ? null : (value(refs[r + LINKS]) as RawLink[]);
-    // a clone turns the shared empty attributes into fresh {}: share them again
-    for (const e of events ?? []) e.attrs = emptyAsShared(e.attrs);
-    for (const l of links ?? []) l.attrs = emptyAsShared(l.attrs);
-    raw.resource = attrs(refs[r + RESOURCE]);
+    const resource = refs[r + RESOURCE];
+    raw.resource = resource === 0 ? EMPTY_ATTRS : (value(resource) as Attrs);
     raw.scope = text(refs[r + SCOPE]);
     raw.traceId = value(refs[r + TRACE]);
     raw.spanId = value(refs[r + SPAN]);
@@ -143,21 +281,9 @@ export function readSpanColumns(columns: SpanColumns, emit: (raw: RawSpan) => vo
     raw.start = times[i * 2];
     raw.end = Number.isNaN(end) ? null : end;
     raw.status = statusFrom(text(refs[r + STATUS_CODE]), text(refs[r + STATUS_MESSAGE]));
-    raw.attrs = attrs(refs[r + ATTRS]);
-    raw.events = events;
-    raw.links = links;
+    raw.attrs = readAttrs(refs[r + ATTRS]);
+    raw.events = readEvents(refs[r + EVENTS]);
+    raw.links = readLinks(refs[r + LINKS]);
     emit(raw);
   }
-}
-
-function emptyAsShared(value: unknown): Attrs {
-  const attrs = value as Attrs;
-  for (const _ in attrs) return attrs;
-  return EMPTY_ATTRS;
-}
-
-function grow<T extends Int32Array | Float64Array>(array: T, length: number): T {
-  const out = new (array.constructor as new (n: number) => T)(length);
-  out.set(array);
-  return out;
 }
