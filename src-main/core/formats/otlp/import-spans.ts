@@ -155,6 +155,12 @@ export class SpanCollector {
             : { start_attrs: attrs, end_attrs: EMPTY_ATTRS },
       service,
       otel: shared.otel(raw.kind, raw.status, resource, raw.scope),
+      // set when the row is built, in this order; declared now so a million spans keep them
+      // in the object instead of growing a property array each (undefined is left out of JSON)
+      lane_label: undefined,
+      error: undefined,
+      missing_parent: undefined,
+      links: undefined,
     };
     // neighbours mostly share their trace
     if (traceId !== this.lastTraceId) {
