@@ -1,5 +1,5 @@
 import { minOf, maxOf } from '../../model/extent';
-import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../../model/row';
+import type { Attrs, Row, RowItem, SpanItem } from '../../model/row';
 import type { SpanCollector, SpanExtras } from './import-spans';
 
 export interface BuiltOtlpRows {
@@ -126,21 +126,9 @@ function buildRow(
       }));
     }
     items.push(s);
-    for (const e of events) {
-      const point: PointItem = {
-        type: 'event',
-        state: 'point_event',
-        name: e.name,
-        ts: e.ts,
-        attempt: 0,
-        span_id: null,
-        parent_span_id: s.span_id,
-        parent_span_name: s.name,
-        lane: s.lane,
-        depth: s.depth + 1,
-        attrs: e.attrs,
-      };
-      if (e.name === 'exception') point.error = true;
+    for (const point of events) {
+      point.lane = s.lane;
+      point.depth = s.depth + 1;
       items.push(point);
     }
   }

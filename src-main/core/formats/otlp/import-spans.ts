@@ -1,4 +1,4 @@
-import type { Attrs, SpanItem } from '../../model/row';
+import type { Attrs, PointItem, SpanItem } from '../../model/row';
 import {
   EMPTY_ATTRS,
   field,
@@ -10,14 +10,9 @@ import {
   type Status,
 } from './otlp-values';
 
-export interface SpanEvent {
-  name: string;
-  ts: number;
-  attrs: Attrs;
-}
-
 export interface SpanExtras {
-  events: SpanEvent[] | null;
+  /** the span's events as the markers they become (lane and depth set with the row) */
+  events: PointItem[] | null;
   links: SpanLink[] | null;
 }
 
@@ -179,11 +174,25 @@ export class SpanCollector {
       const room = attrs.bootstrap_room;
       if (room !== undefined && room !== null) this.bootstrapRooms.add(String(room));
     }
-    let events: SpanEvent[] | null = null;
+    let events: PointItem[] | null = null;
     if (raw.events !== null && raw.events.length > 0) {
       for (const e of raw.events) {
-        if (e.ts !== null)
-          (events ??= []).push({ name: shared.string(e.name), ts: e.ts, attrs: e.attrs });
+        if (e.ts === null) continue;
+        const name = shared.string(e.name);
+        (events ??= []).push({
+          type: 'event',
+          state: 'point_event',
+          name,
+          ts: e.ts,
+          attempt: 0,
+          span_id: null,
+          parent_span_id: item.span_id,
+          parent_span_name: item.name,
+          lane: 0,
+          depth: 0,
+          attrs: e.attrs,
+          error: name === 'exception' ? true : undefined,
+        });
       }
       if (events) this.eventCount += events.length;
     }
