@@ -1,10 +1,11 @@
-// A large OTLP JSON-lines file from the fixture's shapes: ROLL receiver lines repeated with
-// fresh trace ids and shifted times until the span count is reached.
+// A large OTLP JSON-lines file from a fixture's shapes (ROLL's receiver, SGLang's collector):
+// its lines repeated with fresh trace ids and shifted times until the span count is reached.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 export function writeOtlpFile(path, fixture, targetSpans) {
   const lines = readFileSync(fixture, 'utf8').split('\n').filter((l) => l.trim());
-  const spansPerLine = lines.map((l) => (l.match(/"spanId"/g) ?? []).length);
+  // spans have a start time; events (timeUnixNano) and links do not
+  const spansPerLine = lines.map((l) => (l.match(/"startTimeUnixNano"/g) ?? []).length);
   const fd = openSync(path, 'w');
   let spans = 0;
   let copy = 0;

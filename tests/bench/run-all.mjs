@@ -62,12 +62,21 @@ function benchDumps() {
   }
 }
 
+const OTLP_SHAPES = [
+  ['ROLL', 'otlp', 'roll_traces.jsonl'],
+  ['SGLang', 'sglang', 'sglang_otel_trace.json'],
+];
+
 async function benchOtlp() {
+  for (const [label, prefix, fixture] of OTLP_SHAPES) await benchOtlpShape(label, prefix, fixture);
+}
+
+async function benchOtlpShape(label, prefix, fixture) {
   const spans = Number(process.env.BENCH_OTLP_SPANS ?? 1_000_000);
-  const path = join(data, `otlp_${spans}.jsonl`);
-  if (!existsSync(path)) writeOtlpFile(path, join(root, '../shared/fixtures/otlp/roll_traces.jsonl'), spans);
+  const path = join(data, `${prefix}_${spans}.jsonl`);
+  if (!existsSync(path)) writeOtlpFile(path, join(root, '../shared/fixtures/otlp', fixture), spans);
   const bytes = statSync(path).size;
-  console.log(`\n== OTLP JSON lines: ${mb(bytes)} MB, ~${spans} spans -> frozen store, vs JSON.parse of the same lines`);
+  console.log(`\n== OTLP JSON lines, ${label}'s shape: ${mb(bytes)} MB, ~${spans} spans -> frozen store, vs JSON.parse of the same lines`);
   const ours = measure(process.execPath, [CLI, 'summary', '--json', '--timings', path]);
   const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-lines.mjs'), path]);
   const oneThread = measure('/usr/bin/env', ['TRACE_EXPLORER_THREADS=1', process.execPath, CLI, 'summary', '--json', '--timings', path]);
