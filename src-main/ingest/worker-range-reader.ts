@@ -54,6 +54,7 @@ export const workerRangeReader: RangeReader = {
           stop();
         }
       },
+      bytesRead: () => Atomics.load(signal, RANGE_BYTES) * 1024,
       cancel: stop,
     };
   },

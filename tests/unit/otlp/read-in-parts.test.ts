@@ -31,13 +31,16 @@ function inProcessReader(log: string[] = []): RangeReader {
             source.close();
           }
         },
+        bytesRead: () => 0,
         cancel: () => void log.push('cancel'),
       };
     },
   };
 }
 
-const failingReader: RangeReader = { start: () => ({ wait: () => null, cancel: () => undefined }) };
+const failingReader: RangeReader = {
+  start: () => ({ wait: () => null, bytesRead: () => 0, cancel: () => undefined }),
+};
 
 const fixtures = readdirSync(OTLP).filter((n) => /\.(jsonl?|json)$/.test(n));
 const open = (name: string) => openFileSource(resolve(OTLP, name));
@@ -71,6 +74,26 @@ describe('a large file read in two parts gives the one-thread reading', () => {
     const whole = readOtlp(set());
     expect(readOtlp(set(), { rangeReader: inProcessReader(), splitMinBytes: 0 })).toEqual(whole);
     expect(whole.skippedLines.examples[0].reason).toContain('(otlp_mixed_garbage.jsonl)');
+  });
+
+  it('progress while the first part is read counts the helper’s bytes too', () => {
+    const log: string[] = [];
+    const reader = inProcessReader(log);
+    const counting: RangeReader = {
+      start(path, from) {
+        const pending = reader.start(path, from)!;
+        return { ...pending, bytesRead: () => 123 };
+      },
+    };
+    const reports: number[] = [];
+    readOtlp([open('roll_traces.jsonl')], {
+      rangeReader: counting,
+      splitMinBytes: 0,
+      onProgress: (p) => reports.push(p.bytesRead),
+    });
+    const split = Number(log[0].split(' ')[1]);
+    expect(reports[0]).toBe(split + 123);
+    expect(reports.at(-1)).toBe(open('roll_traces.jsonl').size);
   });
 
   it('cancelling while the first part is read stops the helper', () => {

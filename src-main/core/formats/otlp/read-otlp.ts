@@ -71,6 +71,8 @@ export interface RangeReader {
 export interface PendingRange {
   /** Blocks until the part is read (calling onTick with its bytes read so far); null if it failed. */
   wait(onTick: (bytesRead: number) => void): RangeRead | null;
+  /** bytes of the part read so far, for progress while this thread reads its own part */
+  bytesRead(): number;
   cancel(): void;
 }
 
@@ -116,7 +118,6 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
       split !== null && options.rangeReader && typeof path === 'string'
         ? options.rangeReader.start(path, split)
         : null;
-    let helperBytes = 0;
     let first: RangeResult;
     try {
       first = readRange(
@@ -124,7 +125,7 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
         read,
         0,
         pending ? split! : source.size,
-        (bytes) => progress(bytes + helperBytes),
+        (bytes) => progress(bytes + (pending?.bytesRead() ?? 0)),
         scanner,
       );
     } catch (error) {
@@ -134,10 +135,7 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     merge(first, 0);
     let imported = first.imported;
     if (pending) {
-      const rest = pending.wait((bytes) => {
-        helperBytes = bytes;
-        progress(split! + bytes);
-      });
+      const rest = pending.wait((bytes) => progress(split! + bytes));
       if (rest) {
         readSpanColumns(rest.columns, (raw) => read.add(raw));
         merge(rest.range, first.lines);
