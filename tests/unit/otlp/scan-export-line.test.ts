@@ -107,6 +107,19 @@ describe('the byte scanner reads export lines as JSON.parse does', () => {
     expect(scanner.scan(Buffer.from(other))![0].resource).toEqual({ 'service.name': 'svc2' });
   });
 
+  it('attribute lists with the same bytes share one object; others do not', () => {
+    const scanner = new ExportLineScanner();
+    const withAttrs = (value: string) =>
+      span(`${base},"attributes":[{"key":"bid","value":{"stringValue":"${value}"}},{"key":"n","value":{"intValue":"1"}}]`);
+    const a = scanner.scan(Buffer.from(withAttrs('b1')))![0].attrs;
+    const b = scanner.scan(Buffer.from(withAttrs('b2')))![0].attrs;
+    const c = scanner.scan(Buffer.from(withAttrs('b1')))![0].attrs;
+    expect(a).toEqual({ bid: 'b1', n: 1 });
+    expect(b).toEqual({ bid: 'b2', n: 1 });
+    expect(c).toBe(a);
+    expect(b).not.toBe(a);
+  });
+
   it('hands to JSON.parse what it does not read itself', () => {
     const handedOver = [
       span(`${base},"name":"twice"`),

@@ -42,6 +42,10 @@ const SITE_ATTRIBUTE = 5;
 const ATTRIBUTE_SITES = 16;
 const SITES = SITE_ATTRIBUTE + 2 * ATTRIBUTE_SITES;
 
+// attribute lists shared when their bytes repeat (sharedOrNewAttributes)
+const REPEAT_SLOTS = 4096;
+const REPEAT_MAX_BYTES = 512;
+
 // field ids: one bit each, so a field read twice is caught with a mask (once())
 const UNKNOWN = 0;
 const TRACE_ID = 1 << 0;
@@ -171,6 +175,10 @@ export class ExportLineScanner {
   private lastResource: Attrs = EMPTY_ATTRS;
   private readonly cache: (string | null)[] = new Array<string | null>(CACHE_SIZE).fill(null);
   private readonly resources = new Map<string, Attrs>();
+  /** attribute lists read before: their bytes, lengths and objects, by slot */
+  private readonly repeatBytes = Buffer.alloc(REPEAT_SLOTS * REPEAT_MAX_BYTES);
+  private readonly repeatLength = new Int32Array(REPEAT_SLOTS);
+  private readonly repeatAttrs: (Attrs | null)[] = new Array<Attrs | null>(REPEAT_SLOTS).fill(null);
   /** the last plain (unescaped) string read per call site */
   private readonly last: string[] = new Array<string>(SITES).fill('');
 
@@ -366,7 +374,7 @@ export class ExportLineScanner {
             span.status = this.status();
             break;
           case ATTRIBUTES:
-            span.attrs = this.attributes();
+            span.attrs = this.sharedOrNewAttributes();
             break;
           case EVENTS:
             span.events = [];
@@ -413,7 +421,7 @@ export class ExportLineScanner {
         seen = once(seen, key);
         if (key === TIME) event.ts = this.nanos();
         else if (key === NAME) event.name = this.string(SITE_OTHER);
-        else if (key === ATTRIBUTES) event.attrs = this.attributes();
+        else if (key === ATTRIBUTES) event.attrs = this.sharedOrNewAttributes();
         else this.skipValue();
       } while (this.next(CLOSE_BRACE));
     }
@@ -429,11 +437,42 @@ export class ExportLineScanner {
         seen = once(seen, key);
         if (key === TRACE_ID) link.traceId = this.string(SITE_OTHER);
         else if (key === SPAN_ID) link.spanId = this.string(SITE_OTHER);
-        else if (key === ATTRIBUTES) link.attrs = this.attributes();
+        else if (key === ATTRIBUTES) link.attrs = this.sharedOrNewAttributes();
         else this.skipValue();
       } while (this.next(CLOSE_BRACE));
     }
     return link;
+  }
+
+  /**
+   * Attribute lists with the bytes of one read before give that list's (shared) object: SGLang
+   * repeats {bid, batch_size, forward_mode} on every request of a batch and {level, target} on
+   * the router's events. A small cache keyed by a sample of the bytes, checked byte for byte;
+   * equal bytes are equal JSON, so sharing changes nothing but memory.
+   */
+  private sharedOrNewAttributes(): Attrs {
+    const start = this.p;
+    const attrs = this.attributes();
+    const end = this.p;
+    const length = end - start;
+    if (attrs === EMPTY_ATTRS || length > REPEAT_MAX_BYTES) return attrs;
+    const b = this.b;
+    let hash = length;
+    const step = 1 + (length >> 7);
+    for (let i = start; i < end; i += step) hash = Math.imul(hash ^ b[i], 0x01000193);
+    const slot = (hash ^ (hash >>> 13)) & (REPEAT_SLOTS - 1);
+    const at = slot * REPEAT_MAX_BYTES;
+    const known = this.repeatAttrs[slot];
+    if (
+      known !== null &&
+      this.repeatLength[slot] === length &&
+      this.repeatBytes.compare(b, start, end, at, at + length) === 0
+    )
+      return known;
+    b.copy(this.repeatBytes, at, start, end);
+    this.repeatLength[slot] = length;
+    this.repeatAttrs[slot] = attrs;
+    return attrs;
   }
 
   /** [{key, value: AnyValue}, ...] as keyValues() makes it. */

@@ -48,6 +48,9 @@ const FALSE = 3;
 const NULL = 4;
 const OBJECT = 5;
 
+/** attribute blocks remembered on each side to share repeated lists */
+const SHARED_BLOCKS = 8192;
+
 /** A growable Int32Array or Float64Array. */
 class Growing<T extends Int32Array | Float64Array> {
   length = 0;
@@ -118,10 +121,28 @@ export class SpanColumnsWriter {
     return { columns, transfer: buffers.map((a) => a.buffer as ArrayBuffer) };
   }
 
-  /** [count, then per entry: key, kind, value] where value is a ref, a number's index or 0. */
+  /**
+   * [count, then per entry: key, kind, value] where value is a ref, a number's index or 0. An
+   * object written before (the scanner shares repeated lists) is its block again, and the
+   * reader gives back one object for it.
+   */
   private writeAttrs(attrs: Attrs): number {
+    if (attrs === EMPTY_ATTRS) return 0;
+    let block = this.attrsBlocks.get(attrs);
+    if (block === undefined) {
+      block = this.writeNewAttrs(attrs);
+      // bounded: sharing is about neighbours, and the reader keeps as many
+      if (this.attrsBlocks.size >= SHARED_BLOCKS) this.attrsBlocks.clear();
+      this.attrsBlocks.set(attrs, block);
+    }
+    return block;
+  }
+
+  private readonly attrsBlocks = new Map<Attrs, number>();
+
+  private writeNewAttrs(attrs: Attrs): number {
     const keys = Object.keys(attrs);
-    if (attrs === EMPTY_ATTRS || keys.length === 0) return 0;
+    if (keys.length === 0) return 0;
     const blocks = this.blocks;
     const at = blocks.push(keys.length);
     for (const key of keys) {
@@ -206,8 +227,18 @@ export function readSpanColumns(columns: SpanColumns, emit: (raw: RawSpan) => vo
   const value = (ref: number): unknown =>
     ref > 0 ? strings[ref - 1] : ref < 0 ? objects[-ref - 1] : undefined;
   const text = (ref: number): string => value(ref) as string;
+  const shared = new Map<number, Attrs>();
   const readAttrs = (block: number): Attrs => {
     if (block === 0) return EMPTY_ATTRS;
+    let attrs = shared.get(block);
+    if (attrs === undefined) {
+      attrs = readNewAttrs(block);
+      if (shared.size >= SHARED_BLOCKS) shared.clear();
+      shared.set(block, attrs);
+    }
+    return attrs;
+  };
+  const readNewAttrs = (block: number): Attrs => {
     let at = block - 1;
     const out: Attrs = {};
     for (let n = blocks[at++]; n > 0; n--) {
@@ -237,7 +268,11 @@ export function readSpanColumns(columns: SpanColumns, emit: (raw: RawSpan) => vo
     for (let n = blocks[at++]; n > 0; n--) {
       const name = text(blocks[at++]);
       const ts = blocks[at++];
-      out.push({ name, ts: ts < 0 ? null : numbers[ts], attrs: readAttrs(blocks[at++]) });
+      out.push({
+        name,
+        ts: ts < 0 ? null : numbers[ts],
+        attrs: readAttrs(blocks[at++]),
+      });
     }
     return out;
   };
