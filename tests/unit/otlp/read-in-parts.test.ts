@@ -152,12 +152,14 @@ describe('span columns carry RawSpans across threads unchanged', () => {
     ];
     const dropped: RawSpan = { ...spans[1], start: null };
     const writer = new SpanColumnsWriter();
-    for (const span of [spans[0], dropped, spans[1]]) writer.push(span);
+    for (const span of [spans[0], dropped, spans[1], spans[0]]) writer.push(span);
     const { columns, transfer } = writer.finish();
     const received = structuredClone(columns, { transfer });
     const out: RawSpan[] = [];
     readSpanColumns(received, (raw) => out.push({ ...raw }));
-    expect(out).toEqual(spans);
+    expect(out).toEqual([...spans, spans[0]]);
+    // one attributes object read twice is one object again
+    expect(out[2].attrs).toBe(out[0].attrs);
     expect(Object.keys(out[0].attrs)).toEqual(['__proto__', 'a', 'b', 'c']);
     expect(Object.getPrototypeOf(out[0].attrs)).toBe(Object.prototype);
     // shared values stay shared: one resource, the empty attributes, plain statuses
