@@ -10,26 +10,20 @@ import {
   spanKind,
   statusFrom,
 } from './otlp-values';
-
-/** Thrown (one shared instance, no stack) when a line needs the JSON.parse path. */
-const BAIL = Object.freeze({ bail: true });
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-const MAX_DEPTH = 64;
-
-const CACHE_SIZE = 1 << 14;
+import {
+  BAIL,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  JsonBytes,
+  NINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  UNKNOWN,
+  ZERO,
+  keyTable,
+  latin1,
+} from './json-bytes';
 
 // call sites of string(), each remembering its last value
 const SITE_TRACE = 0;
@@ -47,7 +41,6 @@ const REPEAT_SLOTS = 4096;
 const REPEAT_MAX_BYTES = 512;
 
 // field ids: one bit each, so a field read twice is caught with a mask (once())
-const UNKNOWN = 0;
 const TRACE_ID = 1 << 0;
 const SPAN_ID = 1 << 1;
 const PARENT_SPAN_ID = 1 << 2;
@@ -75,18 +68,6 @@ const INT_VALUE = 1 << 23;
 const DOUBLE_VALUE = 1 << 24;
 const BOOL_VALUE = 1 << 25;
 
-/** The keys an object can hold (both spellings), as bytes to compare with, and their ids. */
-interface KeyTable {
-  bytes: Uint8Array[];
-  ids: number[];
-}
-
-function keyTable(entries: Record<string, number>): KeyTable {
-  const names = Object.keys(entries);
-  return { bytes: names.map((n) => Buffer.from(n, 'latin1')), ids: names.map((n) => entries[n]) };
-}
-
-const NO_KEYS = keyTable({});
 const EXPORT_KEYS = keyTable({ resourceSpans: RESOURCE_SPANS, resource_spans: RESOURCE_SPANS });
 const RESOURCE_SPANS_KEYS = keyTable({
   resource: RESOURCE,
@@ -150,7 +131,6 @@ const ANY_VALUE_KEYS = keyTable({
   bool_value: BOOL_VALUE,
 });
 const UNSET = statusFrom(undefined, undefined);
-const CACHE_MAX_LENGTH = 64;
 
 /**
  * One OTLP export line read straight from its bytes into RawSpans, without JSON.parse's tree:
@@ -163,24 +143,21 @@ const CACHE_MAX_LENGTH = 64;
  * nested array or kvlist attributes, logs) returns null and the caller reads that line with
  * JSON.parse, so every skip reason and every value stays the JSON.parse path's.
  */
-export class ExportLineScanner {
-  private b: Buffer = Buffer.alloc(0);
-  private p = 0;
-  private end = 0;
-  private depth = 0;
+export class ExportLineScanner extends JsonBytes {
   /** RawSpans reused line after line: the collector copies what it keeps */
   private readonly pool: RawSpan[] = [];
   private count = 0;
   private lastResourceBytes: Buffer | null = null;
   private lastResource: Attrs = EMPTY_ATTRS;
-  private readonly cache: (string | null)[] = new Array<string | null>(CACHE_SIZE).fill(null);
   private readonly resources = new Map<string, Attrs>();
   /** attribute lists read before: their bytes, lengths and objects, by slot */
   private readonly repeatBytes = Buffer.alloc(REPEAT_SLOTS * REPEAT_MAX_BYTES);
   private readonly repeatLength = new Int32Array(REPEAT_SLOTS);
   private readonly repeatAttrs: (Attrs | null)[] = new Array<Attrs | null>(REPEAT_SLOTS).fill(null);
-  /** the last plain (unescaped) string read per call site */
-  private readonly last: string[] = new Array<string>(SITES).fill('');
+
+  constructor() {
+    super(SITES);
+  }
 
   /**
    * The spans of one line (without its newline), or null to read it with JSON.parse. The
@@ -188,11 +165,7 @@ export class ExportLineScanner {
    */
   scan(line: Uint8Array): RawSpan[] | null {
     if (!isAscii(line)) return null;
-    // a view of exactly the line: a read past its end is undefined, which no check accepts
-    this.b = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
-    this.p = 0;
-    this.end = line.byteLength;
-    this.depth = 0;
+    this.begin(line);
     this.count = 0;
     try {
       this.ws();
@@ -204,8 +177,6 @@ export class ExportLineScanner {
       throw error;
     }
   }
-
-  // ---- the OTLP shapes -------------------------------------------------------------------
 
   private exportRequest(): void {
     let found = false;
@@ -528,204 +499,6 @@ export class ExportLineScanner {
     return value;
   }
 
-  // ---- JSON ------------------------------------------------------------------------------
-
-  /** Opens an object or array; false (and closed) when it is empty. */
-  private enter(open: number): boolean {
-    const b = this.b;
-    if (b[this.p] !== open || ++this.depth > MAX_DEPTH) throw BAIL;
-    this.p++;
-    this.ws();
-    if (b[this.p] === open + 2) {
-      // '}' is '{' + 2 and ']' is '[' + 2
-      this.p++;
-      this.depth--;
-      return false;
-    }
-    return true;
-  }
-
-  /** After a member or element: true at a comma, false (and closed) at `close`. */
-  private next(close: number): boolean {
-    this.ws();
-    const c = this.b[this.p++];
-    if (c === COMMA) {
-      this.ws();
-      return true;
-    }
-    if (c === close) {
-      this.depth--;
-      return false;
-    }
-    throw BAIL;
-  }
-
-  /**
-   * A member's key matched against the names this object can hold, then its colon: the id of
-   * the name, or UNKNOWN (a key validated and not needed). Comparing with each candidate's
-   * bytes validates the key as it matches; no string is made.
-   */
-  private key(names: KeyTable): number {
-    const b = this.b;
-    if (b[this.p] !== QUOTE) throw BAIL;
-    const start = this.p + 1;
-    const first = b[start];
-    let id = UNKNOWN;
-    let matched = false;
-    const bytes = names.bytes;
-    for (let k = 0; k < bytes.length; k++) {
-      const name = bytes[k];
-      if (name[0] !== first) continue;
-      const length = name.length;
-      if (b[start + length] !== QUOTE) continue;
-      let i = 1;
-      while (i < length && b[start + i] === name[i]) i++;
-      if (i === length) {
-        id = names.ids[k];
-        matched = true;
-        this.p = start + length + 1;
-        break;
-      }
-    }
-    if (!matched) this.skipString();
-    this.ws();
-    if (b[this.p] !== COLON) throw BAIL;
-    this.p++;
-    this.ws();
-    return id;
-  }
-
-  private ws(): void {
-    const b = this.b;
-    let p = this.p;
-    // exporters write no whitespace: one comparison in the usual case
-    if (b[p] > 0x20) return;
-    for (;;) {
-      const c = b[p];
-      if (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a) p++;
-      else break;
-    }
-    this.p = p;
-  }
-
-  /** A string seen once (a span id): no cache. */
-  private freshString(): string {
-    const b = this.b;
-    let p = this.p;
-    if (b[p] !== QUOTE) throw BAIL;
-    const start = ++p;
-    for (;;) {
-      const c = b[p];
-      if (c === QUOTE) break;
-      if (c === BACKSLASH || c < 0x20 || c === undefined) return this.string(SITE_OTHER);
-      p++;
-    }
-    this.p = p + 1;
-    return latin1(b, start, p);
-  }
-
-  /**
-   * A string. Repeats cost no allocation: first the last value read at this call site (trace
-   * ids, parents and names mostly repeat their neighbour's), then a cache keyed by the bytes.
-   */
-  private string(site: number): string {
-    const b = this.b;
-    if (b[this.p] !== QUOTE) throw BAIL;
-    const start = this.p + 1;
-    const last = this.last[site];
-    const n = last.length;
-    if (n > 0 && b[start + n] === QUOTE) {
-      let i = 0;
-      while (i < n && b[start + i] === last.charCodeAt(i)) i++;
-      if (i === n) {
-        this.p = start + n + 1;
-        return last;
-      }
-    }
-    let p = start;
-    const end = this.end;
-    let hash = 0x811c9dc5;
-    for (;;) {
-      if (p >= end) throw BAIL;
-      const c = b[p];
-      if (c === QUOTE) break;
-      if (c === BACKSLASH) return this.escapedString(start);
-      if (c < 0x20) throw BAIL;
-      hash = Math.imul(hash ^ c, 0x01000193);
-      p++;
-    }
-    this.p = p + 1;
-    const length = p - start;
-    if (length === 0) return '';
-    if (length > CACHE_MAX_LENGTH) return latin1(b, start, p);
-    const slot = (hash ^ (hash >>> 15)) & (CACHE_SIZE - 1);
-    const known = this.cache[slot];
-    if (known !== null && known.length === length) {
-      let same = true;
-      for (let i = 0; i < length; i++) {
-        if (known.charCodeAt(i) !== b[start + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return (this.last[site] = known);
-    }
-    const text = latin1(b, start, p);
-    this.cache[slot] = text;
-    return (this.last[site] = text);
-  }
-
-  /** Rare: JSON.parse decodes the escapes of this one string exactly (or rejects them). */
-  private escapedString(start: number): string {
-    const b = this.b;
-    let p = start;
-    for (;;) {
-      if (p >= this.end) throw BAIL;
-      const c = b[p];
-      if (c === QUOTE) break;
-      if (c < 0x20) throw BAIL;
-      p += c === BACKSLASH ? 2 : 1;
-    }
-    this.p = p + 1;
-    try {
-      return JSON.parse(latin1(b, start - 1, p + 1)) as string;
-    } catch {
-      throw BAIL;
-    }
-  }
-
-  /** A JSON number, validated by the grammar; small integers without a string. */
-  private number(): number {
-    const b = this.b;
-    const start = this.p;
-    let p = start;
-    if (b[p] === MINUS) p++;
-    let value = 0;
-    const first = b[p];
-    if (first === ZERO) p++;
-    else if (first > ZERO && first <= NINE) {
-      while (b[p] >= ZERO && b[p] <= NINE) value = value * 10 + (b[p++] - ZERO);
-    } else throw BAIL;
-    let plain = p - start <= 15;
-    if (b[p] === DOT) {
-      p++;
-      if (!(b[p] >= ZERO && b[p] <= NINE)) throw BAIL;
-      while (b[p] >= ZERO && b[p] <= NINE) p++;
-      plain = false;
-    }
-    if (b[p] === 0x65 || b[p] === 0x45) {
-      p++;
-      if (b[p] === PLUS || b[p] === MINUS) p++;
-      if (!(b[p] >= ZERO && b[p] <= NINE)) throw BAIL;
-      while (b[p] >= ZERO && b[p] <= NINE) p++;
-      plain = false;
-    }
-    if (p > this.end) throw BAIL;
-    this.p = p;
-    if (plain) return b[start] === MINUS ? -value : value;
-    return Number(latin1(b, start, p));
-  }
-
   /** A nanosecond time, string or number, as nanosToSeconds() reads it. */
   private nanos(): number | null {
     const b = this.b;
@@ -768,57 +541,6 @@ export class ExportLineScanner {
     this.p = p + 1;
     return seconds + nanos / 1e9;
   }
-
-  private boolean(): boolean {
-    if (this.literal('true')) return true;
-    if (this.literal('false')) return false;
-    throw BAIL;
-  }
-
-  private literal(word: string): boolean {
-    const b = this.b;
-    for (let i = 0; i < word.length; i++) if (b[this.p + i] !== word.charCodeAt(i)) return false;
-    if (this.p + word.length > this.end) return false;
-    this.p += word.length;
-    return true;
-  }
-
-  /** Any value, checked against the JSON grammar and dropped. */
-  private skipValue(): void {
-    const c = this.b[this.p];
-    if (c >= ZERO && c <= NINE) this.number();
-    else if (c === QUOTE) this.skipString();
-    else if (c === OPEN_BRACE) {
-      if (this.enter(OPEN_BRACE)) {
-        do {
-          this.key(NO_KEYS);
-          this.skipValue();
-        } while (this.next(CLOSE_BRACE));
-      }
-    } else if (c === OPEN_BRACKET) {
-      if (this.enter(OPEN_BRACKET))
-        do this.skipValue();
-        while (this.next(CLOSE_BRACKET));
-    } else if (c === MINUS || (c >= ZERO && c <= NINE)) this.number();
-    else if (!(this.literal('true') || this.literal('false') || this.literal('null'))) throw BAIL;
-  }
-
-  private skipString(): void {
-    const b = this.b;
-    let p = this.p + 1;
-    for (;;) {
-      if (p >= this.end) throw BAIL;
-      const c = b[p];
-      if (c === QUOTE) break;
-      if (c === BACKSLASH) {
-        this.escapedString(this.p + 1);
-        return;
-      }
-      if (c < 0x20) throw BAIL;
-      p++;
-    }
-    this.p = p + 1;
-  }
 }
 
 function newRawSpan(): RawSpan {
@@ -838,13 +560,6 @@ function newRawSpan(): RawSpan {
     links: null,
   };
 }
-
-/** Bytes known to be ASCII as a string; Buffer's own latin1Slice skips toString's argument checks. */
-const latin1: (b: Buffer, start: number, end: number) => string =
-  typeof (Buffer.prototype as { latin1Slice?: unknown }).latin1Slice === 'function'
-    ? (b, start, end) =>
-        (b as unknown as { latin1Slice(s: number, e: number): string }).latin1Slice(start, end)
-    : (b, start, end) => b.toString('latin1', start, end);
 
 /** Marks a field as read; a field read twice (or under both spellings) goes to JSON.parse. */
 function once(seen: number, bit: number): number {
