@@ -42,12 +42,14 @@ export function CompareTimelines({
   const span = (f: FileSummary) => Math.max(1e-6, (f.globalEndSec ?? 0) - (f.globalStartSec ?? 0));
   const fitSec = Math.max(span(fileA), span(fileB));
 
+  const idA = fileA.fileId;
+  const idB = fileB.fileId;
   useEffect(() => {
     let live = true;
     const text = (i: 0 | 1) => (sameFilter ? queries[0].text : queries[i].text).trim() || undefined;
     void Promise.all(
-      ([fileA, fileB] as const).map((file, i) =>
-        host.api.queryRows(file.fileId, {
+      [idA, idB].map((fileId, i) =>
+        host.api.queryRows(fileId, {
           sort: queries[i].sort,
           descending: queries[i].descending,
           filter: { text: text(i as 0 | 1) },
@@ -57,7 +59,7 @@ export function CompareTimelines({
     return () => {
       live = false;
     };
-  }, [host, fileA.fileId, fileB.fileId, queries, sameFilter]);
+  }, [host, idA, idB, queries, sameFilter]);
 
   const patch = (i: 0 | 1, change: Partial<SideQuery>) =>
     setQueries((prev) => {
