@@ -131,6 +131,8 @@ const ANY_VALUE_KEYS = keyTable({
   bool_value: BOOL_VALUE,
 });
 const UNSET = statusFrom(undefined, undefined);
+/** RawSpans kept for reuse after a line: lines hold a few hundred spans */
+const POOL_KEPT = 4096;
 
 /**
  * One OTLP export line read straight from its bytes into RawSpans, without JSON.parse's tree:
@@ -175,6 +177,9 @@ export class ExportLineScanner extends JsonBytes {
     } catch (error) {
       if (error === BAIL) return null;
       throw error;
+    } finally {
+      // one huge line does not keep its spans' worth of RawSpans for the rest of the file
+      if (this.pool.length > POOL_KEPT) this.pool.length = POOL_KEPT;
     }
   }
 
