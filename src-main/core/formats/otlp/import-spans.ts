@@ -120,7 +120,7 @@ export class SpanCollector {
     if (start === null) return;
     const end = raw.end === null || raw.end === 0 ? null : raw.end;
     const shared = this.shared;
-    const traceId = shared.id(raw.traceId, 0);
+    const traceId = shared.id(raw.traceId, TRACE_ID_SITE);
     const attrs = raw.attrs;
     const resource = raw.resource;
     if (resource !== this.lastResource) {
@@ -138,7 +138,7 @@ export class SpanCollector {
       display_end_ts: end ?? start,
       attempt: 0,
       span_id: normaliseId(raw.spanId),
-      parent_span_id: shared.id(raw.parentSpanId, 1) || null,
+      parent_span_id: shared.id(raw.parentSpanId, PARENT_ID_SITE) || null,
       parent_span_name: null,
       lane: 0,
       depth: 0,
@@ -260,6 +260,9 @@ function rawLink(l: Record<string, unknown>): RawLink {
   };
 }
 
+const TRACE_ID_SITE = 0;
+const PARENT_ID_SITE = 1;
+
 const CLIPPED_AT_ROW_END: Attrs = Object.freeze({ clipped_by: 'row_end' });
 const NO_SPAN_ATTRS: SpanItem['attrs'] = Object.freeze({
   start_attrs: EMPTY_ATTRS,
@@ -279,9 +282,10 @@ class SharedValues {
   private readonly last: string[] = ['', '', '', ''];
 
   /** An id as lowercase hex, normalised once per run of equal neighbours at a call site. */
-  id(raw: unknown, site: 0 | 1): string {
+  id(raw: unknown, site: typeof TRACE_ID_SITE | typeof PARENT_ID_SITE): string {
     if (typeof raw === 'string' && raw === this.lastRawId[site]) return this.lastId[site];
-    const value = this.string(normaliseId(raw));
+    // a trace id is kept once, as its trace's key: only parent ids repeat across spans
+    const value = site === TRACE_ID_SITE ? normaliseId(raw) : this.string(normaliseId(raw));
     this.lastRawId[site] = raw;
     this.lastId[site] = value;
     return value;
