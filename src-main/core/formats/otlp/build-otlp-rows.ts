@@ -118,12 +118,8 @@ function buildRow(
     if (missingParent) s.missing_parent = true;
     const links = extras?.[i]?.links;
     if (links) {
-      s.links = links.map((l) => ({
-        trace_id: l.traceId,
-        span_id: l.spanId,
-        dangling: !linkTargets.has(l.traceId, l.spanId),
-        attrs: l.attrs,
-      }));
+      for (const link of links) link.dangling = !linkTargets.has(link.trace_id, link.span_id);
+      s.links = links;
     }
     items.push(s);
     for (const point of events) {

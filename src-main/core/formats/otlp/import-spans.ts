@@ -13,14 +13,11 @@ import {
 export interface SpanExtras {
   /** the span's events as the markers they become (lane and depth set with the row) */
   events: PointItem[] | null;
+  /** the span's links as its item shows them (dangling decided with the rows) */
   links: SpanLink[] | null;
 }
 
-export interface SpanLink {
-  traceId: string;
-  spanId: string;
-  attrs: Attrs;
-}
+export type SpanLink = NonNullable<SpanItem['links']>[number];
 
 type Otel = NonNullable<SpanItem['otel']>;
 
@@ -199,8 +196,9 @@ export class SpanCollector {
     let links: SpanLink[] | null = null;
     if (raw.links !== null && raw.links.length > 0) {
       links = raw.links.map((l) => ({
-        traceId: shared.string(normaliseId(l.traceId)),
-        spanId: normaliseId(l.spanId),
+        trace_id: shared.string(normaliseId(l.traceId)),
+        span_id: normaliseId(l.spanId),
+        dangling: false,
         attrs: l.attrs,
       }));
       this.linkCount += raw.links.length;
