@@ -6,6 +6,7 @@ import {
   nanosToSeconds,
   normaliseId,
   spanKind,
+  statusFrom,
   statusOf,
   type Status,
 } from './otlp-values';
@@ -226,6 +227,25 @@ export interface RawSpan {
   attrs: Attrs;
   events: RawEvent[] | null;
   links: RawLink[] | null;
+}
+
+/** A RawSpan with nothing read yet: what a span without a field has for it. */
+export function newRawSpan(): RawSpan {
+  return {
+    resource: EMPTY_ATTRS,
+    scope: '',
+    traceId: undefined,
+    spanId: undefined,
+    parentSpanId: undefined,
+    name: '',
+    kind: 'UNSPECIFIED',
+    start: null,
+    end: null,
+    status: statusFrom(undefined, undefined),
+    attrs: EMPTY_ATTRS,
+    events: null,
+    links: null,
+  };
 }
 
 export interface RawEvent {

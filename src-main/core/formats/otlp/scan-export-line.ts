@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import type { AttrValue, Attrs } from '../../model/row';
-import type { RawEvent, RawLink, RawSpan } from './import-spans';
+import { newRawSpan, type RawEvent, type RawLink, type RawSpan } from './import-spans';
 import {
   EMPTY_ATTRS,
   doubleAttr,
@@ -130,9 +130,6 @@ const ANY_VALUE_KEYS = keyTable({
   boolValue: BOOL_VALUE,
   bool_value: BOOL_VALUE,
 });
-const UNSET = statusFrom(undefined, undefined);
-/** RawSpans kept for reuse after a line: lines hold a few hundred spans */
-const POOL_KEPT = 4096;
 
 /**
  * One OTLP export line read straight from its bytes into RawSpans, without JSON.parse's tree:
@@ -146,9 +143,8 @@ const POOL_KEPT = 4096;
  * JSON.parse, so every skip reason and every value stays the JSON.parse path's.
  */
 export class ExportLineScanner extends JsonBytes {
-  /** RawSpans reused line after line: the collector copies what it keeps */
-  private readonly pool: RawSpan[] = [];
-  private count = 0;
+  /** the spans of the line being read */
+  private spans: RawSpan[] = [];
   private lastResourceBytes: Buffer | null = null;
   private lastResource: Attrs = EMPTY_ATTRS;
   private readonly resources = new Map<string, Attrs>();
@@ -161,25 +157,19 @@ export class ExportLineScanner extends JsonBytes {
     super(SITES);
   }
 
-  /**
-   * The spans of one line (without its newline), or null to read it with JSON.parse. The
-   * RawSpans are reused by the next call: add them to the collector before scanning on.
-   */
+  /** The spans of one line (without its newline), or null to read it with JSON.parse. */
   scan(line: Uint8Array): RawSpan[] | null {
     if (!isAscii(line)) return null;
     this.begin(line);
-    this.count = 0;
+    this.spans = [];
     try {
       this.ws();
       this.exportRequest();
       this.ws();
-      return this.p === this.end ? this.pool.slice(0, this.count) : null;
+      return this.p === this.end ? this.spans : null;
     } catch (error) {
       if (error === BAIL) return null;
       throw error;
-    } finally {
-      // one huge line does not keep its spans' worth of RawSpans for the rest of the file
-      if (this.pool.length > POOL_KEPT) this.pool.length = POOL_KEPT;
     }
   }
 
@@ -203,7 +193,7 @@ export class ExportLineScanner extends JsonBytes {
   private resourceSpans(): void {
     let resource: Attrs = EMPTY_ATTRS;
     let seen = 0;
-    const before = this.count;
+    const before = this.spans.length;
     if (this.enter(OPEN_BRACE)) {
       do {
         const key = this.key(RESOURCE_SPANS_KEYS);
@@ -218,7 +208,7 @@ export class ExportLineScanner extends JsonBytes {
       } while (this.next(CLOSE_BRACE));
     }
     // the resource may come after its spans
-    for (let i = before; i < this.count; i++) this.pool[i].resource = resource;
+    for (let i = before; i < this.spans.length; i++) this.spans[i].resource = resource;
   }
 
   private resource(): Attrs {
@@ -268,7 +258,7 @@ export class ExportLineScanner extends JsonBytes {
   private scopeSpans(): void {
     let scope = '';
     let seen = 0;
-    const from = this.count;
+    const from = this.spans.length;
     if (this.enter(OPEN_BRACE)) {
       do {
         const key = this.key(SCOPE_SPANS_KEYS);
@@ -282,7 +272,7 @@ export class ExportLineScanner extends JsonBytes {
         else this.skipValue();
       } while (this.next(CLOSE_BRACE));
     }
-    for (let i = from; i < this.count; i++) this.pool[i].scope = scope;
+    for (let i = from; i < this.spans.length; i++) this.spans[i].scope = scope;
   }
 
   private scopeName(): string {
@@ -300,23 +290,7 @@ export class ExportLineScanner extends JsonBytes {
   }
 
   private span(): void {
-    let span = this.pool[this.count];
-    if (span === undefined) span = this.pool[this.count] = newRawSpan();
-    else {
-      span.resource = EMPTY_ATTRS;
-      span.scope = '';
-      span.traceId = undefined;
-      span.spanId = undefined;
-      span.parentSpanId = undefined;
-      span.name = '';
-      span.kind = 'UNSPECIFIED';
-      span.start = null;
-      span.end = null;
-      span.status = UNSET;
-      span.attrs = EMPTY_ATTRS;
-      span.events = null;
-      span.links = null;
-    }
+    const span = newRawSpan();
     let seen = 0;
     if (this.enter(OPEN_BRACE)) {
       do {
@@ -369,7 +343,7 @@ export class ExportLineScanner extends JsonBytes {
         }
       } while (this.next(CLOSE_BRACE));
     }
-    this.count++;
+    this.spans.push(span);
   }
 
   private status(): RawSpan['status'] {
@@ -546,24 +520,6 @@ export class ExportLineScanner extends JsonBytes {
     this.p = p + 1;
     return seconds + nanos / 1e9;
   }
-}
-
-function newRawSpan(): RawSpan {
-  return {
-    resource: EMPTY_ATTRS,
-    scope: '',
-    traceId: undefined,
-    spanId: undefined,
-    parentSpanId: undefined,
-    name: '',
-    kind: 'UNSPECIFIED',
-    start: null,
-    end: null,
-    status: UNSET,
-    attrs: EMPTY_ATTRS,
-    events: null,
-    links: null,
-  };
 }
 
 /** Marks a field as read; a field read twice (or under both spellings) goes to JSON.parse. */

@@ -1,5 +1,5 @@
 import type { AttrValue, Attrs } from '../../model/row';
-import type { RawEvent, RawLink, RawSpan } from './import-spans';
+import { newRawSpan, type RawEvent, type RawLink, type RawSpan } from './import-spans';
 import { EMPTY_ATTRS, setAttr, statusFrom } from './otlp-values';
 
 /**
@@ -287,21 +287,7 @@ export function readSpanColumns(columns: SpanColumns, emit: (raw: RawSpan) => vo
     }
     return out;
   };
-  const raw: RawSpan = {
-    resource: EMPTY_ATTRS,
-    scope: '',
-    traceId: undefined,
-    spanId: undefined,
-    parentSpanId: undefined,
-    name: '',
-    kind: '',
-    start: null,
-    end: null,
-    status: statusFrom(undefined, undefined),
-    attrs: EMPTY_ATTRS,
-    events: null,
-    links: null,
-  };
+  const raw = newRawSpan();
   for (let i = 0; i < columns.count; i++) {
     const r = i * REFS;
     const end = times[i * 2 + 1];
