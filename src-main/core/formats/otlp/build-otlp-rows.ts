@@ -181,6 +181,8 @@ const NONE: never[] = [];
 const UNKNOWN = -2;
 const ON_CHAIN = -1;
 const WALKING = -3;
+/** the spans of one walk up (depthsFrom): one array for every walk, not one per span */
+const WALK: number[] = [];
 
 /** Each span's depth below its row's roots, into span.depth; a parent cycle stops where it repeats. */
 function setDepths(spans: SpanItem[], parent: Int32Array): void {
@@ -196,7 +198,8 @@ function setDepths(spans: SpanItem[], parent: Int32Array): void {
  */
 function depthsFrom(start: number, parentOf: (i: number) => number, depth: Int32Array): void {
   if (depth[start] !== UNKNOWN) return;
-  const chain: number[] = [];
+  const chain = WALK;
+  chain.length = 0;
   let p = start;
   let base = -1;
   while (p >= 0) {
@@ -253,21 +256,21 @@ function assignLanes(spans: SpanItem[], parent: Int32Array): void {
     for (let i = 0; i < n; i++) if (thread[i] < 0) spans[i].lane = laneOfDepth.get(spans[i].depth)!;
     let next = laneOfDepth.size;
     const keys = new Map<number, string>();
-    const groups = new Map<string, SpanItem[]>();
+    const groups = new Map<string, number[]>();
     for (let i = 0; i < n; i++) {
       const t = thread[i];
       if (t < 0) continue;
       let key = keys.get(t);
       if (key === undefined) keys.set(t, (key = threadKey(spans[t])));
       const list = groups.get(key);
-      if (list) list.push(spans[i]);
-      else groups.set(key, [spans[i]]);
+      if (list) list.push(i);
+      else groups.set(key, [i]);
     }
-    const threadSpan = (s: SpanItem) => typeof startAttrs(s).thread_label === 'string';
-    for (const [, members] of byFirstStart(groups, (m) => m.start_ts)) {
-      const label = threadLabel(members.find(threadSpan)!);
-      for (const t of members) if (threadSpan(t)) setLane(t, next, label);
-      const used = packIntervals(members.filter((s) => !threadSpan(s)));
+    for (const [, members] of byFirstStart(groups, (i) => spans[i].start_ts)) {
+      const label = threadLabel(spans[members.find((i) => isThread[i])!]);
+      for (const i of members) if (isThread[i]) setLane(spans[i], next, label);
+      const slices = members.filter((i) => !isThread[i]).map((i) => spans[i]);
+      const used = packIntervals(slices);
       for (const [s, k] of used.assignment) setLane(s, next + 1 + k, label);
       next += 1 + used.count;
     }
