@@ -5,6 +5,8 @@
  */
 export interface ByteSource {
   readonly name: string;
+  /** the file it reads, when it reads one: another thread may read part of it too */
+  readonly path?: string;
   readonly size: number;
   /** bytes [offset, offset + length), clamped to the end of the source */
   read(offset: number, length: number): Uint8Array;

@@ -4,7 +4,6 @@ import type { ByteSource } from './byte-source';
 
 /** A ByteSource over a file on disk, read by ranges with positional reads. */
 export interface FileByteSource extends ByteSource {
-  /** where it is read from: another thread may read part of it too */
   readonly path: string;
   close(): void;
 }

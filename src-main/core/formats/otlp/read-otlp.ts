@@ -113,10 +113,9 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     const split = options.rangeReader
       ? splitPoint(source, options.splitMinBytes ?? SPLIT_MIN_BYTES)
       : null;
-    const path = (source as { path?: unknown }).path;
     const pending =
-      split !== null && options.rangeReader && typeof path === 'string'
-        ? options.rangeReader.start(path, split)
+      split !== null && options.rangeReader && source.path !== undefined
+        ? options.rangeReader.start(source.path, split)
         : null;
     let first: RangeResult;
     try {
@@ -255,7 +254,7 @@ export function readRange(
   return result;
 }
 
-/** The part [from, end) of `path` read into columns: what a helper thread does. */
+/** Bytes [from, end) of `source` read into columns: what a helper thread does. */
 export function readRangeToColumns(
   source: ByteSource,
   from: number,
