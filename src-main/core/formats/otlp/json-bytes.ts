@@ -1,3 +1,5 @@
+import { AsciiStringCache, FNV_START, asciiText, fnv } from '../../bytes/ascii-string-cache';
+
 /** Thrown (one shared instance, no stack) when a line needs the JSON.parse path. */
 export const BAIL = Object.freeze({ bail: true });
 
@@ -16,7 +18,6 @@ export const ZERO = 0x30;
 export const NINE = 0x39;
 const MAX_DEPTH = 64;
 
-const CACHE_SIZE = 1 << 14;
 const CACHE_MAX_LENGTH = 64;
 
 /** The keys an object can hold (both spellings), as bytes to compare with, and their ids. */
@@ -46,7 +47,7 @@ export class JsonBytes {
   protected p = 0;
   protected end = 0;
   protected depth = 0;
-  private readonly cache: (string | null)[] = new Array<string | null>(CACHE_SIZE).fill(null);
+  private readonly cache = new AsciiStringCache();
   /** the last plain (unescaped) string read per call site */
   private readonly last: string[];
 
@@ -156,7 +157,7 @@ export class JsonBytes {
       p++;
     }
     this.p = p + 1;
-    return latin1(b, start, p);
+    return asciiText(b, start, p);
   }
 
   /**
@@ -179,35 +180,21 @@ export class JsonBytes {
     }
     let p = start;
     const end = this.end;
-    let hash = 0x811c9dc5;
+    let hash = FNV_START;
     for (;;) {
       if (p >= end) throw BAIL;
       const c = b[p];
       if (c === QUOTE) break;
       if (c === BACKSLASH) return this.escapedString(start);
       if (c < 0x20) throw BAIL;
-      hash = Math.imul(hash ^ c, 0x01000193);
+      hash = fnv(hash, c);
       p++;
     }
     this.p = p + 1;
     const length = p - start;
     if (length === 0) return '';
-    if (length > CACHE_MAX_LENGTH) return latin1(b, start, p);
-    const slot = (hash ^ (hash >>> 15)) & (CACHE_SIZE - 1);
-    const known = this.cache[slot];
-    if (known !== null && known.length === length) {
-      let same = true;
-      for (let i = 0; i < length; i++) {
-        if (known.charCodeAt(i) !== b[start + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return (this.last[site] = known);
-    }
-    const text = latin1(b, start, p);
-    this.cache[slot] = text;
-    return (this.last[site] = text);
+    if (length > CACHE_MAX_LENGTH) return asciiText(b, start, p);
+    return (this.last[site] = this.cache.get(b, start, p, hash));
   }
 
   /** Rare: JSON.parse decodes the escapes of this one string exactly (or rejects them). */
@@ -223,7 +210,7 @@ export class JsonBytes {
     }
     this.p = p + 1;
     try {
-      return JSON.parse(latin1(b, start - 1, p + 1)) as string;
+      return JSON.parse(asciiText(b, start - 1, p + 1)) as string;
     } catch {
       throw BAIL;
     }
@@ -258,7 +245,7 @@ export class JsonBytes {
     if (p > this.end) throw BAIL;
     this.p = p;
     if (plain) return b[start] === MINUS ? -value : value;
-    return Number(latin1(b, start, p));
+    return Number(asciiText(b, start, p));
   }
 
   protected boolean(): boolean {
@@ -312,10 +299,3 @@ export class JsonBytes {
     this.p = p + 1;
   }
 }
-
-/** Bytes known to be ASCII as a string; Buffer's own latin1Slice skips toString's argument checks. */
-export const latin1: (b: Buffer, start: number, end: number) => string =
-  typeof (Buffer.prototype as { latin1Slice?: unknown }).latin1Slice === 'function'
-    ? (b, start, end) =>
-        (b as unknown as { latin1Slice(s: number, e: number): string }).latin1Slice(start, end)
-    : (b, start, end) => b.toString('latin1', start, end);

@@ -22,8 +22,8 @@ import {
   UNKNOWN,
   ZERO,
   keyTable,
-  latin1,
 } from './json-bytes';
+import { asciiText } from '../../bytes/ascii-string-cache';
 
 // call sites of string(), each remembering its last value
 const SITE_TRACE = 0;
@@ -241,7 +241,7 @@ export class ExportLineScanner extends JsonBytes {
       return this.lastResource;
     }
     this.skipValue();
-    const text = latin1(this.b, start, this.p);
+    const text = asciiText(this.b, start, this.p);
     let known = this.resources.get(text);
     if (known === undefined) {
       const after = this.p;

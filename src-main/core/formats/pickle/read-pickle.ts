@@ -8,6 +8,7 @@ import {
   type PyValue,
 } from '../../model/py-value';
 import { PickleCursor } from './pickle-cursor';
+import { AsciiStringCache, FNV_START, fnv } from '../../bytes/ascii-string-cache';
 import { interpretCall, interpretBuild, type CallContext } from './allow-list';
 
 export interface PickleOptions {
@@ -48,44 +49,6 @@ const MARK_SENTINEL = Symbol('mark');
  */
 const DEPTH = Symbol('depth');
 type WithDepth = { [DEPTH]?: number };
-
-const STRING_CACHE_SIZE = 1 << 14;
-
-/**
- * Short ASCII strings by their bytes: a hash table that keeps the last string seen per slot,
- * so a span name pickled a million times is one string in memory and costs no allocation
- * after the first. Misses (a new id, a collision) just decode.
- */
-class ShortStringCache {
-  private readonly strings: (string | null)[] = new Array<string | null>(STRING_CACHE_SIZE).fill(
-    null,
-  );
-
-  /** The string of `bytes` when they are ASCII, else null. */
-  get(bytes: Uint8Array): string | null {
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < bytes.length; i++) {
-      const b = bytes[i];
-      if (b > 0x7f) return null;
-      hash = Math.imul(hash ^ b, 0x01000193);
-    }
-    const slot = (hash ^ (hash >>> 15)) & (STRING_CACHE_SIZE - 1);
-    const known = this.strings[slot];
-    if (known !== null && known.length === bytes.length) {
-      let same = true;
-      for (let i = 0; i < bytes.length; i++) {
-        if (known.charCodeAt(i) !== bytes[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return known;
-    }
-    const text = String.fromCharCode.apply(null, bytes as unknown as number[]);
-    this.strings[slot] = text;
-    return text;
-  }
-}
 
 /**
  * A pickle read as data. A finite opcode switch; classes are inert references; objects are
@@ -221,14 +184,23 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     push(memo[index]);
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
-  const shortStrings = new ShortStringCache();
+  const shortStrings = new AsciiStringCache();
   const str = (n: number) => {
     const bytes = cursor.bytes(n);
     // short ASCII strings (keys, names, ids) skip the decoder's per-call cost, and repeats
     // (Python pickles equal values of distinct str objects again and again) share one copy
     if (n <= 48) {
-      const known = shortStrings.get(bytes);
-      if (known !== null) return known;
+      let hash = FNV_START;
+      let ascii = true;
+      for (let i = 0; i < n; i++) {
+        const b = bytes[i];
+        if (b > 0x7f) {
+          ascii = false;
+          break;
+        }
+        hash = fnv(hash, b);
+      }
+      if (ascii) return shortStrings.get(bytes, 0, n, hash);
     }
     return decoder.decode(bytes);
   };
