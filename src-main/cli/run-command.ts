@@ -4,7 +4,8 @@ import type { parseArgs as ParseArgs } from 'node:util';
 import { COMMAND_HELP, MAIN_HELP } from './help-text';
 import { ingest, toFileError } from '../ingest/open-sources';
 import { groupRotatedSets } from '../ingest/group-files';
-import type { OpenStep, OpenedTrace } from '../core/open/open-trace-file';
+import type { OpenedTrace } from '../core/open/open-trace-file';
+import { stepTimer, type StepTimer } from '../core/open/step-timer';
 import { buildSummaryJson, formatSummaryText } from './summary-output';
 import { buildRowsJson } from './rows-output';
 import { buildPerfettoTrace, writePerfettoJson } from '../core/export/perfetto-export';
@@ -87,13 +88,13 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
 
 function openOrThrow(path: string, timings: boolean): OpenedTrace {
   const [group] = groupRotatedSets([path]);
-  const steps = timings ? stepTimer() : null;
+  const timer = timings ? stepTimer() : null;
   try {
     const trace = ingest(
       { sources: group.map((p) => ({ kind: 'path', path: p })) },
-      { onStepEnd: steps?.end },
+      { onStepEnd: timer?.end },
     );
-    if (steps) process.stderr.write(`${steps.report(trace.summary.bytes)}\n`);
+    if (timer) process.stderr.write(`${timingsReport(timer, trace.summary.bytes)}\n`);
     return trace;
   } catch (error) {
     const detail = toFileError(error);
@@ -102,25 +103,11 @@ function openOrThrow(path: string, timings: boolean): OpenedTrace {
 }
 
 /** `--timings`: how long each step of opening took, and the reading speed. */
-function stepTimer() {
-  const started = performance.now();
-  let last = started;
-  const parts: string[] = [];
-  let readSeconds = NaN;
-  return {
-    end(step: OpenStep) {
-      const now = performance.now();
-      const seconds = (now - last) / 1000;
-      if (step === 'read') readSeconds = seconds;
-      parts.push(`${step} ${seconds.toFixed(2)} s`);
-      last = now;
-    },
-    report(bytes: number) {
-      const total = (performance.now() - started) / 1000;
-      const speed = (seconds: number) => `${(bytes / 1e6 / seconds).toFixed(0)} MB/s`;
-      return `timings: ${parts.join(', ')}; reading ${speed(readSeconds)}, open ${total.toFixed(2)} s (${speed(total)})`;
-    },
-  };
+function timingsReport(timer: StepTimer, bytes: number): string {
+  const { readSec, openSec } = timer.timings();
+  const speed = (seconds: number) => `${(bytes / 1e6 / seconds).toFixed(0)} MB/s`;
+  const steps = timer.steps.map(({ step, seconds }) => `${step} ${seconds.toFixed(2)} s`);
+  return `timings: ${steps.join(', ')}; reading ${speed(readSec)}, open ${openSec.toFixed(2)} s (${speed(openSec)})`;
 }
 
 function runExport(trace: OpenedTrace, format: string | undefined, output: string): number {

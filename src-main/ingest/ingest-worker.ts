@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { FileCallMessage, IngestMessage, IngestRequest } from './ingest-protocol';
 import { ingest, toFileError } from './open-sources';
 import { fileCalls } from './file-calls';
+import { stepTimer } from '../core/open/step-timer';
 import { NotFoundError } from '../api/call-errors';
 
 // Thin worker entry: parse off the main thread, post progress at most every 50 ms, then keep
@@ -16,12 +17,9 @@ function post(message: IngestMessage): void {
 const request = workerData as IngestRequest;
 let lastProgress = 0;
 try {
-  const started = performance.now();
-  let readSec = NaN;
+  const timer = stepTimer();
   const trace = ingest(request, {
-    onStepEnd: (step) => {
-      if (step === 'read') readSec = (performance.now() - started) / 1000;
-    },
+    onStepEnd: timer.end,
     onProgress: (progress) => {
       const now = Date.now();
       if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.phase === 'reading') return;
@@ -29,7 +27,7 @@ try {
       post({ type: 'progress', progress });
     },
   });
-  trace.summary.openTimings = { readSec, openSec: (performance.now() - started) / 1000 };
+  trace.summary.openTimings = timer.timings();
   const calls = fileCalls(trace, request.sources);
   parentPort?.on('message', (message: FileCallMessage) => {
     try {

@@ -1,5 +1,9 @@
-/** The shared Int32Array a range worker raises: slot 0 its state, slot RANGE_BYTES progress. */
+/** The shared Int32Array a range worker raises: its state, and its progress in kilobytes. */
+export const RANGE_STATE = 0;
+export const RANGE_BYTES = 1;
+export const RANGE_SLOTS = 2;
+
+// the values of RANGE_STATE
 export const RANGE_RUNNING = 0;
 export const RANGE_DONE = 1;
 export const RANGE_FAILED = 2;
-export const RANGE_BYTES = 1;

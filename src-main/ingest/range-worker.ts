@@ -1,7 +1,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { openFileSource } from '../core/bytes/file-source';
 import { readRangeToColumns } from '../core/formats/otlp/read-otlp';
-import { RANGE_DONE, RANGE_FAILED, RANGE_BYTES } from './range-signal';
+import { RANGE_BYTES, RANGE_DONE, RANGE_FAILED, RANGE_STATE } from './range-signal';
 
 // Thin helper entry: reads the end of a large OTLP file while the file's worker reads its
 // start, posts the spans as columns, then raises the signal that worker is blocked on.
@@ -9,7 +9,7 @@ export interface RangeWorkerData {
   path: string;
   from: number;
   port: MessagePort;
-  /** [state, kilobytes read] */
+  /** RANGE_STATE and RANGE_BYTES (range-signal.ts) */
   signal: Int32Array;
 }
 
@@ -24,10 +24,10 @@ try {
   } finally {
     source.close();
   }
-  Atomics.store(signal, 0, RANGE_DONE);
+  Atomics.store(signal, RANGE_STATE, RANGE_DONE);
 } catch (error) {
   port.postMessage({ error: error instanceof Error ? error.message : String(error) });
-  Atomics.store(signal, 0, RANGE_FAILED);
+  Atomics.store(signal, RANGE_STATE, RANGE_FAILED);
 }
-Atomics.notify(signal, 0);
+Atomics.notify(signal, RANGE_STATE);
 port.close();

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import createRangeWorker from './range-worker?nodeWorker';
 import type { RangeRead, RangeReader } from '../core/formats/otlp/read-otlp';
-import { RANGE_BYTES, RANGE_DONE, RANGE_RUNNING } from './range-signal';
+import { RANGE_BYTES, RANGE_DONE, RANGE_RUNNING, RANGE_SLOTS, RANGE_STATE } from './range-signal';
 
 /** A helper that shows no progress for this long is given up on and its part read here. */
 const STALL_MS = 10_000;
@@ -17,7 +17,7 @@ export const workerRangeReader: RangeReader = {
   start(path, from) {
     // TRACE_EXPLORER_THREADS=1 keeps reading on one thread (a busy machine, a comparison)
     if (availableParallelism() < 2 || process.env.TRACE_EXPLORER_THREADS === '1') return null;
-    const signal = new Int32Array(new SharedArrayBuffer(8));
+    const signal = new Int32Array(new SharedArrayBuffer(RANGE_SLOTS * 4));
     const { port1, port2 } = new MessageChannel();
     let worker: ReturnType<typeof createRangeWorker>;
     try {
@@ -38,8 +38,8 @@ export const workerRangeReader: RangeReader = {
         let seen = -1;
         let since = Date.now();
         try {
-          while (Atomics.load(signal, 0) === RANGE_RUNNING) {
-            Atomics.wait(signal, 0, RANGE_RUNNING, TICK_MS);
+          while (Atomics.load(signal, RANGE_STATE) === RANGE_RUNNING) {
+            Atomics.wait(signal, RANGE_STATE, RANGE_RUNNING, TICK_MS);
             const kilobytes = Atomics.load(signal, RANGE_BYTES);
             if (kilobytes !== seen) {
               seen = kilobytes;
@@ -49,7 +49,9 @@ export const workerRangeReader: RangeReader = {
           }
           const message = receiveMessageOnPort(port1)?.message as
             { read?: RangeRead; error?: string } | undefined;
-          return Atomics.load(signal, 0) === RANGE_DONE && message?.read ? message.read : null;
+          return Atomics.load(signal, RANGE_STATE) === RANGE_DONE && message?.read
+            ? message.read
+            : null;
         } finally {
           stop();
         }
