@@ -7,3 +7,5 @@ export const RANGE_SLOTS = 2;
 export const RANGE_RUNNING = 0;
 export const RANGE_DONE = 1;
 export const RANGE_FAILED = 2;
+/** every byte read; packing and posting the columns, which reports no progress */
+export const RANGE_POSTING = 3;

@@ -2,10 +2,22 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import createRangeWorker from './range-worker?nodeWorker';
 import type { RangeRead, RangeReader } from '../core/formats/otlp/read-otlp';
-import { RANGE_BYTES, RANGE_DONE, RANGE_RUNNING, RANGE_SLOTS, RANGE_STATE } from './range-signal';
+import {
+  RANGE_BYTES,
+  RANGE_DONE,
+  RANGE_POSTING,
+  RANGE_RUNNING,
+  RANGE_SLOTS,
+  RANGE_STATE,
+} from './range-signal';
 
-/** A helper that shows no progress for this long is given up on and its part read here. */
+/**
+ * A helper that shows no progress for this long while reading is given up on and its part
+ * read here. Packing and posting its columns reports no progress and takes longer on a busy
+ * machine, so that step gets its own, longer bound (a helper that died there never ends it).
+ */
 const STALL_MS = 10_000;
+const POSTING_MS = 60_000;
 const TICK_MS = 50;
 
 /**
@@ -36,15 +48,20 @@ export const workerRangeReader: RangeReader = {
     return {
       wait(onTick) {
         let seen = -1;
+        let seenState = RANGE_RUNNING;
         let since = Date.now();
         try {
-          while (Atomics.load(signal, RANGE_STATE) === RANGE_RUNNING) {
-            Atomics.wait(signal, RANGE_STATE, RANGE_RUNNING, TICK_MS);
+          for (;;) {
+            const state = Atomics.load(signal, RANGE_STATE);
+            if (state !== RANGE_RUNNING && state !== RANGE_POSTING) break;
+            Atomics.wait(signal, RANGE_STATE, state, TICK_MS);
             const kilobytes = Atomics.load(signal, RANGE_BYTES);
-            if (kilobytes !== seen) {
+            if (kilobytes !== seen || state !== seenState) {
               seen = kilobytes;
+              seenState = state;
               since = Date.now();
-            } else if (Date.now() - since > STALL_MS) return null;
+            } else if (Date.now() - since > (state === RANGE_POSTING ? POSTING_MS : STALL_MS))
+              return null;
             onTick(kilobytes * 1024);
           }
           const message = receiveMessageOnPort(port1)?.message as

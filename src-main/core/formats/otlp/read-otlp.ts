@@ -259,6 +259,7 @@ export function readRangeToColumns(
   source: ByteSource,
   from: number,
   onChunk?: (bytesRead: number) => void,
+  onRead?: () => void,
 ): { read: RangeRead; transfer: ArrayBuffer[] } {
   const writer = new SpanColumnsWriter();
   const range = readRange(
@@ -268,6 +269,7 @@ export function readRangeToColumns(
     source.size,
     onChunk,
   );
+  onRead?.();
   const { columns, transfer } = writer.finish();
   return { read: { range, columns }, transfer };
 }
