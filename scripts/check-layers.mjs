@@ -1,4 +1,4 @@
-// The layer rules of DESIGN.md, checked on every `npm run lint`:
+// The layer rules of docs/ARCHITECTURE.md, checked on every `npm run lint`:
 //   core/** imports only core/** (and node builtins);
 //   formats/<a> does not import formats/<b> (torch may use zip and pickle; registry sees all);
 //   src-renderer/** imports from src-main only types from core/api and core/model (values:

@@ -74,7 +74,7 @@ async function benchOtlp() {
 async function benchOtlpShape(label, prefix, fixture) {
   const spans = Number(process.env.BENCH_OTLP_SPANS ?? 1_000_000);
   const path = join(data, `${prefix}_${spans}.jsonl`);
-  if (!existsSync(path)) writeOtlpFile(path, join(root, '../shared/fixtures/otlp', fixture), spans);
+  if (!existsSync(path)) writeOtlpFile(path, join(root, 'tests/fixtures/otlp', fixture), spans);
   const bytes = statSync(path).size;
   console.log(`\n== OTLP JSON lines, ${label}'s shape: ${mb(bytes)} MB, ~${spans} spans -> frozen store, vs JSON.parse of the same lines`);
   const ours = measure(process.execPath, [CLI, 'summary', '--json', '--timings', path]);

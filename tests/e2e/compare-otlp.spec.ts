@@ -2,7 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const FIXTURES = resolve(__dirname, '../../../shared/fixtures');
+const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
 
 async function dropTwo(page: Page, a: string, b: string) {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
 
 // Details panel and toolbar against serve mode, checked against slime's own cache JSON.
-const SLIME = resolve(__dirname, '../../../shared/fixtures/slime');
+const SLIME = resolve(__dirname, '../fixtures/slime');
 const URL = '/?token=e2e-test-token';
 
 type Attrs = Record<string, unknown>;

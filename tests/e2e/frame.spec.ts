@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { resolve } from 'node:path';
 
-const fixtures = resolve(__dirname, '../../../shared/fixtures');
+const fixtures = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
 
 test('the empty window says what it opens', async ({ page }) => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 // The perf view against serve mode: slime's own perf/... output and cache JSON are the truth.
-const SLIME = resolve(__dirname, '../../../shared/fixtures/slime');
+const SLIME = resolve(__dirname, '../fixtures/slime');
 const URL = '/?token=e2e-test-token';
 
 interface Item {

@@ -5,7 +5,7 @@ const { findElectronBinary } = require('../../scripts/electron-binary.cjs') as {
 
 const root = resolve(__dirname, '../..');
 const binary = findElectronBinary();
-const fixture = resolve(root, '../shared/fixtures/slime/rollout_small.pt');
+const fixture = resolve(root, 'tests/fixtures/slime/rollout_small.pt');
 
 const SKIP_REASON =
   'Electron binary not installed (it downloads from outside the npm registry); the launch tests run where it is.';

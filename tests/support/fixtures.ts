@@ -2,8 +2,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bytesSource, type ByteSource } from '../../src-main/core/bytes/byte-source';
 
-/** ../shared/fixtures beside the repository, as CI clones it. */
-export const FIXTURES = resolve(__dirname, '../../../shared/fixtures');
+/** The repository's own copy of the upstream-made fixtures (tests/fixtures, see its README). */
+export const FIXTURES = resolve(__dirname, '../fixtures');
 export const SLIME = resolve(FIXTURES, 'slime');
 export const OTLP = resolve(FIXTURES, 'otlp');
 
