@@ -4,7 +4,7 @@ import { TraceService } from './api/trace-service';
 import { ingestInWorker } from './ingest/ingest-client';
 import { routeTraceApi } from './ipc/trace-router';
 import { createMainWindow } from './window';
-import { groupRotatedSets } from './ingest/group-files';
+import { groupPaths } from './ingest/group-files';
 import { parseLaunchArgs } from './launch-args';
 import { RecentFiles } from './desktop/recent-files';
 import { loadWindowBounds, saveWindowBounds } from './desktop/window-state';
@@ -57,7 +57,7 @@ if (!app.requestSingleInstanceLock()) {
     const files = [...launch.files, ...pendingOpenFiles];
     for (const file of files) recent.add(file);
     void service.openInitial(
-      groupRotatedSets(files.length > 0 ? files : [demoRolloutPath()]),
+      groupPaths(files.length > 0 ? files : [demoRolloutPath()]),
       launch.compare,
     );
   });
@@ -68,7 +68,7 @@ if (!app.requestSingleInstanceLock()) {
 async function openPaths(paths: string[], compare: boolean): Promise<void> {
   for (const path of paths) recent.add(path);
   refreshMenu();
-  await service.openLater(groupRotatedSets(paths), compare);
+  await service.openLater(groupPaths(paths), compare);
 }
 
 function refreshMenu(): void {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type {
   CompareResult,
@@ -24,8 +25,8 @@ import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
 import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest-client';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
 import { NotFoundError } from './call-errors';
-import { groupRotatedSets } from '../ingest/group-files';
-import { findRotatedSet } from '../core/formats/otlp/rotated-set';
+import { groupPaths, type PathGroups } from '../ingest/group-files';
+import { siblingFiles } from '../core/formats/registry';
 
 export type IngestRunner = (
   request: IngestRequest,
@@ -58,23 +59,25 @@ export class TraceService implements TraceApi {
   constructor(private readonly runIngest: IngestRunner) {}
 
   /** Opens the files named at start-up (command line, demo rollout); the renderer asks later. */
-  openInitial(groups: string[][], compare: boolean): Promise<void> {
-    this.initialReady = this.openGroups(groups).then(({ fileIds, errors }) => {
+  openInitial(
+    paths: PathGroups,
+    compare: boolean,
+  ): Promise<{ fileIds: string[]; errors: FileError[] }> {
+    const opening = this.openGroups(paths);
+    this.initialReady = opening.then(({ fileIds, errors }) => {
       this.initial = { fileIds, compare: compare && fileIds.length >= 2, errors };
     });
-    return this.initialReady;
+    return opening;
   }
 
-  /** Each group of paths (one file, or one rotated set) opened in turn. */
-  private async openGroups(
-    groups: string[][],
-  ): Promise<{ fileIds: string[]; errors: FileError[] }> {
+  /** Each group of paths (one file, or one rotated set) opened in turn; empty folders said. */
+  private async openGroups(paths: PathGroups): Promise<{ fileIds: string[]; errors: FileError[] }> {
     const fileIds: string[] = [];
-    const errors: FileError[] = [];
-    for (const paths of groups) {
+    const errors: FileError[] = paths.emptyFolders.map(emptyFolderError);
+    for (const group of paths.groups) {
       const result = await this.open({
         openId: randomUUID(),
-        sources: paths.map((path) => ({ kind: 'path', path })),
+        sources: group.map((path) => ({ kind: 'path', path })),
       });
       if (result.ok) fileIds.push(result.file.fileId);
       else errors.push(result.error);
@@ -98,8 +101,8 @@ export class TraceService implements TraceApi {
   }
 
   /** Opens files while the app runs (menu, second instance, macOS open-file) and says so. */
-  async openLater(groups: string[][], compare: boolean): Promise<void> {
-    const { fileIds, errors } = await this.openGroups(groups);
+  async openLater(paths: PathGroups, compare: boolean): Promise<void> {
+    const { fileIds, errors } = await this.openGroups(paths);
     this.emitHostEvent({ type: 'files-opened', fileIds, compare, errors });
   }
 
@@ -109,22 +112,35 @@ export class TraceService implements TraceApi {
   }
 
   async open(request: OpenRequest): Promise<OpenResult> {
-    // a dropped or named folder opens the rotated set it holds
-    const sources: IngestSource[] = request.sources.flatMap((source): IngestSource[] =>
-      source.kind === 'path'
-        ? groupRotatedSets([source.path])[0].map((path) => ({ kind: 'path', path }))
-        : [{ kind: 'bytes', name: source.name, bytes: Buffer.from(source.bytesBase64, 'base64') }],
-    );
+    // A dropped or named folder opens every trace it holds: the first here, the rest as tabs
+    // of their own (a host event tells the renderer).
+    const sources: IngestSource[] = [];
+    for (const source of request.sources) {
+      if (source.kind === 'bytes') {
+        sources.push({
+          kind: 'bytes',
+          name: source.name,
+          bytes: Buffer.from(source.bytesBase64, 'base64'),
+        });
+        continue;
+      }
+      const paths = groupPaths([source.path]);
+      if (paths.emptyFolders.length > 0)
+        return { ok: false, error: emptyFolderError(paths.emptyFolders[0]) };
+      const [group, ...others] = paths.groups;
+      sources.push(...group.map((path): IngestSource => ({ kind: 'path', path })));
+      if (others.length > 0)
+        void this.openLater({ groups: others, skipped: [], emptyFolders: [] }, false);
+    }
     const first = request.sources[0];
     const name = first.kind === 'path' ? basename(first.path) : first.name;
-    const bytesTotal = sources.reduce(
-      (sum, source) => sum + (source.kind === 'bytes' ? source.bytes.byteLength : 0),
-      0,
-    );
+    const bytesTotal = sources.reduce((sum, source) => sum + sourceSize(source), 0);
     const emit = (progress: Omit<OpenProgress, 'openId' | 'name'>) => {
       for (const listener of this.listeners)
         listener({ openId: request.openId, name, ...progress });
     };
+    // said at once, so that a file named at start-up shows its progress and Cancel right away
+    emit({ bytesRead: 0, bytesTotal, samplesRead: 0, phase: 'reading' });
     const job = this.runIngest(
       { sources, joinByBootstrapRoom: request.joinByBootstrapRoom },
       (progress) => emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) }),
@@ -139,8 +155,8 @@ export class TraceService implements TraceApi {
         path: first.kind === 'path' ? first.path : null,
       };
       // one file of a rotated set: offer the whole set
-      if (summary.format === 'otlp' && sources.length === 1 && sources[0].kind === 'path') {
-        const set = findRotatedSet(sources[0].path);
+      if (sources.length === 1 && sources[0].kind === 'path') {
+        const set = siblingFiles(summary.format, sources[0].path);
         if (set.length > 1) summary.rotatedSet = set;
       }
       this.files.set(fileId, { summary, opened, sources });
@@ -243,5 +259,22 @@ export class TraceService implements TraceApi {
     const file = this.files.get(fileId);
     if (!file) throw new NotFoundError(`no open file with id ${fileId}`);
     return file;
+  }
+}
+
+function emptyFolderError(path: string): FileError {
+  return {
+    code: 'io/empty-folder',
+    message: 'the folder holds no trace file',
+    fileName: basename(path),
+  };
+}
+
+function sourceSize(source: IngestSource): number {
+  if (source.kind === 'bytes') return source.bytes.byteLength;
+  try {
+    return statSync(source.path).size;
+  } catch {
+    return 0; // the open says what is wrong with it
   }
 }

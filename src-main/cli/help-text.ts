@@ -5,15 +5,19 @@ Usage: trace-explorer <command> [options] FILE...
 Commands:
   serve FILE... [--port N] [--compare]   the explorer UI in a browser, on 127.0.0.1 only
   summary FILE [--json] [--timings]      format, samples, rows, spans, duration, perf table
+                                         (a folder: each trace it holds, and what it skipped)
   rows FILE                              rows as JSON, in slime's timeline cache shape
-  perf FILE                              slime's perf/... metrics (and ours) as JSON
+  perf FILE                              slime's perf/... metrics (and ours) as JSON; figures
+                                         per span name for traces without them
   export FILE --format perfetto|csv [-o OUT]   Perfetto trace (.json or .json.gz) or CSV
 
   trace-explorer FILE...                 same as serve
   trace-explorer A B --compare           serve, comparing A with B
 
 FILE is a slime rollout dump (.pt), an OpenTelemetry JSON-lines file (SGLang's otel_trace.json,
-ROLL's traces.jsonl), or a folder holding a rotated traces*.jsonl set.
+ROLL's traces.jsonl), or a folder: it opens every trace it holds, recognised by content (a
+rotated traces*.jsonl set as one), and lists the files it skipped with the reason.
+Commands that run longer than about 2 s show their progress on stderr when it is a terminal.
 Run 'trace-explorer <command> --help' for a command's options.`;
 
 export const COMMAND_HELP: Record<string, string> = {
@@ -23,7 +27,8 @@ Serves the explorer on http://127.0.0.1:PORT with a random token in the printed 
 users of this machine cannot read the files. Open the URL in a browser (over an SSH tunnel for
 a remote machine: ssh -L PORT:127.0.0.1:PORT host).
   --port N     listen on port N (default: a free port)
-  --compare    open the first two files side by side`,
+  --compare    open two files, A and B, side by side
+Files that cannot be opened are said in the terminal, with the reason.`,
   summary: `Usage: trace-explorer summary FILE [--json] [--timings]
 
 Prints the file's format, samples, traced samples, rows, spans, events, duration and the perf
@@ -33,11 +38,14 @@ of opening took (read, rows, store, perf) and the reading speed.`,
   rows: `Usage: trace-explorer rows FILE
 
 Prints the rows of a slime dump as JSON in exactly the shape of slime's timeline cache
-(cache_version, pt_path, generated_at, sample_count, global_start, global_end, rows[]).`,
+(cache_version, pt_path, generated_at, sample_count, global_start, global_end, rows[]); any
+other trace's rows in the same envelope, with their fields. Streamed: any size prints.`,
   perf: `Usage: trace-explorer perf FILE
 
 Prints the perf summary as one JSON object of perf/... keys: slime's own keys, plus request
-counts and the PD phase keys of current dumps (ours).`,
+counts and the PD phase keys of current dumps (ours). A trace without slime's request timings
+(OpenTelemetry) gets span/<name>/{count,total,mean,median,max,min} in seconds instead, names
+with ids replaced by * (decode Req *).`,
   export: `Usage: trace-explorer export FILE --format perfetto|csv [-o OUT]
 
   --format perfetto   Trace Event Format JSON for ui.perfetto.dev and chrome://tracing

@@ -1,18 +1,27 @@
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { parseArgs as ParseArgs } from 'node:util';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { ParseArgsConfig, parseArgs as ParseArgs } from 'node:util';
 import { COMMAND_HELP, MAIN_HELP } from './help-text';
-import { ingest, toFileError } from '../ingest/open-sources';
-import { groupRotatedSets } from '../ingest/group-files';
+import { ingest, openPathSource } from '../ingest/open-sources';
+import { groupPaths, type PathGroups } from '../ingest/group-files';
+import { sniffFormat } from '../core/formats/registry';
+import { terminalProgress } from './terminal-progress';
+import { spanNameFigures } from '../core/rows/span-name-figures';
+import { writeJsonStreaming } from './write-json';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer, type StepTimer } from '../core/open/step-timer';
-import { buildSummaryJson, formatSummaryText } from './summary-output';
-import { buildRowsJson } from './rows-output';
+import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summary-output';
+import { buildRowsJson, fileError } from './rows-output';
 import { buildPerfettoTrace, writePerfettoJson } from '../core/export/perfetto-export';
 import { buildRowsCsv } from '../core/export/csv-export';
 
 type Parse = typeof ParseArgs;
-const COMMANDS = new Set(['serve', 'summary', 'rows', 'perf', 'export']);
+const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export'] as const;
+type Command = (typeof COMMANDS)[number];
+const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
+
+/** A mistake in how a command was called: printed with a pointer to --help, exit code 2. */
+export class UsageError extends Error {}
 
 /** Runs one command line; resolves to an exit code, or null for a server that keeps running. */
 export async function runCommand(argv: string[], parseArgs: Parse): Promise<number | null> {
@@ -25,9 +34,13 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
     process.stdout.write('trace-explorer 0.1.0\n');
     return 0;
   }
-  const command = COMMANDS.has(first) ? first : 'serve';
-  const rest = COMMANDS.has(first) ? argv.slice(1) : argv;
-  const { values, positionals } = parseArgs({
+  // `trace-explorer FILE...` serves; a first word that is neither a command nor a path is a typo
+  if (!isCommand(first) && !first.startsWith('-') && !existsSync(first)) {
+    throw new UsageError(unknownCommandMessage(first));
+  }
+  const command: Command = isCommand(first) ? first : 'serve';
+  const rest = isCommand(first) ? argv.slice(1) : argv;
+  const { values, positionals } = parseOrThrow(parseArgs, {
     args: rest,
     allowPositionals: true,
     options: {
@@ -49,7 +62,10 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
   if (command === 'serve') {
     const port = values.port === undefined ? undefined : Number(values.port);
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
-      throw new Error(`--port must be a port number, not ${values.port}`);
+      throw new UsageError(`--port must be a port number, not ${values.port}`);
+    }
+    if (values.compare && positionals.length !== 2) {
+      throw new UsageError(`--compare takes two files, A and B (${positionals.length} given)`);
     }
     const { runServe } = await import('../serve/run-serve');
     const handle = await runServe({
@@ -64,16 +80,31 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
     return null;
   }
   if (positionals.length !== 1) {
-    throw new Error(`${command} takes one FILE (see trace-explorer ${command} --help)`);
+    throw new UsageError(`${command} takes one FILE or folder (${positionals.length} given)`);
   }
   const path = resolve(positionals[0]);
-  if (command === 'rows') {
-    process.stdout.write(`${JSON.stringify(buildRowsJson(path))}\n`);
+  const { groups, skipped } = groupsOrThrow(path, command);
+  if (command === 'summary' && (groups.length > 1 || skipped.length > 0)) {
+    const traces = groups.map((group) => openOrThrow(group, false));
+    process.stdout.write(`${formatFolderSummary(path, traces, skipped, values.json ?? false)}\n`);
     return 0;
   }
-  const trace = openOrThrow(path, values.timings ?? false);
+  const [group] = groups;
+  if (command === 'rows') {
+    const progress = terminalProgress(basename(group[0]), totalSize(group));
+    const rows = buildRowsJson(group, sniffedFormat(group[0]), { onProgress: progress.onProgress });
+    progress.done();
+    await writeJsonStreaming(process.stdout, rows as unknown as Record<string, unknown>);
+    return 0;
+  }
+  const trace = openOrThrow(group, values.timings ?? false);
   if (command === 'perf') {
-    process.stdout.write(`${JSON.stringify(trace.perf.perf, null, 2)}\n`);
+    // a trace without slime's request timings (OpenTelemetry, ...) gets figures per span name
+    const perf =
+      Object.keys(trace.perf.perf).length > 0
+        ? trace.perf.perf
+        : spanNameFigures(trace.perf.durations);
+    process.stdout.write(`${JSON.stringify(perf, null, 2)}\n`);
     return 0;
   }
   if (command === 'summary') {
@@ -86,22 +117,101 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
   return runExport(trace, values.format, values.output ?? '-');
 }
 
-function openOrThrow(path: string, timings: boolean): OpenedTrace {
-  const [group] = groupRotatedSets([path]);
-  const timer = timings ? stepTimer() : null;
+/** parseArgs, with its complaints (an unknown option, a missing value) as usage errors. */
+function parseOrThrow<T extends ParseArgsConfig>(
+  parse: Parse,
+  config: T,
+): ReturnType<typeof ParseArgs<T>> {
   try {
-    const trace = ingest(
-      { sources: group.map((p) => ({ kind: 'path', path: p })) },
-      { onStepEnd: timer?.end },
-    );
-    if (timer) process.stderr.write(`${timingsReport(timer, trace.summary.bytes)}\n`);
-    return trace;
+    return parse<T>(config);
   } catch (error) {
-    const detail = toFileError(error);
-    throw new Error(`${path}: ${detail.message} [${detail.code}]`);
+    throw new UsageError((error as Error).message);
   }
 }
 
+function unknownCommandMessage(word: string): string {
+  const near = COMMANDS.find((command) => editDistance(command, word) <= 2);
+  return (
+    `unknown command '${word}' (and no such file). Commands: ${COMMANDS.join(', ')}` +
+    `${near ? `. Did you mean '${near}'?` : ''}`
+  );
+}
+
+/** Levenshtein distance, for "did you mean" on a mistyped command. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** The traces a named path opens as: itself, or what a folder holds (found by content). */
+function groupsOrThrow(path: string, command: Command): Omit<PathGroups, 'emptyFolders'> {
+  const { groups, skipped, emptyFolders } = groupPaths([path]);
+  const what =
+    skipped.length > 0
+      ? `; it holds ${skipped.map((s) => `${basename(s.path)} (${s.reason})`).join(', ')}`
+      : '';
+  if (emptyFolders.length > 0) {
+    throw new Error(`${path}: the folder holds no trace file${what} [io/empty-folder]`);
+  }
+  if (groups.length > 1 && command !== 'summary') {
+    const names = groups.map((group) => group.map((p) => basename(p)).join(' + '));
+    throw new UsageError(
+      `${path} holds ${groups.length} traces (${names.join(', ')}): name one of them for ${command}`,
+    );
+  }
+  return { groups, skipped };
+}
+
+function openOrThrow(group: string[], timings: boolean): OpenedTrace {
+  const timer = timings ? stepTimer() : null;
+  const progress = terminalProgress(basename(group[0]), totalSize(group));
+  try {
+    const trace = ingest(
+      { sources: group.map((p) => ({ kind: 'path', path: p })) },
+      { onStepEnd: timer?.end, onProgress: progress.onProgress },
+    );
+    progress.done();
+    if (timer) process.stderr.write(`${timingsReport(timer, trace.summary.bytes)}\n`);
+    return trace;
+  } catch (error) {
+    progress.done();
+    throw fileError(group[0], error);
+  }
+}
+
+function totalSize(paths: string[]): number {
+  let total = 0;
+  for (const path of paths) {
+    try {
+      total += statSync(path).size;
+    } catch {
+      // the open says what is wrong with it
+    }
+  }
+  return total;
+}
+
+/** The format a file's content says it is ('' when none does: the open then says why). */
+function sniffedFormat(path: string): string {
+  try {
+    const source = openPathSource(path);
+    try {
+      return sniffFormat(source.read(0, 64 * 1024)) ?? (/\.(pt|pth)$/i.test(path) ? 'slime' : '');
+    } finally {
+      source.close();
+    }
+  } catch {
+    return '';
+  }
+}
 /** `--timings`: how long each step of opening took, and the reading speed. */
 function timingsReport(timer: StepTimer, bytes: number): string {
   const { readSec, openSec } = timer.timings();

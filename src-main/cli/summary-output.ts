@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { countOf } from '../core/model/count-of';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 
 /** The machine form of `summary --json`. */
@@ -28,6 +30,30 @@ export function buildSummaryJson(trace: OpenedTrace) {
   };
 }
 
+/** `summary FOLDER`: each trace the folder holds, and the files it skipped with the reason. */
+export function formatFolderSummary(
+  folder: string,
+  traces: OpenedTrace[],
+  skipped: { path: string; reason: string }[],
+  json: boolean,
+): string {
+  const skippedFiles = skipped.map(({ path, reason }) => ({ path, reason }));
+  if (json) {
+    return JSON.stringify(
+      { folder, files: traces.map(buildSummaryJson), skipped: skippedFiles },
+      null,
+      2,
+    );
+  }
+  const parts = traces.map(formatSummaryText);
+  if (skippedFiles.length > 0) {
+    parts.push(
+      skippedFiles.map(({ path, reason }) => `skipped   ${basename(path)}: ${reason}`).join('\n'),
+    );
+  }
+  return parts.join('\n\n');
+}
+
 /** The human form of `summary`: what a user reads in a terminal. */
 export function formatSummaryText(trace: OpenedTrace): string {
   const json = buildSummaryJson(trace);
@@ -49,9 +75,14 @@ export function formatSummaryText(trace: OpenedTrace): string {
   );
   if (json.skippedLines > 0) {
     const examples = json.skippedLineExamples.map((e) => `line ${e.line} ${e.reason}`).join(', ');
-    lines.push(`skipped   ${json.skippedLines} lines: ${examples}`);
+    lines.push(`skipped   ${countOf(json.skippedLines, 'line')}: ${examples}`);
   }
-  for (const notice of json.notices) lines.push(`note      ${notice}`);
+  // the skipped lines are said above, all of them: not again in the notice that shows three
+  const skipNotice = `${countOf(json.skippedLines, 'line')} skipped`;
+  for (const notice of json.notices) {
+    if (json.skippedLines === 0 || !notice.startsWith(skipNotice))
+      lines.push(`note      ${notice}`);
+  }
   const perf = Object.entries(json.perf);
   if (perf.length > 0) {
     lines.push('', formatPerfTable(json.perf));

@@ -1,20 +1,97 @@
-import { statSync } from 'node:fs';
-import { findRotatedSet } from '../core/formats/otlp/rotated-set';
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { siblingFiles, sniffFormat } from '../core/formats/registry';
+import type { FileFormat } from '../core/api/trace-api';
+
+/** What a list of named paths opens as: one group of files per trace (one file tab each). */
+export interface PathGroups {
+  /** a file alone, or the files of one rotated set (oldest first) */
+  groups: string[][];
+  /** files inside a named folder that are not traces, with the reason */
+  skipped: { path: string; reason: string }[];
+  /** named folders that hold no trace */
+  emptyFolders: string[];
+}
+
+/** How much of a file sniffing reads (the registry's formats decide from their first bytes). */
+const HEAD_BYTES = 64 * 1024;
 
 /**
- * Command-line paths as the groups to open: a folder opens its rotated OTLP set; a file opens
- * alone (the UI offers its rotated siblings). One group is one file tab.
+ * Named paths as the groups to open. A named file opens alone (the UI offers its rotated
+ * siblings). A named folder opens every trace it holds, found by content, not by name: each
+ * dump alone, each rotated set once; what is not a trace is listed with the reason. Files are
+ * read one at a time, so a folder of thousands of files keeps one file open.
  */
-export function groupRotatedSets(paths: string[]): string[][] {
-  return paths.map((path) => {
-    try {
-      if (statSync(path).isDirectory()) {
-        const set = findRotatedSet(path);
-        return set.length > 0 ? set : [path];
-      }
-    } catch {
-      // a missing path is reported by the open itself, with its name
+export function groupPaths(paths: string[]): PathGroups {
+  const result: PathGroups = { groups: [], skipped: [], emptyFolders: [] };
+  for (const path of paths) {
+    if (!isDirectory(path)) {
+      result.groups.push([path]);
+      continue;
     }
-    return [path];
-  });
+    const before = result.groups.length;
+    const inFolder = folderTraces(path);
+    result.groups.push(...inFolder.groups);
+    result.skipped.push(...inFolder.skipped);
+    if (result.groups.length === before) result.emptyFolders.push(path);
+  }
+  return result;
+}
+
+function folderTraces(dir: string): Pick<PathGroups, 'groups' | 'skipped'> {
+  const groups: string[][] = [];
+  const skipped: PathGroups['skipped'] = [];
+  const formats = new Map<string, FileFormat>();
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      skipped.push({ path, reason: 'a folder (folders inside a folder are not opened)' });
+    } else if (!entry.isFile()) {
+      skipped.push({ path, reason: 'not a regular file' });
+    } else {
+      const format = sniffPath(path);
+      if (typeof format === 'string') formats.set(path, format);
+      else skipped.push({ path, reason: format.reason });
+    }
+  }
+  const taken = new Set<string>();
+  for (const [path, format] of formats) {
+    if (taken.has(path)) continue;
+    // a rotated set, limited to its members of the same format that this folder holds
+    const set = siblingFiles(format, path).filter(
+      (p) => formats.get(p) === format && !taken.has(p),
+    );
+    const group = set.includes(path) ? set : [path];
+    for (const member of group) taken.add(member);
+    groups.push(group);
+  }
+  return { groups, skipped };
+}
+
+function sniffPath(path: string): FileFormat | { reason: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    return { reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  try {
+    const head = Buffer.allocUnsafe(HEAD_BYTES);
+    const length = readSync(fd, head, 0, HEAD_BYTES, 0);
+    if (length === 0) return { reason: 'empty' };
+    return sniffFormat(head.subarray(0, length)) ?? { reason: 'not a trace this app reads' };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // a missing path is reported by the open itself, with its name
+  }
 }

@@ -12,7 +12,7 @@ export function ingest(request: IngestRequest, options: OpenOptions = {}): Opene
   try {
     const sources: ByteSource[] = request.sources.map((source) => {
       if (source.kind === 'bytes') return bytesSource(source.name, source.bytes);
-      const file = openPath(source.path);
+      const file = openPathSource(source.path);
       closers.push(() => file.close());
       return file;
     });
@@ -26,7 +26,8 @@ export function ingest(request: IngestRequest, options: OpenOptions = {}): Opene
   }
 }
 
-function openPath(path: string) {
+/** A file by path, with the coded errors a user sees (not found, a folder, no permission). */
+export function openPathSource(path: string) {
   try {
     return openFileSource(path);
   } catch (error) {

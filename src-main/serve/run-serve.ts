@@ -1,19 +1,22 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { TraceService } from '../api/trace-service';
 import { ingestInWorker } from '../ingest/ingest-client';
 import { startServeMode, type ServeHandle } from './serve-mode';
-import { groupRotatedSets } from '../ingest/group-files';
+import { groupPaths } from '../ingest/group-files';
 
 export interface RunServeOptions {
   files: string[];
   compare: boolean;
   port?: number;
   token?: string;
+  /** where to say what was opened, skipped or failed (the terminal) */
+  log?: (line: string) => void;
 }
 
 /** Serve mode as a user starts it: open the files in workers, serve the renderer, print the URL. */
 export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const service = new TraceService(ingestInWorker);
   const handle = await startServeMode({
     api: service,
@@ -21,8 +24,23 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
     port: options.port,
     token: options.token,
   });
-  void service.openInitial(groupRotatedSets(options.files), options.compare);
+  const paths = groupPaths(options.files);
+  // a named folder: say which of its files open, and why the others do not
+  if (paths.groups.some((group) => !options.files.includes(group[0]))) {
+    for (const group of paths.groups) log(`opening ${group.map(shortPath).join(' + ')}`);
+  }
+  for (const { path, reason } of paths.skipped) log(`skipped ${shortPath(path)}: ${reason}`);
+  void service.openInitial(paths, options.compare).then(({ errors }) => {
+    for (const error of errors) {
+      log(`could not open ${error.fileName}: ${error.message} [${error.code}]`);
+    }
+  });
   return handle;
+}
+
+function shortPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
 }
 
 /** out/renderer, from wherever the bundler put this chunk (out/main or out/main/chunks). */

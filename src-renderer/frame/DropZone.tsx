@@ -59,6 +59,15 @@ export function DropZone({ host, children }: { host: TraceHost; children: ReactN
 
 /** What the window shows with no file open: what it opens and how. */
 export function EmptyState() {
+  const opening = useFilesStore((s) => s.opening);
+  if (opening.length > 0) {
+    // files named at start-up: their progress and Cancel are in the tab bar above
+    return (
+      <div className="empty-state" data-testid="empty-state-opening">
+        <div className="empty-title">Opening {opening.map((o) => o.name).join(', ')}…</div>
+      </div>
+    );
+  }
   return (
     <div className="empty-state" data-testid="empty-state">
       <div className="empty-title">Drop .pt or .jsonl files here</div>

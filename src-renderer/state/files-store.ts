@@ -63,18 +63,36 @@ export const useFilesStore = create<FilesState>()((set) => ({
       opening: [...s.opening, { openId, name, bytesRead: 0, bytesTotal, samplesRead: 0 }],
     })),
   progress: (p) =>
-    set((s) => ({
-      opening: s.opening.map((o) =>
-        o.openId === p.openId
-          ? {
-              ...o,
-              bytesRead: p.bytesRead,
-              bytesTotal: Math.max(p.bytesTotal, o.bytesTotal),
-              samplesRead: p.samplesRead,
-            }
-          : o,
-      ),
-    })),
+    set((s) => {
+      const known = s.opening.some((o) => o.openId === p.openId);
+      // opens that main started (files named at start-up, a folder's other traces) show too
+      if (!known && (p.phase === 'reading' || p.phase === 'building')) {
+        const started = {
+          openId: p.openId,
+          name: p.name,
+          bytesRead: p.bytesRead,
+          bytesTotal: p.bytesTotal,
+          samplesRead: p.samplesRead,
+        };
+        return { opening: [...s.opening, started] };
+      }
+      if (!known) return s;
+      if (p.phase === 'done' || p.phase === 'failed' || p.phase === 'cancelled') {
+        return { opening: s.opening.filter((o) => o.openId !== p.openId) };
+      }
+      return {
+        opening: s.opening.map((o) =>
+          o.openId === p.openId
+            ? {
+                ...o,
+                bytesRead: p.bytesRead,
+                bytesTotal: Math.max(p.bytesTotal, o.bytesTotal),
+                samplesRead: p.samplesRead,
+              }
+            : o,
+        ),
+      };
+    }),
   finishOpening: (openId) =>
     set((s) => ({ opening: s.opening.filter((o) => o.openId !== openId) })),
   addError: (error) => set((s) => ({ errors: [...s.errors, error] })),

@@ -1,17 +1,30 @@
 import type { FileFormat } from '../api/trace-api';
 import { sniffSlimeDump } from './slime/read-slime-dump';
 import { sniffOtlp } from './otlp/read-otlp';
+import { findRotatedSet } from './otlp/rotated-set';
+
+interface FormatEntry {
+  format: FileFormat;
+  sniff: (head: Uint8Array) => boolean;
+  /** the files a file is read together with (a rotated set, oldest first), itself included */
+  siblings?: (path: string) => string[];
+}
 
 /**
  * The ordered list of readers; nothing else knows which formats exist. Sniffing looks at
  * content only: SGLang's collector file is named .json and holds JSON lines.
  */
-const SNIFFERS: { format: FileFormat; sniff: (head: Uint8Array) => boolean }[] = [
+const FORMATS: FormatEntry[] = [
   { format: 'slime', sniff: sniffSlimeDump },
-  { format: 'otlp', sniff: sniffOtlp },
+  { format: 'otlp', sniff: sniffOtlp, siblings: findRotatedSet },
 ];
 
 export function sniffFormat(head: Uint8Array): FileFormat | null {
-  for (const { format, sniff } of SNIFFERS) if (sniff(head)) return format;
+  for (const { format, sniff } of FORMATS) if (sniff(head)) return format;
   return null;
+}
+
+/** The files opened together with `path` as one trace (itself alone for most formats). */
+export function siblingFiles(format: FileFormat, path: string): string[] {
+  return FORMATS.find((entry) => entry.format === format)?.siblings?.(path) ?? [path];
 }

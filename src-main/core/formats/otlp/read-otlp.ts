@@ -6,6 +6,7 @@ import type { Row } from '../../model/row';
 import { readLines } from './read-lines';
 import { SpanCollector } from './import-spans';
 import { ExportLineScanner } from './scan-export-line';
+import { countOf } from '../../model/count-of';
 import { SpanColumnsWriter, readSpanColumns, type SpanColumns } from './span-columns';
 import { buildOtlpRows } from './build-otlp-rows';
 
@@ -40,14 +41,17 @@ export interface ReadOtlpOptions {
 
 const MAX_EXAMPLES = 8;
 
-/** Content-based: a JSON object line that mentions resourceSpans near the start. */
+/**
+ * Content-based: JSON whose head holds a `resourceSpans` list (a key of that name holding a
+ * number, as in a file of counts, is not a trace).
+ */
 export function sniffOtlp(head: Uint8Array): boolean {
   try {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(head.subarray(0, 64 * 1024));
     const first = text.split('\n').find((line) => line.trim() !== '');
     // a JSON-lines export, or one pretty-printed export (or list of them)
     if (!first || !/^\s*[[{]/.test(first)) return false;
-    return /"(resourceSpans|resource_spans)"/.test(text);
+    return /"(resourceSpans|resource_spans)"\s*:\s*\[/.test(text);
   } catch {
     return false;
   }
@@ -170,12 +174,14 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
       .slice(0, 3)
       .map((e) => `line ${e.line} ${e.reason}`)
       .join(', ');
-    notices.push(`${skipped.count} lines skipped: ${examples}${skipped.count > 3 ? ', …' : ''}`);
+    notices.push(
+      `${countOf(skipped.count, 'line')} skipped: ${examples}${skipped.count > 3 ? ', …' : ''}`,
+    );
   }
   if (read.spans === 0) notices.push('The file holds no spans.');
   if (built.missingParents > 0)
     notices.push(
-      `${built.missingParents} spans name a parent that is not in the file; shown as roots.`,
+      `${countOf(built.missingParents, 'span')} ${built.missingParents === 1 ? 'names' : 'name'} a parent that is not in the file; shown as ${built.missingParents === 1 ? 'a root' : 'roots'}.`,
     );
   return {
     rows: built.rows,

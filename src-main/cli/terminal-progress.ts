@@ -1,0 +1,44 @@
+import type { OpenProgressReport } from '../core/open/open-trace-file';
+
+/** How long a command runs quietly before it shows progress. */
+const QUIET_MS = 2000;
+const REDRAW_MS = 200;
+
+/**
+ * Progress of opening a file, on stderr when it is a terminal and the open takes longer than
+ * about 2 s: one line redrawn in place, erased when done. Silent in pipes and scripts.
+ */
+export function terminalProgress(
+  name: string,
+  bytesTotal: number,
+  stream: NodeJS.WriteStream = process.stderr,
+) {
+  const started = Date.now();
+  let drawn = 0;
+  let shown = false;
+  return {
+    onProgress(progress: OpenProgressReport) {
+      const now = Date.now();
+      if (!stream.isTTY || now - started < QUIET_MS || now - drawn < REDRAW_MS) return;
+      drawn = now;
+      shown = true;
+      stream.write(`\r\x1b[K${progressLine(name, bytesTotal, progress)}`);
+    },
+    done() {
+      if (shown) stream.write('\r\x1b[K');
+      shown = false;
+    },
+  };
+}
+
+export function progressLine(
+  name: string,
+  bytesTotal: number,
+  progress: OpenProgressReport,
+): string {
+  if (progress.phase === 'building')
+    return `${name}: building rows of ${progress.samplesRead} samples…`;
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+  const share = bytesTotal > 0 ? ` ${Math.floor((100 * progress.bytesRead) / bytesTotal)}%` : '';
+  return `${name}: reading${share} (${mb(progress.bytesRead)} of ${mb(bytesTotal)}), ${progress.samplesRead} read`;
+}

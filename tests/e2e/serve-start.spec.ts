@@ -1,0 +1,61 @@
+import { test, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+// @ts-expect-error: the bench's dump writer is plain JavaScript without types
+import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
+
+/**
+ * `trace-explorer serve FILE` with a file that takes seconds to open: the page shows its
+ * progress and Cancel at once (it used to show the empty "drop files" page until the file was
+ * read), and the terminal says which named files failed and why.
+ */
+const CLI = resolve(__dirname, '../../out/main/cli.js');
+const PORT = 4797;
+const TOKEN = 'serve-start-token';
+
+let dir: string;
+let server: ChildProcess;
+let stderr = '';
+
+test.beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'te-serve-start-'));
+  // ~25k samples with short token lists: several seconds to open on this machine
+  const dump = join(dir, 'rollout_big.pt');
+  writeSlimeDump(dump, 240e6, 150);
+  server = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', String(PORT), '--token', TOKEN, dump, join(dir, 'missing.pt')],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((ready, fail) => {
+    let out = '';
+    server.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('serving on')) ready();
+    });
+    server.on('exit', () => fail(new Error(`serve exited: ${stderr}`)));
+  });
+});
+
+test.afterAll(() => {
+  server?.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a named file shows its opening progress and Cancel at once, and Cancel stops it', async ({
+  page,
+}) => {
+  await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
+  const opening = page.getByTestId('opening-tab');
+  await expect(opening).toContainText('rollout_big.pt', { timeout: 1500 });
+  await expect(page.getByTestId('empty-state-opening')).toContainText('Opening rollout_big.pt');
+  await expect(page.getByTestId('empty-state')).toHaveCount(0);
+  await opening.getByTestId('cancel-open').click();
+  await expect(opening).toHaveCount(0);
+  await expect(page.getByTestId('file-tab')).toHaveCount(0);
+  // the missing file is said in the terminal, with its code
+  await expect.poll(() => stderr).toContain('could not open missing.pt: no such file [io/not-found]');
+});
