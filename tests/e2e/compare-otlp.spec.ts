@@ -107,7 +107,7 @@ test('SGLang slices draw their links as arrows; PD halves can be joined by boots
   await expect(page.getByTestId('row-count')).toContainText('/ 20 rows');
 });
 
-test('opening one file of a rotated set by path offers the set; a folder opens the whole set', async ({ request }) => {
+test('opening one file of a rotated set by path offers the set; a folder opens every trace it holds', async ({ request }) => {
   const call = (method: string, args: unknown[]) =>
     request.post('/api/call', { data: { method, args }, headers: { 'x-trace-token': 'e2e-test-token' } }).then((r) => r.json());
   const one = (await call('open', [{ openId: 'o1', sources: [{ kind: 'path', path: resolve(FIXTURES, 'otlp/roll_traces.1.jsonl') }] }])) as {
@@ -116,9 +116,17 @@ test('opening one file of a rotated set by path offers the set; a folder opens t
   expect(one.result.ok).toBe(true);
   expect(one.result.file.spans).toBe(801);
   expect(one.result.file.rotatedSet.map((p) => p.split('/').pop())).toEqual(['roll_traces.jsonl', 'roll_traces.1.jsonl']);
+  // a folder opens every trace it holds: the first in name order answers the call, the others
+  // open as tabs of their own, the rotated set as one (spans: tests/fixtures/otlp/README.md)
   const folder = (await call('open', [{ openId: 'o2', sources: [{ kind: 'path', path: resolve(FIXTURES, 'otlp') }] }])) as {
-    result: { ok: boolean; file: { spans: number } };
+    result: { ok: boolean; file: { name: string; spans: number } };
   };
   expect(folder.result.ok).toBe(true);
-  expect(folder.result.file.spans).toBe(2348 + 801);
+  expect([folder.result.file.name, folder.result.file.spans]).toEqual(['otlp_mixed_garbage.jsonl', 36]);
+  await expect
+    .poll(async () => {
+      const files = ((await call('listFiles', [])) as { result: { name: string; spans: number }[] }).result;
+      return files.filter((f) => f.name !== 'otlp_mixed_garbage.jsonl' && f.name !== 'roll_traces.1.jsonl').map((f) => [f.name, f.spans]).sort();
+    })
+    .toEqual(expect.arrayContaining([['otlp_truncated.jsonl', 56], ['roll_traces.jsonl (+1)', 2348 + 801], ['sglang_otel_trace.json', 1396]]));
 });
