@@ -16,7 +16,7 @@ import { buildPerfettoTrace, writePerfettoJson } from '../core/export/perfetto-e
 import { buildRowsCsv } from '../core/export/csv-export';
 
 type Parse = typeof ParseArgs;
-const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export'] as const;
+const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends'] as const;
 type Command = (typeof COMMANDS)[number];
 const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
 
@@ -53,6 +53,7 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
       output: { type: 'string', short: 'o' },
       token: { type: 'string' },
       timings: { type: 'boolean' },
+      'no-cache': { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -78,6 +79,15 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
       `Trace Explorer is serving on ${handle.url}\nOpen that URL in a browser. Ctrl+C stops.\n`,
     );
     return null;
+  }
+  if (command === 'trends') {
+    if (positionals.length === 0)
+      throw new UsageError('trends takes a FOLDER of dumps, or dump files');
+    const { runTrends } = await import('./run-trends');
+    return runTrends(
+      positionals.map((p) => resolve(p)),
+      { json: values.json ?? false, cache: !values['no-cache'] },
+    );
   }
   if (positionals.length !== 1) {
     throw new UsageError(`${command} takes one FILE or folder (${positionals.length} given)`);

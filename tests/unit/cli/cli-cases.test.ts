@@ -85,7 +85,9 @@ describe('trace-explorer command line', () => {
     ]);
     const rows = run('rows', dir);
     expect(rows.status).toBe(2);
-    expect(rows.stderr).toContain('holds 2 traces (eval_0.pt, rollout_small.pt): name one of them for rows');
+    expect(rows.stderr).toContain(
+      'holds 2 traces (eval_0.pt, rollout_small.pt): name one of them for rows',
+    );
   });
 
   it('an empty folder says so', () => {
@@ -127,8 +129,13 @@ describe('trace-explorer command line', () => {
     // 20 traces, 1396 spans + 640 events (tests/fixtures/otlp/README.md; events: summary)
     expect(cache.sample_count).toBe(20);
     expect(cache.rows).toHaveLength(20);
-    const summary = JSON.parse(run('summary', '--json', path).stdout) as { spans: number; events: number };
-    expect(cache.rows.reduce((n, row) => n + row.items.length, 0)).toBe(summary.spans + summary.events);
+    const summary = JSON.parse(run('summary', '--json', path).stdout) as {
+      spans: number;
+      events: number;
+    };
+    expect(cache.rows.reduce((n, row) => n + row.items.length, 0)).toBe(
+      summary.spans + summary.events,
+    );
     const perf = JSON.parse(run('perf', path).stdout) as Record<string, number>;
     // one decode root and one prefill root per request, 20 requests (README)
     expect(perf['span/decode Req */count']).toBe(20);
@@ -184,7 +191,10 @@ describe('progress on a terminal', () => {
 
   function fakeStream(isTTY: boolean) {
     const writes: string[] = [];
-    const stream = { isTTY, write: (text: string) => writes.push(text) } as unknown as NodeJS.WriteStream;
+    const stream = {
+      isTTY,
+      write: (text: string) => writes.push(text),
+    } as unknown as NodeJS.WriteStream;
     return { stream, writes };
   }
 
@@ -227,7 +237,9 @@ describe('span name patterns', () => {
   it('replaces request ids, keeps words and small numbers', () => {
     expect(spanNamePattern('decode Req 1a2b3c4d')).toBe('decode Req *');
     expect(spanNamePattern('prefill Req 03b17c26')).toBe('prefill Req *');
-    expect(spanNamePattern('Decode Scheduler [TP 1]  [DP 0]')).toBe('Decode Scheduler [TP 1]  [DP 0]');
+    expect(spanNamePattern('Decode Scheduler [TP 1]  [DP 0]')).toBe(
+      'Decode Scheduler [TP 1]  [DP 0]',
+    );
     expect(spanNamePattern('decode_forward')).toBe('decode_forward');
     expect(spanNamePattern('worker.compute_rewards')).toBe('worker.compute_rewards');
     expect(spanNamePattern('step 12345')).toBe('step *');

@@ -9,7 +9,8 @@ import { OTLP, SLIME, readJson, slimeFixturesWithExpected } from '../../support/
 
 // The headless commands as a user runs them: the built CLI (npm test builds first).
 const CLI = resolve(__dirname, '../../../out/main/cli.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
 describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
   it('--help lists the commands, and each command has its own --help', () => {
@@ -25,25 +26,39 @@ describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
     for (const fixture of slimeFixturesWithExpected()) {
       const result = run('rows', fixture.path);
       expect(result.status, fixture.name).toBe(0);
-      const actual = JSON.parse(result.stdout) as { rows: { duration: number; items: unknown[] }[]; sample_count: number; global_end: number | null };
+      const actual = JSON.parse(result.stdout) as {
+        rows: { duration: number; items: unknown[] }[];
+        sample_count: number;
+        global_end: number | null;
+      };
       const expected = readJson<typeof actual>(fixture.expectedPath);
       expect(actual.sample_count).toBe(expected.sample_count);
-      expect(actual.global_end === null ? null : round6(actual.global_end)).toEqual(expected.global_end);
-      expect(actual.rows.map((r) => r.items.length)).toEqual(expected.rows.map((r) => r.items.length));
+      expect(actual.global_end === null ? null : round6(actual.global_end)).toEqual(
+        expected.global_end,
+      );
+      expect(actual.rows.map((r) => r.items.length)).toEqual(
+        expected.rows.map((r) => r.items.length),
+      );
     }
   });
 
   it('perf prints slime’s perf keys', () => {
     const result = run('perf', resolve(SLIME, 'rollout_pd_legacy.pt'));
     const perf = JSON.parse(result.stdout) as Record<string, number>;
-    const expected = readJson<Record<string, number>>(resolve(SLIME, 'rollout_pd_legacy.pt.perf.expected.json'));
+    const expected = readJson<Record<string, number>>(
+      resolve(SLIME, 'rollout_pd_legacy.pt.perf.expected.json'),
+    );
     for (const [key, value] of Object.entries(expected)) expect(perf[key]).toBeCloseTo(value, 12);
   });
 
   it('summary --json on every fixture: counts, or a one-line error for the bad ones', () => {
     const files = [
-      ...readdirSync(SLIME).filter((f) => f.endsWith('.pt')).map((f) => resolve(SLIME, f)),
-      ...readdirSync(OTLP).filter((f) => /\.jsonl?$/.test(f)).map((f) => resolve(OTLP, f)),
+      ...readdirSync(SLIME)
+        .filter((f) => f.endsWith('.pt'))
+        .map((f) => resolve(SLIME, f)),
+      ...readdirSync(OTLP)
+        .filter((f) => /\.jsonl?$/.test(f))
+        .map((f) => resolve(OTLP, f)),
     ];
     for (const file of files) {
       const result = run('summary', '--json', file);
@@ -55,13 +70,26 @@ describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
       }
       expect(result.status, `${file}: ${result.stderr}`).toBe(0);
       const summary = JSON.parse(result.stdout) as Record<string, unknown>;
-      for (const key of ['format', 'samples', 'untracedSamples', 'rows', 'spans', 'events', 'links', 'skippedLines']) {
+      for (const key of [
+        'format',
+        'samples',
+        'untracedSamples',
+        'rows',
+        'spans',
+        'events',
+        'links',
+        'skippedLines',
+      ]) {
         expect(summary, `${file} ${key}`).toHaveProperty(key);
       }
     }
-    const sglang = JSON.parse(run('summary', '--json', resolve(OTLP, 'sglang_otel_trace.json')).stdout) as Record<string, number>;
+    const sglang = JSON.parse(
+      run('summary', '--json', resolve(OTLP, 'sglang_otel_trace.json')).stdout,
+    ) as Record<string, number>;
     expect(sglang).toMatchObject({ format: 'otlp', spans: 1396, rows: 20, skippedLines: 0 });
-    const noTrace = JSON.parse(run('summary', '--json', resolve(SLIME, 'no_trace.pt')).stdout) as Record<string, number>;
+    const noTrace = JSON.parse(
+      run('summary', '--json', resolve(SLIME, 'no_trace.pt')).stdout,
+    ) as Record<string, number>;
     expect(noTrace).toMatchObject({ format: 'slime', samples: 8, untracedSamples: 8, rows: 0 });
   });
 
@@ -74,20 +102,31 @@ describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
   it('export writes a gzipped Perfetto trace, and CSV to stdout', () => {
     const dir = mkdtempSync(join(tmpdir(), 'te-export-'));
     const out = join(dir, 'trace.json.gz');
-    expect(run('export', resolve(OTLP, 'roll_traces.1.jsonl'), '--format', 'perfetto', '-o', out).status).toBe(0);
-    const trace = JSON.parse(gunzipSync(readFileSync(out)).toString('utf8')) as { traceEvents: { ph: string }[] };
+    expect(
+      run('export', resolve(OTLP, 'roll_traces.1.jsonl'), '--format', 'perfetto', '-o', out).status,
+    ).toBe(0);
+    const trace = JSON.parse(gunzipSync(readFileSync(out)).toString('utf8')) as {
+      traceEvents: { ph: string }[];
+    };
     expect(trace.traceEvents.filter((e) => e.ph === 'X' || e.ph === 'b').length).toBe(801);
-    const csv = run('export', resolve(SLIME, 'rollout_small.pt'), '--format', 'csv', '-o', '-').stdout.trim().split('\n');
+    const csv = run('export', resolve(SLIME, 'rollout_small.pt'), '--format', 'csv', '-o', '-')
+      .stdout.trim()
+      .split('\n');
     expect(csv[0]).toMatch(/^row_id,sample_index/);
     expect(csv).toHaveLength(17);
   });
 
   it('summary --timings names each step of opening and the reading speed on stderr', () => {
-    for (const file of [resolve(OTLP, 'roll_traces.jsonl'), resolve(SLIME, 'rollout_pd_legacy.pt')]) {
+    for (const file of [
+      resolve(OTLP, 'roll_traces.jsonl'),
+      resolve(SLIME, 'rollout_pd_legacy.pt'),
+    ]) {
       const result = run('summary', '--json', '--timings', file);
       expect(result.status).toBe(0);
       expect(JSON.parse(result.stdout)).toHaveProperty('rows');
-      expect(result.stderr).toMatch(/^timings: read [\d.]+ s, rows [\d.]+ s, store [\d.]+ s, perf [\d.]+ s; reading \d+ MB\/s, open [\d.]+ s \(\d+ MB\/s\)\n$/);
+      expect(result.stderr).toMatch(
+        /^timings: read [\d.]+ s, rows [\d.]+ s, store [\d.]+ s, perf [\d.]+ s; reading \d+ MB\/s, open [\d.]+ s \(\d+ MB\/s\)\n$/,
+      );
     }
   });
 
@@ -95,12 +134,17 @@ describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
     // above the 32 MB split size: the file's second half is read by a helper worker
     const dir = mkdtempSync(join(tmpdir(), 'te-split-'));
     const path = join(dir, 'large.jsonl');
-    const lines = readFileSync(resolve(OTLP, 'roll_traces.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const lines = readFileSync(resolve(OTLP, 'roll_traces.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     const out: string[] = [];
     for (let copy = 0, bytes = 0; bytes < 40e6; copy++) {
       for (const line of lines) {
         // fresh trace ids per copy, so traces do not merge across copies
-        const next = line.replace(/"traceId":"([0-9a-f]{24})[0-9a-f]{8}"/g, (_m, head: string) => `"traceId":"${head}${copy.toString(16).padStart(8, '0')}"`);
+        const next = line.replace(
+          /"traceId":"([0-9a-f]{24})[0-9a-f]{8}"/g,
+          (_m, head: string) => `"traceId":"${head}${copy.toString(16).padStart(8, '0')}"`,
+        );
         out.push(next);
         bytes += next.length + 1;
       }
@@ -110,15 +154,29 @@ describe.skipIf(!existsSync(CLI))('trace-explorer CLI', () => {
     writeFileSync(path, `${out.join('\n')}\n`);
     const oneThread = { ...process.env, TRACE_EXPLORER_THREADS: '1' };
     // every span, event and attribute is in the Perfetto export
-    for (const args of [['summary', '--json', path], ['export', path, '--format', 'perfetto']]) {
+    for (const args of [
+      ['summary', '--json', path],
+      ['export', path, '--format', 'perfetto'],
+    ]) {
       const command = args[0];
-      const split = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-      const single = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env: oneThread });
+      const split = spawnSync(process.execPath, [CLI, ...args], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
+      const single = spawnSync(process.execPath, [CLI, ...args], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+        env: oneThread,
+      });
       expect(split.status, split.stderr).toBe(0);
       expect(split.stdout.length).toBeGreaterThan(500);
       expect(split.stdout === single.stdout, command).toBe(true);
     }
-    const summary = JSON.parse(run('summary', '--json', path).stdout) as { spans: number; skippedLines: number; skippedLineExamples: { line: number }[] };
+    const summary = JSON.parse(run('summary', '--json', path).stdout) as {
+      spans: number;
+      skippedLines: number;
+      skippedLineExamples: { line: number }[];
+    };
     expect(summary.spans).toBeGreaterThan(100_000);
     expect(summary.skippedLines).toBeGreaterThan(8);
     // the last example lies in the second half, numbered as in the file

@@ -1,0 +1,126 @@
+import type { PerfView } from '../api/trace-api';
+import type { PyValue } from '../model/py-value';
+import type { Row } from '../model/row';
+import { isDict } from '../rows/python-values';
+import { rewardValue } from '../compare/compare-traces';
+import { numpySum } from '../rows/perf-summary';
+
+/** One rollout of a run, as the trends view plots it. */
+export interface TrendPoint {
+  path: string;
+  name: string;
+  /** rollouts and evaluations are two series (eval dumps: `eval_N.pt`, `rollout_eval_N.pt`) */
+  series: 'rollout' | 'eval';
+  /** the dump's own `rollout_id`, else the number in its name */
+  rolloutId: number | null;
+  /** slime's perf/... keys exactly as `trace-explorer perf` prints them, then ours */
+  figures: Record<string, number>;
+}
+
+/** What the figures are computed from: an opened dump's rows, samples and perf view. */
+export interface TrendInput {
+  path: string;
+  name: string;
+  rolloutId: unknown;
+  rows: Row[];
+  samples: PyValue[];
+  perf: PerfView;
+}
+
+/** The figures of one rollout for the trends view and `trace-explorer trends`. */
+export function trendFigures(input: TrendInput): TrendPoint {
+  const figures: Record<string, number> = { ...input.perf.perf };
+  const e2e = input.perf.series.find((s) => s.key === 'e2e latency')?.values ?? [];
+  if (e2e.length > 0) figures['perf/request/e2e_latency/p90'] = percentile(e2e, 90);
+  figures['rollout/samples'] = input.samples.length;
+  if (input.rows.length > 0) {
+    let start = Infinity;
+    let end = -Infinity;
+    for (const row of input.rows) {
+      start = Math.min(start, row.start);
+      end = Math.max(end, row.end);
+    }
+    figures['rollout/wall_time_sec'] = end - start;
+  }
+  Object.assign(figures, sampleFigures(input.samples));
+  return {
+    path: input.path,
+    name: input.name,
+    series: /(^|_)eval_\d+/.test(input.name) ? 'eval' : 'rollout',
+    rolloutId: rolloutIdOf(input.rolloutId, input.name),
+    figures,
+  };
+}
+
+/** Rewards, response lengths, statuses and GRPO groups, read from the samples themselves. */
+function sampleFigures(samples: PyValue[]): Record<string, number> {
+  const rewards: number[] = [];
+  const lengths: number[] = [];
+  const statuses: Record<string, number> = { aborted: 0, truncated: 0 };
+  const groups = new Map<string, number[]>();
+  for (const sample of samples) {
+    if (!isDict(sample)) continue;
+    const reward = rewardValue(sample.reward);
+    if (reward !== null) {
+      rewards.push(reward);
+      const group = sample.group_index;
+      if (typeof group === 'number' || typeof group === 'string') {
+        const key = String(group);
+        const list = groups.get(key);
+        if (list) list.push(reward);
+        else groups.set(key, [reward]);
+      }
+    }
+    if (typeof sample.response_length === 'number') lengths.push(sample.response_length);
+    if (typeof sample.status === 'string')
+      statuses[sample.status] = (statuses[sample.status] ?? 0) + 1;
+  }
+  const figures: Record<string, number> = {};
+  if (rewards.length > 0) {
+    const mean = numpySum(rewards) / rewards.length;
+    figures['reward/mean'] = mean;
+    // numpy's std (ddof 0): the spread GRPO normalises by
+    figures['reward/std'] = Math.sqrt(
+      numpySum(rewards.map((r) => (r - mean) ** 2)) / rewards.length,
+    );
+  }
+  if (lengths.length > 0) figures['response_length/mean'] = numpySum(lengths) / lengths.length;
+  for (const [status, count] of Object.entries(statuses)) figures[`status/${status}`] = count;
+  let zeroVariance = 0;
+  for (const rewardsOfGroup of groups.values()) {
+    if (rewardsOfGroup.length > 1 && rewardsOfGroup.every((r) => r === rewardsOfGroup[0]))
+      zeroVariance++;
+  }
+  figures['groups/count'] = groups.size;
+  // a group whose samples all got one reward gives GRPO no learning signal
+  figures['groups/zero_variance'] = zeroVariance;
+  return figures;
+}
+
+/** numpy.percentile's default (linear interpolation between the closest ranks). */
+export function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = ((sorted.length - 1) * q) / 100;
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
+}
+
+function rolloutIdOf(rolloutId: unknown, name: string): number | null {
+  if (typeof rolloutId === 'number' && Number.isFinite(rolloutId)) return rolloutId;
+  if (typeof rolloutId === 'bigint') return Number(rolloutId);
+  const digits = /(\d+)(?!.*\d)/.exec(name);
+  return digits ? Number(digits[1]) : null;
+}
+
+/** The unit a trend figure is in, from its key (s, tok/s, GB/s, MB; '' for counts). */
+export function trendUnit(key: string): string {
+  if (/throughput/.test(key)) return 'tok/s';
+  if (/speed_gb_s/.test(key)) return 'GB/s';
+  if (/total_mb/.test(key)) return 'MB';
+  if (/retry_count|^status\/|^groups\/|^rollout\/samples|^reward\/|^response_length\//.test(key)) {
+    return /^response_length\//.test(key) ? 'tokens' : '';
+  }
+  if (/(_sec|latency|queue_time|duration)(\/|$)/.test(key)) return 's';
+  return '';
+}
