@@ -5,6 +5,7 @@ import { ingestInWorker } from './ingest/ingest-client';
 import { routeTraceApi } from './ipc/trace-router';
 import { createMainWindow } from './window';
 import { groupPaths } from './ingest/group-files';
+import { computeTrends } from './trends/compute-trends';
 import { parseLaunchArgs } from './launch-args';
 import { RecentFiles } from './desktop/recent-files';
 import { loadWindowBounds, saveWindowBounds } from './desktop/window-state';
@@ -30,7 +31,11 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
-  service = new TraceService(ingestInWorker);
+  // the app's data folder keeps each dump's trend figures, so a run reopens in under a second
+  service = new TraceService(ingestInWorker, {
+    run: computeTrends,
+    cacheDir: join(app.getPath('userData'), 'trends-cache'),
+  });
 
   // A second launch with files (Windows/Linux) opens them in this window.
   app.on('second-instance', (_event, argv) => {
@@ -57,7 +62,7 @@ if (!app.requestSingleInstanceLock()) {
     const files = [...launch.files, ...pendingOpenFiles];
     for (const file of files) recent.add(file);
     void service.openInitial(
-      groupPaths(files.length > 0 ? files : [demoRolloutPath()]),
+      groupPaths(files.length > 0 ? files : [demoRolloutPath()], { trendFolders: true }),
       launch.compare,
     );
   });
@@ -68,7 +73,7 @@ if (!app.requestSingleInstanceLock()) {
 async function openPaths(paths: string[], compare: boolean): Promise<void> {
   for (const path of paths) recent.add(path);
   refreshMenu();
-  await service.openLater(groupPaths(paths), compare);
+  await service.openLater(groupPaths(paths, { trendFolders: true }), compare);
 }
 
 function refreshMenu(): void {

@@ -9,6 +9,9 @@ import { ShortcutsDialog } from './frame/ShortcutsDialog';
 import { applyTheme, broadcastCommand, exportActiveFile, restoreTheme } from './frame/commands';
 import { FileView } from './timeline/FileView';
 import { CompareView } from './compare/CompareView';
+import { TrendsView } from './trends/TrendsView';
+import { openTrends } from './trends/open-trends';
+import { useTrendsStore } from './state/trends-store';
 
 export function App({ host }: { host: TraceHost }) {
   const files = useFilesStore((s) => s.files);
@@ -17,6 +20,7 @@ export function App({ host }: { host: TraceHost }) {
   const compareFileId = useFilesStore((s) => s.compareFileId);
   const compared = files.find((f) => f.fileId === compareFileId) ?? null;
   const [showShortcuts, setShowShortcuts] = useState(false);
+  const activeTrends = useTrendsStore((s) => s.sets.find((t) => t.id === s.activeId) ?? null);
 
   /** Files main opened (start-up, menu, second instance): show them as tabs. */
   const adoptFiles = useCallback(
@@ -66,21 +70,35 @@ export function App({ host }: { host: TraceHost }) {
     [host],
   );
 
+  // a file that becomes active (opened, picked) is shown instead of a trends tab
+  useEffect(
+    () =>
+      useFilesStore.subscribe((state, previous) => {
+        if (state.activeFileId !== previous.activeFileId) useTrendsStore.getState().setActive(null);
+      }),
+    [],
+  );
+
   useEffect(() => {
     restoreTheme();
     const offProgress = host.api.onProgress((progress) =>
       useFilesStore.getState().progress(progress),
     );
     const offHost = host.api.onHostEvent((event) => {
-      if (event.type === 'files-opened')
+      if (event.type === 'files-opened') {
         void adoptFiles(event.fileIds, event.compare, event.errors);
-      else runCommand(event.command);
+        for (const folder of event.trendFolders ?? []) void openTrends(host, [folder]);
+      } else if (event.type === 'trends-progress') {
+        useTrendsStore.getState().progress(event.openId, event.progress);
+      } else runCommand(event.command);
     });
     let cancelled = false;
     // Files named on the command line (or the demo rollout) are opened by main at start-up.
     void host.api.initialFiles().then(async (initial) => {
       if (cancelled) return;
       await adoptFiles(initial.fileIds, initial.compare, initial.errors);
+      // folders of rollout dumps named at start-up open as their trends
+      for (const folder of initial.trendFolders) void openTrends(host, [folder]);
       document.body.dataset.ready = 'true';
     });
     return () => {
@@ -113,7 +131,9 @@ export function App({ host }: { host: TraceHost }) {
         <TopBar host={host} onShortcuts={() => setShowShortcuts(true)} />
         <ErrorBanner />
         <main className="workspace">
-          {active && compared ? (
+          {activeTrends ? (
+            <TrendsView host={host} set={activeTrends} key={activeTrends.id} />
+          ) : active && compared ? (
             <CompareView
               host={host}
               fileA={active}

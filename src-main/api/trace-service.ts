@@ -19,7 +19,10 @@ import type {
   HostEvent,
   ExportFormat,
   ExportedFile,
+  TrendsRequest,
 } from '../core/api/trace-api';
+import type { TrendsResult } from '../core/model/trend';
+import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
 import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest-client';
@@ -27,6 +30,15 @@ import type { OpenProgressReport } from '../core/open/open-trace-file';
 import { NotFoundError } from './call-errors';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
 import { siblingFiles } from '../core/formats/registry';
+
+/** Reads a run's rollout dumps for the trends view (trends/compute-trends.ts in the app). */
+export type TrendsRunner = (paths: string[], options: TrendsOptions) => Promise<TrendsResult>;
+
+/**
+ * Said when a dropped folder holds only rollout dumps: they open as trends (a host event), so
+ * there is no file tab to answer with. Not an error a user sees.
+ */
+export const FOLDER_AS_TRENDS = { code: 'open/as-trends', message: 'opened as trends' } as const;
 
 export type IngestRunner = (
   request: IngestRequest,
@@ -49,14 +61,19 @@ export class TraceService implements TraceApi {
   private readonly jobs = new Map<string, IngestJob>();
   private readonly listeners = new Set<(progress: OpenProgress) => void>();
   private readonly hostListeners = new Set<(event: HostEvent) => void>();
-  private initial: { fileIds: string[]; compare: boolean; errors: FileError[] } = {
+  private initial: Awaited<ReturnType<TraceApi['initialFiles']>> = {
     fileIds: [],
     compare: false,
     errors: [],
+    trendFolders: [],
   };
+  private readonly trendJobs = new Map<string, AbortController>();
   private initialReady: Promise<void> = Promise.resolve();
 
-  constructor(private readonly runIngest: IngestRunner) {}
+  constructor(
+    private readonly runIngest: IngestRunner,
+    private readonly trends: { run: TrendsRunner; cacheDir: string | null } | null = null,
+  ) {}
 
   /** Opens the files named at start-up (command line, demo rollout); the renderer asks later. */
   openInitial(
@@ -65,7 +82,8 @@ export class TraceService implements TraceApi {
   ): Promise<{ fileIds: string[]; errors: FileError[] }> {
     const opening = this.openGroups(paths);
     this.initialReady = opening.then(({ fileIds, errors }) => {
-      this.initial = { fileIds, compare: compare && fileIds.length >= 2, errors };
+      const trendFolders = paths.trendFolders;
+      this.initial = { fileIds, compare: compare && fileIds.length >= 2, errors, trendFolders };
     });
     return opening;
   }
@@ -103,7 +121,8 @@ export class TraceService implements TraceApi {
   /** Opens files while the app runs (menu, second instance, macOS open-file) and says so. */
   async openLater(paths: PathGroups, compare: boolean): Promise<void> {
     const { fileIds, errors } = await this.openGroups(paths);
-    this.emitHostEvent({ type: 'files-opened', fileIds, compare, errors });
+    const trendFolders = paths.trendFolders;
+    this.emitHostEvent({ type: 'files-opened', fileIds, compare, errors, trendFolders });
   }
 
   onProgress(listener: (progress: OpenProgress) => void): () => void {
@@ -124,13 +143,19 @@ export class TraceService implements TraceApi {
         });
         continue;
       }
-      const paths = groupPaths([source.path]);
-      if (paths.emptyFolders.length > 0)
+      const paths = groupPaths([source.path], { trendFolders: this.trends !== null });
+      if (paths.emptyFolders.length > 0) {
         return { ok: false, error: emptyFolderError(paths.emptyFolders[0]) };
+      }
       const [group, ...others] = paths.groups;
+      if (others.length > 0 || paths.trendFolders.length > 0) {
+        void this.openLater({ ...paths, groups: others }, false);
+      }
+      // a folder of rollout dumps and nothing else: its trends are all there is to open
+      if (!group) {
+        return { ok: false, error: { ...FOLDER_AS_TRENDS, fileName: basename(source.path) } };
+      }
       sources.push(...group.map((path): IngestSource => ({ kind: 'path', path })));
-      if (others.length > 0)
-        void this.openLater({ groups: others, skipped: [], emptyFolders: [] }, false);
     }
     const first = request.sources[0];
     const name = first.kind === 'path' ? basename(first.path) : first.name;
@@ -200,6 +225,23 @@ export class TraceService implements TraceApi {
 
   async cancelOpen(openId: string): Promise<void> {
     this.jobs.get(openId)?.cancel();
+    this.trendJobs.get(openId)?.abort();
+  }
+
+  async openTrends(request: TrendsRequest): Promise<TrendsResult> {
+    if (!this.trends) throw new Error('trends are not available here');
+    const controller = new AbortController();
+    this.trendJobs.set(request.openId, controller);
+    try {
+      return await this.trends.run(request.paths, {
+        cacheDir: this.trends.cacheDir,
+        signal: controller.signal,
+        onFile: (progress) =>
+          this.emitHostEvent({ type: 'trends-progress', openId: request.openId, progress }),
+      });
+    } finally {
+      this.trendJobs.delete(request.openId);
+    }
   }
 
   async close(fileId: string): Promise<void> {

@@ -78,6 +78,15 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   close: [isString],
   listFiles: [],
   initialFiles: [],
+  openTrends: [
+    (v) =>
+      isObject(v) &&
+      typeof v.openId === 'string' &&
+      Array.isArray(v.paths) &&
+      v.paths.length > 0 &&
+      v.paths.length <= 10_000 &&
+      v.paths.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 4096),
+  ],
   queryRows: [isString, isRowQuery],
   getRows: [isString, isIndexList],
   getSpan: [isString, isIndex, isIndex],

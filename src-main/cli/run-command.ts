@@ -162,7 +162,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The traces a named path opens as: itself, or what a folder holds (found by content). */
-function groupsOrThrow(path: string, command: Command): Omit<PathGroups, 'emptyFolders'> {
+function groupsOrThrow(path: string, command: Command): Pick<PathGroups, 'groups' | 'skipped'> {
   const { groups, skipped, emptyFolders } = groupPaths([path]);
   const what =
     skipped.length > 0

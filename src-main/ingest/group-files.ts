@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { siblingFiles, sniffFormat } from '../core/formats/registry';
+import { holdsRolloutSamples, siblingFiles, sniffFormat } from '../core/formats/registry';
 import type { FileFormat } from '../core/api/trace-api';
 
 /** What a list of named paths opens as: one group of files per trace (one file tab each). */
@@ -11,6 +11,8 @@ export interface PathGroups {
   skipped: { path: string; reason: string }[];
   /** named folders that hold no trace */
   emptyFolders: string[];
+  /** with `trendFolders`: named folders of two or more rollout dumps (their dumps not in groups) */
+  trendFolders: string[];
 }
 
 /** How much of a file sniffing reads (the registry's formats decide from their first bytes). */
@@ -22,8 +24,8 @@ const HEAD_BYTES = 64 * 1024;
  * dump alone, each rotated set once; what is not a trace is listed with the reason. Files are
  * read one at a time, so a folder of thousands of files keeps one file open.
  */
-export function groupPaths(paths: string[]): PathGroups {
-  const result: PathGroups = { groups: [], skipped: [], emptyFolders: [] };
+export function groupPaths(paths: string[], options: { trendFolders?: boolean } = {}): PathGroups {
+  const result: PathGroups = { groups: [], skipped: [], emptyFolders: [], trendFolders: [] };
   for (const path of paths) {
     if (!isDirectory(path)) {
       result.groups.push([path]);
@@ -31,14 +33,24 @@ export function groupPaths(paths: string[]): PathGroups {
     }
     const before = result.groups.length;
     const inFolder = folderTraces(path);
+    // a folder of a run's rollout dumps opens as their trends, one point per dump
+    const dumps = inFolder.groups.filter((group) => inFolder.rollouts.has(group[0]));
+    if (options.trendFolders && dumps.length >= 2) {
+      result.trendFolders.push(path);
+      inFolder.groups = inFolder.groups.filter((group) => !inFolder.rollouts.has(group[0]));
+    }
     result.groups.push(...inFolder.groups);
     result.skipped.push(...inFolder.skipped);
-    if (result.groups.length === before) result.emptyFolders.push(path);
+    if (result.groups.length === before && !result.trendFolders.includes(path)) {
+      result.emptyFolders.push(path);
+    }
   }
   return result;
 }
 
-function folderTraces(dir: string): Pick<PathGroups, 'groups' | 'skipped'> {
+function folderTraces(
+  dir: string,
+): Pick<PathGroups, 'groups' | 'skipped'> & { rollouts: Set<string> } {
   const groups: string[][] = [];
   const skipped: PathGroups['skipped'] = [];
   const formats = new Map<string, FileFormat>();
@@ -68,7 +80,8 @@ function folderTraces(dir: string): Pick<PathGroups, 'groups' | 'skipped'> {
     for (const member of group) taken.add(member);
     groups.push(group);
   }
-  return { groups, skipped };
+  const rollouts = new Set([...formats].filter(([, f]) => holdsRolloutSamples(f)).map(([p]) => p));
+  return { groups, skipped, rollouts };
 }
 
 function sniffPath(path: string): FileFormat | { reason: string } {

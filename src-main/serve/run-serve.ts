@@ -4,6 +4,8 @@ import { TraceService } from '../api/trace-service';
 import { ingestInWorker } from '../ingest/ingest-client';
 import { startServeMode, type ServeHandle } from './serve-mode';
 import { groupPaths } from '../ingest/group-files';
+import { computeTrends } from '../trends/compute-trends';
+import { defaultCacheDir } from '../trends/cache-dir';
 
 export interface RunServeOptions {
   files: string[];
@@ -17,14 +19,19 @@ export interface RunServeOptions {
 /** Serve mode as a user starts it: open the files in workers, serve the renderer, print the URL. */
 export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const service = new TraceService(ingestInWorker);
+  const service = new TraceService(ingestInWorker, {
+    run: computeTrends,
+    cacheDir: defaultCacheDir(),
+  });
   const handle = await startServeMode({
     api: service,
     rendererDir: builtRendererDir(),
     port: options.port,
     token: options.token,
   });
-  const paths = groupPaths(options.files);
+  const paths = groupPaths(options.files, { trendFolders: true });
+  for (const folder of paths.trendFolders)
+    log(`opening the rollout dumps of ${shortPath(folder)} as trends`);
   // a named folder: say which of its files open, and why the others do not
   if (paths.groups.some((group) => !options.files.includes(group[0]))) {
     for (const group of paths.groups) log(`opening ${group.map(shortPath).join(' + ')}`);

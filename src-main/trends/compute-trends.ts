@@ -3,27 +3,12 @@ import { availableParallelism } from 'node:os';
 import createTrendWorker from './trend-worker?nodeWorker';
 import { groupPaths } from '../ingest/group-files';
 import { holdsRolloutSamples, sniffFormat } from '../core/formats/registry';
-import type { TrendPoint } from '../core/trends/trend-figures';
+import type { TrendFileProgress, TrendsResult } from '../core/model/trend';
 import type { TrendWorkerMessage } from './trend-protocol';
+import { trendUnit } from '../core/trends/trend-figures';
+
+export type { TrendFileProgress, TrendsResult };
 import { TrendCache, fileStamp } from './trend-cache';
-
-export interface TrendsResult {
-  /** one per readable dump: rollouts by id, then evaluations by id */
-  points: TrendPoint[];
-  /** dumps that cannot be read now (still being written, cut off, broken), with why */
-  incomplete: { path: string; code: string; message: string }[];
-  /** files that are not rollout dumps, with why */
-  skipped: { path: string; reason: string }[];
-  /** how many points came from the cache */
-  cached: number;
-}
-
-export interface TrendFileProgress {
-  path: string;
-  state: 'reading' | 'cached' | 'done' | 'incomplete';
-  bytesRead: number;
-  bytesTotal: number;
-}
 
 export interface TrendsOptions {
   /** the app's data folder for per-file results; null reads every file */
@@ -49,6 +34,7 @@ export async function computeTrends(
     incomplete: [],
     skipped: [...found.skipped],
     cached: 0,
+    units: {},
   };
   for (const folder of found.emptyFolders)
     result.skipped.push({ path: folder, reason: 'holds no trace file' });
@@ -67,6 +53,9 @@ export async function computeTrends(
     }
   };
   await Promise.all(Array.from({ length: Math.min(workers, dumps.length) }, next));
+  for (const point of result.points) {
+    for (const key of Object.keys(point.figures)) result.units[key] ??= trendUnit(key);
+  }
   result.points.sort(
     (a, b) =>
       (a.series === b.series ? 0 : a.series === 'rollout' ? -1 : 1) ||

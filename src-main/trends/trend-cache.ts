@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { TrendPoint } from '../core/trends/trend-figures';
+import type { TrendPoint } from '../core/model/trend';
 
 /** Bump when trendFigures changes what it computes: old entries are then ignored. */
 const CACHE_VERSION = 1;

@@ -1,5 +1,5 @@
 import type { FileError } from '../core/api/trace-api';
-import type { TrendPoint } from '../core/trends/trend-figures';
+import type { TrendPoint } from '../core/model/trend';
 
 /** Trend worker to main: bytes read so far, then the file's point (or why there is none). */
 export type TrendWorkerMessage =

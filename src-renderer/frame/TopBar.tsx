@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import type { TraceHost } from '../host/trace-host';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useFilesStore } from '../state/files-store';
+import { useTrendsStore } from '../state/trends-store';
 import { openFiles } from '../state/open-files';
 import { TopBarActions } from './TopBarActions';
 
@@ -15,6 +16,10 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
   const opening = useFilesStore((s) => s.opening);
   const setActive = useFilesStore((s) => s.setActive);
   const removeFile = useFilesStore((s) => s.removeFile);
+  const trendSets = useTrendsStore((s) => s.sets);
+  const activeTrendsId = useTrendsStore((s) => s.activeId);
+  const setActiveTrends = useTrendsStore((s) => s.setActive);
+  const removeTrends = useTrendsStore((s) => s.remove);
 
   const close = (fileId: string) => {
     removeFile(fileId);
@@ -51,11 +56,14 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
           <div
             key={file.fileId}
             role="tab"
-            aria-selected={file.fileId === activeFileId}
-            className={`tab${file.fileId === activeFileId ? ' active' : ''}`}
+            aria-selected={file.fileId === activeFileId && !activeTrendsId}
+            className={`tab${file.fileId === activeFileId && !activeTrendsId ? ' active' : ''}`}
             data-testid="file-tab"
             title={tabTitle(file)}
-            onClick={() => setActive(file.fileId)}
+            onClick={() => {
+              setActive(file.fileId);
+              setActiveTrends(null);
+            }}
           >
             <span className="tab-format">{file.format === 'slime' ? 'PT' : 'OTel'}</span>
             <span className="tab-name">{file.name}</span>
@@ -66,6 +74,32 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
               onClick={(event) => {
                 event.stopPropagation();
                 close(file.fileId);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        ))}
+        {trendSets.map((set) => (
+          <div
+            key={set.id}
+            role="tab"
+            aria-selected={set.id === activeTrendsId}
+            className={`tab${set.id === activeTrendsId ? ' active' : ''}`}
+            data-testid="trends-tab"
+            title={`Trends of ${set.paths.join(', ')}`}
+            onClick={() => setActiveTrends(set.id)}
+          >
+            <span className="tab-format">Trends</span>
+            <span className="tab-name">{set.title}</span>
+            <button
+              type="button"
+              className="tab-close"
+              aria-label={`Close trends of ${set.title}`}
+              onClick={(event) => {
+                event.stopPropagation();
+                if (set.state === 'reading') void host.api.cancelOpen(set.id);
+                removeTrends(set.id);
               }}
             >
               ×

@@ -10,6 +10,8 @@ export function ChartAxes(props: {
   y: AxisScale<number>;
   xFormat: (value: number) => string;
   xTicks: number;
+  /** y tick labels (default: the number as it is) */
+  yFormat?: (value: number) => string;
   /** explicit y tick values, else `yTicks` evenly spaced ones */
   yTickValues?: number[];
   yTicks?: number;
@@ -33,7 +35,7 @@ export function ChartAxes(props: {
         scale={props.y}
         tickValues={props.yTickValues}
         numTicks={props.yTicks}
-        tickFormat={(v) => String(v)}
+        tickFormat={(v) => (props.yFormat ? props.yFormat(Number(v)) : String(v))}
         stroke={stroke}
         tickStroke="var(--fg-muted)"
         tickLabelProps={{

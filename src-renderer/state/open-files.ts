@@ -34,7 +34,9 @@ export async function openSources(
       useFilesStore.getState().addFile(result.file);
       return result.file.fileId;
     }
-    if (result.error.code !== 'open/cancelled') useFilesStore.getState().addError(result.error);
+    // a folder of rollout dumps opens as trends (a host event says so): nothing to report
+    const quiet = result.error.code === 'open/cancelled' || result.error.code === 'open/as-trends';
+    if (!quiet) useFilesStore.getState().addError(result.error);
     return null;
   } catch (error) {
     useFilesStore.getState().addError({

@@ -143,11 +143,41 @@ function benchStore() {
   spawnSync('npx', ['vitest', 'run', '--config', 'tests/bench/vitest.bench.config.mts'], { stdio: 'inherit', cwd: root });
 }
 
+/**
+ * Trends of a run: BENCH_TRENDS_DUMPS dumps (default 50) of BENCH_TRENDS_MB (default 100) read
+ * for `trends` with an empty cache, then again from the cache; beside one dump's `summary`
+ * alone in the same run, times the number of dumps (what opening them one by one costs).
+ */
+function benchTrends() {
+  const count = Number(process.env.BENCH_TRENDS_DUMPS ?? 50);
+  const size = Number(process.env.BENCH_TRENDS_MB ?? 100);
+  const dir = join(data, `run_${count}x${size}mb`);
+  mkdirSync(dir, { recursive: true });
+  for (let id = 0; id < count; id++) {
+    const path = join(dir, `rollout_${id}.pt`);
+    if (!existsSync(path)) writeSlimeDump(path, size * 1e6, 8000, Infinity, { rolloutId: id, seed: 1000 + id });
+  }
+  const cache = join(data, 'trends-cache');
+  spawnSync('rm', ['-rf', cache]);
+  const env = ['TRACE_EXPLORER_CACHE_DIR=' + cache];
+  console.log(`\n== trends of a run: ${count} dumps of ${size} MB`);
+  const cold = measure('/usr/bin/env', [...env, process.execPath, CLI, 'trends', '--json', dir]);
+  const warm = measure('/usr/bin/env', [...env, process.execPath, CLI, 'trends', '--json', dir]);
+  const one = measure(process.execPath, [CLI, 'summary', '--json', join(dir, 'rollout_0.pt')]);
+  const points = JSON.parse(cold.stdout).points.length;
+  console.log(
+    `first open: ${cold.seconds.toFixed(2)} s for ${points} points (goal 30 s), peak ${cold.peakMb.toFixed(0)} MB; ` +
+      `from the cache: ${warm.seconds.toFixed(2)} s (goal 1 s); ` +
+      `baseline, one dump's summary alone x ${count}: ${(one.seconds * count).toFixed(1)} s; ratio first open/baseline ${(cold.seconds / (one.seconds * count)).toFixed(2)}`,
+  );
+}
+
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
+if (!only || only === 'trends') benchTrends();
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');
   await benchFrames(root, data);

@@ -114,9 +114,10 @@ function hex(rand, n) {
   return s;
 }
 
-function sampleDict(i, rand, tokensPerSample) {
+function sampleDict(i, rand, tokensPerSample, shape) {
   const group = Math.floor(i / 8);
-  const t0 = 1760000000 + rand() * 5;
+  // rollouts an hour apart, as slime's fixtures are
+  const t0 = 1760000000 + 3600 * shape.rolloutId + rand() * 5;
   const traceId = hex(rand, 32);
   const events = [];
   const ev = (type, name, ts, spanId, parent, attrs) => {
@@ -138,7 +139,7 @@ function sampleDict(i, rand, tokensPerSample) {
     const forward = 0.05 + rand() * 0.2;
     ev('span_end', 'sglang_pd_prefill', t + forward, pre, null, { phase: 'prefill', duration_s: forward });
     const dec = hex(rand, 32);
-    const decode = 1 + rand() * 30;
+    const decode = (1 + rand() * 30) * shape.slowdown;
     ev('span_start', 'sglang_pd_decode', t + forward, dec, gen, null);
     ev('span_end', 'sglang_pd_decode', t + forward + decode, dec, null, { phase: 'decode', duration_s: decode });
     t += forward + decode;
@@ -160,7 +161,7 @@ function sampleDict(i, rand, tokensPerSample) {
     response: 'The answer is 42.',
     response_length: Math.floor(n / 2),
     label: String(Math.floor(rand() * 1000)),
-    reward: rand(),
+    reward: Math.min(1, rand() * shape.rewardScale),
     loss_mask: Array.from({ length: Math.floor(n / 2) }, () => 1),
     rollout_log_probs: Array.from({ length: Math.floor(n / 2) }, () => -rand() * 3),
     status: i % 7 === 0 ? 'aborted' : i % 5 === 0 ? 'truncated' : 'completed',
@@ -169,8 +170,13 @@ function sampleDict(i, rand, tokensPerSample) {
   };
 }
 
-/** Writes a dump of about `targetBytes` to `path`; returns its sample count. */
-export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSamples = Infinity) {
+/**
+ * Writes a dump of about `targetBytes` to `path`; returns its sample count. `shape` varies a run's
+ * rollouts: its `rolloutId` (also its clock: an hour per rollout), the `seed`, decode times times
+ * `slowdown`, rewards times `rewardScale`.
+ */
+export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSamples = Infinity, shape = {}) {
+  const { rolloutId = 0, seed = 1234, slowdown = 1, rewardScale = 1 } = shape;
   const fd = openSync(path, 'w');
   let offset = 0;
   const write = (b) => {
@@ -208,13 +214,13 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     size += chunk.length;
     write(Buffer.from(chunk));
   });
-  const rand = random(1234);
+  const rand = random(seed);
   writer.op(0x80, 2);
   writer.op(0x7d);
   writer.put();
   writer.op(0x28);
   writer.str('rollout_id');
-  writer.int(0);
+  writer.int(rolloutId);
   writer.str('samples');
   writer.op(0x5d);
   writer.put();
@@ -222,7 +228,7 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
   while (size + writer.pos < targetBytes && count < maxSamples) {
     writer.op(0x28);
     for (let k = 0; k < 50 && size + writer.pos < targetBytes && count < maxSamples; k++) {
-      writer.dict(sampleDict(count++, rand, tokensPerSample));
+      writer.dict(sampleDict(count++, rand, tokensPerSample, { rolloutId, slowdown, rewardScale }));
     }
     writer.op(0x65);
   }

@@ -5,6 +5,8 @@
  * Electron runs. Only plain JSON-able data crosses it.
  */
 
+import type { TrendFileProgress, TrendsResult } from '../model/trend';
+
 import type { AttrValue, Attrs, PdPhase } from '../model/row';
 
 export type FileFormat = 'slime' | 'otlp';
@@ -244,8 +246,22 @@ export type MenuCommand =
 
 /** What main tells the renderer without being asked: files it opened, menu commands. */
 export type HostEvent =
-  | { type: 'files-opened'; fileIds: string[]; compare: boolean; errors: FileError[] }
-  | { type: 'command'; command: MenuCommand };
+  | {
+      type: 'files-opened';
+      fileIds: string[];
+      compare: boolean;
+      errors: FileError[];
+      /** named folders of rollout dumps, to open as trends (one point per dump) */
+      trendFolders?: string[];
+    }
+  | { type: 'command'; command: MenuCommand }
+  | { type: 'trends-progress'; openId: string; progress: TrendFileProgress };
+
+/** The rollout dumps of a run (folders and files), read for the trends view. */
+export interface TrendsRequest {
+  openId: string;
+  paths: string[];
+}
 
 export interface TraceApi {
   open(request: OpenRequest): Promise<OpenResult>;
@@ -253,7 +269,15 @@ export interface TraceApi {
   close(fileId: string): Promise<void>;
   listFiles(): Promise<FileSummary[]>;
   /** files named on the command line, opened at start-up */
-  initialFiles(): Promise<{ fileIds: string[]; compare: boolean; errors: FileError[] }>;
+  initialFiles(): Promise<{
+    fileIds: string[];
+    compare: boolean;
+    errors: FileError[];
+    /** named folders of rollout dumps: the renderer opens each as trends */
+    trendFolders: string[];
+  }>;
+  /** one point per rollout dump, each file read on a worker (cached); cancelOpen(openId) stops */
+  openTrends(request: TrendsRequest): Promise<TrendsResult>;
   onProgress(listener: (progress: OpenProgress) => void): () => void;
   onHostEvent(listener: (event: HostEvent) => void): () => void;
 
@@ -285,6 +309,7 @@ export const TRACE_API_METHODS = [
   'close',
   'listFiles',
   'initialFiles',
+  'openTrends',
   'queryRows',
   'getRows',
   'getSpan',

@@ -1,21 +1,10 @@
 import type { PerfView } from '../api/trace-api';
 import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
+import type { TrendPoint } from '../model/trend';
 import { isDict } from '../rows/python-values';
 import { rewardValue } from '../compare/compare-traces';
 import { numpySum } from '../rows/perf-summary';
-
-/** One rollout of a run, as the trends view plots it. */
-export interface TrendPoint {
-  path: string;
-  name: string;
-  /** rollouts and evaluations are two series (eval dumps: `eval_N.pt`, `rollout_eval_N.pt`) */
-  series: 'rollout' | 'eval';
-  /** the dump's own `rollout_id`, else the number in its name */
-  rolloutId: number | null;
-  /** slime's perf/... keys exactly as `trace-explorer perf` prints them, then ours */
-  figures: Record<string, number>;
-}
 
 /** What the figures are computed from: an opened dump's rows, samples and perf view. */
 export interface TrendInput {
