@@ -1,15 +1,287 @@
-// The layer rules of docs/ARCHITECTURE.md, checked on every `npm run lint`:
-//   core/** imports only core/** (and node builtins);
-//   formats/<a> does not import formats/<b> (torch may use zip and pickle; registry sees all);
-//   src-renderer/** imports from src-main only types from core/api and core/model (values:
-//   the API method list, the typed-array JSON codec of the HTTP transport, PD phase colours);
-//   nothing imports the renderer.
+// The layer rules of docs/ARCHITECTURE.md as a table (in the manner of Perfetto's
+// tools/check_imports), checked on every `npm run lint`. Every import counts: `import`,
+// `import type`, `export ... from`, side-effect imports and dynamic `import('...')`.
+// tests/unit/layers/check-layers.test.ts breaks each rule on purpose and expects it reported.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const FORMAT_EXCEPTIONS = { torch: ['zip', 'pickle'], slime: ['torch', 'zip', 'pickle'] };
+/**
+ * The layers inside src-main/core, lowest first: a file imports only its own layer and lower
+ * ranks (peers of one rank do not import each other). The first matching entry wins.
+ */
+export const CORE_LAYERS = [
+  { layer: 'model', rank: 0, match: /^src-main\/core\/model\// },
+  { layer: 'bytes', rank: 0, match: /^src-main\/core\/bytes\// },
+  // a descriptor composes its format's readers with the shared row steps: above rows
+  {
+    layer: 'descriptors',
+    rank: 3,
+    match: /^src-main\/core\/formats\/([^/]+\/descriptor|registry|format-descriptor)\.ts$/,
+  },
+  { layer: 'formats', rank: 1, match: /^src-main\/core\/formats\// },
+  { layer: 'rows', rank: 2, match: /^src-main\/core\/rows\// },
+  { layer: 'store', rank: 4, match: /^src-main\/core\/store\// },
+  { layer: 'open', rank: 5, match: /^src-main\/core\/open\// },
+  { layer: 'compare', rank: 6, match: /^src-main\/core\/compare\// },
+  { layer: 'export', rank: 6, match: /^src-main\/core\/export\// },
+  { layer: 'run', rank: 7, match: /^src-main\/core\/run\// },
+  { layer: 'api', rank: 8, match: /^src-main\/core\/api\// },
+];
+
+/** Imports across the core order that are allowed anyway, each with its reason. */
+export const CORE_EXCEPTIONS = [
+  {
+    from: ['store', 'open', 'compare', 'export', 'run'],
+    to: /^src-main\/core\/api\/(trace-api|sort-keys)$/,
+    typeOnly: true,
+    reason:
+      'they build the data the contract defines (FileSummary, RowView, RowOrder, CompareResult): ' +
+      'its types, never its code',
+  },
+];
+
+/** Format folders that other formats may use: containers, not formats of their own. */
+export const FORMAT_CONTAINERS = {
+  zip: 'ZIP archives (torch files are ZIPs)',
+  pickle: "Python pickles (torch's data.pkl)",
+  torch: "torch.save files (slime's dumps)",
+};
+
+/** Packages a part of the tree must not import; `allow` lists files excepted, with the reason. */
+export const PACKAGE_BANS = [
+  {
+    where: /^src-main\/core\//,
+    packages: /^(electron|react|react-dom|zustand|@visx\/.*)(\/.*)?$/,
+    why: 'core is pure TypeScript: it runs in the worker, the CLI and tests (no Electron, React)',
+  },
+  {
+    where: /^src-main\/core\//,
+    packages: /^(node:)?fs(\/promises)?$/,
+    allow: {
+      'src-main/core/bytes/file-source.ts': 'the byte source over a file on disk',
+      'src-main/core/bytes/folder-listing.ts': 'what source grouping (rotated sets) lists',
+    },
+    why: 'the file system is read only by the byte sources (core/bytes)',
+  },
+  {
+    where: /^src-main\//,
+    packages: /^(react|react-dom|zustand|@visx\/.*)(\/.*)?$/,
+    why: 'main, the worker and the CLI have no UI',
+  },
+  {
+    where: /^src-renderer\//,
+    packages: /^(electron|node:.*)$/,
+    why: 'the renderer runs sandboxed in a browser page: it reaches main only through TraceApi',
+  },
+];
+
+/** Rules for src-main outside core: who may import whom. */
+export const MAIN_RULES = [
+  {
+    from: /^src-main\/core\//,
+    to: /^src-main\/(?!core\/)/,
+    why: 'core imports only core',
+  },
+  {
+    from: /^src-main\/(ingest|serve)\//,
+    to: /^src-main\/api\/trace-service$/,
+    except: {
+      'src-main/serve/run-serve.ts':
+        "serve mode's entry: it builds the service and hands it to the transport, as main.ts does",
+    },
+    why: 'ingest and serve never import the service: the service uses ingest, serve is given it',
+  },
+  {
+    from: /^src-main\/ingest\//,
+    to: /^src-main\/(api|ipc|serve|cli|desktop|preload)\/|^src-main\/(main|window|cli)$/,
+    why: 'the worker side knows only core and ingest',
+  },
+  {
+    from: /^src-main\/preload\//,
+    to: /^src-main\/(?!core\/api\/|ipc\/ipc-channels$)/,
+    why: 'the preload exposes the TraceApi methods and nothing else',
+  },
+  {
+    from: /^(?!src-renderer\/)/,
+    to: /^src-renderer\//,
+    why: 'nothing imports the renderer',
+  },
+];
+
+/** What the renderer may import from src-main: types from these, values from VALUE_MODULES. */
+export const RENDERER_TYPES_FROM = /^src-main\/core\/(api|model)\//;
+export const RENDERER_VALUE_MODULES = {
+  'src-main/core/api/trace-api': 'the API method and export format lists (data)',
+  'src-main/core/api/typed-json': "the HTTP transport's typed-array JSON codec",
+  'src-main/core/api/sort-keys': 'the sort keys and their labels (data)',
+  'src-main/core/model/pd-phases': 'the PD phase order and colours (data)',
+};
+
+/** Import cycles allowed anyway, each with its reason (none today). */
+export const CYCLE_EXCEPTIONS = {};
+
+const IMPORT_RE =
+  /(?:^|[\n;])\s*(import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?['"]([^'"\n]+)['"]/g;
+const DYNAMIC_RE = /\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g;
+
+/** Comments out, so that an import named in prose is not one. */
+function stripComments(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/^\s*\/\/.*$/gm, '');
+}
+
+/** The imports of one file: specifier, whether only types come in, whether dynamic. */
+export function importsOf(text) {
+  const code = stripComments(text);
+  const out = [];
+  for (const m of code.matchAll(IMPORT_RE)) {
+    const [, keyword, typeKeyword, clause, spec] = m;
+    if (keyword === 'export' && clause === undefined) continue;
+    // `import { type A, type B } from` brings types only, as `import type` does
+    const namedTypesOnly =
+      clause !== undefined &&
+      /^\{[\s\S]*\}$/.test(clause.trim()) &&
+      clause
+        .replace(/[{}]/g, '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .every((s) => s.startsWith('type '));
+    out.push({ spec, typeOnly: Boolean(typeKeyword) || namedTypesOnly, dynamic: false });
+  }
+  for (const m of code.matchAll(DYNAMIC_RE))
+    out.push({ spec: m[1], typeOnly: false, dynamic: true });
+  return out;
+}
+
+/** A relative specifier as a repository path without extension (query suffixes dropped). */
+function resolveSpec(from, spec) {
+  const parts = dirname(from).split('/');
+  for (const piece of spec.replace(/\?.*$/, '').split('/')) {
+    if (piece === '.' || piece === '') continue;
+    if (piece === '..') parts.pop();
+    else parts.push(piece);
+  }
+  return parts.join('/').replace(/\.(ts|tsx|js|mjs)$/, '');
+}
+
+const coreLayerOf = (path) => CORE_LAYERS.find((l) => l.match.test(path));
+const formatFolderOf = (path) => path.match(/^src-main\/core\/formats\/([^/]+)\//)?.[1];
+
+/**
+ * Every broken rule in `files` ({path: repository-relative with extension, text}), as
+ * "path: what" lines. Pure: the test feeds it sources that break each rule.
+ */
+export function checkLayers(files) {
+  const problems = [];
+  const paths = new Set(files.map((f) => f.path));
+  const graph = new Map();
+  for (const { path, text } of files) {
+    const edges = [];
+    graph.set(path, edges);
+    for (const imp of importsOf(text)) {
+      const how = imp.dynamic
+        ? 'dynamically imports'
+        : imp.typeOnly
+          ? 'imports types from'
+          : 'imports';
+      if (!imp.spec.startsWith('.')) {
+        for (const ban of PACKAGE_BANS) {
+          if (!ban.where.test(path) || !ban.packages.test(imp.spec)) continue;
+          if (ban.allow?.[path]) continue;
+          problems.push(`${path}: ${how} ${imp.spec} (${ban.why})`);
+        }
+        continue;
+      }
+      const target = resolveSpec(path, imp.spec);
+      const file = ['.ts', '.tsx', '/index.ts']
+        .map((ext) => target + ext)
+        .find((p) => paths.has(p));
+      if (file) edges.push(file);
+      problems.push(...checkEdge(path, target, imp, how));
+    }
+    if (/^src-main\/core\//.test(path) && /\/\/\/\s*<reference\s+lib=["']dom["']/.test(text)) {
+      problems.push(`${path}: references the DOM library (core runs where there is no DOM)`);
+    }
+  }
+  problems.push(...cycles(graph));
+  return problems;
+}
+
+function checkEdge(path, target, imp, how) {
+  const problems = [];
+  const say = (why) => problems.push(`${path}: ${how} ${target} (${why})`);
+  for (const rule of MAIN_RULES) {
+    if (rule.from.test(path) && rule.to.test(target) && !rule.except?.[path]) say(rule.why);
+  }
+  if (path.startsWith('src-renderer/') && target.startsWith('src-main/')) {
+    if (!RENDERER_TYPES_FROM.test(target)) say('the renderer imports only core/api and core/model');
+    else if (!imp.typeOnly && !RENDERER_VALUE_MODULES[target])
+      say('the renderer imports only types from core (values: RENDERER_VALUE_MODULES)');
+  }
+  const from = coreLayerOf(path);
+  const to = coreLayerOf(target);
+  if (from && to && from.layer !== to.layer && to.rank >= from.rank) {
+    const excepted = CORE_EXCEPTIONS.some(
+      (e) => e.from.includes(from.layer) && e.to.test(target) && (!e.typeOnly || imp.typeOnly),
+    );
+    if (!excepted) say(`core layer ${from.layer} may not import ${to.layer}: ${order()}`);
+  }
+  const a = formatFolderOf(path);
+  const b = formatFolderOf(target);
+  if (a && b && a !== b && !FORMAT_CONTAINERS[b]) {
+    say(
+      `format ${a} may not import format ${b}; only the containers ${Object.keys(FORMAT_CONTAINERS).join(', ')}`,
+    );
+  }
+  return problems;
+}
+
+function order() {
+  const ranks = [...new Set(CORE_LAYERS.map((l) => l.rank))].sort((x, y) => x - y);
+  return ranks
+    .map((r) =>
+      CORE_LAYERS.filter((l) => l.rank === r)
+        .map((l) => l.layer)
+        .join(', '),
+    )
+    .join(' < ');
+}
+
+/** Import cycles (type-only imports included), as strongly connected components (Tarjan). */
+function cycles(graph) {
+  let index = 0;
+  const stack = [];
+  const info = new Map();
+  const found = [];
+  const visit = (v) => {
+    info.set(v, { index, low: index, onStack: true });
+    index++;
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!info.has(w)) {
+        visit(w);
+        info.get(v).low = Math.min(info.get(v).low, info.get(w).low);
+      } else if (info.get(w).onStack) {
+        info.get(v).low = Math.min(info.get(v).low, info.get(w).index);
+      }
+    }
+    if (info.get(v).low === info.get(v).index) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        info.get(w).onStack = false;
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!info.has(v)) visit(v);
+  return found
+    .filter((component) => !CYCLE_EXCEPTIONS[component.join(' ')])
+    .map((component) => `${component[0]}: import cycle: ${component.join(' <-> ')}`);
+}
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -19,37 +291,20 @@ function walk(dir) {
   });
 }
 
-const problems = [];
-for (const file of [...walk(join(root, 'src-main')), ...walk(join(root, 'src-renderer'))]) {
-  const rel = relative(root, file).split(sep).join('/');
-  const text = readFileSync(file, 'utf8');
-  for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
-    const spec = match[3];
-    const typeOnly = Boolean(match[2]);
-    if (!spec.startsWith('.')) continue;
-    const target = relative(root, resolve(dirname(file), spec)).split(sep).join('/');
-    if (target.startsWith('src-renderer') && !rel.startsWith('src-renderer')) {
-      problems.push(`${rel}: imports the renderer (${spec})`);
-    }
-    if (rel.startsWith('src-main/core/') && !target.startsWith('src-main/core')) {
-      problems.push(`${rel}: core imports outside core (${spec})`);
-    }
-    const from = rel.match(/^src-main\/core\/formats\/([^/]+)\//)?.[1];
-    const to = target.match(/^src-main\/core\/formats\/([^/]+)/)?.[1];
-    if (from && to && from !== to && !(FORMAT_EXCEPTIONS[from] ?? []).includes(to)) {
-      problems.push(`${rel}: format ${from} imports format ${to}`);
-    }
-    if (rel.startsWith('src-renderer/') && target.startsWith('src-main')) {
-      const allowed = /^src-main\/core\/(api|model)\//.test(target);
-      if (!allowed) problems.push(`${rel}: renderer imports main code (${spec})`);
-      else if (!typeOnly && !/^src-main\/core\/api\/(trace-api|typed-json)$/.test(target) && !/^src-main\/core\/model\/pd-phases$/.test(target)) {
-        problems.push(`${rel}: renderer imports values (not types) from ${spec}`);
-      }
-    }
+/** The repository's sources, as checkLayers takes them. */
+export function repositorySources(root) {
+  return [...walk(join(root, 'src-main')), ...walk(join(root, 'src-renderer'))].map((file) => ({
+    path: relative(root, file).split(sep).join('/'),
+    text: readFileSync(file, 'utf8'),
+  }));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const problems = checkLayers(repositorySources(root));
+  if (problems.length > 0) {
+    console.error(`Layer rules broken:\n  ${problems.join('\n  ')}`);
+    process.exit(1);
   }
+  console.log('layers ok');
 }
-if (problems.length > 0) {
-  console.error(`Layer rules broken:\n  ${problems.join('\n  ')}`);
-  process.exit(1);
-}
-console.log('layers ok');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { UsageError, runCommand } from './cli/run-command';
+import { workerRangeReader } from './ingest/worker-range-reader';
 
 // Headless commands of Trace Explorer; the same binary serves the UI (`serve`).
 // A reader that stops early (`| head`) is not an error.
@@ -8,7 +9,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0);
   throw error;
 });
-runCommand(process.argv.slice(2), parseArgs).then(
+runCommand(process.argv.slice(2), parseArgs, { partReader: workerRangeReader }).then(
   (code) => {
     if (code !== null) process.exitCode = code;
   },

@@ -25,11 +25,10 @@ import type { TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
-import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest-client';
+import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest-connection';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
-import { NotFoundError } from './call-errors';
+import { NotFoundError } from '../core/api/call-errors';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
-import { siblingFiles } from '../core/formats/registry';
 
 /** Reads a run's rollout dumps for the trends view (trends/compute-trends.ts in the app). */
 export type TrendsRunner = (paths: string[], options: TrendsOptions) => Promise<TrendsResult>;
@@ -179,11 +178,6 @@ export class TraceService implements TraceApi {
         fileId,
         path: first.kind === 'path' ? first.path : null,
       };
-      // one file of a rotated set: offer the whole set
-      if (sources.length === 1 && sources[0].kind === 'path') {
-        const set = siblingFiles(summary.format, sources[0].path);
-        if (set.length > 1) summary.rotatedSet = set;
-      }
       this.files.set(fileId, { summary, opened, sources });
       emit({
         bytesRead: summary.bytes,

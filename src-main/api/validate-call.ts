@@ -1,6 +1,7 @@
-import { TRACE_API_METHODS, type TraceApiMethod } from '../core/api/trace-api';
+import { TRACE_API_METHODS, isExportFormat, type TraceApiMethod } from '../core/api/trace-api';
+import { isSortKey } from '../core/api/sort-keys';
 
-import { BadCallError } from './call-errors';
+import { BadCallError } from '../core/api/call-errors';
 
 type Check = (value: unknown) => boolean;
 
@@ -10,16 +11,6 @@ const isIndexList: Check = (v) => Array.isArray(v) && v.length <= 100_000 && v.e
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const SORT_KEYS = new Set([
-  'start',
-  'duration',
-  'reward',
-  'lane_count',
-  'ongoing',
-  'sample_index',
-  'group',
-  'row_id',
-]);
 const MAX_DROPPED_BASE64 = 1.5 * 1024 ** 3;
 
 function isOpenSource(v: unknown): boolean {
@@ -54,7 +45,7 @@ const isOptionalNumber = (v: unknown) =>
   v === undefined || (typeof v === 'number' && !Number.isNaN(v));
 
 function isRowQuery(v: unknown): boolean {
-  if (!isObject(v) || !SORT_KEYS.has(v.sort as string)) return false;
+  if (!isObject(v) || !isSortKey(v.sort)) return false;
   if (v.descending !== undefined && typeof v.descending !== 'boolean') return false;
   if (v.filter === undefined) return true;
   const f = v.filter;
@@ -94,7 +85,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   getLazyValues: [isString, isIndex, isString],
   getPerf: [isString],
   compare: [isString, isString],
-  exportTrace: [isString, (v) => v === 'perfetto' || v === 'csv'],
+  exportTrace: [isString, isExportFormat],
   reopen: [isString, (v) => isObject(v) && typeof v.joinByBootstrapRoom === 'boolean'],
 };
 

@@ -1,33 +1,34 @@
 import { basename } from 'node:path';
-import { readSlimeDump } from '../core/formats/slime/read-slime-dump';
-import { buildSlimeCache } from '../core/rows/slime-cache';
+import { FORMATS, SNIFF_BYTES, findFormat } from '../core/formats/registry';
 import { ingest, openPathSource, toFileError } from '../ingest/open-sources';
 import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
 import type { Row, SlimeCache } from '../core/model/row';
 
 /**
- * `rows FILE`: a dump's rows exactly as slime's viewer caches them (slime's fresh-lane PD rule,
- * no fields of ours); any other trace's rows in the same envelope, with their fields.
+ * `rows FILE`: the rows in the cache its format's own tools write, where it has one (a slime
+ * dump exactly as slime's viewer caches it: slime's fresh-lane PD rule, no fields of ours); any
+ * other trace's rows in the same envelope, with their fields.
  */
-export function buildRowsJson(
-  paths: string[],
-  format: string,
-  options: OpenOptions = {},
-): SlimeCache {
+export function buildRowsJson(paths: string[], options: OpenOptions = {}): SlimeCache {
   const path = paths[0];
-  if (format === 'slime') {
-    let source;
-    try {
-      source = openPathSource(path);
-      const dump = readSlimeDump(source, {
-        onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
-      });
-      return buildSlimeCache(dump, path, Date.now() / 1000);
-    } catch (error) {
-      throw fileError(path, error);
-    } finally {
-      source?.close();
+  let source;
+  try {
+    source = openPathSource(path);
+    const format = findFormat(
+      source.read(0, SNIFF_BYTES),
+      source.name,
+      source.size,
+      options.formats ?? FORMATS,
+    );
+    if (format?.rowsCache) {
+      return format.rowsCache(source, path, Date.now() / 1000, {
+        onProgress: options.onProgress,
+      }) as SlimeCache;
     }
+  } catch (error) {
+    throw fileError(path, error);
+  } finally {
+    source?.close();
   }
   let trace: OpenedTrace;
   try {

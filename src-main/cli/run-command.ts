@@ -2,9 +2,10 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { ParseArgsConfig, parseArgs as ParseArgs } from 'node:util';
 import { COMMAND_HELP, MAIN_HELP } from './help-text';
-import { ingest, openPathSource } from '../ingest/open-sources';
+import { ingest } from '../ingest/open-sources';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
-import { sniffFormat } from '../core/formats/registry';
+import type { FormatList } from '../core/formats/registry';
+import type { FormatPartReader } from '../core/bytes/part-reader';
 import { terminalProgress } from './terminal-progress';
 import { spanNameFigures } from '../core/rows/span-name-figures';
 import { writeJsonStreaming } from './write-json';
@@ -12,8 +13,8 @@ import type { OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer, type StepTimer } from '../core/open/step-timer';
 import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summary-output';
 import { buildRowsJson, fileError } from './rows-output';
-import { buildPerfettoTrace, writePerfettoJson } from '../core/export/perfetto-export';
-import { buildRowsCsv } from '../core/export/csv-export';
+import { exportTrace } from '../core/export/export-trace';
+import { isExportFormat } from '../core/api/trace-api';
 
 type Parse = typeof ParseArgs;
 const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends'] as const;
@@ -23,8 +24,20 @@ const isCommand = (word: string): word is Command => (COMMANDS as readonly strin
 /** A mistake in how a command was called: printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {}
 
+/** What the binary gives runCommand: the formats (a test adds one) and a helper thread. */
+export interface CommandSetup {
+  /** FORMATS when not given */
+  formats?: FormatList;
+  /** reads the end of a large file on a helper thread (cli.ts: worker-range-reader) */
+  partReader?: FormatPartReader;
+}
+
 /** Runs one command line; resolves to an exit code, or null for a server that keeps running. */
-export async function runCommand(argv: string[], parseArgs: Parse): Promise<number | null> {
+export async function runCommand(
+  argv: string[],
+  parseArgs: Parse,
+  setup: CommandSetup = {},
+): Promise<number | null> {
   const first = argv[0];
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(`${MAIN_HELP}\n`);
@@ -95,19 +108,19 @@ export async function runCommand(argv: string[], parseArgs: Parse): Promise<numb
   const path = resolve(positionals[0]);
   const { groups, skipped } = groupsOrThrow(path, command);
   if (command === 'summary' && (groups.length > 1 || skipped.length > 0)) {
-    const traces = groups.map((group) => openOrThrow(group, false));
+    const traces = groups.map((group) => openOrThrow(group, false, setup));
     process.stdout.write(`${formatFolderSummary(path, traces, skipped, values.json ?? false)}\n`);
     return 0;
   }
   const [group] = groups;
   if (command === 'rows') {
     const progress = terminalProgress(basename(group[0]), totalSize(group));
-    const rows = buildRowsJson(group, sniffedFormat(group[0]), { onProgress: progress.onProgress });
+    const rows = buildRowsJson(group, { ...setup, onProgress: progress.onProgress });
     progress.done();
     await writeJsonStreaming(process.stdout, rows as unknown as Record<string, unknown>);
     return 0;
   }
-  const trace = openOrThrow(group, values.timings ?? false);
+  const trace = openOrThrow(group, values.timings ?? false, setup);
   if (command === 'perf') {
     // a trace without slime's request timings (OpenTelemetry, ...) gets figures per span name
     const perf =
@@ -180,13 +193,13 @@ function groupsOrThrow(path: string, command: Command): Pick<PathGroups, 'groups
   return { groups, skipped };
 }
 
-function openOrThrow(group: string[], timings: boolean): OpenedTrace {
+function openOrThrow(group: string[], timings: boolean, setup: CommandSetup): OpenedTrace {
   const timer = timings ? stepTimer() : null;
   const progress = terminalProgress(basename(group[0]), totalSize(group));
   try {
     const trace = ingest(
       { sources: group.map((p) => ({ kind: 'path', path: p })) },
-      { onStepEnd: timer?.end, onProgress: progress.onProgress },
+      { ...setup, onStepEnd: timer?.end, onProgress: progress.onProgress },
     );
     progress.done();
     if (timer) process.stderr.write(`${timingsReport(timer, trace.summary.bytes)}\n`);
@@ -209,19 +222,6 @@ function totalSize(paths: string[]): number {
   return total;
 }
 
-/** The format a file's content says it is ('' when none does: the open then says why). */
-function sniffedFormat(path: string): string {
-  try {
-    const source = openPathSource(path);
-    try {
-      return sniffFormat(source.read(0, 64 * 1024)) ?? (/\.(pt|pth)$/i.test(path) ? 'slime' : '');
-    } finally {
-      source.close();
-    }
-  } catch {
-    return '';
-  }
-}
 /** `--timings`: how long each step of opening took, and the reading speed. */
 function timingsReport(timer: StepTimer, bytes: number): string {
   const { readSec, openSec } = timer.timings();
@@ -231,17 +231,9 @@ function timingsReport(timer: StepTimer, bytes: number): string {
 }
 
 function runExport(trace: OpenedTrace, format: string | undefined, output: string): number {
-  let bytes: Uint8Array;
-  if (format === 'perfetto') {
-    const perfetto = buildPerfettoTrace([
-      { name: trace.summary.name, rows: trace.rows, globalStart: trace.summary.globalStartSec },
-    ]);
-    bytes = writePerfettoJson(perfetto, output.endsWith('.gz'));
-  } else if (format === 'csv') {
-    bytes = Buffer.from(buildRowsCsv(trace.rows), 'utf8');
-  } else {
-    throw new Error('export needs --format perfetto or --format csv');
-  }
+  if (!isExportFormat(format)) throw new Error('export needs --format perfetto or --format csv');
+  // gzipped when the output's name ends in .gz; '-' (stdout) never is
+  const { bytes } = exportTrace(trace, format, output);
   if (output === '-') process.stdout.write(bytes);
   else writeFileSync(output, bytes);
   return 0;

@@ -59,14 +59,15 @@ export function formatSummaryText(trace: OpenedTrace): string {
   const json = buildSummaryJson(trace);
   const lines = [
     `file      ${json.name} (${formatBytes(json.bytes)})`,
-    `format    ${json.format === 'slime' ? 'slime rollout dump' : 'OpenTelemetry JSON lines'}`,
+    `format    ${trace.summary.formatLabels.name}`,
   ];
-  if (json.format === 'slime') {
+  const counted = trace.summary.formatLabels.samples.padEnd(9);
+  if (trace.summary.capabilities.facets.untraced) {
     lines.push(
-      `samples   ${json.samples} (${json.samples - json.untracedSamples} traced, ${json.untracedSamples} without trace)`,
+      `${counted} ${json.samples} (${json.samples - json.untracedSamples} traced, ${json.untracedSamples} without trace)`,
     );
   } else {
-    lines.push(`traces    ${json.samples}`);
+    lines.push(`${counted} ${json.samples}`);
   }
   lines.push(
     `rows      ${json.rows}`,

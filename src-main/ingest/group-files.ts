@@ -1,7 +1,11 @@
 import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { holdsRolloutSamples, siblingFiles, sniffFormat } from '../core/formats/registry';
-import type { FileFormat } from '../core/api/trace-api';
+import { basename, join } from 'node:path';
+import {
+  SNIFF_BYTES,
+  holdsRolloutSamples,
+  siblingFiles,
+  sniffFormat,
+} from '../core/formats/registry';
 
 /** What a list of named paths opens as: one group of files per trace (one file tab each). */
 export interface PathGroups {
@@ -14,9 +18,6 @@ export interface PathGroups {
   /** with `trendFolders`: named folders of two or more rollout dumps (their dumps not in groups) */
   trendFolders: string[];
 }
-
-/** How much of a file sniffing reads (the registry's formats decide from their first bytes). */
-const HEAD_BYTES = 64 * 1024;
 
 /**
  * Named paths as the groups to open. A named file opens alone (the UI offers its rotated
@@ -53,7 +54,8 @@ function folderTraces(
 ): Pick<PathGroups, 'groups' | 'skipped'> & { rollouts: Set<string> } {
   const groups: string[][] = [];
   const skipped: PathGroups['skipped'] = [];
-  const formats = new Map<string, FileFormat>();
+  // path -> the id of its format
+  const formats = new Map<string, string>();
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
@@ -84,7 +86,8 @@ function folderTraces(
   return { groups, skipped, rollouts };
 }
 
-function sniffPath(path: string): FileFormat | { reason: string } {
+/** The id of the format a file's content is, or why it is not a trace. */
+function sniffPath(path: string): string | { reason: string } {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -92,10 +95,14 @@ function sniffPath(path: string): FileFormat | { reason: string } {
     return { reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   try {
-    const head = Buffer.allocUnsafe(HEAD_BYTES);
-    const length = readSync(fd, head, 0, HEAD_BYTES, 0);
+    const head = Buffer.allocUnsafe(SNIFF_BYTES);
+    const length = readSync(fd, head, 0, SNIFF_BYTES, 0);
     if (length === 0) return { reason: 'empty' };
-    return sniffFormat(head.subarray(0, length)) ?? { reason: 'not a trace this app reads' };
+    return (
+      sniffFormat(head.subarray(0, length), basename(path))?.id ?? {
+        reason: 'not a trace this app reads',
+      }
+    );
   } finally {
     closeSync(fd);
   }

@@ -1,6 +1,17 @@
-import type { FileError } from '../core/api/trace-api';
+import type {
+  ExportFormat,
+  ExportedFile,
+  FileError,
+  LazyValues,
+  PerfView,
+  RowOrder,
+  RowQuery,
+  RowView,
+  SampleDetails,
+  SpanDetails,
+} from '../core/api/trace-api';
+import type { CompareDigest } from '../core/compare/compare-traces';
 import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-file';
-import type { FileCallName } from './file-calls';
 
 /** One file, or one rotated OTLP set (oldest first), as the worker receives it. */
 export type IngestSource =
@@ -30,3 +41,17 @@ export interface FileCallMessage {
   method: FileCallName;
   args: unknown[];
 }
+
+/** Everything asked of one open file; answered in the worker that holds it (file-calls.ts). */
+export interface FileCalls {
+  queryRows(query: RowQuery): RowOrder;
+  getRows(rowIds: number[]): RowView[];
+  getSpan(rowId: number, index: number): SpanDetails;
+  getSample(rowId: number): SampleDetails;
+  getLazyValues(rowId: number, field: string): LazyValues;
+  getPerf(): PerfView;
+  exportTrace(format: ExportFormat): ExportedFile;
+  compareDigest(): CompareDigest;
+}
+
+export type FileCallName = keyof FileCalls;

@@ -4,9 +4,11 @@ import { FormatError } from '../core/bytes/format-error';
 import { openTraceFile, type OpenOptions, type OpenedTrace } from '../core/open/open-trace-file';
 import type { FileError } from '../core/api/trace-api';
 import type { IngestRequest } from './ingest-protocol';
-import { workerRangeReader } from './worker-range-reader';
 
-/** Opens the request's files as byte sources, runs the pipeline, and always closes them. */
+/**
+ * Opens the request's files as byte sources, runs the pipeline, and always closes them. The
+ * thread entries (ingest-worker.ts, cli.ts) give `options.partReader`: a helper thread.
+ */
 export function ingest(request: IngestRequest, options: OpenOptions = {}): OpenedTrace {
   const closers: (() => void)[] = [];
   try {
@@ -17,7 +19,6 @@ export function ingest(request: IngestRequest, options: OpenOptions = {}): Opene
       return file;
     });
     return openTraceFile(sources, {
-      rangeReader: workerRangeReader,
       ...options,
       joinByBootstrapRoom: request.joinByBootstrapRoom,
     });

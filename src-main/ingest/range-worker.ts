@@ -1,11 +1,14 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { openFileSource } from '../core/bytes/file-source';
-import { readRangeToColumns } from '../core/formats/otlp/read-otlp';
+import { formatById } from '../core/formats/registry';
 import { RANGE_BYTES, RANGE_DONE, RANGE_FAILED, RANGE_POSTING, RANGE_STATE } from './range-signal';
 
-// Thin helper entry: reads the end of a large OTLP file while the file's worker reads its
-// start, posts the spans as columns, then raises the signal that worker is blocked on.
+// Thin helper entry: reads the end of a large file with its format's readPart while the
+// file's worker reads its start, posts the part (OTLP: spans as columns), then raises the
+// signal that worker is blocked on.
 export interface RangeWorkerData {
+  /** the id of the file's format, whose readPart reads the part */
+  format: string;
   path: string;
   from: number;
   port: MessagePort;
@@ -13,17 +16,19 @@ export interface RangeWorkerData {
   signal: Int32Array;
 }
 
-const { path, from, port, signal } = workerData as RangeWorkerData;
+const { format, path, from, port, signal } = workerData as RangeWorkerData;
 try {
   const source = openFileSource(path);
   try {
-    const { read, transfer } = readRangeToColumns(
+    const readPart = formatById(format).readPart;
+    if (!readPart) throw new Error(`format ${format} is not read in parts`);
+    const { part, transfer } = readPart(
       source,
       from,
       (bytes) => Atomics.store(signal, RANGE_BYTES, Math.floor(bytes / 1024)),
       () => Atomics.store(signal, RANGE_STATE, RANGE_POSTING),
     );
-    port.postMessage({ read }, transfer);
+    port.postMessage({ part }, transfer);
   } finally {
     source.close();
   }

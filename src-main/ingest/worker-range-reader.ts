@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import createRangeWorker from './range-worker?nodeWorker';
-import type { RangeRead, RangeReader } from '../core/formats/otlp/read-otlp';
+import type { FormatPartReader } from '../core/bytes/part-reader';
 import {
   RANGE_BYTES,
   RANGE_DONE,
@@ -21,12 +21,12 @@ const POSTING_MS = 60_000;
 const TICK_MS = 50;
 
 /**
- * Reads the second half of a large OTLP file on a second thread. The reader is synchronous
- * (one pipeline for the worker and the headless commands), so the file's thread blocks on a
- * shared signal (Atomics.wait) and takes the result with receiveMessageOnPort.
+ * Reads the second half of a large file on a second thread, with its format's readPart. The
+ * reader is synchronous (one pipeline for the worker and the headless commands), so the file's
+ * thread blocks on a shared signal (Atomics.wait) and takes the result with receiveMessageOnPort.
  */
-export const workerRangeReader: RangeReader = {
-  start(path, from) {
+export const workerRangeReader: FormatPartReader = {
+  start(format, path, from) {
     // TRACE_EXPLORER_THREADS=1 keeps reading on one thread (a busy machine, a comparison)
     if (availableParallelism() < 2 || process.env.TRACE_EXPLORER_THREADS === '1') return null;
     const signal = new Int32Array(new SharedArrayBuffer(RANGE_SLOTS * 4));
@@ -34,7 +34,7 @@ export const workerRangeReader: RangeReader = {
     let worker: ReturnType<typeof createRangeWorker>;
     try {
       worker = createRangeWorker({
-        workerData: { path, from, port: port2, signal },
+        workerData: { format, path, from, port: port2, signal },
         transferList: [port2],
       });
     } catch {
@@ -65,9 +65,9 @@ export const workerRangeReader: RangeReader = {
             onTick(kilobytes * 1024);
           }
           const message = receiveMessageOnPort(port1)?.message as
-            { read?: RangeRead; error?: string } | undefined;
-          return Atomics.load(signal, RANGE_STATE) === RANGE_DONE && message?.read
-            ? message.read
+            { part?: unknown; error?: string } | undefined;
+          return Atomics.load(signal, RANGE_STATE) === RANGE_DONE && message?.part
+            ? message.part
             : null;
         } finally {
           stop();

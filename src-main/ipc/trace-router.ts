@@ -1,10 +1,11 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import type { TraceApi } from '../core/api/trace-api';
 import { dispatchCall } from '../api/dispatch-call';
-
-export const TRACE_CALL_CHANNEL = 'trace:call';
-export const TRACE_PROGRESS_CHANNEL = 'trace:progress';
-export const TRACE_HOST_EVENT_CHANNEL = 'trace:host-event';
+import {
+  TRACE_CALL_CHANNEL,
+  TRACE_HOST_EVENT_CHANNEL,
+  TRACE_PROGRESS_CHANNEL,
+} from './ipc-channels';
 
 /**
  * TraceApi over IPC: one invoke channel; every call checks that it comes from our window's

@@ -1,11 +1,13 @@
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { TRACE_API_METHODS, type HostEvent, type OpenProgress } from '../core/api/trace-api';
+import {
+  TRACE_CALL_CHANNEL as CALL,
+  TRACE_HOST_EVENT_CHANNEL as HOST_EVENT,
+  TRACE_PROGRESS_CHANNEL as PROGRESS,
+} from '../ipc/ipc-channels';
 
 // The preload exposes the TraceApi methods and nothing else (plus the path of a dropped
 // File, which only the preload can ask Electron for).
-const CALL = 'trace:call';
-const PROGRESS = 'trace:progress';
-const HOST_EVENT = 'trace:host-event';
 
 const api: Record<string, unknown> = {};
 for (const method of TRACE_API_METHODS) {

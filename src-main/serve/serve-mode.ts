@@ -5,7 +5,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TraceApi } from '../core/api/trace-api';
 import { dispatchCall } from '../api/dispatch-call';
-import { BadCallError, NotFoundError } from '../api/call-errors';
+import { BadCallError, NotFoundError } from '../core/api/call-errors';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { typedReplacer } from '../core/api/typed-json';
 

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
 import createTrendWorker from './trend-worker?nodeWorker';
 import { groupPaths } from '../ingest/group-files';
 import { holdsRolloutSamples, sniffFormat } from '../core/formats/registry';
@@ -151,7 +152,7 @@ function sniffHead(path: string) {
     try {
       const head = Buffer.allocUnsafe(Math.min(64 * 1024, statSync(path).size));
       const length = readSync(fd, head, 0, head.length, 0);
-      return sniffFormat(head.subarray(0, length));
+      return sniffFormat(head.subarray(0, length), basename(path))?.id ?? null;
     } finally {
       closeSync(fd);
     }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
+import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import type { TraceHost } from '../host/trace-host';
 import { Timeline } from '../timeline/Timeline';
 
@@ -9,13 +10,11 @@ interface SideQuery {
   text: string;
 }
 
-const SORTS: [SortKey, string][] = [
-  ['row_id', 'sample order'],
-  ['start', 'start'],
-  ['duration', 'duration'],
-  ['reward', 'reward'],
-  ['sample_index', 'sample index'],
-];
+/** the orders that mean the same on both sides of a comparison */
+const COMPARE_SORTS: SortKey[] = ['row_id', 'start', 'duration', 'reward', 'sample_index'];
+const SORTS = SORT_KEYS.filter(({ key }) => COMPARE_SORTS.includes(key)).map(
+  ({ key, label }): [SortKey, string] => [key, label],
+);
 
 /**
  * Both rollouts' timelines, each relative to its own start, on one time scale: zoom, pan and

@@ -47,8 +47,9 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
     host.api.getRows(file.fileId, [rowId]).then((rows) => live && setRow(rows[0] ?? null), fail);
     const spanRequest =
       index === null ? Promise.resolve(null) : host.api.getSpan(file.fileId, rowId, index);
-    const sampleRequest =
-      file.format === 'slime' ? host.api.getSample(file.fileId, rowId) : Promise.resolve(null);
+    const sampleRequest = file.capabilities.samples
+      ? host.api.getSample(file.fileId, rowId)
+      : Promise.resolve(null);
     Promise.all([spanRequest, sampleRequest]).then(([s, d]) => {
       if (!live) return;
       setSpan(s);
@@ -57,7 +58,7 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
     return () => {
       live = false;
     };
-  }, [host, file.fileId, file.format, rowId, index]);
+  }, [host, file.fileId, file.capabilities.samples, rowId, index]);
 
   // Escape closes the details wherever the focus is, also in the perf view (no timeline keys);
   // inside a filter box with text it first clears the text.

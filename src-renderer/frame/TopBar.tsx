@@ -65,7 +65,7 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
               setActiveTrends(null);
             }}
           >
-            <span className="tab-format">{file.format === 'slime' ? 'PT' : 'OTel'}</span>
+            <span className="tab-format">{file.formatLabels.short}</span>
             <span className="tab-name">{file.name}</span>
             <button
               type="button"

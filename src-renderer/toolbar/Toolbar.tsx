@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
+import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
@@ -7,16 +8,7 @@ import { onCommand } from '../frame/commands';
 import { activeConditionCount, isFilterActive, parseBound, toggleInList } from './filter-state';
 import './toolbar.css';
 
-const SORTS: [SortKey, string][] = [
-  ['row_id', 'sample order'],
-  ['start', 'start'],
-  ['duration', 'duration'],
-  ['reward', 'reward'],
-  ['lane_count', 'lane count'],
-  ['ongoing', 'ongoing spans'],
-  ['sample_index', 'sample index'],
-  ['group', 'group'],
-];
+const SORTS = SORT_KEYS.map(({ key, label }): [SortKey, string] => [key, label]);
 
 /** Chips shown for sources before the rest move to a "more" list. */
 const SOURCE_CHIPS = 10;
@@ -138,11 +130,7 @@ export function Toolbar({
           className="search-box"
           data-testid="search-box"
           type="search"
-          placeholder={
-            file.format === 'slime'
-              ? 'Search #index, source, status, label, trace id, attrs, span names  ( / )'
-              : 'Search trace id, service, status, attrs, span names  ( / )'
-          }
+          placeholder={`Search ${file.formatLabels.search}  ( / )`}
           value={text}
           onChange={(event) => {
             typed.current = true;
@@ -194,7 +182,7 @@ export function Toolbar({
           data-mode={highlighting ? 'highlight' : 'filter'}
         >
           <b>{shown ?? '…'}</b> {highlighting ? 'match of' : '/'} {file.rows} rows
-          {file.format === 'slime' && (
+          {file.capabilities.facets.untraced && (
             <span
               className={`untraced${file.untracedSamples > 0 ? ' some' : ''}`}
               data-testid="untraced-count"
@@ -225,7 +213,7 @@ export function Toolbar({
           </ChipGroup>
         )}
         {file.sources.length > 1 && (
-          <ChipGroup label={file.format === 'slime' ? 'source' : 'service'}>
+          <ChipGroup label={file.formatLabels.source}>
             {file.sources.slice(0, SOURCE_CHIPS).map((source) => (
               <Chip
                 key={source}
@@ -284,7 +272,7 @@ export function Toolbar({
             </option>
           ))}
         </select>
-        {file.format === 'slime' && (
+        {file.capabilities.facets.rewards && (
           <label className="reward-range" title="Dict rewards are ranged by their score">
             reward
             <input

@@ -8,8 +8,11 @@
 import type { TrendFileProgress, TrendsResult } from '../model/trend';
 
 import type { AttrValue, Attrs, PdPhase } from '../model/row';
+import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
+import type { Distribution, PerfSummary, PerfView } from '../model/perf';
+import type { SortKey } from './sort-keys';
 
-export type FileFormat = 'slime' | 'otlp';
+export type { FormatCapabilities, FormatLabels, SkippedLines, Distribution, PerfSummary, PerfView };
 
 export type OpenSource =
   | { kind: 'path'; path: string }
@@ -43,19 +46,19 @@ export interface FileError {
   fileName: string;
 }
 
-export interface SkippedLines {
-  count: number;
-  /** the first few, e.g. "line 2 not JSON" */
-  examples: { line: number; reason: string }[];
-}
-
 export interface FileSummary {
   fileId: string;
   name: string;
   path: string | null;
-  format: FileFormat;
+  /**
+   * the id of the file's format in core/formats/registry.ts, for people and scripts
+   * (`summary --json`); the app asks `capabilities` and shows `formatLabels`, never branches on it
+   */
+  format: string;
+  formatLabels: FormatLabels;
+  capabilities: FormatCapabilities;
   bytes: number;
-  /** slime: samples in the dump; otlp: traces */
+  /** what formatLabels.samples names: samples in a dump, traces in a trace file */
   samples: number;
   untracedSamples: number;
   rows: number;
@@ -73,9 +76,9 @@ export interface FileSummary {
   attempts: number[];
   spanNames: { name: string; count: number }[];
   notices: string[];
-  /** OTLP opened by path: the whole rotated set this file belongs to, oldest first, when larger */
+  /** opened by path (capabilities.sourceGroups): the whole set this file belongs to, oldest first, when larger */
   rotatedSet?: string[];
-  /** OTLP: distinct bootstrap_room values (PD halves that can be joined), and whether they are */
+  /** distinct bootstrap_room values (PD halves that can be joined), and whether they are */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
   /** how long opening took: reading the file, and everything until it could be shown */
@@ -84,8 +87,7 @@ export interface FileSummary {
 
 export type OpenResult = { ok: true; file: FileSummary } | { ok: false; error: FileError };
 
-export type SortKey =
-  'start' | 'duration' | 'reward' | 'lane_count' | 'ongoing' | 'sample_index' | 'group' | 'row_id';
+export type { SortKey };
 
 export interface RowFilter {
   text?: string;
@@ -193,28 +195,6 @@ export interface LazyValues {
   values: number[];
 }
 
-/** perf/... keys, slime's and ours */
-export type PerfSummary = Record<string, number>;
-
-export interface Distribution {
-  name: string;
-  valuesSec: number[];
-}
-
-export interface PerfView {
-  perf: PerfSummary;
-  /** per-request values for histograms: e2e latency, queue time, decode throughput, PD phases */
-  series: {
-    key: string;
-    unit: 's' | 'tok/s' | 'MB' | 'GB/s' | '';
-    values: number[];
-    rowIds: number[];
-  }[];
-  /** samples running over time: step function of (t, running) */
-  running: { tSec: number; running: number }[];
-  durations: Distribution[];
-}
-
 export interface CompareResult {
   a: string;
   b: string;
@@ -294,7 +274,14 @@ export interface TraceApi {
   exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile>;
 }
 
-export type ExportFormat = 'perfetto' | 'csv';
+/** What a file's rows export as: a Perfetto trace or CSV (core/export/export-trace.ts). */
+export const EXPORT_FORMATS = ['perfetto', 'csv'] as const;
+
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export function isExportFormat(value: unknown): value is ExportFormat {
+  return (EXPORT_FORMATS as readonly unknown[]).includes(value);
+}
 
 export interface ExportedFile {
   fileName: string;
@@ -322,3 +309,10 @@ export const TRACE_API_METHODS = [
 ] as const;
 
 export type TraceApiMethod = (typeof TRACE_API_METHODS)[number];
+
+/** The methods that answer with a promise: all but the two event subscriptions. */
+type RequestMethod = Exclude<keyof TraceApi, 'onProgress' | 'onHostEvent'>;
+/** Compile-time check: TRACE_API_METHODS names exactly TraceApi's request methods. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const METHODS_MATCH_TRACE_API: Same<TraceApiMethod, RequestMethod> = true;
+void METHODS_MATCH_TRACE_API;

@@ -1,6 +1,7 @@
 import type { CompareResult, FileSummary } from '../api/trace-api';
 import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
+import { rewardValue } from '../model/reward-value';
 import type { PerfView } from '../api/trace-api';
 
 /** What comparing needs of one row: its fields, and the key that matches carried-over prompts. */
@@ -73,12 +74,8 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
 /** Only files of one format compare: a dump's samples and a trace's rows mean different things. */
 export function assertComparable(a: FileSummary, b: FileSummary): void {
   if (a.format !== b.format) {
-    throw new Error(`cannot compare a ${describe(a.format)} with a ${describe(b.format)}`);
+    throw new Error(`cannot compare a ${a.formatLabels.noun} with a ${b.formatLabels.noun}`);
   }
-}
-
-function describe(format: string): string {
-  return format === 'slime' ? 'slime dump' : 'OpenTelemetry trace';
 }
 
 function comparePerf(a: Record<string, number>, b: Record<string, number>) {
@@ -156,17 +153,6 @@ function sideStats(side: CompareSide): Record<string, number> {
     stats[key] = (stats[key] ?? 0) + 1;
   }
   return stats;
-}
-
-/** A reward as one number: the number itself, or a dict's `score` (slime's convention). */
-export function rewardValue(reward: unknown): number | null {
-  if (typeof reward === 'number' && Number.isFinite(reward)) return reward;
-  if (typeof reward === 'boolean') return reward ? 1 : 0;
-  if (reward && typeof reward === 'object' && !Array.isArray(reward)) {
-    const score = (reward as Record<string, unknown>).score;
-    if (typeof score === 'number') return score;
-  }
-  return null;
 }
 
 function matchRows(a: CompareSide, b: CompareSide) {

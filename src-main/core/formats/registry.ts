@@ -1,37 +1,79 @@
-import type { FileFormat } from '../api/trace-api';
-import { sniffSlimeDump } from './slime/read-slime-dump';
-import { sniffOtlp } from './otlp/read-otlp';
-import { findRotatedSet } from './otlp/rotated-set';
-
-interface FormatEntry {
-  format: FileFormat;
-  sniff: (head: Uint8Array) => boolean;
-  /** the files a file is read together with (a rotated set, oldest first), itself included */
-  siblings?: (path: string) => string[];
-  /** one file is one rollout of samples (a run's trends plot one point per such file) */
-  rolloutSamples?: boolean;
-}
+import type { FormatDescriptor } from './format-descriptor';
+import { slimeFormat } from './slime/descriptor';
+import { otlpFormat } from './otlp/descriptor';
 
 /**
- * The ordered list of readers; nothing else knows which formats exist. Sniffing looks at
- * content only: SGLang's collector file is named .json and holds JSON lines.
+ * Every format, in sniffing order; nothing else knows which formats exist. Adding a format is
+ * its folder with a descriptor, one line here, and its tests (docs/ARCHITECTURE.md).
+ * Sniffing looks at content, not names: SGLang's collector file is named .json and holds lines.
  */
-const FORMATS: FormatEntry[] = [
-  { format: 'slime', sniff: sniffSlimeDump, rolloutSamples: true },
-  { format: 'otlp', sniff: sniffOtlp, siblings: findRotatedSet },
-];
+export const FORMATS = [slimeFormat, otlpFormat] as const;
 
-export function sniffFormat(head: Uint8Array): FileFormat | null {
-  for (const { format, sniff } of FORMATS) if (sniff(head)) return format;
-  return null;
+/** The id of a registered format: derived from the list, so a new format extends it. */
+export type FormatId = (typeof FORMATS)[number]['id'];
+
+/** A list of formats to open with: FORMATS, or (in a test) FORMATS and one more. */
+export type FormatList = readonly FormatDescriptor[];
+
+/** How many bytes of a file sniffing sees. */
+export const SNIFF_BYTES = 64 * 1024;
+
+/** The format whose sniff accepts this head, else the first that claims the file anyway. */
+export function findFormat(
+  head: Uint8Array,
+  name: string,
+  size: number,
+  formats: FormatList = FORMATS,
+): FormatDescriptor | null {
+  return (
+    formats.find((format) => format.sniff(head, name)) ??
+    formats.find((format) => format.claimUnsniffed?.(name, size) ?? false) ??
+    null
+  );
+}
+
+export function formatById(id: string, formats: FormatList = FORMATS): FormatDescriptor {
+  const format = formats.find((f) => f.id === id);
+  if (!format) throw new Error(`no format ${id}`);
+  return format;
+}
+
+/** What a file that no format reads was expected to be: "a slime rollout dump (.pt) nor ...". */
+export function expectedFormats(formats: FormatList = FORMATS): string {
+  const names = formats.map((f) => f.labels.expected);
+  return names.length <= 1
+    ? (names[0] ?? 'a known format')
+    : `${names.slice(0, -1).join(', ')} nor ${names[names.length - 1]}`;
+}
+
+/** The files a folder holds as one source group (a rotated set), oldest first; [] for none. */
+export function folderSourceGroup(path: string, formats: FormatList = FORMATS): string[] {
+  for (const format of formats) {
+    const group = format.groupSources?.(path) ?? [];
+    if (group.length > 0) return group;
+  }
+  return [];
+}
+
+/** The format whose content this head is (no claims by name or size): for scanning a folder. */
+export function sniffFormat(
+  head: Uint8Array,
+  name: string,
+  formats: FormatList = FORMATS,
+): FormatDescriptor | null {
+  return formats.find((format) => format.sniff(head, name)) ?? null;
 }
 
 /** The files opened together with `path` as one trace (itself alone for most formats). */
-export function siblingFiles(format: FileFormat, path: string): string[] {
-  return FORMATS.find((entry) => entry.format === format)?.siblings?.(path) ?? [path];
+export function siblingFiles(
+  formatId: string,
+  path: string,
+  formats: FormatList = FORMATS,
+): string[] {
+  return formats.find((format) => format.id === formatId)?.groupSources?.(path) ?? [path];
 }
 
-/** Whether a file of this format is one rollout of samples. */
-export function holdsRolloutSamples(format: FileFormat): boolean {
-  return FORMATS.find((entry) => entry.format === format)?.rolloutSamples ?? false;
+/** Whether a file of this format is one rollout of samples (a run's trends: a point per file). */
+export function holdsRolloutSamples(formatId: string, formats: FormatList = FORMATS): boolean {
+  return formats.find((format) => format.id === formatId)?.capabilities.samples ?? false;
 }

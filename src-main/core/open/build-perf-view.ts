@@ -1,21 +1,21 @@
 import { minOf } from '../model/extent';
-import type { Distribution, FileFormat, PerfView } from '../api/trace-api';
+import type { Distribution, PerfView } from '../model/perf';
 import type { Row } from '../model/row';
 import { perfSeries } from '../rows/perf-summary';
 
 /**
- * The perf view of one file: slime's perf keys (computed from the samples' raw trace events,
- * before those are dropped: see openSlime; none for OTLP), per-request series, stragglers,
- * durations.
+ * The perf view of one file: the format's perf keys (slime's, computed from the samples' raw
+ * trace events before those are dropped: see formats/slime/descriptor.ts), per-request series
+ * where the format has them (capabilities.perfSeries), stragglers, durations.
  */
 export function buildPerfView(
-  format: FileFormat,
+  withSeries: boolean,
   rows: Row[],
   perfSummary: Record<string, number>,
 ): PerfView {
   return {
     perf: perfSummary,
-    series: format === 'slime' ? perfSeries(rows) : [],
+    series: withSeries ? perfSeries(rows) : [],
     running: buildRunningCurve(rows),
     durations: buildDurations(rows),
   };

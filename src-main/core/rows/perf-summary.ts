@@ -1,6 +1,6 @@
 import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
-import type { PerfView } from '../api/trace-api';
+import type { PerfView } from '../model/perf';
 import { isDict } from './python-values';
 import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
 

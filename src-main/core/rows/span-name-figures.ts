@@ -1,4 +1,4 @@
-import type { Distribution } from '../api/trace-api';
+import type { Distribution } from '../model/perf';
 import { stats } from './perf-summary';
 import { spanNamePattern } from './span-name-pattern';
 

@@ -1,6 +1,6 @@
 import { minOf, maxOf } from '../model/extent';
 import type { Row } from '../model/row';
-import { rewardValue } from '../compare/compare-traces';
+import { rewardValue } from '../model/reward-value';
 
 export const ITEM_KIND = { span: 0, event: 1, orphan: 2 } as const;
 export const ITEM_FLAG = {

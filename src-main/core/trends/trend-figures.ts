@@ -3,7 +3,7 @@ import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
 import type { TrendPoint } from '../model/trend';
 import { isDict } from '../rows/python-values';
-import { rewardValue } from '../compare/compare-traces';
+import { rewardValue } from '../model/reward-value';
 import { numpySum } from '../rows/perf-summary';
 
 /** What the figures are computed from: an opened dump's rows, samples and perf view. */

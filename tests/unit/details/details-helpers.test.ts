@@ -177,13 +177,13 @@ describe('sample token fields', () => {
 
   it('summarises loaded values compactly', () => {
     const sample = opened.samples[row.row_id];
-    const mask = readLazyValues({ kind: 'path', path: small }, sample, 'loss_mask');
+    const mask = readLazyValues(opened.format, { kind: 'path', path: small }, sample, 'loss_mask');
     const runs = runLengths(mask.values);
     expect(runs.reduce((n, r) => n + r.count, 0)).toBe(mask.length);
     const text = summariseValues('loss_mask', mask.values);
     expect(text.startsWith(`${runs[0].value}×${runs[0].count}`)).toBe(true);
 
-    const logProbs = readLazyValues({ kind: 'path', path: small }, sample, 'rollout_log_probs');
+    const logProbs = readLazyValues(opened.format, { kind: 'path', path: small }, sample, 'rollout_log_probs');
     const stats = valueStats(logProbs.values)!;
     expect(stats.count + stats.nonFinite).toBe(logProbs.length);
     expect(stats.max).toBeLessThanOrEqual(0);
@@ -191,7 +191,7 @@ describe('sample token fields', () => {
       `mean ${stats.mean.toFixed(3)}`,
     );
 
-    const tokens = readLazyValues({ kind: 'path', path: small }, sample, 'tokens');
+    const tokens = readLazyValues(opened.format, { kind: 'path', path: small }, sample, 'tokens');
     expect(summariseValues('tokens', tokens.values, 5)).toBe(
       `${tokens.values.slice(0, 5).join(' ')} … +${tokens.length - 5}`,
     );

@@ -1,7 +1,8 @@
 import { minOf, maxOf } from '../../model/extent';
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
-import type { SkippedLines } from '../../api/trace-api';
+import type { PartReader, PendingPart } from '../../bytes/part-reader';
+import type { SkippedLines } from '../../model/file-format';
 import type { Row } from '../../model/row';
 import { readLines } from './read-lines';
 import { SpanCollector } from './import-spans';
@@ -63,22 +64,9 @@ export interface RangeRead {
   columns: SpanColumns;
 }
 
-/**
- * Reads the end of a large file on another thread while this one reads its start. Given by
- * the ingest layer (worker threads); without it, one thread reads everything.
- */
-export interface RangeReader {
-  /** Starts reading bytes [from, end of file) of `path`; null when it cannot. */
-  start(path: string, from: number): PendingRange | null;
-}
-
-export interface PendingRange {
-  /** Blocks until the part is read (calling onTick with its bytes read so far); null if it failed. */
-  wait(onTick: (bytesRead: number) => void): RangeRead | null;
-  /** bytes of the part read so far, for progress while this thread reads its own part */
-  bytesRead(): number;
-  cancel(): void;
-}
+/** Reads the end of a large file on another thread (given by the ingest layer). */
+export type RangeReader = PartReader<RangeRead>;
+export type PendingRange = PendingPart<RangeRead>;
 
 /** Files from this size are read by two threads when a RangeReader is given. */
 export const SPLIT_MIN_BYTES = 32 * 1024 * 1024;

@@ -1,5 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isFolder, listFolder } from '../../bytes/folder-listing';
 
 const ROLL_ROTATED = /^(.*?)(?:\.(\d+))?\.jsonl$/;
 const COLLECTOR_BACKUP = /^(.*?)-(\d{4}-\d{2}-\d{2}T[\d.-]+)(\.json)$/;
@@ -10,14 +10,10 @@ const COLLECTOR_BACKUP = /^(.*?)-(\d{4}-\d{2}-\d{2}T[\d.-]+)(\.json)$/;
  * backups by timestamp, then the current file. A folder: the set it holds.
  */
 export function findRotatedSet(path: string): string[] {
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    return [path];
-  }
+  const isDir = isFolder(path);
+  if (isDir === null) return [path];
   if (isDir) {
-    const names = readdirSync(path).filter(
+    const names = listFolder(path).filter(
       (n) => n.endsWith('.jsonl') || /^otel_trace.*\.json$/.test(n),
     );
     // the folder's rotated set: ROLL's traces*, else the stem with the most files
@@ -29,7 +25,7 @@ export function findRotatedSet(path: string): string[] {
   }
   const name = basename(path);
   const dir = dirname(path);
-  const names = readdirSync(dir);
+  const names = listFolder(dir);
   const set = siblings(dir, stemOf(name), names);
   return set.length > 0 && set.includes(path) ? set : [path];
 }

@@ -1,0 +1,113 @@
+import type { ByteSource } from '../bytes/byte-source';
+import type { PartReader } from '../bytes/part-reader';
+import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
+import type { PerfSummary } from '../model/perf';
+import type { PyValue } from '../model/py-value';
+import type { AttrValue, Row } from '../model/row';
+
+/**
+ * A format: everything the explorer knows about one kind of file, in the format's own folder
+ * (core/formats/<id>/descriptor.ts) and nowhere else. core/formats/registry.ts lists them;
+ * opening (core/open), ingest, the service and the CLI ask the descriptor, never the id.
+ * How to add one: docs/ARCHITECTURE.md, "Adding a format".
+ */
+export interface FormatDescriptor<Id extends string = string> {
+  /** a stable key (`summary --json` prints it); kebab-case, unique in the registry */
+  readonly id: Id;
+  readonly labels: FormatLabels;
+  readonly capabilities: FormatCapabilities;
+  /**
+   * Is this the format of a file whose first bytes (up to 64 KiB; all of a smaller file) are
+   * `head`? Cheap, and never throws: a broken file of this format is refused by `open`.
+   */
+  sniff(head: Uint8Array, name: string): boolean;
+  /**
+   * A file that no format sniffs, claimed anyway so that this format's reader can say what
+   * is wrong with it (a `.pt` name: "not a torch.save file"), or opens it as empty.
+   */
+  claimUnsniffed?(name: string, size: number): boolean;
+  /** Reads the file (or its source group, oldest first) into rows. */
+  open(sources: ByteSource[], options: FormatOpenOptions): FormatOpened;
+  /**
+   * Source grouping: the set of files `path` belongs to (a file: [path] when alone) or holds
+   * (a folder: [] when none), oldest first. A file opened alone is offered its whole set.
+   */
+  groupSources?(path: string): string[];
+  /**
+   * Lazy values (capabilities.lazyValues): the numbers of a sample's field that were kept as
+   * a byte range, at most `limit`; `withBytes` opens the file only if they must be re-read.
+   */
+  readLazyValues?(
+    sample: PyValue,
+    field: string,
+    withBytes: <T>(use: (bytes: ByteSource) => T) => T,
+    limit: number,
+  ): { length: number; values: number[] };
+  /**
+   * Reads bytes [from, end) of a large file on a helper thread (see PartReader): the result
+   * must be structured-cloneable, with `transfer` its buffers. `open` receives it through
+   * `options.partReader`.
+   */
+  readPart?(
+    source: ByteSource,
+    from: number,
+    onBytes: (bytesRead: number) => void,
+    onPosting: () => void,
+  ): { part: unknown; transfer: ArrayBuffer[] };
+  /**
+   * The file's rows in the cache shape its own tools write (slime's timeline cache), for
+   * `trace-explorer rows`.
+   */
+  rowsCache?(
+    source: ByteSource,
+    path: string,
+    generatedAtSec: number,
+    options: Pick<FormatOpenOptions, 'onProgress'>,
+  ): unknown;
+}
+
+export interface OpenProgressReport {
+  bytesRead: number;
+  samplesRead: number;
+  phase: 'reading' | 'building';
+}
+
+export type OpenStep = 'read' | 'rows' | 'store' | 'perf';
+
+export interface FormatOpenOptions {
+  onProgress?: (progress: OpenProgressReport) => void;
+  shouldCancel?: () => boolean;
+  /** the descriptor ends 'read' (every byte read); opening ends the later steps */
+  onStepEnd?: (step: OpenStep) => void;
+  /** join traces that share a bootstrap_room into one row (PD halves), where rows have them */
+  joinByBootstrapRoom?: boolean;
+  /** reads the end of a large file on another thread (readPart), when given */
+  partReader?: PartReader;
+}
+
+/** What a format's `open` hands to the shared steps (store, stats, perf view). */
+export interface FormatOpened {
+  rows: Row[];
+  /** capabilities.samples: the file's samples by row_id (heavy lists as byte ranges); else [] */
+  samples: PyValue[];
+  /** the perf/... keys this format computes (slime's); {} for none */
+  perf: PerfSummary;
+  notices: string[];
+  /** what labels.samples counts */
+  sampleCount: number;
+  untracedSamples: number;
+  skippedLines?: SkippedLines;
+  rolloutId?: AttrValue;
+  /** counts the reader knows better than the store (spans, events and links as read) */
+  counts?: { spans: number; events: number; links: number };
+  /** distinct bootstrap_room values, and whether they were joined */
+  bootstrapRooms?: number;
+  joinedByBootstrapRoom?: boolean;
+}
+
+/** A descriptor with its id kept as a literal type, so the registry's id type derives from it. */
+export function defineFormat<const Id extends string>(
+  descriptor: FormatDescriptor<Id>,
+): FormatDescriptor<Id> {
+  return descriptor;
+}

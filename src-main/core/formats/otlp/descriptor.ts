@@ -1,0 +1,59 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
+import { readOtlp, readRangeToColumns, sniffOtlp, type RangeReader } from './read-otlp';
+import { findRotatedSet } from './rotated-set';
+
+/** OpenTelemetry traces as OTLP/JSON lines (SGLang, ROLL, any exporter): TRACE_MODEL section 6. */
+export const otlpFormat = defineFormat({
+  id: 'otlp',
+  labels: {
+    name: 'OpenTelemetry JSON lines',
+    short: 'OTel',
+    noun: 'OpenTelemetry trace',
+    expected: 'OpenTelemetry JSON lines',
+    samples: 'traces',
+    source: 'service',
+    search: 'trace id, service, status, attrs, span names',
+  },
+  capabilities: {
+    samples: false,
+    lazyValues: false,
+    perfSeries: false,
+    sourceGroups: true,
+    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
+  },
+  sniff: (head) => sniffOtlp(head),
+  // an empty file holds no spans: a trace file that was never written to
+  claimUnsniffed: (_name, size) => size === 0,
+  open: openOtlp,
+  groupSources: findRotatedSet,
+  readPart: (source, from, onBytes, onPosting) => {
+    const { read, transfer } = readRangeToColumns(source, from, onBytes, onPosting);
+    return { part: read, transfer };
+  },
+});
+
+function openOtlp(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {
+  const doc = readOtlp(sources, {
+    onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
+    shouldCancel: options.shouldCancel,
+    joinByBootstrapRoom: options.joinByBootstrapRoom,
+    rangeReader: options.partReader as RangeReader | undefined,
+    onRead: () => options.onStepEnd?.('read'),
+  });
+  const bytes = sources.reduce((sum, source) => sum + source.size, 0);
+  options.onProgress?.({ bytesRead: bytes, samplesRead: doc.rows.length, phase: 'building' });
+  return {
+    rows: doc.rows,
+    samples: [],
+    perf: {},
+    notices: [...doc.notices],
+    sampleCount: doc.traces,
+    untracedSamples: 0,
+    skippedLines: doc.skippedLines,
+    rolloutId: null,
+    counts: { spans: doc.spans, events: doc.events, links: doc.links },
+    bootstrapRooms: doc.bootstrapRooms,
+    joinedByBootstrapRoom: options.joinByBootstrapRoom ?? false,
+  };
+}

@@ -1,0 +1,133 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import {
+  newPyDict,
+  type LazyList,
+  type PyDict,
+  type PyValue,
+  type TensorRef,
+} from '../../model/py-value';
+import { buildRows } from '../../rows/build-rows';
+import { buildPdView } from '../../rows/pd-lanes';
+import { buildPerfSummary } from '../../rows/perf-summary';
+import { isDict } from '../../rows/python-values';
+import { buildSlimeCache } from '../../rows/slime-cache';
+import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
+import { readLazyList, readSlimeDump, readTensorValues, sniffSlimeDump } from './read-slime-dump';
+
+/** slime rollout debug dumps (`rollout_{id}.pt`): TRACE_MODEL sections 1-5. */
+export const slimeFormat = defineFormat({
+  id: 'slime',
+  labels: {
+    name: 'slime rollout dump',
+    short: 'PT',
+    noun: 'slime dump',
+    expected: 'a slime rollout dump (.pt)',
+    samples: 'samples',
+    source: 'source',
+    search: '#index, source, status, label, trace id, attrs, span names',
+  },
+  capabilities: {
+    samples: true,
+    lazyValues: true,
+    perfSeries: true,
+    sourceGroups: false,
+    facets: { untraced: true, attempts: true, groups: true, rewards: true, pd: true },
+  },
+  sniff: (head) => sniffSlimeDump(head),
+  // a .pt name that is not a torch file: the dump reader says precisely what is wrong
+  claimUnsniffed: (name) => /\.(pt|pth)$/i.test(name),
+  open: (sources, options) => openSlime(sources[0], options),
+  readLazyValues: readSampleValues,
+  rowsCache: (source, path, generatedAtSec, options) => {
+    const dump = readSlimeDump(source, {
+      onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
+    });
+    return buildSlimeCache(dump, path, generatedAtSec);
+  },
+});
+
+/** slime's steps: read the dump, rows from the traces, perf keys, then the PD view. */
+function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened {
+  const dump = readSlimeDump(source, {
+    onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
+    shouldCancel: options.shouldCancel,
+  });
+  options.onStepEnd?.('read');
+  options.onProgress?.({
+    bytesRead: source.size,
+    samplesRead: dump.samples.length,
+    phase: 'building',
+  });
+  const built = buildRows(dump.samples);
+  const untracedSamples = built.untracedSamples;
+  // slime's perf keys come from the raw trace events; after that the rows hold everything the
+  // traces said, so the events are dropped before the PD view, store and perf series are built
+  // (and are not kept twice)
+  const perf = buildPerfSummary(dump.samples);
+  dump.samples.forEach((sample, i) => {
+    if (isDict(sample) && 'trace' in sample) dump.samples[i] = withoutTrace(sample);
+  });
+  const rows = built.rows.map((row) => buildPdView(row, { giveUpRow: true }));
+  built.rows.length = 0;
+  const notices: string[] = [];
+  if (dump.samples.length === 0) notices.push('The dump holds no samples.');
+  else if (rows.length === 0)
+    notices.push(`None of the ${dump.samples.length} samples has a trace.`);
+  else if (untracedSamples > 0) notices.push(`${untracedSamples} samples have no trace.`);
+  return {
+    rows,
+    samples: dump.samples,
+    perf,
+    notices,
+    sampleCount: dump.samples.length,
+    untracedSamples,
+    rolloutId: toJsonScalar(dump.rolloutId),
+  };
+}
+
+function toJsonScalar(value: PyValue): string | number | boolean | null {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return value.toString();
+  return null;
+}
+
+/**
+ * A sample's fields but its trace, as a fresh dict: `delete` would turn every sample into a
+ * slow dictionary object, several times its size.
+ */
+function withoutTrace(sample: PyDict): PyDict {
+  const copy = newPyDict();
+  for (const key of Object.keys(sample)) if (key !== 'trace') copy[key] = sample[key];
+  return copy;
+}
+
+/**
+ * Token ids, log probs or tensor values of one sample field, re-read from the file's bytes
+ * only now that a user asked: they were kept as byte ranges when the file was opened.
+ */
+function readSampleValues(
+  sample: PyValue,
+  field: string,
+  withBytes: <T>(use: (bytes: ByteSource) => T) => T,
+  limit: number,
+): { length: number; values: number[] } {
+  const value =
+    sample && typeof sample === 'object' ? (sample as Record<string, PyValue>)[field] : undefined;
+  const kind = (value as { $kind?: string } | null | undefined)?.$kind;
+  if (kind !== 'lazy-list' && kind !== 'tensor') {
+    if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
+      return { length: value.length, values: value as number[] };
+    }
+    throw new Error(`field ${field} holds no list of numbers`);
+  }
+  return withBytes((bytes) => {
+    if (kind === 'lazy-list') {
+      const list = value as LazyList;
+      return { length: list.length, values: readLazyList(bytes, list).slice(0, limit) };
+    }
+    const tensor = value as TensorRef;
+    const length = tensor.shape.reduce((n, d) => n * d, 1);
+    return { length, values: readTensorValues(bytes, tensor, limit) };
+  });
+}

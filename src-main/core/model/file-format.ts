@@ -1,0 +1,52 @@
+/**
+ * What a file's format lets the explorer do, and what it calls things: the only knowledge of a
+ * format that leaves core/formats. The UI and the CLI ask these, never which format a file is
+ * (docs/ARCHITECTURE.md). Each format's descriptor (core/formats/<id>/descriptor.ts) says them.
+ */
+export interface FormatCapabilities {
+  /** each row is a sample of the file whose fields `getSample` answers with */
+  samples: boolean;
+  /** token-sized sample fields stay byte ranges, re-read on request (`getLazyValues`) */
+  lazyValues: boolean;
+  /** per-request perf series (histograms) beside the perf summary */
+  perfSeries: boolean;
+  /** a file may be one of a set of siblings opened together (rotated files), oldest first */
+  sourceGroups: boolean;
+  /** what rows carry, for filters, columns and counts */
+  facets: {
+    /** samples without a trace are counted (they have no row) */
+    untraced: boolean;
+    /** rows have a retry attempt */
+    attempts: boolean;
+    /** rows have a group index */
+    groups: boolean;
+    /** rows have a reward to filter and sort by */
+    rewards: boolean;
+    /** PD (prefill/decode) lanes and phases */
+    pd: boolean;
+  };
+}
+
+/** A format's words for people: display text only, never a key to branch on. */
+export interface FormatLabels {
+  /** e.g. "slime rollout dump" (`summary`'s format line) */
+  name: string;
+  /** a short badge for a file tab, e.g. "PT" */
+  short: string;
+  /** one file of it in a sentence, e.g. "slime dump" ("cannot compare a slime dump with ...") */
+  noun: string;
+  /** what an unreadable file was expected to be, e.g. "a slime rollout dump (.pt)" */
+  expected: string;
+  /** what the file's `samples` count counts, e.g. "samples" or "traces" */
+  samples: string;
+  /** what a row's `source` is, e.g. "source" or "service" */
+  source: string;
+  /** what free-text search looks at */
+  search: string;
+}
+
+export interface SkippedLines {
+  count: number;
+  /** the first few, e.g. "line 2 not JSON" */
+  examples: { line: number; reason: string }[];
+}

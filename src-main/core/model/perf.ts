@@ -1,0 +1,26 @@
+/** The perf view of one file (TRACE_MODEL section 5): built by rows/ and open/, shown by the UI. */
+
+/** perf/... keys, slime's and ours */
+export type PerfSummary = Record<string, number>;
+
+export interface Distribution {
+  name: string;
+  valuesSec: number[];
+}
+
+/** per-request values for a histogram, with the row each came from */
+export interface PerfSeries {
+  key: string;
+  unit: 's' | 'tok/s' | 'MB' | 'GB/s' | '';
+  values: number[];
+  rowIds: number[];
+}
+
+export interface PerfView {
+  perf: PerfSummary;
+  /** per-request values for histograms: e2e latency, queue time, decode throughput, PD phases */
+  series: PerfSeries[];
+  /** samples running over time: step function of (t, running) */
+  running: { tSec: number; running: number }[];
+  durations: Distribution[];
+}

@@ -1,0 +1,64 @@
+import type { OpenOptions } from '../core/open/open-trace-file';
+import { stepTimer } from '../core/open/step-timer';
+import { NotFoundError } from '../core/api/call-errors';
+import type { FileCallMessage, IngestMessage, IngestRequest } from './ingest-protocol';
+import { ingest, toFileError } from './open-sources';
+import { fileCalls } from './file-calls';
+
+/** A worker's side of its channel to main: `parentPort` in a worker thread. */
+export interface SessionPort {
+  postMessage(message: IngestMessage): void;
+  on(event: 'message', listener: (message: FileCallMessage) => void): unknown;
+}
+
+// Parse, post progress at most every 50 ms, then keep the opened file and answer calls on it
+// until main ends the worker (close or cancel). The rows never cross threads: a million items
+// cost seconds and their size again to copy.
+const PROGRESS_INTERVAL_MS = 50;
+
+/**
+ * One open file's life in its worker: open it, say how that went, answer calls on it.
+ * `setup.formats` is FORMATS in the app (a test passes one more); `setup.partReader` reads the
+ * end of a large file on a helper thread.
+ */
+export function runIngestSession(
+  port: SessionPort,
+  request: IngestRequest,
+  setup: Pick<OpenOptions, 'formats' | 'partReader'> = {},
+): void {
+  const post = (message: IngestMessage) => port.postMessage(message);
+  let lastProgress = 0;
+  try {
+    const timer = stepTimer();
+    const trace = ingest(request, {
+      ...setup,
+      onStepEnd: timer.end,
+      onProgress: (progress) => {
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.phase === 'reading') return;
+        lastProgress = now;
+        post({ type: 'progress', progress });
+      },
+    });
+    trace.summary.openTimings = timer.timings();
+    const calls = fileCalls(trace, request.sources);
+    port.on('message', (message: FileCallMessage) => {
+      try {
+        const method = calls[message.method] as (...args: unknown[]) => unknown;
+        post({ type: 'answer', id: message.id, result: method(...message.args) });
+      } catch (error) {
+        post({
+          type: 'answer',
+          id: message.id,
+          error: {
+            notFound: error instanceof NotFoundError,
+            message: error instanceof Error ? error.message : String(error),
+          },
+        });
+      }
+    });
+    post({ type: 'done', summary: trace.summary });
+  } catch (error) {
+    post({ type: 'failed', error: toFileError(error) });
+  }
+}
