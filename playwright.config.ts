@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 // End-to-end tests: Debian's Chromium against serve mode, the same renderer and TraceApi
 // that Electron runs. `npx playwright install` cannot run here and is not needed.
-const PORT = 4791;
+// E2E_PORT lets several checkouts run their e2e suites side by side on one machine.
+const PORT = Number(process.env.E2E_PORT ?? 4791);
 export const E2E_TOKEN = 'e2e-test-token';
 
 export default defineConfig({
