@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { FORMATS, SNIFF_BYTES, findFormat } from '../core/formats/registry';
+import { gunzipIfGzip } from '../core/bytes/gunzip-source';
 import { ingest, openPathSource, toFileError } from '../ingest/open-sources';
 import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
 import type { Row, SlimeCache } from '../core/model/row';
@@ -14,14 +15,15 @@ export function buildRowsJson(paths: string[], options: OpenOptions = {}): Slime
   let source;
   try {
     source = openPathSource(path);
+    const content = gunzipIfGzip(source);
     const format = findFormat(
-      source.read(0, SNIFF_BYTES),
-      source.name,
-      source.size,
+      content.read(0, SNIFF_BYTES),
+      content.name,
+      content.size,
       options.formats ?? FORMATS,
     );
     if (format?.rowsCache) {
-      return format.rowsCache(source, path, Date.now() / 1000, {
+      return format.rowsCache(content, path, Date.now() / 1000, {
         onProgress: options.onProgress,
       }) as SlimeCache;
     }

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { gunzipHead } from '../core/bytes/gunzip-source';
 import {
   SNIFF_BYTES,
   holdsRolloutSamples,
@@ -99,7 +100,7 @@ function sniffPath(path: string): string | { reason: string } {
     const length = readSync(fd, head, 0, SNIFF_BYTES, 0);
     if (length === 0) return { reason: 'empty' };
     return (
-      sniffFormat(head.subarray(0, length), basename(path))?.id ?? {
+      sniffFormat(gunzipHead(head.subarray(0, length), SNIFF_BYTES), basename(path))?.id ?? {
         reason: 'not a trace this app reads',
       }
     );

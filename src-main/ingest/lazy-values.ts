@@ -1,6 +1,7 @@
 import type { LazyValues } from '../core/api/trace-api';
 import { bytesSource, type ByteSource } from '../core/bytes/byte-source';
 import { openFileSource } from '../core/bytes/file-source';
+import { gunzipIfGzip } from '../core/bytes/gunzip-source';
 import type { PyValue } from '../core/model/py-value';
 import type { FormatDescriptor } from '../core/formats/format-descriptor';
 import type { IngestSource } from './ingest-protocol';
@@ -26,10 +27,11 @@ export function readLazyValues(
 }
 
 function withSource<T>(source: IngestSource, use: (bytes: ByteSource) => T): T {
-  if (source.kind === 'bytes') return use(bytesSource(source.name, source.bytes));
+  // the byte ranges a format kept are offsets into the inflated bytes of a .gz
+  if (source.kind === 'bytes') return use(gunzipIfGzip(bytesSource(source.name, source.bytes)));
   const file = openFileSource(source.path);
   try {
-    return use(file);
+    return use(gunzipIfGzip(file));
   } finally {
     file.close();
   }

@@ -15,6 +15,7 @@ import {
 import { buildStore, type TraceStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
 import { buildPerfView } from './build-perf-view';
+import { gunzipIfGzip } from '../bytes/gunzip-source';
 
 export type { OpenProgressReport, OpenStep };
 
@@ -50,15 +51,17 @@ const NO_SKIPPED_LINES = { count: 0, examples: [] };
  * the worker, serve mode and the headless commands. `sources` are one file, or one source
  * group (a rotated set) oldest first. Nothing here knows a format: it asks the descriptor.
  */
-export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}): OpenedTrace {
-  if (sources.length === 0) throw new FormatError('open/no-file', 'no file given');
+export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): OpenedTrace {
+  if (files.length === 0) throw new FormatError('open/no-file', 'no file given');
   const formats = options.formats ?? FORMATS;
+  // a .gz of any format: every step from sniffing on sees the inflated bytes
+  const sources = files.map((file) => gunzipIfGzip(file));
   const first = sources[0];
   const format = findFormat(first.read(0, SNIFF_BYTES), first.name, first.size, formats);
   if (format === null) {
     throw new FormatError('open/unknown-format', `not ${expectedFormats(formats)}`, 0);
   }
-  const bytes = sources.reduce((sum, source) => sum + source.size, 0);
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;
   const { partReader } = options;
   const opened = format.open(sources, {
@@ -87,7 +90,7 @@ export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}):
     untracedSamples: opened.untracedSamples,
     skippedLines: opened.skippedLines ?? NO_SKIPPED_LINES,
     rolloutId: opened.rolloutId ?? null,
-    notices: opened.notices,
+    notices: [...inflatedNotice(files, sources), ...opened.notices],
     ...stats,
     ...opened.counts,
   };
@@ -101,4 +104,16 @@ export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}):
     if (group.length > 1) summary.rotatedSet = group;
   }
   return { summary, format, store, perf, samples: opened.samples, rows: opened.rows };
+}
+
+/** "gzip: 1200000 bytes inflated from 80000": where the bytes the format read came from. */
+function inflatedNotice(files: ByteSource[], sources: ByteSource[]): string[] {
+  let compressed = 0;
+  let inflated = 0;
+  files.forEach((file, k) => {
+    if (sources[k] === file) return;
+    compressed += file.size;
+    inflated += sources[k].size;
+  });
+  return compressed === 0 ? [] : [`gzip: ${inflated} bytes inflated from ${compressed}`];
 }

@@ -1,0 +1,140 @@
+import { Gunzip } from 'fflate';
+import type { ByteSource } from './byte-source';
+import { FormatError } from './format-error';
+
+/**
+ * How far a gzip file may inflate: at most this many times its compressed size (deflate's
+ * best case is about 1032:1, real traces 5-30:1), so a gzip bomb is refused before it takes
+ * the machine's memory. Small files may always inflate to INFLATE_FLOOR_BYTES.
+ */
+export const MAX_INFLATE_RATIO = 200;
+export const INFLATE_FLOOR_BYTES = 64 * 1024 * 1024;
+/** the most one inflated file may hold at all (4 GiB: the largest typed array Node 20 makes) */
+export const MAX_INFLATED_BYTES = 4 * 1024 * 1024 * 1024 - 1;
+/** compressed bytes read and inflated per step: small, so one step inflates at most ~64 MiB */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+export function isGzip(head: Uint8Array): boolean {
+  return head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 0x08;
+}
+
+/** The inflated size a gzip file of `compressedBytes` may reach before it is refused. */
+export function inflateLimit(compressedBytes: number): number {
+  return Math.min(
+    MAX_INFLATED_BYTES,
+    Math.max(INFLATE_FLOOR_BYTES, compressedBytes * MAX_INFLATE_RATIO),
+  );
+}
+
+/**
+ * `source` itself, or, when it is gzip (by its magic bytes, not its name), its inflated bytes
+ * as a ByteSource, so that sniffing and every format read the content. Inflated by streaming
+ * in 64 KiB steps and kept as the chunks fflate hands out (not copied into one array), so memory
+ * is the inflated size once. The result has no `path`: nothing may re-read the file on disk
+ * by offsets of the inflated bytes (a helper thread, lazy values).
+ */
+export function gunzipIfGzip(
+  source: ByteSource,
+  limit: number = inflateLimit(source.size),
+): ByteSource {
+  if (!isGzip(source.read(0, 3))) return source;
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const gunzip = new Gunzip((chunk) => {
+    total += chunk.length;
+    if (total > limit) {
+      throw new FormatError(
+        'gzip/too-large',
+        `${source.name} inflates past ${limit} bytes (${MAX_INFLATE_RATIO} times its compressed size, at least ${INFLATE_FLOOR_BYTES}): refused as a likely gzip bomb`,
+      );
+    }
+    if (chunk.length > 0) chunks.push(chunk);
+  });
+  let offset = 0;
+  try {
+    while (offset < source.size) {
+      const part = source.read(offset, READ_CHUNK_BYTES);
+      if (part.length === 0) break;
+      offset += part.length;
+      gunzip.push(part, offset >= source.size);
+    }
+  } catch (error) {
+    if (error instanceof FormatError) throw error;
+    throw new FormatError(
+      'gzip/corrupt',
+      `${source.name} is not a readable gzip file: ${(error as Error).message}`,
+      offset,
+    );
+  }
+  return chunkedSource(source.name, chunks, total);
+}
+
+/** A ByteSource over consecutive chunks: reads inside one chunk are views, others copies. */
+function chunkedSource(name: string, chunks: Uint8Array[], size: number): ByteSource {
+  const starts = new Float64Array(chunks.length);
+  let at = 0;
+  chunks.forEach((chunk, k) => {
+    starts[k] = at;
+    at += chunk.length;
+  });
+  /** the chunk holding byte `offset` (binary search over starts) */
+  const chunkAt = (offset: number): number => {
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  return {
+    name,
+    size,
+    read(offset, length) {
+      const start = Math.max(0, Math.min(offset, size));
+      const end = Math.max(start, Math.min(offset + length, size));
+      if (end === start) return new Uint8Array(0);
+      let k = chunkAt(start);
+      const from = start - starts[k];
+      if (from + (end - start) <= chunks[k].length) {
+        return chunks[k].subarray(from, from + (end - start));
+      }
+      const out = new Uint8Array(end - start);
+      let done = 0;
+      let inChunk = from;
+      while (done < out.length) {
+        const piece = chunks[k].subarray(inChunk, inChunk + (out.length - done));
+        out.set(piece, done);
+        done += piece.length;
+        k++;
+        inChunk = 0;
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The first `maxBytes` inflated bytes of a gzip file whose first bytes are `head` (for sniffing
+ * a folder's files without reading them whole); `head` itself when it is not gzip; what could
+ * be inflated when the head is corrupt. Never throws.
+ */
+export function gunzipHead(head: Uint8Array, maxBytes: number): Uint8Array {
+  if (!isGzip(head)) return head;
+  const out = new Uint8Array(maxBytes);
+  let length = 0;
+  const enough = new Error('enough');
+  const gunzip = new Gunzip((chunk) => {
+    const piece = chunk.subarray(0, maxBytes - length);
+    out.set(piece, length);
+    length += piece.length;
+    if (length >= maxBytes) throw enough;
+  });
+  try {
+    for (let at = 0; at < head.length; at += 4096) gunzip.push(head.subarray(at, at + 4096));
+  } catch {
+    // enough inflated, or the head is corrupt: sniff what there is
+  }
+  return out.subarray(0, length);
+}
