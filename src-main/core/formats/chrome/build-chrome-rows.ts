@@ -1,0 +1,215 @@
+import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../../model/row';
+import type {
+  ChromeId,
+  ChromeInstant,
+  ChromeProcess,
+  ChromeSlice,
+  ChromeThread,
+  ChromeTrace,
+} from './chrome-trace';
+import { processTraceId } from './import-trace-events';
+
+/** Places tracks of lanes (core/rows' packBlocks, given by the descriptor). */
+export type PackBlocks = (blocks: { start: number; end: number; height: number }[]) => {
+  firstLane: Int32Array;
+  laneCount: number;
+};
+
+const US = 1e-6;
+
+/**
+ * One row per process (TRACE_MODEL section 8), lanes from the top: the process's own
+ * instants (when it has any), then each thread in sort order (a lane per nesting depth, its
+ * thread name as the lane label), then its async tracks packed below. Global instants get a
+ * row of their own. Slices must be nested (depth, parent) and flows bound.
+ */
+export function buildChromeRows(trace: ChromeTrace, packBlocks: PackBlocks): Row[] {
+  const processes = [...trace.processes.values()].sort(
+    (a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || compareIds(a.pid, b.pid),
+  );
+  const rows: Row[] = [];
+  for (const process of processes) {
+    const items = processItems(process, trace.lastUs, packBlocks);
+    if (items.length > 0) rows.push(rowOf(rows.length, process, items));
+  }
+  if (trace.globalInstants.length > 0) {
+    const items = trace.globalInstants.map((instant) => pointOf(instant, 0, 'global'));
+    rows.push(rowOf(rows.length, null, items));
+  }
+  return rows;
+}
+
+function processItems(process: ChromeProcess, lastUs: number, packBlocks: PackBlocks): RowItem[] {
+  const items: RowItem[] = [];
+  let lane = 0;
+  if (process.instants.length > 0) {
+    for (const instant of process.instants) items.push(pointOf(instant, lane, 'process'));
+    lane++;
+  }
+  const threads = [...process.threads.values()].sort(
+    (a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || compareIds(a.tid, b.tid),
+  );
+  for (const thread of threads) {
+    if (thread.slices.length === 0 && thread.instants.length === 0) continue;
+    const label = threadLabel(thread);
+    let height = 1;
+    for (const slice of thread.slices) {
+      items.push(spanOf(slice, lane + slice.depth, label, lastUs));
+      height = Math.max(height, slice.depth + 1);
+    }
+    for (const instant of thread.instants) items.push(pointOf(instant, lane, label));
+    lane += height;
+  }
+  const tracks = [...process.asyncTracks.values()].filter(
+    (t) => t.slices.length > 0 || t.instants.length > 0,
+  );
+  const blocks = tracks.map((track) => {
+    let start = Infinity;
+    let end = -Infinity;
+    let height = 1;
+    for (const s of track.slices) {
+      start = Math.min(start, s.startUs);
+      end = Math.max(end, s.endUs ?? lastUs);
+      height = Math.max(height, s.depth + 1);
+    }
+    for (const i of track.instants) {
+      start = Math.min(start, i.tsUs);
+      end = Math.max(end, i.tsUs);
+    }
+    return { start, end, height };
+  });
+  const packed = packBlocks(blocks);
+  tracks.forEach((track, k) => {
+    const top = lane + packed.firstLane[k];
+    const label = `${track.label} (async)`;
+    for (const slice of track.slices) items.push(spanOf(slice, top + slice.depth, label, lastUs));
+    for (const instant of track.instants) items.push(pointOf(instant, top, label));
+  });
+  items.sort(
+    (a, b) =>
+      a.lane - b.lane ||
+      startOf(a) - startOf(b) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  return items;
+}
+
+const startOf = (item: RowItem) => (item.type === 'span' ? item.start_ts : item.ts);
+
+function spanOf(slice: ChromeSlice, lane: number, label: string, lastUs: number): SpanItem {
+  const open = slice.endUs === null;
+  const endAttrs: Attrs = open ? { ...slice.endArgs, clipped_by: 'row_end' } : slice.endArgs;
+  const span: SpanItem = {
+    type: 'span',
+    state: open ? 'open_span' : 'closed_span',
+    name: slice.name,
+    start_ts: slice.startUs * US,
+    end_ts: open ? null : slice.endUs! * US,
+    display_end_ts: Math.max(slice.startUs, slice.endUs ?? lastUs) * US,
+    attempt: null,
+    span_id: slice.spanId,
+    parent_span_id: slice.parent?.spanId ?? null,
+    parent_span_name: slice.parent?.name ?? null,
+    lane,
+    depth: slice.depth,
+    attrs: {
+      start_attrs: slice.cat === null ? slice.args : { cat: slice.cat, ...slice.args },
+      end_attrs: endAttrs,
+    },
+    lane_label: label,
+  };
+  if (slice.flowsFrom.length > 0) {
+    span.links = slice.flowsFrom.map((from) => ({
+      trace_id: from.rowTraceId,
+      span_id: from.spanId,
+      dangling: false,
+    }));
+  }
+  return span;
+}
+
+function pointOf(instant: ChromeInstant, lane: number, label: string): PointItem {
+  return {
+    type: instant.unmatchedEnd ? 'orphan_end' : 'event',
+    state: instant.unmatchedEnd ? 'orphan_end' : 'point_event',
+    name: instant.name,
+    ts: instant.tsUs * US,
+    attempt: null,
+    span_id: null,
+    parent_span_id: null,
+    parent_span_name: null,
+    lane,
+    depth: 0,
+    attrs: instant.cat === null ? instant.args : { cat: instant.cat, ...instant.args },
+    lane_label: label,
+  };
+}
+
+function rowOf(position: number, process: ChromeProcess | null, items: RowItem[]): Row {
+  let start = Infinity;
+  let end = -Infinity;
+  let closed = 0;
+  let open = 0;
+  let points = 0;
+  let orphans = 0;
+  let lanes = 0;
+  for (const item of items) {
+    start = Math.min(start, startOf(item));
+    end = Math.max(end, item.type === 'span' ? item.display_end_ts : item.ts);
+    lanes = Math.max(lanes, item.lane + 1);
+    if (item.type === 'span') {
+      if (item.state === 'closed_span') closed++;
+      else open++;
+    } else if (item.type === 'orphan_end') orphans++;
+    else points++;
+  }
+  const name = process === null ? 'global' : processLabel(process);
+  return {
+    row_id: position,
+    sample_index: position,
+    group_index: null,
+    source: name,
+    status: null,
+    label: name,
+    reward: null,
+    trace_id: process === null ? 'global' : processTraceId(process),
+    attempt: 0,
+    start,
+    end,
+    duration: end - start,
+    lane_count: lanes,
+    item_count: items.length,
+    closed_span_count: closed,
+    open_span_count: open,
+    point_event_count: points,
+    orphan_count: orphans,
+    total_response_length: 0,
+    max_response_length: 0,
+    items,
+  };
+}
+
+/** "python (pid 12)", or the pid itself when it is a name already ("CPU functions") */
+function processLabel(process: ChromeProcess): string {
+  const base =
+    process.name !== null
+      ? `${process.name} (pid ${String(process.pid)})`
+      : typeof process.pid === 'string'
+        ? process.pid
+        : `pid ${process.pid}`;
+  return process.labels ? `${base} ${process.labels}` : base;
+}
+
+function threadLabel(thread: ChromeThread): string {
+  return thread.name !== null
+    ? `${thread.name} (tid ${String(thread.tid)})`
+    : `tid ${String(thread.tid)}`;
+}
+
+/** numbers in order, then strings in order */
+function compareIds(a: ChromeId, b: ChromeId): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,108 @@
+import type { Attrs } from '../../model/row';
+
+/**
+ * A Chrome trace as imported, before it becomes rows: processes with their threads and async
+ * tracks, times in the file's microseconds. The descriptor nests slices (core/rows), binds the
+ * flows and builds one row per process from this.
+ */
+
+/** pid or tid as written: a number or a string ("CPU functions") */
+export type ChromeId = number | string;
+
+export interface ChromeSlice {
+  /** unique in the file: the span id links refer to */
+  spanId: string;
+  /** the trace id of its process's row ("pid 1"): where a link to it points */
+  rowTraceId: string;
+  name: string;
+  cat: string | null;
+  startUs: number;
+  /** null: a B never ended or an X without dur, kept open to the trace's last timestamp */
+  endUs: number | null;
+  /** X, B/E on a thread; b/e async on its own track */
+  kind: 'complete' | 'begin-end' | 'async';
+  args: Attrs;
+  /** args of the E (or e) that closed it */
+  endArgs: Attrs;
+  /** set by nesting: depth on its thread or track, and the enclosing slice */
+  depth: number;
+  parent: ChromeSlice | null;
+  /** flows into this slice: the slices they come from */
+  flowsFrom: ChromeSlice[];
+}
+
+export interface ChromeInstant {
+  name: string;
+  cat: string | null;
+  tsUs: number;
+  args: Attrs;
+  /** an E (or e) with no B open: drawn as an unmatched end */
+  unmatchedEnd: boolean;
+}
+
+export interface ChromeThread {
+  tid: ChromeId;
+  name: string | null;
+  sortIndex: number | null;
+  slices: ChromeSlice[];
+  instants: ChromeInstant[];
+  /** B events not yet ended, innermost last */
+  open: ChromeSlice[];
+}
+
+/** async events of one (cat, id): b/e nest as a stack; n are instants on the track */
+export interface ChromeAsyncTrack {
+  label: string;
+  slices: ChromeSlice[];
+  instants: ChromeInstant[];
+  open: ChromeSlice[];
+}
+
+export interface ChromeProcess {
+  pid: ChromeId;
+  name: string | null;
+  labels: string | null;
+  sortIndex: number | null;
+  threads: Map<string, ChromeThread>;
+  asyncTracks: Map<string, ChromeAsyncTrack>;
+  /** instants of process scope (`s: "p"`), and of global scope for the first process */
+  instants: ChromeInstant[];
+}
+
+/** one s/t/f event (flow v1), bound to a slice once slices are nested */
+export interface FlowStep {
+  key: string;
+  phase: 's' | 't' | 'f';
+  tsUs: number;
+  thread: ChromeThread;
+  /** f binds to the enclosing slice with bp "e", else to the next slice that starts */
+  enclosing: boolean;
+  /** file order, to keep steps at one timestamp in the order written */
+  order: number;
+}
+
+export interface ChromeTrace {
+  processes: Map<string, ChromeProcess>;
+  /** instants of global scope (`s: "g"`) */
+  globalInstants: ChromeInstant[];
+  flowSteps: FlowStep[];
+  /** flow v2: slices with bind_id and flow_out / flow_in */
+  boundFlows: { bindId: string; slice: ChromeSlice; out: boolean }[];
+  /** counter samples per series ("pid name.series") */
+  counterSeries: Map<string, number>;
+  counterSamples: number;
+  /** the latest timestamp in the file: where open slices are drawn to */
+  lastUs: number;
+  counts: {
+    complete: number;
+    beginEnd: number;
+    async: number;
+    instants: number;
+    unmatchedEnds: number;
+  };
+  skipped: { count: number; examples: string[] };
+  /** events of phases this explorer does not draw (samples, objects, ...), by ph */
+  otherPhases: Map<string, number>;
+  displayTimeUnit: string | null;
+  unclosedArray: boolean;
+}

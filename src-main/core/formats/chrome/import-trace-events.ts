@@ -1,0 +1,390 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import type { Attrs } from '../../model/row';
+import type {
+  ChromeAsyncTrack,
+  ChromeId,
+  ChromeInstant,
+  ChromeProcess,
+  ChromeSlice,
+  ChromeThread,
+  ChromeTrace,
+} from './chrome-trace';
+import { scanTraceJson } from './scan-trace-json';
+
+export interface ImportOptions {
+  onProgress?: (bytesRead: number, events: number) => void;
+  shouldCancel?: () => boolean;
+}
+
+/** How many skipped events are named in the notice. */
+const SKIP_EXAMPLES = 5;
+
+/**
+ * Chrome Trace Event JSON -> processes, threads, slices, instants, flows (TRACE_MODEL
+ * section 8). Each event is imported as it is scanned and then dropped, so the file's JSON tree
+ * never exists whole. An event of the wrong shape is skipped and counted; the rest opens.
+ */
+export function importTraceEvents(source: ByteSource, options: ImportOptions = {}): ChromeTrace {
+  const trace: ChromeTrace = {
+    processes: new Map(),
+    globalInstants: [],
+    flowSteps: [],
+    boundFlows: [],
+    counterSeries: new Map(),
+    counterSamples: 0,
+    lastUs: -Infinity,
+    counts: { complete: 0, beginEnd: 0, async: 0, instants: 0, unmatchedEnds: 0 },
+    skipped: { count: 0, examples: [] },
+    otherPhases: new Map(),
+    displayTimeUnit: null,
+    unclosedArray: false,
+  };
+  const importer = new EventImporter(trace);
+  const skip = (index: number, offset: number, reason: string) => {
+    trace.skipped.count++;
+    if (trace.skipped.examples.length < SKIP_EXAMPLES) {
+      trace.skipped.examples.push(`event ${index} (byte ${offset}) ${reason}`);
+    }
+  };
+  let events = 0;
+  const scan = scanTraceJson(source, {
+    onEvent: (value, offset, index) => {
+      events++;
+      const problem = importer.add(value);
+      if (problem !== null) skip(index, offset, problem);
+    },
+    onBadEvent: (offset, index, reason) => {
+      events++;
+      skip(index, offset, reason);
+    },
+    onMetadata: (key, value) => {
+      if (key === 'displayTimeUnit' && typeof value === 'string') trace.displayTimeUnit = value;
+    },
+    onProgress: (bytes) => options.onProgress?.(bytes, events),
+    shouldCancel: options.shouldCancel,
+  });
+  trace.unclosedArray = scan.unclosedArray;
+  importer.finish();
+  return trace;
+}
+
+type Event = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Event =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** a time in microseconds: a number, or a number written as a string */
+function microseconds(v: unknown): number | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+function idOf(v: unknown): ChromeId | null {
+  return typeof v === 'number' || typeof v === 'string' ? v : null;
+}
+
+function argsOf(event: Event): Attrs {
+  return isObject(event.args) ? (event.args as Attrs) : {};
+}
+
+/** async and flow ids: `id`, or `id2: {global | local}` (local ids are per process) */
+function eventId(event: Event, pidKey: string): string | null {
+  const id = idOf(event.id);
+  if (id !== null) return `${typeof id}:${id}`;
+  if (isObject(event.id2)) {
+    const global = idOf(event.id2.global);
+    if (global !== null) return `global:${global}`;
+    const local = idOf(event.id2.local);
+    if (local !== null) return `local:${pidKey}:${local}`;
+  }
+  return null;
+}
+
+/** A process row's trace id, as links name it. */
+export function processTraceId(process: ChromeProcess | null): string {
+  return `pid ${String(process?.pid ?? '')}`;
+}
+
+/** Keys that tell 1 from "1" apart: a string pid is a different process from a number pid. */
+const keyOf = (id: ChromeId): string => (typeof id === 'number' ? `#${id}` : `"${id}`);
+
+class EventImporter {
+  private nextSpanId = 0;
+  /** the process of the event being imported */
+  private current: ChromeProcess | null = null;
+  private order = 0;
+
+  constructor(private readonly trace: ChromeTrace) {}
+
+  /** Imports one event; returns why it was skipped, or null. */
+  add(value: unknown): string | null {
+    if (!isObject(value)) return 'is not an object';
+    const ph = value.ph;
+    if (typeof ph !== 'string' || ph === '') return 'has no ph';
+    const pid = value.pid === undefined ? 0 : idOf(value.pid);
+    const tid = value.tid === undefined ? pid : idOf(value.tid);
+    if (pid === null || tid === null)
+      return 'has a pid or tid that is neither a number nor a string';
+    if (ph === 'M') return this.addMetadata(value, pid, tid);
+    const ts = microseconds(value.ts);
+    if (ts === null) return `(ph ${ph}) has no ts`;
+    const name =
+      typeof value.name === 'string'
+        ? value.name
+        : value.name === undefined
+          ? ''
+          : String(value.name);
+    const cat = typeof value.cat === 'string' ? value.cat : null;
+    const process = this.process(pid);
+    this.current = process;
+    switch (ph) {
+      case 'X': {
+        const dur = value.dur === undefined ? null : microseconds(value.dur);
+        if (value.dur !== undefined && (dur === null || dur < 0)) return `(ph X) has a bad dur`;
+        const thread = this.thread(process, tid);
+        const slice = this.slice(
+          name,
+          cat,
+          ts,
+          dur === null ? null : ts + dur,
+          'complete',
+          argsOf(value),
+        );
+        thread.slices.push(slice);
+        this.bindV2(value, slice);
+        this.trace.counts.complete++;
+        this.seen(dur === null ? ts : ts + dur);
+        return null;
+      }
+      case 'B': {
+        const thread = this.thread(process, tid);
+        const slice = this.slice(name, cat, ts, null, 'begin-end', argsOf(value));
+        thread.slices.push(slice);
+        thread.open.push(slice);
+        this.bindV2(value, slice);
+        this.trace.counts.beginEnd++;
+        this.seen(ts);
+        return null;
+      }
+      case 'E': {
+        const thread = this.thread(process, tid);
+        // an E ends the innermost open B of its thread, whatever its name (as Chrome does)
+        const slice = thread.open.pop();
+        if (slice) {
+          slice.endUs = Math.max(ts, slice.startUs);
+          slice.endArgs = argsOf(value);
+        } else {
+          thread.instants.push(this.instant(name, cat, ts, argsOf(value), true));
+          this.trace.counts.unmatchedEnds++;
+        }
+        this.seen(ts);
+        return null;
+      }
+      case 'i':
+      case 'I':
+      case 'R': {
+        const instant = this.instant(name, cat, ts, argsOf(value), false);
+        const scope = value.s;
+        if (scope === 'g') this.trace.globalInstants.push(instant);
+        else if (scope === 'p') process.instants.push(instant);
+        else this.thread(process, tid).instants.push(instant);
+        this.trace.counts.instants++;
+        this.seen(ts);
+        return null;
+      }
+      case 'b':
+      case 'e':
+      case 'n':
+      case 'S':
+      case 'F':
+      case 'T':
+      case 'p': {
+        const id = eventId(value, keyOf(pid));
+        if (id === null) return `(ph ${ph}) has no id`;
+        this.addAsync(process, ph, `${cat ?? ''}|${id}`, name, cat, ts, argsOf(value));
+        this.seen(ts);
+        return null;
+      }
+      case 's':
+      case 't':
+      case 'f': {
+        const id = eventId(value, keyOf(pid));
+        if (id === null) return `(ph ${ph}) has no id`;
+        this.trace.flowSteps.push({
+          key: `${cat ?? ''}|${id}`,
+          phase: ph,
+          tsUs: ts,
+          thread: this.thread(process, tid),
+          enclosing: ph !== 'f' || value.bp === 'e',
+          order: this.order++,
+        });
+        this.seen(ts);
+        return null;
+      }
+      case 'C': {
+        // counters are series over time, not bars: counted and named in a notice
+        const args = argsOf(value);
+        for (const series of Object.keys(args)) {
+          const key = `${String(pid)} ${name}${series === 'value' ? '' : `.${series}`}`;
+          this.trace.counterSeries.set(key, (this.trace.counterSeries.get(key) ?? 0) + 1);
+        }
+        this.trace.counterSamples++;
+        this.seen(ts);
+        return null;
+      }
+      default:
+        this.trace.otherPhases.set(ph, (this.trace.otherPhases.get(ph) ?? 0) + 1);
+        return null;
+    }
+  }
+
+  /** B events never ended stay open: they are drawn to the trace's last timestamp. */
+  finish(): void {
+    for (const process of this.trace.processes.values()) {
+      for (const thread of process.threads.values()) thread.open.length = 0;
+      for (const track of process.asyncTracks.values()) track.open.length = 0;
+    }
+  }
+
+  private addMetadata(event: Event, pid: ChromeId, tid: ChromeId): string | null {
+    const args = argsOf(event);
+    const process = this.process(pid);
+    switch (event.name) {
+      case 'process_name':
+        process.name = args.name === undefined ? null : String(args.name);
+        return null;
+      case 'process_labels':
+        process.labels = args.labels === undefined ? null : String(args.labels);
+        return null;
+      case 'process_sort_index':
+        process.sortIndex = typeof args.sort_index === 'number' ? args.sort_index : null;
+        return null;
+      case 'thread_name':
+        this.thread(process, tid).name = args.name === undefined ? null : String(args.name);
+        return null;
+      case 'thread_sort_index':
+        this.thread(process, tid).sortIndex =
+          typeof args.sort_index === 'number' ? args.sort_index : null;
+        return null;
+      default:
+        return null; // other metadata (process_uptime_seconds, num_cpus, ...) is not shown
+    }
+  }
+
+  /**
+   * b/e (and the legacy S/F) nest as a stack on their (cat, id) track: an e ends the innermost
+   * open b of the same name, else the innermost; n (and T, p) are instants on the track.
+   */
+  private addAsync(
+    process: ChromeProcess,
+    ph: string,
+    key: string,
+    name: string,
+    cat: string | null,
+    ts: number,
+    args: Attrs,
+  ): void {
+    let track = process.asyncTracks.get(key);
+    if (!track) {
+      track = { label: name, slices: [], instants: [], open: [] } satisfies ChromeAsyncTrack;
+      process.asyncTracks.set(key, track);
+    }
+    if (ph === 'b' || ph === 'S') {
+      const slice = this.slice(name, cat, ts, null, 'async', args);
+      track.slices.push(slice);
+      track.open.push(slice);
+      this.trace.counts.async++;
+    } else if (ph === 'e' || ph === 'F') {
+      let k = track.open.length - 1;
+      while (k >= 0 && track.open[k].name !== name) k--;
+      if (k < 0) k = track.open.length - 1;
+      if (k < 0) {
+        track.instants.push(this.instant(name, cat, ts, args, true));
+        this.trace.counts.unmatchedEnds++;
+        return;
+      }
+      const [slice] = track.open.splice(k, 1);
+      slice.endUs = Math.max(ts, slice.startUs);
+      slice.endArgs = args;
+    } else {
+      track.instants.push(this.instant(name, cat, ts, args, false));
+      this.trace.counts.instants++;
+    }
+  }
+
+  /** flow v2: a slice carrying bind_id with flow_out starts a flow, with flow_in ends one */
+  private bindV2(event: Event, slice: ChromeSlice): void {
+    const bindId = idOf(event.bind_id);
+    if (bindId === null) return;
+    if (event.flow_out === true)
+      this.trace.boundFlows.push({ bindId: String(bindId), slice, out: true });
+    if (event.flow_in === true)
+      this.trace.boundFlows.push({ bindId: String(bindId), slice, out: false });
+  }
+
+  private seen(us: number): void {
+    if (us > this.trace.lastUs) this.trace.lastUs = us;
+  }
+
+  private slice(
+    name: string,
+    cat: string | null,
+    startUs: number,
+    endUs: number | null,
+    kind: ChromeSlice['kind'],
+    args: Attrs,
+  ): ChromeSlice {
+    return {
+      spanId: String(this.nextSpanId++),
+      rowTraceId: processTraceId(this.current),
+      name,
+      cat,
+      startUs,
+      endUs,
+      kind,
+      args,
+      endArgs: {},
+      depth: 0,
+      parent: null,
+      flowsFrom: [],
+    };
+  }
+
+  private instant(
+    name: string,
+    cat: string | null,
+    tsUs: number,
+    args: Attrs,
+    unmatchedEnd: boolean,
+  ): ChromeInstant {
+    return { name, cat, tsUs, args, unmatchedEnd };
+  }
+
+  private process(pid: ChromeId): ChromeProcess {
+    const key = keyOf(pid);
+    let process = this.trace.processes.get(key);
+    if (!process) {
+      process = {
+        pid,
+        name: null,
+        labels: null,
+        sortIndex: null,
+        threads: new Map(),
+        asyncTracks: new Map(),
+        instants: [],
+      };
+      this.trace.processes.set(key, process);
+    }
+    return process;
+  }
+
+  private thread(process: ChromeProcess, tid: ChromeId): ChromeThread {
+    const key = keyOf(tid);
+    let thread = process.threads.get(key);
+    if (!thread) {
+      thread = { tid, name: null, sortIndex: null, slices: [], instants: [], open: [] };
+      process.threads.set(key, thread);
+    }
+    return thread;
+  }
+}

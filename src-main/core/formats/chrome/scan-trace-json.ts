@@ -1,0 +1,290 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import { FormatError } from '../../bytes/format-error';
+
+/**
+ * Reading a Chrome trace without JSON.parse of the whole file: files of hundreds of MB exist,
+ * and one JSON.parse needs the file as one string (V8 caps strings near 512 MB) plus the whole
+ * object tree at once. Instead the bytes are read in 4 MiB chunks and scanned for the events
+ * array's elements (tracking strings, escapes and bracket depth); each element alone goes
+ * through JSON.parse and straight to `onEvent`, so memory is the chunk, one event's text and
+ * what the importer keeps of each event, never a second copy of the file.
+ */
+export interface ScanHandlers {
+  /** one element of the events array, parsed; `offset` is where it starts in the file */
+  onEvent(value: unknown, offset: number, index: number): void;
+  /** an element that is not valid JSON: skipped */
+  onBadEvent(offset: number, index: number, reason: string): void;
+  /** a top-level key other than traceEvents, with its value (values over 64 KiB are not parsed) */
+  onMetadata?(key: string, value: unknown): void;
+  /** bytes scanned so far */
+  onProgress?(bytesRead: number): void;
+  shouldCancel?(): boolean;
+}
+
+export interface ScanResult {
+  /** the file is a bare array of events (else an object with traceEvents) */
+  bareArray: boolean;
+  /** a bare array that ends without its `]`, as the Trace Event Format allows for crashed writers */
+  unclosedArray: boolean;
+  events: number;
+}
+
+const CHUNK_BYTES = 4 * 1024 * 1024;
+const MAX_METADATA_BYTES = 64 * 1024;
+
+/** where the scanner is in the document */
+const Mode = { Top: 0, ObjectKey: 1, ObjectColon: 2, ObjectValue: 3, Array: 4, Done: 5 } as const;
+type Mode = (typeof Mode)[keyof typeof Mode];
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+const isSpace = (b: number) => b === SPACE || b === LF || b === CR || b === TAB;
+
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * Scans a Chrome trace (a bare JSON array of events, or an object whose `traceEvents` is
+ * one) from `source`. Wrong shapes and a file cut off inside an event are coded FormatErrors
+ * (`chrome-trace/...`); an element that is not valid JSON is reported and skipped.
+ */
+export function scanTraceJson(source: ByteSource, handlers: ScanHandlers): ScanResult {
+  const name = source.name;
+  let mode: Mode = Mode.Top;
+  let bareArray = false;
+  let sawTraceEvents = false;
+  let events = 0;
+  // the value being scanned (an event, a key, a metadata value)
+  let inValue = false;
+  let valueStart = 0;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  /** a primitive (number, true, false, null) ends at a delimiter, not at a bracket */
+  let primitive = false;
+  let parts: Uint8Array[] = [];
+  let partsBytes = 0;
+  let key = '';
+
+  const valueText = (chunk: Uint8Array, end: number): string => {
+    const tail = chunk.subarray(0, end);
+    if (parts.length === 0) return decoder.decode(tail);
+    const out = new Uint8Array(partsBytes + tail.length);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    out.set(tail, at);
+    return decoder.decode(out);
+  };
+
+  /** a value ended at `end` (exclusive) of `chunk`, whose own start was `from` in it */
+  const finishValue = (chunk: Uint8Array, from: number, end: number): void => {
+    inValue = false;
+    const text =
+      parts.length === 0 ? decoder.decode(chunk.subarray(from, end)) : valueText(chunk, end);
+    const size = partsBytes + end - from;
+    parts = [];
+    partsBytes = 0;
+    if (mode === Mode.Array) {
+      const index = events++;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        handlers.onBadEvent(valueStart, index, `not JSON (${(error as Error).message})`);
+        return;
+      }
+      handlers.onEvent(value, valueStart, index);
+    } else if (mode === Mode.ObjectKey) {
+      key = JSON.parse(text) as string;
+      mode = Mode.ObjectColon;
+    } else {
+      if (handlers.onMetadata && size <= MAX_METADATA_BYTES) {
+        try {
+          handlers.onMetadata(key, JSON.parse(text));
+        } catch {
+          // metadata beside the events is optional: a broken value is ignored
+        }
+      }
+      mode = Mode.ObjectKey;
+    }
+  };
+
+  let offset = 0;
+  while (offset < source.size && mode !== Mode.Done) {
+    if (handlers.shouldCancel?.()) throw new FormatError('open/cancelled', 'cancelled');
+    const chunk = source.read(offset, CHUNK_BYTES);
+    if (chunk.length === 0) break;
+    const n = chunk.length;
+    // where the value in progress starts in this chunk (0 when it began in an earlier one)
+    let from = 0;
+    let i = 0;
+    while (i < n && mode !== Mode.Done) {
+      if (inValue) {
+        // the hot loop: find the end of the current value
+        if (primitive) {
+          while (i < n) {
+            const b = chunk[i];
+            if (b === COMMA || b === CLOSE_BRACKET || b === CLOSE_BRACE || isSpace(b)) break;
+            i++;
+          }
+          if (i < n) finishValue(chunk, from, i);
+          continue;
+        }
+        while (i < n) {
+          const b = chunk[i++];
+          if (inString) {
+            if (escaped) escaped = false;
+            else if (b === BACKSLASH) escaped = true;
+            else if (b === QUOTE) {
+              inString = false;
+              if (depth === 0) break;
+            }
+          } else if (b === QUOTE) inString = true;
+          else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
+          else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+            if (--depth === 0) break;
+          }
+        }
+        if (!inString && depth === 0) finishValue(chunk, from, i);
+        continue;
+      }
+      const b = chunk[i];
+      if (isSpace(b) || (mode === Mode.Top && (b === 0xef || b === 0xbb || b === 0xbf))) {
+        i++; // whitespace, or a UTF-8 byte order mark before the document
+        continue;
+      }
+      switch (mode as Mode) {
+        case Mode.Top:
+          if (b === OPEN_BRACKET) {
+            bareArray = true;
+            mode = Mode.Array;
+          } else if (b === OPEN_BRACE) mode = Mode.ObjectKey;
+          else {
+            throw new FormatError(
+              'chrome-trace/not-json',
+              `${name} is not a Chrome trace: it starts with neither [ nor {`,
+              offset + i,
+            );
+          }
+          i++;
+          continue;
+        case Mode.ObjectKey:
+          if (b === COMMA) {
+            i++;
+            continue;
+          }
+          if (b === CLOSE_BRACE) {
+            mode = Mode.Done;
+            i++;
+            continue;
+          }
+          if (b !== QUOTE) {
+            throw new FormatError(
+              'chrome-trace/bad-json',
+              `${name}: expected a key in the top-level object`,
+              offset + i,
+            );
+          }
+          break; // a key: scanned as a string value below
+        case Mode.ObjectColon:
+          if (b !== COLON) {
+            throw new FormatError(
+              'chrome-trace/bad-json',
+              `${name}: expected : after the key "${key}"`,
+              offset + i,
+            );
+          }
+          i++;
+          mode = Mode.ObjectValue;
+          continue;
+        case Mode.ObjectValue:
+          if (key === 'traceEvents') {
+            if (b !== OPEN_BRACKET) {
+              throw new FormatError(
+                'chrome-trace/trace-events-not-array',
+                `${name}: traceEvents is not an array`,
+                offset + i,
+              );
+            }
+            sawTraceEvents = true;
+            mode = Mode.Array;
+            i++;
+            continue;
+          }
+          break; // a metadata value, scanned below
+        case Mode.Array:
+          if (b === COMMA) {
+            i++;
+            continue;
+          }
+          if (b === CLOSE_BRACKET) {
+            mode = bareArray ? Mode.Done : Mode.ObjectKey;
+            i++;
+            continue;
+          }
+          break; // an event
+      }
+      // the start of a value: an event, a key or a metadata value
+      inValue = true;
+      valueStart = offset + i;
+      from = i;
+      depth = 0;
+      inString = false;
+      escaped = false;
+      primitive = b !== OPEN_BRACE && b !== OPEN_BRACKET && b !== QUOTE;
+      if (!primitive) {
+        // consume the opening byte here: the hot loop counts depth from 1 (or opens a string)
+        if (b === QUOTE) inString = true;
+        else depth = 1;
+        i++;
+      }
+    }
+    if (inValue) {
+      parts.push(chunk.slice(from));
+      partsBytes += n - from;
+    }
+    offset += n;
+    handlers.onProgress?.(offset);
+  }
+  if (inValue && primitive && mode === Mode.Array) {
+    // a number right before the end of a bare array that lost its ]: still a (bad) event
+    finishValue(new Uint8Array(0), 0, 0);
+  } else if (inValue) {
+    throw new FormatError(
+      'chrome-trace/truncated',
+      `${name} is cut off: the file ends inside ${mode === Mode.Array ? `event ${events}` : 'the top-level object'}`,
+      valueStart,
+    );
+  }
+  if (mode === Mode.Top) {
+    throw new FormatError('chrome-trace/empty', `${name} holds no JSON`, 0);
+  }
+  if (!bareArray && !sawTraceEvents) {
+    throw new FormatError(
+      'chrome-trace/no-trace-events',
+      `${name}: the top-level object has no traceEvents array`,
+      0,
+    );
+  }
+  if (mode !== Mode.Done && !(bareArray && mode === Mode.Array)) {
+    throw new FormatError(
+      'chrome-trace/truncated',
+      `${name} is cut off: the file ends before the top-level object is closed`,
+      source.size,
+    );
+  }
+  return { bareArray, unclosedArray: mode === Mode.Array, events };
+}
