@@ -80,7 +80,9 @@ describe('the torch.profiler fixture opens with its README counts', () => {
       const children = spans.filter((s) => s.parent_span_id === step.span_id);
       const phases = children.filter((s) => PHASES.includes(s.name));
       expect(phases.map((s) => s.name)).toEqual(PHASES);
-      expect(children.filter((s) => !PHASES.includes(s.name)).every((s) => s.name.startsWith('aten::'))).toBe(true);
+      expect(
+        children.filter((s) => !PHASES.includes(s.name)).every((s) => s.name.startsWith('aten::')),
+      ).toBe(true);
       for (const phase of phases) {
         expect(phase.depth).toBe(1);
         expect(phase.parent_span_name).toBe(`rollout_step_${n}`);

@@ -15,7 +15,8 @@ export type PackBlocks = (blocks: { start: number; end: number; height: number }
   laneCount: number;
 };
 
-const US = 1e-6;
+/** microseconds to seconds: a division, so 100 us is exactly the double 100e-6 */
+const sec = (us: number) => us / 1e6;
 
 /**
  * One row per process (TRACE_MODEL section 8), lanes from the top: the process's own
@@ -103,9 +104,9 @@ function spanOf(slice: ChromeSlice, lane: number, label: string, lastUs: number)
     type: 'span',
     state: open ? 'open_span' : 'closed_span',
     name: slice.name,
-    start_ts: slice.startUs * US,
-    end_ts: open ? null : slice.endUs! * US,
-    display_end_ts: Math.max(slice.startUs, slice.endUs ?? lastUs) * US,
+    start_ts: sec(slice.startUs),
+    end_ts: open ? null : sec(slice.endUs!),
+    display_end_ts: sec(Math.max(slice.startUs, slice.endUs ?? lastUs)),
     attempt: null,
     span_id: slice.spanId,
     parent_span_id: slice.parent?.spanId ?? null,
@@ -133,7 +134,7 @@ function pointOf(instant: ChromeInstant, lane: number, label: string): PointItem
     type: instant.unmatchedEnd ? 'orphan_end' : 'event',
     state: instant.unmatchedEnd ? 'orphan_end' : 'point_event',
     name: instant.name,
-    ts: instant.tsUs * US,
+    ts: sec(instant.tsUs),
     attempt: null,
     span_id: null,
     parent_span_id: null,

@@ -58,7 +58,11 @@ const decoder = new TextDecoder('utf-8');
  * one) from `source`. Wrong shapes and a file cut off inside an event are coded FormatErrors
  * (`chrome-trace/...`); an element that is not valid JSON is reported and skipped.
  */
-export function scanTraceJson(source: ByteSource, handlers: ScanHandlers): ScanResult {
+export function scanTraceJson(
+  source: ByteSource,
+  handlers: ScanHandlers,
+  chunkBytes = CHUNK_BYTES,
+): ScanResult {
   const name = source.name;
   let mode: Mode = Mode.Top;
   let bareArray = false;
@@ -125,7 +129,7 @@ export function scanTraceJson(source: ByteSource, handlers: ScanHandlers): ScanR
   let offset = 0;
   while (offset < source.size && mode !== Mode.Done) {
     if (handlers.shouldCancel?.()) throw new FormatError('open/cancelled', 'cancelled');
-    const chunk = source.read(offset, CHUNK_BYTES);
+    const chunk = source.read(offset, chunkBytes);
     if (chunk.length === 0) break;
     const n = chunk.length;
     // where the value in progress starts in this chunk (0 when it began in an earlier one)

@@ -15,8 +15,8 @@ export function sniffChromeTrace(head: Uint8Array): boolean {
     // the first element: an object whose keys (before any nested value) include "ph"
     const first = /^\[\s*\{/.exec(text);
     if (!first) return false;
-    const object = firstObjectText(text, first[0].length - 1);
-    return /"ph"\s*:\s*"[A-Za-z]"/.test(object);
+    const keys = topLevelText(text, first[0].length - 1);
+    return /"ph"\s*:\s*"[A-Za-z]"/.test(keys);
   } catch {
     return false;
   }
@@ -25,11 +25,15 @@ export function sniffChromeTrace(head: Uint8Array): boolean {
 const isSkippable = (b: number) =>
   b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0xef || b === 0xbb || b === 0xbf;
 
-/** The text of the object opening at `from`, or all of the head when it ends inside it. */
-function firstObjectText(text: string, from: number): string {
+/**
+ * The object opening at `from` with its nested values left out (`{"args": , "ph": "X"}`), so
+ * that a "ph" inside args does not count; up to the end of the head when the object is longer.
+ */
+function topLevelText(text: string, from: number): string {
   let depth = 0;
   let inString = false;
   let escaped = false;
+  let out = '';
   for (let i = from; i < text.length; i++) {
     const c = text[i];
     if (inString) {
@@ -39,8 +43,9 @@ function firstObjectText(text: string, from: number): string {
     } else if (c === '"') inString = true;
     else if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') {
-      if (--depth === 0) return text.slice(from, i + 1);
+      if (--depth === 0) return out;
     }
+    if (depth === 1 && !(c === '{' && i === from)) out += c;
   }
-  return text.slice(from);
+  return out;
 }

@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { FormatError } from '../../../src-main/core/bytes/format-error';
+import { chromeTraceFormat } from '../../../src-main/core/formats/chrome/descriptor';
+import { scanTraceJson } from '../../../src-main/core/formats/chrome/scan-trace-json';
+import { sniffChromeTrace } from '../../../src-main/core/formats/chrome/sniff-chrome-trace';
+import type { PointItem, Row, SpanItem } from '../../../src-main/core/model/row';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+
+/**
+ * A trace written here to cover what the torch fixture does not: the object form with
+ * displayTimeUnit, M names and sort indexes, string pids and tids, B/E with an unmatched E and
+ * an unclosed B, instants of thread, process and global scope, async b/n/e, an s/f flow
+ * between two threads, counters, and three bad events. Times are microseconds.
+ */
+const TRACE = {
+  displayTimeUnit: 'ns',
+  otherData: { writer: 'test' },
+  traceEvents: [
+    { ph: 'M', name: 'process_name', pid: 'worker', args: { name: 'Rollout worker' } },
+    { ph: 'M', name: 'thread_name', pid: 'worker', tid: 'main', args: { name: 'MainThread' } },
+    { ph: 'M', name: 'process_name', pid: 7, args: { name: 'trainer' } },
+    { ph: 'M', name: 'process_sort_index', pid: 7, args: { sort_index: -1 } },
+    { ph: 'M', name: 'thread_name', pid: 7, tid: 1, args: { name: 'train' } },
+    { ph: 'M', name: 'thread_name', pid: 7, tid: 2, args: { name: 'comm' } },
+    { ph: 'B', name: 'step', pid: 7, tid: 1, ts: 100, args: { step: 1 } },
+    { ph: 'B', name: 'fwd', pid: 7, tid: 1, ts: 150 },
+    { ph: 'E', pid: 7, tid: 1, ts: 400, args: { loss: 0.5 } },
+    { ph: 'E', pid: 7, tid: 1, ts: 900 },
+    { ph: 'E', name: 'stray', pid: 7, tid: 1, ts: 950 },
+    { ph: 'B', name: 'save', pid: 7, tid: 1, ts: 1000 },
+    { ph: 'X', name: 'allreduce', cat: 'nccl', pid: 7, tid: 2, ts: 420.5, dur: 79.25 },
+    { ph: 's', name: 'grads', cat: 'flow', id: 1, pid: 7, tid: 1, ts: 300 },
+    { ph: 'f', name: 'grads', cat: 'flow', id: 1, pid: 7, tid: 2, ts: 450, bp: 'e' },
+    { ph: 'i', name: 'checkpoint', pid: 7, tid: 1, ts: 500, s: 't' },
+    { ph: 'I', name: 'gc', pid: 7, tid: 1, ts: 600, s: 'p' },
+    { ph: 'i', name: 'epoch', pid: 7, tid: 1, ts: 50, s: 'g' },
+    { ph: 'b', name: 'request', cat: 'rpc', id: '0x1', pid: 'worker', tid: 'main', ts: 200 },
+    { ph: 'n', name: 'first token', cat: 'rpc', id: '0x1', pid: 'worker', tid: 'main', ts: 260 },
+    { ph: 'e', name: 'request', cat: 'rpc', id: '0x1', pid: 'worker', tid: 'main', ts: 700 },
+    { ph: 'b', name: 'request', cat: 'rpc', id: '0x2', pid: 'worker', tid: 'main', ts: 300 },
+    { ph: 'e', name: 'request', cat: 'rpc', id: '0x2', pid: 'worker', tid: 'main', ts: 800 },
+    { ph: 'X', name: 'generate', pid: 'worker', tid: 'main', ts: 210, dur: 990 },
+    { ph: 'C', name: 'memory', pid: 7, ts: 100, args: { used: 10, free: 90 } },
+    { ph: 'C', name: 'memory', pid: 7, ts: 200, args: { used: 20, free: 80 } },
+    { ph: 'X', name: 'no ts', pid: 7, tid: 1, dur: 5 },
+    42,
+    { name: 'no ph', ts: 5 },
+  ],
+};
+
+const text = JSON.stringify(TRACE, null, 1);
+const encode = (s: string) => new TextEncoder().encode(s);
+const open = (s: string, name = 'synthetic.json') => openTraceFile([bytesSource(name, encode(s))]);
+const spansOf = (row: Row) => row.items.filter((i): i is SpanItem => i.type === 'span');
+const pointsOf = (row: Row) => row.items.filter((i): i is PointItem => i.type !== 'span');
+const span = (row: Row, name: string) => spansOf(row).find((s) => s.name === name)!;
+
+describe('a synthetic Chrome trace with every kind of event', () => {
+  const trace = open(text);
+  const [trainer, worker, global] = trace.rows;
+
+  it('opens as a Chrome trace: a row per process in sort order, then the global instants', () => {
+    expect(trace.summary.format).toBe(chromeTraceFormat.id);
+    expect(trace.rows.map((r) => r.source)).toEqual([
+      'trainer (pid 7)',
+      'Rollout worker (pid worker)',
+      'global',
+    ]);
+    expect(trace.summary.samples).toBe(2);
+  });
+
+  it('counts spans as complete + begin/end slices, instants as events, one flow link', () => {
+    // X: allreduce, generate; B: step, fwd, save
+    expect(trace.summary.spans).toBe(5);
+    // checkpoint (thread), gc (process), epoch (global), first token (async n)
+    expect(trace.summary.events).toBe(4);
+    expect(trace.summary.links).toBe(1);
+  });
+
+  it('B/E nest as a stack per thread; the stray E is an unmatched end; save stays open', () => {
+    const step = span(trainer, 'step');
+    const fwd = span(trainer, 'fwd');
+    expect([step.start_ts, step.end_ts]).toEqual([100e-6, 900e-6]);
+    expect(step.attrs.start_attrs).toEqual({ step: 1 });
+    expect([fwd.start_ts, fwd.end_ts, fwd.depth]).toEqual([150e-6, 400e-6, 1]);
+    expect(fwd.attrs.end_attrs).toEqual({ loss: 0.5 });
+    expect(fwd.parent_span_id).toBe(step.span_id);
+    const save = span(trainer, 'save');
+    expect(save.state).toBe('open_span');
+    expect(save.end_ts).toBeNull();
+    // drawn to the trace's last timestamp: generate ends at 210 + 990 us
+    expect(save.display_end_ts).toBeCloseTo(1200e-6, 12);
+    expect(save.attrs.end_attrs.clipped_by).toBe('row_end');
+    const stray = pointsOf(trainer).find((p) => p.name === 'stray')!;
+    expect([stray.type, stray.ts]).toEqual(['orphan_end', 950e-6]);
+    expect(trainer.orphan_count).toBe(1);
+    expect(trainer.open_span_count).toBe(1);
+  });
+
+  it('lanes: process instants, then thread train by depth, then thread comm', () => {
+    const gc = pointsOf(trainer).find((p) => p.name === 'gc')!;
+    expect([gc.lane, gc.lane_label]).toEqual([0, 'process']);
+    expect([span(trainer, 'step').lane, span(trainer, 'fwd').lane]).toEqual([1, 2]);
+    expect(span(trainer, 'step').lane_label).toBe('train (tid 1)');
+    const checkpoint = pointsOf(trainer).find((p) => p.name === 'checkpoint')!;
+    expect(checkpoint.lane).toBe(1);
+    const allreduce = span(trainer, 'allreduce');
+    expect([allreduce.lane, allreduce.lane_label]).toEqual([3, 'comm (tid 2)']);
+    expect(trainer.lane_count).toBe(4);
+  });
+
+  it('ts and dur are microseconds (floats too), whatever displayTimeUnit says', () => {
+    const allreduce = span(trainer, 'allreduce');
+    expect(allreduce.start_ts).toBeCloseTo(420.5e-6, 12);
+    expect(allreduce.end_ts).toBeCloseTo(499.75e-6, 12);
+    expect(allreduce.attrs.start_attrs).toEqual({ cat: 'nccl' });
+    expect(trace.summary.notices).toContain('displayTimeUnit ns (times are read as microseconds)');
+  });
+
+  it('the s/f flow links the slice enclosing s (fwd) to the slice enclosing f (allreduce)', () => {
+    expect(span(trainer, 'allreduce').links).toEqual([
+      { trace_id: 'pid 7', span_id: span(trainer, 'fwd').span_id, dangling: false },
+    ]);
+    expect(spansOf(trainer).filter((s) => s.links).length).toBe(1);
+  });
+
+  it('async b/e are spans on lanes of their own, overlapping ids packed apart; n is an instant', () => {
+    const generate = span(worker, 'generate');
+    expect([generate.lane, generate.lane_label]).toEqual([0, 'MainThread (tid main)']);
+    const requests = spansOf(worker).filter((s) => s.name === 'request');
+    expect(requests.map((r) => [r.start_ts, r.end_ts, r.lane])).toEqual([
+      [200e-6, 700e-6, 1],
+      [300e-6, 800e-6, 2],
+    ]);
+    expect(requests[0].lane_label).toBe('request (async)');
+    expect(requests[0].attrs.start_attrs).toEqual({ cat: 'rpc' });
+    const token = pointsOf(worker).find((p) => p.name === 'first token')!;
+    expect([token.type, token.lane]).toEqual(['event', 1]);
+    expect(worker.lane_count).toBe(3);
+  });
+
+  it('global instants get a row of their own', () => {
+    expect(global.items.map((i) => i.name)).toEqual(['epoch']);
+  });
+
+  it('counters, bad events, async spans, open and unmatched are said in notices', () => {
+    const notices = trace.summary.notices;
+    expect(notices).toContain(
+      '3 events skipped: event 26 (byte ' +
+        text.lastIndexOf('{', text.indexOf('"no ts"')) +
+        ') (ph X) has no ts; event 27 (byte ' +
+        text.indexOf('42,') +
+        ') is not an object; event 28 (byte ' +
+        text.lastIndexOf('{', text.indexOf('"no ph"')) +
+        ') has no ph',
+    );
+    expect(notices).toContain(
+      '2 counter samples in 2 series (7 memory.used, 7 memory.free): not drawn',
+    );
+    expect(notices).toContain('2 async spans on their own lanes');
+    expect(notices).toContain('1 span never ended: drawn to the last timestamp');
+    expect(notices).toContain('1 end without a begin (E or e events)');
+  });
+});
+
+describe('scanning the events array', () => {
+  const expected = JSON.parse(text).traceEvents as unknown[];
+
+  it('finds the same events when read in chunks of every size from 1 to 9 bytes', () => {
+    for (let chunk = 1; chunk <= 9; chunk++) {
+      const seen: unknown[] = [];
+      const meta: Record<string, unknown> = {};
+      scanTraceJson(
+        bytesSource('t.json', encode(text)),
+        {
+          onEvent: (value) => seen.push(value),
+          onBadEvent: () => seen.push('bad'),
+          onMetadata: (key, value) => (meta[key] = value),
+        },
+        chunk,
+      );
+      expect(seen, `chunk ${chunk}`).toEqual(expected);
+      expect(meta).toEqual({ displayTimeUnit: 'ns', otherData: { writer: 'test' } });
+    }
+  });
+
+  it('strings with brackets, quotes and escapes inside events do not end them early', () => {
+    const tricky = [
+      { ph: 'X', name: 'a]}"\\{[', ts: 1, dur: 2, pid: 1, tid: 1, args: { s: '\\"]' } },
+    ];
+    const seen: unknown[] = [];
+    scanTraceJson(
+      bytesSource('t.json', encode(JSON.stringify(tricky))),
+      {
+        onEvent: (value) => seen.push(value),
+        onBadEvent: () => seen.push('bad'),
+      },
+      3,
+    );
+    expect(seen).toEqual(tricky);
+  });
+});
+
+describe('broken Chrome traces', () => {
+  const event = '{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1}';
+  const openByFormat = (s: string) =>
+    chromeTraceFormat.open([bytesSource('bad.json', encode(s))], {});
+  const codeOf = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(FormatError);
+      return { code: (error as FormatError).code, message: (error as FormatError).message };
+    }
+    throw new Error('expected a FormatError');
+  };
+
+  it('a file cut off inside an event is chrome-trace/truncated, naming the file and the event', () => {
+    const cut = `[${event},${event.slice(0, 20)}`;
+    expect(codeOf(() => open(cut, 'cut.json'))).toEqual({
+      code: 'chrome-trace/truncated',
+      message: `cut.json is cut off: the file ends inside event 1 (at byte ${event.length + 2})`,
+    });
+  });
+
+  it('an object cut off after its events is truncated too', () => {
+    expect(codeOf(() => open(`{"traceEvents":[${event}]`)).code).toBe('chrome-trace/truncated');
+  });
+
+  it('traceEvents that is not an array, or no traceEvents at all, is a wrong shape', () => {
+    expect(codeOf(() => openByFormat('{"traceEvents": {"ph": "X"}}'))).toEqual({
+      code: 'chrome-trace/trace-events-not-array',
+      message: 'bad.json: traceEvents is not an array (at byte 16)',
+    });
+    expect(codeOf(() => openByFormat('{"displayTimeUnit": "ms"}')).code).toBe(
+      'chrome-trace/no-trace-events',
+    );
+    expect(codeOf(() => openByFormat('"ph"')).code).toBe('chrome-trace/not-json');
+    expect(codeOf(() => openByFormat('   ')).code).toBe('chrome-trace/empty');
+  });
+
+  it('a bare array without its closing ] opens, as the format allows, and says so', () => {
+    const trace = open(`[${event},\n${event}\n`);
+    expect(trace.summary.spans).toBe(2);
+    expect(trace.summary.notices).toContain(
+      'the event array is not closed (a writer that stopped)',
+    );
+  });
+
+  it('an event that is not JSON is skipped and counted, the rest opens', () => {
+    const trace = open(`[${event}, {"ph": nope}, ${event}]`);
+    expect(trace.summary.spans).toBe(2);
+    expect(trace.summary.notices[0]).toMatch(/^1 event skipped: event 1 \(byte 55\) not JSON/);
+  });
+});
+
+describe('sniffing', () => {
+  const sniff = (s: string) => sniffChromeTrace(encode(s));
+
+  it('takes a bare array whose first object has ph, and an object with traceEvents', () => {
+    expect(sniff('[{"name":"a","ph":"X","ts":1}]')).toBe(true);
+    expect(sniff('\ufeff  \n[\n {"args": {"x": [1]}, "ph": "B"')).toBe(true);
+    expect(sniff('{"schemaVersion": 1, "deviceProperties": [], "traceEvents": [')).toBe(true);
+  });
+
+  it('refuses other JSON, OTLP lines, empty arrays and binary, without throwing', () => {
+    expect(sniff('[]')).toBe(false);
+    expect(sniff('[1, 2]')).toBe(false);
+    expect(sniff('[{"name":"a","args":{"ph":"X"}}]')).toBe(false);
+    expect(sniff('{"resourceSpans":[]}')).toBe(false);
+    expect(sniff('')).toBe(false);
+    expect(sniffChromeTrace(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe]))).toBe(false);
+  });
+});
