@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { FormatError } from '../../../src-main/core/bytes/format-error';
+import {
+  INFLATE_FLOOR_BYTES,
+  MAX_INFLATE_RATIO,
+  gunzipHead,
+  gunzipIfGzip,
+  inflateLimit,
+} from '../../../src-main/core/bytes/gunzip-source';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { FIXTURES, OTLP } from '../../support/fixtures';
+
+const CHROME = resolve(FIXTURES, 'chrome/torch_profiler_train_cpu.json');
+const SGLANG = resolve(OTLP, 'sglang_otel_trace.json');
+
+/** The fixture's bytes, and the same gzipped here (the repository holds no .gz fixtures). */
+const plainAndGzipped = (path: string) => {
+  const plain = new Uint8Array(readFileSync(path));
+  return { plain, gzipped: new Uint8Array(gzipSync(plain)) };
+};
+
+const errorOf = (run: () => unknown): FormatError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof FormatError) return error;
+    throw error;
+  }
+  throw new Error('expected a FormatError');
+};
+
+describe('a .gz of any format opens as its content', () => {
+  it('the Chrome fixture gzipped opens with the same counts (README: 1087 spans, 62 names)', () => {
+    const { plain, gzipped } = plainAndGzipped(CHROME);
+    const fromGz = openTraceFile([bytesSource('trace.json.gz', gzipped)]);
+    const fromJson = openTraceFile([bytesSource('trace.json', plain)]);
+    expect(fromGz.summary.format).toBe(fromJson.summary.format);
+    expect(fromGz.summary.spans).toBe(1087);
+    expect(fromGz.summary.spanNames).toHaveLength(62);
+    expect(fromGz.summary.spanNames).toEqual(fromJson.summary.spanNames);
+    expect(fromGz.summary.bytes).toBe(gzipped.length);
+    expect(fromGz.summary.notices).toEqual([
+      `gzip: ${plain.length} bytes inflated from ${gzipped.length}`,
+    ]);
+  });
+
+  it('the SGLang OTLP fixture gzipped opens with the same summary as the plain file', () => {
+    const { plain, gzipped } = plainAndGzipped(SGLANG);
+    const strip = (s: ReturnType<typeof openTraceFile>['summary']) => ({
+      ...s,
+      name: '',
+      bytes: 0,
+      notices: s.notices.filter((n) => !n.startsWith('gzip:')),
+    });
+    const fromGz = openTraceFile([bytesSource('otel_trace.json.gz', gzipped)]).summary;
+    const fromJson = openTraceFile([bytesSource('otel_trace.json', plain)]).summary;
+    // README (tests/fixtures/otlp): 1396 spans in 20 traces
+    expect([fromGz.spans, fromGz.samples]).toEqual([1396, 20]);
+    expect(strip(fromGz)).toEqual(strip(fromJson));
+  });
+
+  it('reads inside and across the inflated chunks give the plain bytes at any offset', () => {
+    // 600 KB that barely compress: inflated in about ten 64 KiB steps, so reads cross chunks
+    const plain = new Uint8Array(600_000);
+    let seed = 12345;
+    for (let i = 0; i < plain.length; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      plain[i] = seed >>> 24;
+    }
+    const gzipped = new Uint8Array(gzipSync(plain));
+    const source = gunzipIfGzip(bytesSource('t.gz', gzipped));
+    expect(source.size).toBe(plain.length);
+    for (const [offset, length] of [
+      [0, 10],
+      [65530, 20],
+      [plain.length - 5, 50],
+      [1000, 300_000],
+      [-5, 10],
+    ]) {
+      const want = plain.subarray(Math.max(0, offset), Math.max(0, offset + length));
+      expect(Buffer.from(source.read(offset, length)).equals(Buffer.from(want))).toBe(true);
+    }
+  });
+
+  it('a file that is not gzip is the same source, untouched', () => {
+    const source = bytesSource('a.json', new TextEncoder().encode('[]'));
+    expect(gunzipIfGzip(source)).toBe(source);
+  });
+});
+
+describe('bad gzip files are coded errors', () => {
+  const { gzipped } = plainAndGzipped(CHROME);
+
+  it('a corrupt body is gzip/corrupt, naming the file', () => {
+    const corrupt = gzipped.slice();
+    corrupt.fill(0xff, 10, 200);
+    const error = errorOf(() => openTraceFile([bytesSource('broken.json.gz', corrupt)]));
+    expect(error.code).toBe('gzip/corrupt');
+    expect(error.message).toMatch(/^broken\.json\.gz is not a readable gzip file: /);
+  });
+
+  it('a gzip file cut in half is gzip/corrupt', () => {
+    const cut = gzipped.subarray(0, gzipped.length >> 1);
+    expect(errorOf(() => gunzipIfGzip(bytesSource('cut.gz', cut))).code).toBe('gzip/corrupt');
+  });
+
+  it('inflating past the limit is refused as gzip/too-large', () => {
+    const zeros = new Uint8Array(gzipSync(new Uint8Array(1_000_000)));
+    const error = errorOf(() => gunzipIfGzip(bytesSource('bomb.gz', zeros), 100_000));
+    expect(error.code).toBe('gzip/too-large');
+    expect(error.message).toContain('bomb.gz inflates past 100000 bytes');
+  });
+
+  it('the limit: 200 times the compressed size, at least 64 MiB', () => {
+    expect(MAX_INFLATE_RATIO).toBe(200);
+    expect(inflateLimit(1000)).toBe(INFLATE_FLOOR_BYTES);
+    expect(inflateLimit(1_000_000)).toBe(200_000_000);
+  });
+});
+
+describe('gunzipHead (sniffing a folder)', () => {
+  it('gives the first inflated bytes of a gzip head, and other heads as they are', () => {
+    const { plain, gzipped } = plainAndGzipped(CHROME);
+    expect(Array.from(gunzipHead(gzipped.subarray(0, 4096), 100))).toEqual(
+      Array.from(plain.subarray(0, 100)),
+    );
+    expect(gunzipHead(plain, 100)).toBe(plain);
+    expect(gunzipHead(new Uint8Array([0x1f, 0x8b, 0x08, 0, 0]), 100)).toEqual(new Uint8Array(0));
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { nestByTime } from '../../../src-main/core/rows/nest-by-time';
+import { packBlocks } from '../../../src-main/core/rows/pack-blocks';
+
+describe('nestByTime', () => {
+  it('nests by containment in any input order; adjacent intervals are siblings', () => {
+    const { depth, parent } = nestByTime([
+      { start: 5, end: 6 }, // 0: inside 2 inside 1
+      { start: 0, end: 10 }, // 1: root
+      { start: 4, end: 8 }, // 2: inside 1
+      { start: 10, end: 12 }, // 3: starts where 1 ends: a root
+      { start: 0, end: 10 }, // 4: same as 1: inside it (written later)
+      { start: 11, end: null }, // 5: never ended, inside 3
+    ]);
+    expect(Array.from(depth)).toEqual([3, 0, 2, 0, 1, 1]);
+    expect(Array.from(parent)).toEqual([2, -1, 4, -1, 1, 3]);
+  });
+
+  it('an interval that starts inside and ends after its parent still nests in it', () => {
+    const { depth } = nestByTime([
+      { start: 0, end: 10 },
+      { start: 9, end: 11 },
+    ]);
+    expect(Array.from(depth)).toEqual([0, 1]);
+  });
+});
+
+describe('packBlocks', () => {
+  it('places each block in the lowest run of free lanes at its start', () => {
+    const { firstLane, laneCount } = packBlocks([
+      { start: 0, end: 10, height: 1 }, // lane 0
+      { start: 5, end: 20, height: 2 }, // lanes 1-2
+      { start: 10, end: 15, height: 1 }, // lane 0 is free again at 10
+      { start: 12, end: 13, height: 2 }, // 0 busy, 1-2 busy: lanes 3-4
+      { start: 20, end: 30, height: 3 }, // all free at 20 but lane 0 ends at 15: 0-2
+    ]);
+    expect(Array.from(firstLane)).toEqual([0, 1, 0, 3, 0]);
+    expect(laneCount).toBe(5);
+  });
+});
