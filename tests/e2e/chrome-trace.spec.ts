@@ -5,9 +5,13 @@ import { gzipSync } from 'node:zlib';
 const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
 
-test('the torch.profiler Chrome trace opens: one process row, its spans drawn as bars', async ({ page }) => {
+test('the torch.profiler Chrome trace opens: one process row, its spans drawn as bars', async ({
+  page,
+}) => {
   await page.goto(URL);
-  await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'chrome/torch_profiler_train_cpu.json'));
+  await page
+    .getByTestId('file-input')
+    .setInputFiles(resolve(FIXTURES, 'chrome/torch_profiler_train_cpu.json'));
   await expect(page.getByTestId('file-tab')).toContainText('torch_profiler_train_cpu.json');
   await expect(page.getByTestId('row-count')).toContainText('1 / 1 rows');
   const row = page.getByTestId('timeline-row').first();
@@ -40,7 +44,9 @@ const SYNTHETIC = {
   ],
 };
 
-test('a gzipped Chrome trace opens; its flow is drawn as an arrow between two threads', async ({ page }) => {
+test('a gzipped Chrome trace opens; its flow is drawn as an arrow between two threads', async ({
+  page,
+}) => {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles({
     name: 'synthetic.json.gz',
