@@ -44,9 +44,14 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
-/** Epoch seconds as a local wall-clock time with milliseconds (what logs next to it show). */
+/**
+ * Epoch seconds as a local wall-clock time with milliseconds (what logs next to it show); ''
+ * for times before 2001-09-09 (1e9 s): those are on a clock of their own (a profiler's time
+ * since it started, as torch.profiler's Chrome traces), not dates.
+ */
 export function formatWallClock(epochSec: number): string {
   if (!Number.isFinite(epochSec)) return '—';
+  if (epochSec < 1e9) return '';
   const date = new Date(epochSec * 1000);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   return (

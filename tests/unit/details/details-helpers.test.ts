@@ -14,6 +14,7 @@ import {
   formatDuration,
   formatMs,
   formatShare,
+  formatWallClock,
 } from '../../../src-renderer/details/format-values';
 import {
   lengthOf,
@@ -30,6 +31,12 @@ const opened = openTraceFile([fixtureSource(small)]);
 const expectedRows = readJson<{ rows: Row[] }>(`${small}.expected.json`).rows;
 
 describe('formatting', () => {
+  it('wall clock only for epoch times: a profiler clock (torch, from 0) gets no date', () => {
+    // the Chrome fixture starts at 875 us of torch.profiler's own clock
+    expect(formatWallClock(875e-6)).toBe('');
+    expect(formatWallClock(1.7e9)).toMatch(/^2023-11-1[45] \d\d:\d\d:20\.000$/);
+  });
+
   it('picks a unit by magnitude', () => {
     expect(formatDuration(48.751977)).toBe('48.75 s');
     expect(formatDuration(0.0123)).toBe('12.30 ms');
