@@ -43,7 +43,7 @@ export function bindFlows(trace: ChromeTrace): { links: number; unbound: number 
         continue;
       }
       if (step.phase !== 's' && previous !== null && previous !== slice) {
-        slice.flowsFrom.push(previous);
+        (slice.flowsFrom ??= []).push(previous);
         links++;
       }
       previous = step.phase === 'f' ? null : slice;
@@ -59,7 +59,7 @@ export function bindFlows(trace: ChromeTrace): { links: number; unbound: number 
     for (const target of ins) {
       for (const from of outs) {
         if (from === target) continue;
-        target.flowsFrom.push(from);
+        (target.flowsFrom ??= []).push(from);
         links++;
       }
     }

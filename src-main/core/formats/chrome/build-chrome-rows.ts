@@ -7,7 +7,6 @@ import type {
   ChromeThread,
   ChromeTrace,
 } from './chrome-trace';
-import { processTraceId } from './import-trace-events';
 
 /** Places tracks of lanes (core/rows' packBlocks, given by the descriptor). */
 export type PackBlocks = (blocks: { start: number; end: number; height: number }[]) => {
@@ -22,7 +21,8 @@ const sec = (us: number) => us / 1e6;
  * One row per process (TRACE_MODEL section 8), lanes from the top: the process's own
  * instants (when it has any), then each thread in sort order (a lane per nesting depth, its
  * thread name as the lane label), then its async tracks packed below. Global instants get a
- * row of their own. Slices must be nested (depth, parent) and flows bound.
+ * row of their own. Slices must be nested (depth, parent) and flows bound. Empties the
+ * processes' threads and tracks as it goes.
  */
 export function buildChromeRows(trace: ChromeTrace, packBlocks: PackBlocks): Row[] {
   const processes = [...trace.processes.values()].sort(
@@ -32,6 +32,10 @@ export function buildChromeRows(trace: ChromeTrace, packBlocks: PackBlocks): Row
   for (const process of processes) {
     const items = processItems(process, trace.lastUs, packBlocks);
     if (items.length > 0) rows.push(rowOf(rows.length, process, items));
+    // the row holds what was needed: the process's slices may go before the next is built
+    // (peak memory), except those a flow still points at
+    process.threads.clear();
+    process.asyncTracks.clear();
   }
   if (trace.globalInstants.length > 0) {
     const items = trace.globalInstants.map((instant) => pointOf(instant, 0, 'global'));
@@ -114,12 +118,12 @@ function spanOf(slice: ChromeSlice, lane: number, label: string, lastUs: number)
     lane,
     depth: slice.depth,
     attrs: {
-      start_attrs: slice.cat === null ? slice.args : { cat: slice.cat, ...slice.args },
+      start_attrs: slice.args,
       end_attrs: endAttrs,
     },
     lane_label: label,
   };
-  if (slice.flowsFrom.length > 0) {
+  if (slice.flowsFrom !== null) {
     span.links = slice.flowsFrom.map((from) => ({
       trace_id: from.rowTraceId,
       span_id: from.spanId,
@@ -141,7 +145,7 @@ function pointOf(instant: ChromeInstant, lane: number, label: string): PointItem
     parent_span_name: null,
     lane,
     depth: 0,
-    attrs: instant.cat === null ? instant.args : { cat: instant.cat, ...instant.args },
+    attrs: instant.args,
     lane_label: label,
   };
 }
@@ -173,7 +177,7 @@ function rowOf(position: number, process: ChromeProcess | null, items: RowItem[]
     status: null,
     label: name,
     reward: null,
-    trace_id: process === null ? 'global' : processTraceId(process),
+    trace_id: process === null ? 'global' : process.traceId,
     attempt: 0,
     start,
     end,

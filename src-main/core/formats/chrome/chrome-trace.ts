@@ -22,13 +22,13 @@ export interface ChromeSlice {
   /** X, B/E on a thread; b/e async on its own track */
   kind: 'complete' | 'begin-end' | 'async';
   args: Attrs;
-  /** args of the E (or e) that closed it */
+  /** args of the E (or e) that closed it; `args` holds `cat` too, for details and search */
   endArgs: Attrs;
   /** set by nesting: depth on its thread or track, and the enclosing slice */
   depth: number;
   parent: ChromeSlice | null;
-  /** flows into this slice: the slices they come from */
-  flowsFrom: ChromeSlice[];
+  /** flows into this slice: the slices they come from (null for none: most slices) */
+  flowsFrom: ChromeSlice[] | null;
 }
 
 export interface ChromeInstant {
@@ -60,6 +60,8 @@ export interface ChromeAsyncTrack {
 
 export interface ChromeProcess {
   pid: ChromeId;
+  /** its row's trace id ("pid 7"), which links name */
+  traceId: string;
   name: string | null;
   labels: string | null;
   sortIndex: number | null;

@@ -50,12 +50,13 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
     for (const track of process.asyncTracks.values()) nest(track.slices);
   }
   const flows = bindFlows(trace);
+  const notices = noticesOf(trace, flows.unbound);
   const rows = buildChromeRows(trace, packBlocks);
   return {
     rows,
     samples: [],
     perf: {},
-    notices: noticesOf(trace, flows.unbound),
+    notices,
     // processes with something to draw (the global instants' row is not one)
     sampleCount: rows.length - (trace.globalInstants.length > 0 ? 1 : 0),
     untracedSamples: 0,

@@ -106,16 +106,17 @@ function eventId(event: Event, pidKey: string): string | null {
   return null;
 }
 
-/** A process row's trace id, as links name it. */
-export function processTraceId(process: ChromeProcess | null): string {
-  return `pid ${String(process?.pid ?? '')}`;
-}
-
 /** Keys that tell 1 from "1" apart: a string pid is a different process from a number pid. */
 const keyOf = (id: ChromeId): string => (typeof id === 'number' ? `#${id}` : `"${id}`);
 
 class EventImporter {
   private nextSpanId = 0;
+  /**
+   * Names and categories repeat millions of times (every `aten::to`), and JSON.parse makes a
+   * new string for each: one copy of each is kept instead.
+   */
+  private readonly strings = new Map<string, string>();
+  private readonly catOnly = new Map<string, Attrs>();
   /** the process of the event being imported */
   private current: ChromeProcess | null = null;
   private order = 0;
@@ -134,13 +135,14 @@ class EventImporter {
     if (ph === 'M') return this.addMetadata(value, pid, tid);
     const ts = microseconds(value.ts);
     if (ts === null) return `(ph ${ph}) has no ts`;
-    const name =
+    const name = this.intern(
       typeof value.name === 'string'
         ? value.name
         : value.name === undefined
           ? ''
-          : String(value.name);
-    const cat = typeof value.cat === 'string' ? value.cat : null;
+          : String(value.name),
+    );
+    const cat = typeof value.cat === 'string' ? this.intern(value.cat) : null;
     const process = this.process(pid);
     this.current = process;
     switch (ph) {
@@ -328,6 +330,30 @@ class EventImporter {
       this.trace.boundFlows.push({ bindId: String(bindId), slice, out: false });
   }
 
+  /**
+   * The event's args with its category as `cat` (shown in details, searched): written into the
+   * args object JSON.parse made for this event, or one shared `{cat}` per category for events
+   * without args, so that no event costs a copy of its args.
+   */
+  private withCat(args: Attrs, cat: string | null): Attrs {
+    if (cat === null || args.cat !== undefined) return args;
+    if (args !== NO_ARGS) {
+      args.cat = cat;
+      return args;
+    }
+    let only = this.catOnly.get(cat);
+    if (!only) this.catOnly.set(cat, (only = Object.freeze({ cat }) as Attrs));
+    return only;
+  }
+
+  private intern(text: string): string {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    // names that never repeat (ids in them) are not worth a table entry each past this many
+    if (this.strings.size < 200_000) this.strings.set(text, text);
+    return text;
+  }
+
   private seen(us: number): void {
     if (us > this.trace.lastUs) this.trace.lastUs = us;
   }
@@ -342,17 +368,17 @@ class EventImporter {
   ): ChromeSlice {
     return {
       spanId: String(this.nextSpanId++),
-      rowTraceId: processTraceId(this.current),
+      args: this.withCat(args, cat),
+      rowTraceId: this.current?.traceId ?? '',
       name,
       cat,
       startUs,
       endUs,
       kind,
-      args,
       endArgs: NO_ARGS,
       depth: 0,
       parent: null,
-      flowsFrom: [],
+      flowsFrom: null,
     };
   }
 
@@ -363,7 +389,7 @@ class EventImporter {
     args: Attrs,
     unmatchedEnd: boolean,
   ): ChromeInstant {
-    return { name, cat, tsUs, args, unmatchedEnd };
+    return { name, cat, tsUs, args: this.withCat(args, cat), unmatchedEnd };
   }
 
   private process(pid: ChromeId): ChromeProcess {
@@ -372,6 +398,7 @@ class EventImporter {
     if (!process) {
       process = {
         pid,
+        traceId: `pid ${String(pid)}`,
         name: null,
         labels: null,
         sortIndex: null,
