@@ -96,7 +96,7 @@ async function showOpenDialog(): Promise<void> {
     title: 'Open rollout dumps or traces',
     properties: ['openFile', 'multiSelections'],
     filters: [
-      { name: 'Rollout dumps and traces', extensions: ['pt', 'pth', 'jsonl', 'json'] },
+      { name: 'Rollout dumps and traces', extensions: ['pt', 'pth', 'jsonl', 'json', 'gz'] },
       { name: 'All files', extensions: ['*'] },
     ],
   });

@@ -6,7 +6,7 @@ import { useTrendsStore } from '../state/trends-store';
 import { openFiles } from '../state/open-files';
 import { TopBarActions } from './TopBarActions';
 
-const ACCEPT = '.pt,.pth,.jsonl,.json';
+const ACCEPT = '.pt,.pth,.jsonl,.json,.gz';
 
 /** Open button, one tab per open file (with close), and the files being opened. */
 export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: () => void }) {
