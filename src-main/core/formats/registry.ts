@@ -1,13 +1,14 @@
 import type { FormatDescriptor } from './format-descriptor';
 import { slimeFormat } from './slime/descriptor';
 import { otlpFormat } from './otlp/descriptor';
+import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
 
 /**
  * Every format, in sniffing order; nothing else knows which formats exist. Adding a format is
  * its folder with a descriptor, one line here, and its tests (docs/ARCHITECTURE.md).
  * Sniffing looks at content, not names: SGLang's collector file is named .json and holds lines.
  */
-export const FORMATS = [slimeFormat, otlpFormat] as const;
+export const FORMATS = [slimeFormat, slimeCommTimelineFormat, otlpFormat] as const;
 
 /** The id of a registered format: derived from the list, so a new format extends it. */
 export type FormatId = (typeof FORMATS)[number]['id'];
