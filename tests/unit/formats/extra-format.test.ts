@@ -141,7 +141,9 @@ describe('a format defined only in a test', () => {
     // the error list names every registered format
     expect(() =>
       openTraceFile([bytesSource('x.bin', new Uint8Array([1, 2]))], { formats: WITH_TINY }),
-    ).toThrow('not a slime rollout dump (.pt), OpenTelemetry JSON lines nor a tiny trace');
+    ).toThrow(
+      'not a slime rollout dump (.pt), a slime trainer communication timeline, OpenTelemetry JSON lines nor a tiny trace',
+    );
   });
 
   it('opens through the ingest worker’s session and answers calls there', async () => {
