@@ -87,7 +87,7 @@ function folderTraces(
 }
 
 /** The id of the format a file's content is, or why it is not a trace. */
-function sniffPath(path: string): string | { reason: string } {
+export function sniffPath(path: string): string | { reason: string } {
   let fd: number;
   try {
     fd = openSync(path, 'r');

@@ -78,3 +78,8 @@ export function siblingFiles(
 export function holdsRolloutSamples(formatId: string, formats: FormatList = FORMATS): boolean {
   return formats.find((format) => format.id === formatId)?.capabilities.samples ?? false;
 }
+
+/** Whether a file of this format is a trainer's timeline (a run's trainer lanes). */
+export function holdsTrainerTimeline(formatId: string, formats: FormatList = FORMATS): boolean {
+  return formats.find((format) => format.id === formatId)?.capabilities.trainerTimeline ?? false;
+}
