@@ -1,11 +1,8 @@
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import {
-  SNIFF_BYTES,
-  holdsRolloutSamples,
-  siblingFiles,
-  sniffFormat,
-} from '../core/formats/registry';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { holdsRolloutSamples, siblingFiles } from '../core/formats/registry';
+import { findRunFiles } from './run-files';
+import { sniffPath } from './sniff-path';
 
 /** What a list of named paths opens as: one group of files per trace (one file tab each). */
 export interface PathGroups {
@@ -17,6 +14,8 @@ export interface PathGroups {
   emptyFolders: string[];
   /** with `trendFolders`: named folders of two or more rollout dumps (their dumps not in groups) */
   trendFolders: string[];
+  /** with `runFolders`: named folders that are a run (ingest/run-files.ts), opened as one run tab */
+  runFolders: string[];
 }
 
 /**
@@ -25,11 +24,25 @@ export interface PathGroups {
  * dump alone, each rotated set once; what is not a trace is listed with the reason. Files are
  * read one at a time, so a folder of thousands of files keeps one file open.
  */
-export function groupPaths(paths: string[], options: { trendFolders?: boolean } = {}): PathGroups {
-  const result: PathGroups = { groups: [], skipped: [], emptyFolders: [], trendFolders: [] };
+export function groupPaths(
+  paths: string[],
+  options: { trendFolders?: boolean; runFolders?: boolean } = {},
+): PathGroups {
+  const result: PathGroups = {
+    groups: [],
+    skipped: [],
+    emptyFolders: [],
+    trendFolders: [],
+    runFolders: [],
+  };
   for (const path of paths) {
     if (!isDirectory(path)) {
       result.groups.push([path]);
+      continue;
+    }
+    // a folder holding a trainer timeline or several kinds of trace is one run
+    if (options.runFolders && findRunFiles([path]).isRun) {
+      result.runFolders.push(path);
       continue;
     }
     const before = result.groups.length;
@@ -84,28 +97,6 @@ function folderTraces(
   }
   const rollouts = new Set([...formats].filter(([, f]) => holdsRolloutSamples(f)).map(([p]) => p));
   return { groups, skipped, rollouts };
-}
-
-/** The id of the format a file's content is, or why it is not a trace. */
-export function sniffPath(path: string): string | { reason: string } {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    return { reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
-  }
-  try {
-    const head = Buffer.allocUnsafe(SNIFF_BYTES);
-    const length = readSync(fd, head, 0, SNIFF_BYTES, 0);
-    if (length === 0) return { reason: 'empty' };
-    return (
-      sniffFormat(head.subarray(0, length), basename(path))?.id ?? {
-        reason: 'not a trace this app reads',
-      }
-    );
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function isDirectory(path: string): boolean {

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { holdsTrainerTimeline, siblingFiles } from '../core/formats/registry';
-import { sniffPath } from './group-files';
+import { sniffPath } from './sniff-path';
 
 /** The files of a run, found by content in the named folders (and their subfolders) and files. */
 export interface RunFiles {

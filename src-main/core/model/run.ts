@@ -117,6 +117,10 @@ export interface RunLink {
   /** server start minus client start, and client end minus server end (seconds) */
   leadSec: number;
   tailSec: number;
+  /** the server's breakdown: time per stage and thread (router, tokenizer, queue, ...) */
+  stages: { stage: string; lane: string | null; durationSec: number }[];
+  /** the server request has an ERROR span */
+  serverError: boolean;
 }
 
 export interface RunSampleRef extends RunRowRef {

@@ -77,6 +77,8 @@ export function buildRunJoins(files: RunFileDigest[]): RunJoins {
           },
           leadSec: server.request.startSec - client.startSec,
           tailSec: client.endSec - server.request.endSec,
+          stages: stageTotals(server.request),
+          serverError: server.request.error,
         });
       }
       if (joined > 0) samplesWithServerRequests++;
@@ -132,6 +134,18 @@ export function buildRunJoins(files: RunFileDigest[]): RunJoins {
     rollouts: rollouts.sort((a, b) => a.startSec - b.startSec),
     versionSyncs: versionSyncs(trainers.flatMap((t) => t.syncs)),
   };
+}
+
+/** A request's stages summed per (stage, thread), in the order they first ran. */
+function stageTotals(request: RunServerRequest): RunLink['stages'] {
+  const totals = new Map<string, RunLink['stages'][number]>();
+  for (const s of request.stages) {
+    const key = `${s.stage}\u0000${s.lane ?? ''}`;
+    const total = totals.get(key) ?? { stage: s.stage, lane: s.lane, durationSec: 0 };
+    total.durationSec += s.durationSec;
+    totals.set(key, total);
+  }
+  return [...totals.values()];
 }
 
 function whyUnjoined(clients: { rid: string | null }[]): string {
