@@ -35,7 +35,7 @@ export async function openSources(
       return result.file.fileId;
     }
     // a folder of rollout dumps opens as trends (a host event says so): nothing to report
-    const quiet = result.error.code === 'open/cancelled' || result.error.code === 'open/as-trends';
+    const quiet = ['open/cancelled', 'open/as-trends', 'open/as-run'].includes(result.error.code);
     if (!quiet) useFilesStore.getState().addError(result.error);
     return null;
   } catch (error) {
