@@ -53,8 +53,10 @@ function RunReady({ host, result }: { host: TraceHost; result: RunResult }) {
         if (role === 'samples') next.set(index, order);
         else {
           const rows = await host.api.getRows(file.fileId, [...order.rowIds]);
-          for (const row of rows)
-            lanes.push({ file: index, originSec: file.globalStartSec ?? 0, row });
+          const fileName = shortPath(file.path ?? file.name);
+          for (const row of rows) {
+            lanes.push({ file: index, fileName, originSec: file.globalStartSec ?? 0, row });
+          }
         }
       }
       if (live) {
@@ -259,4 +261,9 @@ function Unjoined({ result, onSelect }: { result: RunResult; onSelect(s: RunSele
       </ul>
     </div>
   );
+}
+
+/** The last two parts of a path: `comm_timeline/slime-trainer-0.jsonl`. */
+function shortPath(path: string): string {
+  return path.split(/[/\\]/).slice(-2).join('/');
 }

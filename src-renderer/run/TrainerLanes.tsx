@@ -6,6 +6,8 @@ const LANE_PX = 12;
 
 export interface TrainerRow {
   file: number;
+  /** the file's name, to tell two timelines of one rank apart */
+  fileName: string;
   /** epoch seconds of the file's start: item times are relative to it */
   originSec: number;
   row: RowView;
@@ -36,8 +38,12 @@ export function TrainerLanes({
             key={`${t.file}:${t.row.rowId}`}
             data-testid="run-trainer-group"
           >
-            <div className="run-label" style={{ width: labelWidth }} title={String(t.row.source)}>
-              {t.row.source}
+            <div
+              className="run-label"
+              style={{ width: labelWidth }}
+              title={`${t.row.source} (${t.fileName})`}
+            >
+              {t.row.source} <span className="run-file-name">{t.fileName}</span>
             </div>
             <svg width={scale.width} height={height}>
               {t.row.items.map((item) => {
