@@ -275,10 +275,18 @@ export class TraceService implements TraceApi {
     const opened: OpenFile[] = [];
     // a few at a time: each file has its worker; the machine may have two cores
     const results: OpenResult[] = new Array<OpenResult>(found.groups.length);
+    // the largest first: the longest open starts at once, small ones fill in beside it
+    const queue = found.groups
+      .map((group, k) => ({
+        k,
+        bytes: group.reduce((n, p) => n + sourceSize({ kind: 'path', path: p }), 0),
+      }))
+      .sort((x, y) => y.bytes - x.bytes)
+      .map(({ k }) => k);
     let next = 0;
     const openNext = async (): Promise<void> => {
-      while (next < found.groups.length) {
-        const k = next++;
+      while (next < queue.length) {
+        const k = queue[next++];
         results[k] = await this.open({
           openId: `${request.openId}:${k}`,
           sources: found.groups[k].map((path) => ({ kind: 'path', path })),

@@ -58,64 +58,63 @@ function processRow(
 }
 
 function placeItems(records: TimelineRecord[]): RowItem[] {
-  const spans = records
-    .filter((r) => r.recordType === 'span')
-    .sort((a, b) => a.startSec - b.startSec || b.endSec - a.endSec || a.sequenceId - b.sequenceId);
+  // one sweep in time order; at one instant spans first (longest first), then events
+  const ordered = records
+    .slice()
+    .sort(
+      (a, b) =>
+        a.startSec - b.startSec ||
+        (a.recordType === b.recordType ? 0 : a.recordType === 'span' ? -1 : 1) ||
+        b.endSec - a.endSec ||
+        a.sequenceId - b.sequenceId,
+    );
   const laneEnds: number[] = [];
-  // open spans that may contain the next one: lane, end and name
+  // open spans that may contain the next record: lane, end and name
   const stack: { lane: number; end: number; name: string }[] = [];
   const items: RowItem[] = [];
-  for (const span of spans) {
-    while (stack.length > 0 && stack[stack.length - 1].end <= span.startSec) stack.pop();
+  for (const record of ordered) {
+    if (record.recordType === 'event') {
+      // an instant sits on the lane of the innermost span around it (its end included)
+      while (stack.length > 0 && stack[stack.length - 1].end < record.startSec) stack.pop();
+      const lane = stack.length > 0 ? stack[stack.length - 1].lane : 0;
+      items.push({
+        type: 'event',
+        state: 'point_event',
+        name: record.operation,
+        ts: record.startSec,
+        attempt: null,
+        span_id: String(record.sequenceId),
+        parent_span_id: null,
+        parent_span_name: stack.length > 0 ? stack[stack.length - 1].name : null,
+        lane,
+        depth: lane,
+        attrs: recordAttrs(record),
+      });
+      continue;
+    }
+    while (stack.length > 0 && stack[stack.length - 1].end <= record.startSec) stack.pop();
     const parent =
-      stack.length > 0 && span.endSec <= stack[stack.length - 1].end
+      stack.length > 0 && record.endSec <= stack[stack.length - 1].end
         ? stack[stack.length - 1]
         : null;
     let lane = parent === null ? 0 : parent.lane + 1;
-    while ((laneEnds[lane] ?? -Infinity) > span.startSec) lane++;
-    laneEnds[lane] = span.endSec;
-    stack.push({ lane, end: span.endSec, name: span.operation });
+    while ((laneEnds[lane] ?? -Infinity) > record.startSec) lane++;
+    laneEnds[lane] = record.endSec;
+    stack.push({ lane, end: record.endSec, name: record.operation });
     items.push({
       type: 'span',
       state: 'closed_span',
-      name: span.operation,
-      start_ts: span.startSec,
-      end_ts: span.endSec,
-      display_end_ts: span.endSec,
+      name: record.operation,
+      start_ts: record.startSec,
+      end_ts: record.endSec,
+      display_end_ts: record.endSec,
       attempt: null,
-      span_id: String(span.sequenceId),
+      span_id: String(record.sequenceId),
       parent_span_id: null,
       parent_span_name: parent?.name ?? null,
       lane,
       depth: parent === null ? 0 : parent.lane + 1,
-      attrs: { start_attrs: recordAttrs(span), end_attrs: {} },
-    });
-  }
-  const placed = items.slice();
-  for (const event of records.filter((r) => r.recordType === 'event')) {
-    // an instant sits on the lane of the innermost span around it
-    let lane = 0;
-    for (const item of placed) {
-      if (
-        item.type === 'span' &&
-        item.start_ts <= event.startSec &&
-        event.startSec <= item.display_end_ts
-      ) {
-        lane = Math.max(lane, item.lane);
-      }
-    }
-    items.push({
-      type: 'event',
-      state: 'point_event',
-      name: event.operation,
-      ts: event.startSec,
-      attempt: null,
-      span_id: String(event.sequenceId),
-      parent_span_id: null,
-      parent_span_name: null,
-      lane,
-      depth: lane,
-      attrs: recordAttrs(event),
+      attrs: { start_attrs: recordAttrs(record), end_attrs: {} },
     });
   }
   return items;
