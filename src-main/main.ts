@@ -64,7 +64,8 @@ if (!app.requestSingleInstanceLock()) {
     void service.openInitial(
       groupPaths(files.length > 0 ? files : [demoRolloutPath()], {
         trendFolders: true,
-        runFolders: true,
+        // two files to compare stay two files, whatever they are
+        runs: !launch.compare,
       }),
       launch.compare,
     );
@@ -76,7 +77,7 @@ if (!app.requestSingleInstanceLock()) {
 async function openPaths(paths: string[], compare: boolean): Promise<void> {
   for (const path of paths) recent.add(path);
   refreshMenu();
-  await service.openLater(groupPaths(paths, { trendFolders: true, runFolders: true }), compare);
+  await service.openLater(groupPaths(paths, { trendFolders: true, runs: !compare }), compare);
 }
 
 function refreshMenu(): void {

@@ -95,7 +95,7 @@ export function App({ host }: { host: TraceHost }) {
       if (event.type === 'files-opened') {
         void adoptFiles(event.fileIds, event.compare, event.errors);
         for (const folder of event.trendFolders ?? []) void openTrends(host, [folder]);
-        for (const folder of event.runFolders ?? []) void openRun(host, [folder]);
+        for (const paths of event.runs ?? []) void openRun(host, paths);
       } else if (event.type === 'trends-progress') {
         useTrendsStore.getState().progress(event.openId, event.progress);
       } else runCommand(event.command);
@@ -108,7 +108,7 @@ export function App({ host }: { host: TraceHost }) {
       // folders of rollout dumps named at start-up open as their trends
       for (const folder of initial.trendFolders) void openTrends(host, [folder]);
       // folders that are a run open as one run tab
-      for (const folder of initial.runFolders) void openRun(host, [folder]);
+      for (const paths of initial.runs) void openRun(host, paths);
       document.body.dataset.ready = 'true';
     });
     return () => {

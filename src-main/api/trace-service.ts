@@ -75,7 +75,7 @@ export class TraceService implements TraceApi {
     compare: false,
     errors: [],
     trendFolders: [],
-    runFolders: [],
+    runs: [],
   };
   private readonly trendJobs = new Map<string, AbortController>();
   private initialReady: Promise<void> = Promise.resolve();
@@ -92,13 +92,13 @@ export class TraceService implements TraceApi {
   ): Promise<{ fileIds: string[]; errors: FileError[] }> {
     const opening = this.openGroups(paths);
     this.initialReady = opening.then(({ fileIds, errors }) => {
-      const { trendFolders, runFolders } = paths;
+      const { trendFolders, runs } = paths;
       this.initial = {
         fileIds,
         compare: compare && fileIds.length >= 2,
         errors,
         trendFolders,
-        runFolders,
+        runs,
       };
     });
     return opening;
@@ -137,14 +137,14 @@ export class TraceService implements TraceApi {
   /** Opens files while the app runs (menu, second instance, macOS open-file) and says so. */
   async openLater(paths: PathGroups, compare: boolean): Promise<void> {
     const { fileIds, errors } = await this.openGroups(paths);
-    const { trendFolders, runFolders } = paths;
+    const { trendFolders, runs } = paths;
     this.emitHostEvent({
       type: 'files-opened',
       fileIds,
       compare,
       errors,
       trendFolders,
-      runFolders,
+      runs,
     });
   }
 
@@ -168,17 +168,17 @@ export class TraceService implements TraceApi {
       }
       const paths = groupPaths([source.path], {
         trendFolders: this.trends !== null,
-        runFolders: true,
+        runs: true,
       });
       if (paths.emptyFolders.length > 0) {
         return { ok: false, error: emptyFolderError(paths.emptyFolders[0]) };
       }
       const [group, ...others] = paths.groups;
-      if (others.length > 0 || paths.trendFolders.length > 0 || paths.runFolders.length > 0) {
+      if (others.length > 0 || paths.trendFolders.length > 0 || paths.runs.length > 0) {
         void this.openLater({ ...paths, groups: others }, false);
       }
       // a folder of rollout dumps and nothing else: its trends are all there is to open
-      if (!group && paths.runFolders.length > 0) {
+      if (!group && paths.runs.length > 0) {
         return { ok: false, error: { ...FOLDER_AS_RUN, fileName: basename(source.path) } };
       }
       if (!group) {
@@ -308,6 +308,7 @@ export class TraceService implements TraceApi {
       errors,
       skipped: found.skipped,
       joins: buildRunJoins(digests),
+      isRun: found.isRun,
     };
   }
 

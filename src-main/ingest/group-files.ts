@@ -14,8 +14,11 @@ export interface PathGroups {
   emptyFolders: string[];
   /** with `trendFolders`: named folders of two or more rollout dumps (their dumps not in groups) */
   trendFolders: string[];
-  /** with `runFolders`: named folders that are a run (ingest/run-files.ts), opened as one run tab */
-  runFolders: string[];
+  /**
+   * with `runs`: the named paths that are a run (ingest/run-files.ts), each opened as one run
+   * tab: a folder that is a run, or the named files together when they are one
+   */
+  runs: string[][];
 }
 
 /**
@@ -26,23 +29,28 @@ export interface PathGroups {
  */
 export function groupPaths(
   paths: string[],
-  options: { trendFolders?: boolean; runFolders?: boolean } = {},
+  options: { trendFolders?: boolean; runs?: boolean } = {},
 ): PathGroups {
   const result: PathGroups = {
     groups: [],
     skipped: [],
     emptyFolders: [],
     trendFolders: [],
-    runFolders: [],
+    runs: [],
   };
+  // several named files that together are a run (dumps + SGLang's file, timelines) open as one
+  const files = paths.filter((path) => !isDirectory(path));
+  const filesAreRun = options.runs === true && files.length >= 2 && findRunFiles(files).isRun;
+  if (filesAreRun) result.runs.push(files);
   for (const path of paths) {
+    if (filesAreRun && files.includes(path)) continue;
     if (!isDirectory(path)) {
       result.groups.push([path]);
       continue;
     }
     // a folder holding a trainer timeline or several kinds of trace is one run
-    if (options.runFolders && findRunFiles([path]).isRun) {
-      result.runFolders.push(path);
+    if (options.runs && findRunFiles([path]).isRun) {
+      result.runs.push([path]);
       continue;
     }
     const before = result.groups.length;

@@ -1,4 +1,5 @@
 import type { TraceHost } from '../host/trace-host';
+import { useFilesStore } from '../state/files-store';
 import { useRunStore } from './run-store';
 
 let counter = 0;
@@ -29,4 +30,32 @@ function baseName(path: string): string {
       .split(/[/\\]/)
       .pop() ?? path
   );
+}
+
+/**
+ * Files dropped together (the desktop app knows their paths): one run tab when they are a run
+ * (dumps with SGLang's file, trainer timelines), else each a file tab as before. Either way main
+ * opens them once.
+ */
+export async function openDroppedTogether(host: TraceHost, paths: string[]): Promise<string[]> {
+  const id = `run-${Date.now()}-${++counter}`;
+  try {
+    const result = await host.api.openRun({ openId: id, paths });
+    if (result.isRun) {
+      useRunStore.getState().start(id, `${paths.length} files`, paths);
+      useRunStore.getState().finish(id, result);
+      return [];
+    }
+    const files = useFilesStore.getState();
+    for (const { file } of result.files) files.addFile(file);
+    for (const error of result.errors) files.addError(error);
+    return result.files.map(({ file }) => file.fileId);
+  } catch (error) {
+    useFilesStore.getState().addError({
+      code: 'open/failed',
+      message: error instanceof Error ? error.message : String(error),
+      fileName: `${paths.length} files`,
+    });
+    return [];
+  }
 }

@@ -234,8 +234,8 @@ export type HostEvent =
       errors: FileError[];
       /** named folders of rollout dumps, to open as trends (one point per dump) */
       trendFolders?: string[];
-      /** named folders that are a run, to open as one run tab */
-      runFolders?: string[];
+      /** named paths that are a run (a folder, or files together), each to open as one run tab */
+      runs?: string[][];
     }
   | { type: 'command'; command: MenuCommand }
   | { type: 'trends-progress'; openId: string; progress: TrendFileProgress };
@@ -263,6 +263,11 @@ export interface RunResult {
   skipped: { path: string; reason: string }[];
   /** file numbers in the joins are positions in `files` */
   joins: RunJoins;
+  /**
+   * whether the paths are a run (a trainer timeline, or traces of several kinds); files dropped
+   * together that are not one (two dumps) are still opened, for the renderer to show as tabs
+   */
+  isRun: boolean;
 }
 
 export type { RunJoins, RunFileRole };
@@ -279,8 +284,8 @@ export interface TraceApi {
     errors: FileError[];
     /** named folders of rollout dumps: the renderer opens each as trends */
     trendFolders: string[];
-    /** named folders that are a run: the renderer opens each with openRun */
-    runFolders: string[];
+    /** named paths that are a run (a folder, or files together): the renderer opens each with openRun */
+    runs: string[][];
   }>;
   /** one point per rollout dump, each file read on a worker (cached); cancelOpen(openId) stops */
   openTrends(request: TrendsRequest): Promise<TrendsResult>;

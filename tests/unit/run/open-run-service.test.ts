@@ -57,14 +57,41 @@ describe('TraceApi.openRun', () => {
   });
 
   it('a named run folder is a run, not file tabs; a folder of dumps alone stays trends', () => {
-    const paths = groupPaths([RUN], { trendFolders: true, runFolders: true });
-    expect(paths.runFolders).toEqual([RUN]);
+    const paths = groupPaths([RUN], { trendFolders: true, runs: true });
+    expect(paths.runs).toEqual([[RUN]]);
     expect(paths.groups).toEqual([]);
     expect(paths.emptyFolders).toEqual([]);
     const dumps = groupPaths([resolve(__dirname, '../../fixtures/slime')], {
       trendFolders: true,
-      runFolders: true,
+      runs: true,
     });
-    expect(dumps.runFolders).toEqual([]);
+    expect(dumps.runs).toEqual([]);
+  });
+});
+
+describe('files named or dropped together', () => {
+  const dump0 = resolve(RUN, 'rollout_0.pt');
+  const dump1 = resolve(RUN, 'rollout_1.pt');
+  const sglang = resolve(RUN, 'sglang_otel_trace.json');
+
+  it("dumps with SGLang's file are one run; two dumps stay two files", () => {
+    expect(groupPaths([dump0, sglang], { runs: true })).toMatchObject({
+      runs: [[dump0, sglang]],
+      groups: [],
+    });
+    expect(groupPaths([dump0, dump1], { runs: true })).toMatchObject({
+      runs: [],
+      groups: [[dump0], [dump1]],
+    });
+  });
+
+  it('openRun says whether they are a run, and opens them either way', async () => {
+    const service = new TraceService(ingestInThread(FORMATS));
+    const run = await service.openRun({ openId: 'r2', paths: [dump0, sglang] });
+    expect(run.isRun).toBe(true);
+    expect(run.joins.counts.samplesWithServerRequests).toBe(32);
+    const two = await service.openRun({ openId: 'r3', paths: [dump0, dump1] });
+    expect(two.isRun).toBe(false);
+    expect(two.files.map((f) => f.file.name)).toEqual(['rollout_0.pt', 'rollout_1.pt']);
   });
 });
