@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import { keyOf, nameColour, type SampleRowRef } from './run-model';
 import { xOf, type TimeScale } from './RunAxis';
@@ -32,8 +32,18 @@ export function SampleRows(props: SampleRowsProps) {
   const { result, rows, scale, labelWidth, views, selectedKey, expanded } = props;
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
-  const linksOf = (row: SampleRowRef) =>
-    result.joins.links.filter((l) => l.client.file === row.file && l.client.rowId === row.rowId);
+  // a run may hold 100k samples: their links by row, once
+  const linksByRow = useMemo(() => {
+    const map = new Map<string, RunResult['joins']['links']>();
+    for (const link of result.joins.links) {
+      const key = keyOf(link.client.file, link.client.rowId);
+      const list = map.get(key);
+      if (list) list.push(link);
+      else map.set(key, [link]);
+    }
+    return map;
+  }, [result]);
+  const linksOf = (row: SampleRowRef) => linksByRow.get(keyOf(row.file, row.rowId)) ?? [];
   const heightOf = (row: SampleRowRef) => {
     if (!expanded.has(keyOf(row.file, row.rowId))) return ROW_PX;
     return (

@@ -125,6 +125,26 @@ describe('slime trainer communication timeline', () => {
     ]);
   });
 
+  it('starts a record without api_launch_timestamp_ns at its completion; one without any time is skipped', () => {
+    const lines = fixture('comm_timeline/slime-trainer-0.jsonl')
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
+    const noLaunch = JSON.parse(lines[0]) as Record<string, unknown>;
+    noLaunch.api_launch_timestamp_ns = null;
+    noLaunch.api_return_timestamp_ns = null;
+    const noTime = { ...noLaunch, completion_timestamp_ns: null };
+    const text = [JSON.stringify(noLaunch), JSON.stringify(noTime), ...lines.slice(1)].join('\n');
+    const read = parseTimelineRecords(bytesSource('t.jsonl', new TextEncoder().encode(text)));
+    expect(read.records).toHaveLength(123);
+    // completion_timestamp_ns of the first record: 1787648402484340648
+    expect(read.records[0].startSec).toBeCloseTo(1787648402.48434, 5);
+    expect(read.skippedLines).toEqual({
+      count: 1,
+      examples: [{ line: 2, reason: 'no timestamp' }],
+    });
+  });
+
   it('is found by content whatever the name (.rank-N, .role-X suffixes), and not for OTLP lines', () => {
     const head = fixture('comm_timeline/slime-trainer-0.jsonl').subarray(0, 65536);
     for (const name of ['timeline.rank-3.jsonl', 'timeline.role-rollout.rank-0.jsonl', 'x.log']) {

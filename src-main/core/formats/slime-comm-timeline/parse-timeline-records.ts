@@ -50,7 +50,7 @@ function recordProblem(value: unknown): string | null {
   const v = value as Record<string, unknown>;
   if (typeof v.operation !== 'string') return 'no operation';
   if (v.record_type !== 'span' && v.record_type !== 'event') return 'record_type not span/event';
-  if (nsToSec(v.api_launch_timestamp_ns) === null) return 'no api_launch_timestamp_ns';
+  if (startOf(v) === null) return 'no timestamp';
   return null;
 }
 
@@ -119,8 +119,17 @@ export function parseTimelineRecords(
   };
 }
 
+/** When a record starts: its API launch; else (a record written without it) its completion. */
+function startOf(v: Record<string, unknown>): number | null {
+  return (
+    nsToSec(v.api_launch_timestamp_ns) ??
+    nsToSec(v.api_return_timestamp_ns) ??
+    nsToSec(v.completion_timestamp_ns)
+  );
+}
+
 function toRecord(v: Record<string, unknown>, line: number): TimelineRecord {
-  const startSec = nsToSec(v.api_launch_timestamp_ns)!;
+  const startSec = startOf(v)!;
   const recordType = v.record_type as 'span' | 'event';
   const completion = nsToSec(v.completion_timestamp_ns);
   return {
