@@ -62,7 +62,11 @@ if (!app.requestSingleInstanceLock()) {
     const files = [...launch.files, ...pendingOpenFiles];
     for (const file of files) recent.add(file);
     void service.openInitial(
-      groupPaths(files.length > 0 ? files : [demoRolloutPath()], { trendFolders: true }),
+      groupPaths(files.length > 0 ? files : [demoRolloutPath()], {
+        trendFolders: true,
+        // two files to compare stay two files, whatever they are
+        runs: !launch.compare,
+      }),
       launch.compare,
     );
   });
@@ -73,7 +77,7 @@ if (!app.requestSingleInstanceLock()) {
 async function openPaths(paths: string[], compare: boolean): Promise<void> {
   for (const path of paths) recent.add(path);
   refreshMenu();
-  await service.openLater(groupPaths(paths, { trendFolders: true }), compare);
+  await service.openLater(groupPaths(paths, { trendFolders: true, runs: !compare }), compare);
 }
 
 function refreshMenu(): void {

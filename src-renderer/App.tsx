@@ -12,6 +12,9 @@ import { CompareView } from './compare/CompareView';
 import { TrendsView } from './trends/TrendsView';
 import { openTrends } from './trends/open-trends';
 import { useTrendsStore } from './state/trends-store';
+import { RunView } from './run/RunView';
+import { openRun } from './run/open-run';
+import { useRunStore } from './run/run-store';
 
 export function App({ host }: { host: TraceHost }) {
   const files = useFilesStore((s) => s.files);
@@ -21,6 +24,7 @@ export function App({ host }: { host: TraceHost }) {
   const compared = files.find((f) => f.fileId === compareFileId) ?? null;
   const [showShortcuts, setShowShortcuts] = useState(false);
   const activeTrends = useTrendsStore((s) => s.sets.find((t) => t.id === s.activeId) ?? null);
+  const activeRun = useRunStore((s) => s.runs.find((r) => r.id === s.activeId) ?? null);
 
   /** Files main opened (start-up, menu, second instance): show them as tabs. */
   const adoptFiles = useCallback(
@@ -74,7 +78,10 @@ export function App({ host }: { host: TraceHost }) {
   useEffect(
     () =>
       useFilesStore.subscribe((state, previous) => {
-        if (state.activeFileId !== previous.activeFileId) useTrendsStore.getState().setActive(null);
+        if (state.activeFileId !== previous.activeFileId) {
+          useTrendsStore.getState().setActive(null);
+          useRunStore.getState().setActive(null);
+        }
       }),
     [],
   );
@@ -88,6 +95,7 @@ export function App({ host }: { host: TraceHost }) {
       if (event.type === 'files-opened') {
         void adoptFiles(event.fileIds, event.compare, event.errors);
         for (const folder of event.trendFolders ?? []) void openTrends(host, [folder]);
+        for (const paths of event.runs ?? []) void openRun(host, paths);
       } else if (event.type === 'trends-progress') {
         useTrendsStore.getState().progress(event.openId, event.progress);
       } else runCommand(event.command);
@@ -99,6 +107,8 @@ export function App({ host }: { host: TraceHost }) {
       await adoptFiles(initial.fileIds, initial.compare, initial.errors);
       // folders of rollout dumps named at start-up open as their trends
       for (const folder of initial.trendFolders) void openTrends(host, [folder]);
+      // folders that are a run open as one run tab
+      for (const paths of initial.runs) void openRun(host, paths);
       document.body.dataset.ready = 'true';
     });
     return () => {
@@ -131,7 +141,9 @@ export function App({ host }: { host: TraceHost }) {
         <TopBar host={host} onShortcuts={() => setShowShortcuts(true)} />
         <ErrorBanner />
         <main className="workspace">
-          {activeTrends ? (
+          {activeRun ? (
+            <RunView host={host} run={activeRun} key={activeRun.id} />
+          ) : activeTrends ? (
             <TrendsView host={host} set={activeTrends} key={activeTrends.id} />
           ) : active && compared ? (
             <CompareView

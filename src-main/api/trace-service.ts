@@ -20,7 +20,11 @@ import type {
   ExportFormat,
   ExportedFile,
   TrendsRequest,
+  RunRequest,
+  RunResult,
 } from '../core/api/trace-api';
+import { buildRunJoins } from '../core/run/build-run-joins';
+import { findRunFiles } from '../ingest/run-files';
 import type { TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
@@ -38,6 +42,12 @@ export type TrendsRunner = (paths: string[], options: TrendsOptions) => Promise<
  * there is no file tab to answer with. Not an error a user sees.
  */
 export const FOLDER_AS_TRENDS = { code: 'open/as-trends', message: 'opened as trends' } as const;
+
+/** Said when a dropped folder is a run: it opens as one run tab (a host event). */
+export const FOLDER_AS_RUN = { code: 'open/as-run', message: 'opened as a run' } as const;
+
+/** How many of a run's files are opened at once. */
+const RUN_OPEN_CONCURRENCY = 3;
 
 export type IngestRunner = (
   request: IngestRequest,
@@ -65,6 +75,7 @@ export class TraceService implements TraceApi {
     compare: false,
     errors: [],
     trendFolders: [],
+    runs: [],
   };
   private readonly trendJobs = new Map<string, AbortController>();
   private initialReady: Promise<void> = Promise.resolve();
@@ -81,8 +92,14 @@ export class TraceService implements TraceApi {
   ): Promise<{ fileIds: string[]; errors: FileError[] }> {
     const opening = this.openGroups(paths);
     this.initialReady = opening.then(({ fileIds, errors }) => {
-      const trendFolders = paths.trendFolders;
-      this.initial = { fileIds, compare: compare && fileIds.length >= 2, errors, trendFolders };
+      const { trendFolders, runs } = paths;
+      this.initial = {
+        fileIds,
+        compare: compare && fileIds.length >= 2,
+        errors,
+        trendFolders,
+        runs,
+      };
     });
     return opening;
   }
@@ -120,8 +137,15 @@ export class TraceService implements TraceApi {
   /** Opens files while the app runs (menu, second instance, macOS open-file) and says so. */
   async openLater(paths: PathGroups, compare: boolean): Promise<void> {
     const { fileIds, errors } = await this.openGroups(paths);
-    const trendFolders = paths.trendFolders;
-    this.emitHostEvent({ type: 'files-opened', fileIds, compare, errors, trendFolders });
+    const { trendFolders, runs } = paths;
+    this.emitHostEvent({
+      type: 'files-opened',
+      fileIds,
+      compare,
+      errors,
+      trendFolders,
+      runs,
+    });
   }
 
   onProgress(listener: (progress: OpenProgress) => void): () => void {
@@ -142,15 +166,21 @@ export class TraceService implements TraceApi {
         });
         continue;
       }
-      const paths = groupPaths([source.path], { trendFolders: this.trends !== null });
+      const paths = groupPaths([source.path], {
+        trendFolders: this.trends !== null,
+        runs: true,
+      });
       if (paths.emptyFolders.length > 0) {
         return { ok: false, error: emptyFolderError(paths.emptyFolders[0]) };
       }
       const [group, ...others] = paths.groups;
-      if (others.length > 0 || paths.trendFolders.length > 0) {
+      if (others.length > 0 || paths.trendFolders.length > 0 || paths.runs.length > 0) {
         void this.openLater({ ...paths, groups: others }, false);
       }
       // a folder of rollout dumps and nothing else: its trends are all there is to open
+      if (!group && paths.runs.length > 0) {
+        return { ok: false, error: { ...FOLDER_AS_RUN, fileName: basename(source.path) } };
+      }
       if (!group) {
         return { ok: false, error: { ...FOLDER_AS_TRENDS, fileName: basename(source.path) } };
       }
@@ -236,6 +266,50 @@ export class TraceService implements TraceApi {
     } finally {
       this.trendJobs.delete(request.openId);
     }
+  }
+
+  async openRun(request: RunRequest): Promise<RunResult> {
+    const found = findRunFiles(request.paths);
+    const files: RunResult['files'] = [];
+    const errors: RunResult['errors'] = [];
+    const opened: OpenFile[] = [];
+    // a few at a time: each file has its worker; the machine may have two cores
+    const results: OpenResult[] = new Array<OpenResult>(found.groups.length);
+    // the largest first: the longest open starts at once, small ones fill in beside it
+    const queue = found.groups
+      .map((group, k) => ({
+        k,
+        bytes: group.reduce((n, p) => n + sourceSize({ kind: 'path', path: p }), 0),
+      }))
+      .sort((x, y) => y.bytes - x.bytes)
+      .map(({ k }) => k);
+    let next = 0;
+    const openNext = async (): Promise<void> => {
+      while (next < queue.length) {
+        const k = queue[next++];
+        results[k] = await this.open({
+          openId: `${request.openId}:${k}`,
+          sources: found.groups[k].map((path) => ({ kind: 'path', path })),
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: RUN_OPEN_CONCURRENCY }, openNext));
+    for (const result of results) {
+      if (!result.ok) errors.push(result.error);
+      else opened.push(this.file(result.file.fileId));
+    }
+    const digests = await Promise.all(opened.map((file) => file.opened.call('runDigest')));
+    opened.forEach((file, k) => files.push({ file: file.summary, role: digests[k].role }));
+    return {
+      name:
+        request.paths.length === 1 ? basename(request.paths[0]) : `${request.paths.length} paths`,
+      paths: request.paths,
+      files,
+      errors,
+      skipped: found.skipped,
+      joins: buildRunJoins(digests),
+      isRun: found.isRun,
+    };
   }
 
   async close(fileId: string): Promise<void> {

@@ -63,21 +63,26 @@ function isRowQuery(v: unknown): boolean {
   );
 }
 
+/** {openId, paths}: openTrends and openRun */
+function isPathsRequest(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    typeof v.openId === 'string' &&
+    Array.isArray(v.paths) &&
+    v.paths.length > 0 &&
+    v.paths.length <= 10_000 &&
+    v.paths.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 4096)
+  );
+}
+
 const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   open: [isOpenRequest],
   cancelOpen: [isString],
   close: [isString],
   listFiles: [],
   initialFiles: [],
-  openTrends: [
-    (v) =>
-      isObject(v) &&
-      typeof v.openId === 'string' &&
-      Array.isArray(v.paths) &&
-      v.paths.length > 0 &&
-      v.paths.length <= 10_000 &&
-      v.paths.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 4096),
-  ],
+  openTrends: [isPathsRequest],
+  openRun: [isPathsRequest],
   queryRows: [isString, isRowQuery],
   getRows: [isString, isIndexList],
   getSpan: [isString, isIndex, isIndex],

@@ -10,12 +10,15 @@ Commands:
   perf FILE                              slime's perf/... metrics (and ours) as JSON; figures
                                          per span name for traces without them
   export FILE --format perfetto|csv [-o OUT]   Perfetto trace (.json or .json.gz) or CSV
+  summary RUN [--json]                   a run (a folder or several files): each file, the
+                                         joins sample <-> SGLang request, staleness, trainer
+  export RUN --format perfetto [-o OUT]  the whole run as one trace, flows sample -> server
 
   trace-explorer FILE...                 same as serve
   trace-explorer A B --compare           serve, comparing A with B
 
 FILE is a slime rollout dump (.pt), an OpenTelemetry JSON-lines file (SGLang's otel_trace.json,
-ROLL's traces.jsonl), or a folder: it opens every trace it holds, recognised by content (a
+ROLL's traces.jsonl), slime's trainer communication timeline (slime-trainer-0.jsonl), or a folder: it opens every trace it holds, recognised by content (a
 rotated traces*.jsonl set as one), and lists the files it skipped with the reason.
 Commands that run longer than about 2 s show their progress on stderr when it is a terminal.
 Run 'trace-explorer <command> --help' for a command's options.`;
@@ -34,7 +37,13 @@ Files that cannot be opened are said in the terminal, with the reason.`,
 Prints the file's format, samples, traced samples, rows, spans, events, duration and the perf
 table. --json prints one JSON object with format, samples, untracedSamples, rows, spans, events,
 links, skippedLines, durationSec and perf. --timings also prints to stderr how long each step
-of opening took (read, rows, store, perf) and the reading speed.`,
+of opening took (read, rows, store, perf) and the reading speed.
+
+A run (several files, or a folder, with its subfolders, holding a trainer timeline or traces of
+several kinds): --json prints files (each with path, format and counts), skipped, joins
+(samples, samplesWithServerRequests, samplesWithoutServerRequest, serverRequests,
+serverRequestsWithoutSample, staleSamples), trainer (files, records, skippedLines,
+byOperation), the unjoined lists both ways, the stale samples, rollouts and weight syncs.`,
   rows: `Usage: trace-explorer rows FILE
 
 Prints the rows of a slime dump as JSON in exactly the shape of slime's timeline cache
@@ -51,5 +60,7 @@ with ids replaced by * (decode Req *).`,
   --format perfetto   Trace Event Format JSON for ui.perfetto.dev and chrome://tracing
                       (OUT ending in .gz is gzipped)
   --format csv        one line per row with its fields, after a header
-  -o OUT              output file; '-' (the default) writes to stdout`,
+  -o OUT              output file; '-' (the default) writes to stdout
+A run (a folder or several files) exports as one Perfetto trace on one clock, with a flow
+arrow from each sample's generate span to its SGLang request.`,
 };

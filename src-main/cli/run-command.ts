@@ -15,6 +15,8 @@ import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summ
 import { buildRowsJson, fileError } from './rows-output';
 import { exportTrace } from '../core/export/export-trace';
 import { isExportFormat } from '../core/api/trace-api';
+import { findRunFiles, type RunFiles } from '../ingest/run-files';
+import { buildRunSummaryJson, exportRun, formatRunSummaryText, joinRun } from './run-output';
 
 type Parse = typeof ParseArgs;
 const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends'] as const;
@@ -102,6 +104,14 @@ export async function runCommand(
       { json: values.json ?? false, cache: !values['no-cache'] },
     );
   }
+  if ((command === 'summary' || command === 'export') && positionals.length > 0) {
+    const paths = positionals.map((p) => resolve(p));
+    // several files, or a folder holding a trainer timeline or traces of several kinds: a run
+    if (paths.length > 1 || statSync(paths[0], { throwIfNoEntry: false })?.isDirectory()) {
+      const found = findRunFiles(paths);
+      if (found.isRun) return runOfFiles(command, paths, found, values, setup);
+    }
+  }
   if (positionals.length !== 1) {
     throw new UsageError(`${command} takes one FILE or folder (${positionals.length} given)`);
   }
@@ -138,6 +148,33 @@ export async function runCommand(
     return 0;
   }
   return runExport(trace, values.format, values.output ?? '-');
+}
+
+/** summary / export of a run: every trace of it opened here, then joined. */
+function runOfFiles(
+  command: 'summary' | 'export',
+  paths: string[],
+  found: RunFiles,
+  values: { json?: boolean; format?: string; output?: string },
+  setup: CommandSetup,
+): number {
+  if (command === 'export' && values.format !== 'perfetto') {
+    throw new UsageError('a run exports as one Perfetto trace: --format perfetto');
+  }
+  const traces = found.groups.map((group) => ({
+    path: group[0],
+    trace: openOrThrow(group, false, setup),
+  }));
+  const run = joinRun(traces, found.skipped);
+  if (command === 'export') {
+    exportRun(run, values.output ?? '-');
+    return 0;
+  }
+  const text = values.json
+    ? JSON.stringify(buildRunSummaryJson(paths, run), null, 2)
+    : formatRunSummaryText(run);
+  process.stdout.write(`${text}\n`);
+  return 0;
 }
 
 /** parseArgs, with its complaints (an unknown option, a missing value) as usage errors. */

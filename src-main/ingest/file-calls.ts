@@ -5,6 +5,7 @@ import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
 import { getRowViews, getSpanDetails, rowOrderOf } from '../core/store/row-views';
 import { compareDigest } from '../core/compare/compare-traces';
+import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
 import { readLazyValues } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
@@ -31,6 +32,7 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     getPerf: () => trace.perf,
     exportTrace: (format) => exportFile(trace, format),
     compareDigest: () => compareDigest(trace),
+    runDigest: () => runDigest(trace),
   };
 }
 

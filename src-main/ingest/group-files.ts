@@ -1,12 +1,8 @@
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { gunzipHead } from '../core/bytes/gunzip-source';
-import {
-  SNIFF_BYTES,
-  holdsRolloutSamples,
-  siblingFiles,
-  sniffFormat,
-} from '../core/formats/registry';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { holdsRolloutSamples, siblingFiles } from '../core/formats/registry';
+import { findRunFiles } from './run-files';
+import { sniffPath } from './sniff-path';
 
 /** What a list of named paths opens as: one group of files per trace (one file tab each). */
 export interface PathGroups {
@@ -18,6 +14,11 @@ export interface PathGroups {
   emptyFolders: string[];
   /** with `trendFolders`: named folders of two or more rollout dumps (their dumps not in groups) */
   trendFolders: string[];
+  /**
+   * with `runs`: the named paths that are a run (ingest/run-files.ts), each opened as one run
+   * tab: a folder that is a run, or the named files together when they are one
+   */
+  runs: string[][];
 }
 
 /**
@@ -26,11 +27,30 @@ export interface PathGroups {
  * dump alone, each rotated set once; what is not a trace is listed with the reason. Files are
  * read one at a time, so a folder of thousands of files keeps one file open.
  */
-export function groupPaths(paths: string[], options: { trendFolders?: boolean } = {}): PathGroups {
-  const result: PathGroups = { groups: [], skipped: [], emptyFolders: [], trendFolders: [] };
+export function groupPaths(
+  paths: string[],
+  options: { trendFolders?: boolean; runs?: boolean } = {},
+): PathGroups {
+  const result: PathGroups = {
+    groups: [],
+    skipped: [],
+    emptyFolders: [],
+    trendFolders: [],
+    runs: [],
+  };
+  // several named files that together are a run (dumps + SGLang's file, timelines) open as one
+  const files = paths.filter((path) => !isDirectory(path));
+  const filesAreRun = options.runs === true && files.length >= 2 && findRunFiles(files).isRun;
+  if (filesAreRun) result.runs.push(files);
   for (const path of paths) {
+    if (filesAreRun && files.includes(path)) continue;
     if (!isDirectory(path)) {
       result.groups.push([path]);
+      continue;
+    }
+    // a folder holding a trainer timeline or several kinds of trace is one run
+    if (options.runs && findRunFiles([path]).isRun) {
+      result.runs.push([path]);
       continue;
     }
     const before = result.groups.length;
@@ -85,28 +105,6 @@ function folderTraces(
   }
   const rollouts = new Set([...formats].filter(([, f]) => holdsRolloutSamples(f)).map(([p]) => p));
   return { groups, skipped, rollouts };
-}
-
-/** The id of the format a file's content is, or why it is not a trace. */
-function sniffPath(path: string): string | { reason: string } {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    return { reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
-  }
-  try {
-    const head = Buffer.allocUnsafe(SNIFF_BYTES);
-    const length = readSync(fd, head, 0, SNIFF_BYTES, 0);
-    if (length === 0) return { reason: 'empty' };
-    return (
-      sniffFormat(gunzipHead(head.subarray(0, length), SNIFF_BYTES), basename(path))?.id ?? {
-        reason: 'not a trace this app reads',
-      }
-    );
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function isDirectory(path: string): boolean {

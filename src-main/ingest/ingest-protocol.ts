@@ -1,3 +1,4 @@
+import type { RunFileDigest } from '../core/model/run';
 import type {
   ExportFormat,
   ExportedFile,
@@ -52,6 +53,7 @@ export interface FileCalls {
   getPerf(): PerfView;
   exportTrace(format: ExportFormat): ExportedFile;
   compareDigest(): CompareDigest;
+  runDigest(): RunFileDigest;
 }
 
 export type FileCallName = keyof FileCalls;

@@ -29,7 +29,8 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
     port: options.port,
     token: options.token,
   });
-  const paths = groupPaths(options.files, { trendFolders: true });
+  const paths = groupPaths(options.files, { trendFolders: true, runs: !options.compare });
+  for (const run of paths.runs) log(`opening ${run.map(shortPath).join(' + ')} as one run`);
   for (const folder of paths.trendFolders)
     log(`opening the rollout dumps of ${shortPath(folder)} as trends`);
   // a named folder: say which of its files open, and why the others do not

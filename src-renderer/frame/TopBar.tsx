@@ -3,6 +3,8 @@ import type { TraceHost } from '../host/trace-host';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
+import { RunTabs } from '../run/RunTabs';
+import { useRunStore } from '../run/run-store';
 import { openFiles } from '../state/open-files';
 import { TopBarActions } from './TopBarActions';
 
@@ -63,6 +65,7 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
             onClick={() => {
               setActive(file.fileId);
               setActiveTrends(null);
+              useRunStore.getState().setActive(null);
             }}
           >
             <span className="tab-format">{file.formatLabels.short}</span>
@@ -88,7 +91,10 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
             className={`tab${set.id === activeTrendsId ? ' active' : ''}`}
             data-testid="trends-tab"
             title={`Trends of ${set.paths.join(', ')}`}
-            onClick={() => setActiveTrends(set.id)}
+            onClick={() => {
+              setActiveTrends(set.id);
+              useRunStore.getState().setActive(null);
+            }}
           >
             <span className="tab-format">Trends</span>
             <span className="tab-name">{set.title}</span>
@@ -106,6 +112,7 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
             </button>
           </div>
         ))}
+        <RunTabs host={host} onActivate={() => setActiveTrends(null)} />
         {opening.map((o) => (
           <div key={o.openId} className="tab opening" data-testid="opening-tab">
             <span className="tab-name">{o.name}</span>

@@ -1,11 +1,17 @@
 import type { OpenSource } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { useFilesStore } from './files-store';
+import { openDroppedTogether } from '../run/open-run';
 
 let openCounter = 0;
 
 /** Opens files a user picked or dropped: by path where the host knows it, else by bytes. */
 export async function openFiles(host: TraceHost, files: File[]): Promise<string[]> {
+  // several files with paths (the desktop app) may be one run: main decides by content
+  const paths = files.map((file) => host.pathForFile(file));
+  if (files.length >= 2 && paths.every((path) => path !== null)) {
+    return openDroppedTogether(host, paths as string[]);
+  }
   const opened: string[] = [];
   for (const file of files) {
     const path = host.pathForFile(file);
@@ -35,7 +41,7 @@ export async function openSources(
       return result.file.fileId;
     }
     // a folder of rollout dumps opens as trends (a host event says so): nothing to report
-    const quiet = result.error.code === 'open/cancelled' || result.error.code === 'open/as-trends';
+    const quiet = ['open/cancelled', 'open/as-trends', 'open/as-run'].includes(result.error.code);
     if (!quiet) useFilesStore.getState().addError(result.error);
     return null;
   } catch (error) {

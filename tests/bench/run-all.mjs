@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
 import { writeOtlpFile } from './otlp-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
+import { writeTimelineFile } from './timeline-writer.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -172,12 +173,76 @@ function benchTrends() {
   );
 }
 
+/**
+ * One run (issue 20): BENCH_RUN_DUMPS dumps (default 10) of BENCH_RUN_MB (default 100), an SGLang
+ * file of BENCH_RUN_SGLANG_MB (default 500) in the run fixture's shape, and 8 trainer ranks;
+ * `openRun` over serve mode's HTTP API (every file on its worker, then the joins: what the run
+ * tab waits for before it asks its first rows), beside each kind's single open (`summary`) in the
+ * same run. Goal: 10 s.
+ */
+async function benchRun() {
+  const dumps = Number(process.env.BENCH_RUN_DUMPS ?? 10);
+  const dumpMb = Number(process.env.BENCH_RUN_MB ?? 100);
+  const sglangMb = Number(process.env.BENCH_RUN_SGLANG_MB ?? 500);
+  const dir = join(data, `one_run_${dumps}x${dumpMb}mb_${sglangMb}mb`);
+  const fixtures = join(root, 'tests/fixtures/run');
+  mkdirSync(join(dir, 'timeline'), { recursive: true });
+  for (let id = 0; id < dumps; id++) {
+    const path = join(dir, `rollout_${id}.pt`);
+    if (!existsSync(path)) writeSlimeDump(path, dumpMb * 1e6, 8000, Infinity, { rolloutId: id, seed: 2000 + id });
+  }
+  const sglang = join(dir, 'sglang_otel_trace.json');
+  const fixtureSglang = join(fixtures, 'sglang_otel_trace.json');
+  // the fixture: 5511 spans in 2995129 bytes
+  if (!existsSync(sglang)) writeOtlpFile(sglang, fixtureSglang, Math.round((sglangMb * 1e6 * 5511) / 2995129));
+  for (let rank = 0; rank < 8; rank++) {
+    const path = join(dir, 'timeline', `slime-trainer-${rank}.jsonl`);
+    if (!existsSync(path)) writeTimelineFile(path, join(fixtures, 'comm_timeline/slime-trainer-0.jsonl'), rank, 100);
+  }
+  console.log(`\n== one run: ${dumps} dumps of ${dumpMb} MB, SGLang ${mb(statSync(sglang).size)} MB, 8 trainer ranks`);
+  const port = 4900 + Math.floor(Math.random() * 500);
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--token', 'bench'], { stdio: 'ignore' });
+  try {
+    const call = (method, args) =>
+      fetch(`http://127.0.0.1:${port}/api/call`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-trace-token': 'bench' },
+        body: JSON.stringify({ method, args }),
+      }).then((r) => r.json());
+    for (let i = 0; ; i++) {
+      const up = await call('listFiles', []).catch(() => null);
+      if (up) break;
+      if (i > 100) throw new Error('serve mode did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const started = process.hrtime.bigint();
+    const answer = await call('openRun', [{ openId: 'bench-run', paths: [dir] }]);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const run = answer.result;
+    if (!run) throw new Error(`openRun failed: ${JSON.stringify(answer).slice(0, 300)}`);
+    const peakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    const one = (path) => measure(process.execPath, [CLI, 'summary', '--json', path]).seconds;
+    const dumpSec = one(join(dir, 'rollout_0.pt'));
+    const sglangSec = one(sglang);
+    const rankSec = one(join(dir, 'timeline', 'slime-trainer-0.jsonl'));
+    console.log(
+      `openRun: ${seconds.toFixed(2)} s for ${run.files.length} files (goal 10 s), main process peak ${peakMb.toFixed(0)} MB, ` +
+        `${run.joins.counts.samples} samples, ${run.joins.counts.serverRequests} server requests, ${run.joins.trainer.records} trainer records; ` +
+        `single opens (summary): a dump ${dumpSec.toFixed(2)} s, SGLang ${sglangSec.toFixed(2)} s, a rank ${rankSec.toFixed(2)} s; ` +
+        `all one by one ${(dumpSec * dumps + sglangSec + rankSec * 8).toFixed(1)} s`,
+    );
+  } finally {
+    child.kill();
+  }
+}
+
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
 if (!only || only === 'trends') benchTrends();
+if (!only || only === 'run') await benchRun();
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');
   await benchFrames(root, data);

@@ -6,6 +6,7 @@
  */
 
 import type { TrendFileProgress, TrendsResult } from '../model/trend';
+import type { RunFileRole, RunJoins } from '../model/run';
 
 import type { AttrValue, Attrs, PdPhase } from '../model/row';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
@@ -233,6 +234,8 @@ export type HostEvent =
       errors: FileError[];
       /** named folders of rollout dumps, to open as trends (one point per dump) */
       trendFolders?: string[];
+      /** named paths that are a run (a folder, or files together), each to open as one run tab */
+      runs?: string[][];
     }
   | { type: 'command'; command: MenuCommand }
   | { type: 'trends-progress'; openId: string; progress: TrendFileProgress };
@@ -242,6 +245,32 @@ export interface TrendsRequest {
   openId: string;
   paths: string[];
 }
+
+/** A run: folders and files of one RL run, opened together and joined (TRACE_MODEL section 9). */
+export interface RunRequest {
+  openId: string;
+  paths: string[];
+}
+
+export interface RunResult {
+  name: string;
+  paths: string[];
+  /** each trace of the run, open like any file (queryRows, getRows, getSpan answer on it) */
+  files: { file: FileSummary; role: RunFileRole }[];
+  /** traces of the run that could not be opened */
+  errors: FileError[];
+  /** files that are not traces, with the reason */
+  skipped: { path: string; reason: string }[];
+  /** file numbers in the joins are positions in `files` */
+  joins: RunJoins;
+  /**
+   * whether the paths are a run (a trainer timeline, or traces of several kinds); files dropped
+   * together that are not one (two dumps) are still opened, for the renderer to show as tabs
+   */
+  isRun: boolean;
+}
+
+export type { RunJoins, RunFileRole };
 
 export interface TraceApi {
   open(request: OpenRequest): Promise<OpenResult>;
@@ -255,9 +284,13 @@ export interface TraceApi {
     errors: FileError[];
     /** named folders of rollout dumps: the renderer opens each as trends */
     trendFolders: string[];
+    /** named paths that are a run (a folder, or files together): the renderer opens each with openRun */
+    runs: string[][];
   }>;
   /** one point per rollout dump, each file read on a worker (cached); cancelOpen(openId) stops */
   openTrends(request: TrendsRequest): Promise<TrendsResult>;
+  /** a run's files (folders searched by content), each opened on its worker, then joined */
+  openRun(request: RunRequest): Promise<RunResult>;
   onProgress(listener: (progress: OpenProgress) => void): () => void;
   onHostEvent(listener: (event: HostEvent) => void): () => void;
 
@@ -297,6 +330,7 @@ export const TRACE_API_METHODS = [
   'listFiles',
   'initialFiles',
   'openTrends',
+  'openRun',
   'queryRows',
   'getRows',
   'getSpan',

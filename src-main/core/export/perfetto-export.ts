@@ -4,12 +4,15 @@ import type { Row, SpanItem } from '../model/row';
 
 export interface TraceEvent {
   name: string;
-  ph: 'X' | 'b' | 'e' | 'i' | 'M';
+  /** s/f: a flow (an arrow) from the slice around its start to the slice around its end */
+  ph: 'X' | 'b' | 'e' | 'i' | 'M' | 's' | 'f';
   pid: number;
   tid: number;
   ts?: number;
   dur?: number;
   s?: 't';
+  /** a flow end binds to the slice enclosing it */
+  bp?: 'e';
   id?: string;
   cat?: string;
   args?: Record<string, unknown>;

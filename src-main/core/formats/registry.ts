@@ -2,13 +2,14 @@ import type { FormatDescriptor } from './format-descriptor';
 import { slimeFormat } from './slime/descriptor';
 import { otlpFormat } from './otlp/descriptor';
 import { chromeTraceFormat } from './chrome/descriptor';
+import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
 
 /**
  * Every format, in sniffing order; nothing else knows which formats exist. Adding a format is
  * its folder with a descriptor, one line here, and its tests (docs/ARCHITECTURE.md).
  * Sniffing looks at content, not names: SGLang's collector file is named .json and holds lines.
  */
-export const FORMATS = [slimeFormat, chromeTraceFormat, otlpFormat] as const;
+export const FORMATS = [slimeFormat, chromeTraceFormat, slimeCommTimelineFormat, otlpFormat] as const;
 
 /** The id of a registered format: derived from the list, so a new format extends it. */
 export type FormatId = (typeof FORMATS)[number]['id'];
@@ -77,4 +78,9 @@ export function siblingFiles(
 /** Whether a file of this format is one rollout of samples (a run's trends: a point per file). */
 export function holdsRolloutSamples(formatId: string, formats: FormatList = FORMATS): boolean {
   return formats.find((format) => format.id === formatId)?.capabilities.samples ?? false;
+}
+
+/** Whether a file of this format is a trainer's timeline (a run's trainer lanes). */
+export function holdsTrainerTimeline(formatId: string, formats: FormatList = FORMATS): boolean {
+  return formats.find((format) => format.id === formatId)?.capabilities.trainerTimeline ?? false;
 }

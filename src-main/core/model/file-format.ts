@@ -12,6 +12,11 @@ export interface FormatCapabilities {
   perfSeries: boolean;
   /** a file may be one of a set of siblings opened together (rotated files), oldest first */
   sourceGroups: boolean;
+  /**
+   * rows are trainer processes whose items are trainer operations (weight syncs per bucket,
+   * training phases) with `weight_version`, `global_step`, `rollout_id`: a run's trainer lanes
+   */
+  trainerTimeline?: boolean;
   /** what rows carry, for filters, columns and counts */
   facets: {
     /** samples without a trace are counted (they have no row) */

@@ -1,0 +1,92 @@
+import { writeFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
+import { buildRunJoins } from '../core/run/build-run-joins';
+import { runDigest } from '../core/run/run-digest';
+import { writeRunPerfetto } from '../core/run/export-run';
+import type { OpenedTrace } from '../core/open/open-trace-file';
+import type { RunFiles } from '../ingest/run-files';
+import type { RunJoins } from '../core/model/run';
+import { buildSummaryJson } from './summary-output';
+
+/** A run's files, opened: each trace with the path it was opened from. */
+export interface OpenedRun {
+  traces: { path: string; trace: OpenedTrace }[];
+  skipped: RunFiles['skipped'];
+  joins: RunJoins;
+}
+
+export function joinRun(traces: OpenedRun['traces'], skipped: RunFiles['skipped']): OpenedRun {
+  const joins = buildRunJoins(traces.map(({ trace }) => runDigest(trace)));
+  return { traces, skipped, joins };
+}
+
+/** `summary RUN --json`: per-file summaries, the joins' counts, the trainer, and the lists. */
+export function buildRunSummaryJson(paths: string[], run: OpenedRun) {
+  const { joins } = run;
+  const fileOf = (file: number) => run.traces[file].path;
+  return {
+    run: paths,
+    files: run.traces.map(({ path, trace }) => ({ path, ...buildSummaryJson(trace) })),
+    skipped: run.skipped,
+    joins: joins.counts,
+    trainer: joins.trainer,
+    unjoined: {
+      samplesWithoutServerRequest: joins.samplesWithoutServerRequest.map(({ file, ...s }) => ({
+        path: fileOf(file),
+        ...s,
+      })),
+      serverRequestsWithoutSample: joins.serverRequestsWithoutSample.map(
+        ({ file, likelyClient, ...s }) => ({
+          path: fileOf(file),
+          ...s,
+          likelyClient:
+            likelyClient === null ? null : { path: fileOf(likelyClient.file), ...likelyClient },
+        }),
+      ),
+    },
+    staleSamples: joins.stale.map(({ file, ...s }) => ({ path: fileOf(file), ...s })),
+    rollouts: joins.rollouts.map(({ file, ...r }) => ({ path: fileOf(file), ...r })),
+    weightSyncs: joins.versionSyncs,
+  };
+}
+
+/** `summary RUN`: what a user reads in a terminal. */
+export function formatRunSummaryText(run: OpenedRun): string {
+  const { counts, trainer } = run.joins;
+  const lines = run.traces.map(
+    ({ path, trace }) =>
+      `${trace.summary.formatLabels.short.padEnd(5)} ${relative(process.cwd(), path)}: ${trace.summary.samples} ${trace.summary.formatLabels.samples}`,
+  );
+  lines.push(
+    '',
+    `samples   ${counts.samples} (${counts.samplesWithServerRequests} joined to a server request, ${counts.samplesWithoutServerRequest} without)`,
+    `requests  ${counts.serverRequests} on the server (${counts.serverRequestsWithoutSample} without a sample)`,
+    `stale     ${counts.staleSamples} samples`,
+    `trainer   ${trainer.files} files, ${trainer.records} records, ${trainer.skippedLines} lines skipped`,
+  );
+  for (const s of run.joins.serverRequestsWithoutSample) {
+    const client = s.likelyClient;
+    lines.push(
+      `  request ${s.rid} has no sample${s.error ? ' (ERROR on the server)' : ''}` +
+        (client
+          ? `: likely rollout ${String(client.rolloutId)} sample ${String(client.sampleIndex)} attempt ${String(client.attempt)}`
+          : ''),
+    );
+  }
+  for (const s of run.joins.samplesWithoutServerRequest) {
+    lines.push(`  rollout ${String(s.rolloutId)} sample ${String(s.sampleIndex)}: ${s.reason}`);
+  }
+  for (const s of run.skipped) lines.push(`skipped   ${s.path}: ${s.reason}`);
+  return lines.join('\n');
+}
+
+/** `export RUN --format perfetto`: the whole run as one trace, with flows sample -> server. */
+export function exportRun(run: OpenedRun, output: string): void {
+  const bytes = writeRunPerfetto(
+    run.traces.map(({ path, trace }) => ({ name: basename(path), rows: trace.rows })),
+    run.joins,
+    output.endsWith('.gz'),
+  );
+  if (output === '-') process.stdout.write(bytes);
+  else writeFileSync(output, bytes);
+}

@@ -1,0 +1,72 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
+import { compareItems, rowCounts } from '../../rows/build-rows';
+import { buildTimelineRows } from './build-timeline-rows';
+import { parseTimelineRecords, sniffTimeline } from './parse-timeline-records';
+
+/**
+ * slime's trainer communication timeline (`--communication-timeline`, TRACE_MODEL section 7):
+ * JSON lines, one file per trainer process, schema 1 or 2. A row per (role, rank).
+ */
+export const slimeCommTimelineFormat = defineFormat({
+  id: 'slime-comm-timeline',
+  labels: {
+    name: 'slime trainer communication timeline',
+    short: 'TL',
+    noun: 'trainer timeline',
+    expected: 'a slime trainer communication timeline',
+    samples: 'records',
+    source: 'process',
+    search: 'operation, attrs',
+  },
+  capabilities: {
+    samples: false,
+    lazyValues: false,
+    perfSeries: false,
+    sourceGroups: false,
+    trainerTimeline: true,
+    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
+  },
+  sniff: (head) => sniffTimeline(head),
+  open: openTimeline,
+});
+
+function openTimeline(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {
+  const source = sources[0];
+  const read = parseTimelineRecords(
+    source,
+    (bytesRead, records) =>
+      options.onProgress?.({ bytesRead, samplesRead: records, phase: 'reading' }),
+    options.shouldCancel,
+  );
+  options.onStepEnd?.('read');
+  const rows = buildTimelineRows(read.records, (items) => ({
+    ...rowCounts(items),
+    items: items.sort(compareItems),
+  }));
+  const spans = read.records.filter((r) => r.recordType === 'span').length;
+  const notices: string[] = [];
+  notices.push(`schema_version ${read.schemaVersions.join(', ')}`);
+  if (read.sequenceHoles.length > 0) {
+    notices.push(
+      `sequence_id holes (cancelled spans, normal): ${read.sequenceHoles.slice(0, 20).join(', ')}${read.sequenceHoles.length > 20 ? ', ...' : ''}`,
+    );
+  }
+  if (read.skippedLines.count > 0) {
+    const first = read.skippedLines.examples[0];
+    notices.push(
+      `${read.skippedLines.count} lines skipped (first: line ${first.line} ${first.reason})`,
+    );
+  }
+  return {
+    rows,
+    samples: [],
+    perf: {},
+    notices,
+    sampleCount: read.records.length,
+    untracedSamples: 0,
+    skippedLines: read.skippedLines,
+    rolloutId: null,
+    counts: { spans, events: read.records.length - spans, links: 0 },
+  };
+}

@@ -1,0 +1,192 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import { FormatError } from '../../bytes/format-error';
+import type { SkippedLines } from '../../model/file-format';
+
+/**
+ * One line of slime's trainer communication timeline (TRACE_MODEL section 7), as written by
+ * `communication_timeline.py` (`json.dumps(record, sort_keys=True)`). Only the keys the explorer
+ * needs are typed; every other key stays in `fields` for details.
+ */
+export interface TimelineRecord {
+  /** 1-based line number in the file */
+  line: number;
+  schemaVersion: number;
+  role: string;
+  rank: number;
+  sequenceId: number;
+  operation: string;
+  recordType: 'span' | 'event';
+  /** epoch seconds: api_launch_timestamp_ns, and completion_timestamp_ns for spans */
+  startSec: number;
+  endSec: number;
+  fields: Record<string, unknown>;
+}
+
+export interface TimelineRead {
+  records: TimelineRecord[];
+  skippedLines: SkippedLines;
+  /** sequence_id values missing between the first and last record of a (role, rank) */
+  sequenceHoles: number[];
+  schemaVersions: number[];
+}
+
+const CHUNK_BYTES = 4 * 1024 * 1024;
+const MAX_EXAMPLES = 5;
+const NEWLINE = 0x0a;
+
+/** Epoch ns (a JSON number, ~1.8e18: already rounded to ~256 ns by JSON.parse) as seconds. */
+function nsToSec(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value / 1e9;
+  if (typeof value === 'string' && /^\d+$/.test(value)) {
+    // exact split: whole seconds, then the nanoseconds
+    return Number(value.slice(0, -9) || '0') + Number(value.slice(-9)) / 1e9;
+  }
+  return null;
+}
+
+/** Why a parsed line is not a timeline record, or null when it is one. */
+function recordProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
+  const v = value as Record<string, unknown>;
+  if (typeof v.operation !== 'string') return 'no operation';
+  if (v.record_type !== 'span' && v.record_type !== 'event') return 'record_type not span/event';
+  if (startOf(v) === null) return 'no timestamp';
+  return null;
+}
+
+/**
+ * Reads the JSON lines of one timeline file. A line that is not JSON or not a record is skipped
+ * and counted (a crash leaves a cut-off last line: slime appends, never rewrites); a file with no
+ * record at all is an error. Reads in chunks, so a long run's file is never one string.
+ */
+export function parseTimelineRecords(
+  source: ByteSource,
+  onProgress?: (bytesRead: number, records: number) => void,
+  shouldCancel?: () => boolean,
+): TimelineRead {
+  const records: TimelineRecord[] = [];
+  const skipped: SkippedLines = { count: 0, examples: [] };
+  const skip = (line: number, reason: string) => {
+    skipped.count++;
+    if (skipped.examples.length < MAX_EXAMPLES) skipped.examples.push({ line, reason });
+  };
+  const decoder = new TextDecoder();
+  let carry = '';
+  let lineNumber = 0;
+  const takeLine = (text: string, isLast: boolean) => {
+    lineNumber++;
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      skip(lineNumber, isLast ? 'cut off (not JSON)' : 'not JSON');
+      return;
+    }
+    const problem = recordProblem(value);
+    if (problem !== null) {
+      skip(lineNumber, problem);
+      return;
+    }
+    records.push(toRecord(value as Record<string, unknown>, lineNumber));
+  };
+  for (let offset = 0; offset < source.size; offset += CHUNK_BYTES) {
+    if (shouldCancel?.()) throw new FormatError('open/cancelled', 'cancelled');
+    const bytes = source.read(offset, CHUNK_BYTES);
+    let from = 0;
+    for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, from)) {
+      takeLine(carry + decoder.decode(bytes.subarray(from, i)), false);
+      carry = '';
+      from = i + 1;
+    }
+    carry += decoder.decode(bytes.subarray(from), { stream: true });
+    onProgress?.(Math.min(source.size, offset + bytes.length), records.length);
+  }
+  carry += decoder.decode();
+  if (carry.trim() !== '') takeLine(carry, true);
+  if (records.length === 0) {
+    throw new FormatError(
+      'slime-comm-timeline/no-records',
+      `${source.name} holds no timeline record${skipped.count > 0 ? ` (${skipped.count} lines skipped, first: line ${skipped.examples[0].line} ${skipped.examples[0].reason})` : ''}`,
+      0,
+    );
+  }
+  return {
+    records,
+    skippedLines: skipped,
+    sequenceHoles: sequenceHoles(records),
+    schemaVersions: [...new Set(records.map((r) => r.schemaVersion))].sort((a, b) => a - b),
+  };
+}
+
+/** When a record starts: its API launch; else (a record written without it) its completion. */
+function startOf(v: Record<string, unknown>): number | null {
+  return (
+    nsToSec(v.api_launch_timestamp_ns) ??
+    nsToSec(v.api_return_timestamp_ns) ??
+    nsToSec(v.completion_timestamp_ns)
+  );
+}
+
+function toRecord(v: Record<string, unknown>, line: number): TimelineRecord {
+  const startSec = startOf(v)!;
+  const recordType = v.record_type as 'span' | 'event';
+  const completion = nsToSec(v.completion_timestamp_ns);
+  return {
+    line,
+    schemaVersion: typeof v.schema_version === 'number' ? v.schema_version : 0,
+    role: typeof v.role === 'string' ? v.role : 'trainer',
+    rank: typeof v.rank === 'number' ? v.rank : 0,
+    sequenceId: typeof v.sequence_id === 'number' ? v.sequence_id : -1,
+    operation: v.operation as string,
+    recordType,
+    startSec,
+    endSec:
+      recordType === 'span' && completion !== null ? Math.max(startSec, completion) : startSec,
+    fields: v,
+  };
+}
+
+/** sequence_id values skipped inside each (role, rank): a cancelled span leaves one (normal). */
+function sequenceHoles(records: TimelineRecord[]): number[] {
+  const byProcess = new Map<string, number[]>();
+  for (const r of records) {
+    if (r.sequenceId < 0) continue;
+    const key = `${r.role}/${r.rank}`;
+    const ids = byProcess.get(key) ?? [];
+    ids.push(r.sequenceId);
+    byProcess.set(key, ids);
+  }
+  const holes = new Set<number>();
+  for (const ids of byProcess.values()) {
+    ids.sort((a, b) => a - b);
+    for (let i = 1; i < ids.length; i++) {
+      for (let missing = ids[i - 1] + 1; missing < ids[i]; missing++) holes.add(missing);
+    }
+  }
+  return [...holes].sort((a, b) => a - b);
+}
+
+/**
+ * Is this head a timeline file? Its first complete line is a JSON object with
+ * `schema_version`, `framework: "slime"`, `sequence_id` and `operation`. Never throws.
+ */
+export function sniffTimeline(head: Uint8Array): boolean {
+  try {
+    let end = head.indexOf(NEWLINE);
+    if (end < 0) end = head.length;
+    const first = new TextDecoder().decode(head.subarray(0, end)).trim();
+    if (!first.startsWith('{')) return false;
+    const value = JSON.parse(first) as Record<string, unknown>;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      value.framework === 'slime' &&
+      'schema_version' in value &&
+      'sequence_id' in value &&
+      typeof value.operation === 'string'
+    );
+  } catch {
+    return false;
+  }
+}

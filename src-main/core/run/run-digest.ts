@@ -1,0 +1,177 @@
+import type { FormatCapabilities } from '../model/file-format';
+import type { PyValue } from '../model/py-value';
+import type { AttrValue, Attrs, Row, SpanItem } from '../model/row';
+import type {
+  RunFileDigest,
+  RunSampleDigest,
+  RunServerRequest,
+  RunServerStage,
+  RunTrainerDigest,
+  RunWeightSync,
+} from '../model/run';
+
+/** What a run needs of one open file; built where the file's rows live (its worker). */
+export interface RunDigestInput {
+  summary: {
+    capabilities: FormatCapabilities;
+    rolloutId: AttrValue;
+    skippedLines: { count: number };
+    globalStartSec: number | null;
+    globalEndSec: number | null;
+  };
+  rows: Row[];
+  samples: PyValue[];
+}
+
+/** slime's client span around one SGLang call (TRACE_MODEL section 9). */
+const CLIENT_SPAN = 'sglang_generate';
+const CLIENT_RID = 'sglang_request_id';
+/** SGLang's request root that answers the client: `decode Req <rid[:8]>`, or unified ` Req <rid[:8]>` */
+const SERVER_ROOT = /^(decode | )Req \S+$/;
+/** the record that ends a weight sync on a trainer process */
+const SYNC_COMPLETE = 'weight_sync_complete';
+/** trainer operations that are not weight syncs: their weight_version is the one trained */
+const TRAINING = new Set(['train_forward_backward', 'grad_sync', 'optimizer_step']);
+
+/** The stage a server span is, by SGLang's span names (TRACE_MODEL section 6). */
+const STAGES: [RegExp, string][] = [
+  [/^http_request$/, 'router'],
+  [/^tokenize$/, 'tokenizer'],
+  [/_(waiting|bootstrap|prepare)$|bootstrap_queue/, 'queue'],
+  [/^prefill_forward$/, 'prefill'],
+  [/transfer|mooncake_worker_send$/, 'KV transfer'],
+  [/^decode_forward$/, 'decode'],
+];
+
+export function runDigest(trace: RunDigestInput): RunFileDigest {
+  const { capabilities } = trace.summary;
+  const digest: RunFileDigest = {
+    role: 'other',
+    rolloutId: trace.summary.rolloutId,
+    startSec: trace.summary.globalStartSec,
+    endSec: trace.summary.globalEndSec,
+    samples: [],
+    clientRequests: [],
+    serverRequests: [],
+    trainer: null,
+  };
+  if (capabilities.trainerTimeline) {
+    digest.role = 'trainer';
+    digest.trainer = trainerDigest(trace.rows, trace.summary.skippedLines.count);
+  } else if (capabilities.samples) {
+    digest.role = 'samples';
+    for (const row of trace.rows) {
+      digest.samples.push(sampleDigest(row, trace.samples[row.row_id]));
+      row.items.forEach((item, itemIndex) => {
+        if (item.type !== 'span' || item.name !== CLIENT_SPAN) return;
+        const rid = item.attrs.end_attrs[CLIENT_RID];
+        digest.clientRequests.push({
+          rowId: row.row_id,
+          itemIndex,
+          sampleIndex: row.sample_index,
+          attempt: item.attempt,
+          startSec: item.start_ts,
+          endSec: item.display_end_ts,
+          rid: typeof rid === 'string' && rid !== '' ? rid : null,
+        });
+      });
+    }
+  } else {
+    for (const row of trace.rows) digest.serverRequests.push(...serverRequests(row));
+    if (digest.serverRequests.length > 0) digest.role = 'server';
+  }
+  return digest;
+}
+
+function sampleDigest(row: Row, sample: PyValue | undefined): RunSampleDigest {
+  const versions = fieldOf(sample, 'weight_versions');
+  return {
+    rowId: row.row_id,
+    sampleIndex: row.sample_index,
+    groupIndex: row.group_index,
+    weightVersions: Array.isArray(versions)
+      ? versions.filter((v) => v !== null && v !== undefined).map((v) => String(v))
+      : [],
+  };
+}
+
+/** A field of a sample: a dict, or a pickled Sample object's state. */
+function fieldOf(sample: PyValue | undefined, key: string): PyValue | undefined {
+  if (sample === null || sample === undefined || typeof sample !== 'object') return undefined;
+  if (Array.isArray(sample) || sample instanceof Uint8Array) return undefined;
+  if ('$kind' in sample && typeof sample.$kind === 'string') {
+    return sample.$kind === 'object' ? fieldOf(sample.state, key) : undefined;
+  }
+  return (sample as Record<string, PyValue>)[key];
+}
+
+function serverRequests(row: Row): RunServerRequest[] {
+  const out: RunServerRequest[] = [];
+  row.items.forEach((item, itemIndex) => {
+    if (item.type !== 'span' || !SERVER_ROOT.test(item.name)) return;
+    const rid = attr(item, 'rid');
+    if (typeof rid !== 'string' || rid === '') return;
+    out.push({
+      rowId: row.row_id,
+      itemIndex,
+      rid,
+      traceId: row.trace_id,
+      startSec: row.start,
+      endSec: row.end,
+      error: row.items.some((i) => i.error === true),
+      stages: stagesOf(row),
+    });
+  });
+  return out;
+}
+
+function attr(span: SpanItem, key: string): AttrValue | undefined {
+  return span.attrs.start_attrs[key] ?? span.attrs.end_attrs[key];
+}
+
+function stagesOf(row: Row): RunServerStage[] {
+  const stages: RunServerStage[] = [];
+  for (const item of row.items) {
+    if (item.type !== 'span') continue;
+    const stage = STAGES.find(([pattern]) => pattern.test(item.name));
+    if (!stage) continue;
+    stages.push({
+      stage: stage[1],
+      name: item.name,
+      lane: item.lane_label ?? item.service ?? null,
+      startSec: item.start_ts,
+      durationSec: item.display_end_ts - item.start_ts,
+    });
+  }
+  return stages.sort((a, b) => a.startSec - b.startSec);
+}
+
+function trainerDigest(rows: Row[], skippedLines: number): RunTrainerDigest {
+  const byOperation: Record<string, number> = {};
+  const syncs: RunWeightSync[] = [];
+  let records = 0;
+  for (const row of rows) {
+    const process = row.source ?? `rank ${String(row.sample_index)}`;
+    const byVersion = new Map<number, RunWeightSync>();
+    for (const item of row.items) {
+      records++;
+      byOperation[item.name] = (byOperation[item.name] ?? 0) + 1;
+      if (TRAINING.has(item.name)) continue;
+      const attrs: Attrs = item.type === 'span' ? item.attrs.start_attrs : item.attrs;
+      const version = attrs.weight_version;
+      if (typeof version !== 'number') continue;
+      const start = item.type === 'span' ? item.start_ts : item.ts;
+      const sync = byVersion.get(version) ?? {
+        weightVersion: version,
+        process,
+        startSec: start,
+        completeSec: null,
+      };
+      sync.startSec = Math.min(sync.startSec, start);
+      if (item.name === SYNC_COMPLETE) sync.completeSec = start;
+      byVersion.set(version, sync);
+    }
+    syncs.push(...[...byVersion.values()].sort((a, b) => a.weightVersion - b.weightVersion));
+  }
+  return { processes: rows.map((r) => r.source ?? ''), records, skippedLines, byOperation, syncs };
+}

@@ -1,0 +1,98 @@
+import { test, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/**
+ * A run folder (issue 20) opens as one run tab: trainer lanes above the samples, rollouts and
+ * weight versions on the axis; a sample leads to its SGLang request (server lanes under it, a
+ * flow arrow, the server's breakdown) and back; the aborted request without a sample leads to the
+ * sample that gave up on it. Counts: tests/fixtures/run/README.md.
+ */
+const CLI = resolve(__dirname, '../../out/main/cli.js');
+const RUN = resolve(__dirname, '../fixtures/run');
+// beside the suite's own server (E2E_PORT), so checkouts side by side do not collide
+const PORT = Number(process.env.E2E_PORT ?? 4791) + 20;
+const TOKEN = 'run-token';
+
+let server: ChildProcess;
+
+test.beforeAll(async () => {
+  server = spawn(process.execPath, [CLI, 'serve', '--port', String(PORT), '--token', TOKEN, RUN], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((ready, fail) => {
+    let out = '';
+    server.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('serving on')) ready();
+    });
+    server.on('exit', () => fail(new Error('serve exited')));
+  });
+});
+
+test.afterAll(() => {
+  server?.kill();
+});
+
+test('a run folder opens as one tab; a sample leads to its SGLang request and back', async ({
+  page,
+}) => {
+  await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
+  await expect(page.getByTestId('run-tab')).toHaveCount(1);
+  await expect(page.getByTestId('file-tab')).toHaveCount(0);
+  await expect(page.getByTestId('run-counts')).toHaveText(
+    '64 samples · 64 joined to 65 SGLang requests · 1 requests without sample · 0 samples without request · 0 stale',
+  );
+  // both timeline schemas of 2 ranks: 4 lane groups, 2 x 123 + 2 x 105 records
+  await expect(page.getByTestId('run-trainer-summary')).toContainText('4 files, 456 records');
+  await expect(page.getByTestId('run-trainer-group')).toHaveCount(4);
+  // 66 spans per timeline file
+  await expect(page.getByTestId('run-trainer-span')).toHaveCount(4 * 66);
+  await expect(page.getByTestId('run-rollout-band')).toHaveCount(2);
+  await expect(page.getByTestId('run-rollout-band').first()).toContainText('rollout 0 · v1');
+  await expect(page.getByTestId('run-version-mark')).toHaveCount(3);
+
+  // a sample: expand it to its server request, drawn under it with a flow arrow
+  const row = page.getByTestId('run-sample-row').nth(3);
+  const key = await row.getAttribute('data-key');
+  await expect(row.getByTestId('run-generate-span')).toHaveCount(1);
+  await row.getByTestId('run-expand').click();
+  const lanes = row.getByTestId('run-server-lanes');
+  await expect(lanes).toHaveCount(1);
+  await expect(lanes.getByTestId('run-flow-arrow')).toHaveCount(1);
+  const rid = await lanes.getAttribute('data-rid');
+  expect(rid).toMatch(/^[0-9a-f]{32}$/);
+
+  // follow it to the request: its rid and the server's breakdown with ranks
+  await lanes.getByTestId('run-open-request').click();
+  const details = page.getByTestId('run-details');
+  await expect(details).toHaveAttribute('data-kind', 'server');
+  await expect(page.getByTestId('run-details-rid')).toHaveText(rid!);
+  const stages = details.getByTestId('run-stages');
+  for (const stage of ['router', 'tokenizer', 'queue', 'prefill', 'KV transfer', 'decode']) {
+    await expect(stages).toContainText(stage);
+  }
+  await expect(stages).toContainText('Decode Scheduler TP0');
+
+  // and back to the sample that made it
+  await page.getByTestId('run-back-to-sample').click();
+  await expect(details).toHaveAttribute('data-kind', 'sample');
+  await expect(page.locator(`[data-testid=run-sample-row][data-key="${key}"]`)).toHaveClass(
+    /selected/,
+  );
+  await expect(page.getByTestId('run-weight-versions')).toHaveText('["1"]');
+  await expect(details).toContainText(rid!);
+
+  // the aborted request no sample asked for leads to rollout 0 sample 5's first attempt
+  await page.getByTestId('run-orphan-requests').getByRole('button').click();
+  await expect(details).toHaveAttribute('data-kind', 'server');
+  await expect(page.getByTestId('run-details-rid')).toHaveText('03b17c26e4095a197023885edbb54011');
+  await expect(page.getByTestId('run-orphan-note')).toContainText('ERROR on the server');
+  await page.getByTestId('run-orphan-note').getByRole('button').click();
+  await expect(details).toHaveAttribute('data-kind', 'sample');
+  await expect(details.locator('h3')).toHaveText('Rollout 0 · sample 5');
+
+  // no stale sample in this run: the filter leaves no row
+  await page.getByTestId('run-stale-only').check();
+  await expect(page.getByTestId('run-sample-row')).toHaveCount(0);
+});

@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { parseTimelineRecords } from '../../../src-main/core/formats/slime-comm-timeline/parse-timeline-records';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import type { SpanItem } from '../../../src-main/core/model/row';
+
+// Every pinned value below comes from tests/fixtures/run/README.md ("Expected counts", "Timeline
+// v2/v1") and expected_counts.json (`timeline`), which check_run.py computed with json.loads.
+const RUN = join(__dirname, '../../fixtures/run');
+const fixture = (path: string) => readFileSync(join(RUN, path));
+const open = (name: string, bytes: Uint8Array) => openTraceFile([bytesSource(name, bytes)]);
+
+const WEIGHT_SYNC = [
+  'engine_bucket_receive',
+  'engine_load_weights',
+  'weight_bucket_ready',
+  'weight_bucket_send',
+  'weight_convert',
+];
+const TRAINING = { train_forward_backward: 4, grad_sync: 4, optimizer_step: 4 };
+
+function operations(rows: { items: { name: string }[] }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const row of rows)
+    for (const item of row.items) counts[item.name] = (counts[item.name] ?? 0) + 1;
+  return counts;
+}
+
+describe('slime trainer communication timeline', () => {
+  it.each([0, 1])(
+    'schema 2, rank %i: 123 records (66 spans, 57 events), holes 36 80 124',
+    (rank) => {
+      const opened = open(
+        `slime-trainer-${rank}.jsonl`,
+        fixture(`comm_timeline/slime-trainer-${rank}.jsonl`),
+      );
+      expect(opened.summary.format).toBe('slime-comm-timeline');
+      expect(opened.summary.samples).toBe(123);
+      expect(opened.summary.spans).toBe(66);
+      expect(opened.summary.events).toBe(57);
+      expect(opened.summary.skippedLines.count).toBe(0);
+      expect(opened.rows).toHaveLength(1);
+      expect(opened.rows[0].source).toBe(`trainer ${rank}`);
+      expect(opened.rows[0].sample_index).toBe(rank);
+      expect(operations(opened.rows)).toEqual({
+        ...Object.fromEntries([...WEIGHT_SYNC, 'weight_bucket_reusable'].map((op) => [op, 18])),
+        ...TRAINING,
+        weight_sync_complete: 3,
+      });
+      expect(opened.summary.notices).toContain(
+        'sequence_id holes (cancelled spans, normal): 36, 80, 124',
+      );
+      expect(opened.summary.notices).toContain('schema_version 2');
+    },
+  );
+
+  it.each([0, 1])(
+    'schema 1, rank %i: 105 records (66 spans, 39 events), holes 30 68 106',
+    (rank) => {
+      const bytes = fixture(`comm_timeline_v1/slime-trainer-${rank}.jsonl`);
+      const opened = open(`slime-trainer-${rank}.jsonl`, bytes);
+      expect(opened.summary.samples).toBe(105);
+      expect(opened.summary.spans).toBe(66);
+      expect(opened.summary.events).toBe(39);
+      expect(operations(opened.rows)).toEqual({
+        ...Object.fromEntries(WEIGHT_SYNC.map((op) => [op, 18])),
+        ...TRAINING,
+        weight_sync_complete: 3,
+      });
+      const read = parseTimelineRecords(bytesSource('t.jsonl', bytes));
+      expect(read.sequenceHoles).toEqual([30, 68, 106]);
+      expect(read.schemaVersions).toEqual([1]);
+    },
+  );
+
+  it('puts spans on the wall clock in epoch seconds: first_ns and last_ns of rank 0 (v2)', () => {
+    const opened = open('slime-trainer-0.jsonl', fixture('comm_timeline/slime-trainer-0.jsonl'));
+    // first_ns 1787648402126566082, last_ns 1787648466967159903 (the last weight_sync_complete)
+    expect(opened.summary.globalStartSec).toBeCloseTo(1787648402.126566, 5);
+    expect(opened.summary.globalEndSec).toBeCloseTo(1787648466.96716, 5);
+  });
+
+  it("keeps each record's fields for details and nests bucket spans by time", () => {
+    const opened = open('slime-trainer-0.jsonl', fixture('comm_timeline/slime-trainer-0.jsonl'));
+    const sends = opened.rows[0].items.filter(
+      (i): i is SpanItem => i.type === 'span' && i.name === 'weight_bucket_send',
+    );
+    expect(sends).toHaveLength(18);
+    // the first record of the file: bucket 0 of version 1, 1 GiB, nccl_or_cuda_ipc
+    const first = opened.rows[0].items.find((i) => i.span_id === '0') as SpanItem;
+    expect(first.name).toBe('weight_convert');
+    expect(first.attrs.start_attrs).toMatchObject({
+      bucket_id: 0,
+      weight_version: 1,
+      message_bytes: 1073741824,
+      transport: 'nccl_or_cuda_ipc',
+      global_step: null,
+    });
+    expect(first.display_end_ts - first.start_ts).toBeCloseTo(0.357774449, 6);
+    const steps = opened.rows[0].items.filter((i) => i.name === 'optimizer_step');
+    expect(steps.map((s) => (s.type === 'span' ? s.attrs.start_attrs.global_step : null))).toEqual([
+      0, 1, 2, 3,
+    ]);
+  });
+
+  it('skips and counts a cut-off last line and lines that are not records', () => {
+    const text = fixture('comm_timeline/slime-trainer-1.jsonl').toString('utf8');
+    const lines = text.trimEnd().split('\n');
+    const broken = [
+      lines[0],
+      'not json',
+      '{"a":1}',
+      ...lines.slice(1, -1),
+      lines[lines.length - 1].slice(0, 40),
+    ].join('\n');
+    const opened = open('slime-trainer.rank-1.jsonl', new TextEncoder().encode(broken));
+    expect(opened.summary.samples).toBe(122);
+    expect(opened.summary.skippedLines.count).toBe(3);
+    expect(opened.summary.skippedLines.examples).toEqual([
+      { line: 2, reason: 'not JSON' },
+      { line: 3, reason: 'no operation' },
+      { line: 125, reason: 'cut off (not JSON)' },
+    ]);
+  });
+
+  it('starts a record without api_launch_timestamp_ns at its completion; one without any time is skipped', () => {
+    const lines = fixture('comm_timeline/slime-trainer-0.jsonl')
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
+    const noLaunch = JSON.parse(lines[0]) as Record<string, unknown>;
+    noLaunch.api_launch_timestamp_ns = null;
+    noLaunch.api_return_timestamp_ns = null;
+    const noTime = { ...noLaunch, completion_timestamp_ns: null };
+    const text = [JSON.stringify(noLaunch), JSON.stringify(noTime), ...lines.slice(1)].join('\n');
+    const read = parseTimelineRecords(bytesSource('t.jsonl', new TextEncoder().encode(text)));
+    expect(read.records).toHaveLength(123);
+    // completion_timestamp_ns of the first record: 1787648402484340648
+    expect(read.records[0].startSec).toBeCloseTo(1787648402.48434, 5);
+    expect(read.skippedLines).toEqual({
+      count: 1,
+      examples: [{ line: 2, reason: 'no timestamp' }],
+    });
+  });
+
+  it('is found by content whatever the name (.rank-N, .role-X suffixes), and not for OTLP lines', () => {
+    const head = fixture('comm_timeline/slime-trainer-0.jsonl').subarray(0, 65536);
+    for (const name of ['timeline.rank-3.jsonl', 'timeline.role-rollout.rank-0.jsonl', 'x.log']) {
+      expect(open(name, head.subarray(0, head.lastIndexOf(10) + 1)).summary.format).toBe(
+        'slime-comm-timeline',
+      );
+    }
+    expect(open('otel.json', fixture('sglang_otel_trace.json')).summary.format).toBe('otlp');
+  });
+
+  it('refuses a file with no record, with a coded error naming it', () => {
+    expect(() =>
+      open(
+        'empty.jsonl',
+        new TextEncoder().encode(
+          '{"framework":"slime","schema_version":2,"sequence_id":0,"operation":"x"}\n',
+        ),
+      ),
+    ).toThrow(/empty\.jsonl holds no timeline record/);
+  });
+});
