@@ -1,4 +1,6 @@
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { openFileSource, type FileByteSource } from '../core/bytes/file-source';
+import { FormatError } from '../core/bytes/format-error';
 import { basename, join } from 'node:path';
 import {
   SNIFF_BYTES,
@@ -88,23 +90,22 @@ function folderTraces(
 
 /** The id of the format a file's content is, or why it is not a trace. */
 function sniffPath(path: string): string | { reason: string } {
-  let fd: number;
+  let file: FileByteSource;
   try {
-    fd = openSync(path, 'r');
+    // refuses FIFOs and devices at once: a blocking open of a pipe would hang the listing
+    file = openFileSource(path);
   } catch (error) {
+    if (error instanceof FormatError) return { reason: error.message };
     return { reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   try {
-    const head = Buffer.allocUnsafe(SNIFF_BYTES);
-    const length = readSync(fd, head, 0, SNIFF_BYTES, 0);
-    if (length === 0) return { reason: 'empty' };
-    return (
-      sniffFormat(head.subarray(0, length), basename(path))?.id ?? {
-        reason: 'not a trace this app reads',
-      }
-    );
+    if (file.size === 0) return { reason: 'empty' };
+    const head = file.read(0, SNIFF_BYTES);
+    return sniffFormat(head, basename(path))?.id ?? { reason: 'not a trace this app reads' };
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) };
   } finally {
-    closeSync(fd);
+    file.close();
   }
 }
 

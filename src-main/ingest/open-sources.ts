@@ -32,8 +32,9 @@ export function openPathSource(path: string) {
   try {
     return openFileSource(path);
   } catch (error) {
+    if (error instanceof FormatError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new FormatError('io/not-found', 'no such file');
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new FormatError('io/not-found', 'no such file');
     if (code === 'EISDIR') throw new FormatError('io/is-directory', 'is a folder, not a file');
     if (code === 'EACCES') throw new FormatError('io/permission', 'permission denied');
     throw new FormatError('io/read-failed', (error as Error).message);
