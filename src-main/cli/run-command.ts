@@ -65,6 +65,7 @@ export async function runCommand(
       format: { type: 'string' },
       output: { type: 'string', short: 'o' },
       token: { type: 'string' },
+      root: { type: 'string', multiple: true },
       timings: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
     },
@@ -87,6 +88,7 @@ export async function runCommand(
       compare: values.compare ?? false,
       port,
       token: values.token,
+      roots: (values.root ?? []).map((p) => resolve(p)),
     });
     process.stdout.write(
       `Trace Explorer is serving on ${handle.url}\nOpen that URL in a browser. Ctrl+C stops.\n`,

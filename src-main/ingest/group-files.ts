@@ -88,6 +88,13 @@ function folderTraces(
   return { groups, skipped, rollouts };
 }
 
+/** A named file and the files of its rotated set (what the UI offers to open with it). */
+export function withRotatedSiblings(path: string): string[] {
+  if (isDirectory(path)) return [path];
+  const format = sniffPath(path);
+  return typeof format === 'string' ? [path, ...siblingFiles(format, path)] : [path];
+}
+
 /** The id of the format a file's content is, or why it is not a trace. */
 function sniffPath(path: string): string | { reason: string } {
   let file: FileByteSource;
