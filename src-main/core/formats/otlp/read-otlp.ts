@@ -241,7 +241,14 @@ export function readRange(
       skip(line.number, line.terminated ? 'not JSON' : 'cut off');
       continue;
     }
-    const reason = read.importExport(parsed);
+    let reason: string | null | undefined;
+    try {
+      reason = read.importExport(parsed);
+    } catch (error) {
+      // one line too deep for the stack: that line is skipped, the file still opens
+      if (!(error instanceof RangeError)) throw error;
+      reason = 'nested too deeply';
+    }
     if (reason) skip(line.number, reason);
     else result.imported++;
   }
@@ -294,7 +301,12 @@ function readWholeDocument(source: ByteSource, read: SpanCollector): boolean {
   }
   const exports = Array.isArray(parsed) ? parsed : [parsed];
   const spansBefore = read.spans;
-  for (const one of exports) read.importExport(one);
+  try {
+    for (const one of exports) read.importExport(one);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return false;
+  }
   return read.spans > spansBefore;
 }
 
