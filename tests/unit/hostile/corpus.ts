@@ -1,6 +1,8 @@
 import type { OpenedTrace } from '../../../src-main/core/open/open-trace-file';
 import { legacyTorch, slimeDump, slimeDumpOf, zipBytes } from './container-writers';
 import { PickleWriter, pickle, type Py } from './pickle-writer';
+import { nanos, otlpChain, otlpFile, otlpLine, spanId } from './otlp-writer';
+import { exportTrace } from '../../../src-main/core/export/export-trace';
 
 /**
  * The hostile-input corpus (issue 19): each case is a generator, not a blob, with what must
@@ -255,6 +257,114 @@ export const HOSTILE_CASES: HostileCase[] = [
         );
       },
     },
+  },
+  {
+    id: 'otlp-deep-attribute',
+    issue: '8',
+    why: 'a 10,000-deep attribute in one line refused the whole file (stack overflow)',
+    name: 'deep-attr.jsonl',
+    make: () => {
+      // written as text: JSON.stringify itself overflows the stack on 10,000 levels
+      const deep =
+        '{"arrayValue":{"values":['.repeat(10_000) +
+        '{"stringValue":"bottom"}' +
+        ']}}'.repeat(10_000);
+      const line = otlpLine([
+        {
+          spanId: spanId(2),
+          start: nanos(1.5),
+          end: nanos(1.7),
+          attributes: [{ key: 'deep', value: 'DEEP' }],
+        },
+      ]).replace('"DEEP"', deep);
+      return otlpFile([otlpLine([{ spanId: spanId(1), start: nanos(1), end: nanos(2) }]), line]);
+    },
+    // the deep value is cut to a note at 32 levels; both spans open
+    expect: {
+      opens: (t) => {
+        assertEqual(t.summary.spans, 2);
+        assertEqual(t.summary.skippedLines.count, 0);
+      },
+    },
+  },
+  {
+    id: 'otlp-chain-200k-export',
+    issue: '10',
+    why: 'Perfetto export of a 200,000-deep parent chain failed with "Maximum call stack size exceeded"',
+    name: 'chain.jsonl',
+    make: () => otlpChain(200_000),
+    expect: {
+      opens: (t) => {
+        assertEqual(t.summary.spans, 200_000);
+        const exported = exportTrace(t, 'perfetto', 'chain.json');
+        const events = (
+          JSON.parse(Buffer.from(exported.bytes).toString('utf8')) as {
+            traceEvents: { ph: string }[];
+          }
+        ).traceEvents;
+        assertEqual(events.filter((e) => e.ph === 'X' || e.ph === 'b').length, 200_000);
+      },
+    },
+    maxMs: 30_000,
+  },
+  {
+    id: 'otlp-huge-timestamp',
+    issue: '12',
+    why: 'a timestamp of 10^400 ns made the duration "Infinity s"; the span is dropped instead',
+    name: 'huge-ts.jsonl',
+    make: () =>
+      otlpFile([
+        otlpLine([{ spanId: spanId(1), start: nanos(1), end: nanos(3) }]),
+        otlpLine([{ spanId: spanId(2), start: '1' + '0'.repeat(400), end: nanos(2) }]),
+      ]),
+    expect: {
+      opens: (t) => {
+        assertEqual(t.summary.spans, 1);
+        assertEqual(t.rows[0].duration, 2);
+      },
+    },
+  },
+  {
+    id: 'otlp-zero-timestamp',
+    issue: '12',
+    why: 'a start of 0 (OTLP: not set) stretched the time axis back to 1970',
+    name: 'zero-ts.jsonl',
+    make: () =>
+      otlpFile([
+        otlpLine([{ spanId: spanId(1), start: nanos(1), end: nanos(3) }]),
+        otlpLine([{ spanId: spanId(2), start: '0', end: nanos(2) }]),
+      ]),
+    expect: {
+      opens: (t) => {
+        assertEqual(t.summary.spans, 1);
+        assertEqual(t.rows[0].start > 1e9, true);
+      },
+    },
+  },
+  {
+    id: 'otlp-leading-whitespace',
+    issue: '12',
+    why: '70 KB of leading whitespace pushed the export out of the sniffed head',
+    name: 'leading-space.jsonl',
+    make: () =>
+      otlpFile([
+        ' '.repeat(70_000),
+        otlpLine([{ spanId: spanId(1), start: nanos(1), end: nanos(2) }]),
+      ]),
+    expect: { opens: (t) => assertEqual(t.summary.spans, 1) },
+  },
+  {
+    id: 'utf16-export',
+    issue: '12',
+    why: 'a UTF-16 file got a generic "unknown format"; it says what it is',
+    name: 'utf16.jsonl',
+    make: () => {
+      const text = otlpLine([{ spanId: spanId(1), start: nanos(1), end: nanos(2) }]);
+      return new Uint8Array(
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+      );
+    },
+    expect: { code: 'open/text-encoding' },
   },
 ];
 
