@@ -21,6 +21,11 @@ interface PooledFile {
 }
 const openFiles: PooledFile[] = [];
 
+/** How many descriptors this thread's file sources hold open now. */
+export function openDescriptorCount(): number {
+  return openFiles.length;
+}
+
 function release(file: PooledFile): void {
   const at = openFiles.indexOf(file);
   if (at >= 0) openFiles.splice(at, 1);
