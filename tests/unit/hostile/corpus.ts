@@ -354,6 +354,22 @@ export const HOSTILE_CASES: HostileCase[] = [
     expect: { opens: (t) => assertEqual(t.summary.spans, 1) },
   },
   {
+    id: 'otlp-pretty-document-cut-off',
+    issue: '12',
+    why: 'a pretty-printed export cut off read as "465 lines not JSON"; it says it is cut off',
+    name: 'pretty.json',
+    make: () => {
+      const spans = Array.from({ length: 40 }, (_, i) => ({
+        spanId: spanId(i + 1),
+        start: nanos(i),
+        end: nanos(i + 0.5),
+      }));
+      const pretty = JSON.stringify(JSON.parse(otlpLine(spans)), null, 2);
+      return new TextEncoder().encode(pretty.slice(0, Math.floor(pretty.length * 0.6)));
+    },
+    expect: { code: 'otlp/document-cut-off' },
+  },
+  {
     id: 'utf16-export',
     issue: '12',
     why: 'a UTF-16 file got a generic "unknown format"; it says what it is',
