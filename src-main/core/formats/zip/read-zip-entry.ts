@@ -9,7 +9,7 @@ const MAX_INFLATED_BYTES = 2 ** 31 - 1;
  * compressed size plus a floor. Deflate can reach 1032:1, so a 2 MB entry claiming 2 GB is
  * possible bytes-wise, but it is a bomb, not a dump (pickled traces compress about 5-15:1).
  */
-export const MAX_INFLATE_RATIO = 32;
+export const MAX_INFLATE_RATIO = 16;
 export const INFLATE_FLOOR_BYTES = 64 * 1024 * 1024;
 
 /** A readable view of one entry: stored entries are ranges of the file, read lazily. */
