@@ -60,6 +60,27 @@ describe('only regular files open (issue 19, case 4)', () => {
   });
 });
 
+describe('export write errors are coded (issue 19, case 12)', () => {
+  it('a missing output folder says so with a code, not a raw errno text', () => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'export',
+        resolve(__dirname, '../../fixtures/otlp/roll_traces.1.jsonl'),
+        '--format',
+        'csv',
+        '-o',
+        join(dir, 'no-such-folder', 'out.csv'),
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('its folder does not exist [export/no-folder]');
+    expect(result.stderr).not.toContain('ENOENT');
+  });
+});
+
 describe('bounded open files (issue 19, case 5)', () => {
   it(`a rotated set of 300 files opens with at most ${MAX_OPEN_FILES} of them open at once`, () => {
     const set = mkdtempSync(join(dir, 'rotated-'));
