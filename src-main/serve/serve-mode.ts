@@ -176,7 +176,10 @@ async function serveStatic(res: ServerResponse, root: string, pathname: string):
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
-    return sendJson(res, 400, { code: 'serve/bad-path', error: 'a malformed % escape in the path' });
+    return sendJson(res, 400, {
+      code: 'serve/bad-path',
+      error: 'a malformed % escape in the path',
+    });
   }
   const relative = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
   const full = normalize(join(root, relative));
@@ -228,7 +231,9 @@ function sendError(res: ServerResponse, error: unknown): void {
     return sendJson(res, 404, { code: 'serve/not-found', error: error.message });
   // not the exception's text: it says nothing a user can act on, and may say too much
   sendJson(res, 500, { code: 'serve/internal', error: 'the call failed inside the server' });
-  process.stderr.write(`serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -304,9 +304,7 @@ function readWholeDocument(
   let parsed: unknown;
   let text = '';
   try {
-    text = new TextDecoder('utf-8', { fatal: true })
-      .decode(readAll(source))
-      .replace(/^\uFEFF/, '');
+    text = new TextDecoder('utf-8', { fatal: true }).decode(readAll(source)).replace(/^\uFEFF/, '');
     if (!/^\s*[[{]/.test(text)) return 'not-one-document';
     parsed = JSON.parse(text);
   } catch {
