@@ -28,7 +28,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: `node out/main/cli.js serve --port ${PORT} --token ${E2E_TOKEN}`,
+    command: `node out/main/cli.js serve --root tests/fixtures --port ${PORT} --token ${E2E_TOKEN}`,
     url: `http://127.0.0.1:${PORT}/index.html`,
     reuseExistingServer: false,
     timeout: 30_000,

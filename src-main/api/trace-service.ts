@@ -33,6 +33,7 @@ import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest
 import type { OpenProgressReport } from '../core/open/open-trace-file';
 import { NotFoundError } from '../core/api/call-errors';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
+import { notFoundError, type PathPolicy } from './path-policy';
 
 /** Reads a run's rollout dumps for the trends view (trends/compute-trends.ts in the app). */
 export type TrendsRunner = (paths: string[], options: TrendsOptions) => Promise<TrendsResult>;
@@ -83,6 +84,8 @@ export class TraceService implements TraceApi {
   constructor(
     private readonly runIngest: IngestRunner,
     private readonly trends: { run: TrendsRunner; cacheDir: string | null } | null = null,
+    /** which paths may open by name (serve mode); every path when null (the desktop app) */
+    private readonly pathPolicy: PathPolicy | null = null,
   ) {}
 
   /** Opens the files named at start-up (command line, demo rollout); the renderer asks later. */
@@ -166,10 +169,12 @@ export class TraceService implements TraceApi {
         });
         continue;
       }
-      const paths = groupPaths([source.path], {
-        trendFolders: this.trends !== null,
-        runs: true,
-      });
+      // a path outside what serve mode was started with answers as a missing one does
+      if (this.pathPolicy && !this.pathPolicy.allows(source.path))
+        return { ok: false, error: notFoundError(source.path) };
+      const paths = this.allowedOnly(
+        groupPaths([source.path], { trendFolders: this.trends !== null, runs: true }),
+      );
       if (paths.emptyFolders.length > 0) {
         return { ok: false, error: emptyFolderError(paths.emptyFolders[0]) };
       }
@@ -232,6 +237,16 @@ export class TraceService implements TraceApi {
     }
   }
 
+  /** A folder's groups without the files the policy refuses (links that lead outside it). */
+  private allowedOnly(paths: PathGroups): PathGroups {
+    const policy = this.pathPolicy;
+    if (!policy) return paths;
+    const groups = paths.groups
+      .map((group) => group.filter((path) => policy.allows(path)))
+      .filter((group) => group.length > 0);
+    return { ...paths, groups, trendFolders: paths.trendFolders.filter((p) => policy.allows(p)) };
+  }
+
   async reopen(fileId: string, options: { joinByBootstrapRoom: boolean }): Promise<OpenResult> {
     const file = this.file(fileId);
     const result = await this.open({
@@ -254,6 +269,10 @@ export class TraceService implements TraceApi {
 
   async openTrends(request: TrendsRequest): Promise<TrendsResult> {
     if (!this.trends) throw new Error('trends are not available here');
+    const refused = this.pathPolicy
+      ? request.paths.find((path) => !this.pathPolicy!.allows(path))
+      : undefined;
+    if (refused !== undefined) throw new NotFoundError(`no such file: ${basename(refused)}`);
     const controller = new AbortController();
     this.trendJobs.set(request.openId, controller);
     try {
@@ -269,6 +288,11 @@ export class TraceService implements TraceApi {
   }
 
   async openRun(request: RunRequest): Promise<RunResult> {
+    // as openTrends: a path outside what serve mode was started with answers as a missing one
+    const refused = this.pathPolicy
+      ? request.paths.find((path) => !this.pathPolicy!.allows(path))
+      : undefined;
+    if (refused !== undefined) throw new NotFoundError(`no such file: ${basename(refused)}`);
     const found = findRunFiles(request.paths);
     const files: RunResult['files'] = [];
     const errors: RunResult['errors'] = [];

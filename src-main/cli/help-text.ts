@@ -3,7 +3,8 @@ export const MAIN_HELP = `Trace Explorer: where a rollout's time went, from slim
 Usage: trace-explorer <command> [options] FILE...
 
 Commands:
-  serve FILE... [--port N] [--compare]   the explorer UI in a browser, on 127.0.0.1 only
+  serve FILE... [--root DIR] [--port N] [--compare]
+                                         the explorer UI in a browser, on 127.0.0.1 only
   summary FILE [--json] [--timings]      format, samples, rows, spans, duration, perf table
                                          (a folder: each trace it holds, and what it skipped)
   rows FILE                              rows as JSON, in slime's timeline cache shape
@@ -24,13 +25,17 @@ Commands that run longer than about 2 s show their progress on stderr when it is
 Run 'trace-explorer <command> --help' for a command's options.`;
 
 export const COMMAND_HELP: Record<string, string> = {
-  serve: `Usage: trace-explorer serve FILE... [--port N] [--compare]
+  serve: `Usage: trace-explorer serve FILE... [--root DIR] [--port N] [--compare]
 
 Serves the explorer on http://127.0.0.1:PORT with a random token in the printed URL, so other
 users of this machine cannot read the files. Open the URL in a browser (over an SSH tunnel for
 a remote machine: ssh -L PORT:127.0.0.1:PORT host).
   --port N     listen on port N (default: a free port)
   --compare    open two files, A and B, side by side
+  --root DIR   also let the page open files under DIR by path (repeatable)
+By path, the page opens only the named files (with their rotated sets), files under named
+folders and --root folders; any other path answers "no such file". Dropped files upload (up
+to 256 MiB each).
 Files that cannot be opened are said in the terminal, with the reason.`,
   summary: `Usage: trace-explorer summary FILE [--json] [--timings]
 

@@ -67,6 +67,7 @@ export async function runCommand(
       format: { type: 'string' },
       output: { type: 'string', short: 'o' },
       token: { type: 'string' },
+      root: { type: 'string', multiple: true },
       timings: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
     },
@@ -89,6 +90,7 @@ export async function runCommand(
       compare: values.compare ?? false,
       port,
       token: values.token,
+      roots: (values.root ?? []).map((p) => resolve(p)),
     });
     process.stdout.write(
       `Trace Explorer is serving on ${handle.url}\nOpen that URL in a browser. Ctrl+C stops.\n`,
@@ -272,6 +274,30 @@ function runExport(trace: OpenedTrace, format: string | undefined, output: strin
   // gzipped when the output's name ends in .gz; '-' (stdout) never is
   const { bytes } = exportTrace(trace, format, output);
   if (output === '-') process.stdout.write(bytes);
-  else writeFileSync(output, bytes);
+  else writeOutput(output, bytes);
   return 0;
+}
+
+/** The export written, or what went wrong said in words with a code (not a raw errno text). */
+function writeOutput(output: string, bytes: Uint8Array): void {
+  try {
+    writeFileSync(output, bytes);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why: Record<string, [string, string]> = {
+      ENOENT: ['export/no-folder', 'its folder does not exist'],
+      ENOTDIR: ['export/no-folder', 'its folder does not exist'],
+      EACCES: ['export/permission', 'permission denied'],
+      EPERM: ['export/permission', 'permission denied'],
+      EROFS: ['export/read-only', 'the disk is read-only'],
+      ENOSPC: ['export/disk-full', 'the disk is full'],
+      EDQUOT: ['export/disk-full', 'the disk quota is used up'],
+      EISDIR: ['export/is-directory', 'it is a folder'],
+    };
+    const [errorCode, text] = why[code ?? ''] ?? [
+      'export/write-failed',
+      `it could not be written (${code ?? 'error'})`,
+    ];
+    throw new Error(`cannot write ${output}: ${text} [${errorCode}]`);
+  }
 }

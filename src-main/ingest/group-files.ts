@@ -107,6 +107,13 @@ function folderTraces(
   return { groups, skipped, rollouts };
 }
 
+/** A named file and the files of its rotated set (what the UI offers to open with it). */
+export function withRotatedSiblings(path: string): string[] {
+  if (isDirectory(path)) return [path];
+  const format = sniffPath(path);
+  return typeof format === 'string' ? [path, ...siblingFiles(format, path)] : [path];
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();

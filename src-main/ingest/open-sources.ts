@@ -32,8 +32,10 @@ export function openPathSource(path: string) {
   try {
     return openFileSource(path);
   } catch (error) {
+    if (error instanceof FormatError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new FormatError('io/not-found', 'no such file');
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new FormatError('io/not-found', 'no such file');
     if (code === 'EISDIR') throw new FormatError('io/is-directory', 'is a folder, not a file');
     if (code === 'EACCES') throw new FormatError('io/permission', 'permission denied');
     throw new FormatError('io/read-failed', (error as Error).message);
@@ -45,8 +47,19 @@ export function toFileError(error: unknown): Omit<FileError, 'fileName'> {
   if (error instanceof FormatError) {
     return { code: error.code, message: error.message, offset: error.offset };
   }
-  if (error instanceof RangeError) {
-    return { code: 'open/too-large', message: `the file is too large to open: ${error.message}` };
+  // what follows is a bug or a limit of the runtime: the user gets what it means, the
+  // terminal (the worker's stderr) gets the internal message for a bug report
+  process.stderr.write(
+    `trace-explorer: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return { code: 'open/too-deep', message: 'the file nests values too deeply to read' };
   }
-  return { code: 'open/internal', message: error instanceof Error ? error.message : String(error) };
+  if (error instanceof RangeError) {
+    return { code: 'open/too-large', message: 'the file needs more memory than can be allocated' };
+  }
+  return {
+    code: 'open/internal',
+    message: 'the file could not be read (an internal error; the terminal has the details)',
+  };
 }

@@ -1,26 +1,26 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import { openFileSource, type FileByteSource } from '../core/bytes/file-source';
+import { FormatError } from '../core/bytes/format-error';
 import { gunzipHead } from '../core/bytes/gunzip-source';
 import { SNIFF_BYTES, sniffFormat } from '../core/formats/registry';
 
-/** The id of the format a file's content is, or why it is not a trace. */
+/** The id of the format a file's content is (gzipped or not), or why it is not a trace. */
 export function sniffPath(path: string): string | { reason: string } {
-  let fd: number;
+  let file: FileByteSource;
   try {
-    fd = openSync(path, 'r');
+    // refuses FIFOs and devices at once: a blocking open of a pipe would hang the listing
+    file = openFileSource(path);
   } catch (error) {
+    if (error instanceof FormatError) return { reason: error.message };
     return { reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   try {
-    const head = Buffer.allocUnsafe(SNIFF_BYTES);
-    const length = readSync(fd, head, 0, SNIFF_BYTES, 0);
-    if (length === 0) return { reason: 'empty' };
-    return (
-      sniffFormat(gunzipHead(head.subarray(0, length), SNIFF_BYTES), basename(path))?.id ?? {
-        reason: 'not a trace this app reads',
-      }
-    );
+    if (file.size === 0) return { reason: 'empty' };
+    const head = gunzipHead(file.read(0, SNIFF_BYTES), SNIFF_BYTES);
+    return sniffFormat(head, basename(path))?.id ?? { reason: 'not a trace this app reads' };
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) };
   } finally {
-    closeSync(fd);
+    file.close();
   }
 }

@@ -3,7 +3,8 @@ import { join, relative } from 'node:path';
 import { TraceService } from '../api/trace-service';
 import { ingestInWorker } from '../ingest/ingest-client';
 import { startServeMode, type ServeHandle } from './serve-mode';
-import { groupPaths } from '../ingest/group-files';
+import { groupPaths, withRotatedSiblings } from '../ingest/group-files';
+import { namedPathsPolicy } from '../api/path-policy';
 import { computeTrends } from '../trends/compute-trends';
 import { defaultCacheDir } from '../trends/cache-dir';
 
@@ -12,6 +13,10 @@ export interface RunServeOptions {
   compare: boolean;
   port?: number;
   token?: string;
+  /** folders whose files may be opened by path too (`--root DIR`), beside the named files */
+  roots?: string[];
+  /** the largest dropped file an upload may carry */
+  maxUploadBytes?: number;
   /** where to say what was opened, skipped or failed (the terminal) */
   log?: (line: string) => void;
 }
@@ -19,17 +24,24 @@ export interface RunServeOptions {
 /** Serve mode as a user starts it: open the files in workers, serve the renderer, print the URL. */
 export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const service = new TraceService(ingestInWorker, {
-    run: computeTrends,
-    cacheDir: defaultCacheDir(),
-  });
+  const paths = groupPaths(options.files, { trendFolders: true, runs: !options.compare });
+  // what a client may open by path: the named files (each rotated set whole) and folders
+  const policy = namedPathsPolicy(
+    [...options.files.flatMap(withRotatedSiblings), ...paths.groups.flat(), ...paths.runs.flat()],
+    [...(options.roots ?? [])],
+  );
+  const service = new TraceService(
+    ingestInWorker,
+    { run: computeTrends, cacheDir: defaultCacheDir() },
+    policy,
+  );
   const handle = await startServeMode({
     api: service,
     rendererDir: builtRendererDir(),
     port: options.port,
     token: options.token,
+    maxUploadBytes: options.maxUploadBytes,
   });
-  const paths = groupPaths(options.files, { trendFolders: true, runs: !options.compare });
   for (const run of paths.runs) log(`opening ${run.map(shortPath).join(' + ')} as one run`);
   for (const folder of paths.trendFolders)
     log(`opening the rollout dumps of ${shortPath(folder)} as trends`);

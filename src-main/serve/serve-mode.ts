@@ -16,6 +16,8 @@ export interface ServeOptions {
   port?: number;
   /** fixed token for tests; random otherwise */
   token?: string;
+  /** the largest dropped file an upload may carry (default MAX_UPLOAD_BYTES) */
+  maxUploadBytes?: number;
 }
 
 export interface ServeHandle {
@@ -24,7 +26,25 @@ export interface ServeHandle {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 768 * 1024 * 1024;
+/**
+ * A dropped file travels as base64 inside one call: the body is bounded by what the largest
+ * upload needs (4/3 of the file plus the call around it), and only one body above a megabyte
+ * is read at a time. Larger traces are opened by path (`serve FILE`), read by a worker.
+ */
+export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
+const SMALL_BODY_BYTES = 1024 * 1024;
+const bodyLimitFor = (uploadBytes: number) => Math.ceil(uploadBytes / 3) * 4 + 64 * 1024;
+
+/** A request the server refuses: a status and a code the client can show. */
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -43,6 +63,8 @@ const MIME: Record<string, string> = {
  */
 export async function startServeMode(options: ServeOptions): Promise<ServeHandle> {
   const token = options.token ?? randomBytes(18).toString('base64url');
+  const maxBodyBytes = bodyLimitFor(options.maxUploadBytes ?? MAX_UPLOAD_BYTES);
+  let bigBodyInFlight = false;
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, error));
   });
@@ -53,10 +75,19 @@ export async function startServeMode(options: ServeOptions): Promise<ServeHandle
     if (url.pathname === '/api/call' && req.method === 'POST') {
       if (!tokenMatches(req.headers['x-trace-token'], token))
         return sendText(res, 403, 'bad token');
-      const body = JSON.parse((await readBody(req)).toString('utf8')) as {
-        method: unknown;
-        args: unknown;
-      };
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
+      const big = !(declared <= SMALL_BODY_BYTES);
+      if (big && bigBodyInFlight)
+        throw new HttpRefusal(503, 'serve/busy', 'another upload is being received; try again');
+      if (big) bigBodyInFlight = true;
+      let text: string;
+      try {
+        text = (await readBody(req, maxBodyBytes)).toString('utf8');
+      } finally {
+        if (big) bigBodyInFlight = false;
+      }
+      const body = parseCallBody(text);
       const result = await dispatchCall(options.api, body.method, body.args);
       return sendJson(res, 200, { result: result ?? null });
     }
@@ -116,9 +147,41 @@ function tokenMatches(given: string | string[] | undefined, token: string): bool
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The body of an API call: a JSON object with a method name; anything else is a 400. */
+function parseCallBody(text: string): { method: string; args: unknown } {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpRefusal(400, 'serve/bad-json', 'the request body is not JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new HttpRefusal(400, 'serve/bad-request', 'the request body must be an object');
+  const { method, args } = body as { method?: unknown; args?: unknown };
+  if (typeof method !== 'string')
+    throw new HttpRefusal(400, 'serve/bad-request', 'the request names no method');
+  return { method, args };
+}
+
+function tooLarge(limit: number): HttpRefusal {
+  return new HttpRefusal(
+    413,
+    'serve/too-large',
+    `the request is larger than ${limit} bytes: open large files by path (serve FILE)`,
+  );
+}
+
 async function serveStatic(res: ServerResponse, root: string, pathname: string): Promise<void> {
-  const relative =
-    pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return sendJson(res, 400, {
+      code: 'serve/bad-path',
+      error: 'a malformed % escape in the path',
+    });
+  }
+  const relative = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
   const full = normalize(join(root, relative));
   if (!full.startsWith(normalize(root) + sep)) return sendText(res, 404, 'not found');
   let body: Buffer;
@@ -136,15 +199,16 @@ async function serveStatic(res: ServerResponse, root: string, pathname: string):
   res.end(body);
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BadCallError('request too large'));
-        req.destroy();
+      if (size > limit) {
+        reject(tooLarge(limit));
+        req.pause();
+        req.removeAllListeners('data');
         return;
       }
       chunks.push(chunk);
@@ -155,14 +219,21 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function sendError(res: ServerResponse, error: unknown): void {
-  const status =
-    error instanceof BadCallError || error instanceof SyntaxError
-      ? 400
-      : error instanceof NotFoundError
-        ? 404
-        : 500;
   if (res.headersSent) return void res.end();
-  sendJson(res, status, { error: error instanceof Error ? error.message : String(error) });
+  if (error instanceof HttpRefusal) {
+    // the client may still be sending: answer, then close the connection
+    res.setHeader('connection', 'close');
+    return sendJson(res, error.status, { code: error.code, error: error.message });
+  }
+  if (error instanceof BadCallError)
+    return sendJson(res, 400, { code: 'serve/bad-call', error: error.message });
+  if (error instanceof NotFoundError)
+    return sendJson(res, 404, { code: 'serve/not-found', error: error.message });
+  // not the exception's text: it says nothing a user can act on, and may say too much
+  sendJson(res, 500, { code: 'serve/internal', error: 'the call failed inside the server' });
+  process.stderr.write(
+    `serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

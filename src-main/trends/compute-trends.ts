@@ -148,6 +148,7 @@ function runTrendWorker(
 
 function sniffHead(path: string) {
   try {
+    if (!statSync(path).isFile()) return null; // a FIFO would block the open
     const fd = openSync(path, 'r');
     try {
       const head = Buffer.allocUnsafe(Math.min(64 * 1024, statSync(path).size));

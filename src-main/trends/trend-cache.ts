@@ -24,7 +24,9 @@ export interface FileStamp {
 }
 
 export function fileStamp(path: string): FileStamp {
-  const { size, mtimeMs } = statSync(path);
+  const stat = statSync(path);
+  const { size, mtimeMs } = stat;
+  if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, size));

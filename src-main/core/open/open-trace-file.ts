@@ -46,6 +46,46 @@ export interface OpenedTrace {
 
 const NO_SKIPPED_LINES = { count: 0, examples: [] };
 
+/** How far leading whitespace is skipped to find the head that formats sniff. */
+const MAX_LEADING_WHITESPACE = 16 * 1024 * 1024;
+
+/**
+ * The bytes formats sniff: the first SNIFF_BYTES after leading whitespace (70 KB of blank
+ * lines before a valid export made it unknown). A binary file starts with no whitespace run.
+ */
+function sniffHead(source: ByteSource): Uint8Array {
+  const head = source.read(0, SNIFF_BYTES);
+  if (!isSpace(head[0])) return head;
+  let at = 0;
+  while (at < MAX_LEADING_WHITESPACE && at < source.size) {
+    const chunk = at === 0 ? head : source.read(at, SNIFF_BYTES);
+    let i = 0;
+    while (i < chunk.length && isSpace(chunk[i])) i++;
+    if (i < chunk.length) return at + i === 0 ? head : source.read(at + i, SNIFF_BYTES);
+    if (chunk.length === 0) break;
+    at += chunk.length;
+  }
+  return head;
+}
+
+function isSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/** UTF-16 or UTF-32 text, by its byte-order mark or its zero bytes around ASCII. */
+function textEncodingOf(head: Uint8Array): string | null {
+  const [a, b, c, d] = head;
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return 'UTF-32LE';
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return 'UTF-32BE';
+  if (a === 0xff && b === 0xfe) return 'UTF-16LE';
+  if (a === 0xfe && b === 0xff) return 'UTF-16BE';
+  if (head.length === 4 && a > 0 && a < 0x80 && b === 0 && c > 0 && c < 0x80 && d === 0)
+    return 'UTF-16LE';
+  if (head.length === 4 && a === 0 && b > 0 && b < 0x80 && c === 0 && d > 0 && d < 0x80)
+    return 'UTF-16BE';
+  return null;
+}
+
 /**
  * file bytes -> format (sniff, open) -> store -> stats and perf view: the one pipeline behind
  * the worker, serve mode and the headless commands. `sources` are one file, or one source
@@ -57,8 +97,15 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   // a .gz of any format: every step from sniffing on sees the inflated bytes
   const sources = files.map((file) => gunzipIfGzip(file));
   const first = sources[0];
-  const format = findFormat(first.read(0, SNIFF_BYTES), first.name, first.size, formats);
+  const format = findFormat(sniffHead(first), first.name, first.size, formats);
   if (format === null) {
+    const encoding = textEncodingOf(first.read(0, 4));
+    if (encoding !== null)
+      throw new FormatError(
+        'open/text-encoding',
+        `the file is ${encoding} text: traces are read as UTF-8 (save or convert it as UTF-8)`,
+        0,
+      );
     throw new FormatError('open/unknown-format', `not ${expectedFormats(formats)}`, 0);
   }
   const bytes = files.reduce((sum, file) => sum + file.size, 0);

@@ -4,7 +4,7 @@ import { walkEvents, type WalkResult, type WalkSpan } from './collect-items';
 import { groupSiblings, ongoingEnd } from './ongoing-end';
 import { pointDepth, spanDepths } from './depth';
 import { slimeVirtualPdSpans } from './slime-pd-virtual';
-import { comparePyStr, isDict, round6 } from './python-values';
+import { comparePyStr, isDict, round6, scalarText } from './python-values';
 import {
   responseLength,
   sampleLabel,
@@ -18,19 +18,30 @@ import {
  * Samples -> rows, exactly as slime's timeline viewer computes them (TRACE_MODEL section 3),
  * legacy PD virtual lanes included (section 4). Samples without a usable trace give no row.
  */
-export function buildRows(samples: PyValue[]): { rows: Row[]; untracedSamples: number } {
+export function buildRows(samples: PyValue[]): {
+  rows: Row[];
+  untracedSamples: number;
+  /** events skipped as malformed (an id, type or name that is a dict or list) */
+  skippedEvents: number;
+} {
   const rows: Row[] = [];
+  const tally = { skippedEvents: 0 };
   samples.forEach((sample, position) => {
-    const row = isDict(sample) ? buildRow(sample, position) : null;
+    const row = isDict(sample) ? buildRow(sample, position, tally) : null;
     if (row) rows.push(row);
   });
-  return { rows, untracedSamples: samples.length - rows.length };
+  return { rows, untracedSamples: samples.length - rows.length, ...tally };
 }
 
-export function buildRow(sample: Record<string, PyValue>, position: number): Row | null {
+export function buildRow(
+  sample: Record<string, PyValue>,
+  position: number,
+  tally: { skippedEvents: number } = { skippedEvents: 0 },
+): Row | null {
   const trace = sample.trace;
   if (!isDict(trace) || !Array.isArray(trace.events)) return null;
   const walk = walkEvents(trace.events, trace.attempt);
+  tally.skippedEvents += walk.skipped;
   if (walk.kept === 0) return null;
   const depths = spanDepths(walk.spans, walk.byId);
   const siblings = groupSiblings(walk.spans);
@@ -97,7 +108,7 @@ function rowFields(
     label: sampleLabel(sample),
     reward: toAttr(sample.reward),
     trace_id:
-      trace.trace_id === undefined || trace.trace_id === null ? null : String(trace.trace_id),
+      trace.trace_id === undefined || trace.trace_id === null ? null : scalarText(trace.trace_id),
     attempt: traceAttempt(trace),
   };
 }

@@ -1,6 +1,6 @@
 import type { PyValue } from '../model/py-value';
 import type { Attrs } from '../model/row';
-import { isDict, toFloat, truthy } from './python-values';
+import { isContainer, isDict, toFloat, truthy } from './python-values';
 
 /** A span as the walk over events finds it (TRACE_MODEL 3, steps 1-3). */
 export interface WalkSpan {
@@ -41,6 +41,8 @@ export interface WalkResult {
   /** latest kept ts */
   maxTs: number;
   kept: number;
+  /** events skipped because their span_id, parent_span_id, type or name is a container */
+  skipped: number;
 }
 
 /**
@@ -53,16 +55,26 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
   const closed: WalkSpan[] = [];
   const points: WalkPoint[] = [];
   const orphans: WalkPoint[] = [];
-  const stack: string[] = [];
+  const stack = new OpenIdStack();
   let maxTs = -Infinity;
   let kept = 0;
+  let skipped = 0;
   for (const event of events) {
     if (!isDict(event)) continue;
     const ts = toFloat(event.ts);
     if (ts === null) continue;
+    if (
+      isContainer(event.span_id) ||
+      isContainer(event.parent_span_id) ||
+      isContainer(event.type) ||
+      isContainer(event.name)
+    ) {
+      skipped++;
+      continue;
+    }
     kept++;
     if (ts > maxTs) maxTs = ts;
-    const inferred = stack.length > 0 ? stack[stack.length - 1] : null;
+    const inferred = stack.top();
     const explicit = event.parent_span_id;
     const parent = truthy(explicit) ? String(explicit) : inferred;
     const type = event.type;
@@ -85,10 +97,7 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
     } else if (type === 'span_end') {
       // the stack forgets the id even when the end matches no open span (a second end of a
       // duplicated id still pops the id's remaining stack entry)
-      if (spanId !== null) {
-        const at = stack.lastIndexOf(spanId);
-        if (at >= 0) stack.splice(at, 1);
-      }
+      if (spanId !== null) stack.removeLast(spanId);
       const span = spanId === null ? undefined : open.get(spanId);
       if (span) {
         open.delete(spanId!);
@@ -105,7 +114,42 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
   const spans = [...closed, ...open.values()];
   const byId = new Map<string, WalkSpan>();
   for (const span of spans) byId.set(span.spanId, span);
-  return { spans, byId, events: points, orphans, maxTs, kept };
+  return { spans, byId, events: points, orphans, maxTs, kept, skipped };
+}
+
+/**
+ * slime's stack of open span ids (a list: push, `stack[-1]`, remove the last occurrence of an
+ * id) in constant amortised time per event: removing marks the entry dead and the top skips
+ * dead entries. A list scanned and spliced per end was quadratic in the number of open spans.
+ */
+class OpenIdStack {
+  private readonly ids: string[] = [];
+  private readonly alive: boolean[] = [];
+  /** per id, the positions of its live entries, last on top */
+  private readonly positions = new Map<string, number[]>();
+
+  push(id: string): void {
+    const at = this.ids.length;
+    this.ids.push(id);
+    this.alive.push(true);
+    const list = this.positions.get(id);
+    if (list) list.push(at);
+    else this.positions.set(id, [at]);
+  }
+
+  top(): string | null {
+    while (this.ids.length > 0 && !this.alive[this.ids.length - 1]) {
+      this.ids.pop();
+      this.alive.pop();
+    }
+    return this.ids.length > 0 ? this.ids[this.ids.length - 1] : null;
+  }
+
+  removeLast(id: string): void {
+    const list = this.positions.get(id);
+    if (!list || list.length === 0) return;
+    this.alive[list.pop()!] = false;
+  }
 }
 
 /** int(event.get("attempt", trace.get("attempt", 0)) or 0): None and missing count as 0. */

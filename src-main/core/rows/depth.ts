@@ -8,17 +8,34 @@ import type { WalkSpan } from './collect-items';
  */
 export function spanDepths(spans: WalkSpan[], byId: Map<string, WalkSpan>): Map<string, number> {
   const memo = new Map<string, number>();
-  const resolve = (id: string, seen: Set<string>): number => {
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    if (seen.has(id)) return 0;
-    seen.add(id);
-    const parent = byId.get(id)!.parent;
-    const depth = parent !== null && byId.has(parent) ? resolve(parent, seen) + 1 : 0;
-    memo.set(id, depth);
-    return depth;
-  };
-  for (const span of spans) resolve(span.spanId, new Set());
+  // iterative, not recursive: a chain of 200,000 spans is a valid (if hostile) trace
+  const path: string[] = [];
+  const seen = new Set<string>();
+  for (const span of spans) {
+    if (memo.has(span.spanId)) continue;
+    path.length = 0;
+    seen.clear();
+    let id: string | null = span.spanId;
+    // the depth of the last id on the path, once the walk up stops
+    let below = 0;
+    while (id !== null) {
+      const known = memo.get(id);
+      if (known !== undefined) {
+        below = known + 1;
+        break;
+      }
+      if (seen.has(id)) {
+        below = 1; // the id reached again counts as 0 for this walk
+        break;
+      }
+      seen.add(id);
+      path.push(id);
+      const parent: string | null = byId.get(id)!.parent;
+      id = parent !== null && byId.has(parent) ? parent : null;
+      if (id === null) below = 0;
+    }
+    for (let i = path.length - 1; i >= 0; i--) memo.set(path[i], below++);
+  }
   return memo;
 }
 

@@ -6,6 +6,12 @@ import { comparePyStr } from './python-values';
  * Step 4: where an ongoing span is drawn to end. Candidates in order row_end,
  * next_sibling_start, ancestor_end (only when after the start); the smallest wins, ties to the
  * earlier; an end not after the start gives a zero-length span clipped by 'self'.
+ *
+ * Linear overall (n log n with the sibling sort): a cancelled rollout may leave tens of
+ * thousands of spans open, and a scan of all siblings and all ancestors per open span was
+ * quadratic. The next later sibling start is a binary search over the siblings' running
+ * maximum start; the ancestor end is memoised per parent id. Both caches hang off the
+ * arguments (WeakMaps), so callers keep passing what they already have.
  */
 export function ongoingEnd(
   span: WalkSpan,
@@ -52,30 +58,77 @@ export function groupSiblings(spans: Iterable<WalkSpan>): Map<string | null, Wal
   return groups;
 }
 
-/** The first sibling (other than the span) that starts later. */
+/** Per sibling list, the running maximum of its starts (NaN starts never count as later). */
+const runningMaxStarts = new WeakMap<WalkSpan[], Float64Array>();
+
+function runningMaxStart(siblings: WalkSpan[]): Float64Array {
+  let max = runningMaxStarts.get(siblings);
+  if (max) return max;
+  max = new Float64Array(siblings.length);
+  let m = -Infinity;
+  for (let i = 0; i < siblings.length; i++) {
+    const start = siblings[i].start;
+    if (start > m) m = start;
+    max[i] = m;
+  }
+  runningMaxStarts.set(siblings, max);
+  return max;
+}
+
+/**
+ * The start of the first sibling, in sibling order, that starts later than the span (the span
+ * itself never does). The first index whose running maximum exceeds the start is exactly that
+ * sibling, whatever the order, so a binary search over the running maximum finds it.
+ */
 function nextSiblingStart(
   span: WalkSpan,
   siblingsByParent: Map<string | null, WalkSpan[]>,
 ): number | null {
-  for (const sibling of siblingsByParent.get(span.parent) ?? []) {
-    if (sibling !== span && sibling.start > span.start) return sibling.start;
+  const siblings = siblingsByParent.get(span.parent);
+  if (!siblings || !(span.start === span.start)) return null;
+  const max = runningMaxStart(siblings);
+  let lo = 0;
+  let hi = max.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (max[mid] > span.start) hi = mid;
+    else lo = mid + 1;
   }
-  return null;
+  return lo < siblings.length ? siblings[lo].start : null;
 }
+
+/** Per byId map: the walk's answer from a parent id (the nearest closed ancestor's end). */
+const ancestorEnds = new WeakMap<Map<string, WalkSpan>, Map<string, number | null>>();
 
 /**
  * The nearest closed ancestor's end, walking past open ancestors, stopping at an unknown id.
- * slime's loop never ends on a cycle of open spans; we stop there instead.
+ * slime's loop never ends on a cycle of open spans; we stop there instead (null). Every open
+ * id on a walk gets the walk's answer, so each id is walked past once per row.
  */
 export function ancestorEnd(span: WalkSpan, byId: Map<string, WalkSpan>): number | null {
-  const seen = new Set<string>();
+  let memo = ancestorEnds.get(byId);
+  if (!memo) ancestorEnds.set(byId, (memo = new Map()));
+  const path: string[] = [];
+  const onPath = new Set<string>();
   let parentId = span.parent;
-  while (parentId !== null && !seen.has(parentId)) {
+  let answer: number | null = null;
+  while (parentId !== null) {
+    const known = memo.get(parentId);
+    if (known !== undefined) {
+      answer = known;
+      break;
+    }
+    if (onPath.has(parentId)) break; // a cycle of open spans: null for every id on it
     const parent = byId.get(parentId);
-    if (!parent) return null;
-    if (parent.end !== null) return parent.end;
-    seen.add(parentId);
+    if (!parent) break;
+    if (parent.end !== null) {
+      answer = parent.end;
+      break;
+    }
+    path.push(parentId);
+    onPath.add(parentId);
     parentId = parent.parent;
   }
-  return null;
+  for (const id of path) memo.set(id, answer);
+  return answer;
 }

@@ -1,7 +1,7 @@
 import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
 import type { PerfView } from '../model/perf';
-import { isDict } from './python-values';
+import { isDict, scalarText } from './python-values';
 import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
 
 /** slime's perf keys: end attr of an `sglang_generate` span_end -> metric name. */
@@ -55,14 +55,14 @@ export function buildPerfSummary(samples: PyValue[]): Record<string, number> {
     const pdParents = new Set<string>();
     for (const event of events) {
       if (typeof event.name === 'string' && PD_MARKER.test(event.name) && event.parent_span_id)
-        pdParents.add(String(event.parent_span_id));
+        pdParents.add(scalarText(event.parent_span_id) ?? '');
     }
     for (const event of events) {
       const attrs = isDict(event.attrs) ? event.attrs : {};
       const name = event.name;
       if (name === 'sglang_generate' && event.type === 'span_end') {
         requests++;
-        let hasPd = event.span_id ? pdParents.has(String(event.span_id)) : false;
+        let hasPd = event.span_id ? pdParents.has(scalarText(event.span_id) ?? '\0') : false;
         for (const [attr, metric] of SLIME_METRICS) {
           const v = finiteNumber(attrs[attr]);
           if (v === null) continue;

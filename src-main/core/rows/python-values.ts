@@ -118,3 +118,20 @@ export function truncate(value: string, limit: number): string {
     ? value
     : `${chars.slice(0, limit).join('')}...<truncated:${chars.length}>`;
 }
+
+/**
+ * An id or name as text: str(x) for scalars; null for a dict, list or object, which a trace
+ * never means as an id (such an event is skipped and counted; String() of a null-prototype
+ * dict would throw).
+ */
+export function scalarText(value: PyValue | undefined): string | null {
+  if (value === undefined) return null;
+  if (value === null) return 'None';
+  if (typeof value === 'object') return null;
+  return String(value);
+}
+
+/** Whether a value is a container (dict, list, set, object) rather than a scalar. */
+export function isContainer(value: PyValue | undefined): boolean {
+  return value !== null && value !== undefined && typeof value === 'object';
+}

@@ -29,7 +29,7 @@ export function rowSearchText(store: TraceStore): string[] {
       }
       if (item.service) parts.push(item.service);
     }
-    parts.push(...names);
+    for (const name of names) parts.push(name); // a spread of 200,000 names overflows the stack
     return parts.join('\u0001').toLowerCase();
   });
   cache.set(store, texts);

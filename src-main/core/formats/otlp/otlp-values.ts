@@ -25,8 +25,24 @@ function isLowerHex(text: string): boolean {
   return true;
 }
 
+/**
+ * Latest time a span may carry, in seconds (the year 5138): a timestamp of 10^400 nanoseconds
+ * made a duration of "Infinity s". OTLP's 0 means "not set": kept as 1970 it stretched the
+ * time axis across 56 years.
+ */
+const MAX_EPOCH_SECONDS = 1e11;
+
+/** A time in seconds if it can be one, else null (not set, or impossible). */
+export function plausibleSeconds(seconds: number | null): number | null {
+  return seconds !== null && seconds > 0 && seconds <= MAX_EPOCH_SECONDS ? seconds : null;
+}
+
 /** Nanoseconds since the epoch (string or number) as float seconds, split to keep precision. */
 export function nanosToSeconds(raw: unknown): number | null {
+  return plausibleSeconds(rawNanosToSeconds(raw));
+}
+
+function rawNanosToSeconds(raw: unknown): number | null {
   if (typeof raw === 'string') {
     const n = raw.length;
     if (n === 0 || n > 25)
@@ -47,9 +63,17 @@ export function nanosToSeconds(raw: unknown): number | null {
   return null;
 }
 
+/**
+ * Attribute values nest (arrays, key-value lists) at most this deep; deeper ones read as a
+ * note: a 10,000-deep attribute overflowed the stack and refused the whole file.
+ */
+export const MAX_ATTR_DEPTH = 32;
+const TOO_DEEP = `[nested deeper than ${MAX_ATTR_DEPTH} levels]`;
+
 /** AnyValue -> plain value. */
-export function anyValue(v: unknown): AttrValue {
+export function anyValue(v: unknown, depth = 0): AttrValue {
   if (v === null || typeof v !== 'object') return (v as AttrValue) ?? null;
+  if (depth >= MAX_ATTR_DEPTH) return TOO_DEEP;
   const o = v as Record<string, unknown>;
   if ('stringValue' in o || 'string_value' in o) return String(o.stringValue ?? o.string_value);
   if ('boolValue' in o || 'bool_value' in o) return Boolean(o.boolValue ?? o.bool_value);
@@ -57,9 +81,10 @@ export function anyValue(v: unknown): AttrValue {
   if ('doubleValue' in o || 'double_value' in o) return doubleAttr(o.doubleValue ?? o.double_value);
   if ('bytesValue' in o || 'bytes_value' in o) return String(o.bytesValue ?? o.bytes_value);
   const array = (o.arrayValue ?? o.array_value) as { values?: unknown[] } | undefined;
-  if (array) return (array.values ?? []).map(anyValue);
+  if (array)
+    return Array.isArray(array.values) ? array.values.map((x) => anyValue(x, depth + 1)) : [];
   const kvlist = (o.kvlistValue ?? o.kvlist_value) as { values?: unknown[] } | undefined;
-  if (kvlist) return keyValues(kvlist.values);
+  if (kvlist) return keyValues(kvlist.values, depth + 1);
   return null;
 }
 
@@ -76,13 +101,13 @@ export function doubleAttr(raw: unknown): number {
 /** Shared by every span without attributes: a million spans need not hold a million `{}`. */
 export const EMPTY_ATTRS: Attrs = Object.freeze({}) as Attrs;
 
-export function keyValues(list: unknown): Attrs {
+export function keyValues(list: unknown, depth = 0): Attrs {
   if (!Array.isArray(list) || list.length === 0) return EMPTY_ATTRS;
   const out: Attrs = {};
   for (const kv of list) {
     if (kv && typeof kv === 'object' && typeof (kv as { key?: unknown }).key === 'string') {
       const { key, value } = kv as { key: string; value?: unknown };
-      setAttr(out, key, anyValue(value));
+      setAttr(out, key, anyValue(value, depth));
     }
   }
   return out;

@@ -147,9 +147,18 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     }
     // Not JSON lines but one pretty-printed export (or a list of them), as some exporters and
     // hand-saved files hold it: read as one document instead of skipping every line.
-    if (imported === 0 && skipped.count > before.count && readWholeDocument(source, read)) {
-      skipped.count = before.count;
-      skipped.examples.length = before.examples;
+    if (imported === 0 && skipped.count > before.count) {
+      const whole = readWholeDocument(source, read);
+      if (whole === 'read') {
+        skipped.count = before.count;
+        skipped.examples.length = before.examples;
+      } else if (whole === 'cut-off' && sources.length === 1)
+        // one pretty-printed export that ends early: say so, not "465 lines not JSON"
+        throw new FormatError(
+          'otlp/document-cut-off',
+          'one JSON export spread over lines that ends before it closes: the file is cut off',
+          source.size,
+        );
     }
     bytesBefore += source.size;
   }
@@ -241,7 +250,14 @@ export function readRange(
       skip(line.number, line.terminated ? 'not JSON' : 'cut off');
       continue;
     }
-    const reason = read.importExport(parsed);
+    let reason: string | null | undefined;
+    try {
+      reason = read.importExport(parsed);
+    } catch (error) {
+      // one line too deep for the stack: that line is skipped, the file still opens
+      if (!(error instanceof RangeError)) throw error;
+      reason = 'nested too deeply';
+    }
     if (reason) skip(line.number, reason);
     else result.imported++;
   }
@@ -280,22 +296,46 @@ function splitPoint(source: ByteSource, minBytes: number): number | null {
 /** Largest file read as one JSON document: JSON text of it must fit in one V8 string. */
 const MAX_WHOLE_DOCUMENT = 256 * 1024 * 1024;
 
-function readWholeDocument(source: ByteSource, read: SpanCollector): boolean {
-  if (source.size > MAX_WHOLE_DOCUMENT) return false;
+function readWholeDocument(
+  source: ByteSource,
+  read: SpanCollector,
+): 'read' | 'cut-off' | 'not-one-document' {
+  if (source.size > MAX_WHOLE_DOCUMENT) return 'not-one-document';
   let parsed: unknown;
+  let text = '';
   try {
-    const text = new TextDecoder('utf-8', { fatal: true })
-      .decode(readAll(source))
-      .replace(/^\uFEFF/, '');
-    if (!/^\s*[[{]/.test(text)) return false;
+    text = new TextDecoder('utf-8', { fatal: true }).decode(readAll(source)).replace(/^\uFEFF/, '');
+    if (!/^\s*[[{]/.test(text)) return 'not-one-document';
     parsed = JSON.parse(text);
   } catch {
-    return false;
+    // an opening brace on a line of its own, and the text never closes: a cut-off document
+    return /^\s*[[{]\s*\n/.test(text) && isCutOffJson(text) ? 'cut-off' : 'not-one-document';
   }
   const exports = Array.isArray(parsed) ? parsed : [parsed];
   const spansBefore = read.spans;
-  for (const one of exports) read.importExport(one);
-  return read.spans > spansBefore;
+  try {
+    for (const one of exports) read.importExport(one);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return 'not-one-document';
+  }
+  return read.spans > spansBefore ? 'read' : 'not-one-document';
+}
+
+/** Whether JSON text ends inside an open object or array (brackets counted outside strings). */
+function isCutOffJson(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return depth > 0;
 }
 
 /** A source may return fewer bytes than asked for: read until its end. */

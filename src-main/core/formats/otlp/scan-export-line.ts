@@ -6,6 +6,7 @@ import {
   doubleAttr,
   intAttr,
   nanosToSeconds,
+  plausibleSeconds,
   setAttr,
   spanKind,
   statusFrom,
@@ -480,6 +481,10 @@ export class ExportLineScanner extends JsonBytes {
 
   /** A nanosecond time, string or number, as nanosToSeconds() reads it. */
   private nanos(): number | null {
+    return plausibleSeconds(this.rawNanos());
+  }
+
+  private rawNanos(): number | null {
     const b = this.b;
     if (b[this.p] !== QUOTE) return nanosToSeconds(this.number());
     // today's times have 19 digits: 10 of seconds and 9 of nanoseconds, read in one pass

@@ -10,6 +10,8 @@ import {
 
 export interface CallContext {
   fail(code: string, message: string): never;
+  /** counts elements a call copies against the pickle's budget; fails when it runs out */
+  chargeCopy(elements: number): void;
 }
 
 /** A torch storage named by a persistent id, with its bytes' place in the file once known. */
@@ -51,18 +53,20 @@ export function interpretCall(
   if (BUILTINS.has(callable.module)) {
     switch (callable.name) {
       case 'set':
-      case 'frozenset':
-        return {
-          $kind: 'set',
-          frozen: callable.name === 'frozenset',
-          items: Array.isArray(args[0]) ? [...(args[0] as PyValue[])] : [],
-        };
+      case 'frozenset': {
+        const items = Array.isArray(args[0]) ? (args[0] as PyValue[]) : [];
+        ctx.chargeCopy(items.length);
+        return { $kind: 'set', frozen: callable.name === 'frozenset', items: [...items] };
+      }
       case 'bytearray':
       case 'bytes':
         if (args.length === 0) return new Uint8Array(0);
         if (args[0] instanceof Uint8Array) return args[0];
-        if (typeof args[0] === 'string') return latin1Bytes(args[0]);
-        if (Array.isArray(args[0])) return Uint8Array.from(args[0] as number[]);
+        if (typeof args[0] === 'string') return latin1Bytes(args[0], ctx);
+        if (Array.isArray(args[0])) {
+          ctx.chargeCopy(args[0].length);
+          return Uint8Array.from(args[0] as number[]);
+        }
         break;
       case 'complex':
         return { $kind: 'complex', real: Number(args[0] ?? 0), imag: Number(args[1] ?? 0) };
@@ -79,10 +83,11 @@ export function interpretCall(
         break;
     }
   }
-  if (name === '_codecs.encode' && typeof args[0] === 'string') return latin1Bytes(args[0]);
+  if (name === '_codecs.encode' && typeof args[0] === 'string') return latin1Bytes(args[0], ctx);
   if (name === 'collections.OrderedDict') {
     const dict = newPyDict();
     if (Array.isArray(args[0])) {
+      ctx.chargeCopy(args[0].length);
       for (const pair of args[0] as PyValue[]) {
         if (Array.isArray(pair) && pair.length === 2) dict[String(pair[0])] = pair[1];
       }
@@ -255,7 +260,8 @@ function describe(v: PyValue): string {
   return typeof v;
 }
 
-function latin1Bytes(text: string): Uint8Array {
+function latin1Bytes(text: string, ctx: CallContext): Uint8Array {
+  ctx.chargeCopy(text.length);
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
   return out;

@@ -26,12 +26,23 @@ export interface PickleResult {
   end: number;
 }
 
-const MAX_STACK = 50_000_000;
+/**
+ * A real pickle's stack holds a few values and at most one mark-delimited batch (1000 for
+ * lists and dicts, a tuple's items): millions of values left on it are a memory bomb (eight
+ * bytes a slot for a one-byte NONE).
+ */
+const MAX_STACK = 4_000_000;
 const MAX_MARKS = 100_000;
 const MAX_MEMO = 50_000_000;
 const MAX_DEPTH = 256;
 const MAX_LONG_BYTES = 1 << 16;
 const TICK_OPS = 1 << 16;
+/**
+ * Elements the allow-list may copy (set(list), OrderedDict(pairs), bytes(list)) beyond the
+ * pickle's own size: copies are the one way a pickle's memory can outgrow its bytes, e.g. a
+ * 1 MB pickle applying set() 1,500 times to a million-element list.
+ */
+const COPY_FLOOR = 1 << 22;
 
 /** A list while the pickle builds it: counted, not kept, once it is long and numeric. */
 class ListBuilder {
@@ -68,7 +79,18 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const fail = (code: string, message: string): never => {
     throw new FormatError(code, message, at());
   };
-  const ctx: CallContext = { fail };
+  let copyBudget = COPY_FLOOR + cursor.source.size;
+  // containers reached twice (memo, DUP) or built by a call can be mutated after they were
+  // nested, which the depth kept on the way up misses: the result is then checked as a graph
+  let sharedContainers = false;
+  const ctx: CallContext = {
+    fail,
+    chargeCopy: (elements: number) => {
+      copyBudget -= elements;
+      if (copyBudget < 0)
+        fail('pickle/too-large', 'the pickle copies more elements than its size allows');
+    },
+  };
 
   const pop = (): Slot => {
     if (stack.length === 0 || (marks.length > 0 && stack.length <= marks[marks.length - 1])) {
@@ -102,6 +124,16 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       if (d > ((container as WithDepth)[DEPTH] ?? 0)) (container as WithDepth)[DEPTH] = d;
     }
   };
+  /** a container filled in one step (LIST, FROZENSET, a call's result): depth from its children */
+  const nestAll = (container: PyValue) => {
+    if (container === null || typeof container !== 'object') return;
+    for (const child of childrenOf(container)) nest(container, child);
+  };
+  /** a value an allow-listed call made or filled: its depth from what it now holds */
+  const called = (made: PyValue): PyValue => {
+    nestAll(made);
+    return made;
+  };
   const setItem = (dict: Slot, key: PyValue, v: PyValue) => {
     if (
       dict instanceof ListBuilder ||
@@ -117,6 +149,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           obj.state && typeof obj.state === 'object' ? obj.state : (obj.state = newPyDict())
         ) as PyDict;
         state[dictKey(key)] = v;
+        nest(obj, v);
         return;
       }
       fail('pickle/bad-setitem', 'the pickle sets an item on something that is not a dict');
@@ -159,11 +192,19 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     }
     const t = value(target);
     if (t && typeof t === 'object' && (t as { $kind?: string }).$kind === 'set') {
-      for (const item of items) (t as { items: PyValue[] }).items.push(value(item));
+      for (const item of items) {
+        const v = value(item);
+        (t as { items: PyValue[] }).items.push(v);
+        nest(t, v);
+      }
       return;
     }
     if (Array.isArray(t)) {
-      for (const item of items) t.push(value(item));
+      for (const item of items) {
+        const v = value(item);
+        t.push(v);
+        nest(t, v);
+      }
       return;
     }
     fail('pickle/bad-append', 'the pickle appends to something that is not a list');
@@ -179,9 +220,11 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       memoOfObject.set(slot, index);
   };
   const memoGet = (index: number) => {
-    if (memo[index] === undefined)
+    const slot = memo[index];
+    if (slot === undefined)
       fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
-    push(memo[index]);
+    if (holdsValues(slot)) sharedContainers = true;
+    push(slot);
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const shortStrings = new AsciiStringCache();
@@ -227,12 +270,18 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x95: // FRAME: a length hint only
         cursor.u64();
         break;
-      case 0x2e: // STOP
-        if (stack.length !== 1 || marks.length > 0) {
-          if (stack.length === 0)
-            fail('pickle/empty', 'the pickle stops with nothing on its stack');
-        }
-        return { value: value(stack[stack.length - 1]), end: cursor.offset };
+      case 0x2e: {
+        // STOP
+        if (stack.length === 0) fail('pickle/empty', 'the pickle stops with nothing on its stack');
+        if (stack.length !== 1 || marks.length > 0)
+          fail(
+            'pickle/stack-not-empty',
+            `the pickle stops with ${stack.length} values and ${marks.length} marks on its stack`,
+          );
+        const result = value(stack[0]);
+        if (sharedContainers) checkGraph(result, fail);
+        return { value: result, end: cursor.offset };
+      }
       case 0x28: // MARK
         if (marks.length >= MAX_MARKS) fail('pickle/too-deep', 'the pickle opens too many marks');
         marks.push(stack.length);
@@ -244,9 +293,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x31: // POP_MARK
         popMark();
         break;
-      case 0x32: // DUP
-        push(top());
+      case 0x32: {
+        // DUP
+        const slot = top();
+        if (holdsValues(slot)) sharedContainers = true;
+        push(slot);
         break;
+      }
       case 0x4e: // NONE
         push(null);
         break;
@@ -345,6 +398,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         const items = popMark().map(value);
         const lb = new ListBuilder(opOffset);
         lb.items = items;
+        for (const v of items) nest(items, v);
         push(lb);
         break;
       }
@@ -432,9 +486,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         appendItems(top(), items, opOffset);
         break;
       }
-      case 0x91: // FROZENSET
-        push({ $kind: 'set', frozen: true, items: popMark().map(value) });
+      case 0x91: {
+        // FROZENSET
+        const set: PyValue = { $kind: 'set', frozen: true, items: popMark().map(value) };
+        nestAll(set);
+        push(set);
         break;
+      }
       case 0x63: {
         // GLOBAL
         const module = cursor.line();
@@ -455,14 +513,14 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         // REDUCE
         const args = value(pop());
         const callable = value(pop());
-        push(interpretCall(callable, Array.isArray(args) ? args : [args], ctx, false));
+        push(called(interpretCall(callable, Array.isArray(args) ? args : [args], ctx, false)));
         break;
       }
       case 0x81: {
         // NEWOBJ
         const args = value(pop());
         const cls = value(pop());
-        push(interpretCall(cls, Array.isArray(args) ? args : [args], ctx, true));
+        push(called(interpretCall(cls, Array.isArray(args) ? args : [args], ctx, true)));
         break;
       }
       case 0x92: {
@@ -470,7 +528,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         value(pop()); // kwargs
         const args = value(pop());
         const cls = value(pop());
-        push(interpretCall(cls, Array.isArray(args) ? args : [args], ctx, true));
+        push(called(interpretCall(cls, Array.isArray(args) ? args : [args], ctx, true)));
         break;
       }
       case 0x69: {
@@ -478,21 +536,21 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         const module = cursor.line();
         const name = cursor.line();
         const args = popMark().map(value);
-        push(interpretCall(classRef(module, name), args, ctx, true));
+        push(called(interpretCall(classRef(module, name), args, ctx, true)));
         break;
       }
       case 0x6f: {
         // OBJ
         const items = popMark().map(value);
         if (items.length === 0) fail('pickle/bad-obj', 'OBJ without a class');
-        push(interpretCall(items[0], items.slice(1), ctx, true));
+        push(called(interpretCall(items[0], items.slice(1), ctx, true)));
         break;
       }
       case 0x62: {
         // BUILD
         const state = value(pop());
         const obj = value(pop());
-        const built = interpretBuild(obj, state, ctx);
+        const built = called(interpretBuild(obj, state, ctx));
         push(built);
         if (built !== obj && obj !== null && typeof obj === 'object') {
           // an object read as its attribute dict: its memo entry must see the dict too
@@ -565,7 +623,83 @@ export function dictKey(key: PyValue): string {
   return String((key as { $kind?: string }).$kind ?? 'object');
 }
 
-/** Two's-complement little-endian integer; a number when exact, else a bigint. */
+/** The values a container holds (dict values, list and set items, an object's args and state). */
+function childrenOf(container: object): PyValue[] {
+  if (Array.isArray(container)) return container as PyValue[];
+  if (container instanceof Uint8Array) return [];
+  const kind = (container as { $kind?: string }).$kind;
+  if (kind === undefined) return Object.values(container as PyDict);
+  if (kind === 'set') return (container as { items: PyValue[] }).items;
+  if (kind === 'object') {
+    const ref = container as PyObjectRef;
+    return ref.state === undefined ? ref.args : [...ref.args, ref.state];
+  }
+  return []; // lazy lists, tensors, arrays, complex numbers, classes: no nested values
+}
+
+/** Whether a stack slot can hold other values (a class reference or a number cannot). */
+function holdsValues(slot: Slot): boolean {
+  if (slot instanceof ListBuilder) return true;
+  if (slot === null || typeof slot !== 'object' || slot instanceof Uint8Array) return false;
+  const kind = (slot as { $kind?: string }).$kind;
+  return kind === undefined || kind === 'set' || kind === 'object';
+}
+
+/** On a container: in progress (-1) or its checked depth, while checkGraph runs. */
+const CHECKED = Symbol('checked');
+type WithChecked = { [CHECKED]?: number };
+// not enumerable: values are compared and copied by their keys elsewhere
+const mark = (container: object, state: number) =>
+  Object.defineProperty(container, CHECKED, { value: state, writable: true, configurable: true });
+
+/**
+ * The value as a graph, when containers were shared or filled after nesting: no cycle (a
+ * reader would recurse forever) and no path deeper than MAX_DEPTH (a reader would overflow its
+ * stack). Iterative, and each container is visited once, so shared subtrees cost nothing more.
+ */
+function checkGraph(root: PyValue, fail: (code: string, message: string) => never): void {
+  if (root === null || typeof root !== 'object') return;
+  const nodes: object[] = [root];
+  const children: PyValue[][] = [childrenOf(root)];
+  const next: number[] = [0];
+  const deepest: number[] = [0];
+  mark(root, -1);
+  while (nodes.length > 0) {
+    const top = nodes.length - 1;
+    const list = children[top];
+    if (next[top] < list.length) {
+      const child = list[next[top]++];
+      if (child === null || typeof child !== 'object') continue;
+      const seen = (child as WithChecked)[CHECKED];
+      if (seen === -1) fail('pickle/cycle', 'the pickle builds a value that contains itself');
+      if (seen !== undefined) {
+        if (seen + 1 > deepest[top]) deepest[top] = seen + 1;
+        continue;
+      }
+      if (nodes.length > MAX_DEPTH)
+        fail('pickle/too-deep', `the pickle nests deeper than ${MAX_DEPTH} levels`);
+      mark(child, -1);
+      nodes.push(child);
+      children.push(childrenOf(child));
+      next.push(0);
+      deepest.push(0);
+      continue;
+    }
+    const depth = deepest[top];
+    mark(nodes[top], depth);
+    nodes.pop();
+    children.pop();
+    next.pop();
+    deepest.pop();
+    if (top > 0 && depth + 1 > deepest[top - 1]) deepest[top - 1] = depth + 1;
+  }
+}
+
+/**
+ * Two's-complement little-endian integer; a number when exact, else a bigint. Through hex
+ * text, in linear time: shifting a BigInt byte by byte is quadratic (200 integers of 64 KiB
+ * took 52 s).
+ */
 function decodeLong(bytes: Uint8Array): number | bigint {
   if (bytes.length === 0) return 0;
   if (bytes.length <= 6) {
@@ -574,13 +708,16 @@ function decodeLong(bytes: Uint8Array): number | bigint {
     if (bytes[bytes.length - 1] & 0x80) v -= 2 ** (8 * bytes.length);
     return v;
   }
-  let v = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(bytes[i]);
+  let hex = '';
+  for (let i = bytes.length - 1; i >= 0; i--) hex += HEX_BYTE[bytes[i]];
+  let v = BigInt(`0x${hex}`);
   if (bytes[bytes.length - 1] & 0x80) v -= 1n << BigInt(8 * bytes.length);
   return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)
     ? Number(v)
     : v;
 }
+
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 function parseIntText(
   text: string,

@@ -74,6 +74,10 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   else if (rows.length === 0)
     notices.push(`None of the ${dump.samples.length} samples has a trace.`);
   else if (untracedSamples > 0) notices.push(`${untracedSamples} samples have no trace.`);
+  if (built.skippedEvents > 0)
+    notices.push(
+      `${built.skippedEvents} trace events skipped: an id, type or name that is not a plain value.`,
+    );
   return {
     rows,
     samples: dump.samples,

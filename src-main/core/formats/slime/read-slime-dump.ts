@@ -118,6 +118,7 @@ export function readTensorValues(
       'torch/storage-compressed',
       'tensor values of a compressed archive entry are not available',
     );
+  checkTensorBounds(tensor, itemSize);
   const start = tensor.storage.byteOffset + tensor.storageOffset * itemSize;
   const bytes = source.read(start, count * itemSize);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -161,6 +162,37 @@ export function readTensorValues(
     }
   }
   return out;
+}
+
+/**
+ * Every element the tensor's offset, shape and strides reach lies inside its storage: a
+ * tensor pointing before or past its storage would otherwise show other bytes of the file.
+ */
+function checkTensorBounds(tensor: TensorRef, itemSize: number): void {
+  const storageElements = Math.floor(tensor.storage.byteLength / itemSize);
+  const fail = (what: string): never => {
+    throw new FormatError(
+      'torch/tensor-out-of-bounds',
+      `a tensor ${what} (storage ${tensor.storage.key} holds ${storageElements} elements)`,
+      tensor.storage.byteOffset,
+    );
+  };
+  const offset = tensor.storageOffset;
+  if (!Number.isSafeInteger(offset) || offset < 0) fail(`has storage offset ${offset}`);
+  const { shape, stride } = tensor;
+  if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) fail(`has shape ${shape.join('x')}`);
+  if (shape.some((d) => d === 0)) return; // no elements
+  let last = offset;
+  let count = 1;
+  for (let i = 0; i < shape.length; i++) {
+    const step = stride.length === shape.length ? stride[i] : 1;
+    if (!Number.isSafeInteger(step) || step < 0) fail(`has stride ${step}`);
+    last += (shape[i] - 1) * step;
+    count *= shape[i];
+  }
+  // values are read in storage order from the offset: that range must fit too
+  if (!(last < storageElements) || !(offset + count <= storageElements))
+    fail(`reaches past its storage (offset ${offset}, shape ${shape.join('x')})`);
 }
 
 function halfToFloat(h: number): number {

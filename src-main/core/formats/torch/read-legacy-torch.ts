@@ -58,12 +58,20 @@ export function readLegacyTorch(source: ByteSource, options: TorchReadOptions = 
   // Storage bytes follow in key order; locate each (tensors are read on demand only).
   let offset = cursor.offset;
   for (const key of keys) {
+    if (key !== null && typeof key === 'object')
+      throw new FormatError('torch/bad-storage-keys', 'a storage key is not a name', offset);
     const ref = storages.get(String(key));
     if (offset + 8 > source.size)
       throw new FormatError('torch/truncated', 'the file ends inside its storages', offset);
     const head = source.read(offset, 8);
     const numel = Number(new DataView(head.buffer, head.byteOffset, 8).getBigInt64(0, true));
     const size = ref ? numel * dtypeItemSize(ref.storage.dtype) : numel;
+    if (numel < 0 || offset + 8 + size > source.size)
+      throw new FormatError(
+        'torch/bad-storage-size',
+        `storage ${String(key)} claims ${numel} elements, past the end of the file`,
+        offset,
+      );
     if (ref) {
       ref.storage.byteOffset = offset + 8;
       ref.storage.byteLength = size;

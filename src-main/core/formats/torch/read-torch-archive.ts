@@ -65,6 +65,11 @@ export function parseStoragePid(pid: PyValue): {
     throw new FormatError('torch/bad-persistent-id', 'a persistent id that is not a torch storage');
   }
   const type = pid[1] as PyClassRef;
+  if (
+    (pid[2] !== null && typeof pid[2] === 'object') ||
+    (type !== null && typeof type === 'object' && !('name' in type))
+  )
+    throw new FormatError('torch/bad-persistent-id', 'a storage id with a malformed key or type');
   return {
     key: String(pid[2]),
     storageClass: type && typeof type === 'object' && 'name' in type ? type.name : String(type),

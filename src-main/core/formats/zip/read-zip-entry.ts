@@ -4,6 +4,13 @@ import { FormatError } from '../../bytes/format-error';
 import { entryDataOffset, type ZipEntry } from './read-zip-directory';
 
 const MAX_INFLATED_BYTES = 2 ** 31 - 1;
+/**
+ * The memory bound for a deflated entry, which is inflated whole: at most this many times its
+ * compressed size plus a floor. Deflate can reach 1032:1, so a 2 MB entry claiming 2 GB is
+ * possible bytes-wise, but it is a bomb, not a dump (pickled traces compress about 5-15:1).
+ */
+export const MAX_INFLATE_RATIO = 16;
+export const INFLATE_FLOOR_BYTES = 64 * 1024 * 1024;
 
 /** A readable view of one entry: stored entries are ranges of the file, read lazily. */
 export interface EntryView {
@@ -34,10 +41,15 @@ export function openZipEntry(source: ByteSource, entry: ZipEntry): EntryView {
   }
   if (entry.method === 8) {
     // The declared size sizes the output buffer: refuse claims a real dump never makes.
-    if (entry.size > MAX_INFLATED_BYTES || entry.size > entry.compressedSize * 1100 + 1024) {
+    const limit = Math.min(
+      MAX_INFLATED_BYTES,
+      entry.compressedSize * MAX_INFLATE_RATIO + INFLATE_FLOOR_BYTES,
+    );
+    if (entry.size > limit) {
       throw new FormatError(
         'zip/inflate-too-large',
-        `entry ${entry.name} claims ${entry.size} bytes when inflated`,
+        `entry ${entry.name} claims ${entry.size} bytes when inflated from ` +
+          `${entry.compressedSize}: more than ${MAX_INFLATE_RATIO} times plus 64 MiB`,
         start,
       );
     }

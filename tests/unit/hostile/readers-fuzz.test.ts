@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { FormatError } from '../../../src-main/core/bytes/format-error';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { OTLP, SLIME } from '../../support/fixtures';
+import { HOSTILE_CASES } from './corpus';
+
+/**
+ * The fuzz run over every reader the whole open pipeline reaches (sniff, read, rows, store,
+ * perf), not only the pickle reader (tests/unit/fuzz): each mutated input opens or fails with
+ * a coded FormatError, within a time and memory bound per case.
+ *
+ * To fuzz a new reader (the Chrome trace and timeline readers are being written), add a
+ * target with its fixtures as seeds; nothing else changes.
+ */
+interface FuzzTarget {
+  reader: string;
+  /** file name given to the open (sniffing is by content; names route undetected bytes) */
+  name: string;
+  seeds: Uint8Array[];
+}
+
+const read = (dir: string, name: string) => new Uint8Array(readFileSync(resolve(dir, name)));
+const small = (id: string) => HOSTILE_CASES.find((c) => c.id === id)!.make();
+
+const TARGETS: FuzzTarget[] = [
+  {
+    reader: 'OTLP scanner and JSON fallback',
+    name: 'fuzz.jsonl',
+    seeds: [
+      read(OTLP, 'sglang_otel_trace.json'),
+      read(OTLP, 'roll_traces.1.jsonl'),
+      read(OTLP, 'otlp_mixed_garbage.jsonl'),
+      small('otlp-zero-timestamp'),
+    ],
+  },
+  {
+    reader: 'torch zip + pickle + slime rows',
+    name: 'fuzz.pt',
+    seeds: [read(SLIME, 'rollout_small.pt'), read(SLIME, 'rollout_pd_legacy.pt')],
+  },
+  {
+    reader: 'torch legacy layout + pickle (hand-made)',
+    name: 'fuzz.pt',
+    seeds: [small('slime-dict-ids'), small('legacy-negative-numel'), small('pickle-cycle')],
+  },
+];
+
+const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 200);
+const TIME_BOUND_MS = 3000;
+// per case: a small constant times the input plus a floor (the README's bound)
+const memoryBound = (bytes: number) => 16 * bytes + 256 * 1024 * 1024;
+
+function prng(seed: number) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+function mutate(seeds: Uint8Array[], random: () => number): Uint8Array {
+  const base = seeds[Math.floor(random() * seeds.length)];
+  const at = Math.floor(random() * base.length);
+  switch (Math.floor(random() * 5)) {
+    case 0:
+      return base.slice(0, at); // cut off
+    case 1: {
+      const out = base.slice(); // flipped bytes
+      for (let i = 0; i < 1 + random() * 8; i++)
+        out[Math.floor(random() * out.length)] = Math.floor(random() * 256);
+      return out;
+    }
+    case 2: {
+      const out = base.slice(); // a run overwritten (often a digit run: huge numbers)
+      out.fill(Math.floor(random() * 256), at, Math.min(out.length, at + 1 + random() * 64));
+      return out;
+    }
+    case 3: {
+      // a slice repeated (duplicated keys, ids, lines)
+      const len = Math.floor(random() * 256);
+      const piece = base.subarray(at, at + len);
+      const out = new Uint8Array(base.length + piece.length);
+      out.set(base.subarray(0, at));
+      out.set(piece, at);
+      out.set(base.subarray(at), at + piece.length);
+      return out;
+    }
+    default: {
+      // a JSON-ish structural byte inserted
+      const out = new Uint8Array(base.length + 1);
+      out.set(base.subarray(0, at));
+      out[at] = '{}[]",:0'.charCodeAt(Math.floor(random() * 8));
+      out.set(base.subarray(at), at + 1);
+      return out;
+    }
+  }
+}
+
+describe('fuzz: every reader opens mutated input or fails with a coded error, in bounds', () => {
+  TARGETS.forEach((target, t) => {
+    it(`${target.reader}: ${ITERATIONS} cases`, () => {
+      const random = prng(20261124 + t);
+      let opened = 0;
+      let failed = 0;
+      for (let i = 0; i < ITERATIONS; i++) {
+        const bytes = mutate(target.seeds, random);
+        const rssBefore = process.memoryUsage().rss;
+        const started = performance.now();
+        try {
+          openTraceFile([bytesSource(target.name, bytes)]);
+          opened++;
+        } catch (error) {
+          if (!(error instanceof FormatError))
+            throw new Error(
+              `${target.reader} case ${i}: uncoded ${(error as Error).constructor.name}: ${(error as Error).message}`,
+            );
+          failed++;
+        }
+        const elapsed = performance.now() - started;
+        expect(elapsed, `${target.reader} case ${i} time`).toBeLessThan(TIME_BOUND_MS);
+        expect(process.memoryUsage().rss - rssBefore).toBeLessThan(memoryBound(bytes.length));
+      }
+      expect(opened + failed).toBe(ITERATIONS);
+      expect(opened).toBeGreaterThan(0);
+    }, 120_000);
+  });
+});
