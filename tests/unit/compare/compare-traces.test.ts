@@ -1,13 +1,34 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
-import { compareDigest, compareTraces, type CompareSide } from '../../../src-main/core/compare/compare-traces';
-import type { FileSummary } from '../../../src-main/core/api/trace-api';
+import {
+  compareDigest,
+  compareTraces,
+  type CompareSide,
+} from '../../../src-main/core/compare/compare-traces';
+import type { CompareResult, FileSummary } from '../../../src-main/core/api/trace-api';
 import { OTLP, SLIME, fixtureSource, readJson } from '../../support/fixtures';
 
 interface ExpectedCache {
   rows: { row_id: number; items: { type: string; name: string; state: string }[] }[];
 }
+
+/**
+ * Independent figures for rollout 7 vs 8: tests/fixtures/slime/rollout_7_vs_8.compare.expected.json,
+ * computed with torch.load and numpy from the dumps (tests/fixtures/slime/README.md), not by us.
+ */
+interface ExpectedSide {
+  samples: number;
+  status: Record<string, number>;
+  response_length: { mean: number; median: number; max: number };
+  reward: { mean: number; std: number };
+  groups: number;
+  zero_variance_groups: number;
+  viewer_global_span_s: number;
+}
+const EXPECTED_7_VS_8 = readJson<Record<'a' | 'b', ExpectedSide>>(
+  resolve(SLIME, 'rollout_7_vs_8.compare.expected.json'),
+);
 
 /** One side as the service builds it: the digest comes from the file's worker. */
 function side(path: string, fileId: string): CompareSide {
@@ -17,28 +38,113 @@ function side(path: string, fileId: string): CompareSide {
   return { fileId, summary, digest: structuredClone(compareDigest(trace)) };
 }
 
+function stat(result: CompareResult, key: string): { a: number | null; b: number | null } {
+  const entry = result.stats.find((s) => s.key === key);
+  if (!entry) throw new Error(`no stat ${key} in ${result.stats.map((s) => s.key).join(', ')}`);
+  return { a: entry.a, b: entry.b };
+}
+
+describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
+  const result = compareTraces(
+    side(resolve(SLIME, 'rollout_7.pt'), 'a'),
+    side(resolve(SLIME, 'rollout_8.pt'), 'b'),
+  );
+  const { a, b } = EXPECTED_7_VS_8;
+
+  it('samples and rows', () => {
+    expect(stat(result, 'rollout/samples')).toEqual({ a: a.samples, b: b.samples });
+    // every sample of both dumps is traced: one row per sample, none untraced
+    expect(stat(result, 'rollout/rows')).toEqual({ a: a.samples, b: b.samples });
+    expect(stat(result, 'rollout/untraced_samples')).toEqual({ a: 0, b: 0 });
+  });
+
+  it('status counts; a status absent on one side is null there, not 0', () => {
+    const statuses = new Set([...Object.keys(a.status), ...Object.keys(b.status)]);
+    // the expected file names completed, truncated and aborted (only rollout 8 has aborted ones)
+    expect([...statuses].sort()).toEqual(['aborted', 'completed', 'truncated']);
+    for (const status of statuses)
+      expect(stat(result, `status/${status}`), status).toEqual({
+        a: a.status[status] ?? null,
+        b: b.status[status] ?? null,
+      });
+    const statusKeys = result.stats.filter((s) => s.key.startsWith('status/')).map((s) => s.key);
+    expect(statusKeys.sort()).toEqual(['status/aborted', 'status/completed', 'status/truncated']);
+  });
+
+  it('reward mean (numpy’s mean of every sample’s reward)', () => {
+    const reward = stat(result, 'reward/mean');
+    expect(reward.a).toBeCloseTo(a.reward.mean, 12);
+    expect(reward.b).toBeCloseTo(b.reward.mean, 12);
+  });
+
+  it('response length mean, from the samples’ response_length (not the max, not 0)', () => {
+    const length = stat(result, 'response_length/mean');
+    // the figures are sums of integers over 24: exact in binary floating point
+    expect(length).toEqual({ a: a.response_length.mean, b: b.response_length.mean });
+    // the mean differs from the max and median in the expected file, so neither can pass for it
+    expect(a.response_length.max).not.toBe(a.response_length.mean);
+    expect(b.response_length.median).not.toBe(b.response_length.mean);
+  });
+
+  it('wall time is the span slime’s viewer draws', () => {
+    const wall = stat(result, 'rollout/wall_time_sec');
+    expect(wall.a).toBeCloseTo(a.viewer_global_span_s, 6);
+    expect(wall.b).toBeCloseTo(b.viewer_global_span_s, 6);
+  });
+
+  it('matches all 24 samples by index: rollout 8 re-numbers nothing', () => {
+    expect(result.matched).toHaveLength(24);
+    expect(result.matched.every((m) => m.key === `index ${m.aRowId}`)).toBe(true);
+    expect(result.onlyA).toEqual([]);
+    expect(result.onlyB).toEqual([]);
+  });
+
+  it('perf: slime’s perf keys of each file, each side its own value, keys sorted once', () => {
+    // slime's own perf figures for each dump (tests/fixtures/slime/README.md)
+    const perfA = readJson<Record<string, number>>(
+      resolve(SLIME, 'rollout_7.pt.perf.expected.json'),
+    );
+    const perfB = readJson<Record<string, number>>(
+      resolve(SLIME, 'rollout_8.pt.perf.expected.json'),
+    );
+    const byKey = new Map(result.perf.map((p) => [p.key, p]));
+    expect(Object.keys(perfA).length).toBeGreaterThan(10);
+    for (const [key, value] of Object.entries(perfA))
+      expect(byKey.get(key)?.a, key).toBeCloseTo(value, 9);
+    for (const [key, value] of Object.entries(perfB))
+      expect(byKey.get(key)?.b, key).toBeCloseTo(value, 9);
+    const keys = result.perf.map((p) => p.key);
+    expect(keys).toEqual([...new Set(keys)].sort());
+  });
+
+  it('span totals are sorted by how much time moved, largest first', () => {
+    const moved = result.spanTotals.map((t) => Math.abs(t.bSec - t.aSec));
+    expect(moved.length).toBeGreaterThan(1);
+    expect(moved).toEqual([...moved].sort((x, y) => y - x));
+    expect(moved[0]).toBeGreaterThan(moved.at(-1)!);
+  });
+});
+
 describe('comparing two rollouts from their digests', () => {
-  it('a dump against itself: every row matched by index, span totals equal on both sides', () => {
+  it('a dump against itself: every row matched, span counts equal slime’s', () => {
     const path = resolve(SLIME, 'rollout_agentic.pt');
     const result = compareTraces(side(path, 'a'), side(path, 'b'));
     const expected = readJson<ExpectedCache>(`${path}.expected.json`);
     expect(result.matched).toHaveLength(expected.rows.length);
     expect(result.onlyA).toEqual([]);
     expect(result.onlyB).toEqual([]);
-    // span counts per name are slime's spans
+    // span counts per name are slime's spans (its viewer's cache)
     const slimeSpans = new Map<string, number>();
     for (const row of expected.rows)
       for (const item of row.items)
         if (item.type === 'span') slimeSpans.set(item.name, (slimeSpans.get(item.name) ?? 0) + 1);
+    expect(slimeSpans.size).toBeGreaterThan(0);
     for (const [name, count] of slimeSpans) {
       // deliberately ours: PD phase child spans are segments of their [P]/[D] span, not spans
       if (/^sglang_pd_(prefill|decode)_/.test(name)) continue;
       const entry = result.spanTotals.find((t) => t.name === name)!;
-      expect(entry.aCount).toBe(count);
-      expect(entry.bCount).toBe(count);
-      expect(entry.aSec).toBe(entry.bSec);
+      expect([entry.aCount, entry.bCount], name).toEqual([count, count]);
     }
-    for (const stat of result.stats) expect(stat.a).toBe(stat.b);
   });
 
   it('different rollouts: samples missing on one side are listed as only-A or only-B', () => {
@@ -46,16 +152,21 @@ describe('comparing two rollouts from their digests', () => {
       side(resolve(SLIME, 'rollout_small.pt'), 'a'),
       side(resolve(SLIME, 'rollout_agentic.pt'), 'b'),
     );
-    const rowsA = readJson<ExpectedCache>(resolve(SLIME, 'rollout_small.pt.expected.json')).rows.length;
-    const rowsB = readJson<ExpectedCache>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows.length;
+    const rowsA = readJson<ExpectedCache>(resolve(SLIME, 'rollout_small.pt.expected.json')).rows
+      .length;
+    const rowsB = readJson<ExpectedCache>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows
+      .length;
     expect(result.matched.length + result.onlyA.length).toBe(rowsA);
     expect(result.matched.length + result.onlyB.length).toBe(rowsB);
-    expect(result.stats.find((s) => s.key === 'rollout/rows')).toEqual({ key: 'rollout/rows', a: rowsA, b: rowsB });
+    expect(stat(result, 'rollout/rows')).toEqual({ a: rowsA, b: rowsB });
   });
 
-  it('a dump and an OTLP file cannot be compared', () => {
+  it('a dump and an OTLP file cannot be compared: the message names both kinds', () => {
     expect(() =>
-      compareTraces(side(resolve(SLIME, 'rollout_small.pt'), 'a'), side(resolve(OTLP, 'sglang_otel_trace.json'), 'b')),
-    ).toThrow(/cannot compare a slime dump with a OpenTelemetry trace|cannot compare/);
+      compareTraces(
+        side(resolve(SLIME, 'rollout_small.pt'), 'a'),
+        side(resolve(OTLP, 'sglang_otel_trace.json'), 'b'),
+      ),
+    ).toThrow('cannot compare a slime dump with a OpenTelemetry trace');
   });
 });
