@@ -6,5 +6,7 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts', 'tests/golden/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'threads',
+    // the CLI tests run out/main/cli.js: build it first when it is missing or stale
+    globalSetup: ['tests/support/build-if-stale.ts'],
   },
 });
