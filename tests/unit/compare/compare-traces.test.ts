@@ -10,7 +10,16 @@ import type { CompareResult, FileSummary } from '../../../src-main/core/api/trac
 import { OTLP, SLIME, fixtureSource, readJson } from '../../support/fixtures';
 
 interface ExpectedCache {
-  rows: { row_id: number; items: { type: string; name: string; state: string }[] }[];
+  rows: {
+    row_id: number;
+    items: {
+      type: string;
+      name: string;
+      state: string;
+      start_ts: number;
+      display_end_ts: number;
+    }[];
+  }[];
 }
 
 /**
@@ -44,14 +53,21 @@ function stat(result: CompareResult, key: string): { a: number | null; b: number
   return { a: entry.a, b: entry.b };
 }
 
-describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
-  const result = compareTraces(
+/**
+ * Computed inside each test, not once in the describe: code run while tests are collected is
+ * invisible to mutation testing (a mutant that throws there fails no test).
+ */
+const compare7vs8 = () =>
+  compareTraces(
     side(resolve(SLIME, 'rollout_7.pt'), 'a'),
     side(resolve(SLIME, 'rollout_8.pt'), 'b'),
   );
+
+describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
   const { a, b } = EXPECTED_7_VS_8;
 
   it('samples and rows', () => {
+    const result = compare7vs8();
     expect(stat(result, 'rollout/samples')).toEqual({ a: a.samples, b: b.samples });
     // every sample of both dumps is traced: one row per sample, none untraced
     expect(stat(result, 'rollout/rows')).toEqual({ a: a.samples, b: b.samples });
@@ -59,6 +75,7 @@ describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
   });
 
   it('status counts; a status absent on one side is null there, not 0', () => {
+    const result = compare7vs8();
     const statuses = new Set([...Object.keys(a.status), ...Object.keys(b.status)]);
     // the expected file names completed, truncated and aborted (only rollout 8 has aborted ones)
     expect([...statuses].sort()).toEqual(['aborted', 'completed', 'truncated']);
@@ -72,12 +89,14 @@ describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
   });
 
   it('reward mean (numpy’s mean of every sample’s reward)', () => {
+    const result = compare7vs8();
     const reward = stat(result, 'reward/mean');
     expect(reward.a).toBeCloseTo(a.reward.mean, 12);
     expect(reward.b).toBeCloseTo(b.reward.mean, 12);
   });
 
   it('response length mean, from the samples’ response_length (not the max, not 0)', () => {
+    const result = compare7vs8();
     const length = stat(result, 'response_length/mean');
     // the figures are sums of integers over 24: exact in binary floating point
     expect(length).toEqual({ a: a.response_length.mean, b: b.response_length.mean });
@@ -87,12 +106,14 @@ describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
   });
 
   it('wall time is the span slime’s viewer draws', () => {
+    const result = compare7vs8();
     const wall = stat(result, 'rollout/wall_time_sec');
     expect(wall.a).toBeCloseTo(a.viewer_global_span_s, 6);
     expect(wall.b).toBeCloseTo(b.viewer_global_span_s, 6);
   });
 
   it('matches all 24 samples by index: rollout 8 re-numbers nothing', () => {
+    const result = compare7vs8();
     expect(result.matched).toHaveLength(24);
     expect(result.matched.every((m) => m.key === `index ${m.aRowId}`)).toBe(true);
     expect(result.onlyA).toEqual([]);
@@ -100,6 +121,7 @@ describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
   });
 
   it('perf: slime’s perf keys of each file, each side its own value, keys sorted once', () => {
+    const result = compare7vs8();
     // slime's own perf figures for each dump (tests/fixtures/slime/README.md)
     const perfA = readJson<Record<string, number>>(
       resolve(SLIME, 'rollout_7.pt.perf.expected.json'),
@@ -118,6 +140,7 @@ describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
   });
 
   it('span totals are sorted by how much time moved, largest first', () => {
+    const result = compare7vs8();
     const moved = result.spanTotals.map((t) => Math.abs(t.bSec - t.aSec));
     expect(moved.length).toBeGreaterThan(1);
     expect(moved).toEqual([...moved].sort((x, y) => y - x));
@@ -134,17 +157,28 @@ describe('comparing two rollouts from their digests', () => {
     expect(result.onlyA).toEqual([]);
     expect(result.onlyB).toEqual([]);
     // span counts per name are slime's spans (its viewer's cache)
-    const slimeSpans = new Map<string, number>();
+    const slimeSpans = new Map<string, { count: number; sec: number }>();
     for (const row of expected.rows)
-      for (const item of row.items)
-        if (item.type === 'span') slimeSpans.set(item.name, (slimeSpans.get(item.name) ?? 0) + 1);
-    expect(slimeSpans.size).toBeGreaterThan(0);
-    for (const [name, count] of slimeSpans) {
-      // deliberately ours: PD phase child spans are segments of their [P]/[D] span, not spans
-      if (/^sglang_pd_(prefill|decode)_/.test(name)) continue;
+      for (const item of row.items) {
+        if (item.type !== 'span') continue;
+        const entry = slimeSpans.get(item.name) ?? { count: 0, sec: 0 };
+        entry.count += 1;
+        entry.sec += item.display_end_ts - item.start_ts;
+        slimeSpans.set(item.name, entry);
+      }
+    // deliberately ours: PD phase child spans are segments of their [P]/[D] span, not spans
+    const spanNames = [...slimeSpans.keys()].filter((n) => !/^sglang_pd_(prefill|decode)_/.test(n));
+    expect(spanNames.length).toBeGreaterThan(3);
+    for (const name of spanNames) {
       const entry = result.spanTotals.find((t) => t.name === name)!;
-      expect([entry.aCount, entry.bCount], name).toEqual([count, count]);
+      const want = slimeSpans.get(name)!;
+      expect([entry.aCount, entry.bCount], name).toEqual([want.count, want.count]);
+      expect(entry.aSec, name).toBeCloseTo(want.sec, 6);
+      expect(entry.bSec, name).toBeCloseTo(want.sec, 6);
     }
+    // nothing moved: ties sort by name
+    const names = result.spanTotals.map((t) => t.name);
+    expect(names).toEqual([...names].sort((x, y) => x.localeCompare(y)));
   });
 
   it('different rollouts: samples missing on one side are listed as only-A or only-B', () => {
