@@ -5,6 +5,7 @@ import {
   compareDigest,
   compareTraces,
   type CompareSide,
+  type RowDigest,
 } from '../../../src-main/core/compare/compare-traces';
 import type { CompareResult, FileSummary } from '../../../src-main/core/api/trace-api';
 import { OTLP, SLIME, fixtureSource, readJson } from '../../support/fixtures';
@@ -105,6 +106,20 @@ describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
     expect(b.response_length.median).not.toBe(b.response_length.mean);
   });
 
+  it('row duration mean is the mean of slime’s row durations', () => {
+    const result = compare7vs8();
+    const mean = (name: string) => {
+      const rows = readJson<{ rows: { duration: number }[] }>(
+        resolve(SLIME, `${name}.expected.json`),
+      ).rows;
+      return rows.reduce((s, r) => s + r.duration, 0) / rows.length;
+    };
+    const duration = stat(result, 'row_duration/mean');
+    // slime's cache rounds each duration to 6 decimals
+    expect(duration.a).toBeCloseTo(mean('rollout_7.pt'), 5);
+    expect(duration.b).toBeCloseTo(mean('rollout_8.pt'), 5);
+  });
+
   it('wall time is the span slime’s viewer draws', () => {
     const result = compare7vs8();
     const wall = stat(result, 'rollout/wall_time_sec');
@@ -195,6 +210,17 @@ describe('comparing two rollouts from their digests', () => {
     expect(stat(result, 'rollout/rows')).toEqual({ a: rowsA, b: rowsB });
   });
 
+  it('an OTLP trace has no samples: response lengths from its rows, no prompt key', () => {
+    const trace = openTraceFile([fixtureSource(resolve(OTLP, 'sglang_otel_trace.json'))]);
+    const digest = compareDigest(trace);
+    // 20 traces, one row each (tests/fixtures/otlp/README.md)
+    expect(digest.rows).toHaveLength(20);
+    expect(digest.rows.map((r) => r.total_response_length)).toEqual(
+      trace.rows.map((r) => r.total_response_length),
+    );
+    expect(digest.rows.map((r) => r.promptKey)).toEqual(Array(20).fill(null));
+  });
+
   it('a dump and an OTLP file cannot be compared: the message names both kinds', () => {
     expect(() =>
       compareTraces(
@@ -202,5 +228,150 @@ describe('comparing two rollouts from their digests', () => {
         side(resolve(OTLP, 'sglang_otel_trace.json'), 'b'),
       ),
     ).toThrow('cannot compare a slime dump with a OpenTelemetry trace');
+  });
+});
+
+describe('matching samples and figures on digests made by hand', () => {
+  // The matching rule (TRACE_MODEL / compare-traces.ts): the same sample index first, else the
+  // same group and prompt (partial-rollout carry-over), each B row used once.
+  const row = (
+    row_id: number,
+    sample_index: number | null,
+    promptKey: string | null,
+    extra: Partial<RowDigest> = {},
+  ): RowDigest => ({
+    row_id,
+    sample_index,
+    status: 'completed',
+    reward: 1,
+    total_response_length: 10,
+    duration: 2,
+    promptKey,
+    ...extra,
+  });
+  const sideOf = (
+    fileId: string,
+    rows: RowDigest[],
+    span: [number, number] | null,
+  ): CompareSide => ({
+    fileId,
+    summary: {
+      format: 'slime',
+      formatLabels: { noun: 'slime dump' },
+      globalStartSec: span?.[0] ?? null,
+      globalEndSec: span?.[1] ?? null,
+      samples: rows.length,
+      rows: rows.length,
+      untracedSamples: 0,
+    } as FileSummary,
+    digest: { perf: {}, spanTotals: [], rows },
+  });
+
+  it('by index first, then by group and prompt; the rest only-A or only-B', () => {
+    const result = compareTraces(
+      sideOf(
+        'a',
+        [row(0, 0, 'g0|p'), row(1, 1, 'g0|q'), row(2, null, 'g1|r'), row(3, 7, 'g2|s')],
+        null,
+      ),
+      sideOf(
+        'b',
+        [
+          row(0, 0, 'g9|z'),
+          row(1, 5, 'g0|q'),
+          row(2, 6, 'g1|r'),
+          row(3, 8, null),
+          row(4, 1, 'g0|q'),
+        ],
+        null,
+      ),
+    );
+    expect(result.matched).toEqual([
+      { aRowId: 0, bRowId: 0, key: 'index 0' },
+      { aRowId: 1, bRowId: 4, key: 'index 1' },
+      { aRowId: 2, bRowId: 2, key: 'group and prompt' },
+    ]);
+    // A's row 3 has index 7 and prompt g2|s: nothing in B
+    expect(result.onlyA).toEqual([3]);
+    // B's row 1 (g0|q) lost to row 4, which matched A's row 1 by index; row 3 has no prompt
+    expect(result.onlyB).toEqual([1, 3]);
+  });
+
+  it('a B row is used once: two A rows with one index, two with one prompt', () => {
+    const result = compareTraces(
+      sideOf('a', [row(0, 3, 'p'), row(1, 3, 'p'), row(2, 3, 'p')], null),
+      sideOf('b', [row(0, 3, 'x'), row(1, 9, 'p')], null),
+    );
+    expect(result.matched).toEqual([
+      { aRowId: 0, bRowId: 0, key: 'index 3' },
+      { aRowId: 1, bRowId: 1, key: 'group and prompt' },
+    ]);
+    expect(result.onlyA).toEqual([2]);
+    expect(result.onlyB).toEqual([]);
+  });
+
+  it('a string sample index matches the same string; two null indexes never match by index', () => {
+    const result = compareTraces(
+      sideOf('a', [row(0, 'k' as never, null), row(1, null, null)], null),
+      sideOf('b', [row(0, null, null), row(1, 'k' as never, null)], null),
+    );
+    expect(result.matched).toEqual([{ aRowId: 0, bRowId: 1, key: 'index k' }]);
+    expect([result.onlyA, result.onlyB]).toEqual([[1], [0]]);
+  });
+
+  it('means over rows; an empty side has no means and no wall time', () => {
+    const result = compareTraces(
+      sideOf(
+        'a',
+        [
+          row(0, 0, null, { reward: 1, total_response_length: 10, duration: 2, status: 'aborted' }),
+          row(1, 1, null, { reward: null, total_response_length: 30, duration: 6, status: null }),
+        ],
+        [100, 112.5],
+      ),
+      sideOf('b', [], null),
+    );
+    expect(Object.fromEntries(result.stats.map((s) => [s.key, [s.a, s.b]]))).toEqual({
+      'rollout/wall_time_sec': [12.5, 0],
+      'rollout/samples': [2, 0],
+      'rollout/rows': [2, 0],
+      'rollout/untraced_samples': [0, 0],
+      // the reward mean skips a row without a reward
+      'reward/mean': [1, null],
+      'response_length/mean': [20, null],
+      'row_duration/mean': [4, null],
+      'status/aborted': [1, null],
+      'status/none': [1, null],
+    });
+  });
+
+  it('span totals: a name on one side only is 0 on the other; largest move first', () => {
+    const a = sideOf('a', [], null);
+    const b = sideOf('b', [], null);
+    a.digest.spanTotals = [
+      ['only_a', 3, 1],
+      ['both', 10, 4],
+    ];
+    b.digest.spanTotals = [
+      ['both', 11, 5],
+      ['only_b', 7, 2],
+    ];
+    expect(compareTraces(a, b).spanTotals).toEqual([
+      { name: 'only_b', aSec: 0, bSec: 7, aCount: 0, bCount: 2 },
+      { name: 'only_a', aSec: 3, bSec: 0, aCount: 1, bCount: 0 },
+      { name: 'both', aSec: 10, bSec: 11, aCount: 4, bCount: 5 },
+    ]);
+  });
+
+  it('perf keys: sorted union, null where a side lacks one', () => {
+    const a = sideOf('a', [], null);
+    const b = sideOf('b', [], null);
+    a.digest.perf = { 'perf/z': 1, 'perf/a': 2 };
+    b.digest.perf = { 'perf/m': 3, 'perf/a': 4 };
+    expect(compareTraces(a, b).perf).toEqual([
+      { key: 'perf/a', a: 2, b: 4 },
+      { key: 'perf/m', a: null, b: 3 },
+      { key: 'perf/z', a: 1, b: null },
+    ]);
   });
 });
