@@ -1,17 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
-// Stryker's copy of the unit config: the same tests, without the global set-up that builds the
-// CLI (a mutant lives in memory; the built CLI would not carry it, so CLI tests cannot kill it).
+// Stryker's test set per mutated folder (STRYKER_FOLDER, see stryker.config.mjs): the tests that
+// state each folder's behaviour. Running every test that merely passes through the code (the
+// CLI, every fixture opened at collection time) turned most mutants "static", each re-running
+// the whole suite: hours on 2 cores. No CLI tests here either: the built CLI carries no mutant.
+const TESTS: Record<string, string[]> = {
+  rows: ['tests/unit/rows/**/*.test.ts', 'tests/golden/**/*.test.ts'],
+  compare: ['tests/unit/compare/**/*.test.ts'],
+  store: ['tests/unit/store/**/*.test.ts'],
+  drawing: [
+    'tests/unit/timeline/**/*.test.ts',
+    'tests/unit/drawing/**/*.test.ts',
+    'tests/unit/perf/**/*.test.ts',
+    'tests/unit/compare/compare-helpers.test.ts',
+  ],
+};
+
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/golden/**/*.test.ts'],
-    exclude: [
-      'tests/unit/cli/**',
-      'tests/unit/fuzz/**',
-      'tests/unit/trends/**',
-      'tests/unit/layers/**',
-      'tests/unit/desktop/**',
-    ],
+    include: TESTS[process.env.STRYKER_FOLDER ?? 'compare'] ?? [],
     testTimeout: 60_000,
     pool: 'threads',
   },

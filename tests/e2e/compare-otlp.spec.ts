@@ -44,12 +44,34 @@ test('two dropped dumps compare: perf table values equal slime’s perf for each
     expect(Number(await row.getAttribute('data-b'))).toBeCloseTo(perfB[key], 9);
   }
   // where the time went, distributions and matched samples
+  // counts from slime's own caches of the two dumps (slime/*.expected.json), not from our rows
+  const spans = (name: string, state?: string) =>
+    (
+      JSON.parse(readFileSync(resolve(FIXTURES, `slime/${name}.expected.json`), 'utf8')) as {
+        rows: { items: { type: string; name: string; state: string }[] }[];
+      }
+    ).rows
+      .flatMap((r) => r.items)
+      .filter(
+        (i) =>
+          i.type === 'span' &&
+          i.name === 'sglang_generate' &&
+          (state === undefined || i.state === state),
+      ).length;
   await page.getByRole('tab', { name: 'Where the time went' }).click();
-  await expect(
-    page.locator('[data-testid=time-breakdown] tr[data-span=sglang_generate]'),
-  ).toBeVisible();
+  const generate = page.locator('[data-testid=time-breakdown] tr[data-span=sglang_generate]');
+  await expect(generate.locator('td').last()).toHaveText(
+    `${spans('rollout_small.pt')} / ${spans('rollout_nopd.pt')}`,
+  );
   await page.getByRole('tab', { name: 'Distributions' }).click();
-  await expect(page.getByTestId('distribution-stats')).toContainText('n=');
+  await page.getByTestId('distribution-select').selectOption('span:sglang_generate');
+  // the distribution of a span name's durations: its closed spans on each side
+  await expect(page.getByTestId('distribution-stats')).toContainText(
+    `n=${spans('rollout_small.pt', 'closed_span')}`,
+  );
+  await expect(page.getByTestId('distribution-stats')).toContainText(
+    `n=${spans('rollout_nopd.pt', 'closed_span')}`,
+  );
   await page.getByRole('tab', { name: 'Matched samples' }).click();
   // both rollouts hold samples 0..15: every sample index matches
   await expect(page.getByTestId('match-counts')).toContainText(
