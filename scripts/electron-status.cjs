@@ -5,5 +5,5 @@ const binary = findElectronBinary();
 console.log(
   binary
     ? `Electron binary found: ${binary}`
-    : 'Electron binary not installed (it downloads from outside the npm registry): the Electron launch tests are skipped here.',
+    : 'Electron binary not installed (npm install does not fetch it; `npx install-electron` does): the Electron launch tests are skipped.',
 );

@@ -7,8 +7,10 @@ const root = resolve(__dirname, '../..');
 const binary = findElectronBinary();
 const fixture = resolve(root, 'tests/fixtures/slime/rollout_small.pt');
 
+// True wherever it shows: npm install of electron >= 43 fetches no binary (it comes from
+// Electron's own host on first use or via its install-electron bin, not from the npm registry).
 const SKIP_REASON =
-  'Electron binary not installed (it downloads from outside the npm registry); the launch tests run where it is.';
+  'Electron binary not installed (npm install does not fetch it): run `npx install-electron` to run the launch tests.';
 if (!binary) console.log(`Electron launch tests skipped: ${SKIP_REASON}`);
 
 test.describe('Electron app', () => {

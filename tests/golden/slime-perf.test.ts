@@ -1,14 +1,11 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readSlimeDump } from '../../src-main/core/formats/slime/read-slime-dump';
 import { buildPerfSummary } from '../../src-main/core/rows/perf-summary';
 import type { PyValue } from '../../src-main/core/model/py-value';
 import { fixtureSource, readJson, slimeFixturesWithExpected } from '../support/fixtures';
 
-/** every fixture beside which slime's own perf summary was saved (found by listing the folder) */
-const fixtures = slimeFixturesWithExpected().filter((f) =>
-  existsSync(`${f.path}.perf.expected.json`),
-);
+/** every fixture the manifest gives slime's own perf summary for (tests/fixtures/manifest.json) */
+const fixtures = slimeFixturesWithExpected().filter((f) => f.perfPath !== null);
 
 const STATS = ['mean', 'median', 'max', 'min'];
 /**
@@ -39,11 +36,12 @@ const OUR_KEYS = new Set([
 const perfOf = (path: string) => buildPerfSummary(readSlimeDump(fixtureSource(path)).samples);
 
 describe('perf summary equals slime’s for every fixture', () => {
-  it('finds the fixtures', () => expect(fixtures.length).toBeGreaterThanOrEqual(9));
+  // 11 fixtures carry slime's perf summary (tests/fixtures/manifest.json)
+  it('finds the fixtures', () => expect(fixtures.length).toBe(11));
 
   for (const fixture of fixtures) {
     it(fixture.name, () => {
-      const expected = readJson<Record<string, number>>(`${fixture.path}.perf.expected.json`);
+      const expected = readJson<Record<string, number>>(fixture.perfPath!);
       const actual = perfOf(fixture.path);
       for (const [key, value] of Object.entries(expected)) {
         expect(actual[key], key).toBeDefined();
@@ -59,7 +57,7 @@ describe('perf summary equals slime’s for every fixture', () => {
 
   it('ours, on a current dump: request counts, and PD keys from the sglang_pd_* children', () => {
     const fixture = fixtures.find((f) => f.name === 'rollout_small.pt')!;
-    const expected = readJson<Record<string, number>>(`${fixture.path}.perf.expected.json`);
+    const expected = readJson<Record<string, number>>(fixture.perfPath!);
     const samples = readSlimeDump(fixtureSource(fixture.path)).samples;
     const actual = buildPerfSummary(samples);
     const ours = Object.keys(actual).filter((k) => !(k in expected));
@@ -103,7 +101,7 @@ describe('perf summary equals slime’s for every fixture', () => {
 
   it('ours, on a legacy dump: only the request counts are added', () => {
     const fixture = fixtures.find((f) => f.name === 'rollout_pd_legacy.pt')!;
-    const expected = readJson<Record<string, number>>(`${fixture.path}.perf.expected.json`);
+    const expected = readJson<Record<string, number>>(fixture.perfPath!);
     const samples = readSlimeDump(fixtureSource(fixture.path)).samples;
     const actual = buildPerfSummary(samples);
     expect(Object.keys(actual).filter((k) => !(k in expected))).toEqual([

@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readSlimeDump } from '../../src-main/core/formats/slime/read-slime-dump';
 import { buildSlimeCache } from '../../src-main/core/rows/slime-cache';
-import { round6 } from '../../src-main/core/rows/python-values';
 import { fixtureSource, readJson, slimeFixturesWithExpected } from '../support/fixtures';
 
-/** Numbers equal after slime's 6-decimal rounding; everything else deep-equal. */
-function normalise(value: unknown): unknown {
-  if (typeof value === 'number') return round6(value);
-  if (Array.isArray(value)) return value.map(normalise);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      out[key] = normalise((value as Record<string, unknown>)[key]);
-    }
-    return out;
-  }
-  return value;
-}
+// No normalising with the project's own code (issue 22: normalising both sides with our round6
+// hid a round6 that kept 3 decimals). slime's viewer writes Python's round(x, 6); JSON carries
+// that double exactly, so our cache must hold the very same numbers: plain deep equality.
 
 /** Every object key in document order, with its path: slime's key order, nested attrs included. */
 function keyOrder(value: unknown, path = ''): string[] {
@@ -33,12 +22,13 @@ function keyOrder(value: unknown, path = ''): string[] {
 type Json = Record<string, unknown>;
 type Cache = Json & { rows: (Json & { items: Json[] })[] };
 
-/** every fixture beside which slime's viewer wrote its cache (found by listing the folder) */
+/** every fixture the manifest gives slime's viewer cache for (tests/fixtures/manifest.json) */
 const fixtures = slimeFixturesWithExpected();
 
 describe('rows equal slime viewer cache, for every fixture with an expected file', () => {
   it('finds the fixtures', () => {
-    expect(fixtures.length).toBeGreaterThanOrEqual(10);
+    // 14 fixtures carry slime's viewer cache (tests/fixtures/manifest.json)
+    expect(fixtures.length).toBe(14);
     // slime needs slime installed for pickled Sample objects; we read them without it
     expect(fixtures.map((f) => f.name)).toContain('sample_objects.pt');
   });
@@ -54,16 +44,16 @@ describe('rows equal slime viewer cache, for every fixture with an expected file
         topKeys,
       );
       for (const key of topKeys.filter((k) => k !== 'rows')) {
-        expect(normalise(actual[key]), key).toEqual(normalise(expected[key]));
+        expect(actual[key], key).toEqual(expected[key]);
       }
       expect(actual.rows.length).toBe(expected.rows.length);
       actual.rows.forEach((row, i) => {
         const { items: actualItems, ...actualFields } = row;
         const { items: expectedItems, ...expectedFields } = expected.rows[i];
-        expect(normalise(actualFields), `row ${i} fields`).toEqual(normalise(expectedFields));
+        expect(actualFields, `row ${i} fields`).toEqual(expectedFields);
         expect(actualItems.length, `row ${i} item count`).toBe(expectedItems.length);
         actualItems.forEach((item, j) => {
-          expect(normalise(item), `row ${i} item ${j}`).toEqual(normalise(expectedItems[j]));
+          expect(item, `row ${i} item ${j}`).toEqual(expectedItems[j]);
         });
         // same keys in the same order as slime writes them, down to attrs
         expect(keyOrder(row), `row ${i} key order`).toEqual(keyOrder(expected.rows[i]));

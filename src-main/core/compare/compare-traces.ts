@@ -39,7 +39,9 @@ export function compareDigest(trace: {
       sample_index: row.sample_index,
       status: row.status,
       reward: rewardValue(row.reward),
-      total_response_length: row.total_response_length,
+      // a dump's sample says its response_length; traces carry none (issue 22: it was 0 here)
+      total_response_length:
+        sampleResponseLength(trace.samples[row.row_id]) ?? row.total_response_length,
       duration: row.duration,
       promptKey: promptKey(row, trace.samples),
     })),
@@ -194,6 +196,12 @@ function matchRows(a: CompareSide, b: CompareSide) {
   }
   const onlyB = b.digest.rows.filter((row) => !usedB.has(row.row_id)).map((row) => row.row_id);
   return { matched, onlyA, onlyB };
+}
+
+function sampleResponseLength(sample: PyValue | undefined): number | null {
+  if (!sample || typeof sample !== 'object') return null;
+  const length = (sample as Record<string, PyValue>).response_length;
+  return typeof length === 'number' ? length : null;
 }
 
 function indexKey(row: RowDigest): string | null {

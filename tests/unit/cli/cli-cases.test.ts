@@ -174,7 +174,8 @@ describe('rows as streamed JSON', () => {
       const { sink, text, waits } = slowSink();
       await writeJsonStreaming(sink, cache);
       expect(text(), name).toBe(`${JSON.stringify(cache)}\n`);
-      if (name !== 'empty_samples.pt') expect(waits()).toBeGreaterThan(0);
+      // the slow pipe fills at once, even with the small cache: the writer must wait for it
+      expect(waits(), name).toBeGreaterThan(0);
     }
   });
 

@@ -1,13 +1,44 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
-import { compareDigest, compareTraces, type CompareSide } from '../../../src-main/core/compare/compare-traces';
-import type { FileSummary } from '../../../src-main/core/api/trace-api';
+import {
+  compareDigest,
+  compareTraces,
+  type CompareSide,
+  type RowDigest,
+} from '../../../src-main/core/compare/compare-traces';
+import type { CompareResult, FileSummary } from '../../../src-main/core/api/trace-api';
 import { OTLP, SLIME, fixtureSource, readJson } from '../../support/fixtures';
 
 interface ExpectedCache {
-  rows: { row_id: number; items: { type: string; name: string; state: string }[] }[];
+  rows: {
+    row_id: number;
+    items: {
+      type: string;
+      name: string;
+      state: string;
+      start_ts: number;
+      display_end_ts: number;
+    }[];
+  }[];
 }
+
+/**
+ * Independent figures for rollout 7 vs 8: tests/fixtures/slime/rollout_7_vs_8.compare.expected.json,
+ * computed with torch.load and numpy from the dumps (tests/fixtures/slime/README.md), not by us.
+ */
+interface ExpectedSide {
+  samples: number;
+  status: Record<string, number>;
+  response_length: { mean: number; median: number; max: number };
+  reward: { mean: number; std: number };
+  groups: number;
+  zero_variance_groups: number;
+  viewer_global_span_s: number;
+}
+const EXPECTED_7_VS_8 = readJson<Record<'a' | 'b', ExpectedSide>>(
+  resolve(SLIME, 'rollout_7_vs_8.compare.expected.json'),
+);
 
 /** One side as the service builds it: the digest comes from the file's worker. */
 function side(path: string, fileId: string): CompareSide {
@@ -17,28 +48,152 @@ function side(path: string, fileId: string): CompareSide {
   return { fileId, summary, digest: structuredClone(compareDigest(trace)) };
 }
 
+function stat(result: CompareResult, key: string): { a: number | null; b: number | null } {
+  const entry = result.stats.find((s) => s.key === key);
+  if (!entry) throw new Error(`no stat ${key} in ${result.stats.map((s) => s.key).join(', ')}`);
+  return { a: entry.a, b: entry.b };
+}
+
+/**
+ * Computed inside each test, not once in the describe: code run while tests are collected is
+ * invisible to mutation testing (a mutant that throws there fails no test).
+ */
+const compare7vs8 = () =>
+  compareTraces(
+    side(resolve(SLIME, 'rollout_7.pt'), 'a'),
+    side(resolve(SLIME, 'rollout_8.pt'), 'b'),
+  );
+
+describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
+  const { a, b } = EXPECTED_7_VS_8;
+
+  it('samples and rows', () => {
+    const result = compare7vs8();
+    expect(stat(result, 'rollout/samples')).toEqual({ a: a.samples, b: b.samples });
+    // every sample of both dumps is traced: one row per sample, none untraced
+    expect(stat(result, 'rollout/rows')).toEqual({ a: a.samples, b: b.samples });
+    expect(stat(result, 'rollout/untraced_samples')).toEqual({ a: 0, b: 0 });
+  });
+
+  it('status counts; a status absent on one side is null there, not 0', () => {
+    const result = compare7vs8();
+    const statuses = new Set([...Object.keys(a.status), ...Object.keys(b.status)]);
+    // the expected file names completed, truncated and aborted (only rollout 8 has aborted ones)
+    expect([...statuses].sort()).toEqual(['aborted', 'completed', 'truncated']);
+    for (const status of statuses)
+      expect(stat(result, `status/${status}`), status).toEqual({
+        a: a.status[status] ?? null,
+        b: b.status[status] ?? null,
+      });
+    const statusKeys = result.stats.filter((s) => s.key.startsWith('status/')).map((s) => s.key);
+    expect(statusKeys.sort()).toEqual(['status/aborted', 'status/completed', 'status/truncated']);
+  });
+
+  it('reward mean (numpy’s mean of every sample’s reward)', () => {
+    const result = compare7vs8();
+    const reward = stat(result, 'reward/mean');
+    expect(reward.a).toBeCloseTo(a.reward.mean, 12);
+    expect(reward.b).toBeCloseTo(b.reward.mean, 12);
+  });
+
+  it('response length mean, from the samples’ response_length (not the max, not 0)', () => {
+    const result = compare7vs8();
+    const length = stat(result, 'response_length/mean');
+    // the figures are sums of integers over 24: exact in binary floating point
+    expect(length).toEqual({ a: a.response_length.mean, b: b.response_length.mean });
+    // the mean differs from the max and median in the expected file, so neither can pass for it
+    expect(a.response_length.max).not.toBe(a.response_length.mean);
+    expect(b.response_length.median).not.toBe(b.response_length.mean);
+  });
+
+  it('row duration mean is the mean of slime’s row durations', () => {
+    const result = compare7vs8();
+    const mean = (name: string) => {
+      const rows = readJson<{ rows: { duration: number }[] }>(
+        resolve(SLIME, `${name}.expected.json`),
+      ).rows;
+      return rows.reduce((s, r) => s + r.duration, 0) / rows.length;
+    };
+    const duration = stat(result, 'row_duration/mean');
+    // slime's cache rounds each duration to 6 decimals
+    expect(duration.a).toBeCloseTo(mean('rollout_7.pt'), 5);
+    expect(duration.b).toBeCloseTo(mean('rollout_8.pt'), 5);
+  });
+
+  it('wall time is the span slime’s viewer draws', () => {
+    const result = compare7vs8();
+    const wall = stat(result, 'rollout/wall_time_sec');
+    expect(wall.a).toBeCloseTo(a.viewer_global_span_s, 6);
+    expect(wall.b).toBeCloseTo(b.viewer_global_span_s, 6);
+  });
+
+  it('matches all 24 samples by index: rollout 8 re-numbers nothing', () => {
+    const result = compare7vs8();
+    expect(result.matched).toHaveLength(24);
+    expect(result.matched.every((m) => m.key === `index ${m.aRowId}`)).toBe(true);
+    expect(result.onlyA).toEqual([]);
+    expect(result.onlyB).toEqual([]);
+  });
+
+  it('perf: slime’s perf keys of each file, each side its own value, keys sorted once', () => {
+    const result = compare7vs8();
+    // slime's own perf figures for each dump (tests/fixtures/slime/README.md)
+    const perfA = readJson<Record<string, number>>(
+      resolve(SLIME, 'rollout_7.pt.perf.expected.json'),
+    );
+    const perfB = readJson<Record<string, number>>(
+      resolve(SLIME, 'rollout_8.pt.perf.expected.json'),
+    );
+    const byKey = new Map(result.perf.map((p) => [p.key, p]));
+    expect(Object.keys(perfA).length).toBeGreaterThan(10);
+    for (const [key, value] of Object.entries(perfA))
+      expect(byKey.get(key)?.a, key).toBeCloseTo(value, 9);
+    for (const [key, value] of Object.entries(perfB))
+      expect(byKey.get(key)?.b, key).toBeCloseTo(value, 9);
+    const keys = result.perf.map((p) => p.key);
+    expect(keys).toEqual([...new Set(keys)].sort());
+  });
+
+  it('span totals are sorted by how much time moved, largest first', () => {
+    const result = compare7vs8();
+    const moved = result.spanTotals.map((t) => Math.abs(t.bSec - t.aSec));
+    expect(moved.length).toBeGreaterThan(1);
+    expect(moved).toEqual([...moved].sort((x, y) => y - x));
+    expect(moved[0]).toBeGreaterThan(moved.at(-1)!);
+  });
+});
+
 describe('comparing two rollouts from their digests', () => {
-  it('a dump against itself: every row matched by index, span totals equal on both sides', () => {
+  it('a dump against itself: every row matched, span counts equal slime’s', () => {
     const path = resolve(SLIME, 'rollout_agentic.pt');
     const result = compareTraces(side(path, 'a'), side(path, 'b'));
     const expected = readJson<ExpectedCache>(`${path}.expected.json`);
     expect(result.matched).toHaveLength(expected.rows.length);
     expect(result.onlyA).toEqual([]);
     expect(result.onlyB).toEqual([]);
-    // span counts per name are slime's spans
-    const slimeSpans = new Map<string, number>();
+    // span counts per name are slime's spans (its viewer's cache)
+    const slimeSpans = new Map<string, { count: number; sec: number }>();
     for (const row of expected.rows)
-      for (const item of row.items)
-        if (item.type === 'span') slimeSpans.set(item.name, (slimeSpans.get(item.name) ?? 0) + 1);
-    for (const [name, count] of slimeSpans) {
-      // deliberately ours: PD phase child spans are segments of their [P]/[D] span, not spans
-      if (/^sglang_pd_(prefill|decode)_/.test(name)) continue;
+      for (const item of row.items) {
+        if (item.type !== 'span') continue;
+        const entry = slimeSpans.get(item.name) ?? { count: 0, sec: 0 };
+        entry.count += 1;
+        entry.sec += item.display_end_ts - item.start_ts;
+        slimeSpans.set(item.name, entry);
+      }
+    // deliberately ours: PD phase child spans are segments of their [P]/[D] span, not spans
+    const spanNames = [...slimeSpans.keys()].filter((n) => !/^sglang_pd_(prefill|decode)_/.test(n));
+    expect(spanNames.length).toBeGreaterThan(3);
+    for (const name of spanNames) {
       const entry = result.spanTotals.find((t) => t.name === name)!;
-      expect(entry.aCount).toBe(count);
-      expect(entry.bCount).toBe(count);
-      expect(entry.aSec).toBe(entry.bSec);
+      const want = slimeSpans.get(name)!;
+      expect([entry.aCount, entry.bCount], name).toEqual([want.count, want.count]);
+      expect(entry.aSec, name).toBeCloseTo(want.sec, 6);
+      expect(entry.bSec, name).toBeCloseTo(want.sec, 6);
     }
-    for (const stat of result.stats) expect(stat.a).toBe(stat.b);
+    // nothing moved: ties sort by name
+    const names = result.spanTotals.map((t) => t.name);
+    expect(names).toEqual([...names].sort((x, y) => x.localeCompare(y)));
   });
 
   it('different rollouts: samples missing on one side are listed as only-A or only-B', () => {
@@ -46,16 +201,177 @@ describe('comparing two rollouts from their digests', () => {
       side(resolve(SLIME, 'rollout_small.pt'), 'a'),
       side(resolve(SLIME, 'rollout_agentic.pt'), 'b'),
     );
-    const rowsA = readJson<ExpectedCache>(resolve(SLIME, 'rollout_small.pt.expected.json')).rows.length;
-    const rowsB = readJson<ExpectedCache>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows.length;
+    const rowsA = readJson<ExpectedCache>(resolve(SLIME, 'rollout_small.pt.expected.json')).rows
+      .length;
+    const rowsB = readJson<ExpectedCache>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows
+      .length;
     expect(result.matched.length + result.onlyA.length).toBe(rowsA);
     expect(result.matched.length + result.onlyB.length).toBe(rowsB);
-    expect(result.stats.find((s) => s.key === 'rollout/rows')).toEqual({ key: 'rollout/rows', a: rowsA, b: rowsB });
+    expect(stat(result, 'rollout/rows')).toEqual({ a: rowsA, b: rowsB });
   });
 
-  it('a dump and an OTLP file cannot be compared', () => {
+  it('an OTLP trace has no samples: response lengths from its rows, no prompt key', () => {
+    const trace = openTraceFile([fixtureSource(resolve(OTLP, 'sglang_otel_trace.json'))]);
+    const digest = compareDigest(trace);
+    // 20 traces, one row each (tests/fixtures/otlp/README.md)
+    expect(digest.rows).toHaveLength(20);
+    expect(digest.rows.map((r) => r.total_response_length)).toEqual(
+      trace.rows.map((r) => r.total_response_length),
+    );
+    expect(digest.rows.map((r) => r.promptKey)).toEqual(Array(20).fill(null));
+  });
+
+  it('a dump and an OTLP file cannot be compared: the message names both kinds', () => {
     expect(() =>
-      compareTraces(side(resolve(SLIME, 'rollout_small.pt'), 'a'), side(resolve(OTLP, 'sglang_otel_trace.json'), 'b')),
-    ).toThrow(/cannot compare a slime dump with a OpenTelemetry trace|cannot compare/);
+      compareTraces(
+        side(resolve(SLIME, 'rollout_small.pt'), 'a'),
+        side(resolve(OTLP, 'sglang_otel_trace.json'), 'b'),
+      ),
+    ).toThrow('cannot compare a slime dump with a OpenTelemetry trace');
+  });
+});
+
+describe('matching samples and figures on digests made by hand', () => {
+  // The matching rule (TRACE_MODEL / compare-traces.ts): the same sample index first, else the
+  // same group and prompt (partial-rollout carry-over), each B row used once.
+  const row = (
+    row_id: number,
+    sample_index: number | null,
+    promptKey: string | null,
+    extra: Partial<RowDigest> = {},
+  ): RowDigest => ({
+    row_id,
+    sample_index,
+    status: 'completed',
+    reward: 1,
+    total_response_length: 10,
+    duration: 2,
+    promptKey,
+    ...extra,
+  });
+  const sideOf = (
+    fileId: string,
+    rows: RowDigest[],
+    span: [number, number] | null,
+  ): CompareSide => ({
+    fileId,
+    summary: {
+      format: 'slime',
+      formatLabels: { noun: 'slime dump' },
+      globalStartSec: span?.[0] ?? null,
+      globalEndSec: span?.[1] ?? null,
+      samples: rows.length,
+      rows: rows.length,
+      untracedSamples: 0,
+    } as FileSummary,
+    digest: { perf: {}, spanTotals: [], rows },
+  });
+
+  it('by index first, then by group and prompt; the rest only-A or only-B', () => {
+    const result = compareTraces(
+      sideOf(
+        'a',
+        [row(0, 0, 'g0|p'), row(1, 1, 'g0|q'), row(2, null, 'g1|r'), row(3, 7, 'g2|s')],
+        null,
+      ),
+      sideOf(
+        'b',
+        [
+          row(0, 0, 'g9|z'),
+          row(1, 5, 'g0|q'),
+          row(2, 6, 'g1|r'),
+          row(3, 8, null),
+          row(4, 1, 'g0|q'),
+        ],
+        null,
+      ),
+    );
+    expect(result.matched).toEqual([
+      { aRowId: 0, bRowId: 0, key: 'index 0' },
+      { aRowId: 1, bRowId: 4, key: 'index 1' },
+      { aRowId: 2, bRowId: 2, key: 'group and prompt' },
+    ]);
+    // A's row 3 has index 7 and prompt g2|s: nothing in B
+    expect(result.onlyA).toEqual([3]);
+    // B's row 1 (g0|q) lost to row 4, which matched A's row 1 by index; row 3 has no prompt
+    expect(result.onlyB).toEqual([1, 3]);
+  });
+
+  it('a B row is used once: two A rows with one index, two with one prompt', () => {
+    const result = compareTraces(
+      sideOf('a', [row(0, 3, 'p'), row(1, 3, 'p'), row(2, 3, 'p')], null),
+      sideOf('b', [row(0, 3, 'x'), row(1, 9, 'p')], null),
+    );
+    expect(result.matched).toEqual([
+      { aRowId: 0, bRowId: 0, key: 'index 3' },
+      { aRowId: 1, bRowId: 1, key: 'group and prompt' },
+    ]);
+    expect(result.onlyA).toEqual([2]);
+    expect(result.onlyB).toEqual([]);
+  });
+
+  it('a string sample index matches the same string; two null indexes never match by index', () => {
+    const result = compareTraces(
+      sideOf('a', [row(0, 'k' as never, null), row(1, null, null)], null),
+      sideOf('b', [row(0, null, null), row(1, 'k' as never, null)], null),
+    );
+    expect(result.matched).toEqual([{ aRowId: 0, bRowId: 1, key: 'index k' }]);
+    expect([result.onlyA, result.onlyB]).toEqual([[1], [0]]);
+  });
+
+  it('means over rows; an empty side has no means and no wall time', () => {
+    const result = compareTraces(
+      sideOf(
+        'a',
+        [
+          row(0, 0, null, { reward: 1, total_response_length: 10, duration: 2, status: 'aborted' }),
+          row(1, 1, null, { reward: null, total_response_length: 30, duration: 6, status: null }),
+        ],
+        [100, 112.5],
+      ),
+      sideOf('b', [], null),
+    );
+    expect(Object.fromEntries(result.stats.map((s) => [s.key, [s.a, s.b]]))).toEqual({
+      'rollout/wall_time_sec': [12.5, 0],
+      'rollout/samples': [2, 0],
+      'rollout/rows': [2, 0],
+      'rollout/untraced_samples': [0, 0],
+      // the reward mean skips a row without a reward
+      'reward/mean': [1, null],
+      'response_length/mean': [20, null],
+      'row_duration/mean': [4, null],
+      'status/aborted': [1, null],
+      'status/none': [1, null],
+    });
+  });
+
+  it('span totals: a name on one side only is 0 on the other; largest move first', () => {
+    const a = sideOf('a', [], null);
+    const b = sideOf('b', [], null);
+    a.digest.spanTotals = [
+      ['only_a', 3, 1],
+      ['both', 10, 4],
+    ];
+    b.digest.spanTotals = [
+      ['both', 11, 5],
+      ['only_b', 7, 2],
+    ];
+    expect(compareTraces(a, b).spanTotals).toEqual([
+      { name: 'only_b', aSec: 0, bSec: 7, aCount: 0, bCount: 2 },
+      { name: 'only_a', aSec: 3, bSec: 0, aCount: 1, bCount: 0 },
+      { name: 'both', aSec: 10, bSec: 11, aCount: 4, bCount: 5 },
+    ]);
+  });
+
+  it('perf keys: sorted union, null where a side lacks one', () => {
+    const a = sideOf('a', [], null);
+    const b = sideOf('b', [], null);
+    a.digest.perf = { 'perf/z': 1, 'perf/a': 2 };
+    b.digest.perf = { 'perf/m': 3, 'perf/a': 4 };
+    expect(compareTraces(a, b).perf).toEqual([
+      { key: 'perf/a', a: 2, b: 4 },
+      { key: 'perf/m', a: null, b: 3 },
+      { key: 'perf/z', a: 1, b: null },
+    ]);
   });
 });

@@ -38,7 +38,9 @@ describe('electron-builder config', () => {
     expect(demo).toBeDefined();
     expect(existsSync(resolve(root, demo!.from, 'rollout_demo.pt'))).toBe(true);
     // main.ts opens process.resourcesPath/demo/rollout_demo.pt when packaged
-    expect(readFileSync(resolve(root, 'src-main/main.ts'), 'utf8')).toContain("'demo', 'rollout_demo.pt'");
+    expect(readFileSync(resolve(root, 'src-main/main.ts'), 'utf8')).toContain(
+      "'demo', 'rollout_demo.pt'",
+    );
   });
 
   it('the package main and bin point into the built output', () => {

@@ -26,7 +26,13 @@ describe('window state', () => {
   it('remembers size and position; rejects nonsense', () => {
     const dir = mkdtempSync(join(tmpdir(), 'te-window-'));
     saveWindowBounds(dir, { x: 10, y: 20, width: 1000, height: 700, maximized: false });
-    expect(loadWindowBounds(dir)).toEqual({ x: 10, y: 20, width: 1000, height: 700, maximized: false });
+    expect(loadWindowBounds(dir)).toEqual({
+      x: 10,
+      y: 20,
+      width: 1000,
+      height: 700,
+      maximized: false,
+    });
     writeFileSync(join(dir, 'window-state.json'), JSON.stringify({ width: -5, height: 'x' }));
     expect(loadWindowBounds(dir)).toEqual({ width: 1400, height: 880 });
   });

@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,7 +13,7 @@ import {
 } from '../../../src-main/core/formats/otlp/span-columns';
 import { openFileSource } from '../../../src-main/core/bytes/file-source';
 import { EMPTY_ATTRS, statusFrom } from '../../../src-main/core/formats/otlp/otlp-values';
-import { OTLP } from '../../support/fixtures';
+import { OTLP, readManifest } from '../../support/fixtures';
 
 /** The helper thread's work done in-process, its result structured-cloned as postMessage would. */
 function inProcessReader(log: string[] = []): RangeReader {
@@ -42,7 +41,10 @@ const failingReader: RangeReader = {
   start: () => ({ wait: () => null, bytesRead: () => 0, cancel: () => undefined }),
 };
 
-const fixtures = readdirSync(OTLP).filter((n) => /\.(jsonl?|json)$/.test(n));
+/** every OTLP fixture the manifest lists (tests/fixtures/manifest.json), not a folder listing */
+const fixtures = readManifest()
+  .inputs.filter((i) => i.file.startsWith('otlp/'))
+  .map((i) => i.file.slice('otlp/'.length));
 const open = (name: string) => openFileSource(resolve(OTLP, name));
 
 describe('a large file read in two parts gives the one-thread reading', () => {
@@ -52,8 +54,10 @@ describe('a large file read in two parts gives the one-thread reading', () => {
       const log: string[] = [];
       const parts = readOtlp([open(name)], { rangeReader: inProcessReader(log), splitMinBytes: 0 });
       expect(parts).toEqual(whole);
-      // every file with more than one line was split
-      if (whole.spans > 0) expect(log[0]).toMatch(/^start \d+$/);
+      // every file with more than one line was split; the empty one has nothing to split
+      expect(log[0] ?? 'none', name).toMatch(
+        name === 'otlp_empty.jsonl' ? /^none$/ : /^start \d+$/,
+      );
       // a helper that fails leaves its part to this thread
       expect(readOtlp([open(name)], { rangeReader: failingReader, splitMinBytes: 0 })).toEqual(
         whole,

@@ -6,17 +6,19 @@ import { findRotatedSet } from '../../../src-main/core/formats/otlp/rotated-set'
 import { bytesSource, type ByteSource } from '../../../src-main/core/bytes/byte-source';
 import type { SpanItem } from '../../../src-main/core/model/row';
 import { OTLP, fixtureSource } from '../../support/fixtures';
+import { plainOtlpCounts } from '../../support/otlp-plain-count';
 
 const read = (...names: string[]) => readOtlp(names.map((n) => fixtureSource(resolve(OTLP, n))));
 
-/** Counts the fixture README gives for each file. */
-const COUNTS: [string, { spans: number; skipped: number; traces?: number }][] = [
-  ['sglang_otel_trace.json', { spans: 1396, skipped: 0, traces: 20 }],
+/** Counts the fixture README (tests/fixtures/otlp/README.md) gives for each file. */
+const COUNTS: [string, { spans: number; skipped: number }][] = [
+  ['sglang_otel_trace.json', { spans: 1396, skipped: 0 }],
   ['roll_traces.jsonl', { spans: 2348, skipped: 0 }],
   ['roll_traces.1.jsonl', { spans: 801, skipped: 0 }],
   ['otlp_truncated.jsonl', { spans: 56, skipped: 1 }],
+  // 16 lines, 5 valid (README): the other 11 are skipped
   ['otlp_mixed_garbage.jsonl', { spans: 36, skipped: 11 }],
-  ['otlp_empty.jsonl', { spans: 0, skipped: 0, traces: 0 }],
+  ['otlp_empty.jsonl', { spans: 0, skipped: 0 }],
 ];
 
 describe('OTLP fixtures open with the counts their README gives', () => {
@@ -25,7 +27,14 @@ describe('OTLP fixtures open with the counts their README gives', () => {
       const doc = read(name);
       expect(doc.spans).toBe(counts.spans);
       expect(doc.skippedLines.count).toBe(counts.skipped);
-      if (counts.traces !== undefined) expect(doc.traces).toBe(counts.traces);
+      // traces, span events and links against a plain JSON.parse of the file (no code of ours)
+      const plain = plainOtlpCounts(resolve(OTLP, name));
+      expect(plain.spans).toBe(counts.spans);
+      expect([doc.traces, doc.events, doc.links]).toEqual([
+        plain.traces,
+        plain.events,
+        plain.links,
+      ]);
     });
   }
 
@@ -85,13 +94,20 @@ describe('SGLang and ROLL structure', () => {
   it('SGLang: links to previous slices resolve, span events are markers, the aborted request is an error', () => {
     const doc = read('sglang_otel_trace.json');
     const spans = doc.rows.flatMap((r) => r.items).filter((i): i is SpanItem => i.type === 'span');
+    // reader output against the file itself (plain JSON.parse), not the reader's own counters
+    const plain = plainOtlpCounts(resolve(OTLP, 'sglang_otel_trace.json'));
     const links = spans.flatMap((s) => s.links ?? []);
-    expect(links.length).toBe(doc.links);
-    expect(links.filter((l) => !l.dangling).length).toBeGreaterThan(0);
+    expect(links.length).toBe(plain.links);
+    // slices link to the previous slice of their request (README): every link resolves
+    expect(links.filter((l) => l.dangling)).toEqual([]);
     const events = doc.rows.flatMap((r) => r.items).filter((i) => i.type === 'event');
-    expect(events.length).toBe(doc.events);
-    expect(events.some((e) => e.name === 'schedule')).toBe(true);
-    expect(doc.rows.filter((r) => r.status === 'error').length).toBeGreaterThanOrEqual(1);
+    expect(events.length).toBe(plain.events);
+    expect(events.filter((e) => e.name === 'schedule').length).toBe(
+      plain.eventAttrs.get('schedule')!.length,
+    );
+    // exactly one aborted request (README), and it is the one trace with ERROR spans
+    expect(plain.errorTraces).toBe(1);
+    expect(doc.rows.filter((r) => r.status === 'error')).toHaveLength(1);
   });
 
   it('ROLL: one row per pipeline step, one lane group per service instance; the TimeoutError is marked with its stack', () => {
@@ -110,7 +126,12 @@ describe('SGLang and ROLL structure', () => {
     expect(String((exceptions[0].attrs as Record<string, unknown>)['exception.type'])).toContain(
       'TimeoutError',
     );
-    expect((exceptions[0].attrs as Record<string, unknown>)['exception.stacktrace']).toBeTruthy();
+    // the stack as the file holds it (plain JSON.parse)
+    const stack = plainOtlpCounts(resolve(OTLP, 'roll_traces.jsonl')).eventAttrs.get(
+      'exception',
+    )![0]['exception.stacktrace'];
+    expect(String(stack)).toMatch(/TimeoutError/);
+    expect((exceptions[0].attrs as Record<string, unknown>)['exception.stacktrace']).toBe(stack);
   });
 
   it('a rotated set opens oldest first, and the step that straddles the rotation is one row', () => {

@@ -1,11 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOtlp } from '../../../src-main/core/formats/otlp/read-otlp';
 import { SpanCollector, type RawSpan } from '../../../src-main/core/formats/otlp/import-spans';
 import { ExportLineScanner } from '../../../src-main/core/formats/otlp/scan-export-line';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
-import { OTLP, fixtureSource } from '../../support/fixtures';
+import { OTLP, fixtureSource, readManifest } from '../../support/fixtures';
 
 /** The JSON.parse path's reading of one line: the RawSpans it hands the collector. */
 function viaJsonParse(line: string): RawSpan[] | 'not JSON' | string {
@@ -37,9 +37,14 @@ function agree(line: string): boolean {
 
 const signedZero = (_k: string, v: unknown) => (Object.is(v, -0) ? '-0' : v);
 
-const fixtureLines = readdirSync(OTLP)
-  .filter((n) => /\.(jsonl?|json)$/.test(n))
-  .flatMap((n) => readFileSync(resolve(OTLP, n), 'utf8').split('\n'));
+/** the OTLP fixtures the manifest lists (tests/fixtures/manifest.json), not a folder listing */
+const OTLP_FIXTURES = readManifest()
+  .inputs.filter((i) => i.file.startsWith('otlp/'))
+  .map((i) => i.file.slice('otlp/'.length));
+
+const fixtureLines = OTLP_FIXTURES.flatMap((n) =>
+  readFileSync(resolve(OTLP, n), 'utf8').split('\n'),
+);
 
 const span = (fields: string) =>
   `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"scope":{"name":"s"},"spans":[{${fields}}]}]}]}`;
@@ -110,7 +115,9 @@ describe('the byte scanner reads export lines as JSON.parse does', () => {
   it('attribute lists with the same bytes share one object; others do not', () => {
     const scanner = new ExportLineScanner();
     const withAttrs = (value: string) =>
-      span(`${base},"attributes":[{"key":"bid","value":{"stringValue":"${value}"}},{"key":"n","value":{"intValue":"1"}}]`);
+      span(
+        `${base},"attributes":[{"key":"bid","value":{"stringValue":"${value}"}},{"key":"n","value":{"intValue":"1"}}]`,
+      );
     const a = scanner.scan(Buffer.from(withAttrs('b1')))![0].attrs;
     const b = scanner.scan(Buffer.from(withAttrs('b2')))![0].attrs;
     const c = scanner.scan(Buffer.from(withAttrs('b1')))![0].attrs;
@@ -220,7 +227,7 @@ describe('the byte scanner reads export lines as JSON.parse does', () => {
 });
 
 describe('reading a file with the scanner gives the JSON.parse reading', () => {
-  for (const name of readdirSync(OTLP).filter((n) => /\.(jsonl?|json)$/.test(n))) {
+  for (const name of OTLP_FIXTURES) {
     it(name, () => {
       const fast = readOtlp([fixtureSource(resolve(OTLP, name))]);
       const reference = readOtlp([fixtureSource(resolve(OTLP, name))], { jsonParseOnly: true });

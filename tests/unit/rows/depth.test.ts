@@ -26,7 +26,9 @@ describe('spanDepths and pointDepth (TRACE_MODEL 3, step 5)', () => {
   });
 
   it('a parent cycle: the span reached again counts as 0, closed spans resolved first in closing order', () => {
-    // x -> y -> x, z under y; closing order z, y, x (the edge_cases.pt cycle)
+    // x -> y -> x, z under y; closing order z, y, x (the edge_cases.pt cycle). The depths are
+    // slime's viewer's: tests/fixtures/slime/edge_cases.pt.expected.json, trace edge-cycle
+    // (x 1, y 2, z 3), checked there by tests/golden/slime-rows.test.ts as well.
     expect(
       depths([
         ev('span_start', 'x', 0, { span_id: 'x', parent_span_id: 'y' }),
@@ -40,6 +42,7 @@ describe('spanDepths and pointDepth (TRACE_MODEL 3, step 5)', () => {
   });
 
   it('a span that is its own parent (re-opened id) sits at 1', () => {
+    // slime's viewer: edge_cases.pt.expected.json, trace edge-dup (dup_second depth 1)
     expect(
       depths([
         ev('span_start', 'first', 0, { span_id: 's' }),

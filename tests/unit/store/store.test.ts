@@ -9,11 +9,13 @@ import type { RowQuery, SortKey } from '../../../src-main/core/api/trace-api';
 import { SLIME, readJson, slimeFixturesWithExpected } from '../../support/fixtures';
 
 const rows = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows;
-const store = buildStore({ rows });
+// built inside each test: code run while the file is collected is invisible to mutation testing
+const freshStore = () => buildStore({ rows });
 const ids = (list: Row[]) => list.map((r) => r.row_id);
 
 describe('columnar store over real rows', () => {
   it('holds every item in typed columns and counts them', () => {
+    const store = freshStore();
     const items = rows.reduce((n, r) => n + r.items.length, 0);
     expect(store.itemCount).toBe(items);
     expect(store.itemStart).toBeInstanceOf(Float64Array);
@@ -24,38 +26,68 @@ describe('columnar store over real rows', () => {
   });
 
   it('filters by status, source, span name, attempt and text exactly as a plain filter would', () => {
+    const store = freshStore();
     const status = rows[0].status!;
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { statuses: [status] } }))).toEqual(ids(rows.filter((r) => r.status === status)));
+    expect(
+      Array.from(queryRows(store, { sort: 'row_id', filter: { statuses: [status] } })),
+    ).toEqual(ids(rows.filter((r) => r.status === status)));
     const source = rows[1].source!;
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { sources: [source] } }))).toEqual(ids(rows.filter((r) => r.source === source)));
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { spanName: 'tool_call' } }))).toEqual(
-      ids(rows.filter((r) => r.items.some((i) => i.name === 'tool_call'))),
+    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { sources: [source] } }))).toEqual(
+      ids(rows.filter((r) => r.source === source)),
     );
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { attempts: [1] } }))).toEqual(ids(rows.filter((r) => r.attempt === 1)));
-    const tool = rows.flatMap((r) => r.items).find((i) => i.type === 'span' && i.name === 'tool_call')!;
-    const toolName = String((tool as { attrs: { start_attrs: Record<string, unknown> } }).attrs.start_attrs.tool);
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { text: toolName.toUpperCase() } }))).toEqual(
-      ids(rows.filter((r) => JSON.stringify(r.items).toLowerCase().includes(toolName.toLowerCase()))),
+    expect(
+      Array.from(queryRows(store, { sort: 'row_id', filter: { spanName: 'tool_call' } })),
+    ).toEqual(ids(rows.filter((r) => r.items.some((i) => i.name === 'tool_call'))));
+    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { attempts: [1] } }))).toEqual(
+      ids(rows.filter((r) => r.attempt === 1)),
+    );
+    const tool = rows
+      .flatMap((r) => r.items)
+      .find((i) => i.type === 'span' && i.name === 'tool_call')!;
+    const toolName = String(
+      (tool as { attrs: { start_attrs: Record<string, unknown> } }).attrs.start_attrs.tool,
+    );
+    expect(
+      Array.from(queryRows(store, { sort: 'row_id', filter: { text: toolName.toUpperCase() } })),
+    ).toEqual(
+      ids(
+        rows.filter((r) => JSON.stringify(r.items).toLowerCase().includes(toolName.toLowerCase())),
+      ),
     );
   });
 
   it('sorts by duration and reward, stable by row id, rows without a reward last', () => {
+    const store = freshStore();
     const byDuration = Array.from(queryRows(store, { sort: 'duration', descending: true }));
-    expect(byDuration).toEqual(ids([...rows].sort((a, b) => b.end - b.start - (a.end - a.start) || a.row_id - b.row_id)));
+    expect(byDuration).toEqual(
+      ids([...rows].sort((a, b) => b.end - b.start - (a.end - a.start) || a.row_id - b.row_id)),
+    );
     const byReward = Array.from(queryRows(store, { sort: 'reward' }));
-    const rewardOf = (r: Row) => (typeof r.reward === 'number' ? r.reward : r.reward && typeof r.reward === 'object' ? Number((r.reward as { score?: number }).score ?? NaN) : NaN);
-    const rewarded = rows.filter((r) => !Number.isNaN(rewardOf(r))).sort((a, b) => rewardOf(a) - rewardOf(b) || a.row_id - b.row_id);
+    const rewardOf = (r: Row) =>
+      typeof r.reward === 'number'
+        ? r.reward
+        : r.reward && typeof r.reward === 'object'
+          ? Number((r.reward as { score?: number }).score ?? NaN)
+          : NaN;
+    const rewarded = rows
+      .filter((r) => !Number.isNaN(rewardOf(r)))
+      .sort((a, b) => rewardOf(a) - rewardOf(b) || a.row_id - b.row_id);
     expect(byReward.slice(0, rewarded.length)).toEqual(ids(rewarded));
   });
 
   it('row views carry relative times, flags and hints; span details equal the row’s attrs', () => {
+    const store = freshStore();
     const [view] = getRowViews(store, [rows[0].row_id]);
     expect(view.items).toHaveLength(rows[0].items.length);
     expect(view.startSec).toBeCloseTo(rows[0].start - store.globalStartSec, 9);
     expect(view.items.filter((i) => i.ongoing).length).toBe(rows[0].open_span_count);
-    const k = rows[0].items.findIndex((i) => i.name === 'sglang_generate' && i.type === 'span' && i.end_ts !== null);
+    const k = rows[0].items.findIndex(
+      (i) => i.name === 'sglang_generate' && i.type === 'span' && i.end_ts !== null,
+    );
     const details = getSpanDetails(store, rows[0].row_id, k);
-    expect(details.endAttrs).toEqual((rows[0].items[k] as { attrs: { end_attrs: unknown } }).attrs.end_attrs);
+    expect(details.endAttrs).toEqual(
+      (rows[0].items[k] as { attrs: { end_attrs: unknown } }).attrs.end_attrs,
+    );
     expect(view.items[k].hint).toMatch(/tok$/);
   });
 });
@@ -184,8 +216,11 @@ describe('queryRows sorts exactly as a plain comparator sort', () => {
     },
   );
 
-  const synthetic = syntheticStore(50_000);
+  // built on first use inside a test (see freshStore), once: 50k rows take a while
+  let syntheticCache: TraceStore | undefined;
+  const syntheticRows = () => (syntheticCache ??= syntheticStore(50_000));
   it('synthetic store holds the hard cases it is meant to', () => {
+    const synthetic = syntheticRows();
     const all = [...synthetic.rowStart, ...synthetic.rowReward];
     expect(all.some((v) => Object.is(v, -0)) && all.some((v) => Object.is(v, 0))).toBe(true);
     expect(all.some(Number.isNaN) && all.includes(Infinity) && all.includes(-Infinity)).toBe(true);
@@ -196,6 +231,7 @@ describe('queryRows sorts exactly as a plain comparator sort', () => {
   it.each(sortKeys)(
     'on 50k synthetic rows by %s, both directions, with and without a filter',
     (sort) => {
+      const synthetic = syntheticRows();
       for (const descending of [false, true]) {
         expect(Array.from(queryRows(synthetic, { sort, descending }))).toEqual(
           referenceOrder(synthetic, { sort, descending }),
@@ -232,6 +268,7 @@ describe('queryRows sorts exactly as a plain comparator sort', () => {
   });
 
   it('empty and single-row selections', () => {
+    const synthetic = syntheticRows();
     expect(
       Array.from(queryRows(synthetic, { sort: 'start', filter: { statuses: ['none'] } })),
     ).toEqual([]);

@@ -1,0 +1,124 @@
+import { EventEmitter } from 'node:events';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { groupPaths } from '../../../src-main/ingest/group-files';
+import type { FileCallMessage, IngestMessage } from '../../../src-main/ingest/ingest-protocol';
+import { runIngestSession } from '../../../src-main/ingest/ingest-session';
+import { OTLP, SLIME, readJson } from '../../support/fixtures';
+
+// ingest/: which files a named folder opens as, and a worker's session (open, say how it went,
+// answer calls), driven through a port as the worker thread's parentPort would be.
+
+describe('groupPaths: what named paths open as', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'te-group-'));
+  for (const name of ['rollout_7.pt', 'rollout_8.pt'])
+    copyFileSync(resolve(SLIME, name), join(folder, name));
+  for (const name of ['roll_traces.jsonl', 'roll_traces.1.jsonl'])
+    copyFileSync(resolve(OTLP, name), join(folder, name));
+  writeFileSync(join(folder, 'notes.md'), '# not a trace\n');
+  mkdirSync(join(folder, 'nested'));
+
+  it('a folder: each dump alone, a rotated set once (oldest first), the rest skipped with a reason', () => {
+    const groups = groupPaths([folder]);
+    expect(groups.groups).toEqual([
+      [join(folder, 'roll_traces.jsonl'), join(folder, 'roll_traces.1.jsonl')],
+      [join(folder, 'rollout_7.pt')],
+      [join(folder, 'rollout_8.pt')],
+    ]);
+    expect(groups.skipped.map((s) => s.path)).toEqual([
+      join(folder, 'nested'),
+      join(folder, 'notes.md'),
+    ]);
+    expect(groups.skipped[0].reason).toBe('a folder (folders inside a folder are not opened)');
+    expect(groups.emptyFolders).toEqual([]);
+    expect(groups.trendFolders).toEqual([]);
+  });
+
+  it('with trends: two or more dumps make the folder a trends folder; the OTLP set still opens', () => {
+    const groups = groupPaths([folder], { trendFolders: true });
+    expect(groups.trendFolders).toEqual([folder]);
+    expect(groups.groups).toEqual([
+      [join(folder, 'roll_traces.jsonl'), join(folder, 'roll_traces.1.jsonl')],
+    ]);
+  });
+
+  it('a named file opens alone, even one of a rotated set; an empty folder is said', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'te-group-empty-'));
+    const groups = groupPaths([join(folder, 'roll_traces.1.jsonl'), empty]);
+    expect(groups.groups).toEqual([[join(folder, 'roll_traces.1.jsonl')]]);
+    expect(groups.emptyFolders).toEqual([empty]);
+  });
+});
+
+/** A worker's parentPort: records what the session posts, lets the test send it calls. */
+class FakePort extends EventEmitter {
+  readonly posted: IngestMessage[] = [];
+  postMessage(message: IngestMessage) {
+    this.posted.push(structuredClone(message));
+  }
+  call(message: FileCallMessage) {
+    this.emit('message', message);
+  }
+}
+
+describe('runIngestSession: a worker’s open file', () => {
+  it('opens, says done with the summary and step timings, then answers calls by id', () => {
+    const port = new FakePort();
+    const path = resolve(SLIME, 'rollout_small.pt');
+    runIngestSession(port, { sources: [{ kind: 'path', path }] });
+    const done = port.posted.find((m) => m.type === 'done') as Extract<
+      IngestMessage,
+      { type: 'done' }
+    >;
+    // 16 samples, one row each (tests/fixtures/slime/README.md)
+    expect(done.summary).toMatchObject({ format: 'slime', samples: 16, rows: 16 });
+    // the step timer's read time and the whole open, in seconds, read within the open
+    const timings = done.summary.openTimings!;
+    expect(Object.keys(timings).sort()).toEqual(['openSec', 'readSec']);
+    expect(timings.readSec).toBeGreaterThan(0);
+    expect(timings.readSec).toBeLessThanOrEqual(timings.openSec);
+    expect(port.posted.at(-1)).toBe(port.posted.find((m) => m.type === 'done'));
+
+    const cache = readJson<{ rows: { trace_id: string }[] }>(`${path}.expected.json`);
+    port.call({ type: 'call', id: 7, method: 'getRows', args: [[3]] });
+    const answer = port.posted.at(-1) as Extract<IngestMessage, { type: 'answer' }>;
+    expect(answer.id).toBe(7);
+    expect((answer.result as { traceId: string }[]).map((r) => r.traceId)).toEqual([
+      cache.rows[3].trace_id,
+    ]);
+    port.call({ type: 'call', id: 8, method: 'getSample', args: [999] });
+    expect(port.posted.at(-1)).toEqual({
+      type: 'answer',
+      id: 8,
+      error: { notFound: true, message: expect.stringContaining('999') },
+    });
+  });
+
+  it('a file it cannot read: one failed message with the code, offset and message', () => {
+    const port = new FakePort();
+    runIngestSession(port, { sources: [{ kind: 'path', path: resolve(SLIME, 'not_a_dump.pt') }] });
+    expect(port.posted.filter((m) => m.type !== 'progress')).toEqual([
+      {
+        type: 'failed',
+        error: {
+          // 64 KiB of random bytes (slime/README.md)
+          code: 'slime/not-a-dump',
+          offset: 0,
+          message: 'not a torch.save file (no ZIP header, no legacy magic number) (at byte 0)',
+        },
+      },
+    ]);
+  });
+
+  it('a path that does not exist: a coded I/O error, not a crash', () => {
+    const port = new FakePort();
+    runIngestSession(port, { sources: [{ kind: 'path', path: '/no/such/file.pt' }] });
+    expect(port.posted).toHaveLength(1);
+    expect(port.posted[0]).toMatchObject({
+      type: 'failed',
+      error: { code: expect.stringMatching(/^io\//) },
+    });
+  });
+});
