@@ -195,15 +195,48 @@ export interface LazyValues {
   values: number[];
 }
 
+/** One compared figure: values, unit, change, and whether the change is beyond noise. */
+export interface CompareFigure {
+  key: string;
+  a: number | null;
+  b: number | null;
+  unit: string;
+  /** (b - a) / |a|; null when a side is missing or a is 0 */
+  relative: number | null;
+  /** better / worse (changed for neutral figures) only beyond noise (CompareResult.noiseRule) */
+  verdict: 'better' | 'worse' | 'changed' | 'noise' | 'none';
+}
+
+/** A piece of the answer's text, with the rows behind it when it names samples. */
+export interface AnswerPart {
+  text: string;
+  side?: 'a' | 'b';
+  rowIds?: number[];
+}
+
 export interface CompareResult {
   a: string;
   b: string;
-  perf: { key: string; a: number | null; b: number | null }[];
+  /** the question answered first, in one to three plain sentences, each a list of parts */
+  answer: AnswerPart[][];
+  perf: CompareFigure[];
   spanTotals: { name: string; aSec: number; bSec: number; aCount: number; bCount: number }[];
+  /** what kept each rollout open, by kind of work, over its own window and its whole span */
+  wallTime: {
+    category: string;
+    aOwnSec: number;
+    bOwnSec: number;
+    aWholeSec: number;
+    bWholeSec: number;
+  }[];
+  windows: { a: { own: string; whole: string }; b: { own: string; whole: string } };
   matched: { aRowId: number; bRowId: number; key: string }[];
+  /** index when every index-matched pair has the same prompt, else group and prompt */
+  matchedBy: 'index' | 'group and prompt';
   onlyA: number[];
   onlyB: number[];
-  stats: { key: string; a: number | null; b: number | null }[];
+  stats: CompareFigure[];
+  noiseRule: string;
 }
 
 /** Commands from the native menu (Electron) that the renderer carries out. */

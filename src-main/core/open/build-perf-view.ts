@@ -2,6 +2,9 @@ import { minOf } from '../model/extent';
 import type { Distribution, PerfView } from '../model/perf';
 import type { Row } from '../model/row';
 import { perfSeries } from '../rows/perf-summary';
+import type { AttrValue } from '../model/row';
+import type { PyValue } from '../model/py-value';
+import { buildRolloutFigures } from './build-rollout-figures';
 
 /**
  * The perf view of one file: the format's perf keys (slime's, computed from the samples' raw
@@ -12,12 +15,15 @@ export function buildPerfView(
   withSeries: boolean,
   rows: Row[],
   perfSummary: Record<string, number>,
+  samples: PyValue[] = [],
+  rolloutId: AttrValue = null,
 ): PerfView {
   return {
     perf: perfSummary,
     series: withSeries ? perfSeries(rows) : [],
     running: buildRunningCurve(rows),
     durations: buildDurations(rows),
+    rollout: buildRolloutFigures(rows, samples, rolloutId),
   };
 }
 

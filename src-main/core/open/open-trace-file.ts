@@ -75,7 +75,13 @@ export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}):
   const store = buildStore({ rows: opened.rows });
   const stats = buildStoreStats(store);
   options.onStepEnd?.('store');
-  const perf = buildPerfView(format.capabilities.perfSeries, opened.rows, opened.perf);
+  const perf = buildPerfView(
+    format.capabilities.perfSeries,
+    opened.rows,
+    opened.perf,
+    opened.samples,
+    opened.rolloutId ?? null,
+  );
   options.onStepEnd?.('perf');
   const summary: OpenedTrace['summary'] = {
     name,

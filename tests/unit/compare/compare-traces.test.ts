@@ -50,7 +50,7 @@ describe('comparing two rollouts from their digests', () => {
     const rowsB = readJson<ExpectedCache>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows.length;
     expect(result.matched.length + result.onlyA.length).toBe(rowsA);
     expect(result.matched.length + result.onlyB.length).toBe(rowsB);
-    expect(result.stats.find((s) => s.key === 'rollout/rows')).toEqual({ key: 'rollout/rows', a: rowsA, b: rowsB });
+    expect(result.stats.find((s) => s.key === 'rollout/rows')).toMatchObject({ key: 'rollout/rows', a: rowsA, b: rowsB, unit: 'samples' });
   });
 
   it('a dump and an OTLP file cannot be compared', () => {
