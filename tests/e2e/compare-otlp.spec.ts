@@ -28,13 +28,14 @@ test('two dropped dumps compare: perf table values equal slime’s perf for each
     expect(Number(await row.getAttribute('data-b'))).toBeCloseTo(perfB[key], 9);
   }
   // where the time went, distributions and matched samples
-  await page.getByRole('tab', { name: 'Where the time went' }).click();
+  await page.getByRole('tab', { name: 'Span totals' }).click();
   await expect(page.locator('[data-testid=time-breakdown] tr[data-span=sglang_generate]')).toBeVisible();
   await page.getByRole('tab', { name: 'Distributions' }).click();
   await expect(page.getByTestId('distribution-stats')).toContainText('n=');
   await page.getByRole('tab', { name: 'Matched samples' }).click();
-  // both rollouts hold samples 0..15: every sample index matches
-  await expect(page.getByTestId('match-counts')).toContainText('16 matched · 0 only in A · 0 only in B');
+  // both rollouts hold samples 0..15, but with other prompts: an index means nothing across
+  // them, so samples match by group and prompt, and none does (issue 17)
+  await expect(page.getByTestId('match-counts')).toContainText('0 matched · 16 only in A · 16 only in B · matched by group and prompt');
 });
 
 test('a dump and an OTLP file cannot be compared, and the app says so', async ({ page }) => {

@@ -1,0 +1,54 @@
+import type { CompareResult, FileSummary } from '../../src-main/core/api/trace-api';
+import { useFilesStore } from '../state/files-store';
+import { useViewStore } from '../state/view-store';
+
+/**
+ * The question answered first, in plain sentences: why B took longer or shorter than A. A
+ * figure that names samples is a link: it leaves compare and shows those rows of that file.
+ */
+export function CompareAnswer({
+  result,
+  fileA,
+  fileB,
+}: {
+  result: CompareResult;
+  fileA: FileSummary;
+  fileB: FileSummary;
+}) {
+  const showRows = (side: 'a' | 'b', rowIds: number[], label: string) => {
+    const file = side === 'a' ? fileA : fileB;
+    const files = useFilesStore.getState();
+    files.setCompare(null);
+    files.setActive(file.fileId);
+    const view = useViewStore.getState();
+    view.setView('timeline');
+    view.setFilter({ rowIds });
+    view.setPickedLabel(label);
+  };
+  return (
+    <section className="compare-answer" data-testid="compare-answer">
+      {result.answer.map((sentence, i) => (
+        <p key={i}>
+          {sentence.map((part, j) =>
+            part.rowIds && part.side ? (
+              <button
+                key={j}
+                type="button"
+                className="answer-link"
+                title={`show ${part.side.toUpperCase()}'s rows ${part.rowIds.join(', ')}`}
+                onClick={() => showRows(part.side!, part.rowIds!, part.text)}
+              >
+                {part.text}
+              </button>
+            ) : (
+              <span key={j}>{part.text}</span>
+            ),
+          )}
+        </p>
+      ))}
+      <p className="compare-windows">
+        Windows: A {result.windows.a.own}. B {result.windows.b.own}.
+      </p>
+    </section>
+  );
+}
