@@ -8,6 +8,7 @@ import { onCommand, THEME_CHANGED_EVENT } from '../frame/commands';
 import { drawTimeline, type HitBox, type RowDrawStats, type ThemeColours } from './draw-timeline';
 import { layoutRows, rowAt, visibleRange, LANE_HEIGHT, ROW_PADDING } from './row-layout';
 import { fitWindow, formatDuration, panWindow, zoomWindow, type Window } from './time-window';
+import { idleGapsByRow } from './idle-gaps';
 import { RowLabel } from './RowLabel';
 import { Legend } from './Legend';
 import './timeline.css';
@@ -68,7 +69,14 @@ export function Timeline({
   const matching = useViewStore((s) => s.matchingRowIds);
 
   const totalSec = fitSec ?? Math.max(1e-6, (file.globalEndSec ?? 0) - (file.globalStartSec ?? 0));
-  const fitAll = useMemo(() => fitWindow(0, totalSec), [totalSec]);
+  // (ours) a rollout that resumed samples of an earlier one opens on its own window; the
+  // toolbar's window chip shows the whole file, earlier attempts included
+  const own = fitSec === undefined ? file.rolloutWindow : undefined;
+  const fitAll = useMemo(
+    () => (own ? fitWindow(own.ownStartSec, own.ownEndSec) : fitWindow(0, totalSec)),
+    [own, totalSec],
+  );
+  const idleGaps = useMemo(() => idleGapsByRow(file), [file]);
   const window = storedWindow ?? fitAll;
   const updateWindow = useCallback((w: Window) => setWindow(windowKey, w), [windowKey, setWindow]);
   const canvasWidth = Math.max(100, size.width - LABEL_WIDTH);
@@ -150,6 +158,7 @@ export function Timeline({
       hiddenNames,
       highlightName,
       selected: selection && selection.fileId === file.fileId ? selection : null,
+      idleGaps,
     });
     hits.current = result.hits;
     setStats(result.stats);
@@ -171,6 +180,7 @@ export function Timeline({
     filterMode,
     matching,
     themeVersion,
+    idleGaps,
   ]);
 
   // Keyboard navigation: W/S zoom, A/D pan, 0 fit all, F fit selection, arrows between rows.

@@ -81,6 +81,16 @@ export interface FileSummary {
   /** distinct bootstrap_room values (PD halves that can be joined), and whether they are */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
+  /**
+   * (ours) this rollout's own window (seconds from the file start; the timeline's default) and
+   * the idle time between the attempts of samples resumed from an earlier rollout
+   */
+  rolloutWindow?: {
+    ownStartSec: number;
+    ownEndSec: number;
+    label: string;
+    idleGaps: { rowId: number; startSec: number; endSec: number; startRolloutId: number }[];
+  };
   /** how long opening took: reading the file, and everything until it could be shown */
   openTimings?: { readSec: number; openSec: number };
 }

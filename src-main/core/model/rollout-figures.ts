@@ -82,6 +82,8 @@ export interface GroupFigures {
   wallSec: number;
   /** the sample that finished its own work last */
   slowestRowId: number;
+  /** when the slowest sample's own work ended, seconds from the file start */
+  slowestEndSec: number;
   /** the median of its samples' own durations */
   medianSampleSec: number;
   rewardMean: number | null;

@@ -97,6 +97,22 @@ export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}):
     ...stats,
     ...opened.counts,
   };
+  const { own, resumed } = perf.rollout;
+  if (resumed.length > 0) {
+    summary.rolloutWindow = {
+      ownStartSec: own.startSec,
+      ownEndSec: own.endSec,
+      label: own.label,
+      idleGaps: resumed
+        .filter((r) => r.idleSec > 0)
+        .map((r) => ({
+          rowId: r.rowId,
+          startSec: r.earlierEndSec,
+          endSec: r.resumeStartSec,
+          startRolloutId: r.startRolloutId,
+        })),
+    };
+  }
   if (opened.bootstrapRooms !== undefined) {
     summary.bootstrapRooms = opened.bootstrapRooms;
     summary.joinedByBootstrapRoom = opened.joinedByBootstrapRoom ?? false;

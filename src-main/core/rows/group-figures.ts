@@ -46,6 +46,7 @@ export function buildGroupFigures(
       endSec: end - globalStartSec,
       wallSec: end - start,
       slowestRowId: members[slowest].row_id,
+      slowestEndSec: workEnds[slowest] - globalStartSec,
       medianSampleSec: median(workEnds.map((e, i) => e - starts[i])),
       rewardMean: mean,
       rewardStd: std,
