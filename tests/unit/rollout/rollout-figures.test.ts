@@ -75,7 +75,9 @@ describe('rollout 8: partial-rollout resume of rollout 7 (fixture README)', () =
     expect(sum(r.breakdownOwn.seconds)).toBeCloseTo(r.own.durationSec, 9);
     expect(sum(r.breakdownWhole.seconds)).toBeCloseTo(r.whole.durationSec, 9);
     expect(r.breakdownOwn.seconds['idle between attempts']).toBe(0);
-    const before = r.breakdownWhole.seconds['idle between attempts'] + r.breakdownWhole.seconds['earlier attempts'];
+    const before =
+      r.breakdownWhole.seconds['idle between attempts'] +
+      r.breakdownWhole.seconds['earlier attempts'];
     expect(before).toBeCloseTo(r.own.startSec, 9);
     // the earlier attempts: the union of the resumed samples' first attempts (groups 0 and 1
     // overlap from 0 s; group 1's lasts longest)
@@ -85,7 +87,9 @@ describe('rollout 8: partial-rollout resume of rollout 7 (fixture README)', () =
     );
     // the last group to end is group 2 (slime's rows: the latest row end)
     const lastEnd = Math.max(...cache8.rows.map((row) => row.end));
-    expect(cache8.rows.find((row) => row.row_id === r.breakdownOwn.boundingRowId)!.end).toBe(lastEnd);
+    expect(cache8.rows.find((row) => row.row_id === r.breakdownOwn.boundingRowId)!.end).toBe(
+      lastEnd,
+    );
     expect(r.breakdownOwn.boundingGroupIndex).toBe(2);
   });
 
@@ -96,7 +100,9 @@ describe('rollout 8: partial-rollout resume of rollout 7 (fixture README)', () =
       .map((row) => ({
         id: row.row_id,
         end: Math.max(
-          ...row.items.filter((i) => i.name !== 'generate_and_rm_group' && startOf(i) >= ownStart - 1).map(endOf),
+          ...row.items
+            .filter((i) => i.name !== 'generate_and_rm_group' && startOf(i) >= ownStart - 1)
+            .map(endOf),
         ),
       }))
       .sort((a, b) => a.end - b.end || a.id - b.id);
@@ -104,7 +110,9 @@ describe('rollout 8: partial-rollout resume of rollout 7 (fixture README)', () =
     expect(s.rowIds).toEqual(ends.slice(21).map((e) => e.id));
     expect(s.tailSec).toBeCloseTo(cache8.global_end - ends[20].end, 6);
     expect(s.wallShare).toBeCloseTo(s.tailSec / r.own.durationSec, 12);
-    expect(s.sentence).toMatch(/^the last 3 samples \(12\.5%\) kept the rollout open for \d+\.\d% of its own wall time/);
+    expect(s.sentence).toMatch(
+      /^the last 3 samples \(12\.5%\) kept the rollout open for \d+\.\d% of its own wall time/,
+    );
   });
 
   it('GRPO groups: rewards per group as numpy computes them, one zero-variance group (compare.expected.json)', () => {
@@ -118,11 +126,18 @@ describe('rollout 8: partial-rollout resume of rollout 7 (fixture README)', () =
     for (const g of r.groups) {
       const rewards = cache8.rows
         .filter((row) => row.group_index === g.groupIndex)
-        .map((row) => (typeof row.reward === 'number' ? row.reward : (row.reward as { score?: number } | null)?.score))
+        .map((row) =>
+          typeof row.reward === 'number'
+            ? row.reward
+            : (row.reward as { score?: number } | null)?.score,
+        )
         .filter((x): x is number => typeof x === 'number');
       const mean = rewards.reduce((a, b) => a + b, 0) / rewards.length;
       expect(g.rewardMean).toBeCloseTo(mean, 12);
-      expect(g.rewardStd).toBeCloseTo(Math.sqrt(rewards.reduce((a, b) => a + (b - mean) ** 2, 0) / rewards.length), 12);
+      expect(g.rewardStd).toBeCloseTo(
+        Math.sqrt(rewards.reduce((a, b) => a + (b - mean) ** 2, 0) / rewards.length),
+        12,
+      );
       expect(g.rowIds).toHaveLength(4);
       expect(g.resumedSamples).toBe(g.groupIndex === 0 || g.groupIndex === 1 ? 4 : 0);
       expect(g.wallSec).toBeGreaterThanOrEqual(g.medianSampleSec);
@@ -159,7 +174,12 @@ describe('synthetic dumps with resumed groups (tests/bench/slime-dump-writer.mjs
   });
 
   it('every sample carrying start_rollout_id (its own id when fresh): only earlier ids count as resumed', () => {
-    const trace = dump('rollout_6.pt', { rolloutId: 6, seed: 4, resumedGroups: 1, markStartRolloutId: true });
+    const trace = dump('rollout_6.pt', {
+      rolloutId: 6,
+      seed: 4,
+      resumedGroups: 1,
+      markStartRolloutId: true,
+    });
     const r = trace.perf.rollout;
     expect(r.resumed.map((s) => s.rowId)).toEqual([...Array(8).keys()]);
     const fresh = dump('rollout_6b.pt', { rolloutId: 6, seed: 4, markStartRolloutId: true });
@@ -177,7 +197,9 @@ describe('synthetic dumps with resumed groups (tests/bench/slime-dump-writer.mjs
     });
     const result = compareTraces(side(a, 'a'), side(b, 'b'));
     const first = result.answer[0].map((p) => p.text).join('');
-    expect(first).toMatch(/are idle time before the second attempts of 24 samples resumed from rollout 1/);
+    expect(first).toMatch(
+      /are idle time before the second attempts of 24 samples resumed from rollout 1/,
+    );
     expect(result.answer[0].find((p) => p.rowIds)!.rowIds).toEqual([...Array(24).keys()]);
     const idle = result.stats.find((s) => s.key === 'rollout/idle_between_attempts_sec')!;
     expect(idle.a).toBe(0);
