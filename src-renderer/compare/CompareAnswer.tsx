@@ -1,6 +1,5 @@
 import type { CompareResult, FileSummary } from '../../src-main/core/api/trace-api';
-import { useFilesStore } from '../state/files-store';
-import { useViewStore } from '../state/view-store';
+import { showRowsOf } from './show-rows';
 
 /**
  * The question answered first, in plain sentences: why B took longer or shorter than A. A
@@ -15,16 +14,8 @@ export function CompareAnswer({
   fileA: FileSummary;
   fileB: FileSummary;
 }) {
-  const showRows = (side: 'a' | 'b', rowIds: number[], label: string) => {
-    const file = side === 'a' ? fileA : fileB;
-    const files = useFilesStore.getState();
-    files.setCompare(null);
-    files.setActive(file.fileId);
-    const view = useViewStore.getState();
-    view.setView('timeline');
-    view.setFilter({ rowIds });
-    view.setPickedLabel(label);
-  };
+  const showRows = (side: 'a' | 'b', rowIds: number[], label: string) =>
+    showRowsOf(side === 'a' ? fileA : fileB, rowIds, label);
   return (
     <section className="compare-answer" data-testid="compare-answer">
       {result.answer.map((sentence, i) => (

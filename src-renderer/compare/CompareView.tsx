@@ -104,8 +104,8 @@ export function CompareView({
       {tab === 'timelines' && <CompareTimelines host={host} fileA={fileA} fileB={fileB} />}
       {result && perf && tab !== 'timelines' && (
         <div className="compare-body">
-          {tab === 'perf' && <PerfDiffTable result={result} />}
-          {tab === 'wall' && <WallTimeTable result={result} />}
+          {tab === 'perf' && <PerfDiffTable result={result} fileA={fileA} fileB={fileB} />}
+          {tab === 'wall' && <WallTimeTable result={result} fileA={fileA} fileB={fileB} />}
           {tab === 'time' && <TimeBreakdown result={result} />}
           {tab === 'distributions' && (
             <OverlaidDistribution perfA={perf[0]} perfB={perf[1]} names={spanNames} />

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { CompareResult } from '../../src-main/core/api/trace-api';
+import type { CompareResult, FileSummary } from '../../src-main/core/api/trace-api';
+import { RowsLink } from './RowsLink';
 import { formatNumber, formatPercent } from './format-number';
 
 type SortBy = 'metric' | 'change';
@@ -8,7 +9,15 @@ type SortBy = 'metric' | 'change';
  * Every perf metric and headline figure for A and B with its unit, biggest |Δ%| first; a change
  * is coloured better/worse only beyond noise (the rule is said under the table).
  */
-export function PerfDiffTable({ result }: { result: CompareResult }) {
+export function PerfDiffTable({
+  result,
+  fileA,
+  fileB,
+}: {
+  result: CompareResult;
+  fileA: FileSummary;
+  fileB: FileSummary;
+}) {
   const [sortBy, setSortBy] = useState<SortBy>('change');
   const rows = useMemo(() => {
     const all = [...result.stats, ...result.perf].map((row) => ({
@@ -63,8 +72,16 @@ export function PerfDiffTable({ result }: { result: CompareResult }) {
             >
               <td className="metric">{row.key}</td>
               <td className="unit">{row.unit}</td>
-              <td className="num">{formatNumber(row.a)}</td>
-              <td className="num">{formatNumber(row.b)}</td>
+              <td className="num">
+                <RowsLink file={fileA} rowIds={row.aRowIds} label={`A ${row.key}`}>
+                  {formatNumber(row.a)}
+                </RowsLink>
+              </td>
+              <td className="num">
+                <RowsLink file={fileB} rowIds={row.bRowIds} label={`B ${row.key}`}>
+                  {formatNumber(row.b)}
+                </RowsLink>
+              </td>
               <td className="num">{formatNumber(row.delta)}</td>
               <td className="num change">{formatPercent(row.relative)}</td>
             </tr>

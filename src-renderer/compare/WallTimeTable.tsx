@@ -1,11 +1,20 @@
-import type { CompareResult } from '../../src-main/core/api/trace-api';
+import type { CompareResult, FileSummary } from '../../src-main/core/api/trace-api';
+import { RowsLink } from './RowsLink';
 import { formatSeconds } from './format-number';
 
 /**
  * What kept each rollout open, by kind of work, over its own window and over the whole file
  * (where idle time between a resumed sample's attempts and its earlier attempts appear).
  */
-export function WallTimeTable({ result }: { result: CompareResult }) {
+export function WallTimeTable({
+  result,
+  fileA,
+  fileB,
+}: {
+  result: CompareResult;
+  fileA: FileSummary;
+  fileB: FileSummary;
+}) {
   const shown = result.wallTime.filter((w) => w.aWholeSec > 0 || w.bWholeSec > 0);
   return (
     <div>
@@ -32,8 +41,24 @@ export function WallTimeTable({ result }: { result: CompareResult }) {
               <td className="num">{formatSeconds(w.aOwnSec)}</td>
               <td className="num">{formatSeconds(w.bOwnSec)}</td>
               <td className="num">{formatSeconds(w.bOwnSec - w.aOwnSec)}</td>
-              <td className="num">{formatSeconds(w.aWholeSec)}</td>
-              <td className="num">{formatSeconds(w.bWholeSec)}</td>
+              <td className="num">
+                <RowsLink
+                  file={fileA}
+                  rowIds={w.aWholeSec > 0 ? w.aRowIds : undefined}
+                  label={`A ${w.category}`}
+                >
+                  {formatSeconds(w.aWholeSec)}
+                </RowsLink>
+              </td>
+              <td className="num">
+                <RowsLink
+                  file={fileB}
+                  rowIds={w.bWholeSec > 0 ? w.bRowIds : undefined}
+                  label={`B ${w.category}`}
+                >
+                  {formatSeconds(w.bWholeSec)}
+                </RowsLink>
+              </td>
             </tr>
           ))}
         </tbody>

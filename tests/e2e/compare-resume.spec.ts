@@ -43,6 +43,10 @@ test('compare 7 vs 8: the answer on top names the idle time between attempts and
     ),
   ).toHaveAttribute('data-verdict', 'noise');
   await expect(page.getByTestId('noise-rule')).toContainText('at least 5% and at least 10 ms');
+  // a figure that counts samples is a link to them: rollout 8's 2 aborted samples (expected.json)
+  await expect(
+    page.locator('[data-testid=perf-diff-table] tr[data-metric="status/aborted"] button'),
+  ).toHaveText('2');
   await page.getByRole('tab', { name: 'Where the time went' }).click();
   await expect(
     page.locator('[data-testid=wall-time-table] tr[data-category="idle between attempts"]'),

@@ -215,6 +215,9 @@ export interface CompareFigure {
   relative: number | null;
   /** better / worse (changed for neutral figures) only beyond noise (CompareResult.noiseRule) */
   verdict: 'better' | 'worse' | 'changed' | 'noise' | 'none';
+  /** the rows behind the figure on each side, when it counts samples (statuses, resumed, ...) */
+  aRowIds?: number[];
+  bRowIds?: number[];
 }
 
 /** A piece of the answer's text, with the rows behind it when it names samples. */
@@ -238,6 +241,9 @@ export interface CompareResult {
     bOwnSec: number;
     aWholeSec: number;
     bWholeSec: number;
+    /** the rows whose time it is: the bounding sample, or the resumed samples before the window */
+    aRowIds: number[];
+    bRowIds: number[];
   }[];
   windows: { a: { own: string; whole: string }; b: { own: string; whole: string } };
   matched: { aRowId: number; bRowId: number; key: string }[];

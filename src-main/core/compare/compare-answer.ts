@@ -71,9 +71,10 @@ function ownSentence(a: RolloutFigures, b: RolloutFigures, afterWhole: boolean):
   const diff = b.own.durationSec - a.own.durationSec;
   const rel = a.own.durationSec > 0 ? diff / a.own.durationSec : null;
   const change = `${diff >= 0 ? '+' : '−'}${sec(Math.abs(diff))}${rel === null ? '' : `, ${rel >= 0 ? '+' : '−'}${pct(Math.abs(rel))}`}`;
+  const relText = rel === null ? '' : `, ${rel >= 0 ? '+' : '−'}${pct(Math.abs(rel))}`;
   const head = afterWhole
     ? `In its own window B took ${sec(b.own.durationSec)} against A's ${sec(a.own.durationSec)} (${change})`
-    : `B took ${sec(Math.abs(diff))} ${diff >= 0 ? 'longer' : 'less'} than A (${sec(b.own.durationSec)} vs ${sec(a.own.durationSec)}, ${change})`;
+    : `B took ${sec(Math.abs(diff))} ${diff >= 0 ? 'longer' : 'less'} than A (${sec(b.own.durationSec)} vs ${sec(a.own.durationSec)}${relText})`;
   const moves = WALL_TIME_CATEGORIES.map((category: WallTimeCategory) => ({
     category,
     delta: b.breakdownOwn.seconds[category] - a.breakdownOwn.seconds[category],

@@ -3,7 +3,7 @@ import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
 import { rewardValue } from '../model/reward-value';
 import type { PerfView } from '../api/trace-api';
-import type { RolloutFigures } from '../model/rollout-figures';
+import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
 import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
 import { NOISE_RULE, changeVerdict, metricUnit, relativeChange } from './metric-change';
 import { matchRows, type RowDigest } from './match-samples';
@@ -72,6 +72,8 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
       bOwnSec: rb.breakdownOwn.seconds[category],
       aWholeSec: ra.breakdownWhole.seconds[category],
       bWholeSec: rb.breakdownWhole.seconds[category],
+      aRowIds: categoryRows(ra, category),
+      bRowIds: categoryRows(rb, category),
     })),
     windows: {
       a: { own: ra.own.label, whole: ra.whole.label },
@@ -81,8 +83,48 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
     matchedBy,
     onlyA,
     onlyB,
-    stats: figures(sideStats(a), sideStats(b)),
+    stats: figures(sideStats(a), sideStats(b)).map((figure) =>
+      withRows(figure, statRows(a, figure.key), statRows(b, figure.key)),
+    ),
     noiseRule: NOISE_RULE,
+  };
+}
+
+/** Before the own window the time is the resumed samples'; inside it, the bounding sample's. */
+function categoryRows(rollout: RolloutFigures, category: WallTimeCategory): number[] {
+  if (category === 'idle between attempts' || category === 'earlier attempts') {
+    return rollout.resumed.map((r) => r.rowId);
+  }
+  const bounding = rollout.breakdownOwn.boundingRowId;
+  return bounding === null ? [] : [bounding];
+}
+
+/** The rows a counting figure counts, so the table can show them. */
+function statRows(side: CompareSide, key: string): number[] | undefined {
+  const { rows, rollout } = side.digest;
+  if (key.startsWith('status/')) {
+    const status = key.slice('status/'.length);
+    return rows.filter((row) => (row.status ?? 'none') === status).map((row) => row.row_id);
+  }
+  if (key === 'rollout/resumed_samples' || key === 'rollout/idle_between_attempts_sec') {
+    return rollout.resumed.map((r) => r.rowId);
+  }
+  if (key === 'groups/zero_variance_groups') {
+    return rollout.groups.filter((g) => g.zeroVariance).flatMap((g) => g.rowIds);
+  }
+  if (key === 'rollout/straggler_tail_sec') return rollout.stragglers?.rowIds;
+  return undefined;
+}
+
+function withRows(
+  figure: CompareFigure,
+  aRowIds: number[] | undefined,
+  bRowIds: number[] | undefined,
+): CompareFigure {
+  return {
+    ...figure,
+    ...(aRowIds && aRowIds.length > 0 ? { aRowIds } : {}),
+    ...(bRowIds && bRowIds.length > 0 ? { bRowIds } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Row } from '../model/row';
 import type { GroupFigures, ResumedSample } from '../model/rollout-figures';
 import { rewardValue } from '../model/reward-value';
+import { maxOf, minOf } from '../model/extent';
 import { sampleWorkEnd } from './sample-work';
 
 /**
@@ -26,8 +27,9 @@ export function buildGroupFigures(
   }
   return [...groups.values()].map((members) => {
     const starts = members.map((row) => resumeStart.get(row.row_id) ?? row.start);
-    const start = Math.min(...starts);
-    const end = Math.max(...members.map((row) => row.end));
+    // loops, not Math.min(...list): a group can hold every sample of a big dump
+    const start = minOf(starts, (t) => t);
+    const end = maxOf(members, (row) => row.end);
     const workEnds = members.map((row, i) => sampleWorkEnd(row, starts[i]));
     let slowest = 0;
     for (let i = 1; i < members.length; i++) if (workEnds[i] > workEnds[slowest]) slowest = i;

@@ -126,4 +126,36 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
     expect(self.matched).toHaveLength(24);
     expect(self.stats.every((s) => s.verdict === 'noise' || s.verdict === 'none')).toBe(true);
   });
+
+  it('figures that count samples carry the rows behind them (statuses from slime’s rows)', () => {
+    const cache8 = readJson<{ rows: { row_id: number; status: string; group_index: number }[] }>(
+      resolve(SLIME, 'rollout_8.pt.expected.json'),
+    );
+    const aborted = cache8.rows.filter((r) => r.status === 'aborted').map((r) => r.row_id);
+    expect(aborted).toHaveLength(expected.b.status.aborted);
+    expect(stat('status/aborted').bRowIds).toEqual(aborted);
+    expect(stat('status/aborted').aRowIds).toBeUndefined();
+    expect(stat('groups/zero_variance_groups').bRowIds).toEqual(
+      cache8.rows.filter((r) => r.group_index === 5).map((r) => r.row_id),
+    );
+    const idle = result.wallTime.find((w) => w.category === 'idle between attempts')!;
+    expect(idle.bRowIds).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(idle.aRowIds).toEqual([]);
+  });
+});
+
+describe('compare without resumed samples', () => {
+  it('the answer starts with the wall-time difference and what kept the rollout open', () => {
+    const r = compareTraces(side('rollout_small.pt', 'a'), side('rollout_agentic.pt', 'b'));
+    const a = r.stats.find((s) => s.key === 'rollout/wall_time_sec')!;
+    const diff = a.b! - a.a!;
+    // no idle time on either side: no sentence about attempts, the first is about wall time
+    expect(r.answer.map(plain).join(' ')).not.toContain('idle time');
+    expect(plain(r.answer[0])).toMatch(
+      new RegExp(
+        `^B took ${Math.abs(diff).toFixed(1)} s ${diff >= 0 ? 'longer' : 'less'} than A \\(`,
+      ),
+    );
+    expect(r.answer[0].some((p) => p.rowIds?.length === 1 && p.side === 'b')).toBe(true);
+  });
 });
