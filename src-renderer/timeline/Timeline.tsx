@@ -25,6 +25,7 @@ export function Timeline({
   windowKey = file.fileId,
   fitSec,
   keyboard = true,
+  originSec = 0,
 }: {
   host: TraceHost;
   file: FileSummary;
@@ -35,6 +36,11 @@ export function Timeline({
   fitSec?: number;
   /** whether this timeline answers the keyboard (one of two compared timelines does) */
   keyboard?: boolean;
+  /**
+   * (ours) where this timeline's shared window and cursor start, in its file's seconds: compared
+   * rollouts align on their own windows (a resumed rollout's own work starts an hour in)
+   */
+  originSec?: number;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -63,7 +69,8 @@ export function Timeline({
   const select = useViewStore((s) => s.select);
   const filterMode = useViewStore((s) => s.filterMode);
   const storedWindow = useViewStore((s) => s.windows[windowKey]);
-  const sharedCursor = useViewStore((s) => s.cursors[windowKey] ?? null);
+  const storedCursor = useViewStore((s) => s.cursors[windowKey] ?? null);
+  const sharedCursor = storedCursor === null ? null : storedCursor + originSec;
   const setCursor = useViewStore((s) => s.setCursor);
   const setWindow = useViewStore((s) => s.setWindow);
   const matching = useViewStore((s) => s.matchingRowIds);
@@ -77,8 +84,15 @@ export function Timeline({
     [own, totalSec],
   );
   const idleGaps = useMemo(() => idleGapsByRow(file), [file]);
-  const window = storedWindow ?? fitAll;
-  const updateWindow = useCallback((w: Window) => setWindow(windowKey, w), [windowKey, setWindow]);
+  const window = useMemo(() => {
+    const w = storedWindow ?? fitAll;
+    return { startSec: w.startSec + originSec, endSec: w.endSec + originSec };
+  }, [storedWindow, fitAll, originSec]);
+  const updateWindow = useCallback(
+    (w: Window) =>
+      setWindow(windowKey, { startSec: w.startSec - originSec, endSec: w.endSec - originSec }),
+    [windowKey, setWindow, originSec],
+  );
   const canvasWidth = Math.max(100, size.width - LABEL_WIDTH);
 
   const rowIds = useMemo(() => order?.rowIds ?? new Int32Array(0), [order]);
@@ -303,7 +317,10 @@ export function Timeline({
       return;
     }
     setHover({ x, y, hit: hitAt(x, y) });
-    setCursor(windowKey, window.startSec + (x / canvasWidth) * (window.endSec - window.startSec));
+    setCursor(
+      windowKey,
+      window.startSec + (x / canvasWidth) * (window.endSec - window.startSec) - originSec,
+    );
   };
   const onMouseUp = (event: React.MouseEvent) => {
     const dragged = drag.current && Math.abs(event.clientX - drag.current.x) > 3;

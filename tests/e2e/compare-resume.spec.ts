@@ -51,6 +51,18 @@ test('compare 7 vs 8: the answer on top names the idle time between attempts and
   await expect(
     page.locator('[data-testid=wall-time-table] tr[data-category="idle between attempts"]'),
   ).toContainText('59.0 min');
+  // compared timelines align on each rollout's own window: B's axis starts near its 3570 s
+  // (the own window's start), A's near 0, over the longer own window (58.3 s, 3% margins)
+  await page.getByRole('tab', { name: 'Timelines' }).click();
+  const axisStart = async (side: 'a' | 'b') =>
+    Number(
+      await page
+        .getByTestId(`compare-side-${side}`)
+        .getByTestId('time-axis')
+        .getAttribute('data-start'),
+    );
+  await expect.poll(() => axisStart('b')).toBeCloseTo(3570 - 58.332262 * 0.03, 3);
+  await expect.poll(() => axisStart('a')).toBeCloseTo(-58.332262 * 0.03, 3);
   // the linked figure opens B with exactly those rows
   await answer.getByRole('button', { name: '8 samples resumed from rollout 7' }).click();
   await expect(page.getByTestId('row-count')).toContainText('8 / 24 rows');
