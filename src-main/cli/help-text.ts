@@ -14,6 +14,8 @@ Commands:
   summary RUN [--json]                   a run (a folder or several files): each file, the
                                          joins sample <-> SGLang request, staleness, trainer
   export RUN --format perfetto [-o OUT]  the whole run as one trace, flows sample -> server
+  compare A B [--json]                   why B took longer or shorter than A, figures with
+                                         units, what kept each rollout open
 
   trace-explorer FILE...                 same as serve
   trace-explorer A B --compare           serve, comparing A with B
@@ -41,7 +43,10 @@ Files that cannot be opened are said in the terminal, with the reason.`,
 
 Prints the file's format, samples, traced samples, rows, spans, events, duration and the perf
 table. --json prints one JSON object with format, samples, untracedSamples, rows, spans, events,
-links, skippedLines, durationSec and perf. --timings also prints to stderr how long each step
+links, skippedLines, durationSec, perf, and (ours) rollout: the window the figures use
+(this rollout's own, earlier attempts of resumed samples left out), resumed samples with their
+earlier rollout ids and idle seconds, what kept the rollout open, the straggler attribution and
+one line per GRPO group. --timings also prints to stderr how long each step
 of opening took (read, rows, store, perf) and the reading speed.
 
 A run (several files, or a folder, with its subfolders, holding a trainer timeline or traces of
@@ -60,6 +65,14 @@ Prints the perf summary as one JSON object of perf/... keys: slime's own keys, p
 counts and the PD phase keys of current dumps (ours). A trace without slime's request timings
 (OpenTelemetry) gets span/<name>/{count,total,mean,median,max,min} in seconds instead, names
 with ids replaced by * (decode Req *).`,
+  compare: `Usage: trace-explorer compare A B [--json]
+
+Prints, first, why B took longer or shorter than A in plain sentences (idle time between the
+attempts of samples resumed from an earlier rollout, what kept each rollout open in its own
+window, B's stragglers; the rows behind each figure in brackets), then every figure with its
+unit and change, biggest |Δ%| first, marked * when beyond noise, then the wall-time breakdown.
+Samples match by index when A and B hold the same prompts, else by group and prompt.
+--json prints all of it as one JSON object.`,
   export: `Usage: trace-explorer export FILE --format perfetto|csv [-o OUT]
 
   --format perfetto   Trace Event Format JSON for ui.perfetto.dev and chrome://tracing

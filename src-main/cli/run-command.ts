@@ -14,12 +14,14 @@ import { stepTimer, type StepTimer } from '../core/open/step-timer';
 import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summary-output';
 import { buildRowsJson, fileError } from './rows-output';
 import { exportTrace } from '../core/export/export-trace';
-import { isExportFormat } from '../core/api/trace-api';
+import { isExportFormat, type FileSummary } from '../core/api/trace-api';
 import { findRunFiles, type RunFiles } from '../ingest/run-files';
 import { buildRunSummaryJson, exportRun, formatRunSummaryText, joinRun } from './run-output';
+import { compareDigest, compareTraces } from '../core/compare/compare-traces';
+import { buildCompareJson, formatCompareText } from './compare-output';
 
 type Parse = typeof ParseArgs;
-const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends'] as const;
+const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends', 'compare'] as const;
 type Command = (typeof COMMANDS)[number];
 const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
 
@@ -114,6 +116,7 @@ export async function runCommand(
       if (found.isRun) return runOfFiles(command, paths, found, values, setup);
     }
   }
+  if (command === 'compare') return runCompare(positionals, values.json ?? false, setup);
   if (positionals.length !== 1) {
     throw new UsageError(`${command} takes one FILE or folder (${positionals.length} given)`);
   }
@@ -300,4 +303,25 @@ function writeOutput(output: string, bytes: Uint8Array): void {
     ];
     throw new Error(`cannot write ${output}: ${text} [${errorCode}]`);
   }
+}
+
+/** `compare A B [--json]`: why B took longer or shorter than A, the figures, the time breakdown. */
+function runCompare(positionals: string[], json: boolean, setup: CommandSetup): number {
+  if (positionals.length !== 2) {
+    throw new UsageError(`compare takes two files, A and B (${positionals.length} given)`);
+  }
+  const [a, b] = positionals.map((p) => {
+    const path = resolve(p);
+    const { groups } = groupsOrThrow(path, 'compare');
+    const trace = openOrThrow(groups[0], false, setup);
+    const summary: FileSummary = { ...trace.summary, fileId: path, path };
+    return { fileId: path, summary, digest: compareDigest(trace) };
+  });
+  const result = compareTraces(a, b);
+  const names = { a: a.summary.name, b: b.summary.name };
+  const text = json
+    ? JSON.stringify(buildCompareJson(names, result), null, 2)
+    : formatCompareText(names, result);
+  process.stdout.write(`${text}\n`);
+  return 0;
 }

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { countOf } from '../core/model/count-of';
 import type { OpenedTrace } from '../core/open/open-trace-file';
+import type { RolloutFigures } from '../core/model/rollout-figures';
 
 /** The machine form of `summary --json`. */
 export function buildSummaryJson(trace: OpenedTrace) {
@@ -27,6 +28,19 @@ export function buildSummaryJson(trace: OpenedTrace) {
     sources: s.sources,
     notices: s.notices,
     perf: trace.perf.perf,
+    rollout: rolloutJson(trace.perf.rollout),
+  };
+}
+
+/** (ours) the window the figures use, resumed samples, what kept the rollout open, stragglers, groups */
+function rolloutJson(r: RolloutFigures) {
+  return {
+    window: r.own,
+    wholeSpan: r.whole,
+    resumedSamples: r.resumed,
+    wallTime: { own: r.breakdownOwn, whole: r.breakdownWhole },
+    stragglers: r.stragglers,
+    groups: r.groups,
   };
 }
 

@@ -38,7 +38,11 @@ export function CompareTimelines({
   ]);
   const [orders, setOrders] = useState<[RowOrder | null, RowOrder | null]>([null, null]);
   const windowKey = `compare:${fileA.fileId}:${fileB.fileId}`;
-  const span = (f: FileSummary) => Math.max(1e-6, (f.globalEndSec ?? 0) - (f.globalStartSec ?? 0));
+  // each rollout's own window (a resumed rollout's own work starts an hour into its file)
+  const span = (f: FileSummary) =>
+    f.rolloutWindow
+      ? f.rolloutWindow.ownEndSec - f.rolloutWindow.ownStartSec
+      : Math.max(1e-6, (f.globalEndSec ?? 0) - (f.globalStartSec ?? 0));
   const fitSec = Math.max(span(fileA), span(fileB));
 
   const idA = fileA.fileId;
@@ -88,7 +92,8 @@ export function CompareTimelines({
           same search for both
         </label>
         <span className="muted">
-          Zoom, pan and cursor move both timelines; each is relative to its own rollout start.
+          Zoom, pan and cursor move both timelines; each is relative to the start of its rollout's
+          own window.
         </span>
       </div>
       <div className={`compare-timelines ${layout}`}>
@@ -138,6 +143,7 @@ export function CompareTimelines({
               order={orders[i]}
               windowKey={windowKey}
               fitSec={fitSec}
+              originSec={file.rolloutWindow?.ownStartSec ?? 0}
               keyboard={i === 0}
             />
           </div>

@@ -7,13 +7,16 @@ import { OverlaidDistribution } from './OverlaidDistribution';
 import { StragglerChart } from './StragglerChart';
 import { MatchedSamples } from './MatchedSamples';
 import { CompareTimelines } from './CompareTimelines';
+import { CompareAnswer } from './CompareAnswer';
+import { WallTimeTable } from './WallTimeTable';
 import './compare.css';
 
-type Tab = 'timelines' | 'perf' | 'time' | 'distributions' | 'stragglers' | 'samples';
+type Tab = 'timelines' | 'perf' | 'wall' | 'time' | 'distributions' | 'stragglers' | 'samples';
 const TABS: [Tab, string][] = [
   ['timelines', 'Timelines'],
   ['perf', 'Perf differences'],
-  ['time', 'Where the time went'],
+  ['wall', 'Where the time went'],
+  ['time', 'Span totals'],
   ['distributions', 'Distributions'],
   ['stragglers', 'Stragglers'],
   ['samples', 'Matched samples'],
@@ -97,10 +100,12 @@ export function CompareView({
           Cannot compare: {error}
         </div>
       )}
+      {result && <CompareAnswer result={result} fileA={fileA} fileB={fileB} />}
       {tab === 'timelines' && <CompareTimelines host={host} fileA={fileA} fileB={fileB} />}
       {result && perf && tab !== 'timelines' && (
         <div className="compare-body">
-          {tab === 'perf' && <PerfDiffTable result={result} />}
+          {tab === 'perf' && <PerfDiffTable result={result} fileA={fileA} fileB={fileB} />}
+          {tab === 'wall' && <WallTimeTable result={result} fileA={fileA} fileB={fileB} />}
           {tab === 'time' && <TimeBreakdown result={result} />}
           {tab === 'distributions' && (
             <OverlaidDistribution perfA={perf[0]} perfB={perf[1]} names={spanNames} />

@@ -52,7 +52,10 @@ export function MatchedSamples({
     <div className="matched" data-testid="matched-samples">
       <p className="muted" data-testid="match-counts">
         {result.matched.length} matched · {result.onlyA.length} only in A · {result.onlyB.length}{' '}
-        only in B
+        only in B · matched by {result.matchedBy}
+        {result.matchedBy === 'index'
+          ? ' (A and B hold the same prompts)'
+          : ' (the prompts differ, so an index means nothing across A and B)'}
       </p>
       <table className="diff-table">
         <thead>

@@ -61,16 +61,51 @@ export function PerfView({ host, file }: { host: TraceHost; file: FileSummary })
       </div>
     );
 
+  const rollout = perf.rollout;
+  const startIds = [...new Set(rollout.resumed.map((r) => r.startRolloutId))].sort((x, y) => x - y);
+  const idleSec = rollout.breakdownWhole.seconds['idle between attempts'];
+  const pickRows = (rowIds: number[], label: string) => {
+    patchFilter({ rowIds });
+    setPickedLabel(label);
+    setView('timeline');
+  };
   const requestSeries = perf.series.filter((s) => phaseColour(s.key) === null);
   const phaseSeries = perf.series.filter((s) => phaseColour(s.key) !== null);
   const requests = perf.perf['perf/request/count'] ?? perf.series[0]?.values.length ?? 0;
 
   return (
     <div className="perf-panel" data-testid="perf-view">
+      <p className="perf-window" data-testid="perf-window">
+        Wall time, running samples, long tail and stragglers over {rollout.own.label}.
+        {rollout.resumed.length > 0 && (
+          <>
+            {' '}
+            <button
+              type="button"
+              className="link-button"
+              data-testid="perf-resumed"
+              onClick={() =>
+                pickRows(
+                  rollout.resumed.map((r) => r.rowId),
+                  'resumed from an earlier rollout',
+                )
+              }
+            >
+              {rollout.resumed.length} samples resumed from rollout
+              {startIds.length === 1 ? '' : 's'} {startIds.join(', ')}
+            </button>{' '}
+            waited {formatValue(idleSec, 's')} idle between attempts (not counted here).
+          </>
+        )}
+      </p>
       <section className="perf-cards">
         <Card label="samples with a trace" value={String(file.rows)} />
         <Card label="requests" value={String(requests)} />
-        <Card label="rollout wall time" value={formatValue(running.endSec, 's')} />
+        <Card
+          label="rollout wall time"
+          value={formatValue(rollout.own.durationSec, 's')}
+          note={rollout.resumed.length > 0 ? "this rollout's own window" : undefined}
+        />
         <Card
           label="peak running"
           value={`${running.peak}`}
@@ -85,6 +120,26 @@ export function PerfView({ host, file }: { host: TraceHost; file: FileSummary })
           />
         )}
       </section>
+
+      {rollout.stragglers && (
+        <p className="perf-stragglers" data-testid="perf-stragglers">
+          Stragglers:{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => pickRows(rollout.stragglers!.rowIds, 'stragglers')}
+          >
+            {rollout.stragglers.sentence}
+          </button>
+          . What kept the rollout open:{' '}
+          {Object.entries(rollout.breakdownOwn.seconds)
+            .filter(([, sec]) => sec > 0)
+            .sort((x, y) => y[1] - x[1])
+            .map(([category, sec]) => `${category} ${formatValue(sec, 's')}`)
+            .join(', ')}
+          .
+        </p>
+      )}
 
       <section>
         <h3>Samples running over time</h3>

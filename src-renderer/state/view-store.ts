@@ -25,7 +25,7 @@ export interface ViewState {
   filterMode: 'filter' | 'highlight';
   /** in highlight mode: the rows that match, or null when every row does */
   matchingRowIds: Set<number> | null;
-  view: 'timeline' | 'perf';
+  view: 'timeline' | 'perf' | 'groups';
   /** time under the pointer per window key, so compared timelines share one cursor */
   cursors: Record<string, number | null>;
   setCursor(key: string, sec: number | null): void;
@@ -35,7 +35,7 @@ export interface ViewState {
   setPickedLabel(label: string | null): void;
   setFilterMode(mode: 'filter' | 'highlight'): void;
   setMatching(rowIds: Set<number> | null): void;
-  setView(view: 'timeline' | 'perf'): void;
+  setView(view: 'timeline' | 'perf' | 'groups'): void;
   setDetailsOpen(open: boolean): void;
   select(selection: Selection | null): void;
   setSort(sort: SortKey, descending?: boolean): void;

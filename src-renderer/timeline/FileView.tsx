@@ -5,6 +5,7 @@ import { useViewStore } from '../state/view-store';
 import { Toolbar } from '../toolbar/Toolbar';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { PerfPanel } from '../perf/PerfPanel';
+import { GroupsView } from '../groups/GroupsView';
 import { Timeline } from './Timeline';
 import { openSources } from '../state/open-files';
 
@@ -74,6 +75,8 @@ export function FileView({ host, file }: { host: TraceHost; file: FileSummary })
         )}
         {view === 'perf' ? (
           <PerfPanel host={host} file={file} />
+        ) : view === 'groups' ? (
+          <GroupsView host={host} file={file} />
         ) : (
           <Timeline host={host} file={file} order={order} />
         )}

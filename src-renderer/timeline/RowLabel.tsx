@@ -31,6 +31,7 @@ export function RowLabel(props: {
       data-ongoing={stats?.ongoing ?? ''}
       data-pd-segments={stats?.pdSegments ?? ''}
       data-links={stats?.links ?? ''}
+      data-idle-gaps={stats?.idleGaps ?? ''}
       onClick={props.onSelect}
     >
       <button

@@ -8,6 +8,7 @@ import { onCommand, THEME_CHANGED_EVENT } from '../frame/commands';
 import { drawTimeline, type HitBox, type RowDrawStats, type ThemeColours } from './draw-timeline';
 import { layoutRows, rowAt, visibleRange, LANE_HEIGHT, ROW_PADDING } from './row-layout';
 import { fitWindow, formatDuration, panWindow, zoomWindow, type Window } from './time-window';
+import { idleGapsByRow } from './idle-gaps';
 import { RowLabel } from './RowLabel';
 import { Legend } from './Legend';
 import './timeline.css';
@@ -24,6 +25,7 @@ export function Timeline({
   windowKey = file.fileId,
   fitSec,
   keyboard = true,
+  originSec = 0,
 }: {
   host: TraceHost;
   file: FileSummary;
@@ -34,6 +36,11 @@ export function Timeline({
   fitSec?: number;
   /** whether this timeline answers the keyboard (one of two compared timelines does) */
   keyboard?: boolean;
+  /**
+   * (ours) where this timeline's shared window and cursor start, in its file's seconds: compared
+   * rollouts align on their own windows (a resumed rollout's own work starts an hour in)
+   */
+  originSec?: number;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -62,15 +69,30 @@ export function Timeline({
   const select = useViewStore((s) => s.select);
   const filterMode = useViewStore((s) => s.filterMode);
   const storedWindow = useViewStore((s) => s.windows[windowKey]);
-  const sharedCursor = useViewStore((s) => s.cursors[windowKey] ?? null);
+  const storedCursor = useViewStore((s) => s.cursors[windowKey] ?? null);
+  const sharedCursor = storedCursor === null ? null : storedCursor + originSec;
   const setCursor = useViewStore((s) => s.setCursor);
   const setWindow = useViewStore((s) => s.setWindow);
   const matching = useViewStore((s) => s.matchingRowIds);
 
   const totalSec = fitSec ?? Math.max(1e-6, (file.globalEndSec ?? 0) - (file.globalStartSec ?? 0));
-  const fitAll = useMemo(() => fitWindow(0, totalSec), [totalSec]);
-  const window = storedWindow ?? fitAll;
-  const updateWindow = useCallback((w: Window) => setWindow(windowKey, w), [windowKey, setWindow]);
+  // (ours) a rollout that resumed samples of an earlier one opens on its own window; the
+  // toolbar's window chip shows the whole file, earlier attempts included
+  const own = fitSec === undefined ? file.rolloutWindow : undefined;
+  const fitAll = useMemo(
+    () => (own ? fitWindow(own.ownStartSec, own.ownEndSec) : fitWindow(0, totalSec)),
+    [own, totalSec],
+  );
+  const idleGaps = useMemo(() => idleGapsByRow(file), [file]);
+  const window = useMemo(() => {
+    const w = storedWindow ?? fitAll;
+    return { startSec: w.startSec + originSec, endSec: w.endSec + originSec };
+  }, [storedWindow, fitAll, originSec]);
+  const updateWindow = useCallback(
+    (w: Window) =>
+      setWindow(windowKey, { startSec: w.startSec - originSec, endSec: w.endSec - originSec }),
+    [windowKey, setWindow, originSec],
+  );
   const canvasWidth = Math.max(100, size.width - LABEL_WIDTH);
 
   const rowIds = useMemo(() => order?.rowIds ?? new Int32Array(0), [order]);
@@ -150,6 +172,7 @@ export function Timeline({
       hiddenNames,
       highlightName,
       selected: selection && selection.fileId === file.fileId ? selection : null,
+      idleGaps,
     });
     hits.current = result.hits;
     setStats(result.stats);
@@ -171,6 +194,7 @@ export function Timeline({
     filterMode,
     matching,
     themeVersion,
+    idleGaps,
   ]);
 
   // Keyboard navigation: W/S zoom, A/D pan, 0 fit all, F fit selection, arrows between rows.
@@ -293,7 +317,10 @@ export function Timeline({
       return;
     }
     setHover({ x, y, hit: hitAt(x, y) });
-    setCursor(windowKey, window.startSec + (x / canvasWidth) * (window.endSec - window.startSec));
+    setCursor(
+      windowKey,
+      window.startSec + (x / canvasWidth) * (window.endSec - window.startSec) - originSec,
+    );
   };
   const onMouseUp = (event: React.MouseEvent) => {
     const dragged = drag.current && Math.abs(event.clientX - drag.current.x) > 3;

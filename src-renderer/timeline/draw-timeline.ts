@@ -4,6 +4,7 @@ import { colourForName } from './span-colours';
 import { clusterMarkers } from './cluster-markers';
 import { formatDuration, type Window } from './time-window';
 import { LANE_HEIGHT, ROW_PADDING } from './row-layout';
+import { drawIdleGap, type IdleGap } from './idle-gaps';
 
 export interface ThemeColours {
   bg: string;
@@ -33,6 +34,8 @@ export interface DrawOptions {
   hiddenNames: Set<string>;
   highlightName: string | null;
   selected: { rowId: number; index: number | null } | null;
+  /** (ours) per row: the idle time between a resumed sample's attempts, drawn as a gap, not a bar */
+  idleGaps?: Map<number, IdleGap>;
 }
 
 export interface HitBox {
@@ -53,6 +56,7 @@ export interface RowDrawStats {
   ongoing: number;
   pdSegments: number;
   links: number;
+  idleGaps: number;
 }
 
 /**
@@ -93,7 +97,10 @@ export function drawTimeline(
       ongoing: 0,
       pdSegments: 0,
       links: 0,
+      idleGaps: 0,
     };
+    const gap = options.idleGaps?.get(row.rowId);
+    if (gap) s.idleGaps += drawIdleGap(ctx, gap, xOf, y + ROW_PADDING / 2, width, theme);
     const laneY = (item: ItemView) =>
       y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * LANE_HEIGHT;
     const points: { item: ItemView; x: number }[] = [];

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
 import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import type { TraceHost } from '../host/trace-host';
+import { RolloutWindowChip } from './RolloutWindowChip';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
 import { onCommand } from '../frame/commands';
@@ -125,7 +126,21 @@ export function Toolbar({
           >
             Perf
           </button>
+          {file.capabilities.facets.groups && (
+            <button
+              type="button"
+              role="tab"
+              aria-selected={view === 'groups'}
+              className={`button small${view === 'groups' ? ' selected' : ''}`}
+              onClick={() => setView('groups')}
+              data-testid="view-groups"
+              title="GRPO groups: one line per group, rewards, zero-variance groups, slowest samples"
+            >
+              Groups
+            </button>
+          )}
         </div>
+        <RolloutWindowChip file={file} />
         <input
           className="search-box"
           data-testid="search-box"

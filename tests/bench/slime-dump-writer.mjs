@@ -120,13 +120,32 @@ function sampleDict(i, rand, tokensPerSample, shape) {
   const t0 = 1760000000 + 3600 * shape.rolloutId + rand() * 5;
   const traceId = hex(rand, 32);
   const events = [];
+  let attempt = 0;
   const ev = (type, name, ts, spanId, parent, attrs) => {
-    const e = { type, name, ts, trace_id: traceId, sample_id: i, group_id: group, attempt: 0 };
+    const e = { type, name, ts, trace_id: traceId, sample_id: i, group_id: group, attempt };
     if (spanId) e.span_id = spanId;
     if (parent) e.parent_span_id = parent;
     if (attrs) e.attrs = attrs;
     events.push(e);
   };
+  // slime's partial rollout: the first `resumedGroups` groups started `resumedFrom` rollouts
+  // earlier, were aborted when that rollout ended, and resume here as attempt 1 (their trace
+  // keeps both attempts; metadata.start_rollout_id names the rollout where they started)
+  const resumed = group < (shape.resumedGroups ?? 0);
+  const startRolloutId = resumed ? shape.rolloutId - (shape.resumedFrom ?? 1) : shape.rolloutId;
+  if (resumed) {
+    const tEarlier = 1760000000 + 3600 * startRolloutId + rand() * 5;
+    const first = hex(rand, 32);
+    ev('span_start', 'generate_and_rm', tEarlier, first, null, null);
+    const gen = hex(rand, 32);
+    const ran = 5 + rand() * 20;
+    ev('span_start', 'sglang_generate', tEarlier, gen, first, { max_new_tokens: 8192 });
+    ev('event', 'abort_request', tEarlier + ran, null, gen, { reason: 'rollout_end' });
+    ev('span_end', 'sglang_generate', tEarlier + ran, gen, null, { finish_reason: 'abort', queue_time: 0.01, e2e_latency: ran });
+    ev('span_end', 'generate_and_rm', tEarlier + ran, first, null, null);
+    ev('event', 'attempt_start', t0, null, null, { attempt: 1, reason: 'partial_rollout_resume' });
+    attempt = 1;
+  }
   const root = hex(rand, 32);
   ev('span_start', 'generate_and_rm', t0, root, null, null);
   let t = t0;
@@ -165,18 +184,31 @@ function sampleDict(i, rand, tokensPerSample, shape) {
     loss_mask: Array.from({ length: Math.floor(n / 2) }, () => 1),
     rollout_log_probs: Array.from({ length: Math.floor(n / 2) }, () => -rand() * 3),
     status: i % 7 === 0 ? 'aborted' : i % 5 === 0 ? 'truncated' : 'completed',
-    metadata: { source: ['gsm8k', 'math', 'aime'][i % 3] },
-    trace: { version: 1, trace_id: traceId, events, sample_id: i, group_id: group, attempt: 0 },
+    metadata: {
+      source: ['gsm8k', 'math', 'aime'][i % 3],
+      ...(resumed || shape.markStartRolloutId ? { start_rollout_id: startRolloutId } : {}),
+    },
+    trace: { version: 1, trace_id: traceId, events, sample_id: i, group_id: group, attempt },
   };
 }
 
 /**
  * Writes a dump of about `targetBytes` to `path`; returns its sample count. `shape` varies a run's
  * rollouts: its `rolloutId` (also its clock: an hour per rollout), the `seed`, decode times times
- * `slowdown`, rewards times `rewardScale`.
+ * `slowdown`, rewards times `rewardScale`; `resumedGroups` groups (8 samples each) resumed from
+ * `resumedFrom` rollouts earlier (slime's partial rollout), and `markStartRolloutId` to give
+ * every sample metadata.start_rollout_id (its own rollout's id when not resumed).
  */
 export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSamples = Infinity, shape = {}) {
-  const { rolloutId = 0, seed = 1234, slowdown = 1, rewardScale = 1 } = shape;
+  const {
+    rolloutId = 0,
+    seed = 1234,
+    slowdown = 1,
+    rewardScale = 1,
+    resumedGroups = 0,
+    resumedFrom = 1,
+    markStartRolloutId = false,
+  } = shape;
   const fd = openSync(path, 'w');
   let offset = 0;
   const write = (b) => {
@@ -228,7 +260,16 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
   while (size + writer.pos < targetBytes && count < maxSamples) {
     writer.op(0x28);
     for (let k = 0; k < 50 && size + writer.pos < targetBytes && count < maxSamples; k++) {
-      writer.dict(sampleDict(count++, rand, tokensPerSample, { rolloutId, slowdown, rewardScale }));
+      writer.dict(
+        sampleDict(count++, rand, tokensPerSample, {
+          rolloutId,
+          slowdown,
+          rewardScale,
+          resumedGroups,
+          resumedFrom,
+          markStartRolloutId,
+        }),
+      );
     }
     writer.op(0x65);
   }

@@ -3,7 +3,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-// @ts-expect-error: the bench's dump writer is plain JavaScript without types
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
 
 /**

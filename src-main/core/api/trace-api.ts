@@ -82,6 +82,16 @@ export interface FileSummary {
   /** distinct bootstrap_room values (PD halves that can be joined), and whether they are */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
+  /**
+   * (ours) this rollout's own window (seconds from the file start; the timeline's default) and
+   * the idle time between the attempts of samples resumed from an earlier rollout
+   */
+  rolloutWindow?: {
+    ownStartSec: number;
+    ownEndSec: number;
+    label: string;
+    idleGaps: { rowId: number; startSec: number; endSec: number; startRolloutId: number }[];
+  };
   /** how long opening took: reading the file, and everything until it could be shown */
   openTimings?: { readSec: number; openSec: number };
 }
@@ -196,15 +206,54 @@ export interface LazyValues {
   values: number[];
 }
 
+/** One compared figure: values, unit, change, and whether the change is beyond noise. */
+export interface CompareFigure {
+  key: string;
+  a: number | null;
+  b: number | null;
+  unit: string;
+  /** (b - a) / |a|; null when a side is missing or a is 0 */
+  relative: number | null;
+  /** better / worse (changed for neutral figures) only beyond noise (CompareResult.noiseRule) */
+  verdict: 'better' | 'worse' | 'changed' | 'noise' | 'none';
+  /** the rows behind the figure on each side, when it counts samples (statuses, resumed, ...) */
+  aRowIds?: number[];
+  bRowIds?: number[];
+}
+
+/** A piece of the answer's text, with the rows behind it when it names samples. */
+export interface AnswerPart {
+  text: string;
+  side?: 'a' | 'b';
+  rowIds?: number[];
+}
+
 export interface CompareResult {
   a: string;
   b: string;
-  perf: { key: string; a: number | null; b: number | null }[];
+  /** the question answered first, in one to three plain sentences, each a list of parts */
+  answer: AnswerPart[][];
+  perf: CompareFigure[];
   spanTotals: { name: string; aSec: number; bSec: number; aCount: number; bCount: number }[];
+  /** what kept each rollout open, by kind of work, over its own window and its whole span */
+  wallTime: {
+    category: string;
+    aOwnSec: number;
+    bOwnSec: number;
+    aWholeSec: number;
+    bWholeSec: number;
+    /** the rows whose time it is: the bounding sample, or the resumed samples before the window */
+    aRowIds: number[];
+    bRowIds: number[];
+  }[];
+  windows: { a: { own: string; whole: string }; b: { own: string; whole: string } };
   matched: { aRowId: number; bRowId: number; key: string }[];
+  /** index when every index-matched pair has the same prompt, else group and prompt */
+  matchedBy: 'index' | 'group and prompt';
   onlyA: number[];
   onlyB: number[];
-  stats: { key: string; a: number | null; b: number | null }[];
+  stats: CompareFigure[];
+  noiseRule: string;
 }
 
 /** Commands from the native menu (Electron) that the renderer carries out. */

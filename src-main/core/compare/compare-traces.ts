@@ -1,20 +1,15 @@
-import type { CompareResult, FileSummary } from '../api/trace-api';
+import type { CompareFigure, CompareResult, FileSummary } from '../api/trace-api';
 import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
 import { rewardValue } from '../model/reward-value';
 import type { PerfView } from '../api/trace-api';
+import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
+import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
+import { NOISE_RULE, changeVerdict, metricUnit, relativeChange } from './metric-change';
+import { matchRows, type RowDigest } from './match-samples';
+import { buildAnswer } from './compare-answer';
 
-/** What comparing needs of one row: its fields, and the key that matches carried-over prompts. */
-export interface RowDigest {
-  row_id: number;
-  sample_index: Row['sample_index'];
-  status: string | null;
-  reward: number | null;
-  total_response_length: number;
-  duration: number;
-  /** group and prompt text; null when the sample has no prompt */
-  promptKey: string | null;
-}
+export type { RowDigest };
 
 /**
  * What comparing needs of one open file, computed where the file lives (its worker), so two
@@ -24,6 +19,7 @@ export interface CompareDigest {
   perf: Record<string, number>;
   spanTotals: [name: string, sec: number, count: number][];
   rows: RowDigest[];
+  rollout: RolloutFigures;
 }
 
 export function compareDigest(trace: {
@@ -31,20 +27,20 @@ export function compareDigest(trace: {
   samples: PyValue[];
   perf: PerfView;
 }): CompareDigest {
+  const lengths = trace.perf.rollout.responseLengths;
   return {
     perf: trace.perf.perf,
     spanTotals: [...spanTotals(trace.rows)].map(([name, t]) => [name, t.sec, t.count]),
-    rows: trace.rows.map((row) => ({
+    rows: trace.rows.map((row, i) => ({
       row_id: row.row_id,
       sample_index: row.sample_index,
       status: row.status,
       reward: rewardValue(row.reward),
-      // a dump's sample says its response_length; traces carry none (issue 22: it was 0 here)
-      total_response_length:
-        sampleResponseLength(trace.samples[row.row_id]) ?? row.total_response_length,
+      response_length: lengths[i] ?? null,
       duration: row.duration,
       promptKey: promptKey(row, trace.samples),
     })),
+    rollout: trace.perf.rollout,
   };
 }
 
@@ -55,21 +51,80 @@ export interface CompareSide {
 }
 
 /**
- * Two rollouts side by side: every perf metric, time per span name, headline stats, and which
- * samples correspond (same sample index, else same group and prompt) or exist on one side only.
+ * Two rollouts side by side: the answer to "why is B slower (or faster)" first, then every
+ * figure with its unit and whether it moved beyond noise, what kept each rollout open, time per
+ * span name, and which samples correspond.
  */
 export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
   assertComparable(a.summary, b.summary);
-  const { matched, onlyA, onlyB } = matchRows(a, b);
+  const { matched, matchedBy, onlyA, onlyB } = matchRows(a.digest.rows, b.digest.rows);
+  const ra = a.digest.rollout;
+  const rb = b.digest.rollout;
   return {
     a: a.fileId,
     b: b.fileId,
-    perf: comparePerf(a.digest.perf, b.digest.perf),
+    answer: buildAnswer(ra, rb),
+    perf: figures(a.digest.perf, b.digest.perf),
     spanTotals: compareSpanTotals(a.digest.spanTotals, b.digest.spanTotals),
+    wallTime: WALL_TIME_CATEGORIES.map((category) => ({
+      category,
+      aOwnSec: ra.breakdownOwn.seconds[category],
+      bOwnSec: rb.breakdownOwn.seconds[category],
+      aWholeSec: ra.breakdownWhole.seconds[category],
+      bWholeSec: rb.breakdownWhole.seconds[category],
+      aRowIds: categoryRows(ra, category),
+      bRowIds: categoryRows(rb, category),
+    })),
+    windows: {
+      a: { own: ra.own.label, whole: ra.whole.label },
+      b: { own: rb.own.label, whole: rb.whole.label },
+    },
     matched,
+    matchedBy,
     onlyA,
     onlyB,
-    stats: compareStats(a, b),
+    stats: figures(sideStats(a), sideStats(b)).map((figure) =>
+      withRows(figure, statRows(a, figure.key), statRows(b, figure.key)),
+    ),
+    noiseRule: NOISE_RULE,
+  };
+}
+
+/** Before the own window the time is the resumed samples'; inside it, the bounding sample's. */
+function categoryRows(rollout: RolloutFigures, category: WallTimeCategory): number[] {
+  if (category === 'idle between attempts' || category === 'earlier attempts') {
+    return rollout.resumed.map((r) => r.rowId);
+  }
+  const bounding = rollout.breakdownOwn.boundingRowId;
+  return bounding === null ? [] : [bounding];
+}
+
+/** The rows a counting figure counts, so the table can show them. */
+function statRows(side: CompareSide, key: string): number[] | undefined {
+  const { rows, rollout } = side.digest;
+  if (key.startsWith('status/')) {
+    const status = key.slice('status/'.length);
+    return rows.filter((row) => (row.status ?? 'none') === status).map((row) => row.row_id);
+  }
+  if (key === 'rollout/resumed_samples' || key === 'rollout/idle_between_attempts_sec') {
+    return rollout.resumed.map((r) => r.rowId);
+  }
+  if (key === 'groups/zero_variance_groups') {
+    return rollout.groups.filter((g) => g.zeroVariance).flatMap((g) => g.rowIds);
+  }
+  if (key === 'rollout/straggler_tail_sec') return rollout.stragglers?.rowIds;
+  return undefined;
+}
+
+function withRows(
+  figure: CompareFigure,
+  aRowIds: number[] | undefined,
+  bRowIds: number[] | undefined,
+): CompareFigure {
+  return {
+    ...figure,
+    ...(aRowIds && aRowIds.length > 0 ? { aRowIds } : {}),
+    ...(bRowIds && bRowIds.length > 0 ? { bRowIds } : {}),
   };
 }
 
@@ -80,9 +135,30 @@ export function assertComparable(a: FileSummary, b: FileSummary): void {
   }
 }
 
-function comparePerf(a: Record<string, number>, b: Record<string, number>) {
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-  return keys.map((key) => ({ key, a: a[key] ?? null, b: b[key] ?? null }));
+/** Every key of either side, biggest |Δ%| first (a key on one side only last), then by name. */
+function figures(a: Record<string, number>, b: Record<string, number>): CompareFigure[] {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys
+    .map((key) => {
+      const va = a[key] ?? null;
+      const vb = b[key] ?? null;
+      return {
+        key,
+        a: va,
+        b: vb,
+        unit: metricUnit(key),
+        relative: relativeChange(va, vb),
+        verdict: changeVerdict(key, va, vb),
+      };
+    })
+    .sort(byChange);
+}
+
+/** biggest |Δ%| first; figures without a Δ% (a side missing, or A is 0) last, by name */
+export function byChange(x: CompareFigure, y: CompareFigure): number {
+  const rx = x.relative === null ? -1 : Math.abs(x.relative);
+  const ry = y.relative === null ? -1 : Math.abs(y.relative);
+  return ry - rx || x.key.localeCompare(y.key);
 }
 
 /** Total closed-span time per span name: where the time went, and where it moved. */
@@ -123,90 +199,48 @@ function compareSpanTotals(
     );
 }
 
-function compareStats(a: CompareSide, b: CompareSide) {
-  const statsA = sideStats(a);
-  const statsB = sideStats(b);
-  const keys = [...new Set([...Object.keys(statsA), ...Object.keys(statsB)])];
-  return keys.map((key) => ({ key, a: statsA[key] ?? null, b: statsB[key] ?? null }));
-}
-
-function sideStats(side: CompareSide): Record<string, number> {
+/** Headline figures of one side; response lengths from the samples, wall time from its own window. */
+export function sideStats(side: CompareSide): Record<string, number> {
   const { summary, digest } = side;
   const rows = digest.rows;
+  const rollout = digest.rollout;
   const stats: Record<string, number> = {
-    'rollout/wall_time_sec':
-      summary.globalStartSec === null || summary.globalEndSec === null
-        ? 0
-        : summary.globalEndSec - summary.globalStartSec,
+    'rollout/wall_time_sec': rollout.own.durationSec,
+    'rollout/viewer_span_sec': rollout.whole.durationSec,
+    'rollout/idle_between_attempts_sec': rollout.breakdownWhole.seconds['idle between attempts'],
+    'rollout/resumed_samples': rollout.resumed.length,
     'rollout/samples': summary.samples,
     'rollout/rows': summary.rows,
     'rollout/untraced_samples': summary.untracedSamples,
+    'groups/count': rollout.groups.length,
+    'groups/zero_variance_groups': rollout.groups.filter((g) => g.zeroVariance).length,
   };
+  if (rollout.stragglers) stats['rollout/straggler_tail_sec'] = rollout.stragglers.tailSec;
   const rewards = rows.map((row) => row.reward).filter((r): r is number => r !== null);
-  if (rewards.length > 0)
-    stats['reward/mean'] = rewards.reduce((s, r) => s + r, 0) / rewards.length;
+  if (rewards.length > 0) {
+    const mean = rewards.reduce((s, r) => s + r, 0) / rewards.length;
+    stats['reward/mean'] = mean;
+    stats['reward/std'] = Math.sqrt(
+      rewards.reduce((s, r) => s + (r - mean) ** 2, 0) / rewards.length,
+    );
+  }
+  const lengths = rows.map((row) => row.response_length).filter((n): n is number => n !== null);
+  if (lengths.length > 0) {
+    const sorted = [...lengths].sort((x, y) => x - y);
+    const n = sorted.length;
+    stats['response_length/mean'] = lengths.reduce((s, v) => s + v, 0) / n;
+    stats['response_length/median'] =
+      n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    stats['response_length/max'] = sorted[n - 1];
+  }
   if (rows.length > 0) {
-    stats['response_length/mean'] =
-      rows.reduce((s, row) => s + row.total_response_length, 0) / rows.length;
-    stats['row_duration/mean'] = rows.reduce((s, row) => s + row.duration, 0) / rows.length;
+    stats['row_duration/mean_sec'] = rows.reduce((s, row) => s + row.duration, 0) / rows.length;
   }
   for (const row of rows) {
     const key = `status/${row.status ?? 'none'}`;
     stats[key] = (stats[key] ?? 0) + 1;
   }
   return stats;
-}
-
-function matchRows(a: CompareSide, b: CompareSide) {
-  const matched: CompareResult['matched'] = [];
-  const usedB = new Set<number>();
-  const bByIndex = new Map<string, number>();
-  for (const row of b.digest.rows) {
-    const key = indexKey(row);
-    if (key !== null && !bByIndex.has(key)) bByIndex.set(key, row.row_id);
-  }
-  const unmatchedA: RowDigest[] = [];
-  for (const row of a.digest.rows) {
-    const key = indexKey(row);
-    const bRow = key === null ? undefined : bByIndex.get(key);
-    if (bRow !== undefined && !usedB.has(bRow)) {
-      usedB.add(bRow);
-      matched.push({ aRowId: row.row_id, bRowId: bRow, key: `index ${String(row.sample_index)}` });
-    } else {
-      unmatchedA.push(row);
-    }
-  }
-  // Partial-rollout carry-over keeps the prompt but not the index: match by group and prompt.
-  const bByPrompt = new Map<string, number>();
-  for (const row of b.digest.rows) {
-    if (usedB.has(row.row_id)) continue;
-    const key = row.promptKey;
-    if (key !== null && !bByPrompt.has(key)) bByPrompt.set(key, row.row_id);
-  }
-  const onlyA: number[] = [];
-  for (const row of unmatchedA) {
-    const key = row.promptKey;
-    const bRow = key === null ? undefined : bByPrompt.get(key);
-    if (bRow !== undefined && !usedB.has(bRow)) {
-      usedB.add(bRow);
-      matched.push({ aRowId: row.row_id, bRowId: bRow, key: 'group and prompt' });
-    } else {
-      onlyA.push(row.row_id);
-    }
-  }
-  const onlyB = b.digest.rows.filter((row) => !usedB.has(row.row_id)).map((row) => row.row_id);
-  return { matched, onlyA, onlyB };
-}
-
-function sampleResponseLength(sample: PyValue | undefined): number | null {
-  if (!sample || typeof sample !== 'object') return null;
-  const length = (sample as Record<string, PyValue>).response_length;
-  return typeof length === 'number' ? length : null;
-}
-
-function indexKey(row: RowDigest): string | null {
-  const index = row.sample_index;
-  return typeof index === 'number' || typeof index === 'string' ? String(index) : null;
 }
 
 function promptKey(row: Row, samples: PyValue[]): string | null {

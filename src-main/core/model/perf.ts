@@ -1,5 +1,7 @@
 /** The perf view of one file (TRACE_MODEL section 5): built by rows/ and open/, shown by the UI. */
 
+import type { RolloutFigures } from './rollout-figures';
+
 /** perf/... keys, slime's and ours */
 export type PerfSummary = Record<string, number>;
 
@@ -23,4 +25,6 @@ export interface PerfView {
   /** samples running over time: step function of (t, running) */
   running: { tSec: number; running: number }[];
   durations: Distribution[];
+  /** (ours) own window, resumed samples, what kept the rollout open, stragglers, groups */
+  rollout: RolloutFigures;
 }

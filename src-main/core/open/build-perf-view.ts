@@ -2,6 +2,9 @@ import { minOf } from '../model/extent';
 import type { Distribution, PerfView } from '../model/perf';
 import type { Row } from '../model/row';
 import { perfSeries } from '../rows/perf-summary';
+import type { AttrValue } from '../model/row';
+import type { PyValue } from '../model/py-value';
+import { buildRolloutFigures } from './build-rollout-figures';
 
 /**
  * The perf view of one file: the format's perf keys (slime's, computed from the samples' raw
@@ -12,25 +15,36 @@ export function buildPerfView(
   withSeries: boolean,
   rows: Row[],
   perfSummary: Record<string, number>,
+  samples: PyValue[] = [],
+  rolloutId: AttrValue = null,
 ): PerfView {
+  const rollout = buildRolloutFigures(rows, samples, rolloutId);
+  const globalStart = rows.length > 0 ? minOf(rows, (row) => row.start) : 0;
+  const resumedAt = new Map(rollout.resumed.map((r) => [r.rowId, r.resumeStartSec + globalStart]));
   return {
     perf: perfSummary,
     series: withSeries ? perfSeries(rows) : [],
-    running: buildRunningCurve(rows),
+    // over the rollout's own window: a resumed sample runs from its resume, not an hour earlier
+    running: buildRunningCurve(rows, (row) => resumedAt.get(row.row_id) ?? row.start),
     durations: buildDurations(rows),
+    rollout,
   };
 }
 
 /**
- * Samples running over time as a step function, relative to the earliest row start: the long
- * tail at the end of a rollout is where stragglers live.
+ * Samples running over time as a step function, relative to the earliest start: the long tail
+ * at the end of a rollout is where stragglers live. `startOf` says when a row starts running
+ * (a resumed sample: at its resume in this rollout).
  */
-export function buildRunningCurve(rows: Row[]): { tSec: number; running: number }[] {
+export function buildRunningCurve(
+  rows: Row[],
+  startOf: (row: Row) => number = (row) => row.start,
+): { tSec: number; running: number }[] {
   if (rows.length === 0) return [];
-  const globalStart = minOf(rows, (row) => row.start);
+  const globalStart = minOf(rows, startOf);
   const edges: { t: number; delta: number }[] = [];
   for (const row of rows) {
-    edges.push({ t: row.start - globalStart, delta: 1 });
+    edges.push({ t: startOf(row) - globalStart, delta: 1 });
     edges.push({ t: row.end - globalStart, delta: -1 });
   }
   // ends before starts at the same instant, so a zero-length row never counts as running

@@ -125,7 +125,13 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   const store = buildStore({ rows: opened.rows });
   const stats = buildStoreStats(store);
   options.onStepEnd?.('store');
-  const perf = buildPerfView(format.capabilities.perfSeries, opened.rows, opened.perf);
+  const perf = buildPerfView(
+    format.capabilities.perfSeries,
+    opened.rows,
+    opened.perf,
+    opened.samples,
+    opened.rolloutId ?? null,
+  );
   options.onStepEnd?.('perf');
   const summary: OpenedTrace['summary'] = {
     name,
@@ -141,6 +147,22 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
     ...stats,
     ...opened.counts,
   };
+  const { own, resumed } = perf.rollout;
+  if (resumed.length > 0) {
+    summary.rolloutWindow = {
+      ownStartSec: own.startSec,
+      ownEndSec: own.endSec,
+      label: own.label,
+      idleGaps: resumed
+        .filter((r) => r.idleSec > 0)
+        .map((r) => ({
+          rowId: r.rowId,
+          startSec: r.earlierEndSec,
+          endSec: r.resumeStartSec,
+          startRolloutId: r.startRolloutId,
+        })),
+    };
+  }
   if (opened.bootstrapRooms !== undefined) {
     summary.bootstrapRooms = opened.bootstrapRooms;
     summary.joinedByBootstrapRoom = opened.joinedByBootstrapRoom ?? false;

@@ -23,13 +23,9 @@ export function trendFigures(input: TrendInput): TrendPoint {
   if (e2e.length > 0) figures['perf/request/e2e_latency/p90'] = percentile(e2e, 90);
   figures['rollout/samples'] = input.samples.length;
   if (input.rows.length > 0) {
-    let start = Infinity;
-    let end = -Infinity;
-    for (const row of input.rows) {
-      start = Math.min(start, row.start);
-      end = Math.max(end, row.end);
-    }
-    figures['rollout/wall_time_sec'] = end - start;
+    // this rollout's own window: a resumed sample's earlier attempts ran in an earlier rollout
+    figures['rollout/wall_time_sec'] = input.perf.rollout.own.durationSec;
+    figures['rollout/viewer_span_sec'] = input.perf.rollout.whole.durationSec;
   }
   Object.assign(figures, sampleFigures(input.samples));
   return {

@@ -207,7 +207,7 @@ describe('comparing two rollouts from their digests', () => {
       .length;
     expect(result.matched.length + result.onlyA.length).toBe(rowsA);
     expect(result.matched.length + result.onlyB.length).toBe(rowsB);
-    expect(stat(result, 'rollout/rows')).toEqual({ a: rowsA, b: rowsB });
+    expect(result.stats.find((s) => s.key === 'rollout/rows')).toMatchObject({ key: 'rollout/rows', a: rowsA, b: rowsB, unit: 'samples' });
   });
 
   it('an OTLP trace has no samples: response lengths from its rows, no prompt key', () => {

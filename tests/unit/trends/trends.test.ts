@@ -73,7 +73,15 @@ describe('trend figures of one rollout', () => {
       expect(point.figures['reward/std']).toBeCloseTo(want.reward.std, 12);
       expect(point.figures['groups/count']).toBe(want.groups);
       expect(point.figures['groups/zero_variance']).toBe(want.zero_variance_groups);
-      expect(point.figures['rollout/wall_time_sec']).toBeCloseTo(want.viewer_global_span_s, 5);
+      expect(point.figures['rollout/viewer_span_sec']).toBeCloseTo(want.viewer_global_span_s, 5);
+      // wall time is the rollout's own window: rollout 8's clock starts at 1760000000 + 3600 x 8
+      // (fixture README), its resumed samples' first attempts ran an hour before, in rollout 7
+      const ownStart = 1760000000 + 3600 * id;
+      const cache = readJson<{ global_end: number }>(resolve(SLIME, `${name}.expected.json`));
+      expect(point.figures['rollout/wall_time_sec']).toBeCloseTo(
+        side === 'a' ? want.viewer_global_span_s : cache.global_end - ownStart,
+        5,
+      );
     });
   }
 
@@ -151,9 +159,12 @@ describe('trace-explorer trends FOLDER', () => {
       const summary = JSON.parse(run({}, 'summary', '--json', path).stdout) as {
         samples: number;
         durationSec: number;
+        rollout: { window: { durationSec: number } };
       };
       expect(point.figures['rollout/samples']).toBe(summary.samples);
-      expect(point.figures['rollout/wall_time_sec']).toBeCloseTo(summary.durationSec, 9);
+      // wall time is the rollout's own window, as summary says it; the viewer span the whole file
+      expect(point.figures['rollout/wall_time_sec']).toBe(summary.rollout.window.durationSec);
+      expect(point.figures['rollout/viewer_span_sec']).toBeCloseTo(summary.durationSec, 9);
     }
     // the dump being written is incomplete, not a failure of the folder; the notes are skipped
     expect(result.incomplete.map((i) => [i.path, i.code])).toEqual([

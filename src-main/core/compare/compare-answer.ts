@@ -1,0 +1,116 @@
+import type { AnswerPart } from '../api/trace-api';
+import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
+import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
+
+/**
+ * The compare view's first lines: why B took longer or shorter than A, in plain sentences whose
+ * figures link to the rows behind them. The whole span first (slime's viewer span, where idle
+ * time between a resumed sample's attempts hides), then the rollout's own window (what kept it
+ * open), then B's stragglers.
+ */
+export function buildAnswer(a: RolloutFigures, b: RolloutFigures): AnswerPart[][] {
+  const sentences: AnswerPart[][] = [];
+  const idleA = a.breakdownWhole.seconds['idle between attempts'];
+  const idleB = b.breakdownWhole.seconds['idle between attempts'];
+  if (idleA > 0 || idleB > 0) sentences.push(wholeSentence(a, b));
+  sentences.push(ownSentence(a, b, idleA > 0 || idleB > 0));
+  if (b.stragglers) {
+    const s = b.stragglers;
+    sentences.push([
+      { text: 'In B, ' },
+      {
+        text: `the last ${s.sampleCount} sample${s.sampleCount === 1 ? '' : 's'} (${pct(s.sampleShare)})`,
+        side: 'b',
+        rowIds: s.rowIds,
+      },
+      {
+        text: ` kept the rollout open for ${pct(s.wallShare)} of its own wall time (${sec(s.tailSec)} of ${sec(s.window.durationSec)}).`,
+      },
+    ]);
+  }
+  return sentences;
+}
+
+function wholeSentence(a: RolloutFigures, b: RolloutFigures): AnswerPart[] {
+  const diff = b.whole.durationSec - a.whole.durationSec;
+  const parts: AnswerPart[] = [
+    {
+      text: `B took ${sec(Math.abs(diff))} ${diff >= 0 ? 'longer' : 'less'} than A over the whole file as slime's viewer spans it (${sec(b.whole.durationSec)} vs ${sec(a.whole.durationSec)}): `,
+    },
+  ];
+  const clauses = (['b', 'a'] as const).flatMap((side) => {
+    const r = side === 'a' ? a : b;
+    const idle = r.breakdownWhole.seconds['idle between attempts'];
+    if (idle <= 0) return [];
+    const earlier = r.breakdownWhole.seconds['earlier attempts'];
+    const from = [...new Set(r.resumed.map((x) => x.startRolloutId))].sort((x, y) => x - y);
+    const n = r.resumed.length;
+    return [
+      [
+        {
+          text: `${sec(idle)}${side === 'a' ? ' of A' : ''} are idle time before the second attempts of `,
+        },
+        {
+          text: `${n} sample${n === 1 ? '' : 's'} resumed from rollout${from.length === 1 ? '' : 's'} ${from.join(', ')}`,
+          side,
+          rowIds: r.resumed.map((x) => x.rowId),
+        },
+        { text: ` and ${sec(earlier)} their earlier attempts there` },
+      ] satisfies AnswerPart[],
+    ];
+  });
+  clauses.forEach((clause, i) => {
+    if (i > 0) parts.push({ text: '; ' });
+    parts.push(...clause);
+  });
+  parts.push({ text: '.' });
+  return parts;
+}
+
+function ownSentence(a: RolloutFigures, b: RolloutFigures, afterWhole: boolean): AnswerPart[] {
+  const diff = b.own.durationSec - a.own.durationSec;
+  const rel = a.own.durationSec > 0 ? diff / a.own.durationSec : null;
+  const change = `${diff >= 0 ? '+' : '−'}${sec(Math.abs(diff))}${rel === null ? '' : `, ${rel >= 0 ? '+' : '−'}${pct(Math.abs(rel))}`}`;
+  const relText = rel === null ? '' : `, ${rel >= 0 ? '+' : '−'}${pct(Math.abs(rel))}`;
+  const head = afterWhole
+    ? `In its own window B took ${sec(b.own.durationSec)} against A's ${sec(a.own.durationSec)} (${change})`
+    : `B took ${sec(Math.abs(diff))} ${diff >= 0 ? 'longer' : 'less'} than A (${sec(b.own.durationSec)} vs ${sec(a.own.durationSec)}${relText})`;
+  const moves = WALL_TIME_CATEGORIES.map((category: WallTimeCategory) => ({
+    category,
+    delta: b.breakdownOwn.seconds[category] - a.breakdownOwn.seconds[category],
+  }))
+    .filter((m) => Math.abs(m.delta) >= 0.01)
+    .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))
+    .slice(0, 3);
+  const parts: AnswerPart[] = [{ text: head }];
+  if (moves.length > 0) {
+    parts.push({
+      text: `; what kept it open moved most in ${moves
+        .map((m) => `${m.category} ${m.delta >= 0 ? '+' : '−'}${sec(Math.abs(m.delta))}`)
+        .join(', ')}`,
+    });
+  }
+  if (b.breakdownOwn.boundingRowId !== null) {
+    parts.push(
+      { text: ', following ' },
+      {
+        text: `B's slowest sample of its last group (row ${b.breakdownOwn.boundingRowId}, group ${String(b.breakdownOwn.boundingGroupIndex)})`,
+        side: 'b',
+        rowIds: [b.breakdownOwn.boundingRowId],
+      },
+    );
+  }
+  parts.push({ text: '.' });
+  return parts;
+}
+
+/** seconds as a person reads them: 3550 s, 58.3 s, 0.35 s */
+export function sec(value: number): string {
+  const abs = Math.abs(value);
+  const text = abs >= 100 ? value.toFixed(0) : abs >= 1 ? value.toFixed(1) : value.toFixed(2);
+  return `${text} s`;
+}
+
+function pct(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Units of compared figures, and when a change between A and B counts as more than noise.
+ * One rule for the CLI and the app, stated where it is shown (NOISE_RULE).
+ */
+
+export type MetricUnit =
+  's' | 'tok/s' | 'GB/s' | 'MB' | 'tokens' | 'samples' | 'groups' | 'count' | 'score';
+
+export function metricUnit(key: string): MetricUnit {
+  const k = key.toLowerCase();
+  if (k.includes('transfer_speed_gb_s')) return 'GB/s';
+  if (k.includes('transfer_total_mb')) return 'MB';
+  if (k.includes('throughput')) return 'tok/s';
+  if (k.includes('retry_count')) return 'count';
+  if (k.startsWith('response_length')) return 'tokens';
+  if (k.startsWith('reward')) return 'score';
+  if (k.includes('groups')) return 'groups';
+  if (/_sec$|latency|queue_time|duration|wall_time/.test(k)) return 's';
+  if (/samples|rows|^status\//.test(k)) return 'samples';
+  return 'count';
+}
+
+/** the smallest change worth a colour, per unit: below it a change is noise whatever its % */
+const NOISE_FLOOR: Record<MetricUnit, number> = {
+  s: 0.01,
+  'tok/s': 1,
+  'GB/s': 0.1,
+  MB: 1,
+  tokens: 1,
+  samples: 1,
+  groups: 1,
+  count: 1,
+  score: 0.01,
+};
+const NOISE_RELATIVE = 0.05;
+
+export const NOISE_RULE =
+  'a change is coloured only when it is at least 5% and at least 10 ms (times), 1 token, 1 sample, ' +
+  '1 tok/s or 0.01 reward; smaller changes are noise';
+
+export function metricDirection(key: string): 'higher-better' | 'lower-better' | 'neutral' {
+  const k = key.toLowerCase();
+  if (/throughput|speed|reward\/mean|completed/.test(k)) return 'higher-better';
+  if (
+    /latency|queue|duration|wall_time|wait|retry|aborted|failed|truncated|untraced|idle|zero_variance/.test(
+      k,
+    )
+  ) {
+    return 'lower-better';
+  }
+  return 'neutral';
+}
+
+export type ChangeVerdict = 'better' | 'worse' | 'changed' | 'noise' | 'none';
+
+export function relativeChange(a: number | null, b: number | null): number | null {
+  if (a === null || b === null || a === 0) return null;
+  return (b - a) / Math.abs(a);
+}
+
+/** better/worse (or changed, for neutral figures) only beyond noise; 'none' when a side is missing */
+export function changeVerdict(key: string, a: number | null, b: number | null): ChangeVerdict {
+  if (a === null || b === null) return 'none';
+  const delta = b - a;
+  if (Math.abs(delta) < NOISE_FLOOR[metricUnit(key)]) return 'noise';
+  if (a !== 0 && Math.abs(delta) / Math.abs(a) < NOISE_RELATIVE) return 'noise';
+  const direction = metricDirection(key);
+  if (direction === 'neutral') return 'changed';
+  return delta > 0 === (direction === 'higher-better') ? 'better' : 'worse';
+}

@@ -1,0 +1,171 @@
+import type { Row, SpanItem } from '../model/row';
+import type {
+  ResumedSample,
+  TimeWindow,
+  WallTimeBreakdown,
+  WallTimeCategory,
+} from '../model/rollout-figures';
+import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
+import { isGroupWide, sampleWorkEnd } from './sample-work';
+
+/**
+ * What kept the rollout open, moment by moment, over its own window: a rollout ends when its
+ * last group ends, and a group when its slowest sample ends, so each moment is attributed to
+ * what that sample (the bounding sample) was doing then: queueing, prefill, decode, other
+ * generation, tool calls, reward model. Before it started, the moment is queueing (it waited to
+ * be scheduled). Sums of span durations cannot say this: spans of many samples overlap.
+ */
+export function buildOwnBreakdown(
+  rows: Row[],
+  own: TimeWindow,
+  globalStartSec: number,
+): WallTimeBreakdown {
+  const seconds = zeroSeconds();
+  const bounding = boundingRow(rows);
+  if (!bounding || own.durationSec <= 0) {
+    return { window: own, seconds, boundingRowId: null, boundingGroupIndex: null };
+  }
+  const from = globalStartSec + own.startSec;
+  const to = globalStartSec + own.endSec;
+  const spans = bounding.items.filter(
+    (item): item is SpanItem =>
+      item.type === 'span' && !isGroupWide(item) && !isVirtualPdSpan(item),
+  );
+  const pieces = spans.flatMap(categorisedPieces);
+  const rowStart = Math.max(from, firstWorkStart(bounding, from));
+  const cuts = new Set<number>([from, to, rowStart]);
+  for (const piece of pieces) {
+    if (piece.start > from && piece.start < to) cuts.add(piece.start);
+    if (piece.end > from && piece.end < to) cuts.add(piece.end);
+  }
+  const sorted = [...cuts].sort((a, b) => a - b);
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const [start, end] = [sorted[i], sorted[i + 1]];
+    const mid = (start + end) / 2;
+    seconds[categoryAt(mid, pieces, rowStart)] += end - start;
+  }
+  return {
+    window: own,
+    seconds,
+    boundingRowId: bounding.row_id,
+    boundingGroupIndex: bounding.group_index,
+  };
+}
+
+/**
+ * The whole file's span: the own window's breakdown, plus, before it, resumed samples' earlier
+ * attempts and the idle time between attempts (covered by no span of any sample).
+ */
+export function buildWholeBreakdown(
+  ownBreakdown: WallTimeBreakdown,
+  whole: TimeWindow,
+  resumed: ResumedSample[],
+): WallTimeBreakdown {
+  const seconds = { ...ownBreakdown.seconds };
+  const before = ownBreakdown.window.startSec - whole.startSec;
+  const earlier = unionLength(
+    resumed.map((r) => [
+      r.earlierStartSec,
+      Math.min(r.earlierEndSec, ownBreakdown.window.startSec),
+    ]),
+  );
+  seconds['earlier attempts'] += earlier;
+  seconds['idle between attempts'] += Math.max(0, before - earlier);
+  return { ...ownBreakdown, window: whole, seconds };
+}
+
+function zeroSeconds(): Record<WallTimeCategory, number> {
+  return Object.fromEntries(WALL_TIME_CATEGORIES.map((c) => [c, 0])) as Record<
+    WallTimeCategory,
+    number
+  >;
+}
+
+/** The slowest sample of the group that ends last (ties: the earlier row). */
+export function boundingRow(rows: Row[]): Row | null {
+  let lastGroup: Row | null = null;
+  for (const row of rows) if (!lastGroup || row.end > lastGroup.end) lastGroup = row;
+  if (!lastGroup) return null;
+  const group = rows.filter((row) => sameGroup(row, lastGroup));
+  let slowest = group[0];
+  for (const row of group) if (sampleWorkEnd(row) > sampleWorkEnd(slowest)) slowest = row;
+  return slowest;
+}
+
+export function sameGroup(a: Row, b: Row): boolean {
+  if (a.group_index === null || a.group_index === undefined) return a.row_id === b.row_id;
+  return JSON.stringify(a.group_index) === JSON.stringify(b.group_index);
+}
+
+function firstWorkStart(row: Row, from: number): number {
+  let start = Infinity;
+  for (const item of row.items) {
+    if (isGroupWide(item) || item.type !== 'span') continue;
+    if (item.display_end_ts >= from && item.start_ts < start) start = item.start_ts;
+  }
+  return start === Infinity ? row.start : start;
+}
+
+interface Piece {
+  start: number;
+  end: number;
+  /** which piece wins where several cover a moment: the deepest */
+  rank: number;
+  category: WallTimeCategory;
+}
+
+/** A span as the category it counts for; a generate request's queue time is queueing. */
+function categorisedPieces(span: SpanItem): Piece[] {
+  const pieces: Piece[] = [
+    {
+      start: span.start_ts,
+      end: span.display_end_ts,
+      rank: span.depth,
+      category: spanCategory(span.name),
+    },
+  ];
+  const queue = span.attrs.end_attrs.queue_time;
+  if (spanCategory(span.name) === 'generation' && typeof queue === 'number' && queue > 0) {
+    const end = Math.min(span.display_end_ts, span.start_ts + queue);
+    pieces.push({ start: span.start_ts, end, rank: Infinity, category: 'queueing' });
+  }
+  return pieces;
+}
+
+function spanCategory(name: string): WallTimeCategory {
+  if (name.startsWith('sglang_pd_prefill')) return 'prefill';
+  if (name.startsWith('sglang_pd_decode')) return 'decode';
+  if (name.startsWith('sglang_generate')) return 'generation';
+  if (/tool/.test(name)) return 'tool calls';
+  if (/reward/.test(name)) return 'reward model';
+  return 'other in sample';
+}
+
+function categoryAt(t: number, pieces: Piece[], rowStart: number): WallTimeCategory {
+  if (t < rowStart) return 'queueing';
+  let best: Piece | null = null;
+  for (const piece of pieces) {
+    if (piece.start <= t && t < piece.end && (!best || piece.rank > best.rank)) best = piece;
+  }
+  return best ? best.category : 'gaps in sample';
+}
+
+/** Total length of the union of [start, end] intervals. */
+function unionLength(intervals: [number, number][]): number {
+  const sorted = intervals.filter(([s, e]) => e > s).sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let [curStart, curEnd] = [-Infinity, -Infinity];
+  for (const [s, e] of sorted) {
+    if (s > curEnd) {
+      if (curEnd > curStart) total += curEnd - curStart;
+      [curStart, curEnd] = [s, e];
+    } else curEnd = Math.max(curEnd, e);
+  }
+  if (curEnd > curStart) total += curEnd - curStart;
+  return total;
+}
+
+/** slime's legacy `[P]`/`[D]` spans repeat their request's interval: the request counts once. */
+function isVirtualPdSpan(span: SpanItem): boolean {
+  return span.attrs.end_attrs.timeline_pd_virtual_role !== undefined;
+}

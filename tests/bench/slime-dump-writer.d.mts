@@ -1,0 +1,21 @@
+/** Types of slime-dump-writer.mjs (see its comments) for the TypeScript tests that use it. */
+export interface SlimeDumpShape {
+  rolloutId?: number;
+  seed?: number;
+  slowdown?: number;
+  rewardScale?: number;
+  /** leading groups (8 samples each) resumed from an earlier rollout (slime's partial rollout) */
+  resumedGroups?: number;
+  /** how many rollouts back they started (default 1) */
+  resumedFrom?: number;
+  /** give every sample metadata.start_rollout_id */
+  markStartRolloutId?: boolean;
+}
+
+export function writeSlimeDump(
+  path: string,
+  targetBytes: number,
+  tokensPerSample?: number,
+  maxSamples?: number,
+  shape?: SlimeDumpShape,
+): number;

@@ -1,0 +1,69 @@
+import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const FIXTURES = resolve(__dirname, '../fixtures');
+const URL = '/?token=e2e-test-token';
+
+/** rollout 8 resumes 8 samples of rollout 7 an hour later (tests/fixtures/slime/README.md) */
+test('compare 7 vs 8: the answer on top names the idle time between attempts and links the resumed rows', async ({
+  page,
+}) => {
+  await page.goto(URL);
+  const files = ['slime/rollout_7.pt', 'slime/rollout_8.pt'].map((p) => ({
+    name: p.split('/').pop()!,
+    b64: readFileSync(resolve(FIXTURES, p)).toString('base64'),
+  }));
+  await page.evaluate((list) => {
+    const data = new DataTransfer();
+    for (const f of list)
+      data.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      window.dispatchEvent(
+        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+    }
+  }, files);
+  const answer = page.getByTestId('compare-answer');
+  await expect(answer).toContainText(
+    '3539 s are idle time before the second attempts of 8 samples resumed from rollout 7',
+  );
+  await expect(answer).toContainText("In its own window B took 58.3 s against A's 42.0 s");
+  // response length from the samples (rollout_7_vs_8.compare.expected.json), with its unit
+  const length = page.locator(
+    '[data-testid=perf-diff-table] tr[data-metric="response_length/mean"]',
+  );
+  await expect(length).toHaveAttribute('data-a', '1487.375');
+  await expect(length).toHaveAttribute('data-b', '2364');
+  await expect(length.locator('td.unit')).toHaveText('tokens');
+  // +700% on a 0.4 ms change is noise, not red
+  await expect(
+    page.locator(
+      '[data-testid=perf-diff-table] tr[data-metric="perf/prefill/alloc_wait_duration/min"]',
+    ),
+  ).toHaveAttribute('data-verdict', 'noise');
+  await expect(page.getByTestId('noise-rule')).toContainText('at least 5% and at least 10 ms');
+  // a figure that counts samples is a link to them: rollout 8's 2 aborted samples (expected.json)
+  await expect(
+    page.locator('[data-testid=perf-diff-table] tr[data-metric="status/aborted"] button'),
+  ).toHaveText('2');
+  await page.getByRole('tab', { name: 'Where the time went' }).click();
+  await expect(
+    page.locator('[data-testid=wall-time-table] tr[data-category="idle between attempts"]'),
+  ).toContainText('59.0 min');
+  // compared timelines align on each rollout's own window: B's axis starts near its 3570 s
+  // (the own window's start), A's near 0, over the longer own window (58.3 s, 3% margins)
+  await page.getByRole('tab', { name: 'Timelines' }).click();
+  const axisStart = async (side: 'a' | 'b') =>
+    Number(
+      await page
+        .getByTestId(`compare-side-${side}`)
+        .getByTestId('time-axis')
+        .getAttribute('data-start'),
+    );
+  await expect.poll(() => axisStart('b')).toBeCloseTo(3570 - 58.332262 * 0.03, 3);
+  await expect.poll(() => axisStart('a')).toBeCloseTo(-58.332262 * 0.03, 3);
+  // the linked figure opens B with exactly those rows
+  await answer.getByRole('button', { name: '8 samples resumed from rollout 7' }).click();
+  await expect(page.getByTestId('row-count')).toContainText('8 / 24 rows');
+});

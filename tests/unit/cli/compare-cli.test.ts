@@ -1,0 +1,98 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SLIME, readJson } from '../../support/fixtures';
+
+// The built CLI as a user runs it (npm test builds first).
+const CLI = resolve(__dirname, '../../../out/main/cli.js');
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const R7 = resolve(SLIME, 'rollout_7.pt');
+const R8 = resolve(SLIME, 'rollout_8.pt');
+
+describe.skipIf(!existsSync(CLI))(
+  'trace-explorer compare and summary: rollout 8 resumed groups of rollout 7',
+  () => {
+    it('compare A B prints the answer first, then figures with units, then the time breakdown', () => {
+      const out = run('compare', R7, R8);
+      expect(out.status).toBe(0);
+      const lines = out.stdout.split('\n');
+      expect(lines[0]).toBe('A  rollout_7.pt');
+      expect(lines[1]).toBe('B  rollout_8.pt');
+      expect(lines[3]).toBe(
+        "B took 3586 s longer than A over the whole file as slime's viewer spans it (3628 s vs 42.0 s): " +
+          '3539 s are idle time before the second attempts of 8 samples resumed from rollout 7 [B rows 0-7] ' +
+          'and 31.2 s their earlier attempts there.',
+      );
+      expect(lines[4]).toMatch(
+        /^In its own window B took 58\.3 s against A's 42\.0 s \(\+16\.3 s, \+38\.8%\)/,
+      );
+      // response length from the samples (rollout_7_vs_8.compare.expected.json: 1487.375 and 2364)
+      expect(out.stdout).toMatch(
+        /response_length\/mean\s+tokens\s+1487\.4\s+2364\s+876\.6\s+\+58\.9% \* changed/,
+      );
+      // a 0.4 ms change is noise whatever its %: no mark
+      expect(out.stdout).toMatch(
+        /perf\/prefill\/alloc_wait_duration\/min\s+s\s+\S+\s+\S+\s+\S+\s+\+699\.8%\n/,
+      );
+      expect(out.stdout).toMatch(
+        /idle between attempts\s+0\.00\s+0\.00\s+0\.00\s+0\.00\s+3538\.83/,
+      );
+      expect(out.stdout).toContain(
+        'samples matched by group and prompt: 0; only in A: rows 0-23; only in B: rows 0-23',
+      );
+    });
+
+    it('compare --json carries the answer as sentences, units, verdicts and the wall-time breakdown', () => {
+      const out = run('compare', R7, R8, '--json');
+      expect(out.status).toBe(0);
+      const json = JSON.parse(out.stdout) as {
+        answerText: string[];
+        stats: { key: string; a: number; b: number; unit: string; verdict: string }[];
+        wallTime: { category: string; bWholeSec: number }[];
+        matchedBy: string;
+      };
+      expect(json.answerText[0]).toContain(
+        '3539 s are idle time before the second attempts of 8 samples resumed from rollout 7',
+      );
+      const expected = readJson<{ b: { response_length: { median: number } } }>(
+        resolve(SLIME, 'rollout_7_vs_8.compare.expected.json'),
+      );
+      const median = json.stats.find((s) => s.key === 'response_length/median')!;
+      expect(median.b).toBe(expected.b.response_length.median);
+      expect(median.unit).toBe('tokens');
+      expect(
+        json.wallTime.find((w) => w.category === 'idle between attempts')!.bWholeSec,
+      ).toBeGreaterThan(3500);
+      expect(json.matchedBy).toBe('group and prompt');
+    });
+
+    it('compare needs two files', () => {
+      const out = run('compare', R7);
+      expect(out.status).toBe(2);
+      expect(out.stderr).toContain('compare takes two files, A and B (1 given)');
+    });
+
+    it('summary --json gives the window it used, resumed samples, stragglers and groups', () => {
+      const out = run('summary', R8, '--json');
+      expect(out.status).toBe(0);
+      const { rollout } = JSON.parse(out.stdout) as {
+        rollout: {
+          window: { kind: string; label: string; durationSec: number };
+          resumedSamples: { rowId: number; startRolloutId: number; idleSec: number }[];
+          stragglers: { sampleCount: number; rowIds: number[]; sentence: string };
+          groups: { groupIndex: number; zeroVariance: boolean }[];
+        };
+      };
+      expect(rollout.window.kind).toBe('own');
+      expect(rollout.window.label).toContain("this rollout's own window: 3570.0-3628.3 s (58.3 s)");
+      expect(rollout.resumedSamples.map((s) => [s.rowId, s.startRolloutId])).toEqual(
+        [0, 1, 2, 3, 4, 5, 6, 7].map((id) => [id, 7]),
+      );
+      for (const s of rollout.resumedSamples) expect(s.idleSec).toBeGreaterThan(3500);
+      expect(rollout.stragglers.sampleCount).toBe(3);
+      expect(rollout.groups.filter((g) => g.zeroVariance).map((g) => g.groupIndex)).toEqual([5]);
+    });
+  },
+);
