@@ -35,6 +35,11 @@ export interface OpenProgress {
   bytesTotal: number;
   samplesRead: number;
   phase: 'reading' | 'building' | 'done' | 'failed' | 'cancelled';
+  /**
+   * the file as read so far (`streaming: true`), when its first rows can be shown before the
+   * whole file is read; later progress brings more rows, `open` the whole file (same fileId)
+   */
+  file?: FileSummary;
 }
 
 export interface FileError {
@@ -81,6 +86,11 @@ export interface FileSummary {
   /** distinct bootstrap_room values (PD halves that can be joined), and whether they are */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
+  /**
+   * present while the file is still being read: the rows read so far (counts, filters and
+   * queries cover those); perf, export and compare wait for the whole file
+   */
+  streaming?: true;
   /** how long opening took: reading the file, and everything until it could be shown */
   openTimings?: { readSec: number; openSec: number };
 }

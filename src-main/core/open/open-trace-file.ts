@@ -15,6 +15,7 @@ import {
 import { buildStore, type TraceStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
 import { buildPerfView } from './build-perf-view';
+import { buildPreviewTrace, previewSchedule } from './preview-trace';
 
 export type { OpenProgressReport, OpenStep };
 
@@ -28,6 +29,12 @@ export interface OpenOptions {
   onStepEnd?: (step: OpenStep) => void;
   /** the formats to open with (a test adds one); FORMATS when not given */
   formats?: FormatList;
+  /**
+   * The rows read so far, as a trace of their own (see preview-trace.ts), while the file is
+   * still being read: formats that build rows as they read (FormatOpenOptions.onRows) call it
+   * now and then (previewSchedule); others never do.
+   */
+  onPreview?: (preview: OpenedTrace) => void;
 }
 
 /** Everything the explorer keeps of one open file: the frozen store and what details need. */
@@ -60,8 +67,15 @@ export function openTraceFile(sources: ByteSource[], options: OpenOptions = {}):
   }
   const bytes = sources.reduce((sum, source) => sum + source.size, 0);
   const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;
-  const { partReader } = options;
+  const { partReader, onPreview } = options;
+  const previewDue = previewSchedule();
   const opened = format.open(sources, {
+    onRows: onPreview
+      ? (rows, samples) => {
+          if (previewDue(rows.length))
+            onPreview(buildPreviewTrace({ name, bytes, format }, rows, samples));
+        }
+      : undefined,
     onProgress: options.onProgress,
     shouldCancel: options.shouldCancel,
     onStepEnd: options.onStepEnd,
