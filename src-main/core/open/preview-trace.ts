@@ -4,7 +4,7 @@ import type { Row } from '../model/row';
 import type { FormatDescriptor } from '../formats/format-descriptor';
 import { buildStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
-import type { OpenedTrace } from './open-trace-file';
+import type { OpenedTrace } from './opened-trace';
 
 /** What a preview knows of its file before the rows: its name, size and format. */
 export interface PreviewFile {
