@@ -4,6 +4,7 @@ import { NotFoundError } from '../core/api/call-errors';
 import type { FileCallMessage, FileCalls, IngestMessage, IngestRequest } from './ingest-protocol';
 import { ingest, toFileError } from './open-sources';
 import { fileCalls, previewCalls } from './file-calls';
+import { warmIndexes } from '../core/store/warm-indexes';
 
 /** A worker's side of its channel to main: `parentPort` in a worker thread. */
 export interface SessionPort {
@@ -78,7 +79,19 @@ export function runIngestSession(
     const calls = fileCalls(trace, request.sources);
     port.on('message', (message: FileCallMessage) => answer(calls, message));
     post({ type: 'done', summary: trace.summary });
+    whenIdle(warmIndexes(trace.store));
   } catch (error) {
     post({ type: 'failed', error: toFileError(error) });
   }
+}
+
+/**
+ * Runs a stepwise job one step per turn of the event loop, so the calls that arrive meanwhile
+ * are answered between steps (setImmediate runs after pending messages are handled).
+ */
+function whenIdle(steps: Generator<void, void, void>): void {
+  const step = () => {
+    if (!steps.next().done) setImmediate(step);
+  };
+  setImmediate(step);
 }
