@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { ParseArgsConfig, parseArgs as ParseArgs } from 'node:util';
 import { COMMAND_HELP, MAIN_HELP } from './help-text';
@@ -13,7 +13,8 @@ import type { OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer, type StepTimer } from '../core/open/step-timer';
 import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summary-output';
 import { buildRowsJson, fileError } from './rows-output';
-import { exportTrace } from '../core/export/export-trace';
+import { exportTraceStream } from '../core/export/export-trace';
+import { writeChunks } from './write-chunks';
 import { isExportFormat } from '../core/api/trace-api';
 
 type Parse = typeof ParseArgs;
@@ -230,11 +231,14 @@ function timingsReport(timer: StepTimer, bytes: number): string {
   return `timings: ${steps.join(', ')}; reading ${speed(readSec)}, open ${openSec.toFixed(2)} s (${speed(openSec)})`;
 }
 
-function runExport(trace: OpenedTrace, format: string | undefined, output: string): number {
+async function runExport(
+  trace: OpenedTrace,
+  format: string | undefined,
+  output: string,
+): Promise<number> {
   if (!isExportFormat(format)) throw new Error('export needs --format perfetto or --format csv');
-  // gzipped when the output's name ends in .gz; '-' (stdout) never is
-  const { bytes } = exportTrace(trace, format, output);
-  if (output === '-') process.stdout.write(bytes);
-  else writeFileSync(output, bytes);
+  // gzipped when the output's name ends in .gz; '-' (stdout) never is; streamed as it is made
+  const { chunks, gzip } = exportTraceStream(trace, format, output);
+  await writeChunks(chunks, output, gzip);
   return 0;
 }
