@@ -31,7 +31,12 @@ export function App({ host }: { host: TraceHost }) {
     async (fileIds: string[], compare: boolean, errors: FileError[]) => {
       const listed = await host.api.listFiles();
       const store = useFilesStore.getState();
-      for (const file of listed) if (fileIds.includes(file.fileId)) store.addFile(file);
+      for (const file of listed) {
+        if (!fileIds.includes(file.fileId)) continue;
+        // shown while it was read (previews): the whole file's summary takes its place
+        if (store.files.some((f) => f.fileId === file.fileId)) store.replaceFile(file.fileId, file);
+        else store.addFile(file);
+      }
       for (const error of errors) store.addError(error);
       if (compare && fileIds.length >= 2) {
         store.setActive(fileIds[0]);

@@ -29,7 +29,12 @@ import type { TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
-import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest-connection';
+import {
+  IngestFailure,
+  type IngestJob,
+  type OpenedFile,
+  type PreviewListener,
+} from '../ingest/ingest-connection';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
 import { NotFoundError } from '../core/api/call-errors';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
@@ -53,6 +58,7 @@ const RUN_OPEN_CONCURRENCY = 3;
 export type IngestRunner = (
   request: IngestRequest,
   onProgress: (progress: OpenProgressReport) => void,
+  onPreview?: PreviewListener,
 ) => IngestJob;
 
 interface OpenFile {
@@ -69,6 +75,8 @@ interface OpenFile {
 export class TraceService implements TraceApi {
   private readonly files = new Map<string, OpenFile>();
   private readonly jobs = new Map<string, IngestJob>();
+  /** files listed while still being read (previews), by file id: close cancels their reading */
+  private readonly streaming = new Map<string, IngestJob>();
   private readonly listeners = new Set<(progress: OpenProgress) => void>();
   private readonly hostListeners = new Set<(event: HostEvent) => void>();
   private initial: Awaited<ReturnType<TraceApi['initialFiles']>> = {
@@ -200,18 +208,34 @@ export class TraceService implements TraceApi {
     };
     // said at once, so that a file named at start-up shows its progress and Cancel right away
     emit({ bytesRead: 0, bytesTotal, samplesRead: 0, phase: 'reading' });
+    const path = first.kind === 'path' ? first.path : null;
+    // the rows read so far are listed (and can be asked for) before the whole file is read:
+    // one file id from the first preview on
+    let fileId: string | null = null;
+    let bytesRead = 0;
     const job = this.runIngest(
       { sources, joinByBootstrapRoom: request.joinByBootstrapRoom },
-      (progress) => emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) }),
+      (progress) => {
+        bytesRead = progress.bytesRead;
+        emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) });
+      },
+      (preview, opened) => {
+        fileId ??= randomUUID();
+        const file: FileSummary = { ...preview, fileId, path };
+        this.files.set(fileId, { summary: file, opened, sources });
+        this.streaming.set(fileId, job);
+        emit({ bytesRead, bytesTotal, samplesRead: preview.samples, phase: 'reading', file });
+      },
     );
     this.jobs.set(request.openId, job);
     try {
       const opened = await job.result;
-      const fileId = randomUUID();
+      fileId ??= randomUUID();
+      this.streaming.delete(fileId);
       const summary: FileSummary = {
         ...opened.summary,
         fileId,
-        path: first.kind === 'path' ? first.path : null,
+        path,
       };
       this.files.set(fileId, { summary, opened, sources });
       emit({
@@ -229,6 +253,10 @@ export class TraceService implements TraceApi {
               code: 'open/internal',
               message: error instanceof Error ? error.message : String(error),
             };
+      if (fileId !== null) {
+        this.files.delete(fileId);
+        this.streaming.delete(fileId);
+      }
       const cancelled = detail.code === 'open/cancelled';
       emit({ bytesRead: 0, bytesTotal, samplesRead: 0, phase: cancelled ? 'cancelled' : 'failed' });
       return { ok: false, error: { ...detail, fileName: name } };
@@ -338,6 +366,9 @@ export class TraceService implements TraceApi {
 
   async close(fileId: string): Promise<void> {
     // Ending the worker frees the store and the samples; dropping the entry frees any bytes.
+    // A file still being read stops being read (quietly: a cancel, not a failure).
+    this.streaming.get(fileId)?.cancel();
+    this.streaming.delete(fileId);
     this.files.get(fileId)?.opened.close();
     this.files.delete(fileId);
   }

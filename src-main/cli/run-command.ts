@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { ParseArgsConfig, parseArgs as ParseArgs } from 'node:util';
 import { COMMAND_HELP, MAIN_HELP } from './help-text';
@@ -13,7 +13,8 @@ import type { OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer, type StepTimer } from '../core/open/step-timer';
 import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summary-output';
 import { buildRowsJson, fileError } from './rows-output';
-import { exportTrace } from '../core/export/export-trace';
+import { exportTraceStream } from '../core/export/export-trace';
+import { writeChunks } from './write-chunks';
 import { isExportFormat, type FileSummary } from '../core/api/trace-api';
 import { findRunFiles, type RunFiles } from '../ingest/run-files';
 import { buildRunSummaryJson, exportRun, formatRunSummaryText, joinRun } from './run-output';
@@ -272,37 +273,16 @@ function timingsReport(timer: StepTimer, bytes: number): string {
   return `timings: ${steps.join(', ')}; reading ${speed(readSec)}, open ${openSec.toFixed(2)} s (${speed(openSec)})`;
 }
 
-function runExport(trace: OpenedTrace, format: string | undefined, output: string): number {
+async function runExport(
+  trace: OpenedTrace,
+  format: string | undefined,
+  output: string,
+): Promise<number> {
   if (!isExportFormat(format)) throw new Error('export needs --format perfetto or --format csv');
-  // gzipped when the output's name ends in .gz; '-' (stdout) never is
-  const { bytes } = exportTrace(trace, format, output);
-  if (output === '-') process.stdout.write(bytes);
-  else writeOutput(output, bytes);
+  // gzipped when the output's name ends in .gz; '-' (stdout) never is; streamed as it is made
+  const { chunks, gzip } = exportTraceStream(trace, format, output);
+  await writeChunks(chunks, output, gzip);
   return 0;
-}
-
-/** The export written, or what went wrong said in words with a code (not a raw errno text). */
-function writeOutput(output: string, bytes: Uint8Array): void {
-  try {
-    writeFileSync(output, bytes);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why: Record<string, [string, string]> = {
-      ENOENT: ['export/no-folder', 'its folder does not exist'],
-      ENOTDIR: ['export/no-folder', 'its folder does not exist'],
-      EACCES: ['export/permission', 'permission denied'],
-      EPERM: ['export/permission', 'permission denied'],
-      EROFS: ['export/read-only', 'the disk is read-only'],
-      ENOSPC: ['export/disk-full', 'the disk is full'],
-      EDQUOT: ['export/disk-full', 'the disk quota is used up'],
-      EISDIR: ['export/is-directory', 'it is a folder'],
-    };
-    const [errorCode, text] = why[code ?? ''] ?? [
-      'export/write-failed',
-      `it could not be written (${code ?? 'error'})`,
-    ];
-    throw new Error(`cannot write ${output}: ${text} [${errorCode}]`);
-  }
 }
 
 /** `compare A B [--json]`: why B took longer or shorter than A, the figures, the time breakdown. */

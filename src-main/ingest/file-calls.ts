@@ -40,3 +40,18 @@ function exportFile(trace: OpenedTrace, format: ExportFormat): ExportedFile {
   const { fileName, mime, bytes } = exportTrace(trace, format);
   return { fileName, mime, bytesBase64: Buffer.from(bytes).toString('base64') };
 }
+
+/**
+ * Calls on the rows read so far (a preview, see core/open/preview-trace.ts): rows, spans and
+ * samples as the whole file will have them; what needs every row waits for the whole file.
+ */
+export function previewCalls(preview: OpenedTrace, sources: IngestSource[]): FileCalls {
+  const later = (what: string) => () => {
+    throw new Error(`${what} waits until the whole file is read`);
+  };
+  return {
+    ...fileCalls(preview, sources),
+    exportTrace: later('export'),
+    compareDigest: later('compare'),
+  };
+}

@@ -1,7 +1,7 @@
 import createIngestWorker from './ingest-worker?nodeWorker';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
 import type { IngestRequest } from './ingest-protocol';
-import { connectIngest, type IngestJob } from './ingest-connection';
+import { connectIngest, type IngestJob, type PreviewListener } from './ingest-connection';
 
 /**
  * Reading JSON lines makes a million objects that all live on: with V8's default nursery the
@@ -17,10 +17,11 @@ function youngGeneration(request: IngestRequest): { maxYoungGenerationSizeMb?: n
 export function ingestInWorker(
   request: IngestRequest,
   onProgress: (progress: OpenProgressReport) => void,
+  onPreview?: PreviewListener,
 ): IngestJob {
   const worker = createIngestWorker({
     workerData: request,
     resourceLimits: youngGeneration(request),
   });
-  return connectIngest(worker, onProgress);
+  return connectIngest(worker, onProgress, onPreview);
 }

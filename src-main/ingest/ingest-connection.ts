@@ -36,12 +36,19 @@ export interface IngestWorker {
 }
 
 /**
- * Follows a file's worker while it opens the file (progress, then its summary or why not),
- * then sends it calls; cancel and close end the worker.
+ * The rows read so far of a file still being read: its summary so far, and the file whose
+ * calls the worker answers between reading steps (the same object the job resolves to).
+ */
+export type PreviewListener = (summary: OpenedTrace['summary'], file: OpenedFile) => void;
+
+/**
+ * Follows a file's worker while it opens the file (progress and previews, then its summary or
+ * why not), then sends it calls; cancel and close end the worker.
  */
 export function connectIngest(
   worker: IngestWorker,
   onProgress: (progress: OpenProgressReport) => void,
+  onPreview?: PreviewListener,
 ): IngestJob {
   let settled = false;
   let stopped: string | null = null;
@@ -54,8 +61,8 @@ export function connectIngest(
     pending.clear();
     void worker.terminate();
   };
-  const opened = (summary: OpenedTrace['summary']): OpenedFile => ({
-    summary,
+  const file: OpenedFile = {
+    summary: null as unknown as OpenedTrace['summary'],
     call(method, ...args) {
       if (stopped !== null) return Promise.reject(new Error(stopped));
       const id = nextId++;
@@ -65,12 +72,18 @@ export function connectIngest(
       });
     },
     close: () => stop('the file was closed'),
-  });
+  };
+  const opened = (summary: OpenedTrace['summary']): OpenedFile => {
+    file.summary = summary;
+    return file;
+  };
   const result = new Promise<OpenedFile>((resolve, reject) => {
     rejectJob = reject;
     worker.on('message', (message: IngestMessage) => {
       if (message.type === 'progress') onProgress(message.progress);
-      else if (message.type === 'answer') {
+      else if (message.type === 'preview') {
+        if (!settled) onPreview?.(message.summary, opened(message.summary));
+      } else if (message.type === 'answer') {
         const call = pending.get(message.id);
         pending.delete(message.id);
         if (!call) return;

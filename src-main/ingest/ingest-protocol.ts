@@ -23,9 +23,13 @@ export interface IngestRequest {
   joinByBootstrapRoom?: boolean;
 }
 
-/** Worker to main: progress, then the summary once the file is open (or why it is not). */
+/**
+ * Worker to main: progress and previews (the rows read so far can be asked for), then the
+ * summary once the file is open (or why it is not).
+ */
 export type IngestMessage =
   | { type: 'progress'; progress: OpenProgressReport }
+  | { type: 'preview'; summary: OpenedTrace['summary'] }
   | { type: 'done'; summary: OpenedTrace['summary'] }
   | { type: 'failed'; error: Omit<FileError, 'fileName'> }
   | {

@@ -1,17 +1,25 @@
 import type { OpenOptions } from '../core/open/open-trace-file';
 import { stepTimer } from '../core/open/step-timer';
 import { NotFoundError } from '../core/api/call-errors';
-import type { FileCallMessage, IngestMessage, IngestRequest } from './ingest-protocol';
+import type { FileCallMessage, FileCalls, IngestMessage, IngestRequest } from './ingest-protocol';
 import { ingest, toFileError } from './open-sources';
-import { fileCalls } from './file-calls';
+import { fileCalls, previewCalls } from './file-calls';
+import { warmIndexes } from '../core/store/warm-indexes';
 
 /** A worker's side of its channel to main: `parentPort` in a worker thread. */
 export interface SessionPort {
   postMessage(message: IngestMessage): void;
   on(event: 'message', listener: (message: FileCallMessage) => void): unknown;
+  /**
+   * The next call main sent, without waiting (node's receiveMessageOnPort): while the file is
+   * still being read the thread never returns to its event loop, so calls on the rows read so
+   * far are taken here, between reading steps.
+   */
+  receive?(): FileCallMessage | undefined;
 }
 
-// Parse, post progress at most every 50 ms, then keep the opened file and answer calls on it
+// Parse, post progress at most every 50 ms (and previews of the rows read so far, answering
+// calls on them between reading steps), then keep the opened file and answer calls on it
 // until main ends the worker (close or cancel). The rows never cross threads: a million items
 // cost seconds and their size again to copy.
 const PROGRESS_INTERVAL_MS = 50;
@@ -27,13 +35,39 @@ export function runIngestSession(
   setup: Pick<OpenOptions, 'formats' | 'partReader'> = {},
 ): void {
   const post = (message: IngestMessage) => port.postMessage(message);
+  const answer = (calls: FileCalls, message: FileCallMessage) => {
+    try {
+      const method = calls[message.method] as (...args: unknown[]) => unknown;
+      post({ type: 'answer', id: message.id, result: method(...message.args) });
+    } catch (error) {
+      post({
+        type: 'answer',
+        id: message.id,
+        error: {
+          notFound: error instanceof NotFoundError,
+          message: error instanceof Error ? error.message : String(error),
+        },
+      });
+    }
+  };
+  let preview: FileCalls | null = null;
+  const answerPending = () => {
+    if (preview === null || !port.receive) return;
+    for (let message = port.receive(); message; message = port.receive()) answer(preview, message);
+  };
   let lastProgress = 0;
   try {
     const timer = stepTimer();
     const trace = ingest(request, {
       ...setup,
       onStepEnd: timer.end,
+      onPreview: (rowsSoFar) => {
+        preview = previewCalls(rowsSoFar, request.sources);
+        post({ type: 'preview', summary: rowsSoFar.summary });
+        answerPending();
+      },
       onProgress: (progress) => {
+        answerPending();
         const now = Date.now();
         if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.phase === 'reading') return;
         lastProgress = now;
@@ -41,24 +75,23 @@ export function runIngestSession(
       },
     });
     trace.summary.openTimings = timer.timings();
+    preview = null;
     const calls = fileCalls(trace, request.sources);
-    port.on('message', (message: FileCallMessage) => {
-      try {
-        const method = calls[message.method] as (...args: unknown[]) => unknown;
-        post({ type: 'answer', id: message.id, result: method(...message.args) });
-      } catch (error) {
-        post({
-          type: 'answer',
-          id: message.id,
-          error: {
-            notFound: error instanceof NotFoundError,
-            message: error instanceof Error ? error.message : String(error),
-          },
-        });
-      }
-    });
+    port.on('message', (message: FileCallMessage) => answer(calls, message));
     post({ type: 'done', summary: trace.summary });
+    whenIdle(warmIndexes(trace.store));
   } catch (error) {
     post({ type: 'failed', error: toFileError(error) });
   }
+}
+
+/**
+ * Runs a stepwise job one step per turn of the event loop, so the calls that arrive meanwhile
+ * are answered between steps (setImmediate runs after pending messages are handled).
+ */
+function whenIdle(steps: Generator<void, void, void>): void {
+  const step = () => {
+    if (!steps.next().done) setImmediate(step);
+  };
+  setImmediate(step);
 }

@@ -30,7 +30,7 @@ export function OverlaidDistribution({
     ];
   }, [perfA, perfB, names]);
   const [chosen, setChosen] = useState(choices[0]?.id ?? '');
-  const values = (perf: PerfView): number[] => {
+  const values = (perf: PerfView): ArrayLike<number> & Iterable<number> => {
     if (chosen.startsWith('span:'))
       return perf.durations.find((d) => `span:${d.name}` === chosen)?.valuesSec ?? [];
     return perf.series.find((s) => `series:${s.key}` === chosen)?.values ?? [];
@@ -49,7 +49,11 @@ export function OverlaidDistribution({
     range: [innerH, 0],
     nice: true,
   });
-  const mean = (v: number[]) => (v.length === 0 ? NaN : v.reduce((s, n) => s + n, 0) / v.length);
+  const mean = (v: Iterable<number> & ArrayLike<number>) => {
+    let sum = 0;
+    for (const n of v) sum += n;
+    return v.length === 0 ? NaN : sum / v.length;
+  };
   const isSeconds = chosen.startsWith('span:') || /latency|queue|duration/.test(chosen);
 
   return (

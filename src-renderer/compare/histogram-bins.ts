@@ -8,7 +8,11 @@ export interface SharedBins {
  * Histograms of two samples over the same bins, so they can be overlaid: equal-width bins over
  * the combined range.
  */
-export function sharedHistogram(a: number[], b: number[], binCount = 24): SharedBins {
+export function sharedHistogram(
+  a: ArrayLike<number> & Iterable<number>,
+  b: ArrayLike<number> & Iterable<number>,
+  binCount = 24,
+): SharedBins {
   const all = [...a, ...b].filter(Number.isFinite);
   if (all.length === 0) return { edges: [], a: [], b: [] };
   let lo = Math.min(...all);
@@ -19,7 +23,7 @@ export function sharedHistogram(a: number[], b: number[], binCount = 24): Shared
   }
   const width = (hi - lo) / binCount;
   const edges = Array.from({ length: binCount + 1 }, (_, i) => lo + i * width);
-  const count = (values: number[]) => {
+  const count = (values: Iterable<number>) => {
     const bins = new Array<number>(binCount).fill(0);
     for (const v of values) {
       if (!Number.isFinite(v)) continue;

@@ -24,8 +24,8 @@ export function Histogram({
 }: {
   title: string;
   unit: string;
-  values: number[];
-  rowIds: number[] | null;
+  values: ArrayLike<number>;
+  rowIds: ArrayLike<number> | null;
   colour?: string;
   onPick?: (bin: HistogramBin, label: string) => void;
   /** data-title for tests and scripts: "<key> (<unit>)" */

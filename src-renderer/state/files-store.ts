@@ -64,6 +64,8 @@ export const useFilesStore = create<FilesState>()((set) => ({
     })),
   progress: (p) =>
     set((s) => {
+      // the rows read so far of a file still being read: its tab shows them, growing
+      const preview = p.file ? withPreview(s, p.file) : {};
       const known = s.opening.some((o) => o.openId === p.openId);
       // opens that main started (files named at start-up, a folder's other traces) show too
       if (!known && (p.phase === 'reading' || p.phase === 'building')) {
@@ -74,13 +76,14 @@ export const useFilesStore = create<FilesState>()((set) => ({
           bytesTotal: p.bytesTotal,
           samplesRead: p.samplesRead,
         };
-        return { opening: [...s.opening, started] };
+        return { ...preview, opening: [...s.opening, started] };
       }
       if (!known) return s;
       if (p.phase === 'done' || p.phase === 'failed' || p.phase === 'cancelled') {
         return { opening: s.opening.filter((o) => o.openId !== p.openId) };
       }
       return {
+        ...preview,
         opening: s.opening.map((o) =>
           o.openId === p.openId
             ? {
@@ -98,3 +101,11 @@ export const useFilesStore = create<FilesState>()((set) => ({
   addError: (error) => set((s) => ({ errors: [...s.errors, error] })),
   dismissError: (index) => set((s) => ({ errors: s.errors.filter((_, i) => i !== index) })),
 }));
+
+/** A preview replaces its file's summary; the first one adds the tab and shows it. */
+function withPreview(s: FilesState, file: FileSummary): Partial<FilesState> {
+  if (s.files.some((f) => f.fileId === file.fileId)) {
+    return { files: s.files.map((f) => (f.fileId === file.fileId ? file : f)) };
+  }
+  return { files: [...s.files, file], activeFileId: file.fileId };
+}

@@ -37,7 +37,11 @@ export async function openSources(
   try {
     const result = await host.api.open({ openId, sources });
     if (result.ok) {
-      useFilesStore.getState().addFile(result.file);
+      // a file shown while it was read (previews) gets its whole summary in place
+      const state = useFilesStore.getState();
+      if (state.files.some((f) => f.fileId === result.file.fileId)) {
+        state.replaceFile(result.file.fileId, result.file);
+      } else state.addFile(result.file);
       return result.file.fileId;
     }
     // a folder of rollout dumps opens as trends (a host event says so): nothing to report

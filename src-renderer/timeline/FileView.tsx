@@ -38,7 +38,8 @@ export function FileView({ host, file }: { host: TraceHost; file: FileSummary })
     return () => {
       live = false;
     };
-  }, [host, file.fileId, sort, descending, filter, filterMode, setMatching]);
+    // file.rows: a file still being read grows (previews), and its order with it
+  }, [host, file.fileId, file.rows, sort, descending, filter, filterMode, setMatching]);
 
   return (
     <div className="file-view">
@@ -78,7 +79,14 @@ export function FileView({ host, file }: { host: TraceHost; file: FileSummary })
         ) : view === 'groups' ? (
           <GroupsView host={host} file={file} />
         ) : (
-          <Timeline host={host} file={file} order={order} />
+          // a preview's rows are timed from its own earliest start: rows fetched before it
+          // moved would be drawn shifted
+          <Timeline
+            key={`${file.fileId}:${file.globalStartSec}`}
+            host={host}
+            file={file}
+            order={order}
+          />
         )}
       </section>
       {detailsOpen && <DetailsPanel host={host} file={file} />}

@@ -9,6 +9,7 @@ import { writeSlimeDump } from './slime-dump-writer.mjs';
 import { writeOtlpFile } from './otlp-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
+import { benchOpenStream } from './bench-open-stream.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -236,8 +237,37 @@ async function benchRun() {
   }
 }
 
+/**
+ * 100,000 samples in the app (serve mode): first rows and all rows against the issue's goals,
+ * peak memory against the file's size, each interaction against 100 ms; beside `summary` of
+ * the same file in the same run (what opening cost before rows streamed).
+ */
+async function benchHundredK() {
+  const rows = Number(process.env.BENCH_ROWS ?? 100_000);
+  const path = join(data, `rows_${rows}.pt`);
+  if (!existsSync(path)) writeSlimeDump(path, Infinity, 16, rows);
+  const bytes = statSync(path).size;
+  console.log(`\n== ${rows} samples (${mb(bytes)} MB) in the app: rows as they are read, then each interaction`);
+  const baseline = measure(process.execPath, [CLI, 'summary', '--json', path]);
+  const app = await benchOpenStream(CLI, path);
+  const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
+  console.log(
+    `first screen of rows: ${app.firstRows.toFixed(2)} s (${app.firstRowCount} rows read by then; goal 2 s: ${ok(app.firstRows, 2)}); ` +
+      `all rows: ${app.allRows.toFixed(2)} s (goal 8 s: ${ok(app.allRows, 8)}); baseline, summary of the whole file: ${baseline.seconds.toFixed(2)} s; ` +
+      `first rows at ${(app.firstRows / baseline.seconds).toFixed(2)}x, all rows at ${(app.allRows / baseline.seconds).toFixed(2)}x the baseline's time`,
+  );
+  const ratio = (app.peakMb * 1.048576e6) / bytes;
+  console.log(
+    `peak memory (serve mode, whole process): ${app.peakMb.toFixed(0)} MB = ${ratio.toFixed(2)}x the file (goal 1.00x: ${ok(ratio, 1)}); summary's peak ${baseline.peakMb.toFixed(0)} MB (${((baseline.peakMb * 1.048576e6) / bytes).toFixed(2)}x)`,
+  );
+  for (const i of app.interactions) {
+    console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(1)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`);
+  }
+}
+
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
+if (!only || only === 'hundredk') await benchHundredK();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();

@@ -5,6 +5,7 @@ import {
   connectIngest,
   type IngestJob,
   type IngestWorker,
+  type PreviewListener,
 } from '../../src-main/ingest/ingest-connection';
 import type { IngestRequest } from '../../src-main/ingest/ingest-protocol';
 import { runIngestSession, type SessionPort } from '../../src-main/ingest/ingest-session';
@@ -15,7 +16,11 @@ import { runIngestSession, type SessionPort } from '../../src-main/ingest/ingest
  * built worker with a format that only a test defines. Only the thread itself is left out.
  */
 export function ingestInThread(formats: FormatList) {
-  return (request: IngestRequest, onProgress: (p: OpenProgressReport) => void): IngestJob => {
+  return (
+    request: IngestRequest,
+    onProgress: (p: OpenProgressReport) => void,
+    onPreview?: PreviewListener,
+  ): IngestJob => {
     const { port1, port2 } = new MessageChannel();
     const worker: IngestWorker = {
       postMessage: (message) => port1.postMessage(message),
@@ -24,7 +29,7 @@ export function ingestInThread(formats: FormatList) {
         event === 'message' ? port1.on('message', listener as (message: unknown) => void) : port1,
       terminate: () => port1.close(),
     };
-    const job = connectIngest(worker, onProgress);
+    const job = connectIngest(worker, onProgress, onPreview);
     // as workerData is: a structured clone of the request
     runIngestSession(port2 as unknown as SessionPort, structuredClone(request), { formats });
     return job;

@@ -36,6 +36,11 @@ export interface OpenProgress {
   bytesTotal: number;
   samplesRead: number;
   phase: 'reading' | 'building' | 'done' | 'failed' | 'cancelled';
+  /**
+   * the file as read so far (`streaming: true`), when its first rows can be shown before the
+   * whole file is read; later progress brings more rows, `open` the whole file (same fileId)
+   */
+  file?: FileSummary;
 }
 
 export interface FileError {
@@ -92,6 +97,11 @@ export interface FileSummary {
     label: string;
     idleGaps: { rowId: number; startSec: number; endSec: number; startRolloutId: number }[];
   };
+  /**
+   * present while the file is still being read: the rows read so far (counts, filters and
+   * queries cover those); perf, export and compare wait for the whole file
+   */
+  streaming?: true;
   /** how long opening took: reading the file, and everything until it could be shown */
   openTimings?: { readSec: number; openSec: number };
 }

@@ -53,7 +53,26 @@ export function parseTypedJson(text: string): unknown {
   return text.includes('"$typed"') ? JSON.parse(text, typedReviver) : JSON.parse(text);
 }
 
+/** Node's Buffer or the newer Uint8Array base64 methods where present: 10x the fallback. */
+interface FastBase64 {
+  Buffer?: {
+    from(
+      buffer: ArrayBufferLike,
+      offset: number,
+      length: number,
+    ): { toString(enc: 'base64'): string };
+  };
+}
+type Uint8ArrayWithBase64 = Uint8Array & { toBase64?: () => string };
+type Uint8ArrayFromBase64 = { fromBase64?: (text: string) => Uint8Array };
+
 function toBase64(bytes: Uint8Array): string {
+  const buffer = (globalThis as FastBase64).Buffer;
+  if (buffer)
+    return buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  if (typeof (bytes as Uint8ArrayWithBase64).toBase64 === 'function') {
+    return (bytes as Uint8ArrayWithBase64).toBase64!();
+  }
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000) as unknown as number[]);
@@ -62,8 +81,10 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 function fromBase64(text: string): Uint8Array {
+  // fresh, aligned buffers either way: typed views need offsets that are multiples of their size
+  const native = (Uint8Array as unknown as Uint8ArrayFromBase64).fromBase64;
+  if (typeof native === 'function') return native(text);
   const binary = atob(text);
-  // a fresh, aligned buffer: typed views need offsets that are multiples of their size
   const out = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
   return out;

@@ -1,7 +1,8 @@
 import type { ExportFormat } from '../api/trace-api';
 import type { OpenedTrace } from '../open/open-trace-file';
 import { buildRowsCsv } from './csv-export';
-import { buildPerfettoTrace, writePerfettoJson } from './perfetto-export';
+import { gzipSync } from 'node:zlib';
+import { perfettoJsonChunks } from './perfetto-export';
 
 /** A file's rows, exported: what the CLI writes and what the UI saves. */
 export interface TraceExport {
@@ -16,26 +17,47 @@ export function exportFileName(name: string, format: ExportFormat): string {
   return format === 'csv' ? `${stem}.rows.csv` : `${stem}.perfetto.json.gz`;
 }
 
+/** An export as text chunks, for writing as it is made: gzip when the name ends in .gz. */
+export interface TraceExportStream {
+  fileName: string;
+  mime: string;
+  gzip: boolean;
+  chunks: Iterable<string>;
+}
+
 /**
- * The one export of the CLI (`export --format`) and of the UI (exportTrace, in the file's
- * worker): a Perfetto / chrome://tracing trace, gzipped when the file name ends in .gz, or
- * one CSV line per row.
+ * The one export of the CLI (`export --format`, streamed to its file) and of the UI
+ * (exportTrace, in the file's worker): a Perfetto / chrome://tracing trace, gzipped when the
+ * file name ends in .gz, or one CSV line per row.
  */
+export function exportTraceStream(
+  trace: Pick<OpenedTrace, 'summary' | 'rows'>,
+  format: ExportFormat,
+  fileName = exportFileName(trace.summary.name, format),
+): TraceExportStream {
+  if (format === 'csv') {
+    return { fileName, mime: 'text/csv', gzip: false, chunks: [buildRowsCsv(trace.rows)] };
+  }
+  const gzip = fileName.endsWith('.gz');
+  return {
+    fileName,
+    mime: gzip ? 'application/gzip' : 'application/json',
+    gzip,
+    chunks: perfettoJsonChunks([
+      { name: trace.summary.name, rows: trace.rows, globalStart: trace.summary.globalStartSec },
+    ]),
+  };
+}
+
+/** The export as one buffer (what the UI saves). */
 export function exportTrace(
   trace: Pick<OpenedTrace, 'summary' | 'rows'>,
   format: ExportFormat,
   fileName = exportFileName(trace.summary.name, format),
 ): TraceExport {
-  if (format === 'csv') {
-    return { fileName, mime: 'text/csv', bytes: Buffer.from(buildRowsCsv(trace.rows), 'utf8') };
-  }
-  const gzip = fileName.endsWith('.gz');
-  const perfetto = buildPerfettoTrace([
-    { name: trace.summary.name, rows: trace.rows, globalStart: trace.summary.globalStartSec },
-  ]);
-  return {
-    fileName,
-    mime: gzip ? 'application/gzip' : 'application/json',
-    bytes: writePerfettoJson(perfetto, gzip),
-  };
+  const stream = exportTraceStream(trace, format, fileName);
+  const parts: Buffer[] = [];
+  for (const chunk of stream.chunks) parts.push(Buffer.from(chunk, 'utf8'));
+  const text = Buffer.concat(parts);
+  return { fileName, mime: stream.mime, bytes: stream.gzip ? gzipSync(text) : text };
 }

@@ -31,12 +31,47 @@ const us = (sec: number) => Math.round(sec * 1e9) / 1e3;
  * complete events where they nest on their thread, as async pairs where they overlap; instant
  * events as `i`; PD phases as nested slices inside their request.
  */
-export function buildPerfettoTrace(
-  files: { name: string; rows: Row[]; globalStart: number | null }[],
-): PerfettoTrace {
+export function buildPerfettoTrace(files: PerfettoFile[]): PerfettoTrace {
   const out: TraceEvent[] = [];
+  for (const events of perfettoEventBatches(files)) out.push(...events);
+  return { traceEvents: out, displayTimeUnit: 'ms' };
+}
+
+export interface PerfettoFile {
+  name: string;
+  rows: Row[];
+  globalStart: number | null;
+}
+
+/**
+ * The same trace as JSON text, a chunk of about `chunkChars` at a time: exactly the bytes of
+ * `JSON.stringify(buildPerfettoTrace(files))`, without holding every event (100k samples are
+ * millions of events) or the whole text at once.
+ */
+export function* perfettoJsonChunks(
+  files: PerfettoFile[],
+  chunkChars = 1 << 20,
+): Generator<string, void, void> {
+  let chunk = '{"traceEvents":[';
+  let first = true;
+  for (const events of perfettoEventBatches(files)) {
+    for (const event of events) {
+      chunk += (first ? '' : ',') + JSON.stringify(event);
+      first = false;
+    }
+    if (chunk.length >= chunkChars) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield `${chunk}],"displayTimeUnit":"ms"}`;
+}
+
+/** The trace's events in order, one batch per file header and per row. */
+function* perfettoEventBatches(files: PerfettoFile[]): Generator<TraceEvent[], void, void> {
   let asyncId = 0;
-  files.forEach((file, f) => {
+  for (let f = 0; f < files.length; f++) {
+    const file = files[f];
     const pid = f + 1;
     const origin =
       file.globalStart ??
@@ -44,18 +79,23 @@ export function buildPerfettoTrace(
         minOf(file.rows, (r) => r.start),
         0,
       );
-    out.push({ name: 'process_name', ph: 'M', pid, tid: 0, args: { name: file.name } });
-    out.push({ name: 'process_sort_index', ph: 'M', pid, tid: 0, args: { sort_index: pid } });
-    file.rows.forEach((row, r) => {
+    yield [
+      { name: 'process_name', ph: 'M', pid, tid: 0, args: { name: file.name } },
+      { name: 'process_sort_index', ph: 'M', pid, tid: 0, args: { sort_index: pid } },
+    ];
+    for (let r = 0; r < file.rows.length; r++) {
+      const row = file.rows[r];
       const tid = r + 1;
-      out.push({
-        name: 'thread_name',
-        ph: 'M',
-        pid,
-        tid,
-        args: { name: `#${String(row.sample_index)} ${row.source ?? ''}`.trim() },
-      });
-      out.push({ name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } });
+      const out: TraceEvent[] = [
+        {
+          name: 'thread_name',
+          ph: 'M',
+          pid,
+          tid,
+          args: { name: `#${String(row.sample_index)} ${row.source ?? ''}`.trim() },
+        },
+        { name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } },
+      ];
       const threadEvents: TraceEvent[] = [];
       const spans = row.items
         .filter((i): i is SpanItem => i.type === 'span')
@@ -107,11 +147,10 @@ export function buildPerfettoTrace(
       }
       // per thread in time order; at equal times the enclosing (longer) slice first
       threadEvents.sort((a, b) => a.ts! - b.ts! || (b.dur ?? 0) - (a.dur ?? 0));
-      // not push(...threadEvents): a row of 200,000 spans is more arguments than the stack holds
       for (const event of threadEvents) out.push(event);
-    });
-  });
-  return { traceEvents: out, displayTimeUnit: 'ms' };
+      yield out;
+    }
+  }
 }
 
 function spanArgs(span: SpanItem): Record<string, unknown> {

@@ -83,6 +83,12 @@ export interface FormatOpenOptions {
   joinByBootstrapRoom?: boolean;
   /** reads the end of a large file on another thread (readPart), when given */
   partReader?: PartReader;
+  /**
+   * Rows while the file is still being read (formats that can, in row order): the rows built
+   * so far and the samples they come from. Called again as more arrive; each call's rows start
+   * with the last call's. What `open` returns is what counts: these are a preview.
+   */
+  onRows?: (rows: readonly Row[], samples: readonly PyValue[]) => void;
 }
 
 /** What a format's `open` hands to the shared steps (store, stats, perf view). */

@@ -5,17 +5,18 @@ import type { RolloutFigures } from './rollout-figures';
 /** perf/... keys, slime's and ours */
 export type PerfSummary = Record<string, number>;
 
+/** Values as typed arrays: 100k rows' series cross threads and HTTP as bytes, not JSON numbers. */
 export interface Distribution {
   name: string;
-  valuesSec: number[];
+  valuesSec: Float64Array;
 }
 
 /** per-request values for a histogram, with the row each came from */
 export interface PerfSeries {
   key: string;
   unit: 's' | 'tok/s' | 'MB' | 'GB/s' | '';
-  values: number[];
-  rowIds: number[];
+  values: Float64Array;
+  rowIds: Int32Array;
 }
 
 export interface PerfView {

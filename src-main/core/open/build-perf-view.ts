@@ -73,5 +73,5 @@ export function buildDurations(rows: Row[]): Distribution[] {
   }
   return [...byName.entries()]
     .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
-    .map(([name, valuesSec]) => ({ name, valuesSec }));
+    .map(([name, valuesSec]) => ({ name, valuesSec: Float64Array.from(valuesSec) }));
 }

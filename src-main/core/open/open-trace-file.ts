@@ -1,10 +1,7 @@
 import type { ByteSource } from '../bytes/byte-source';
 import { FormatError } from '../bytes/format-error';
-import type { FileSummary, PerfView } from '../api/trace-api';
-import type { Row } from '../model/row';
-import type { PyValue } from '../model/py-value';
 import type { FormatPartReader } from '../bytes/part-reader';
-import type { FormatDescriptor, OpenProgressReport, OpenStep } from '../formats/format-descriptor';
+import type { OpenProgressReport, OpenStep } from '../formats/format-descriptor';
 import {
   FORMATS,
   SNIFF_BYTES,
@@ -12,12 +9,14 @@ import {
   findFormat,
   type FormatList,
 } from '../formats/registry';
-import { buildStore, type TraceStore } from '../store/build-store';
+import { buildStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
 import { buildPerfView } from './build-perf-view';
 import { gunzipIfGzip } from '../bytes/gunzip-source';
+import type { OpenedTrace } from './opened-trace';
+import { buildPreviewTrace, previewSchedule } from './preview-trace';
 
-export type { OpenProgressReport, OpenStep };
+export type { OpenProgressReport, OpenStep, OpenedTrace };
 
 export interface OpenOptions {
   onProgress?: (progress: OpenProgressReport) => void;
@@ -29,19 +28,12 @@ export interface OpenOptions {
   onStepEnd?: (step: OpenStep) => void;
   /** the formats to open with (a test adds one); FORMATS when not given */
   formats?: FormatList;
-}
-
-/** Everything the explorer keeps of one open file: the frozen store and what details need. */
-export interface OpenedTrace {
-  summary: Omit<FileSummary, 'fileId' | 'path'>;
-  /** the file's format: what ingest and the service ask (lazy values, part reading) */
-  format: FormatDescriptor;
-  store: TraceStore;
-  perf: PerfView;
-  /** the file's samples by row_id (capabilities.samples; heavy lists as byte ranges); else [] */
-  samples: PyValue[];
-  /** rows in slime's model, kept for the headless commands and export */
-  rows: Row[];
+  /**
+   * The rows read so far, as a trace of their own (see preview-trace.ts), while the file is
+   * still being read: formats that build rows as they read (FormatOpenOptions.onRows) call it
+   * now and then (previewSchedule); others never do.
+   */
+  onPreview?: (preview: OpenedTrace) => void;
 }
 
 const NO_SKIPPED_LINES = { count: 0, examples: [] };
@@ -110,8 +102,15 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   }
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;
-  const { partReader } = options;
+  const { partReader, onPreview } = options;
+  const previewDue = previewSchedule();
   const opened = format.open(sources, {
+    onRows: onPreview
+      ? (rows, samples) => {
+          if (previewDue(rows.length))
+            onPreview(buildPreviewTrace({ name, bytes, format }, rows, samples));
+        }
+      : undefined,
     onProgress: options.onProgress,
     shouldCancel: options.shouldCancel,
     onStepEnd: options.onStepEnd,

@@ -187,5 +187,10 @@ export function perfSeries(rows: Row[]): PerfView['series'] {
       }
     }
   }
-  return [...series.entries()].map(([key, s]) => ({ key, ...s }));
+  return [...series.entries()].map(([key, s]) => ({
+    key,
+    unit: s.unit,
+    values: Float64Array.from(s.values),
+    rowIds: Int32Array.from(s.rowIds),
+  }));
 }

@@ -34,32 +34,68 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
       f.rowIds.map((id) => store.rowIndexById.get(id)).filter((r): r is number => r !== undefined),
     );
   }
-  const candidates: number[] = [];
   const attempts = f.attempts && f.attempts.length > 0 ? new Set(f.attempts) : null;
   const text = f.text?.trim().toLowerCase() ?? '';
   const texts = text ? rowSearchText(store) : null;
   const mask = keep as Uint8Array | null;
-  for (let r = 0; r < n; r++) {
-    if (mask && !mask[r]) continue;
-    if (attempts && !attempts.has(store.rowAttempt[r])) continue;
-    if (f.rewardMin !== undefined && !(store.rowReward[r] >= f.rewardMin)) continue;
-    if (f.rewardMax !== undefined && !(store.rowReward[r] <= f.rewardMax)) continue;
-    if (texts && !texts[r].includes(text)) continue;
-    candidates.push(r);
+  const filtered =
+    mask !== null ||
+    attempts !== null ||
+    text !== '' ||
+    f.rewardMin !== undefined ||
+    f.rewardMax !== undefined;
+  const passes = (r: number) => {
+    if (mask && !mask[r]) return false;
+    if (attempts && !attempts.has(store.rowAttempt[r])) return false;
+    if (f.rewardMin !== undefined && !(store.rowReward[r] >= f.rewardMin)) return false;
+    if (f.rewardMax !== undefined && !(store.rowReward[r] <= f.rewardMax)) return false;
+    if (texts && !texts[r].includes(text)) return false;
+    return true;
+  };
+  // the whole store's order for this key, kept: a filter only picks rows out of it
+  const order = sortedRows(store, query.sort, query.descending === true);
+  if (!filtered) {
+    const out = new Int32Array(n);
+    for (let k = 0; k < n; k++) out[k] = store.rowId[order[k]];
+    return out;
   }
-  const key = sortKey(store, query.sort);
-  const sign = query.descending ? -1 : 1;
-  candidates.sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
+  const kept: number[] = [];
+  for (let k = 0; k < n; k++) if (passes(order[k])) kept.push(store.rowId[order[k]]);
+  return Int32Array.from(kept);
+}
+
+/** Per store, row indexes in display order by (sort key, direction), computed once each. */
+const orders = new WeakMap<TraceStore, Map<string, Int32Array>>();
+
+/**
+ * Every row of the store in the order of `sort`: rows without a value (NaN) last in either
+ * direction, ties by row id. A filter keeps this order, so it is sorted once per key and kept.
+ */
+export function sortedRows(store: TraceStore, sort: SortKey, descending: boolean): Int32Array {
+  let byKey = orders.get(store);
+  if (!byKey) {
+    byKey = new Map();
+    orders.set(store, byKey);
+  }
+  const id = `${sort}:${descending ? 'desc' : 'asc'}`;
+  let order = byKey.get(id);
+  if (order) return order;
+  const key = sortKey(store, sort);
+  const n = store.rowCount;
+  const values = new Float64Array(n);
+  for (let r = 0; r < n; r++) values[r] = key(r);
+  const sign = descending ? -1 : 1;
+  order = new Int32Array(n);
+  for (let r = 0; r < n; r++) order[r] = r;
+  order.sort((a, b) => {
+    const ka = values[a];
+    const kb = values[b];
     // rows without a value (NaN) go last in either direction
-    if (Number.isNaN(ka) || Number.isNaN(kb))
-      return Number.isNaN(ka) ? (Number.isNaN(kb) ? a - b : 1) : -1;
+    if (ka !== ka || kb !== kb) return ka !== ka ? (kb !== kb ? a - b : 1) : -1;
     return (ka - kb) * sign || store.rowId[a] - store.rowId[b];
   });
-  const out = new Int32Array(candidates.length);
-  for (let k = 0; k < candidates.length; k++) out[k] = store.rowId[candidates[k]];
-  return out;
+  byKey.set(id, order);
+  return order;
 }
 
 /** What each sort key reads: a Record, so a new SortKey does not compile until it is here. */
@@ -73,6 +109,9 @@ const SORT_VALUES: Record<SortKey, (store: TraceStore) => (r: number) => number>
   sample_index: (store) => (r) => store.rowSampleIndex[r],
   group: (store) => (r) => store.rowGroup[r],
 };
+
+/** Every key the store sorts by (SORT_VALUES' keys: each SortKey of the contract). */
+export const STORE_SORT_KEYS = Object.keys(SORT_VALUES) as SortKey[];
 
 function sortKey(store: TraceStore, sort: SortKey): (r: number) => number {
   return (SORT_VALUES[sort] ?? SORT_VALUES.row_id)(store);

@@ -1,39 +1,60 @@
-import type { AttrValue } from '../model/row';
+import type { AttrValue, Row } from '../model/row';
 import type { TraceStore } from './build-store';
 
+/** Per store, the rows' search texts built so far (rows [0, texts.length)). */
 const cache = new WeakMap<TraceStore, string[]>();
 
 /**
  * Per row, one lowercase string of everything a search box matches: sample index, source,
- * status, label, trace id, span names and attribute values. Built on the first text query.
+ * status, label, trace id, span names and attribute values. Built after opening, a slice at a
+ * time while the worker is idle (buildSearchTextSlice); a search before then finishes it.
  */
 export function rowSearchText(store: TraceStore): string[] {
-  let texts = cache.get(store);
-  if (texts) return texts;
-  texts = store.rows.map((row) => {
-    const parts: string[] = [
-      `#${String(row.sample_index)}`,
-      String(row.sample_index),
-      row.source ?? '',
-      row.status ?? '',
-      flat(row.label),
-      row.trace_id ?? '',
-    ];
-    const names = new Set<string>();
-    for (const item of row.items) {
-      names.add(item.name);
-      if (item.type === 'span') {
-        parts.push(flat(item.attrs.start_attrs), flat(item.attrs.end_attrs));
-      } else {
-        parts.push(flat(item.attrs));
-      }
-      if (item.service) parts.push(item.service);
-    }
-    for (const name of names) parts.push(name); // a spread of 200,000 names overflows the stack
-    return parts.join('\u0001').toLowerCase();
-  });
-  cache.set(store, texts);
+  const texts = buildSearchTextSlice(store, Infinity);
   return texts;
+}
+
+/**
+ * Builds the search texts of up to `count` more rows; true once every row has one. Lets the
+ * worker build the index between calls instead of on the first search (seconds at 100k rows).
+ */
+export function buildSearchTextSlice(store: TraceStore, count: number): string[] {
+  let texts = cache.get(store);
+  if (!texts) {
+    texts = [];
+    cache.set(store, texts);
+  }
+  const end = Math.min(store.rows.length, texts.length + count);
+  for (let r = texts.length; r < end; r++) texts.push(rowText(store.rows[r]));
+  return texts;
+}
+
+/** Whether every row of the store has its search text. */
+export function searchTextReady(store: TraceStore): boolean {
+  return (cache.get(store)?.length ?? -1) === store.rows.length;
+}
+
+function rowText(row: Row): string {
+  const parts: string[] = [
+    `#${String(row.sample_index)}`,
+    String(row.sample_index),
+    row.source ?? '',
+    row.status ?? '',
+    flat(row.label),
+    row.trace_id ?? '',
+  ];
+  const names = new Set<string>();
+  for (const item of row.items) {
+    names.add(item.name);
+    if (item.type === 'span') {
+      parts.push(flat(item.attrs.start_attrs), flat(item.attrs.end_attrs));
+    } else {
+      parts.push(flat(item.attrs));
+    }
+    if (item.service) parts.push(item.service);
+  }
+  for (const name of names) parts.push(name); // a spread of 200,000 names overflows the stack
+  return parts.join('\u0001').toLowerCase();
 }
 
 function flat(value: AttrValue): string {

@@ -20,7 +20,7 @@ export interface TrendInput {
 export function trendFigures(input: TrendInput): TrendPoint {
   const figures: Record<string, number> = { ...input.perf.perf };
   const e2e = input.perf.series.find((s) => s.key === 'e2e latency')?.values ?? [];
-  if (e2e.length > 0) figures['perf/request/e2e_latency/p90'] = percentile(e2e, 90);
+  if (e2e.length > 0) figures['perf/request/e2e_latency/p90'] = percentile(Array.from(e2e), 90);
   figures['rollout/samples'] = input.samples.length;
   if (input.rows.length > 0) {
     // this rollout's own window: a resumed sample's earlier attempts ran in an earlier rollout

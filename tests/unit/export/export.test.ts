@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildPerfettoTrace, writePerfettoJson, type TraceEvent } from '../../../src-main/core/export/perfetto-export';
+import { buildPerfettoTrace, perfettoJsonChunks, writePerfettoJson, type TraceEvent } from '../../../src-main/core/export/perfetto-export';
 import { buildRowsCsv } from '../../../src-main/core/export/csv-export';
 import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-dump';
 import { buildRows } from '../../../src-main/core/rows/build-rows';
@@ -121,5 +121,26 @@ describe('CSV export', () => {
     const cache = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_nopd.pt.expected.json'));
     const csv = buildRowsCsv([{ ...cache.rows[0], label: '=HYPERLINK("x")' }]);
     expect(parseCsv(csv)[1][5]).toBe(`'=HYPERLINK("x")`);
+  });
+});
+
+describe('Perfetto export streamed in chunks (issue 18)', () => {
+  it('gives exactly the bytes of the whole trace stringified at once, in several chunks', () => {
+    for (const fixture of slimeFixturesWithExpected()) {
+      const cache = readJson<{ rows: Row[]; global_start: number }>(fixture.expectedPath);
+      const files = [{ name: fixture.name, rows: cache.rows, globalStart: cache.global_start }];
+      const chunks = [...perfettoJsonChunks(files, 4096)];
+      expect(chunks.join(''), fixture.name).toBe(JSON.stringify(buildPerfettoTrace(files)));
+    }
+  });
+
+  it('yields a chunk as soon as a few KiB of events are made', () => {
+    // rollout_agentic: 16 rows of tool calls and PD children, ~100 KiB of events
+    const cache = readJson<{ rows: Row[]; global_start: number }>(resolve(SLIME, 'rollout_agentic.pt.expected.json'));
+    const files = [{ name: 'rollout_agentic.pt', rows: cache.rows, globalStart: cache.global_start }];
+    const chunks = [...perfettoJsonChunks(files, 4096)];
+    // a chunk leaves once it holds 4 KiB, at the end of a row: many chunks, none held back
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(4096);
   });
 });

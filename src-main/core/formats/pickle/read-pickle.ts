@@ -18,6 +18,11 @@ export interface PickleOptions {
   onTick?: (offset: number, samplesRead: number) => void;
   /** lists of at least this many numbers become LazyList byte ranges (default 64) */
   lazyListMin?: number;
+  /**
+   * called after items were appended to a kept (not lazy) list, with the pickle stack's depth
+   * below it: a reader can show a top-level list's items while the rest is still being read
+   */
+  onAppend?: (list: PyValue[], stackDepth: number) => void;
 }
 
 export interface PickleResult {
@@ -186,7 +191,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           byteLength: cursor.abs(cursor.offset) - cursor.abs(target.startOffset),
         };
         target.items = null;
-      }
+      } else if (options.onAppend) options.onAppend(list, stack.length - 1);
       void startOffset;
       return;
     }

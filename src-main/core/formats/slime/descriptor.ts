@@ -6,7 +6,8 @@ import {
   type PyValue,
   type TensorRef,
 } from '../../model/py-value';
-import { buildRows } from '../../rows/build-rows';
+import { buildRow } from '../../rows/build-rows';
+import type { Row } from '../../model/row';
 import { buildPdView } from '../../rows/pd-lanes';
 import { buildPerfSummary } from '../../rows/perf-summary';
 import { isDict } from '../../rows/python-values';
@@ -48,9 +49,18 @@ export const slimeFormat = defineFormat({
 
 /** slime's steps: read the dump, rows from the traces, perf keys, then the PD view. */
 function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened {
+  // Rows are built as the samples list grows (each sample's row is its own), so they can be
+  // shown while the rest of the file is read; building them costs what it did after reading.
+  const rows = new IncrementalRows();
   const dump = readSlimeDump(source, {
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
+    onSamples: options.onRows
+      ? (samples) => {
+          rows.catchUp(samples);
+          options.onRows?.(rows.rows, samples);
+        }
+      : undefined,
   });
   options.onStepEnd?.('read');
   options.onProgress?.({
@@ -58,28 +68,26 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     samplesRead: dump.samples.length,
     phase: 'building',
   });
-  const built = buildRows(dump.samples);
-  const untracedSamples = built.untracedSamples;
+  rows.catchUp(dump.samples);
+  const untracedSamples = dump.samples.length - rows.rows.length;
   // slime's perf keys come from the raw trace events; after that the rows hold everything the
-  // traces said, so the events are dropped before the PD view, store and perf series are built
-  // (and are not kept twice)
+  // traces said, so the events are dropped before the store and perf series are built (and
+  // are not kept twice)
   const perf = buildPerfSummary(dump.samples);
   dump.samples.forEach((sample, i) => {
     if (isDict(sample) && 'trace' in sample) dump.samples[i] = withoutTrace(sample);
   });
-  const rows = built.rows.map((row) => buildPdView(row, { giveUpRow: true }));
-  built.rows.length = 0;
   const notices: string[] = [];
   if (dump.samples.length === 0) notices.push('The dump holds no samples.');
-  else if (rows.length === 0)
+  else if (rows.rows.length === 0)
     notices.push(`None of the ${dump.samples.length} samples has a trace.`);
   else if (untracedSamples > 0) notices.push(`${untracedSamples} samples have no trace.`);
-  if (built.skippedEvents > 0)
+  if (rows.tally.skippedEvents > 0)
     notices.push(
-      `${built.skippedEvents} trace events skipped: an id, type or name that is not a plain value.`,
+      `${rows.tally.skippedEvents} trace events skipped: an id, type or name that is not a plain value.`,
     );
   return {
-    rows,
+    rows: rows.rows,
     samples: dump.samples,
     perf,
     notices,
@@ -87,6 +95,32 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     untracedSamples,
     rolloutId: toJsonScalar(dump.rolloutId),
   };
+}
+
+/**
+ * Rows of a samples list that grows at its end: each sample's row (TRACE_MODEL section 3, then
+ * the PD view) is built once. A different list (the reader picked another first) starts over.
+ */
+class IncrementalRows {
+  rows: Row[] = [];
+  /** events skipped as malformed (an id, type or name that is a dict or list) */
+  tally = { skippedEvents: 0 };
+  private list: readonly PyValue[] | null = null;
+  private done = 0;
+
+  catchUp(samples: readonly PyValue[]): void {
+    if (samples !== this.list) {
+      this.list = samples;
+      this.rows = [];
+      this.tally = { skippedEvents: 0 };
+      this.done = 0;
+    }
+    for (; this.done < samples.length; this.done++) {
+      const sample = samples[this.done];
+      const row = isDict(sample) ? buildRow(sample, this.done, this.tally) : null;
+      if (row) this.rows.push(buildPdView(row, { giveUpRow: true }));
+    }
+  }
 }
 
 function toJsonScalar(value: PyValue): string | number | boolean | null {

@@ -19,6 +19,11 @@ export interface SlimeDump {
 export interface ReadDumpOptions {
   onProgress?: (progress: { bytesRead: number; samplesRead: number }) => void;
   shouldCancel?: () => boolean;
+  /**
+   * the samples list while it is read, each time samples were added to it (complete ones:
+   * the pickle appends a sample once it is built); the final list is `samples` of the result
+   */
+  onSamples?: (samples: PyValue[]) => void;
 }
 
 /** Cheap and never throws: a ZIP (torch's default) or torch's legacy magic pickle. */
@@ -40,9 +45,10 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
     if (options.shouldCancel?.()) throw new FormatError('open/cancelled', 'opening was cancelled');
     options.onProgress?.({ bytesRead: offset, samplesRead });
   };
+  const onAppend = options.onSamples ? samplesListWatcher(options.onSamples) : undefined;
   let archive: TorchArchive;
-  if (sniffZip(head)) archive = readTorchZip(source, { onTick });
-  else if (sniffLegacyTorch(head)) archive = readLegacyTorch(source, { onTick });
+  if (sniffZip(head)) archive = readTorchZip(source, { onTick, onAppend });
+  else if (sniffLegacyTorch(head)) archive = readLegacyTorch(source, { onTick, onAppend });
   else
     throw new FormatError(
       'slime/not-a-dump',
@@ -68,6 +74,28 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
     'a torch file, but not a slime rollout dump (no "samples" list and not a list of samples)',
     0,
   );
+}
+
+// the samples list sits at most this deep in the pickle's stack: a bare list at 0, the
+// wrapped dict's "samples" at 4 (dict, "rollout_id", id, "samples", list)
+const SAMPLES_LIST_MAX_DEPTH = 8;
+
+/**
+ * Which appended list is the samples list: the shallowest one holding dicts. A sample's own
+ * lists (chat messages) may be appended first, deeper; the samples list replaces them as soon
+ * as its first batch is appended. A wrong pick only costs time: the caller checks identity.
+ */
+function samplesListWatcher(onSamples: (samples: PyValue[]) => void) {
+  let chosen: PyValue[] | null = null;
+  let chosenDepth = Infinity;
+  return (list: PyValue[], depth: number) => {
+    if (list !== chosen) {
+      if (depth >= chosenDepth || depth > SAMPLES_LIST_MAX_DEPTH || !isDict(list[0])) return;
+      chosen = list;
+      chosenDepth = depth;
+    }
+    onSamples(list);
+  };
 }
 
 function isDict(v: PyValue): v is PyDict {

@@ -38,6 +38,7 @@ export function readLegacyTorch(source: ByteSource, options: TorchReadOptions = 
   const storages = new Map<string, StorageRef>();
   const { value } = readPickle(cursor, {
     onTick: options.onTick,
+    onAppend: options.onAppend,
     persistentLoad: (pid: PyValue) => {
       const { key, storageClass, numel } = parseStoragePid(pid);
       let ref = storages.get(key);

@@ -10,6 +10,8 @@ import { storageDtype } from './storage-types';
 
 export interface TorchReadOptions {
   onTick?: (offset: number, samplesRead: number) => void;
+  /** see PickleOptions.onAppend (the data pickle only) */
+  onAppend?: (list: PyValue[], stackDepth: number) => void;
 }
 
 export interface TorchArchive {
@@ -38,6 +40,7 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
   const cursor = new PickleCursor(entry.source, 0, entry.fileOffset);
   const { value } = readPickle(cursor, {
     onTick: options.onTick,
+    onAppend: options.onAppend,
     persistentLoad: (pid) => {
       const { key, storageClass, numel } = parseStoragePid(pid);
       const data = byName.get(`${prefix}data/${key}`);

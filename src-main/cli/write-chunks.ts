@@ -1,0 +1,75 @@
+import { createWriteStream, openSync } from 'node:fs';
+import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
+import type { Writable } from 'node:stream';
+
+/**
+ * Writes text chunks to a file ('-': stdout) as they are made, gzipped on the way when asked,
+ * waiting whenever the stream is full: an export of 100k samples never exists as one string.
+ * A failure is said in words with a code (not a raw errno text).
+ */
+export async function writeChunks(
+  chunks: Iterable<string>,
+  output: string,
+  gzip: boolean,
+): Promise<void> {
+  let target: Writable;
+  if (output === '-') {
+    target = process.stdout;
+  } else {
+    // opened first, so a missing folder or a refused file is said before anything is made
+    let fd: number;
+    try {
+      fd = openSync(output, 'w');
+    } catch (error) {
+      throw writeError(output, error);
+    }
+    target = createWriteStream('', { fd });
+  }
+  let failure: unknown = null;
+  target.on('error', (error) => {
+    failure = error;
+  });
+  try {
+    const sink: Writable = gzip ? createGzip() : target;
+    const piped = gzip ? pipeTo(sink, target) : null;
+    for (const chunk of chunks) {
+      if (failure) throw failure;
+      if (!sink.write(chunk)) await once(sink, 'drain');
+    }
+    if (output === '-' && !gzip) return;
+    sink.end();
+    await (piped ?? once(target, 'finish'));
+    if (failure) throw failure;
+  } catch (error) {
+    throw writeError(output, failure ?? error);
+  }
+}
+
+/** gzip -> file: resolves once the file holds every byte (stdout: once gzip has ended). */
+function pipeTo(gzip: Writable, target: Writable): Promise<unknown> {
+  (gzip as unknown as NodeJS.ReadableStream).pipe(target, { end: target !== process.stdout });
+  return target === process.stdout ? once(gzip, 'end') : once(target, 'finish');
+}
+
+const WRITE_ERRORS: Record<string, [code: string, text: string]> = {
+  ENOENT: ['export/no-folder', 'its folder does not exist'],
+  ENOTDIR: ['export/no-folder', 'its folder does not exist'],
+  EACCES: ['export/permission', 'permission denied'],
+  EPERM: ['export/permission', 'permission denied'],
+  EROFS: ['export/read-only', 'the disk is read-only'],
+  ENOSPC: ['export/disk-full', 'the disk is full'],
+  EDQUOT: ['export/disk-full', 'the disk quota is used up'],
+  EISDIR: ['export/is-directory', 'it is a folder'],
+};
+
+/** What went wrong writing `output`, in words with a code. */
+function writeError(output: string, error: unknown): Error {
+  const errno = (error as NodeJS.ErrnoException | null)?.code;
+  if (errno === undefined) return error instanceof Error ? error : new Error(String(error));
+  const [code, text] = WRITE_ERRORS[errno] ?? [
+    'export/write-failed',
+    `it could not be written (${errno})`,
+  ];
+  return new Error(`cannot write ${output}: ${text} [${code}]`);
+}

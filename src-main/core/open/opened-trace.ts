@@ -1,0 +1,18 @@
+import type { FileSummary, PerfView } from '../api/trace-api';
+import type { FormatDescriptor } from '../formats/format-descriptor';
+import type { PyValue } from '../model/py-value';
+import type { Row } from '../model/row';
+import type { TraceStore } from '../store/build-store';
+
+/** Everything the explorer keeps of one open file: the frozen store and what details need. */
+export interface OpenedTrace {
+  summary: Omit<FileSummary, 'fileId' | 'path'>;
+  /** the file's format: what ingest and the service ask (lazy values, part reading) */
+  format: FormatDescriptor;
+  store: TraceStore;
+  perf: PerfView;
+  /** the file's samples by row_id (capabilities.samples; heavy lists as byte ranges); else [] */
+  samples: PyValue[];
+  /** rows in slime's model, kept for the headless commands and export */
+  rows: Row[];
+}

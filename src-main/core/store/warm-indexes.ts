@@ -1,0 +1,29 @@
+import type { TraceStore } from './build-store';
+import { STORE_SORT_KEYS, sortedRows } from './query-rows';
+import { buildSearchTextSlice, searchTextReady } from './search-text';
+
+/** Rows of search text per step: tens of milliseconds, so calls wait no longer than that. */
+const SEARCH_ROWS_PER_STEP = 500;
+
+/**
+ * The indexes a user's first sort or search would otherwise wait for (seconds at 100k rows),
+ * built a step at a time once the file is open: each `next()` does one short step, and the
+ * caller answers calls in between. The sorts users pick most come first, then the text index,
+ * then every other order.
+ */
+export function* warmIndexes(store: TraceStore): Generator<void, void, void> {
+  sortedRows(store, 'row_id', false);
+  yield;
+  sortedRows(store, 'duration', true);
+  yield;
+  while (!searchTextReady(store)) {
+    buildSearchTextSlice(store, SEARCH_ROWS_PER_STEP);
+    yield;
+  }
+  for (const key of STORE_SORT_KEYS) {
+    for (const descending of [false, true]) {
+      sortedRows(store, key, descending);
+      yield;
+    }
+  }
+}

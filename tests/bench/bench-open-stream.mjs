@@ -1,0 +1,87 @@
+// Opening a big dump in the app's own path (serve mode, the file's ingest worker): how soon the
+// first screen of rows can be asked for (rows stream while the file is read), when all rows are
+// there, the peak memory of the process, and how long each interaction takes at 100k rows once
+// open (sort, filter, text search first and again, perf view), as the renderer asks them over
+// HTTP. Baseline in the same run: `summary --json` of the same file (read, then everything).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const FIRST_SCREEN = 60;
+
+async function call(port, method, args) {
+  const response = await fetch(`http://127.0.0.1:${port}/api/call`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-trace-token': 'bench' },
+    body: JSON.stringify({ method, args }),
+  });
+  const text = await response.text();
+  return { text, json: text ? JSON.parse(text) : null };
+}
+
+function peakKb(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Serve mode on `path`: first rows, all rows, peak memory, then the interactions. */
+export async function benchOpenStream(cli, path) {
+  const port = 5400 + Math.floor(Math.random() * 400);
+  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--token', 'bench', path], {
+    stdio: 'ignore',
+  });
+  const started = performance.now();
+  const sec = () => (performance.now() - started) / 1000;
+  let firstRows = null;
+  let firstRowCount = 0;
+  let allRows = null;
+  let peak = 0;
+  let file = null;
+  try {
+    for (;;) {
+      peak = Math.max(peak, peakKb(child.pid));
+      const listed = await call(port, 'listFiles', []).catch(() => null);
+      file = listed?.json?.result?.[0] ?? null;
+      if (file && firstRows === null) {
+        // what the renderer does for its first screen: the order, then the rows in view
+        const order = await call(port, 'queryRows', [file.fileId, { sort: 'row_id' }]);
+        const ids = order.json.result.rowIds;
+        const count = ids.$length ?? ids.length ?? 0;
+        const page = await call(port, 'getRows', [file.fileId, Array.from({ length: Math.min(FIRST_SCREEN, file.rows) }, (_, i) => i)]);
+        if (page.json.result?.length > 0) {
+          firstRows = sec();
+          firstRowCount = file.rows;
+          void count;
+        }
+      }
+      if (file && !file.streaming) {
+        allRows = sec();
+        break;
+      }
+      if (child.exitCode !== null) throw new Error('serve mode exited before the file opened');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    peak = Math.max(peak, peakKb(child.pid));
+    const timed = async (label, method, args) => {
+      const t = performance.now();
+      const answer = await call(port, method, args);
+      const ms = performance.now() - t;
+      if (answer.json?.error) throw new Error(`${label}: ${answer.text.slice(0, 200)}`);
+      return { label, ms, bytes: answer.text.length };
+    };
+    const id = file.fileId;
+    const interactions = [
+      await timed('sort by duration', 'queryRows', [id, { sort: 'duration', descending: true }]),
+      await timed('sort by duration again', 'queryRows', [id, { sort: 'duration', descending: false }]),
+      await timed('filter status', 'queryRows', [id, { sort: 'row_id', filter: { statuses: ['completed'] } }]),
+      await timed('text search (first)', 'queryRows', [id, { sort: 'row_id', filter: { text: 'python' } }]),
+      await timed('text search (again)', 'queryRows', [id, { sort: 'start', filter: { text: 'gsm8k' } }]),
+      await timed('perf view', 'getPerf', [id]),
+    ];
+    return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions };
+  } finally {
+    child.kill();
+  }
+}

@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileSummary, RowOrder, RowView } from '../../../src-main/core/api/trace-api';
+import { runIngestSession, type SessionPort } from '../../../src-main/ingest/ingest-session';
+import type {
+  FileCallMessage,
+  FileCallName,
+  IngestMessage,
+} from '../../../src-main/ingest/ingest-protocol';
+import { TraceService } from '../../../src-main/api/trace-service';
+import { FORMATS } from '../../../src-main/core/formats/registry';
+import { ingestInThread } from '../../support/in-thread-ingest';
+// the bench's writer: dumps shaped like slime's, samples appended 50 at a time
+import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
+
+// Issue 18: rows appear before the file is fully read. A dump of 600 samples is generated
+// here (the writer appends samples to the pickle's list in batches of 50, as torch's pickler
+// does in batches of 1000); the worker's session previews the rows read so far and answers
+// calls on them between reading steps.
+const SAMPLES = 600;
+let dir: string;
+let path: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'streaming-rows-'));
+  path = join(dir, 'rollout_0.pt');
+  expect(writeSlimeDump(path, Infinity, 16, SAMPLES)).toBe(SAMPLES);
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A worker's port in this thread: calls queued for `receive`, messages kept in order. */
+function scriptedPort(callsAtFirstPreview: FileCallMessage[]) {
+  const posted: IngestMessage[] = [];
+  const queue: FileCallMessage[] = [];
+  let listener: ((message: FileCallMessage) => void) | null = null;
+  const port: SessionPort = {
+    postMessage(message) {
+      posted.push(structuredClone(message));
+      if (message.type === 'preview' && posted.filter((m) => m.type === 'preview').length === 1) {
+        queue.push(...callsAtFirstPreview);
+      }
+    },
+    on(_event, l) {
+      listener = l;
+    },
+    receive: () => queue.shift(),
+  };
+  return { port, posted, send: (message: FileCallMessage) => listener?.(message) };
+}
+
+const call = (id: number, method: FileCallName, ...args: unknown[]): FileCallMessage => ({
+  type: 'call',
+  id,
+  method,
+  args,
+});
+
+describe('rows stream while a dump is read', () => {
+  it('answers calls on the first rows before the whole file is read', () => {
+    const firstIds = [0, 1, 2, 3, 4];
+    const { port, posted, send } = scriptedPort([
+      call(1, 'queryRows', { sort: 'row_id' }),
+      call(2, 'getRows', firstIds),
+    ]);
+    runIngestSession(port, { sources: [{ kind: 'path', path }] });
+    const kinds = posted.map((m) => m.type);
+    const done = kinds.indexOf('done');
+    expect(done).toBe(kinds.length - 1);
+    // both answers came before the file was done, from the first preview: its 50 rows
+    const answers = posted.filter((m) => m.type === 'answer');
+    expect(answers.map((m) => m.id)).toEqual([1, 2]);
+    expect(kinds.indexOf('answer')).toBeLessThan(done);
+    const order = answers[0].result as RowOrder;
+    expect(Array.from(order.rowIds)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    const previews = posted.flatMap((m) => (m.type === 'preview' ? [m.summary] : []));
+    expect(previews[0]).toMatchObject({ streaming: true, rows: 50, samples: 50 });
+    // later previews grow (doubling, or a quarter after a second) and stay below the whole file
+    const counts = previews.map((p) => p.rows);
+    for (let i = 1; i < counts.length; i++) expect(counts[i]).toBeGreaterThan(counts[i - 1]);
+    expect(counts[counts.length - 1]).toBeLessThan(SAMPLES);
+    // the whole file: every row, no streaming mark; its rows are the rows the preview showed
+    const summary = (posted[done] as { type: 'done'; summary: FileSummary }).summary;
+    expect(summary.rows).toBe(SAMPLES);
+    expect(summary.streaming).toBeUndefined();
+    send(call(3, 'getRows', firstIds));
+    const early = answers[1].result as RowView[];
+    const final = (posted.find((m) => m.type === 'answer' && m.id === 3) as { result: RowView[] })
+      .result;
+    expect(early.map((r) => r.rowId)).toEqual(firstIds);
+    const shape = (rows: RowView[]) =>
+      rows.map((r) => ({
+        rowId: r.rowId,
+        sampleIndex: r.sampleIndex,
+        status: r.status,
+        durationSec: r.endSec - r.startSec,
+        names: r.items.map((i) => i.name),
+      }));
+    expect(shape(early)).toEqual(shape(final));
+  });
+
+  it('the service lists the file from its first preview, then the whole file under one id', async () => {
+    const seen: { phase: string; file?: FileSummary }[] = [];
+    const service = new TraceService(ingestInThread(FORMATS));
+    service.onProgress((p) => seen.push({ phase: p.phase, file: p.file }));
+    const result = await service.open({ openId: 'o1', sources: [{ kind: 'path', path }] });
+    if (!result.ok) throw new Error(result.error.message);
+    const previews = seen.filter((p) => p.file);
+    expect(previews.length).toBeGreaterThan(1);
+    expect(previews[0].file).toMatchObject({
+      streaming: true,
+      rows: 50,
+      bytes: statSync(path).size,
+    });
+    expect(new Set(previews.map((p) => p.file!.fileId))).toEqual(new Set([result.file.fileId]));
+    expect(result.file.streaming).toBeUndefined();
+    expect((await service.listFiles()).map((f) => [f.fileId, f.rows])).toEqual([
+      [result.file.fileId, SAMPLES],
+    ]);
+  });
+});

@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildStore } from '../../../src-main/core/store/build-store';
+import { queryRows, sortedRows, STORE_SORT_KEYS } from '../../../src-main/core/store/query-rows';
+import { searchTextReady } from '../../../src-main/core/store/search-text';
+import { warmIndexes } from '../../../src-main/core/store/warm-indexes';
+import type { Row } from '../../../src-main/core/model/row';
+import { SLIME, readJson } from '../../support/fixtures';
+
+// Issue 18: the text index and every sort order are built in the worker right after opening,
+// a step at a time, and kept; queries then only pick rows out of them.
+const rowsOf = () =>
+  readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows;
+
+describe('indexes warmed after opening', () => {
+  it('builds the text index and each order in short steps, then keeps them', () => {
+    const store = buildStore({ rows: rowsOf() });
+    const steps = warmIndexes(store);
+    expect(searchTextReady(store)).toBe(false);
+    let count = 0;
+    while (!steps.next().done) count++;
+    // two early orders, one step per 500 rows of text, then both directions of every key
+    expect(count).toBe(2 + Math.ceil(store.rowCount / 500) + 2 * STORE_SORT_KEYS.length);
+    expect(searchTextReady(store)).toBe(true);
+    const order = sortedRows(store, 'duration', true);
+    expect(sortedRows(store, 'duration', true)).toBe(order);
+  });
+
+  it('answers exactly as a store queried cold', () => {
+    const warm = buildStore({ rows: rowsOf() });
+    const cold = buildStore({ rows: rowsOf() });
+    for (const step = warmIndexes(warm); !step.next().done;);
+    // "python": the tool_call spans' start attr {"tool": "python"} in rollout_agentic
+    for (const query of [
+      { sort: 'duration' as const, descending: true, filter: { text: 'python' } },
+      { sort: 'start' as const, filter: { statuses: ['completed'] } },
+      { sort: 'reward' as const, descending: true },
+    ]) {
+      const got = Array.from(queryRows(warm, query));
+      expect(got).toEqual(Array.from(queryRows(cold, query)));
+    }
+    // the rows of rollout_agentic.pt.expected.json whose tool_call says "python"
+    expect(Array.from(queryRows(warm, { sort: 'row_id', filter: { text: 'python' } }))).toEqual([
+      0, 2, 3, 5, 6, 9, 10, 13, 14,
+    ]);
+  });
+});
