@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { buildRolloutFigures } from '../../../src-main/core/open/build-rollout-figures';
 import {
   compareDigest,
   compareTraces,
@@ -114,25 +115,17 @@ describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
       ).rows;
       return rows.reduce((s, r) => s + r.duration, 0) / rows.length;
     };
-    const duration = stat(result, 'row_duration/mean');
+    const duration = stat(result, 'row_duration/mean_sec');
     // slime's cache rounds each duration to 6 decimals
     expect(duration.a).toBeCloseTo(mean('rollout_7.pt'), 5);
     expect(duration.b).toBeCloseTo(mean('rollout_8.pt'), 5);
   });
 
-  it('wall time is the span slime’s viewer draws', () => {
+  it('the viewer span is the span slime’s viewer draws (wall time is the own window: issue 17)', () => {
     const result = compare7vs8();
-    const wall = stat(result, 'rollout/wall_time_sec');
+    const wall = stat(result, 'rollout/viewer_span_sec');
     expect(wall.a).toBeCloseTo(a.viewer_global_span_s, 6);
     expect(wall.b).toBeCloseTo(b.viewer_global_span_s, 6);
-  });
-
-  it('matches all 24 samples by index: rollout 8 re-numbers nothing', () => {
-    const result = compare7vs8();
-    expect(result.matched).toHaveLength(24);
-    expect(result.matched.every((m) => m.key === `index ${m.aRowId}`)).toBe(true);
-    expect(result.onlyA).toEqual([]);
-    expect(result.onlyB).toEqual([]);
   });
 
   it('perf: slime’s perf keys of each file, each side its own value, keys sorted once', () => {
@@ -150,8 +143,9 @@ describe('rollout 7 vs rollout 8 against numpy’s figures', () => {
       expect(byKey.get(key)?.a, key).toBeCloseTo(value, 9);
     for (const [key, value] of Object.entries(perfB))
       expect(byKey.get(key)?.b, key).toBeCloseTo(value, 9);
+    // each key once (ordered by |Δ%|, issue 17)
     const keys = result.perf.map((p) => p.key);
-    expect(keys).toEqual([...new Set(keys)].sort());
+    expect(keys).toHaveLength(new Set(keys).size);
   });
 
   it('span totals are sorted by how much time moved, largest first', () => {
@@ -207,17 +201,21 @@ describe('comparing two rollouts from their digests', () => {
       .length;
     expect(result.matched.length + result.onlyA.length).toBe(rowsA);
     expect(result.matched.length + result.onlyB.length).toBe(rowsB);
-    expect(result.stats.find((s) => s.key === 'rollout/rows')).toMatchObject({ key: 'rollout/rows', a: rowsA, b: rowsB, unit: 'samples' });
+    expect(result.stats.find((s) => s.key === 'rollout/rows')).toMatchObject({
+      key: 'rollout/rows',
+      a: rowsA,
+      b: rowsB,
+      unit: 'samples',
+    });
   });
 
-  it('an OTLP trace has no samples: response lengths from its rows, no prompt key', () => {
+  it('an OTLP trace has no samples: no response lengths, no prompt key', () => {
     const trace = openTraceFile([fixtureSource(resolve(OTLP, 'sglang_otel_trace.json'))]);
     const digest = compareDigest(trace);
     // 20 traces, one row each (tests/fixtures/otlp/README.md)
     expect(digest.rows).toHaveLength(20);
-    expect(digest.rows.map((r) => r.total_response_length)).toEqual(
-      trace.rows.map((r) => r.total_response_length),
-    );
+    // a trace has no sample response_length
+    expect(digest.rows.map((r) => r.response_length)).toEqual(Array(20).fill(null));
     expect(digest.rows.map((r) => r.promptKey)).toEqual(Array(20).fill(null));
   });
 
@@ -232,8 +230,9 @@ describe('comparing two rollouts from their digests', () => {
 });
 
 describe('matching samples and figures on digests made by hand', () => {
-  // The matching rule (TRACE_MODEL / compare-traces.ts): the same sample index first, else the
-  // same group and prompt (partial-rollout carry-over), each B row used once.
+  // The matching rule (core/compare/match-samples.ts, issue 17): by index only when every pair an
+  // index would make has the same group and prompt; otherwise by group and prompt, each B row
+  // used once; the rest listed as only-A or only-B.
   const row = (
     row_id: number,
     sample_index: number | null,
@@ -244,110 +243,101 @@ describe('matching samples and figures on digests made by hand', () => {
     sample_index,
     status: 'completed',
     reward: 1,
-    total_response_length: 10,
+    response_length: 10,
     duration: 2,
     promptKey,
     ...extra,
   });
-  const sideOf = (
-    fileId: string,
-    rows: RowDigest[],
-    span: [number, number] | null,
-  ): CompareSide => ({
+  const sideOf = (fileId: string, rows: RowDigest[]): CompareSide => ({
     fileId,
     summary: {
       format: 'slime',
       formatLabels: { noun: 'slime dump' },
-      globalStartSec: span?.[0] ?? null,
-      globalEndSec: span?.[1] ?? null,
       samples: rows.length,
       rows: rows.length,
       untracedSamples: 0,
     } as FileSummary,
-    digest: { perf: {}, spanTotals: [], rows },
+    digest: { perf: {}, spanTotals: [], rows, rollout: buildRolloutFigures([], [], null) },
   });
 
-  it('by index first, then by group and prompt; the rest only-A or only-B', () => {
+  it('prompts agree at every index: matched by index, the rest only-B', () => {
     const result = compareTraces(
-      sideOf(
-        'a',
-        [row(0, 0, 'g0|p'), row(1, 1, 'g0|q'), row(2, null, 'g1|r'), row(3, 7, 'g2|s')],
-        null,
-      ),
-      sideOf(
-        'b',
-        [
-          row(0, 0, 'g9|z'),
-          row(1, 5, 'g0|q'),
-          row(2, 6, 'g1|r'),
-          row(3, 8, null),
-          row(4, 1, 'g0|q'),
-        ],
-        null,
-      ),
+      sideOf('a', [row(0, 0, 'g0|p'), row(1, 1, 'g0|q')]),
+      sideOf('b', [row(0, 0, 'g0|p'), row(1, 1, 'g0|q'), row(2, 2, 'g1|r')]),
     );
+    expect(result.matchedBy).toBe('index');
     expect(result.matched).toEqual([
       { aRowId: 0, bRowId: 0, key: 'index 0' },
-      { aRowId: 1, bRowId: 4, key: 'index 1' },
+      { aRowId: 1, bRowId: 1, key: 'index 1' },
+    ]);
+    expect([result.onlyA, result.onlyB]).toEqual([[], [2]]);
+  });
+
+  it('an index pair with other prompts: matched by group and prompt only', () => {
+    const result = compareTraces(
+      sideOf('a', [row(0, 0, 'g0|p'), row(1, 1, 'g0|q'), row(2, null, 'g1|r'), row(3, 7, 'g2|s')]),
+      sideOf('b', [
+        row(0, 0, 'g9|z'),
+        row(1, 5, 'g0|q'),
+        row(2, 6, 'g1|r'),
+        row(3, 8, null),
+        row(4, 1, 'g0|q'),
+      ]),
+    );
+    expect(result.matchedBy).toBe('group and prompt');
+    // A's row 1 takes the first B row with its prompt (row 1), so B's row 4 is left over
+    expect(result.matched).toEqual([
+      { aRowId: 1, bRowId: 1, key: 'group and prompt' },
       { aRowId: 2, bRowId: 2, key: 'group and prompt' },
     ]);
-    // A's row 3 has index 7 and prompt g2|s: nothing in B
-    expect(result.onlyA).toEqual([3]);
-    // B's row 1 (g0|q) lost to row 4, which matched A's row 1 by index; row 3 has no prompt
-    expect(result.onlyB).toEqual([1, 3]);
+    expect(result.onlyA).toEqual([0, 3]);
+    expect(result.onlyB).toEqual([0, 3, 4]);
   });
 
-  it('a B row is used once: two A rows with one index, two with one prompt', () => {
+  it('a B row is used once: three A rows with one prompt, one B row with it', () => {
     const result = compareTraces(
-      sideOf('a', [row(0, 3, 'p'), row(1, 3, 'p'), row(2, 3, 'p')], null),
-      sideOf('b', [row(0, 3, 'x'), row(1, 9, 'p')], null),
+      sideOf('a', [row(0, 3, 'p'), row(1, 3, 'p'), row(2, 3, 'p')]),
+      sideOf('b', [row(0, 3, 'x'), row(1, 9, 'p')]),
     );
-    expect(result.matched).toEqual([
-      { aRowId: 0, bRowId: 0, key: 'index 3' },
-      { aRowId: 1, bRowId: 1, key: 'group and prompt' },
-    ]);
-    expect(result.onlyA).toEqual([2]);
-    expect(result.onlyB).toEqual([]);
+    expect(result.matched).toEqual([{ aRowId: 0, bRowId: 1, key: 'group and prompt' }]);
+    expect([result.onlyA, result.onlyB]).toEqual([[1, 2], [0]]);
   });
 
-  it('a string sample index matches the same string; two null indexes never match by index', () => {
+  it('a string sample index matches the same string; null indexes never match by index', () => {
     const result = compareTraces(
-      sideOf('a', [row(0, 'k' as never, null), row(1, null, null)], null),
-      sideOf('b', [row(0, null, null), row(1, 'k' as never, null)], null),
+      sideOf('a', [row(0, 'k' as never, 'p'), row(1, null, 'q')]),
+      sideOf('b', [row(0, null, 'q'), row(1, 'k' as never, 'p')]),
     );
+    expect(result.matchedBy).toBe('index');
     expect(result.matched).toEqual([{ aRowId: 0, bRowId: 1, key: 'index k' }]);
     expect([result.onlyA, result.onlyB]).toEqual([[1], [0]]);
   });
 
-  it('means over rows; an empty side has no means and no wall time', () => {
+  it('means over rows; an empty side has none', () => {
     const result = compareTraces(
-      sideOf(
-        'a',
-        [
-          row(0, 0, null, { reward: 1, total_response_length: 10, duration: 2, status: 'aborted' }),
-          row(1, 1, null, { reward: null, total_response_length: 30, duration: 6, status: null }),
-        ],
-        [100, 112.5],
-      ),
-      sideOf('b', [], null),
+      sideOf('a', [
+        row(0, 0, null, { reward: 1, response_length: 10, duration: 2, status: 'aborted' }),
+        row(1, 1, null, { reward: null, response_length: 30, duration: 6, status: null }),
+      ]),
+      sideOf('b', []),
     );
-    expect(Object.fromEntries(result.stats.map((s) => [s.key, [s.a, s.b]]))).toEqual({
-      'rollout/wall_time_sec': [12.5, 0],
-      'rollout/samples': [2, 0],
-      'rollout/rows': [2, 0],
-      'rollout/untraced_samples': [0, 0],
-      // the reward mean skips a row without a reward
-      'reward/mean': [1, null],
-      'response_length/mean': [20, null],
-      'row_duration/mean': [4, null],
-      'status/aborted': [1, null],
-      'status/none': [1, null],
-    });
+    const stat = (key: string) => {
+      const found = result.stats.find((s) => s.key === key);
+      return found ? [found.a, found.b] : undefined;
+    };
+    // the reward mean skips a row without a reward
+    expect(stat('reward/mean')).toEqual([1, null]);
+    expect(stat('response_length/mean')).toEqual([20, null]);
+    expect(stat('response_length/max')).toEqual([30, null]);
+    expect(stat('row_duration/mean_sec')).toEqual([4, null]);
+    expect(stat('status/aborted')).toEqual([1, null]);
+    expect(stat('status/none')).toEqual([1, null]);
+    expect(stat('rollout/samples')).toEqual([2, 0]);
   });
 
   it('span totals: a name on one side only is 0 on the other; largest move first', () => {
-    const a = sideOf('a', [], null);
-    const b = sideOf('b', [], null);
+    const a = sideOf('a', []);
+    const b = sideOf('b', []);
     a.digest.spanTotals = [
       ['only_a', 3, 1],
       ['both', 10, 4],
@@ -363,12 +353,13 @@ describe('matching samples and figures on digests made by hand', () => {
     ]);
   });
 
-  it('perf keys: sorted union, null where a side lacks one', () => {
-    const a = sideOf('a', [], null);
-    const b = sideOf('b', [], null);
+  it('perf keys: the union, null where a side lacks one', () => {
+    const a = sideOf('a', []);
+    const b = sideOf('b', []);
     a.digest.perf = { 'perf/z': 1, 'perf/a': 2 };
     b.digest.perf = { 'perf/m': 3, 'perf/a': 4 };
-    expect(compareTraces(a, b).perf).toEqual([
+    const perf = compareTraces(a, b).perf.map(({ key, a, b }) => ({ key, a, b }));
+    expect(perf.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
       { key: 'perf/a', a: 2, b: 4 },
       { key: 'perf/m', a: null, b: 3 },
       { key: 'perf/z', a: 1, b: null },
