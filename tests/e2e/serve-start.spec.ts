@@ -11,7 +11,8 @@ import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
  * read), and the terminal says which named files failed and why.
  */
 const CLI = resolve(__dirname, '../../out/main/cli.js');
-const PORT = 4797;
+// beside the suite's own server (E2E_PORT), so checkouts side by side do not collide
+const PORT = Number(process.env.E2E_PORT ?? 4791) + 6;
 const TOKEN = 'serve-start-token';
 
 let dir: string;

@@ -11,7 +11,8 @@ import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
  * two picked ones compare, a dump still being written shows as incomplete.
  */
 const CLI = resolve(__dirname, '../../out/main/cli.js');
-const PORT = 4798;
+// beside the suite's own server (E2E_PORT), so checkouts side by side do not collide
+const PORT = Number(process.env.E2E_PORT ?? 4791) + 7;
 const TOKEN = 'trends-token';
 
 let run: string;
