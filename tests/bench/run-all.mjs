@@ -1,12 +1,13 @@
 // `npm run bench`: speed and memory on files of realistic size, each beside a baseline run
 // in the same command. Not part of `npm test`. Sizes: BENCH_DUMP_MB (default "100,1000"),
-// BENCH_OTLP_SPANS (default 1000000).
+// BENCH_OTLP_SPANS (default 1000000), BENCH_CHROME_EVENTS (default 2000000).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
 import { writeOtlpFile } from './otlp-writer.mjs';
+import { writeChromeTrace } from './chrome-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream } from './bench-open-stream.mjs';
@@ -131,6 +132,27 @@ async function openInServeMode(path) {
   } finally {
     child.kill();
   }
+}
+
+/** A Chrome trace in Kineto's shape, plain and gzipped, against JSON.parse of the whole file. */
+function benchChrome() {
+  const events = Number(process.env.BENCH_CHROME_EVENTS ?? 2_000_000);
+  const path = join(data, `chrome_${events}.json`);
+  if (!existsSync(path)) writeChromeTrace(path, events);
+  if (!existsSync(`${path}.gz`)) execFileSync('bash', ['-c', `gzip -1 -c '${path}' > '${path}.gz'`]);
+  const bytes = statSync(path).size;
+  console.log(`\n== Chrome trace, Kineto's shape: ${mb(bytes)} MB, ${events} events -> frozen store, vs JSON.parse of the whole file`);
+  const ours = measure(process.execPath, [CLI, 'summary', '--json', '--timings', path]);
+  const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-file.mjs'), path]);
+  const gz = measure(process.execPath, [CLI, 'summary', '--json', '--timings', `${path}.gz`]);
+  const steps = (run) => /timings: (.*)/.exec(run.stderr)?.[1] ?? '(no timings)';
+  const spans = JSON.parse(ours.stdout).spans;
+  console.log(
+    `headless (summary): ${ours.seconds.toFixed(2)} s (${mb(bytes / ours.seconds)} MB/s), ${spans} spans, peak ${ours.peakMb.toFixed(0)} MB (${((ours.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); ` +
+      `JSON.parse only ${baseline.seconds.toFixed(2)} s, peak ${baseline.peakMb.toFixed(0)} MB; time ratio ours/JSON.parse ${(ours.seconds / baseline.seconds).toFixed(2)}`,
+  );
+  console.log(`  steps: ${steps(ours)}`);
+  console.log(`  gzipped (${mb(statSync(`${path}.gz`).size)} MB): ${gz.seconds.toFixed(2)} s, peak ${gz.peakMb.toFixed(0)} MB; ${steps(gz)}`);
 }
 
 function benchEventLoop() {
@@ -269,6 +291,7 @@ const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
 if (!only || only === 'otlp') await benchOtlp();
+if (!only || only === 'chrome') benchChrome();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
 if (!only || only === 'trends') benchTrends();
