@@ -229,11 +229,11 @@ function sendError(res: ServerResponse, error: unknown): void {
     return sendJson(res, 400, { code: 'serve/bad-call', error: error.message });
   if (error instanceof NotFoundError)
     return sendJson(res, 404, { code: 'serve/not-found', error: error.message });
-  // not the exception's text: it says nothing a user can act on, and may say too much
-  sendJson(res, 500, { code: 'serve/internal', error: 'the call failed inside the server' });
-  process.stderr.write(
-    `serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  // the service's own refusals (e.g. "cannot compare ...") are worded for users
+  sendJson(res, 500, {
+    code: 'serve/call-failed',
+    error: error instanceof Error ? error.message : String(error),
+  });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

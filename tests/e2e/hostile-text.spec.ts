@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { slimeDump } from '../unit/hostile/container-writers';
 
 const URL = '/?token=e2e-test-token';
 
@@ -69,5 +70,39 @@ test('HTML and script in span names, attributes and services show as text and ne
   await page.mouse.move(box.x + 5, box.y + 5);
   // nothing the file said became markup, and nothing ran
   expect(await page.locator('img[src=x], script:text("__pwned"), svg[onload], iframe, b[onmouseover]').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+});
+
+test('HTML and script in a sample’s prompt, response and label show as text and never run', async ({ page }) => {
+  const prompt = '<img src=x onerror="window.__pwned=6">hello';
+  const response = '<script>window.__pwned=7</script>answer';
+  const dump = slimeDump((w) =>
+    w.py([
+      {
+        index: 0,
+        prompt: [{ role: 'user', content: prompt }],
+        response,
+        label: '<svg onload="window.__pwned=8"></svg>',
+        status: 'completed',
+        trace: {
+          events: [
+            { type: 'span_start', name: PAYLOADS.name, span_id: 'a', ts: 1 },
+            { type: 'span_end', name: PAYLOADS.name, span_id: 'a', ts: 2 },
+          ],
+        },
+      },
+    ]),
+  );
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'hostile.pt',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(dump),
+  });
+  await expect(page.getByTestId('file-tab')).toContainText('hostile.pt');
+  await page.locator('[data-testid=timeline-row][data-row-id="0"]').click();
+  await expect(page.getByTestId('sample-prompt').getByTestId('chat-message').locator('.chat-content')).toHaveText(prompt);
+  await expect(page.getByText(response)).toBeVisible();
+  expect(await page.locator('img[src=x], svg[onload]').count()).toBe(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 });

@@ -354,6 +354,25 @@ export const HOSTILE_CASES: HostileCase[] = [
     expect: { opens: (t) => assertEqual(t.summary.spans, 1) },
   },
   {
+    id: 'otlp-long-first-line',
+    issue: '12',
+    why: 'a first line longer than the 64 KB head must still be recognised and read',
+    name: 'long-line.jsonl',
+    make: () => {
+      const spans = Array.from({ length: 2000 }, (_, i) => ({
+        spanId: spanId(i + 1),
+        start: nanos(i * 0.01),
+        end: nanos(i * 0.01 + 0.005),
+      }));
+      return otlpFile([otlpLine(spans)]);
+    },
+    expect: {
+      opens: (t) => {
+        assertEqual(t.summary.spans, 2000);
+      },
+    },
+  },
+  {
     id: 'otlp-pretty-document-cut-off',
     issue: '12',
     why: 'a pretty-printed export cut off read as "465 lines not JSON"; it says it is cut off',
