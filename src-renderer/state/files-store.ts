@@ -7,6 +7,8 @@ export interface OpeningFile {
   bytesRead: number;
   bytesTotal: number;
   samplesRead: number;
+  /** the tab its rows show in while it is read (previews), if any yet */
+  fileId?: string;
 }
 
 export interface FilesState {
@@ -75,12 +77,20 @@ export const useFilesStore = create<FilesState>()((set) => ({
           bytesRead: p.bytesRead,
           bytesTotal: p.bytesTotal,
           samplesRead: p.samplesRead,
+          fileId: p.file?.fileId,
         };
         return { ...preview, opening: [...s.opening, started] };
       }
       if (!known) return s;
       if (p.phase === 'done' || p.phase === 'failed' || p.phase === 'cancelled') {
-        return { opening: s.opening.filter((o) => o.openId !== p.openId) };
+        const opening = s.opening.filter((o) => o.openId !== p.openId);
+        // a file shown while it was read, then not opened after all: its tab goes
+        const shown = s.opening.find((o) => o.openId === p.openId)?.fileId;
+        if (p.phase === 'done' || shown === undefined) return { opening };
+        const files = s.files.filter((f) => f.fileId !== shown);
+        const activeFileId =
+          s.activeFileId === shown ? (files[files.length - 1]?.fileId ?? null) : s.activeFileId;
+        return { opening, files, activeFileId };
       }
       return {
         ...preview,
@@ -91,13 +101,26 @@ export const useFilesStore = create<FilesState>()((set) => ({
                 bytesRead: p.bytesRead,
                 bytesTotal: Math.max(p.bytesTotal, o.bytesTotal),
                 samplesRead: p.samplesRead,
+                fileId: p.file?.fileId ?? o.fileId,
               }
             : o,
         ),
       };
     }),
   finishOpening: (openId) =>
-    set((s) => ({ opening: s.opening.filter((o) => o.openId !== openId) })),
+    set((s) => {
+      const opening = s.opening.filter((o) => o.openId !== openId);
+      // shown while it was read but never opened whole (failed, cancelled): its tab goes
+      const shown = s.opening.find((o) => o.openId === openId)?.fileId;
+      const stale = s.files.find((f) => f.fileId === shown && f.streaming);
+      if (!stale) return { opening };
+      const files = s.files.filter((f) => f !== stale);
+      const activeFileId =
+        s.activeFileId === stale.fileId
+          ? (files[files.length - 1]?.fileId ?? null)
+          : s.activeFileId;
+      return { opening, files, activeFileId };
+    }),
   addError: (error) => set((s) => ({ errors: [...s.errors, error] })),
   dismissError: (index) => set((s) => ({ errors: s.errors.filter((_, i) => i !== index) })),
 }));

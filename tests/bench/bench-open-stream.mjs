@@ -85,3 +85,41 @@ export async function benchOpenStream(cli, path) {
     child.kill();
   }
 }
+
+/**
+ * The same file in Chromium (serve mode, named on the command line as a user would): seconds
+ * from starting the server until the first timeline rows are drawn, and until the whole file is
+ * there; `screenshot` (a path) keeps how the page looks while rows still arrive.
+ */
+export async function browserFirstRows(cli, path, screenshot) {
+  const { chromium } = await import('playwright-core');
+  const port = 5800 + Math.floor(Math.random() * 150);
+  const started = performance.now();
+  const server = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--token', 'bench', path], { stdio: 'ignore' });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    for (let tries = 0; ; tries++) {
+      try {
+        await page.goto(`http://127.0.0.1:${port}/?token=bench`);
+        break;
+      } catch (error) {
+        if (tries > 100) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    await page.waitForSelector('[data-testid=timeline-row][data-bars]', { timeout: 600_000 });
+    const firstRows = (performance.now() - started) / 1000;
+    const shownWhileReading = await page.locator('[data-testid=row-count]').first().textContent();
+    if (screenshot) await page.screenshot({ path: screenshot });
+    await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 900_000 });
+    const allRows = (performance.now() - started) / 1000;
+    return { firstRows, allRows, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}

@@ -10,7 +10,7 @@ import { writeOtlpFile } from './otlp-writer.mjs';
 import { writeChromeTrace } from './chrome-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
-import { benchOpenStream } from './bench-open-stream.mjs';
+import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -285,6 +285,19 @@ async function benchHundredK() {
   for (const i of app.interactions) {
     console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(1)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`);
   }
+  const shot = process.env.BENCH_SCREENSHOT ?? null;
+  const browser = await browserFirstRows(CLI, path, shot);
+  console.log(
+    `in Chromium: first rows drawn ${browser.firstRows.toFixed(2)} s after starting serve mode (goal 2 s: ${ok(browser.firstRows, 2)}; the row count then read "${browser.shownWhileReading}"), ` +
+      `whole file ${browser.allRows.toFixed(2)} s; first rows at ${(browser.firstRows / baseline.seconds).toFixed(2)}x summary's time`,
+  );
+  const out = join(data, 'export_100k.perfetto.json.gz');
+  const exported = measure(process.execPath, [CLI, 'export', path, '--format', 'perfetto', '-o', out]);
+  const exportRatio = (exported.peakMb * 1.048576e6) / bytes;
+  console.log(
+    `export --format perfetto (gzip, streamed): ${exported.seconds.toFixed(1)} s, peak ${exported.peakMb.toFixed(0)} MB = ${exportRatio.toFixed(2)}x the file (goal 0.50x: ${ok(exportRatio, 0.5)}); ` +
+      `baseline, summary alone: peak ${baseline.peakMb.toFixed(0)} MB, ${baseline.seconds.toFixed(1)} s; export/summary peak ${(exported.peakMb / baseline.peakMb).toFixed(2)}x, time ${(exported.seconds / baseline.seconds).toFixed(2)}x`,
+  );
 }
 
 const only = process.argv[2];
