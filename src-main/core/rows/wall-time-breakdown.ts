@@ -39,10 +39,10 @@ export function buildOwnBreakdown(
     if (piece.end > from && piece.end < to) cuts.add(piece.end);
   }
   const sorted = [...cuts].sort((a, b) => a - b);
+  const categoryAt = sweepCategories(pieces, rowStart);
   for (let i = 0; i + 1 < sorted.length; i++) {
     const [start, end] = [sorted[i], sorted[i + 1]];
-    const mid = (start + end) / 2;
-    seconds[categoryAt(mid, pieces, rowStart)] += end - start;
+    seconds[categoryAt((start + end) / 2)] += end - start;
   }
   return {
     window: own,
@@ -141,13 +141,55 @@ function spanCategory(name: string): WallTimeCategory {
   return 'other in sample';
 }
 
-function categoryAt(t: number, pieces: Piece[], rowStart: number): WallTimeCategory {
-  if (t < rowStart) return 'queueing';
-  let best: Piece | null = null;
-  for (const piece of pieces) {
-    if (piece.start <= t && t < piece.end && (!best || piece.rank > best.rank)) best = piece;
+/**
+ * The category at each of a rising series of moments: the covering piece of highest rank (the
+ * first listed among equals), else a gap. A sweep with a heap of the pieces begun so far, so a
+ * row of 200,000 nested spans costs n log n, not a scan of every piece per moment.
+ */
+function sweepCategories(pieces: Piece[], rowStart: number): (t: number) => WallTimeCategory {
+  const byStart = pieces.map((_, k) => k).sort((a, b) => pieces[a].start - pieces[b].start);
+  // before `b` in the heap: higher rank, then earlier in the list (what a scan would keep)
+  const before = (a: number, b: number) =>
+    pieces[a].rank > pieces[b].rank || (pieces[a].rank === pieces[b].rank && a < b);
+  const heap: number[] = [];
+  let next = 0;
+  return (t) => {
+    if (t < rowStart) return 'queueing';
+    while (next < byStart.length && pieces[byStart[next]].start <= t) {
+      heapPush(heap, byStart[next++], before);
+    }
+    // moments rise, so a piece that has ended never covers a later one
+    while (heap.length > 0 && pieces[heap[0]].end <= t) heapPop(heap, before);
+    return heap.length > 0 ? pieces[heap[0]].category : 'gaps in sample';
+  };
+}
+
+function heapPush(heap: number[], value: number, before: (a: number, b: number) => boolean) {
+  heap.push(value);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!before(heap[i], heap[parent])) break;
+    [heap[i], heap[parent]] = [heap[parent], heap[i]];
+    i = parent;
   }
-  return best ? best.category : 'gaps in sample';
+}
+
+function heapPop(heap: number[], before: (a: number, b: number) => boolean) {
+  const last = heap.pop()!;
+  if (heap.length === 0) return;
+  heap[0] = last;
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    const right = left + 1;
+    let top = i;
+    if (left < heap.length && before(heap[left], heap[top])) top = left;
+    if (right < heap.length && before(heap[right], heap[top])) top = right;
+    if (top === i) return;
+    [heap[i], heap[top]] = [heap[top], heap[i]];
+    i = top;
+  }
 }
 
 /** Total length of the union of [start, end] intervals. */
