@@ -88,6 +88,18 @@ export function formatSummaryText(trace: OpenedTrace): string {
     `spans     ${json.spans}   events ${json.events}   links ${json.links}`,
     `duration  ${json.durationSec === null ? '-' : `${json.durationSec.toFixed(3)} s`}`,
   );
+  const rollout = trace.perf.rollout;
+  if (rollout.resumed.length > 0) {
+    // (ours) the figures' window, and the resumed samples slime's viewer span hides an hour in
+    const from = [...new Set(rollout.resumed.map((r) => r.startRolloutId))].join(', ');
+    const idle = rollout.breakdownWhole.seconds['idle between attempts'];
+    lines.push(
+      `window    ${rollout.own.label}`,
+      `resumed   ${rollout.resumed.length} samples from rollout ${from}: ${idle.toFixed(1)} s idle between attempts`,
+    );
+  }
+  if (rollout.stragglers && trace.summary.capabilities.facets.groups)
+    lines.push(`tail      ${rollout.stragglers.sentence}`);
   if (json.skippedLines > 0) {
     const examples = json.skippedLineExamples.map((e) => `line ${e.line} ${e.reason}`).join(', ');
     lines.push(`skipped   ${countOf(json.skippedLines, 'line')}: ${examples}`);

@@ -94,5 +94,18 @@ describe.skipIf(!existsSync(CLI))(
       expect(rollout.stragglers.sampleCount).toBe(3);
       expect(rollout.groups.filter((g) => g.zeroVariance).map((g) => g.groupIndex)).toEqual([5]);
     });
+
+    it('summary in a terminal says the window, the resumed samples and the straggler tail', () => {
+      const out = run('summary', R8);
+      expect(out.status).toBe(0);
+      expect(out.stdout).toContain(
+        "window    this rollout's own window: 3570.0-3628.3 s (58.3 s); earlier attempts of 8 resumed samples left out",
+      );
+      expect(out.stdout).toContain(
+        'resumed   8 samples from rollout 7: 3538.8 s idle between attempts',
+      );
+      expect(out.stdout).toMatch(/tail {6}the last 3 samples \(12\.5%\) kept the rollout open for/);
+      expect(run('summary', R7).stdout).not.toContain('resumed');
+    });
   },
 );
