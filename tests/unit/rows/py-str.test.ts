@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { pyStr, toAttr } from '../../../src-main/core/rows/row-fields';
+
+// str(x) as Python prints the scalars a sample holds, and pickle values as plain attr values.
+describe('pyStr', () => {
+  it('prints scalars as Python’s str does', () => {
+    expect([
+      pyStr('x'),
+      pyStr(null),
+      pyStr(true),
+      pyStr(false),
+      pyStr(3),
+      pyStr(2.5),
+      pyStr(10n),
+    ]).toEqual(['x', 'None', 'True', 'False', '3', '2.5', '10']);
+  });
+
+  it('anything else as the JSON of its attr value', () => {
+    expect(pyStr([1, 'a', null] as never)).toBe('[1,"a",null]');
+  });
+});
+
+describe('toAttr', () => {
+  it('scalars as they are, big ints as numbers, bytes and token lists as short tags', () => {
+    expect(toAttr(undefined)).toBeNull();
+    expect(toAttr(null)).toBeNull();
+    expect(toAttr(7n as never)).toBe(7);
+    expect([toAttr(1.5), toAttr('s'), toAttr(false)]).toEqual([1.5, 's', false]);
+    expect(toAttr(new Uint8Array(5) as never)).toBe('<5 bytes>');
+    expect(toAttr({ $kind: 'lazy-list', length: 512 } as never)).toBe('<list of 512>');
+  });
+
+  it('tensors and arrays by dtype and shape; other objects by module and name', () => {
+    expect(toAttr({ $kind: 'tensor', dtype: 'int32', shape: [3, 4] } as never)).toBe(
+      '<tensor int32 [3, 4]>',
+    );
+    expect(toAttr({ $kind: 'ndarray', dtype: 'float32' } as never)).toBe('<ndarray float32 []>');
+    expect(toAttr({ $kind: 'object', module: 'slime.utils.types', name: 'Sample' } as never)).toBe(
+      '<slime.utils.types.Sample>',
+    );
+    expect(toAttr({ $kind: 'object' } as never)).toBe('<object.>');
+  });
+
+  it('lists and dicts element by element', () => {
+    expect(toAttr([1n, null, 'a'] as never)).toEqual([1, null, 'a']);
+  });
+});
