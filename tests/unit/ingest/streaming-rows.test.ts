@@ -13,6 +13,7 @@ import { TraceService } from '../../../src-main/api/trace-service';
 import { FORMATS } from '../../../src-main/core/formats/registry';
 import { ingestInThread } from '../../support/in-thread-ingest';
 // the bench's writer: dumps shaped like slime's, samples appended 50 at a time
+// @ts-expect-error: a plain .mjs module without types (as in the e2e specs that use it)
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 
 // Issue 18: rows appear before the file is fully read. A dump of 600 samples is generated
