@@ -58,7 +58,8 @@ export function CompareView({
     return () => {
       live = false;
     };
-  }, [host, fileA.fileId, fileB.fileId]);
+    // files shown while they are read are compared once they are whole (streaming ends)
+  }, [host, fileA.fileId, fileB.fileId, fileA.streaming, fileB.streaming]);
 
   const spanNames = useMemo(() => {
     if (!perf) return [];

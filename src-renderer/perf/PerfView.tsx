@@ -34,7 +34,8 @@ export function PerfView({ host, file }: { host: TraceHost; file: FileSummary })
     return () => {
       live = false;
     };
-  }, [host, file.fileId]);
+    // a file shown while it is read gets its perf view once it is whole (streaming ends)
+  }, [host, file.fileId, file.streaming]);
 
   const table = useMemo(() => (perf ? perfTableRows(perf.perf) : []), [perf]);
   const running = useMemo(() => (perf ? summariseRunning(perf.running) : null), [perf]);

@@ -8,7 +8,8 @@ import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
 /**
  * `trace-explorer serve FILE` with a file that takes seconds to open: the page shows its
  * progress and Cancel at once (it used to show the empty "drop files" page until the file was
- * read), and the terminal says which named files failed and why.
+ * read), then its first rows while the rest is read; the terminal says which named files
+ * failed and why.
  */
 const CLI = resolve(__dirname, '../../out/main/cli.js');
 // beside the suite's own server (E2E_PORT), so checkouts side by side do not collide
@@ -45,16 +46,20 @@ test.afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a named file shows its opening progress and Cancel at once, and Cancel stops it', async ({
+test('a named file shows its progress and Cancel at once, its first rows while it is read, and Cancel stops it', async ({
   page,
 }) => {
   await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
   const opening = page.getByTestId('opening-tab');
   await expect(opening).toContainText('rollout_big.pt', { timeout: 1500 });
-  await expect(page.getByTestId('empty-state-opening')).toContainText('Opening rollout_big.pt');
   await expect(page.getByTestId('empty-state')).toHaveCount(0);
+  // issue 18: rows stream to the view as they are read, beside the progress that goes on
+  await expect(page.getByTestId('timeline-row').first()).toBeVisible();
+  await expect(page.getByTestId('file-tab')).toContainText('rollout_big.pt');
+  await expect(opening).toBeVisible();
   await opening.getByTestId('cancel-open').click();
   await expect(opening).toHaveCount(0);
+  // cancelled: the rows shown so far go with it
   await expect(page.getByTestId('file-tab')).toHaveCount(0);
   // the missing file is said in the terminal, with its code
   await expect.poll(() => stderr).toContain('could not open missing.pt: no such file [io/not-found]');

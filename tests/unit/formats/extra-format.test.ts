@@ -159,7 +159,9 @@ describe('a format defined only in a test', () => {
     expect(b.items.map((item) => [item.name, item.startSec, item.endSec])).toEqual([
       ['queue', 0.5, 2],
     ]);
-    expect((await file.call('getPerf')).durations.map((d) => [d.name, Array.from(d.valuesSec)])).toEqual([
+    expect(
+      (await file.call('getPerf')).durations.map((d) => [d.name, Array.from(d.valuesSec)]),
+    ).toEqual([
       ['queue', [0.25, 1.5]],
       ['decode', [0.75]],
     ]);

@@ -172,9 +172,10 @@ describe('PD view (ours): [P]/[D] lanes for every dump generation', () => {
       sampleWith(currentRequest('b', 0, [0.25, 0, 0, 2, 0], [0.5, 0, 0, 0, 3])),
     ]).rows.map((r) => buildPdView(r));
     const series = new Map(perfSeries(rows).map((s) => [s.key, s]));
-    expect(Array.from(series.get('e2e latency')!.values)).toEqual([4.5, 6.25]);
-    expect(Array.from(series.get('e2e latency')!.rowIds)).toEqual([0, 1]);
-    expect(Array.from(series.get('prefill forward')!.values)).toEqual([1, 2]);
-    expect(Array.from(series.get('decode forward')!.values)).toEqual([2, 3]);
+    // typed arrays (issue 18: series cross threads and HTTP as bytes)
+    expect(series.get('e2e latency')!.values).toEqual(Float64Array.from([4.5, 6.25]));
+    expect(series.get('e2e latency')!.rowIds).toEqual(Int32Array.from([0, 1]));
+    expect(series.get('prefill forward')!.values).toEqual(Float64Array.from([1, 2]));
+    expect(series.get('decode forward')!.values).toEqual(Float64Array.from([2, 3]));
   });
 });
