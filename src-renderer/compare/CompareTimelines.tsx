@@ -133,7 +133,6 @@ export function CompareTimelines({
               </span>
             </div>
             <Timeline
-              host={host}
               file={file}
               order={orders[i]}
               windowKey={windowKey}

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import type { TraceHost } from '../host/trace-host';
+import { useHost } from '../host/host-context';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
@@ -9,7 +9,8 @@ import { TopBarActions } from './TopBarActions';
 const ACCEPT = '.pt,.pth,.jsonl,.json';
 
 /** Open button, one tab per open file (with close), and the files being opened. */
-export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: () => void }) {
+export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
+  const host = useHost();
   const input = useRef<HTMLInputElement>(null);
   const files = useFilesStore((s) => s.files);
   const activeFileId = useFilesStore((s) => s.activeFileId);
@@ -128,7 +129,7 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
           </div>
         ))}
       </nav>
-      <TopBarActions host={host} onShortcuts={onShortcuts} />
+      <TopBarActions onShortcuts={onShortcuts} />
     </header>
   );
 }

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { FileSummary, PerfView as PerfData } from '../../src-main/core/api/trace-api';
+import { useMemo } from 'react';
+import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
-import type { TraceHost } from '../host/trace-host';
+import { usePerf } from '../host/data-hooks';
 import { useViewStore } from '../state/view-store';
 import { Histogram } from './Histogram';
 import type { HistogramBin } from './histogram-bins';
@@ -18,23 +18,11 @@ const DURATION_CHARTS = 8;
  * The rollout's perf summary: slime's perf/... table, samples running over time with the long
  * tail, per-request histograms (click a bin to see those samples), durations per span name.
  */
-export function PerfView({ host, file }: { host: TraceHost; file: FileSummary }) {
-  const [perf, setPerf] = useState<PerfData | null>(null);
-  const [error, setError] = useState<string | null>(null);
+export function PerfView({ file }: { file: FileSummary }) {
+  const { perf, error } = usePerf(file.fileId);
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setView = useViewStore((s) => s.setView);
   const setPickedLabel = useViewStore((s) => s.setPickedLabel);
-
-  useEffect(() => {
-    let live = true;
-    host.api.getPerf(file.fileId).then(
-      (p) => live && setPerf(p),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [host, file.fileId]);
 
   const table = useMemo(() => (perf ? perfTableRows(perf.perf) : []), [perf]);
   const running = useMemo(() => (perf ? summariseRunning(perf.running) : null), [perf]);

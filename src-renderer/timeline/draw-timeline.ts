@@ -2,7 +2,8 @@ import type { ItemView, RowView } from '../../src-main/core/api/trace-api';
 import { pdPhaseColour } from '../../src-main/core/model/pd-phases';
 import { colourForName } from './span-colours';
 import { clusterMarkers } from './cluster-markers';
-import { formatDuration, type Window } from './time-window';
+import type { Window } from './time-window';
+import { formatDuration } from './time-format';
 import { LANE_HEIGHT, ROW_PADDING } from './row-layout';
 
 export interface ThemeColours {
@@ -33,7 +34,43 @@ export interface DrawOptions {
   hiddenNames: Set<string>;
   highlightName: string | null;
   selected: { rowId: number; index: number | null } | null;
+  /** lane height in CSS pixels (the density control); LANE_HEIGHT by default */
+  laneHeight?: number;
 }
+
+/**
+ * The part of CanvasRenderingContext2D drawing uses: a real canvas context in the app, a
+ * recording fake in the unit tests.
+ */
+export type DrawContext = Pick<
+  CanvasRenderingContext2D,
+  | 'clearRect'
+  | 'fillRect'
+  | 'strokeRect'
+  | 'fillText'
+  | 'measureText'
+  | 'beginPath'
+  | 'closePath'
+  | 'moveTo'
+  | 'lineTo'
+  | 'bezierCurveTo'
+  | 'rect'
+  | 'arc'
+  | 'fill'
+  | 'stroke'
+  | 'clip'
+  | 'save'
+  | 'restore'
+  | 'setLineDash'
+  | 'createLinearGradient'
+  | 'fillStyle'
+  | 'strokeStyle'
+  | 'lineWidth'
+  | 'globalAlpha'
+  | 'font'
+  | 'textAlign'
+  | 'textBaseline'
+>;
 
 export interface HitBox {
   rowId: number;
@@ -53,14 +90,17 @@ export interface RowDrawStats {
   ongoing: number;
   pdSegments: number;
   links: number;
+  /** bar labels drawn (at most one per bar, none over another) */
+  labels: number;
 }
 
 /**
- * Draws visible rows onto the canvas: a pure function of (rows, window, theme). Bars first,
- * then PD segments, then markers on top; returns hit boxes and what each row drew.
+ * Draws visible rows onto the canvas: a pure function of (rows, window, theme). Per row: bars
+ * (PD spans as phase segments), then their labels (at most one per bar, never over another
+ * label), links, then markers on top; returns hit boxes and what each row drew.
  */
 export function drawTimeline(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   rows: DrawRow[],
   options: DrawOptions,
 ): { hits: HitBox[]; stats: Map<number, RowDrawStats> } {
@@ -73,9 +113,10 @@ export function drawTimeline(
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
 
+  const laneHeight = options.laneHeight ?? LANE_HEIGHT;
   for (const { row, y, expanded, shaded, dimmed } of rows) {
     const laneCount = expanded ? Math.max(1, row.laneCount) : 1;
-    const rowHeight = laneCount * LANE_HEIGHT + ROW_PADDING;
+    const rowHeight = laneCount * laneHeight + ROW_PADDING;
     if (shaded) {
       ctx.fillStyle = theme.rowAlt;
       ctx.fillRect(0, y, width, rowHeight);
@@ -93,10 +134,11 @@ export function drawTimeline(
       ongoing: 0,
       pdSegments: 0,
       links: 0,
+      labels: 0,
     };
-    const laneY = (item: ItemView) =>
-      y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * LANE_HEIGHT;
+    const laneY = (item: ItemView) => y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * laneHeight;
     const points: { item: ItemView; x: number }[] = [];
+    const labels: { item: ItemView; x0: number; x1: number; top: number }[] = [];
     for (const item of row.items) {
       if (options.hiddenNames.has(item.name)) continue;
       if (item.kind !== 'span') {
@@ -108,7 +150,7 @@ export function drawTimeline(
       const x1 = Math.max(x0 + 1, xOf(item.endSec));
       if (x1 < -2 || x0 > width + 2) continue;
       const top = laneY(item) + 1;
-      const h = LANE_HEIGHT - 2;
+      const h = laneHeight - 2;
       const faded = options.highlightName !== null && options.highlightName !== item.name;
       ctx.globalAlpha = (dimmed ? 0.25 : 1) * (faded ? 0.2 : 1);
       if (item.pd && item.pd.phases.length > 0) {
@@ -129,7 +171,7 @@ export function drawTimeline(
         ctx.lineWidth = 2;
         ctx.strokeRect(x0 - 1, top - 1, x1 - x0 + 2, h + 2);
       }
-      drawLabel(ctx, item, x0, x1, top, h, theme);
+      labels.push({ item, x0, x1, top });
       s.bars++;
       hits.push({
         rowId: row.rowId,
@@ -141,6 +183,8 @@ export function drawTimeline(
         point: false,
       });
     }
+    ctx.globalAlpha = dimmed ? 0.25 : 1;
+    if (laneHeight >= 12) s.labels = drawLabels(ctx, labels, laneHeight - 2, width, theme);
     s.links = drawLinks(ctx, row, hits, theme);
     ctx.globalAlpha = dimmed ? 0.25 : 1;
     // instant events and orphan ends, per lane, clustered when closer than 4 px
@@ -154,7 +198,7 @@ export function drawTimeline(
       lanePoints.sort((a, b) => a.x - b.x);
       for (const cluster of clusterMarkers(lanePoints)) {
         const first = row.items[cluster.members[0]];
-        const cy = laneY(first) + LANE_HEIGHT / 2;
+        const cy = laneY(first) + laneHeight / 2;
         if (cluster.count > 1) {
           drawCluster(ctx, cluster.x, cy, cluster.count, theme);
           s.clusters++;
@@ -185,7 +229,7 @@ export function drawTimeline(
 }
 
 function drawPhases(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   item: ItemView,
   x0: number,
   x1: number,
@@ -214,7 +258,7 @@ function drawPhases(
 }
 
 function drawOngoing(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   x0: number,
   x1: number,
   top: number,
@@ -246,18 +290,46 @@ function drawOngoing(
   ctx.setLineDash([]);
 }
 
-function drawLabel(
-  ctx: CanvasRenderingContext2D,
-  item: ItemView,
-  x0: number,
-  x1: number,
-  top: number,
+/**
+ * Bar labels of one row, left to right per lane: a label goes inside its bar's visible part and
+ * only where no label of the same lane is yet, so overlapping bars of a collapsed row never put
+ * text over text. Returns how many were drawn.
+ */
+function drawLabels(
+  ctx: DrawContext,
+  labels: { item: ItemView; x0: number; x1: number; top: number }[],
   h: number,
+  width: number,
   theme: ThemeColours,
-): void {
-  const left = Math.max(x0, 0) + 3;
-  const room = Math.min(x1, ctx.canvas.width) - left - 3;
-  if (room < 24) return;
+): number {
+  const takenUntil = new Map<number, number>();
+  let drawn = 0;
+  labels.sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  for (let k = 0; k < labels.length; k++) {
+    const { item, x0, x1, top } = labels[k];
+    const left = Math.max(x0, 0, takenUntil.get(top) ?? -Infinity) + 3;
+    // a bar that starts later in the lane (a child, in a collapsed row) keeps its own room
+    let right = Math.min(x1, width);
+    for (let j = k + 1; j < labels.length && labels[j].top === top; j++) {
+      if (labels[j].x0 > left) {
+        right = Math.min(right, labels[j].x0);
+        break;
+      }
+    }
+    const room = right - left - 3;
+    if (room < 24) continue;
+    const text = fitLabel(ctx, item, room);
+    if (text === null) continue;
+    ctx.fillStyle = item.pd ? theme.fg : '#ffffff';
+    ctx.fillText(text, left, top + h / 2 + 0.5);
+    takenUntil.set(top, left + ctx.measureText(text).width + 3);
+    drawn++;
+  }
+  return drawn;
+}
+
+/** The longest of "name · hint · duration", "name · hint", "name", "nam…" that fits `room`. */
+function fitLabel(ctx: DrawContext, item: ItemView, room: number): string | null {
   const parts = [item.name, item.hint, formatDuration(item.endSec - item.startSec)].filter(
     Boolean,
   ) as string[];
@@ -268,13 +340,11 @@ function drawLabel(
     text =
       parts.length === 1 && parts[0].length < item.name.length ? `${parts[0]}…` : parts.join(' · ');
   }
-  if (ctx.measureText(text).width > room) return;
-  ctx.fillStyle = item.pd ? theme.fg : '#ffffff';
-  ctx.fillText(text, left, top + h / 2 + 0.5);
+  return ctx.measureText(text).width > room ? null : text;
 }
 
 function drawMarker(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   x: number,
   y: number,
   item: ItemView,
@@ -303,7 +373,7 @@ function drawMarker(
   ctx.stroke();
 }
 
-function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, colour: string): void {
+function drawCross(ctx: DrawContext, x: number, y: number, colour: string): void {
   ctx.strokeStyle = colour;
   ctx.lineWidth = 2.5;
   ctx.beginPath();
@@ -315,7 +385,7 @@ function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, colour: 
 }
 
 function drawCluster(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   x: number,
   y: number,
   count: number,
@@ -337,12 +407,7 @@ function drawCluster(
  * Links between spans of one row, as arrows from the linked (earlier) span's end to the
  * linking span's start, where both are drawn.
  */
-function drawLinks(
-  ctx: CanvasRenderingContext2D,
-  row: RowView,
-  hits: HitBox[],
-  theme: ThemeColours,
-): number {
+function drawLinks(ctx: DrawContext, row: RowView, hits: HitBox[], theme: ThemeColours): number {
   let drawn = 0;
   const boxes = new Map<number, HitBox>();
   for (const hit of hits) if (hit.rowId === row.rowId && !hit.point) boxes.set(hit.index, hit);

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
 import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
-import type { TraceHost } from '../host/trace-host';
+import { useCommand, useHost } from '../host/host-context';
+import type { TabViewDefinition } from '../views/view-types';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
-import { onCommand } from '../frame/commands';
 import { activeConditionCount, isFilterActive, parseBound, toggleInList } from './filter-state';
 import './toolbar.css';
 
@@ -19,15 +19,17 @@ const SEARCH_DEBOUNCE_MS = 150;
  * without a trace; the Timeline / Perf switch for the active file.
  */
 export function Toolbar({
-  host,
   file,
   order = null,
+  views,
 }: {
-  host: TraceHost;
+  /** the tab views the page offers for this file */
+  views: TabViewDefinition[];
   file: FileSummary;
   /** the current order, for the shown count; FileView passes what it queried */
   order?: RowOrder | null;
 }) {
+  const host = useHost();
   const filter = useViewStore((s) => s.filter);
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setFilter = useViewStore((s) => s.setFilter);
@@ -84,16 +86,13 @@ export function Toolbar({
       }
     };
     globalThis.addEventListener('keydown', onKey);
-    const offCommand = onCommand((command) => {
-      const state = useViewStore.getState();
-      if (command === 'toggle-perf') state.setView(state.view === 'perf' ? 'timeline' : 'perf');
-      if (command === 'toggle-details') state.setDetailsOpen(!state.detailsOpen);
-    });
-    return () => {
-      globalThis.removeEventListener('keydown', onKey);
-      offCommand();
-    };
+    return () => globalThis.removeEventListener('keydown', onKey);
   }, []);
+  useCommand((command) => {
+    const state = useViewStore.getState();
+    if (command === 'toggle-perf') state.setView(state.view === 'perf' ? 'timeline' : 'perf');
+    if (command === 'toggle-details') state.setDetailsOpen(!state.detailsOpen);
+  });
 
   const active = isFilterActive(filter);
   const highlighting = filterMode === 'highlight' && active;
@@ -104,27 +103,20 @@ export function Toolbar({
     <div className="toolbar" data-testid="toolbar">
       <div className="toolbar-line">
         <div className="view-switch" role="tablist" aria-label="View">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={view === 'timeline'}
-            className={`button small${view === 'timeline' ? ' selected' : ''}`}
-            onClick={() => setView('timeline')}
-            data-testid="view-timeline"
-          >
-            Timeline
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={view === 'perf'}
-            className={`button small${view === 'perf' ? ' selected' : ''}`}
-            onClick={() => setView('perf')}
-            data-testid="view-perf"
-            title="Perf summary: slime’s perf/… metrics, histograms, samples running over time"
-          >
-            Perf
-          </button>
+          {views.map((v) => (
+            <button
+              type="button"
+              role="tab"
+              key={v.id}
+              aria-selected={view === v.id}
+              className={`button small${view === v.id ? ' selected' : ''}`}
+              onClick={() => setView(v.id)}
+              data-testid={`view-${v.id}`}
+              title={v.title}
+            >
+              {v.label}
+            </button>
+          ))}
         </div>
         <input
           className="search-box"
