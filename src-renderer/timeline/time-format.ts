@@ -82,9 +82,11 @@ export function buildTicks(startSec: number, endSec: number, widthPx: number): T
   const first = Math.ceil(startSec / step - 1e-9);
   for (let k = first; k * step <= endSec + step * 1e-9; k++) {
     const sec = k * step;
+    // float error can put the first or last tick a hair outside the axis
+    const x = Math.min(widthPx, Math.max(0, ((sec - startSec) / span) * widthPx));
     ticks.push({
       sec,
-      x: ((sec - startSec) / span) * widthPx,
+      x,
       label: formatClock(sec, decimals, withHours),
     });
   }
