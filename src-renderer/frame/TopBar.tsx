@@ -115,14 +115,22 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
               value={o.bytesRead}
               aria-label={`Reading ${o.name}`}
             />
-            <span className="tab-progress">
+            <span
+              className="tab-progress"
+              data-testid="opening-stage"
+              data-stage={o.stage ?? 'reading'}
+            >
+              {o.stage === 'preparing' ? 'preparing ' : o.stage === 'uploading' ? 'sending ' : ''}
               {formatProgress(o.bytesRead, o.bytesTotal, o.samplesRead)}
             </span>
             <button
               type="button"
               className="button small"
               data-testid="cancel-open"
-              onClick={() => void host.api.cancelOpen(o.openId)}
+              onClick={() => {
+                useFilesStore.getState().cancelLocal(o.openId);
+                void host.api.cancelOpen(o.openId);
+              }}
             >
               Cancel
             </button>

@@ -2,6 +2,8 @@ import { useMemo } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
 import { usePerf } from '../host/data-hooks';
+import { useHost } from '../host/host-context';
+import { fitWindow } from '../timeline/time-window';
 import { useViewStore } from '../state/view-store';
 import { Histogram } from './Histogram';
 import type { HistogramBin } from './histogram-bins';
@@ -23,6 +25,8 @@ export function PerfView({ file }: { file: FileSummary }) {
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setView = useViewStore((s) => s.setView);
   const setPickedLabel = useViewStore((s) => s.setPickedLabel);
+  const setWindow = useViewStore((s) => s.setWindow);
+  const host = useHost();
 
   const table = useMemo(() => (perf ? perfTableRows(perf.perf) : []), [perf]);
   const running = useMemo(() => (perf ? summariseRunning(perf.running) : null), [perf]);
@@ -35,10 +39,19 @@ export function PerfView({ file }: { file: FileSummary }) {
     [perf],
   );
 
+  // a bin click filters to its rows and fits the time axis to them, so one row is not a speck
   const pick = (bin: HistogramBin, label: string) => {
     patchFilter({ rowIds: bin.rowIds });
     setPickedLabel(label);
     setView('timeline');
+    void host.api
+      .queryRows(file.fileId, { sort: 'row_id', filter: { rowIds: bin.rowIds } })
+      .then((order) => {
+        if (order.rowIds.length === 0) return;
+        const startSec = Math.min(...order.startSec);
+        const endSec = Math.max(...order.endSec);
+        setWindow(file.fileId, fitWindow(startSec, endSec));
+      });
   };
 
   if (error) return <div className="perf-panel error-banner">{error}</div>;

@@ -157,8 +157,18 @@ export function drawTimeline(
         s.pdSegments += drawPhases(ctx, item, x0, x1, top, h, scale);
       } else {
         ctx.fillStyle = colourForName(item.name);
-        if (item.ongoing) drawOngoing(ctx, x0, x1, top, h, colourForName(item.name));
-        else ctx.fillRect(x0, top, x1 - x0, h);
+        // zoomed in, a long span reaches far past the canvas: the hatching is drawn only where
+        // it can be seen (else millions of strokes)
+        if (item.ongoing) {
+          drawOngoing(
+            ctx,
+            Math.max(x0, -h),
+            Math.min(x1, width + h),
+            top,
+            h,
+            colourForName(item.name),
+          );
+        } else ctx.fillRect(x0, top, x1 - x0, h);
       }
       if (item.ongoing) s.ongoing++;
       if (item.error) {

@@ -23,7 +23,7 @@ export function useRowExpansion(
   laneHeight: number,
   viewHeight: number,
 ): RowExpansion {
-  const [mode, setMode] = useState<ExpansionMode>('expanded');
+  const [mode, setMode] = useState<ExpansionMode>('auto');
   const [flipped, setFlipped] = useState<Set<number>>(new Set());
   const fitsExpanded = useMemo(
     () => layoutRows(laneCounts, () => true, laneHeight).total <= viewHeight,

@@ -51,6 +51,10 @@ async function open(page: Page, name: string) {
 async function openWithRows(page: Page, name: string) {
   await open(page, name);
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  // the fixture's rows do not all fit expanded, so they open collapsed: clicks below go by lane
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-expanded', 'false');
+  await page.getByTestId('toggle-all-lanes').click();
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-expanded', 'true');
 }
 
 /**

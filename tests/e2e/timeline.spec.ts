@@ -126,6 +126,8 @@ test('perf view shows slime’s metrics and a histogram bin filters the timeline
 test('a tall row scrolled half out of view keeps its label in view', async ({ page }) => {
   await open(page, 'rollout_agentic.pt');
   const first = page.locator('[data-testid=timeline-row]').first();
+  await page.getByTestId('toggle-all-lanes').click();
+  await expect(first).toHaveAttribute('data-expanded', 'true');
   const box = (await first.boundingBox())!;
   const scroller = page.locator('.timeline-scroll');
   const scrollBox = (await scroller.boundingBox())!;

@@ -37,7 +37,9 @@ const options = (over: Partial<DrawOptions> = {}): DrawOptions => ({
   ...over,
 });
 const bars = (calls: DrawCall[]) =>
-  calls.filter((c): c is Extract<DrawCall, { op: 'fillRect' }> => c.op === 'fillRect' && c.h === 14);
+  calls.filter(
+    (c): c is Extract<DrawCall, { op: 'fillRect' }> => c.op === 'fillRect' && c.h === 14,
+  );
 const texts = (calls: DrawCall[]) =>
   calls.filter((c): c is Extract<DrawCall, { op: 'fillText' }> => c.op === 'fillText');
 
@@ -52,18 +54,31 @@ describe('drawTimeline against a recording context', () => {
     const { ctx, calls } = recordingContext();
     const o = options();
     const scale = o.width / (o.window.endSec - o.window.startSec);
-    const result = drawTimeline(ctx, [{ row: view(ROW.row_id), y: 40, expanded: true, shaded: false, dimmed: false }], o);
+    const result = drawTimeline(
+      ctx,
+      [{ row: view(ROW.row_id), y: 40, expanded: true, shaded: false, dimmed: false }],
+      o,
+    );
     const drawn = bars(calls);
     expect(drawn.length).toBe(16);
     for (const span of spans) {
       const x0 = (span.start_ts! - g0) * scale;
-      const x1 = Math.max(x0 + 1, ((span as { display_end_ts: number }).display_end_ts - g0) * scale);
+      const x1 = Math.max(
+        x0 + 1,
+        ((span as { display_end_ts: number }).display_end_ts - g0) * scale,
+      );
       const top = 40 + ROW_PADDING / 2 + span.lane * 16 + 1;
-      const bar = drawn.find((b) => Math.abs(b.x - x0) < 1e-6 && b.y === top && b.fill === colourForName(span.name));
+      const bar = drawn.find(
+        (b) => Math.abs(b.x - x0) < 1e-6 && b.y === top && b.fill === colourForName(span.name),
+      );
       expect(bar, `${span.name} at lane ${span.lane}`).toBeDefined();
       expect(bar!.w).toBeCloseTo(x1 - x0, 6);
     }
-    expect(result.stats.get(ROW.row_id)).toMatchObject({ bars: 16, markers: events.length, ongoing: 0 });
+    expect(result.stats.get(ROW.row_id)).toMatchObject({
+      bars: 16,
+      markers: events.length,
+      ongoing: 0,
+    });
     // a hit box per bar and one per marker
     expect(result.hits.filter((h) => !h.point).length).toBe(16);
     expect(result.hits.filter((h) => h.point).length).toBe(events.length);
@@ -71,7 +86,11 @@ describe('drawTimeline against a recording context', () => {
 
   it('puts every bar of a collapsed row in one lane, with one label per bar at most and no text over text', () => {
     const { ctx, calls } = recordingContext();
-    const result = drawTimeline(ctx, [{ row: view(ROW.row_id), y: 0, expanded: false, shaded: false, dimmed: false }], options());
+    const result = drawTimeline(
+      ctx,
+      [{ row: view(ROW.row_id), y: 0, expanded: false, shaded: false, dimmed: false }],
+      options(),
+    );
     const drawn = bars(calls);
     expect(new Set(drawn.map((b) => b.y))).toEqual(new Set([ROW_PADDING / 2 + 1]));
     const labels = texts(calls).filter((t) => t.fill === '#ffffff' || t.fill === THEME.fg);
@@ -97,7 +116,11 @@ describe('drawTimeline against a recording context', () => {
     const window = { startSec: 0, endSec: (late.start_ts! - g0) * 0.9 };
     const inside = spans.filter((s) => s.start_ts! - g0 < window.endSec);
     const { ctx, calls } = recordingContext();
-    const result = drawTimeline(ctx, [{ row: view(ROW.row_id), y: 0, expanded: true, shaded: false, dimmed: false }], options({ window }));
+    const result = drawTimeline(
+      ctx,
+      [{ row: view(ROW.row_id), y: 0, expanded: true, shaded: false, dimmed: false }],
+      options({ window }),
+    );
     expect(result.stats.get(ROW.row_id)!.bars).toBe(inside.length);
     expect(bars(calls).length).toBe(inside.length);
     expect(inside.length).toBeLessThan(16);
@@ -108,13 +131,19 @@ describe('drawTimeline against a recording context', () => {
     const o = options();
     const scale = o.width / (o.window.endSec - o.window.startSec);
     const { ctx, calls } = recordingContext();
-    drawTimeline(ctx, [{ row: view(ROW.row_id), y: 0, expanded: true, shaded: false, dimmed: false }], o);
+    drawTimeline(
+      ctx,
+      [{ row: view(ROW.row_id), y: 0, expanded: true, shaded: false, dimmed: false }],
+      o,
+    );
     // an instant event keeps its time in `ts` in slime's cache
     const x = ((event as unknown as { ts: number }).ts - g0) * scale;
     // sglang_pd_summary is a summary marker: a square 8 px wide centred on x
     expect(event.name).toBe('sglang_pd_summary');
     expect(
-      calls.some((c) => c.op === 'path' && c.name === 'rect' && Math.abs(c.args[0] - (x - 4)) < 1e-6),
+      calls.some(
+        (c) => c.op === 'path' && c.name === 'rect' && Math.abs(c.args[0] - (x - 4)) < 1e-6,
+      ),
     ).toBe(true);
     const hidden = recordingContext();
     const result = drawTimeline(
@@ -124,15 +153,41 @@ describe('drawTimeline against a recording context', () => {
     );
     const hiddenCount = spans.filter((s) => s.name === spans[0].name).length;
     expect(result.stats.get(ROW.row_id)!.bars).toBe(16 - hiddenCount);
-    expect(result.stats.get(ROW.row_id)!.markers).toBe(events.filter((e) => e.name !== event.name).length);
+    expect(result.stats.get(ROW.row_id)!.markers).toBe(
+      events.filter((e) => e.name !== event.name).length,
+    );
   });
 
   it('draws lanes at the lane height the density control picks', () => {
     const { ctx, calls } = recordingContext();
-    drawTimeline(ctx, [{ row: view(ROW.row_id), y: 0, expanded: true, shaded: false, dimmed: false }], options({ laneHeight: 8 }));
-    const ys = calls.filter((c) => c.op === 'fillRect' && c.h === 6).map((c) => (c as { y: number }).y);
+    drawTimeline(
+      ctx,
+      [{ row: view(ROW.row_id), y: 0, expanded: true, shaded: false, dimmed: false }],
+      options({ laneHeight: 8 }),
+    );
+    const ys = calls
+      .filter((c) => c.op === 'fillRect' && c.h === 6)
+      .map((c) => (c as { y: number }).y);
     expect(new Set(ys)).toEqual(new Set(spans.map((s) => ROW_PADDING / 2 + s.lane * 8 + 1)));
     // no labels fit in an 8 px lane
     expect(texts(calls).length).toBe(0);
+  });
+});
+
+describe('drawTimeline zoomed far in', () => {
+  it('hatches an ongoing span only where the canvas shows it', () => {
+    // row 0: two ongoing spans over the whole rollout (slime's cache says open_span)
+    const row = expected.rows[0];
+    expect(row.items.filter((i) => i.state === 'open_span').length).toBe(2);
+    const { ctx, calls } = recordingContext();
+    // a microsecond in the middle of the rollout: the spans are ~5e7 canvas widths long
+    const result = drawTimeline(
+      ctx,
+      [{ row: view(row.row_id), y: 0, expanded: true, shaded: false, dimmed: false }],
+      options({ window: { startSec: 20, endSec: 20 + 1e-6 } }),
+    );
+    expect(result.stats.get(row.row_id)!.ongoing).toBe(2);
+    const strokes = calls.filter((c) => c.op === 'path' && c.name === 'lineTo').length;
+    expect(strokes).toBeLessThan(1000);
   });
 });

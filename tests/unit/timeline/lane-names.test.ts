@@ -24,7 +24,15 @@ describe('lane names', () => {
       rowId: 0,
       laneCount: 2,
       items: [
-        { index: 0, kind: 'span', name: 'decode Req 1', startSec: 0, endSec: 1, lane: 0, laneLabel: 'scheduler TP0 PP0 DP0' },
+        {
+          index: 0,
+          kind: 'span',
+          name: 'decode Req 1',
+          startSec: 0,
+          endSec: 1,
+          lane: 0,
+          laneLabel: 'scheduler TP0 PP0 DP0',
+        },
         { index: 1, kind: 'span', name: 'prefill', startSec: 0, endSec: 1, lane: 1 },
       ],
     } as unknown as Parameters<typeof laneNames>[0];

@@ -61,11 +61,11 @@ describe('axis ticks', () => {
   }
 
   it('the whole rollout reads in minutes and seconds; a microsecond window in sub-µs steps', () => {
-    expect(buildTicks(0, 3600, 1000).map((t) => t.label).slice(0, 3)).toEqual([
-      '0:00:00',
-      '0:05:00',
-      '0:10:00',
-    ]);
+    expect(
+      buildTicks(0, 3600, 1000)
+        .map((t) => t.label)
+        .slice(0, 3),
+    ).toEqual(['0:00:00', '0:05:00', '0:10:00']);
     const micro = buildTicks(3571.812345, 3571.812346, 1000);
     expect(micro[0].label).toMatch(/^59:31\.8123450\d*$/);
   });
