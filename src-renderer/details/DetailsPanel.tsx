@@ -7,6 +7,7 @@ import type {
   SpanDetails,
 } from '../../src-main/core/api/trace-api';
 import { useSpanDetails } from '../host/data-hooks';
+import { formatExactClock } from '../timeline/time-format';
 import { useViewStore } from '../state/view-store';
 import { STATUS_COLOURS } from '../timeline/span-colours';
 import { AttrTable } from './AttrTable';
@@ -105,17 +106,20 @@ function SpanSection({ span, file }: { span: SpanDetails; file: FileSummary }) {
             {state.detail && <div className="muted state-detail">{state.detail}</div>}
           </Fact>
           <Fact label={isSpan ? 'start' : 'time'} testId="span-start">
-            +{formatDuration(span.startSec)} <span className="muted">{wall(span.startSec)}</span>
+            <ClockTime sec={span.startSec} /> <span className="muted">{wall(span.startSec)}</span>
           </Fact>
           {isSpan && (
             <Fact label="end" testId="span-end">
               {span.endSec === null ? (
                 <>
-                  — <span className="muted">drawn to +{formatDuration(span.displayEndSec)}</span>
+                  —{' '}
+                  <span className="muted">
+                    drawn to <ClockTime sec={span.displayEndSec} />
+                  </span>
                 </>
               ) : (
                 <>
-                  +{formatDuration(span.endSec)} <span className="muted">{wall(span.endSec)}</span>
+                  <ClockTime sec={span.endSec} /> <span className="muted">{wall(span.endSec)}</span>
                 </>
               )}
             </Fact>
@@ -135,9 +139,11 @@ function SpanSection({ span, file }: { span: SpanDetails; file: FileSummary }) {
               <span className="mono">{span.spanId}</span>
             </Fact>
           )}
-          {span.attempt !== null && span.attempt !== undefined && (
-            <Fact label="attempt">{formatAttrValue(span.attempt)}</Fact>
-          )}
+          {file.capabilities.facets.attempts &&
+            span.attempt !== null &&
+            span.attempt !== undefined && (
+              <Fact label="attempt">{formatAttrValue(span.attempt)}</Fact>
+            )}
         </tbody>
       </table>
       {span.pd && <PdBreakdown pd={span.pd} />}
@@ -339,7 +345,7 @@ function SampleSection({
               <span className="mono">{row.traceId}</span>
             </Fact>
           )}
-          {row && row.attempt !== null && (
+          {row && file.capabilities.facets.attempts && row.attempt !== null && (
             <Fact label="attempt">{formatAttrValue(row.attempt)}</Fact>
           )}
         </tbody>
@@ -424,5 +430,25 @@ function Fact({
       <th>{label}</th>
       <td data-testid={testId}>{children}</td>
     </tr>
+  );
+}
+
+/**
+ * A time from the file's start in the timeline's clock format, exact to the microsecond (the
+ * axis shows the same clock, rounded to its zoom); a click copies it.
+ */
+function ClockTime({ sec }: { sec: number }) {
+  const text = formatExactClock(sec);
+  return (
+    <button
+      type="button"
+      className="clock-time"
+      data-testid="clock-time"
+      data-seconds={sec}
+      title={`${sec} s from the file's start: click to copy`}
+      onClick={() => void navigator.clipboard?.writeText(text)}
+    >
+      {text}
+    </button>
   );
 }

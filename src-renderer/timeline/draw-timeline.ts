@@ -108,6 +108,9 @@ export function drawTimeline(
   const scale = width / (w.endSec - w.startSec);
   const xOf = (sec: number) => (sec - w.startSec) * scale;
   ctx.clearRect(0, 0, width, height);
+  // the background is painted, so the whole canvas (rows or not) follows the theme
+  ctx.fillStyle = theme.bg;
+  ctx.fillRect(0, 0, width, height);
   const hits: HitBox[] = [];
   const stats = new Map<number, RowDrawStats>();
   ctx.font = '11px system-ui, sans-serif';
