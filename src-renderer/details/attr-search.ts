@@ -1,5 +1,5 @@
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
-import { describeMarker, formatAttrValue, formatValueWithUnit } from './format-values';
+import { describeMarker, formatValueWithUnit } from './format-values';
 
 export interface AttrEntry {
   /** dotted path, e.g. "meta_info.cached_tokens"; list elements as "[3]" */
