@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
 import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import { useCommand, useHost } from '../host/host-context';
 import type { TabViewDefinition } from '../views/view-types';
+import { spanNameChoices } from './span-name-patterns';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
 import { activeConditionCount, isFilterActive, parseBound, toggleInList } from './filter-state';
@@ -30,6 +31,15 @@ export function Toolbar({
   order?: RowOrder | null;
 }) {
   const host = useHost();
+  const [spanSearch, setSpanSearch] = useState('');
+  const spanChoices = useMemo(() => spanNameChoices(file.spanNames), [file.spanNames]);
+  const shownSpanChoices = useMemo(() => {
+    const words = spanSearch.trim().toLowerCase();
+    const hits = words
+      ? spanChoices.filter((c) => c.value.toLowerCase().includes(words))
+      : spanChoices;
+    return hits.slice(0, 200);
+  }, [spanChoices, spanSearch]);
   const filter = useViewStore((s) => s.filter);
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setFilter = useViewStore((s) => s.setFilter);
@@ -251,19 +261,31 @@ export function Toolbar({
             ))}
           </ChipGroup>
         )}
-        <select
-          value={filter.spanName ?? ''}
-          onChange={(event) => patchFilter({ spanName: event.target.value || undefined })}
-          data-testid="span-filter"
-          title="Only rows that have a span or event of this name"
-        >
-          <option value="">any span</option>
-          {file.spanNames.slice(0, 80).map(({ name, count }) => (
-            <option key={name} value={name}>
-              has {name} ({count})
-            </option>
-          ))}
-        </select>
+        <span className="span-filter">
+          <input
+            type="search"
+            className="span-filter-search"
+            placeholder="span…"
+            value={spanSearch}
+            onChange={(event) => setSpanSearch(event.target.value)}
+            data-testid="span-filter-search"
+            title="Narrow the span-name menu"
+          />
+          <select
+            value={filter.spanName ?? ''}
+            onChange={(event) => patchFilter({ spanName: event.target.value || undefined })}
+            data-testid="span-filter"
+            title="Only rows that have a span or event of this name (ids shown as *)"
+          >
+            <option value="">any span</option>
+            {shownSpanChoices.map(({ value, count, names }) => (
+              <option key={value} value={value}>
+                has {value} ({count}
+                {names > 1 ? ` in ${names} names` : ''})
+              </option>
+            ))}
+          </select>
+        </span>
         {file.capabilities.facets.rewards && (
           <label className="reward-range" title="Dict rewards are ranged by their score">
             reward

@@ -183,7 +183,12 @@ describe('sample token fields', () => {
     const text = summariseValues('loss_mask', mask.values);
     expect(text.startsWith(`${runs[0].value}×${runs[0].count}`)).toBe(true);
 
-    const logProbs = readLazyValues(opened.format, { kind: 'path', path: small }, sample, 'rollout_log_probs');
+    const logProbs = readLazyValues(
+      opened.format,
+      { kind: 'path', path: small },
+      sample,
+      'rollout_log_probs',
+    );
     const stats = valueStats(logProbs.values)!;
     expect(stats.count + stats.nonFinite).toBe(logProbs.length);
     expect(stats.max).toBeLessThanOrEqual(0);

@@ -37,7 +37,7 @@ export function recordingContext(): { ctx: DrawContext; calls: DrawCall[] } {
     fillText(text: string, x: number, y: number) {
       calls.push({ op: 'fillText', text, x, y, width: text.length * 6, fill: this.fillStyle });
     },
-    measureText: (text: string) => ({ width: text.length * 6 }) as TextMetrics,
+    measureText: (text: string) => ({ width: text.length * 6 }),
     beginPath: () => {},
     closePath: () => {},
     moveTo: path('moveTo'),
@@ -51,7 +51,7 @@ export function recordingContext(): { ctx: DrawContext; calls: DrawCall[] } {
     save: () => {},
     restore: () => {},
     setLineDash: () => {},
-    createLinearGradient: () => ({ addColorStop: () => {} }) as unknown as CanvasGradient,
+    createLinearGradient: () => ({ addColorStop: () => {} }),
   };
   return { ctx: ctx as unknown as DrawContext, calls };
 }
