@@ -65,7 +65,8 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
 const SORT_VALUES: Record<SortKey, (store: TraceStore) => (r: number) => number> = {
   row_id: (store) => (r) => store.rowId[r],
   start: (store) => (r) => store.rowStart[r],
-  duration: (store) => (r) => store.rowEnd[r] - store.rowStart[r],
+  duration: (store) => (r) => store.rowSampleDuration[r],
+  group_duration: (store) => (r) => store.rowEnd[r] - store.rowStart[r],
   reward: (store) => (r) => store.rowReward[r],
   lane_count: (store) => (r) => store.rowLaneCount[r],
   ongoing: (store) => (r) => store.rowOpenCount[r],
