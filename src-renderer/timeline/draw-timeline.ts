@@ -309,9 +309,10 @@ function drawOngoing(
 }
 
 /**
- * Bar labels of one row, left to right per lane: a label goes inside its bar's visible part and
- * only where no label of the same lane is yet, so overlapping bars of a collapsed row never put
- * text over text. Returns how many were drawn.
+ * Bar labels of one row. Bars of a lane may overlap (always, in a collapsed row): a later bar
+ * covers an earlier one, so each bar is labelled only in the widest part of it still visible,
+ * and only if its text fits there. One label per visible bar, never text over text. Returns how
+ * many were drawn.
  */
 function drawLabels(
   ctx: DrawContext,
@@ -320,30 +321,67 @@ function drawLabels(
   width: number,
   theme: ThemeColours,
 ): number {
-  const takenUntil = new Map<number, number>();
   let drawn = 0;
-  labels.sort((a, b) => a.top - b.top || a.x0 - b.x0);
-  for (let k = 0; k < labels.length; k++) {
-    const { item, x0, x1, top } = labels[k];
-    const left = Math.max(x0, 0, takenUntil.get(top) ?? -Infinity) + 3;
-    // a bar that starts later in the lane (a child, in a collapsed row) keeps its own room
-    let right = Math.min(x1, width);
-    for (let j = k + 1; j < labels.length && labels[j].top === top; j++) {
-      if (labels[j].x0 > left) {
-        right = Math.min(right, labels[j].x0);
-        break;
-      }
+  const lanes = new Map<number, typeof labels>();
+  for (const label of labels) lanes.set(label.top, [...(lanes.get(label.top) ?? []), label]);
+  for (const lane of lanes.values()) {
+    // from the last drawn (on top) to the first: what is already covered hides what is below
+    const covered: [number, number][] = [];
+    for (let k = lane.length - 1; k >= 0; k--) {
+      const { item, x0, x1, top } = lane[k];
+      const from = Math.max(x0, 0);
+      const to = Math.min(x1, width);
+      const part = widestUncovered(covered, from, to);
+      cover(covered, from, to);
+      if (!part) continue;
+      const left = part[0] + 3;
+      const room = part[1] - left - 3;
+      if (room < 24) continue;
+      const text = fitLabel(ctx, item, room);
+      if (text === null) continue;
+      ctx.fillStyle = item.pd ? theme.fg : '#ffffff';
+      ctx.fillText(text, left, top + h / 2 + 0.5);
+      drawn++;
     }
-    const room = right - left - 3;
-    if (room < 24) continue;
-    const text = fitLabel(ctx, item, room);
-    if (text === null) continue;
-    ctx.fillStyle = item.pd ? theme.fg : '#ffffff';
-    ctx.fillText(text, left, top + h / 2 + 0.5);
-    takenUntil.set(top, left + ctx.measureText(text).width + 3);
-    drawn++;
   }
   return drawn;
+}
+
+/** The widest part of [from, to] outside the sorted, disjoint `covered` intervals. */
+function widestUncovered(
+  covered: [number, number][],
+  from: number,
+  to: number,
+): [number, number] | null {
+  let best: [number, number] | null = null;
+  let at = from;
+  for (const [a, b] of covered) {
+    if (b <= at) continue;
+    if (a >= to) break;
+    if (a > at && (!best || a - at > best[1] - best[0])) best = [at, a];
+    at = Math.max(at, b);
+    if (at >= to) break;
+  }
+  if (at < to && (!best || to - at > best[1] - best[0])) best = [at, to];
+  return best;
+}
+
+/** Adds [from, to] to the sorted, disjoint intervals, merging what it touches. */
+function cover(covered: [number, number][], from: number, to: number): void {
+  if (to <= from) return;
+  let a = from;
+  let b = to;
+  const kept: [number, number][] = [];
+  for (const [x, y] of covered) {
+    if (y < a || x > b) kept.push([x, y]);
+    else {
+      a = Math.min(a, x);
+      b = Math.max(b, y);
+    }
+  }
+  kept.push([a, b]);
+  kept.sort((p, q) => p[0] - q[0]);
+  covered.splice(0, covered.length, ...kept);
 }
 
 /** The longest of "name · hint · duration", "name · hint", "name", "nam…" that fits `room`. */

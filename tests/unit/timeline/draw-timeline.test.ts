@@ -101,6 +101,16 @@ describe('drawTimeline against a recording context', () => {
     for (let k = 1; k < sorted.length; k++) {
       expect(sorted[k].x).toBeGreaterThanOrEqual(sorted[k - 1].x + sorted[k - 1].width);
     }
+    // a label sits on the part of its bar that is still visible: the last bar drawn under the
+    // label's middle is the one it names (bars on top hide those below)
+    for (const label of labels.filter((t) => t.fill === '#ffffff')) {
+      const mid = label.x + label.width / 2;
+      const onTop = drawn.filter((b) => b.x <= mid && b.x + b.w >= mid).pop()!;
+      // (names may share a colour: any of them will do)
+      const names = spans.filter((sp) => colourForName(sp.name) === onTop.fill).map((sp) => sp.name);
+      const head = label.text.split(' · ')[0].replace(/…$/, '');
+      expect(names.some((n) => n.startsWith(head)), `${label.text} over ${names.join(',')}`).toBe(true);
+    }
     // each label names its bar (whole or cut with an ellipsis)
     const names = new Set(spans.map((s) => s.name));
     for (const label of labels) {
