@@ -64,6 +64,26 @@ test('tick labels are distinct and whole at six zoom levels, from the whole roll
   expect((await tickLabels(page))[0]).toMatch(/^\d+:\d\d\.\d{7,}$/);
 });
 
+test('ctrl+wheel over the timeline zooms the timeline, never the page, without console warnings', async ({
+  page,
+}) => {
+  const warnings: string[] = [];
+  page.on('console', (message) => warnings.push(message.text()));
+  await open(page, resolve(SLIME, 'rollout_small.pt'), 'rollout_small.pt');
+  const axis = page.getByTestId('time-axis');
+  const span = async () =>
+    Number(await axis.getAttribute('data-end')) - Number(await axis.getAttribute('data-start'));
+  const before = await span();
+  const box = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 40);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up('Control');
+  await expect.poll(span).toBeLessThan(before * 0.7);
+  expect(await page.evaluate(() => window.visualViewport?.scale ?? 1)).toBe(1);
+  expect(warnings.filter((w) => /preventDefault/.test(w))).toEqual([]);
+});
+
 test('a histogram bin click fits the time axis to the rows it keeps', async ({ page }) => {
   await open(page, resolve(SLIME, 'rollout_small.pt'), 'rollout_small.pt');
   await page.getByTestId('view-perf').click();
