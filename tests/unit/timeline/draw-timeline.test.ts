@@ -107,9 +107,14 @@ describe('drawTimeline against a recording context', () => {
       const mid = label.x + label.width / 2;
       const onTop = drawn.filter((b) => b.x <= mid && b.x + b.w >= mid).pop()!;
       // (names may share a colour: any of them will do)
-      const names = spans.filter((sp) => colourForName(sp.name) === onTop.fill).map((sp) => sp.name);
+      const names = spans
+        .filter((sp) => colourForName(sp.name) === onTop.fill)
+        .map((sp) => sp.name);
       const head = label.text.split(' · ')[0].replace(/…$/, '');
-      expect(names.some((n) => n.startsWith(head)), `${label.text} over ${names.join(',')}`).toBe(true);
+      expect(
+        names.some((n) => n.startsWith(head)),
+        `${label.text} over ${names.join(',')}`,
+      ).toBe(true);
     }
     // each label names its bar (whole or cut with an ellipsis)
     const names = new Set(spans.map((s) => s.name));

@@ -11,19 +11,22 @@ describe('lane names', () => {
   it('a slime row names each lane by its first span (rollout_small row 1, from slime’s cache)', () => {
     const { rows } = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_small.pt.expected.json'));
     const view = getRowViews(buildStore({ rows }), [1])[0];
-    expect(laneNames(view).slice(0, 4)).toEqual([
+    // the cache's lanes: 0-2 the call chain, 3 the PD spans, 4 their phases (first: the queue)
+    expect(laneNames(view)).toEqual([
       'generate_and_rm_group',
       'generate_and_rm',
       'sglang_generate',
       'sglang_pd_prefill',
+      'sglang_pd_prefill_bootstrap_queue',
     ]);
   });
 
-  it('a row whose items carry lane labels shows the labels', () => {
+  it('a row whose items carry lane labels shows the labels; an events-only lane its event', () => {
     const row = {
       rowId: 0,
-      laneCount: 2,
+      laneCount: 3,
       items: [
+        { index: 2, kind: 'event', name: 'sglang_pd_summary', startSec: 0.5, endSec: 0.5, lane: 2 },
         {
           index: 0,
           kind: 'span',
@@ -36,7 +39,8 @@ describe('lane names', () => {
         { index: 1, kind: 'span', name: 'prefill', startSec: 0, endSec: 1, lane: 1 },
       ],
     } as unknown as Parameters<typeof laneNames>[0];
-    expect(laneNames(row)).toEqual(['scheduler TP0 PP0 DP0', 'prefill']);
+    // a lane of events only is named by its first event
+    expect(laneNames(row)).toEqual(['scheduler TP0 PP0 DP0', 'prefill', 'sglang_pd_summary']);
     expect(OTLP).toContain('otlp');
   });
 });
