@@ -3,15 +3,16 @@ import type { FileSummary, RowOrder } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useRowPage } from '../host/data-hooks';
 import type { HitBox, RowDrawStats } from './draw-timeline';
-import { rowAt, visibleRange, LANE_HEIGHTS } from './row-layout';
+import { rowAt, visibleRange } from './row-layout';
 import { fitWindow, panWindow, zoomWindow } from './time-window';
-import { decimalsForPixel, formatClock, formatExactClock } from './time-format';
+import { decimalsForPixel, formatClock } from './time-format';
 import { useViewport, useWheelZoom } from './use-viewport';
 import { useRowExpansion } from './use-row-expansion';
 import { useTimelineKeys } from './use-timeline-keys';
 import { useCanvasDrawing } from './TimelineCanvas';
 import { hitAt } from './hit-test';
-import { cursorCounts } from './cursor-counts';
+import { CursorReadout } from './CursorReadout';
+import { TimelineControls } from './TimelineControls';
 import { TimeAxis, AXIS_HEIGHT } from './TimeAxis';
 import { TimelineTooltip } from './TimelineTooltip';
 import { RowLabel, labelColumnChars } from './RowLabel';
@@ -60,7 +61,6 @@ export function Timeline({
   const setCursor = useViewStore((s) => s.setCursor);
   const matching = useViewStore((s) => s.matchingRowIds);
   const laneHeight = useViewStore((s) => s.laneHeight);
-  const setLaneHeight = useViewStore((s) => s.setLaneHeight);
   const draggedLabelWidth = useViewStore((s) => s.labelWidth);
   const setLabelWidth = useViewStore((s) => s.setLabelWidth);
 
@@ -204,7 +204,6 @@ export function Timeline({
 
   // the cursor of a compared timeline follows the pointer over its twin
   const cursorSec = hover ? secAt(hover.x) : sharedCursor;
-  const cursor = cursorSec === null || !order ? null : cursorCounts(order, cursorSec);
   const hoverRow = hover?.hit ? rowsById.get(hover.hit.rowId) : undefined;
   const hoverItem = hover?.hit && hoverRow ? hoverRow.items[hover.hit.index] : undefined;
 
@@ -238,39 +237,12 @@ export function Timeline({
           })
         }
         extra={
-          <>
-            <label className="density-control" title="Lane height (density)">
-              Lanes
-              <select
-                value={laneHeight}
-                onChange={(event) => setLaneHeight(Number(event.target.value))}
-                data-testid="lane-height"
-              >
-                {LANE_HEIGHTS.map((px) => (
-                  <option key={px} value={px}>
-                    {px} px
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button
-              type="button"
-              className="button small"
-              onClick={() => expansion.setAll(!expansion.allExpanded)}
-              data-testid="toggle-all-lanes"
-            >
-              {expansion.allExpanded ? 'Collapse all rows' : 'Expand all rows'}
-            </button>
-            <button
-              type="button"
-              className="button small"
-              aria-pressed={wallClock}
-              onClick={() => setWallClock(!wallClock)}
-              data-testid="wall-clock"
-            >
-              {wallClock ? 'Wall clock' : 'From start'}
-            </button>
-          </>
+          <TimelineControls
+            allExpanded={expansion.allExpanded}
+            onSetAllExpanded={expansion.setAll}
+            wallClock={wallClock}
+            onWallClock={setWallClock}
+          />
         }
       />
       <div className="timeline-body">
@@ -366,33 +338,7 @@ export function Timeline({
           </div>
         )}
       </div>
-      <div className="cursor-readout" data-testid="cursor-readout">
-        {cursor && cursorSec !== null ? (
-          <>
-            at <span title={formatExactClock(cursorSec)}>{clock(cursorSec)}</span>:{' '}
-            <b>{cursor.notStarted}</b> not started · <b>{cursor.running}</b> running ·{' '}
-            <b>{cursor.finished}</b> finished
-            {hoverRow && (
-              <span className="muted">
-                {' '}
-                · alive in #{String(hoverRow.sampleIndex)}:{' '}
-                {hoverRow.items
-                  .filter(
-                    (i) => i.kind === 'span' && i.startSec <= cursorSec && i.endSec >= cursorSec,
-                  )
-                  .map((i) => i.name)
-                  .slice(0, 6)
-                  .join(', ') || '—'}
-              </span>
-            )}
-          </>
-        ) : (
-          <span className="muted">
-            Ctrl+wheel or pinch zooms · drag or Shift+wheel pans · W/S zoom · A/D pan · 0 fits all ·
-            F fits the selection
-          </span>
-        )}
-      </div>
+      <CursorReadout order={order} cursorSec={cursorSec} hoverRow={hoverRow} clock={clock} />
       {hover?.hit && hoverItem && (
         <TimelineTooltip
           item={hoverItem}
