@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 // the bench's dump writer makes slime-shaped dumps of any size (tests/bench/README)
@@ -112,12 +112,16 @@ test('a histogram bin click fits the time axis to the rows it keeps', async ({ p
 
 test.describe('a rollout of 10,050 samples', () => {
   test.setTimeout(120_000);
-  const dir = mkdtempSync(join(tmpdir(), 'trace-explorer-e2e-'));
-  const path = join(dir, 'rollout_10k.pt');
+  let dir = '';
+  let path = '';
   test.beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'trace-explorer-e2e-'));
+    path = join(dir, 'rollout_10k.pt');
     // ~80 MB: 10,050 samples of 16 tokens with slime's traces (about 2 s to write)
     writeSlimeDump(path, 200e6, 16, 10_050);
   });
+  // ~80 MB per run: never left behind in the temp folder
+  test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('upload progress and Cancel show within 300 ms of picking; the label column fits #10049', async ({
     page,
