@@ -1,30 +1,32 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { FileError, MenuCommand } from '../src-main/core/api/trace-api';
-import type { TraceHost } from './host/trace-host';
+import type { FileError, FileSummary, MenuCommand } from '../src-main/core/api/trace-api';
+import { useDispatchCommand, useHost } from './host/host-context';
 import { useFilesStore } from './state/files-store';
 import { TopBar } from './frame/TopBar';
 import { ErrorBanner } from './frame/ErrorBanner';
 import { DropZone, EmptyState } from './frame/DropZone';
 import { ShortcutsDialog } from './frame/ShortcutsDialog';
-import { applyTheme, broadcastCommand, exportActiveFile, restoreTheme } from './frame/commands';
-import { FileView } from './timeline/FileView';
-import { CompareView } from './compare/CompareView';
-import { TrendsView } from './trends/TrendsView';
+import { exportActiveFile } from './frame/export-active-file';
+import { applyTheme, restoreTheme } from './theme/theme-store';
+import { FilePage } from './page/FilePage';
+import { workspaceView, type WorkspaceViewId } from './views/registry';
 import { openTrends } from './trends/open-trends';
 import { useTrendsStore } from './state/trends-store';
-import { RunView } from './run/RunView';
 import { openRun } from './run/open-run';
 import { useRunStore } from './run/run-store';
 
-export function App({ host }: { host: TraceHost }) {
+/** The frame (tabs, banners, drop zone) around the workspace: a file's page or a workspace view. */
+export function App() {
+  const host = useHost();
+  const dispatchCommand = useDispatchCommand();
   const files = useFilesStore((s) => s.files);
   const activeFileId = useFilesStore((s) => s.activeFileId);
   const active = files.find((f) => f.fileId === activeFileId) ?? null;
   const compareFileId = useFilesStore((s) => s.compareFileId);
   const compared = files.find((f) => f.fileId === compareFileId) ?? null;
   const [showShortcuts, setShowShortcuts] = useState(false);
-  const activeTrends = useTrendsStore((s) => s.sets.find((t) => t.id === s.activeId) ?? null);
-  const activeRun = useRunStore((s) => s.runs.find((r) => r.id === s.activeId) ?? null);
+  const runActive = useRunStore((s) => s.activeId !== null);
+  const trendsActive = useTrendsStore((s) => s.activeId !== null);
 
   /** Files main opened (start-up, menu, second instance): show them as tabs. */
   const adoptFiles = useCallback(
@@ -73,10 +75,10 @@ export function App({ host }: { host: TraceHost }) {
           return setShowShortcuts(true);
         default:
           // zoom, panels, compare, about: the views below the frame carry them out
-          broadcastCommand(command);
+          dispatchCommand(command);
       }
     },
-    [host],
+    [host, dispatchCommand],
   );
 
   // a file that becomes active (opened, picked) is shown instead of a trends tab
@@ -95,6 +97,10 @@ export function App({ host }: { host: TraceHost }) {
     restoreTheme();
     const offProgress = host.api.onProgress((progress) =>
       useFilesStore.getState().progress(progress),
+    );
+    // serve mode: an open's bytes on the wire (base64 in JSON: 4 bytes sent per 3 of the file)
+    const offUpload = host.onUploadProgress((openId, sent) =>
+      useFilesStore.getState().sendProgress(openId, 'uploading', Math.floor((sent * 3) / 4)),
     );
     const offHost = host.api.onHostEvent((event) => {
       if (event.type === 'files-opened') {
@@ -119,6 +125,7 @@ export function App({ host }: { host: TraceHost }) {
     return () => {
       cancelled = true;
       offProgress();
+      offUpload();
       offHost();
     };
   }, [host, adoptFiles, runCommand]);
@@ -141,25 +148,19 @@ export function App({ host }: { host: TraceHost }) {
   }, [runCommand]);
 
   return (
-    <DropZone host={host}>
+    <DropZone>
       <div className="app">
-        <TopBar host={host} onShortcuts={() => setShowShortcuts(true)} />
+        <TopBar onShortcuts={() => setShowShortcuts(true)} />
         <ErrorBanner />
         <main className="workspace">
-          {activeRun ? (
-            <RunView host={host} run={activeRun} key={activeRun.id} />
-          ) : activeTrends ? (
-            <TrendsView host={host} set={activeTrends} key={activeTrends.id} />
+          {runActive ? (
+            <WorkspaceView id="run" file={active} />
+          ) : trendsActive ? (
+            <WorkspaceView id="trends" file={active} />
           ) : active && compared ? (
-            <CompareView
-              host={host}
-              fileA={active}
-              fileB={compared}
-              onExit={() => useFilesStore.getState().setCompare(null)}
-              key={`${active.fileId}:${compared.fileId}`}
-            />
+            <WorkspaceView id="compare" file={active} />
           ) : active ? (
-            <FileView host={host} file={active} key={active.fileId} />
+            <FilePage file={active} key={active.fileId} />
           ) : (
             <EmptyState />
           )}
@@ -168,4 +169,9 @@ export function App({ host }: { host: TraceHost }) {
       {showShortcuts && <ShortcutsDialog onClose={() => setShowShortcuts(false)} />}
     </DropZone>
   );
+}
+
+function WorkspaceView({ id, file }: { id: WorkspaceViewId; file: FileSummary | null }) {
+  const View = workspaceView(id).component;
+  return <View file={file} />;
 }

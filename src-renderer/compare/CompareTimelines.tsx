@@ -138,7 +138,6 @@ export function CompareTimelines({
               </span>
             </div>
             <Timeline
-              host={host}
               file={file}
               order={orders[i]}
               windowKey={windowKey}

@@ -68,7 +68,13 @@ export function AttrTable({
               <tr key={entry.key} data-key={entry.key}>
                 <th title={entry.key}>{entry.key}</th>
                 <td>
-                  <span className="attr-value">{entry.text}</span>
+                  <span
+                    className="attr-value"
+                    data-raw={typeof entry.value === 'number' ? String(entry.value) : undefined}
+                    title={typeof entry.value === 'number' ? String(entry.value) : undefined}
+                  >
+                    {entry.text}
+                  </span>
                   <CopyButton
                     text={() => copyText(entry.value)}
                     label="⧉"

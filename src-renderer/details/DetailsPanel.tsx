@@ -6,7 +6,8 @@ import type {
   SampleDetails,
   SpanDetails,
 } from '../../src-main/core/api/trace-api';
-import type { TraceHost } from '../host/trace-host';
+import { useSpanDetails } from '../host/data-hooks';
+import { formatExactClock } from '../timeline/time-format';
 import { useViewStore } from '../state/view-store';
 import { STATUS_COLOURS } from '../timeline/span-colours';
 import { AttrTable } from './AttrTable';
@@ -25,40 +26,13 @@ import { rewardEntries, TOKEN_FIELDS } from './token-values';
 import './details.css';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
-export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummary }) {
+export function DetailsPanel({ file }: { file: FileSummary }) {
   const selection = useViewStore((s) => s.selection);
   const select = useViewStore((s) => s.select);
-  const [span, setSpan] = useState<SpanDetails | null>(null);
-  const [sample, setSample] = useState<SampleDetails | null>(null);
-  const [row, setRow] = useState<RowView | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const mine = selection && selection.fileId === file.fileId ? selection : null;
   const rowId = mine?.rowId ?? null;
   const index = mine?.index ?? null;
-
-  useEffect(() => {
-    let live = true;
-    setSpan(null);
-    setSample(null);
-    setRow(null);
-    setError(null);
-    if (rowId === null) return;
-    const fail = (e: unknown) => live && setError(e instanceof Error ? e.message : String(e));
-    host.api.getRows(file.fileId, [rowId]).then((rows) => live && setRow(rows[0] ?? null), fail);
-    const spanRequest =
-      index === null ? Promise.resolve(null) : host.api.getSpan(file.fileId, rowId, index);
-    const sampleRequest = file.capabilities.samples
-      ? host.api.getSample(file.fileId, rowId)
-      : Promise.resolve(null);
-    Promise.all([spanRequest, sampleRequest]).then(([s, d]) => {
-      if (!live) return;
-      setSpan(s);
-      setSample(d);
-    }, fail);
-    return () => {
-      live = false;
-    };
-  }, [host, file.fileId, file.capabilities.samples, rowId, index]);
+  const { row, span, sample, error } = useSpanDetails(file, rowId, index);
 
   // Escape closes the details wherever the focus is, also in the perf view (no timeline keys);
   // inside a filter box with text it first clears the text.
@@ -102,7 +76,7 @@ export function DetailsPanel({ host, file }: { host: TraceHost; file: FileSummar
       {error && <div className="error-banner">{error}</div>}
       {span && <SpanSection span={span} file={file} />}
       {row && !sample && <RowSection row={row} />}
-      {sample && <SampleSection host={host} file={file} sample={sample} row={row} />}
+      {sample && <SampleSection file={file} sample={sample} row={row} />}
     </aside>
   );
 }
@@ -132,17 +106,20 @@ function SpanSection({ span, file }: { span: SpanDetails; file: FileSummary }) {
             {state.detail && <div className="muted state-detail">{state.detail}</div>}
           </Fact>
           <Fact label={isSpan ? 'start' : 'time'} testId="span-start">
-            +{formatDuration(span.startSec)} <span className="muted">{wall(span.startSec)}</span>
+            <ClockTime sec={span.startSec} /> <span className="muted">{wall(span.startSec)}</span>
           </Fact>
           {isSpan && (
             <Fact label="end" testId="span-end">
               {span.endSec === null ? (
                 <>
-                  — <span className="muted">drawn to +{formatDuration(span.displayEndSec)}</span>
+                  —{' '}
+                  <span className="muted">
+                    drawn to <ClockTime sec={span.displayEndSec} />
+                  </span>
                 </>
               ) : (
                 <>
-                  +{formatDuration(span.endSec)} <span className="muted">{wall(span.endSec)}</span>
+                  <ClockTime sec={span.endSec} /> <span className="muted">{wall(span.endSec)}</span>
                 </>
               )}
             </Fact>
@@ -162,9 +139,11 @@ function SpanSection({ span, file }: { span: SpanDetails; file: FileSummary }) {
               <span className="mono">{span.spanId}</span>
             </Fact>
           )}
-          {span.attempt !== null && span.attempt !== undefined && (
-            <Fact label="attempt">{formatAttrValue(span.attempt)}</Fact>
-          )}
+          {file.capabilities.facets.attempts &&
+            span.attempt !== null &&
+            span.attempt !== undefined && (
+              <Fact label="attempt">{formatAttrValue(span.attempt)}</Fact>
+            )}
         </tbody>
       </table>
       {span.pd && <PdBreakdown pd={span.pd} />}
@@ -306,12 +285,10 @@ const SHOWN_FIELDS = new Set<string>([
 ]);
 
 function SampleSection({
-  host,
   file,
   sample,
   row,
 }: {
-  host: TraceHost;
   file: FileSummary;
   sample: SampleDetails;
   row: RowView | null;
@@ -368,12 +345,12 @@ function SampleSection({
               <span className="mono">{row.traceId}</span>
             </Fact>
           )}
-          {row && row.attempt !== null && (
+          {row && file.capabilities.facets.attempts && row.attempt !== null && (
             <Fact label="attempt">{formatAttrValue(row.attempt)}</Fact>
           )}
         </tbody>
       </table>
-      <TokenFields host={host} file={file} rowId={sample.rowId} fields={f} />
+      <TokenFields file={file} rowId={sample.rowId} fields={f} />
       <h4>
         Prompt
         <CopyButton text={() => textOf(f.prompt)} title="Copy the prompt" />
@@ -453,5 +430,25 @@ function Fact({
       <th>{label}</th>
       <td data-testid={testId}>{children}</td>
     </tr>
+  );
+}
+
+/**
+ * A time from the file's start in the timeline's clock format, exact to the microsecond (the
+ * axis shows the same clock, rounded to its zoom); a click copies it.
+ */
+function ClockTime({ sec }: { sec: number }) {
+  const text = formatExactClock(sec);
+  return (
+    <button
+      type="button"
+      className="clock-time"
+      data-testid="clock-time"
+      data-seconds={sec}
+      title={`${sec} s from the file's start: click to copy`}
+      onClick={() => void navigator.clipboard?.writeText(text)}
+    >
+      {text}
+    </button>
   );
 }

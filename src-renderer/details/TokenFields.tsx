@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Attrs } from '../../src-main/core/model/row';
 import type { FileSummary, LazyValues } from '../../src-main/core/api/trace-api';
-import type { TraceHost } from '../host/trace-host';
+import { useHost } from '../host/host-context';
 import { summariseValues, tokenCounts } from './token-values';
 import { CopyButton } from './CopyButton';
 
@@ -10,16 +10,15 @@ import { CopyButton } from './CopyButton';
  * byte ranges and re-reads them on request (they are most of a dump's bytes).
  */
 export function TokenFields({
-  host,
   file,
   rowId,
   fields,
 }: {
-  host: TraceHost;
   file: FileSummary;
   rowId: number;
   fields: Attrs;
 }) {
+  const host = useHost();
   const { responseLength, counts } = tokenCounts(fields);
   const [loaded, setLoaded] = useState<Record<string, LazyValues | string | 'loading'>>({});
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});

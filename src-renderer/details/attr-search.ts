@@ -1,5 +1,5 @@
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
-import { describeMarker, formatAttrValue } from './format-values';
+import { describeMarker, formatValueWithUnit } from './format-values';
 
 export interface AttrEntry {
   /** dotted path, e.g. "meta_info.cached_tokens"; list elements as "[3]" */
@@ -22,7 +22,7 @@ export function flattenAttrs(attrs: Attrs | null | undefined, prefix = ''): Attr
     const value = (attrs as Attrs)[key];
     const path = prefix ? `${prefix}.${key}` : key;
     if (isSpreadable(value)) out.push(...flattenAttrs(value as Attrs, path));
-    else out.push({ key: path, value, text: formatAttrValue(value) });
+    else out.push({ key: path, value, text: formatValueWithUnit(key, value) });
   }
   return out;
 }

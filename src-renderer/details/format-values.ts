@@ -86,6 +86,23 @@ export function formatAttrValue(value: AttrValue | undefined): string {
   return JSON.stringify(value);
 }
 
+/**
+ * A number with the unit its key names, as slime's viewer writes them: `_gb_s` 2 decimals
+ * GB/s, `_mb` 1 decimal MB, `_ms` ms, `_tok_s`/`throughput` tok/s, and seconds (`_duration`,
+ * `_latency`, `_time`, `_sec`, `_s`) as a duration; anything else as formatAttrValue does.
+ */
+export function formatValueWithUnit(key: string, value: AttrValue | undefined): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return formatAttrValue(value);
+  const k = key.toLowerCase();
+  if (/(_|^)gb_s$/.test(k)) return `${value.toFixed(2)} GB/s`;
+  if (/(_|^)mb$/.test(k)) return `${value.toFixed(1)} MB`;
+  if (/(_|^)ms$/.test(k)) return `${formatNumber(value)} ms`;
+  if (/(tok_s|tokens_per_s|throughput)$/.test(k)) return `${value.toFixed(1)} tok/s`;
+  if (/(_duration|_latency|_time|_sec|_secs|_s)$/.test(k) && !/(^|_)(start|end)_time$/.test(k))
+    return formatDuration(value);
+  return formatAttrValue(value);
+}
+
 /** Text for main's value markers, or null for an ordinary dict. */
 export function describeMarker(value: { [key: string]: AttrValue }): string | null {
   if (value.$lazy === true) {

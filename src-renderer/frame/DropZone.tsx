@@ -1,10 +1,11 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { TraceHost } from '../host/trace-host';
+import { useHost } from '../host/host-context';
 import { openFiles } from '../state/open-files';
 import { useFilesStore } from '../state/files-store';
 
 /** The whole window accepts dropped files; an overlay says so while something is dragged over. */
-export function DropZone({ host, children }: { host: TraceHost; children: ReactNode }) {
+export function DropZone({ children }: { children: ReactNode }) {
+  const host = useHost();
   const [dragging, setDragging] = useState(false);
 
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import type { TraceHost } from '../host/trace-host';
+import { useHost } from '../host/host-context';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
@@ -11,7 +11,8 @@ import { TopBarActions } from './TopBarActions';
 const ACCEPT = '.pt,.pth,.jsonl,.json,.gz';
 
 /** Open button, one tab per open file (with close), and the files being opened. */
-export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: () => void }) {
+export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
+  const host = useHost();
   const input = useRef<HTMLInputElement>(null);
   const files = useFilesStore((s) => s.files);
   const activeFileId = useFilesStore((s) => s.activeFileId);
@@ -121,21 +122,29 @@ export function TopBar({ host, onShortcuts }: { host: TraceHost; onShortcuts: ()
               value={o.bytesRead}
               aria-label={`Reading ${o.name}`}
             />
-            <span className="tab-progress">
+            <span
+              className="tab-progress"
+              data-testid="opening-stage"
+              data-stage={o.stage ?? 'reading'}
+            >
+              {o.stage === 'preparing' ? 'preparing ' : o.stage === 'uploading' ? 'sending ' : ''}
               {formatProgress(o.bytesRead, o.bytesTotal, o.samplesRead)}
             </span>
             <button
               type="button"
               className="button small"
               data-testid="cancel-open"
-              onClick={() => void host.api.cancelOpen(o.openId)}
+              onClick={() => {
+                useFilesStore.getState().cancelLocal(o.openId);
+                void host.api.cancelOpen(o.openId);
+              }}
             >
               Cancel
             </button>
           </div>
         ))}
       </nav>
-      <TopBarActions host={host} onShortcuts={onShortcuts} />
+      <TopBarActions onShortcuts={onShortcuts} />
     </header>
   );
 }

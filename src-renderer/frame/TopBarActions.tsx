@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import type { TraceHost } from '../host/trace-host';
+import { useCommand, useHost } from '../host/host-context';
+import { applyTheme, type ThemeChoice } from '../theme/theme-store';
+import { exportActiveFile } from './export-active-file';
 import { useFilesStore } from '../state/files-store';
-import { applyTheme, exportActiveFile, onCommand, type ThemeChoice } from './commands';
 
 /** Export, theme and help: the menu's commands, reachable in serve mode too. */
-export function TopBarActions({ host, onShortcuts }: { host: TraceHost; onShortcuts: () => void }) {
+export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
+  const host = useHost();
   const hasFile = useFilesStore((s) => s.activeFileId !== null);
   const files = useFilesStore((s) => s.files);
   const activeFileId = useFilesStore((s) => s.activeFileId);
@@ -13,7 +15,7 @@ export function TopBarActions({ host, onShortcuts }: { host: TraceHost; onShortc
   const others = files.filter((f) => f.fileId !== activeFileId);
   const [open, setOpen] = useState<'export' | 'theme' | 'compare' | null>(null);
 
-  useEffect(() => onCommand((command) => command === 'compare' && setOpen('compare')), []);
+  useCommand((command) => command === 'compare' && setOpen('compare'));
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {

@@ -3,7 +3,7 @@ import type { FileSummary, PerfView, RowView } from '../../src-main/core/api/tra
 import type { GroupFigures } from '../../src-main/core/model/rollout-figures';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
-import { formatDuration } from '../timeline/time-window';
+import { formatDuration } from '../timeline/time-format';
 import { groupRows, wallVsMedian, type GroupFilter, type GroupSort } from './group-rows';
 import './groups.css';
 

@@ -6,18 +6,29 @@ import {
 } from '../../src-main/core/api/trace-api';
 import { parseTypedJson } from '../../src-main/core/api/typed-json';
 
-/** TraceApi over serve mode's HTTP: one POST per call, events as server-sent events. */
-export function createHttpApi(token: string): TraceApi {
+/**
+ * TraceApi over serve mode's HTTP: one POST per call, events as server-sent events. An `open`
+ * call's upload reports its sent bytes (XMLHttpRequest: fetch cannot).
+ */
+export function createHttpApi(
+  token: string,
+  onUpload: (openId: string, sentBytes: number) => void = () => {},
+): TraceApi {
   const api: Record<string, unknown> = {};
   for (const method of TRACE_API_METHODS) {
     api[method] = async (...args: unknown[]) => {
-      const response = await fetch('/api/call', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-trace-token': token },
-        body: JSON.stringify({ method, args }),
-      });
+      const body = JSON.stringify({ method, args });
+      const openId =
+        method === 'open' ? (args[0] as { openId?: string } | undefined)?.openId : undefined;
+      const response = openId
+        ? await postWithProgress(body, token, (sent) => onUpload(openId, sent))
+        : await fetch('/api/call', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-trace-token': token },
+            body,
+          });
       const text = await response.text();
-      const body = (() => {
+      const answer = (() => {
         try {
           return parseTypedJson(text);
         } catch {
@@ -27,8 +38,8 @@ export function createHttpApi(token: string): TraceApi {
         result?: unknown;
         error?: string;
       };
-      if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
-      return body.result;
+      if (!response.ok) throw new Error(answer.error ?? `HTTP ${response.status}`);
+      return answer.result;
     };
   }
   const progressListeners = new Set<(progress: OpenProgress) => void>();
@@ -57,4 +68,28 @@ export function createHttpApi(token: string): TraceApi {
     return () => hostListeners.delete(listener);
   };
   return api as unknown as TraceApi;
+}
+
+/** A POST whose upload progress is reported; answers like fetch's Response (text, ok, status). */
+function postWithProgress(
+  body: string,
+  token: string,
+  onSent: (bytes: number) => void,
+): Promise<{ ok: boolean; status: number; statusText: string; text(): Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/call');
+    xhr.setRequestHeader('content-type', 'application/json');
+    xhr.setRequestHeader('x-trace-token', token);
+    xhr.upload.onprogress = (event) => onSent(event.loaded);
+    xhr.onload = () =>
+      resolve({
+        ok: xhr.status >= 200 && xhr.status < 300,
+        status: xhr.status,
+        statusText: xhr.statusText,
+        text: () => Promise.resolve(xhr.responseText),
+      });
+    xhr.onerror = () => reject(new Error('the request to serve mode failed'));
+    xhr.send(body);
+  });
 }

@@ -7,6 +7,11 @@ export interface TraceHost {
   api: TraceApi;
   /** the file's path on disk, when the host can know it (Electron); null in a browser */
   pathForFile(file: File): string | null;
+  /**
+   * Bytes of an `open` call sent so far (serve mode uploads picked files); Electron opens by
+   * path and never calls the listener.
+   */
+  onUploadProgress(listener: (openId: string, sentBytes: number) => void): () => void;
 }
 
 interface ElectronBridge {
@@ -22,8 +27,21 @@ export function connectHost(): TraceHost {
       kind: 'electron',
       api: bridge.traceApi,
       pathForFile: (file) => traceHost.pathForFile(file) || null,
+      onUploadProgress: () => () => {},
     };
   }
   const token = new URLSearchParams(window.location.search).get('token') ?? '';
-  return { kind: 'browser', api: createHttpApi(token), pathForFile: () => null };
+  const uploads = new Set<(openId: string, sentBytes: number) => void>();
+  const api = createHttpApi(token, (openId, sent) => {
+    for (const listener of uploads) listener(openId, sent);
+  });
+  return {
+    kind: 'browser',
+    api,
+    pathForFile: () => null,
+    onUploadProgress: (listener) => {
+      uploads.add(listener);
+      return () => uploads.delete(listener);
+    },
+  };
 }

@@ -29,7 +29,17 @@ export function ChartAxes(props: {
         tickFormat={(v) => props.xFormat(Number(v))}
         stroke={stroke}
         tickStroke="var(--fg-muted)"
-        tickLabelProps={{ fill: 'var(--fg-muted)', fontSize, textAnchor: 'middle' }}
+        // the last label ends at its tick (and the first starts at it) so neither is clipped
+        tickLabelProps={(_value, index, values) => ({
+          fill: 'var(--fg-muted)',
+          fontSize,
+          textAnchor:
+            values.length > 1 && index === values.length - 1
+              ? 'end'
+              : index === 0 && values.length > 1
+                ? 'start'
+                : 'middle',
+        })}
       />
       <AxisLeft
         scale={props.y}

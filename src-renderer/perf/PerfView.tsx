@@ -1,7 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { FileSummary, PerfView as PerfData } from '../../src-main/core/api/trace-api';
+import { useMemo } from 'react';
+import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
-import type { TraceHost } from '../host/trace-host';
+import { usePerf } from '../host/data-hooks';
+import { useHost } from '../host/host-context';
+import { fitWindow } from '../timeline/time-window';
 import { useViewStore } from '../state/view-store';
 import { Histogram } from './Histogram';
 import type { HistogramBin } from './histogram-bins';
@@ -18,24 +20,13 @@ const DURATION_CHARTS = 8;
  * The rollout's perf summary: slime's perf/... table, samples running over time with the long
  * tail, per-request histograms (click a bin to see those samples), durations per span name.
  */
-export function PerfView({ host, file }: { host: TraceHost; file: FileSummary }) {
-  const [perf, setPerf] = useState<PerfData | null>(null);
-  const [error, setError] = useState<string | null>(null);
+export function PerfView({ file }: { file: FileSummary }) {
+  const { perf, error } = usePerf(file.fileId, file.streaming);
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setView = useViewStore((s) => s.setView);
   const setPickedLabel = useViewStore((s) => s.setPickedLabel);
-
-  useEffect(() => {
-    let live = true;
-    host.api.getPerf(file.fileId).then(
-      (p) => live && setPerf(p),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      live = false;
-    };
-    // a file shown while it is read gets its perf view once it is whole (streaming ends)
-  }, [host, file.fileId, file.streaming]);
+  const setWindow = useViewStore((s) => s.setWindow);
+  const host = useHost();
 
   const table = useMemo(() => (perf ? perfTableRows(perf.perf) : []), [perf]);
   const running = useMemo(() => (perf ? summariseRunning(perf.running) : null), [perf]);
@@ -48,10 +39,19 @@ export function PerfView({ host, file }: { host: TraceHost; file: FileSummary })
     [perf],
   );
 
+  // a bin click filters to its rows and fits the time axis to them, so one row is not a speck
   const pick = (bin: HistogramBin, label: string) => {
     patchFilter({ rowIds: bin.rowIds });
     setPickedLabel(label);
     setView('timeline');
+    void host.api
+      .queryRows(file.fileId, { sort: 'row_id', filter: { rowIds: bin.rowIds } })
+      .then((order) => {
+        if (order.rowIds.length === 0) return;
+        const startSec = Math.min(...order.startSec);
+        const endSec = Math.max(...order.endSec);
+        setWindow(file.fileId, fitWindow(startSec, endSec));
+      });
   };
 
   if (error) return <div className="perf-panel error-banner">{error}</div>;

@@ -9,6 +9,13 @@ export interface OpeningFile {
   samplesRead: number;
   /** the tab its rows show in while it is read (previews), if any yet */
   fileId?: string;
+  /**
+   * serve mode sends a picked file's bytes first: 'preparing' (encoding them), 'uploading' (on
+   * the wire), then 'reading' (main reads it; progress events from then on)
+   */
+  stage?: 'preparing' | 'uploading' | 'reading';
+  /** set when Cancel is pressed before main knows of the open */
+  cancelled?: boolean;
 }
 
 export interface FilesState {
@@ -27,6 +34,9 @@ export interface FilesState {
   startOpening(openId: string, name: string, bytesTotal: number): void;
   progress(progress: OpenProgress): void;
   finishOpening(openId: string): void;
+  /** bytes prepared or sent so far, before main reads the file */
+  sendProgress(openId: string, stage: 'preparing' | 'uploading', done: number): void;
+  cancelLocal(openId: string): void;
   addError(error: FileError): void;
   dismissError(index: number): void;
 }
@@ -98,6 +108,7 @@ export const useFilesStore = create<FilesState>()((set) => ({
           o.openId === p.openId
             ? {
                 ...o,
+                stage: 'reading' as const,
                 bytesRead: p.bytesRead,
                 bytesTotal: Math.max(p.bytesTotal, o.bytesTotal),
                 samplesRead: p.samplesRead,
@@ -107,6 +118,16 @@ export const useFilesStore = create<FilesState>()((set) => ({
         ),
       };
     }),
+  sendProgress: (openId, stage, done) =>
+    set((s) => ({
+      opening: s.opening.map((o) =>
+        o.openId === openId && o.stage !== 'reading' ? { ...o, stage, bytesRead: done } : o,
+      ),
+    })),
+  cancelLocal: (openId) =>
+    set((s) => ({
+      opening: s.opening.map((o) => (o.openId === openId ? { ...o, cancelled: true } : o)),
+    })),
   finishOpening: (openId) =>
     set((s) => {
       const opening = s.opening.filter((o) => o.openId !== openId);

@@ -5,7 +5,10 @@ import { openDroppedTogether } from '../run/open-run';
 
 let openCounter = 0;
 
-/** Opens files a user picked or dropped: by path where the host knows it, else by bytes. */
+/**
+ * Opens files a user picked or dropped: by path where the host knows it, else by bytes. A tab
+ * with progress and Cancel shows at once, while the bytes are still being prepared and sent.
+ */
 export async function openFiles(host: TraceHost, files: File[]): Promise<string[]> {
   // several files with paths (the desktop app) may be one run: main decides by content
   const paths = files.map((file) => host.pathForFile(file));
@@ -15,13 +18,34 @@ export async function openFiles(host: TraceHost, files: File[]): Promise<string[
   const opened: string[] = [];
   for (const file of files) {
     const path = host.pathForFile(file);
-    const source: OpenSource = path
-      ? { kind: 'path', path }
-      : { kind: 'bytes', name: file.name, bytesBase64: await toBase64(file) };
-    const fileId = await openSources(host, [source], file.name, file.size);
+    const openId = newOpenId();
+    useFilesStore.getState().startOpening(openId, file.name, file.size);
+    let source: OpenSource;
+    if (path) source = { kind: 'path', path };
+    else {
+      useFilesStore.getState().sendProgress(openId, 'preparing', 0);
+      const bytesBase64 = await toBase64(file, (done) =>
+        useFilesStore.getState().sendProgress(openId, 'preparing', done),
+      );
+      if (isCancelled(openId)) {
+        useFilesStore.getState().finishOpening(openId);
+        continue;
+      }
+      useFilesStore.getState().sendProgress(openId, 'uploading', 0);
+      source = { kind: 'bytes', name: file.name, bytesBase64 };
+    }
+    const fileId = await openSources(host, [source], file.name, file.size, openId);
     if (fileId) opened.push(fileId);
   }
   return opened;
+}
+
+function newOpenId(): string {
+  return `open-${Date.now()}-${++openCounter}`;
+}
+
+function isCancelled(openId: string): boolean {
+  return useFilesStore.getState().opening.some((o) => o.openId === openId && o.cancelled);
 }
 
 /** One open call with progress and error reporting; resolves to the file id or null. */
@@ -30,12 +54,18 @@ export async function openSources(
   sources: OpenSource[],
   name: string,
   bytesTotal: number,
+  /** an open already shown (openFiles shows it before the bytes are ready) */
+  shownOpenId?: string,
 ): Promise<string | null> {
-  const store = useFilesStore.getState();
-  const openId = `open-${Date.now()}-${++openCounter}`;
-  store.startOpening(openId, name, bytesTotal);
+  const openId = shownOpenId ?? newOpenId();
+  if (!shownOpenId) useFilesStore.getState().startOpening(openId, name, bytesTotal);
   try {
     const result = await host.api.open({ openId, sources });
+    // cancelled while the bytes were on the wire, before main knew of the open
+    if (result.ok && isCancelled(openId)) {
+      void host.api.close(result.file.fileId);
+      return null;
+    }
     if (result.ok) {
       // a file shown while it was read (previews) gets its whole summary in place
       const state = useFilesStore.getState();
@@ -60,12 +90,22 @@ export async function openSources(
   }
 }
 
-async function toBase64(file: File): Promise<string> {
+/** The file as base64, in chunks that let the page paint its progress between them. */
+async function toBase64(file: File, onProgress: (bytesDone: number) => void): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = '';
-  const CHUNK = 0x8000;
-  for (let i = 0; i < bytes.length; i += CHUNK) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  const parts: string[] = [];
+  // a multiple of 3 bytes, so the chunks' base64 joins without padding in between
+  const SLICE = 3 * 1024 * 1024;
+  const CHUNK = 0x8000 - (0x8000 % 3);
+  for (let at = 0; at < bytes.length; at += SLICE) {
+    const slice = bytes.subarray(at, Math.min(bytes.length, at + SLICE));
+    let binary = '';
+    for (let i = 0; i < slice.length; i += CHUNK) {
+      binary += String.fromCharCode(...slice.subarray(i, i + CHUNK));
+    }
+    parts.push(btoa(binary));
+    onProgress(Math.min(bytes.length, at + SLICE));
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
-  return btoa(binary);
+  return parts.join('');
 }

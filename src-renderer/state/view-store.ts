@@ -25,17 +25,24 @@ export interface ViewState {
   filterMode: 'filter' | 'highlight';
   /** in highlight mode: the rows that match, or null when every row does */
   matchingRowIds: Set<number> | null;
-  view: 'timeline' | 'perf' | 'groups';
+  /** the id of the registered tab view shown (views/registry.ts) */
+  view: string;
   /** time under the pointer per window key, so compared timelines share one cursor */
   cursors: Record<string, number | null>;
   setCursor(key: string, sec: number | null): void;
   detailsOpen: boolean;
+  /** the timeline's lane height in CSS pixels (density) */
+  laneHeight: number;
+  setLaneHeight(px: number): void;
+  /** the label column's width when a user dragged it; null means fit to the file */
+  labelWidth: number | null;
+  setLabelWidth(px: number | null): void;
   /** what filter.rowIds came from (a perf histogram bin), for the toolbar chip */
   pickedLabel: string | null;
   setPickedLabel(label: string | null): void;
   setFilterMode(mode: 'filter' | 'highlight'): void;
   setMatching(rowIds: Set<number> | null): void;
-  setView(view: 'timeline' | 'perf' | 'groups'): void;
+  setView(view: string): void;
   setDetailsOpen(open: boolean): void;
   select(selection: Selection | null): void;
   setSort(sort: SortKey, descending?: boolean): void;
@@ -58,6 +65,10 @@ export const useViewStore = create<ViewState>()((set) => ({
   setCursor: (key, sec) =>
     set((s) => (s.cursors[key] === sec ? s : { cursors: { ...s.cursors, [key]: sec } })),
   detailsOpen: true,
+  laneHeight: 16,
+  setLaneHeight: (laneHeight) => set({ laneHeight }),
+  labelWidth: null,
+  setLabelWidth: (labelWidth) => set({ labelWidth }),
   pickedLabel: null,
   setPickedLabel: (pickedLabel) => set({ pickedLabel }),
   setFilterMode: (filterMode) => set({ filterMode }),

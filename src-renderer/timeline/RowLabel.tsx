@@ -1,14 +1,21 @@
 import type { RowView } from '../../src-main/core/api/trace-api';
 import type { RowDrawStats } from './draw-timeline';
 import { STATUS_COLOURS } from './span-colours';
+import { ROW_PADDING } from './row-layout';
+import { laneNames } from './lane-names';
 
-/** The label column of one row: index, group, source, status pill, reward; lane toggle. */
+/**
+ * The label column of one row: index, group, source, status pill, reward (fixed columns wide
+ * enough for the file's largest index and group, so they never run into each other); an
+ * expanded row names its lanes; the lane toggle.
+ */
 export function RowLabel(props: {
   rowId: number;
   row: RowView | undefined;
   top: number;
   height: number;
   lanes: number;
+  laneHeight: number;
   expanded: boolean;
   selected: boolean;
   dimmed: boolean;
@@ -16,11 +23,13 @@ export function RowLabel(props: {
   onToggle: () => void;
   onSelect: () => void;
 }) {
-  const { row, stats } = props;
+  const { row, stats, laneHeight } = props;
+  const names = row && props.expanded && props.lanes > 1 ? laneNames(row) : null;
+  const compact = laneHeight < 16;
   return (
     <div
-      className={`row-label${props.selected ? ' selected' : ''}${props.dimmed ? ' dimmed' : ''}`}
-      style={{ top: props.top, height: props.height }}
+      className={`row-label${props.selected ? ' selected' : ''}${props.dimmed ? ' dimmed' : ''}${compact ? ' compact' : ''}${names ? ' with-lanes' : ''}`}
+      style={{ top: props.top, height: props.height, fontSize: compact ? 10 : undefined }}
       data-testid="timeline-row"
       data-row-id={props.rowId}
       data-lanes={props.lanes}
@@ -32,42 +41,80 @@ export function RowLabel(props: {
       data-pd-segments={stats?.pdSegments ?? ''}
       data-links={stats?.links ?? ''}
       data-idle-gaps={stats?.idleGaps ?? ''}
+      data-labels={stats?.labels ?? ''}
       onClick={props.onSelect}
     >
-      <button
-        type="button"
-        className="lane-toggle"
-        aria-label={props.expanded ? 'Collapse row' : 'Expand row'}
-        onClick={(event) => {
-          event.stopPropagation();
-          props.onToggle();
-        }}
-        disabled={props.lanes <= 1}
-      >
-        {props.lanes <= 1 ? '·' : props.expanded ? '▾' : '▸'}
-      </button>
-      {row ? (
-        <>
-          <span className="row-index">#{String(row.sampleIndex)}</span>
-          {row.groupIndex !== null && <span className="row-group">g{String(row.groupIndex)}</span>}
-          <span className="row-source" title={row.source ?? ''}>
-            {row.source ?? ''}
-          </span>
-          {row.status && (
-            <span
-              className="status-pill"
-              style={{ background: STATUS_COLOURS[row.status] ?? '#8c959f' }}
-            >
-              {row.status}
+      <div className="row-info" style={{ height: laneHeight + ROW_PADDING / 2 }}>
+        <button
+          type="button"
+          className="lane-toggle"
+          aria-label={props.expanded ? 'Collapse row' : 'Expand row'}
+          onClick={(event) => {
+            event.stopPropagation();
+            props.onToggle();
+          }}
+          disabled={props.lanes <= 1}
+        >
+          {props.lanes <= 1 ? '·' : props.expanded ? '▾' : '▸'}
+        </button>
+        {row ? (
+          <>
+            <span className="row-index" data-testid="row-index">
+              #{String(row.sampleIndex)}
             </span>
-          )}
-          {rewardText(row.reward) && <span className="row-reward">{rewardText(row.reward)}</span>}
-        </>
-      ) : (
-        <span className="muted">…</span>
-      )}
+            <span className="row-group">
+              {row.groupIndex !== null ? `g${String(row.groupIndex)}` : ''}
+            </span>
+            <span className="row-source" title={row.source ?? ''}>
+              {row.source ?? ''}
+            </span>
+            {row.status && (
+              <span
+                className="status-pill"
+                style={{ background: STATUS_COLOURS[row.status] ?? '#8c959f' }}
+              >
+                {row.status}
+              </span>
+            )}
+            {rewardText(row.reward) && <span className="row-reward">{rewardText(row.reward)}</span>}
+          </>
+        ) : (
+          <span className="muted">…</span>
+        )}
+      </div>
+      {names &&
+        names.map((name, lane) =>
+          lane === 0 || !name ? null : (
+            <div
+              key={lane}
+              className="lane-name"
+              data-testid="lane-name"
+              title={name}
+              style={{ top: ROW_PADDING / 2 + lane * laneHeight, height: laneHeight }}
+            >
+              {name}
+            </div>
+          ),
+        )}
     </div>
   );
+}
+
+/** Characters the index and group columns need for the largest values seen so far. */
+export function labelColumnChars(
+  rows: Iterable<RowView>,
+  rowCount: number,
+): {
+  index: number;
+  group: number;
+} {
+  let index = String(Math.max(0, rowCount - 1)).length;
+  let group = 0;
+  for (const row of rows) {
+    index = Math.max(index, String(row.sampleIndex).length);
+    if (row.groupIndex !== null) group = Math.max(group, String(row.groupIndex).length);
+  }
+  return { index: index + 1, group: group === 0 ? 0 : group + 1 };
 }
 
 function rewardText(reward: unknown): string {

@@ -2,9 +2,13 @@ import type { ItemView, RowView } from '../../src-main/core/api/trace-api';
 import { pdPhaseColour } from '../../src-main/core/model/pd-phases';
 import { colourForName } from './span-colours';
 import { clusterMarkers } from './cluster-markers';
-import { formatDuration, type Window } from './time-window';
+import type { Window } from './time-window';
+import { formatDuration } from './time-format';
 import { LANE_HEIGHT, ROW_PADDING } from './row-layout';
 import { drawIdleGap, type IdleGap } from './idle-gaps';
+import type { DrawContext } from './draw-context';
+
+export type { DrawContext };
 
 export interface ThemeColours {
   bg: string;
@@ -36,6 +40,8 @@ export interface DrawOptions {
   selected: { rowId: number; index: number | null } | null;
   /** (ours) per row: the idle time between a resumed sample's attempts, drawn as a gap, not a bar */
   idleGaps?: Map<number, IdleGap>;
+  /** lane height in CSS pixels (the density control); LANE_HEIGHT by default */
+  laneHeight?: number;
 }
 
 export interface HitBox {
@@ -56,15 +62,18 @@ export interface RowDrawStats {
   ongoing: number;
   pdSegments: number;
   links: number;
+  /** bar labels drawn (at most one per bar, none over another) */
+  labels: number;
   idleGaps: number;
 }
 
 /**
- * Draws visible rows onto the canvas: a pure function of (rows, window, theme). Bars first,
- * then PD segments, then markers on top; returns hit boxes and what each row drew.
+ * Draws visible rows onto the canvas: a pure function of (rows, window, theme). Per row: bars
+ * (PD spans as phase segments), then their labels (at most one per bar, never over another
+ * label), links, then markers on top; returns hit boxes and what each row drew.
  */
 export function drawTimeline(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   rows: DrawRow[],
   options: DrawOptions,
 ): { hits: HitBox[]; stats: Map<number, RowDrawStats> } {
@@ -72,14 +81,18 @@ export function drawTimeline(
   const scale = width / (w.endSec - w.startSec);
   const xOf = (sec: number) => (sec - w.startSec) * scale;
   ctx.clearRect(0, 0, width, height);
+  // the background is painted, so the whole canvas (rows or not) follows the theme
+  ctx.fillStyle = theme.bg;
+  ctx.fillRect(0, 0, width, height);
   const hits: HitBox[] = [];
   const stats = new Map<number, RowDrawStats>();
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
 
+  const laneHeight = options.laneHeight ?? LANE_HEIGHT;
   for (const { row, y, expanded, shaded, dimmed } of rows) {
     const laneCount = expanded ? Math.max(1, row.laneCount) : 1;
-    const rowHeight = laneCount * LANE_HEIGHT + ROW_PADDING;
+    const rowHeight = laneCount * laneHeight + ROW_PADDING;
     if (shaded) {
       ctx.fillStyle = theme.rowAlt;
       ctx.fillRect(0, y, width, rowHeight);
@@ -97,13 +110,15 @@ export function drawTimeline(
       ongoing: 0,
       pdSegments: 0,
       links: 0,
+      labels: 0,
       idleGaps: 0,
     };
     const gap = options.idleGaps?.get(row.rowId);
-    if (gap) s.idleGaps += drawIdleGap(ctx, gap, xOf, y + ROW_PADDING / 2, width, theme);
-    const laneY = (item: ItemView) =>
-      y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * LANE_HEIGHT;
+    if (gap)
+      s.idleGaps += drawIdleGap(ctx, gap, xOf, y + ROW_PADDING / 2, width, theme, laneHeight);
+    const laneY = (item: ItemView) => y + ROW_PADDING / 2 + (expanded ? item.lane : 0) * laneHeight;
     const points: { item: ItemView; x: number }[] = [];
+    const labels: { item: ItemView; x0: number; x1: number; top: number }[] = [];
     for (const item of row.items) {
       if (options.hiddenNames.has(item.name)) continue;
       if (item.kind !== 'span') {
@@ -115,15 +130,25 @@ export function drawTimeline(
       const x1 = Math.max(x0 + 1, xOf(item.endSec));
       if (x1 < -2 || x0 > width + 2) continue;
       const top = laneY(item) + 1;
-      const h = LANE_HEIGHT - 2;
+      const h = laneHeight - 2;
       const faded = options.highlightName !== null && options.highlightName !== item.name;
       ctx.globalAlpha = (dimmed ? 0.25 : 1) * (faded ? 0.2 : 1);
       if (item.pd && item.pd.phases.length > 0) {
         s.pdSegments += drawPhases(ctx, item, x0, x1, top, h, scale);
       } else {
         ctx.fillStyle = colourForName(item.name);
-        if (item.ongoing) drawOngoing(ctx, x0, x1, top, h, colourForName(item.name));
-        else ctx.fillRect(x0, top, x1 - x0, h);
+        // zoomed in, a long span reaches far past the canvas: the hatching is drawn only where
+        // it can be seen (else millions of strokes)
+        if (item.ongoing) {
+          drawOngoing(
+            ctx,
+            Math.max(x0, -h),
+            Math.min(x1, width + h),
+            top,
+            h,
+            colourForName(item.name),
+          );
+        } else ctx.fillRect(x0, top, x1 - x0, h);
       }
       if (item.ongoing) s.ongoing++;
       if (item.error) {
@@ -136,7 +161,7 @@ export function drawTimeline(
         ctx.lineWidth = 2;
         ctx.strokeRect(x0 - 1, top - 1, x1 - x0 + 2, h + 2);
       }
-      drawLabel(ctx, item, x0, x1, top, h, theme);
+      labels.push({ item, x0, x1, top });
       s.bars++;
       hits.push({
         rowId: row.rowId,
@@ -148,6 +173,8 @@ export function drawTimeline(
         point: false,
       });
     }
+    ctx.globalAlpha = dimmed ? 0.25 : 1;
+    if (laneHeight >= 12) s.labels = drawLabels(ctx, labels, laneHeight - 2, width, theme);
     s.links = drawLinks(ctx, row, hits, theme);
     ctx.globalAlpha = dimmed ? 0.25 : 1;
     // instant events and orphan ends, per lane, clustered when closer than 4 px
@@ -161,7 +188,7 @@ export function drawTimeline(
       lanePoints.sort((a, b) => a.x - b.x);
       for (const cluster of clusterMarkers(lanePoints)) {
         const first = row.items[cluster.members[0]];
-        const cy = laneY(first) + LANE_HEIGHT / 2;
+        const cy = laneY(first) + laneHeight / 2;
         if (cluster.count > 1) {
           drawCluster(ctx, cluster.x, cy, cluster.count, theme);
           s.clusters++;
@@ -192,7 +219,7 @@ export function drawTimeline(
 }
 
 function drawPhases(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   item: ItemView,
   x0: number,
   x1: number,
@@ -221,7 +248,7 @@ function drawPhases(
 }
 
 function drawOngoing(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   x0: number,
   x1: number,
   top: number,
@@ -253,18 +280,84 @@ function drawOngoing(
   ctx.setLineDash([]);
 }
 
-function drawLabel(
-  ctx: CanvasRenderingContext2D,
-  item: ItemView,
-  x0: number,
-  x1: number,
-  top: number,
+/**
+ * Bar labels of one row. Bars of a lane may overlap (always, in a collapsed row): a later bar
+ * covers an earlier one, so each bar is labelled only in the widest part of it still visible,
+ * and only if its text fits there. One label per visible bar, never text over text. Returns how
+ * many were drawn.
+ */
+function drawLabels(
+  ctx: DrawContext,
+  labels: { item: ItemView; x0: number; x1: number; top: number }[],
   h: number,
+  width: number,
   theme: ThemeColours,
-): void {
-  const left = Math.max(x0, 0) + 3;
-  const room = Math.min(x1, ctx.canvas.width) - left - 3;
-  if (room < 24) return;
+): number {
+  let drawn = 0;
+  const lanes = new Map<number, typeof labels>();
+  for (const label of labels) lanes.set(label.top, [...(lanes.get(label.top) ?? []), label]);
+  for (const lane of lanes.values()) {
+    // from the last drawn (on top) to the first: what is already covered hides what is below
+    const covered: [number, number][] = [];
+    for (let k = lane.length - 1; k >= 0; k--) {
+      const { item, x0, x1, top } = lane[k];
+      const from = Math.max(x0, 0);
+      const to = Math.min(x1, width);
+      const part = widestUncovered(covered, from, to);
+      cover(covered, from, to);
+      if (!part) continue;
+      const left = part[0] + 3;
+      const room = part[1] - left - 3;
+      if (room < 24) continue;
+      const text = fitLabel(ctx, item, room);
+      if (text === null) continue;
+      ctx.fillStyle = item.pd ? theme.fg : '#ffffff';
+      ctx.fillText(text, left, top + h / 2 + 0.5);
+      drawn++;
+    }
+  }
+  return drawn;
+}
+
+/** The widest part of [from, to] outside the sorted, disjoint `covered` intervals. */
+function widestUncovered(
+  covered: [number, number][],
+  from: number,
+  to: number,
+): [number, number] | null {
+  let best: [number, number] | null = null;
+  let at = from;
+  for (const [a, b] of covered) {
+    if (b <= at) continue;
+    if (a >= to) break;
+    if (a > at && (!best || a - at > best[1] - best[0])) best = [at, a];
+    at = Math.max(at, b);
+    if (at >= to) break;
+  }
+  if (at < to && (!best || to - at > best[1] - best[0])) best = [at, to];
+  return best;
+}
+
+/** Adds [from, to] to the sorted, disjoint intervals, merging what it touches. */
+function cover(covered: [number, number][], from: number, to: number): void {
+  if (to <= from) return;
+  let a = from;
+  let b = to;
+  const kept: [number, number][] = [];
+  for (const [x, y] of covered) {
+    if (y < a || x > b) kept.push([x, y]);
+    else {
+      a = Math.min(a, x);
+      b = Math.max(b, y);
+    }
+  }
+  kept.push([a, b]);
+  kept.sort((p, q) => p[0] - q[0]);
+  covered.splice(0, covered.length, ...kept);
+}
+
+/** The longest of "name · hint · duration", "name · hint", "name", "nam…" that fits `room`. */
+function fitLabel(ctx: DrawContext, item: ItemView, room: number): string | null {
   const parts = [item.name, item.hint, formatDuration(item.endSec - item.startSec)].filter(
     Boolean,
   ) as string[];
@@ -275,13 +368,11 @@ function drawLabel(
     text =
       parts.length === 1 && parts[0].length < item.name.length ? `${parts[0]}…` : parts.join(' · ');
   }
-  if (ctx.measureText(text).width > room) return;
-  ctx.fillStyle = item.pd ? theme.fg : '#ffffff';
-  ctx.fillText(text, left, top + h / 2 + 0.5);
+  return ctx.measureText(text).width > room ? null : text;
 }
 
 function drawMarker(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   x: number,
   y: number,
   item: ItemView,
@@ -310,7 +401,7 @@ function drawMarker(
   ctx.stroke();
 }
 
-function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, colour: string): void {
+function drawCross(ctx: DrawContext, x: number, y: number, colour: string): void {
   ctx.strokeStyle = colour;
   ctx.lineWidth = 2.5;
   ctx.beginPath();
@@ -322,7 +413,7 @@ function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, colour: 
 }
 
 function drawCluster(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   x: number,
   y: number,
   count: number,
@@ -344,12 +435,7 @@ function drawCluster(
  * Links between spans of one row, as arrows from the linked (earlier) span's end to the
  * linking span's start, where both are drawn.
  */
-function drawLinks(
-  ctx: CanvasRenderingContext2D,
-  row: RowView,
-  hits: HitBox[],
-  theme: ThemeColours,
-): number {
+function drawLinks(ctx: DrawContext, row: RowView, hits: HitBox[], theme: ThemeColours): number {
   let drawn = 0;
   const boxes = new Map<number, HitBox>();
   for (const hit of hits) if (hit.rowId === row.rowId && !hit.point) boxes.set(hit.index, hit);

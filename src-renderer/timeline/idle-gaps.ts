@@ -1,6 +1,6 @@
 import type { FileSummary } from '../../src-main/core/api/trace-api';
-import { LANE_HEIGHT } from './row-layout';
-import { formatDuration } from './time-window';
+import type { DrawContext } from './draw-context';
+import { formatDuration } from './time-format';
 
 /** (ours) The idle time between a resumed sample's attempts: no span covers it. */
 export interface IdleGap {
@@ -26,17 +26,18 @@ export function idleGapsByRow(file: FileSummary): Map<number, IdleGap> {
  * length when there is room: slime's viewer leaves this stretch blank (ours). Returns 1 when drawn.
  */
 export function drawIdleGap(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   gap: IdleGap,
   xOf: (sec: number) => number,
   top: number,
   width: number,
   theme: { fgMuted: string; bg: string },
+  laneHeight: number,
 ): number {
   const x0 = Math.max(-2, xOf(gap.startSec));
   const x1 = Math.min(width + 2, xOf(gap.endSec));
   if (x1 <= x0) return 0;
-  const mid = top + LANE_HEIGHT / 2;
+  const mid = top + laneHeight / 2;
   ctx.save();
   ctx.strokeStyle = theme.fgMuted;
   ctx.lineWidth = 1;

@@ -1,4 +1,6 @@
+/** the default lane height; the toolbar's density control changes it (LANE_HEIGHTS) */
 export const LANE_HEIGHT = 16;
+export const LANE_HEIGHTS = [8, 12, 16, 22] as const;
 export const ROW_PADDING = 6;
 
 /** Heights and tops of rows in display order: collapsed rows show one lane. */
@@ -11,6 +13,7 @@ export interface RowLayout {
 export function layoutRows(
   laneCounts: ArrayLike<number>,
   expanded: (index: number) => boolean,
+  laneHeight = LANE_HEIGHT,
 ): RowLayout {
   const n = laneCounts.length;
   const tops = new Float64Array(n);
@@ -18,7 +21,7 @@ export function layoutRows(
   let y = 0;
   for (let i = 0; i < n; i++) {
     const lanes = expanded(i) ? Math.max(1, laneCounts[i]) : 1;
-    heights[i] = lanes * LANE_HEIGHT + ROW_PADDING;
+    heights[i] = lanes * laneHeight + ROW_PADDING;
     tops[i] = y;
     y += heights[i];
   }

@@ -22,12 +22,3 @@ export function fitWindow(startSec: number, endSec: number, margin = 0.03): Wind
   const span = Math.max(MIN_SPAN_SEC, endSec - startSec);
   return { startSec: startSec - span * margin, endSec: endSec + span * margin };
 }
-
-export function formatDuration(sec: number): string {
-  const abs = Math.abs(sec);
-  if (abs >= 3600) return `${(sec / 3600).toFixed(2)} h`;
-  if (abs >= 60) return `${(sec / 60).toFixed(2)} min`;
-  if (abs >= 1) return `${sec.toFixed(abs >= 10 ? 1 : 2)} s`;
-  if (abs >= 1e-3) return `${(sec * 1e3).toFixed(abs >= 0.01 ? 1 : 2)} ms`;
-  return `${(sec * 1e6).toFixed(0)} µs`;
-}

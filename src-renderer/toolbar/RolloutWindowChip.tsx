@@ -1,6 +1,7 @@
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
-import { fitWindow, formatDuration } from '../timeline/time-window';
+import { fitWindow } from '../timeline/time-window';
+import { formatDuration } from '../timeline/time-format';
 
 /**
  * (ours) Which time window the timeline shows, when a rollout resumed samples of an earlier

@@ -1,11 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
 import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
-import type { TraceHost } from '../host/trace-host';
+import { useCommand, useHost } from '../host/host-context';
+import type { TabViewDefinition } from '../views/view-types';
+import { spanNameChoices } from './span-name-patterns';
 import { RolloutWindowChip } from './RolloutWindowChip';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
-import { onCommand } from '../frame/commands';
 import { activeConditionCount, isFilterActive, parseBound, toggleInList } from './filter-state';
 import './toolbar.css';
 
@@ -20,15 +21,26 @@ const SEARCH_DEBOUNCE_MS = 150;
  * without a trace; the Timeline / Perf switch for the active file.
  */
 export function Toolbar({
-  host,
   file,
   order = null,
+  views,
 }: {
-  host: TraceHost;
+  /** the tab views the page offers for this file */
+  views: TabViewDefinition[];
   file: FileSummary;
   /** the current order, for the shown count; FileView passes what it queried */
   order?: RowOrder | null;
 }) {
+  const host = useHost();
+  const [spanSearch, setSpanSearch] = useState('');
+  const spanChoices = useMemo(() => spanNameChoices(file.spanNames), [file.spanNames]);
+  const shownSpanChoices = useMemo(() => {
+    const words = spanSearch.trim().toLowerCase();
+    const hits = words
+      ? spanChoices.filter((c) => c.value.toLowerCase().includes(words))
+      : spanChoices;
+    return hits.slice(0, 200);
+  }, [spanChoices, spanSearch]);
   const filter = useViewStore((s) => s.filter);
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setFilter = useViewStore((s) => s.setFilter);
@@ -85,16 +97,13 @@ export function Toolbar({
       }
     };
     globalThis.addEventListener('keydown', onKey);
-    const offCommand = onCommand((command) => {
-      const state = useViewStore.getState();
-      if (command === 'toggle-perf') state.setView(state.view === 'perf' ? 'timeline' : 'perf');
-      if (command === 'toggle-details') state.setDetailsOpen(!state.detailsOpen);
-    });
-    return () => {
-      globalThis.removeEventListener('keydown', onKey);
-      offCommand();
-    };
+    return () => globalThis.removeEventListener('keydown', onKey);
   }, []);
+  useCommand((command) => {
+    const state = useViewStore.getState();
+    if (command === 'toggle-perf') state.setView(state.view === 'perf' ? 'timeline' : 'perf');
+    if (command === 'toggle-details') state.setDetailsOpen(!state.detailsOpen);
+  });
 
   const active = isFilterActive(filter);
   const highlighting = filterMode === 'highlight' && active;
@@ -105,40 +114,20 @@ export function Toolbar({
     <div className="toolbar" data-testid="toolbar">
       <div className="toolbar-line">
         <div className="view-switch" role="tablist" aria-label="View">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={view === 'timeline'}
-            className={`button small${view === 'timeline' ? ' selected' : ''}`}
-            onClick={() => setView('timeline')}
-            data-testid="view-timeline"
-          >
-            Timeline
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={view === 'perf'}
-            className={`button small${view === 'perf' ? ' selected' : ''}`}
-            onClick={() => setView('perf')}
-            data-testid="view-perf"
-            title="Perf summary: slime’s perf/… metrics, histograms, samples running over time"
-          >
-            Perf
-          </button>
-          {file.capabilities.facets.groups && (
+          {views.map((v) => (
             <button
               type="button"
               role="tab"
-              aria-selected={view === 'groups'}
-              className={`button small${view === 'groups' ? ' selected' : ''}`}
-              onClick={() => setView('groups')}
-              data-testid="view-groups"
-              title="GRPO groups: one line per group, rewards, zero-variance groups, slowest samples"
+              key={v.id}
+              aria-selected={view === v.id}
+              className={`button small${view === v.id ? ' selected' : ''}`}
+              onClick={() => setView(v.id)}
+              data-testid={`view-${v.id}`}
+              title={v.title}
             >
-              Groups
+              {v.label}
             </button>
-          )}
+          ))}
         </div>
         <RolloutWindowChip file={file} />
         <input
@@ -274,19 +263,31 @@ export function Toolbar({
             ))}
           </ChipGroup>
         )}
-        <select
-          value={filter.spanName ?? ''}
-          onChange={(event) => patchFilter({ spanName: event.target.value || undefined })}
-          data-testid="span-filter"
-          title="Only rows that have a span or event of this name"
-        >
-          <option value="">any span</option>
-          {file.spanNames.slice(0, 80).map(({ name, count }) => (
-            <option key={name} value={name}>
-              has {name} ({count})
-            </option>
-          ))}
-        </select>
+        <span className="span-filter">
+          <input
+            type="search"
+            className="span-filter-search"
+            placeholder="span…"
+            value={spanSearch}
+            onChange={(event) => setSpanSearch(event.target.value)}
+            data-testid="span-filter-search"
+            title="Narrow the span-name menu"
+          />
+          <select
+            value={filter.spanName ?? ''}
+            onChange={(event) => patchFilter({ spanName: event.target.value || undefined })}
+            data-testid="span-filter"
+            title="Only rows that have a span or event of this name (ids shown as *)"
+          >
+            <option value="">any span</option>
+            {shownSpanChoices.map(({ value, count, names }) => (
+              <option key={value} value={value}>
+                has {value} ({count}
+                {names > 1 ? ` in ${names} names` : ''})
+              </option>
+            ))}
+          </select>
+        </span>
         {file.capabilities.facets.rewards && (
           <label className="reward-range" title="Dict rewards are ranged by their score">
             reward

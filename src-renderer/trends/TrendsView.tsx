@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { TraceHost } from '../host/trace-host';
+import { useHost } from '../host/host-context';
 import type { TrendPoint } from '../../src-main/core/model/trend';
 import { useTrendsStore, type TrendSet } from '../state/trends-store';
 import { useFilesStore } from '../state/files-store';
@@ -13,7 +14,8 @@ import './trends.css';
  * A run's rollouts as trends: the user picks figures; each is a chart with one dot per dump;
  * a click opens that rollout, two picked ones compare side by side.
  */
-export function TrendsView({ host, set }: { host: TraceHost; set: TrendSet }) {
+export function TrendsView({ set }: { set: TrendSet }) {
+  const host = useHost();
   const points = useMemo(() => set.result?.points ?? [], [set.result]);
   const groups = useMemo(() => availableMetrics(points), [points]);
   const available = useMemo(() => new Set(groups.flatMap((g) => g.keys)), [groups]);
@@ -46,7 +48,7 @@ export function TrendsView({ host, set }: { host: TraceHost; set: TrendSet }) {
     useTrendsStore.getState().setActive(null);
   };
 
-  if (set.state === 'reading') return <TrendsProgress host={host} set={set} />;
+  if (set.state === 'reading') return <TrendsProgress set={set} />;
   if (set.state !== 'ready' || !set.result) {
     return (
       <div className="trends-view" data-testid="trends-view">
@@ -149,7 +151,8 @@ export function TrendsView({ host, set }: { host: TraceHost; set: TrendSet }) {
   );
 }
 
-function TrendsProgress({ host, set }: { host: TraceHost; set: TrendSet }) {
+function TrendsProgress({ set }: { set: TrendSet }) {
+  const host = useHost();
   const files = Object.values(set.files);
   const done = files.filter((f) => f.state !== 'reading').length;
   return (

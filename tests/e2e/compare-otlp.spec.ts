@@ -52,6 +52,9 @@ test('an OTLP file opens as rows; a span can be selected and shows its OpenTelem
   await expect(page.getByTestId('row-count')).toContainText('20 / 20 rows');
   // wait until the first rows are drawn, so the click lands on a bar
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  // 20 traces with many lanes do not fit expanded: they open collapsed, one lane each
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-expanded', 'false');
+  await page.getByTestId('toggle-all-lanes').click();
   const canvas = page.getByTestId('timeline-canvas');
   const box = (await canvas.boundingBox())!;
   // the first row's root span (the router's http_request) starts at the left of the fitted window

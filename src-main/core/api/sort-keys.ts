@@ -6,7 +6,8 @@
 export const SORT_KEYS = [
   { key: 'row_id', label: 'sample order' },
   { key: 'start', label: 'start' },
-  { key: 'duration', label: 'duration' },
+  { key: 'duration', label: 'sample duration' },
+  { key: 'group_duration', label: 'group duration' },
   { key: 'reward', label: 'reward' },
   { key: 'lane_count', label: 'lane count' },
   { key: 'ongoing', label: 'ongoing spans' },

@@ -26,8 +26,7 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
     restrict(idsOf(f.sources).flatMap((id) => Array.from(store.rowsBySource.get(id) ?? [])));
   }
   if (f.spanName) {
-    const id = store.strings.indexOf(f.spanName);
-    restrict(id < 0 ? [] : Array.from(store.rowsBySpanName.get(id) ?? []));
+    restrict(rowsWithSpanName(store, f.spanName));
   }
   if (f.rowIds) {
     restrict(
@@ -102,7 +101,8 @@ export function sortedRows(store: TraceStore, sort: SortKey, descending: boolean
 const SORT_VALUES: Record<SortKey, (store: TraceStore) => (r: number) => number> = {
   row_id: (store) => (r) => store.rowId[r],
   start: (store) => (r) => store.rowStart[r],
-  duration: (store) => (r) => store.rowEnd[r] - store.rowStart[r],
+  duration: (store) => (r) => store.rowSampleDuration[r],
+  group_duration: (store) => (r) => store.rowEnd[r] - store.rowStart[r],
   reward: (store) => (r) => store.rowReward[r],
   lane_count: (store) => (r) => store.rowLaneCount[r],
   ongoing: (store) => (r) => store.rowOpenCount[r],
@@ -115,4 +115,26 @@ export const STORE_SORT_KEYS = Object.keys(SORT_VALUES) as SortKey[];
 
 function sortKey(store: TraceStore, sort: SortKey): (r: number) => number {
   return (SORT_VALUES[sort] ?? SORT_VALUES.row_id)(store);
+}
+
+/**
+ * Rows with a span or event of this name; a name that is no span's but holds `*` is a pattern
+ * (the span-name menu groups `decode Req 1a2b3c4d`, ... as `decode Req *`): each `*` stands
+ * for any non-empty text.
+ */
+function rowsWithSpanName(store: TraceStore, name: string): number[] {
+  const id = store.strings.indexOf(name);
+  if (id >= 0 && store.rowsBySpanName.has(id)) return Array.from(store.rowsBySpanName.get(id)!);
+  if (!name.includes('*')) return [];
+  const pattern = new RegExp(
+    `^${name
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.+')}$`,
+  );
+  const rows = new Set<number>();
+  for (const [nameId, rowList] of store.rowsBySpanName) {
+    if (pattern.test(store.strings[nameId])) for (const r of rowList) rows.add(r);
+  }
+  return [...rows];
 }

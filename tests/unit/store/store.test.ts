@@ -44,8 +44,8 @@ describe('columnar store over real rows', () => {
 
   it('sorts by duration and reward, stable by row id, rows without a reward last', () => {
     const store = freshStore();
-    const byDuration = Array.from(queryRows(store, { sort: 'duration', descending: true }));
-    expect(byDuration).toEqual(ids([...rows].sort((a, b) => b.end - b.start - (a.end - a.start) || a.row_id - b.row_id)));
+    const byGroupDuration = Array.from(queryRows(store, { sort: 'group_duration', descending: true }));
+    expect(byGroupDuration).toEqual(ids([...rows].sort((a, b) => b.end - b.start - (a.end - a.start) || a.row_id - b.row_id)));
     const byReward = Array.from(queryRows(store, { sort: 'reward' }));
     const rewardOf = (r: Row) => (typeof r.reward === 'number' ? r.reward : r.reward && typeof r.reward === 'object' ? Number((r.reward as { score?: number }).score ?? NaN) : NaN);
     const rewarded = rows.filter((r) => !Number.isNaN(rewardOf(r))).sort((a, b) => rewardOf(a) - rewardOf(b) || a.row_id - b.row_id);
@@ -68,7 +68,8 @@ describe('columnar store over real rows', () => {
 /** What each sort key reads; a Record so that a new SortKey fails to compile until it is here. */
 const keyOf: Record<SortKey, (s: TraceStore, r: number) => number> = {
   start: (s, r) => s.rowStart[r],
-  duration: (s, r) => s.rowEnd[r] - s.rowStart[r],
+  duration: (s, r) => s.rowSampleDuration[r],
+  group_duration: (s, r) => s.rowEnd[r] - s.rowStart[r],
   reward: (s, r) => s.rowReward[r],
   lane_count: (s, r) => s.rowLaneCount[r],
   ongoing: (s, r) => s.rowOpenCount[r],
@@ -254,5 +255,31 @@ describe('queryRows sorts exactly as a plain comparator sort', () => {
     expect(Array.from(queryRows(buildStore({ rows: [rows[3]] }), { sort: 'reward' }))).toEqual([
       rows[3].row_id,
     ]);
+  });
+});
+
+describe('sort by the sample’s own duration', () => {
+  // rollout_small (slime's cache): every sample of a group carries a copy of the group's
+  // generate_and_rm_group span, same name and times, so whole-row durations tie within a group
+  const small = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_small.pt.expected.json')).rows;
+  const smallStore = buildStore({ rows: small });
+  /** A reference: the row's items without spans another row of its group has too. */
+  const ownDuration = (row: Row) => {
+    const key = (r: Row, i: Row['items'][number]) =>
+      i.type === 'span' ? `${String(r.group_index)}|${i.name}|${i.start_ts}|${i.display_end_ts}` : '';
+    const shared = (i: Row['items'][number]) =>
+      i.type === 'span' && small.some((o) => o !== row && o.group_index === row.group_index && o.items.some((j) => key(o, j) === key(row, i)));
+    const own = row.items.filter((i) => !shared(i));
+    const times = own.flatMap((i) => (i.type === 'span' ? [i.start_ts, i.display_end_ts] : [i.ts]));
+    return times.length ? Math.max(...times) - Math.min(...times) : row.end - row.start;
+  };
+
+  it('ties no more within a group, and matches the reference', () => {
+    const group0 = small.filter((r) => r.group_index === 0);
+    expect(new Set(group0.map((r) => r.end - r.start)).size).toBe(1);
+    expect(new Set(group0.map(ownDuration)).size).toBeGreaterThan(1);
+    small.forEach((row, r) => expect(smallStore.rowSampleDuration[r]).toBeCloseTo(ownDuration(row), 9));
+    const byDuration = Array.from(queryRows(smallStore, { sort: 'duration', descending: true }));
+    expect(byDuration).toEqual(ids([...small].sort((a, b) => ownDuration(b) - ownDuration(a) || a.row_id - b.row_id)));
   });
 });

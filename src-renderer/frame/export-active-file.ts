@@ -1,0 +1,26 @@
+import type { ExportFormat } from '../../src-main/core/api/trace-api';
+import type { TraceHost } from '../host/trace-host';
+import { useFilesStore } from '../state/files-store';
+
+/** Saves an export through the browser's download (Electron shows its save dialog). */
+export async function exportActiveFile(host: TraceHost, format: ExportFormat): Promise<void> {
+  const { activeFileId, addError, files } = useFilesStore.getState();
+  if (!activeFileId) return;
+  const name = files.find((f) => f.fileId === activeFileId)?.name ?? 'file';
+  try {
+    const exported = await host.api.exportTrace(activeFileId, format);
+    const bytes = Uint8Array.from(atob(exported.bytesBase64), (c) => c.charCodeAt(0));
+    const url = URL.createObjectURL(new Blob([bytes], { type: exported.mime }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = exported.fileName;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (error) {
+    addError({
+      code: 'export/failed',
+      message: error instanceof Error ? error.message : String(error),
+      fileName: name,
+    });
+  }
+}

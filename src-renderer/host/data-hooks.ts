@@ -1,0 +1,147 @@
+import { useEffect, useRef, useState } from 'react';
+import type {
+  FileSummary,
+  PerfView,
+  RowOrder,
+  RowView,
+  SampleDetails,
+  SpanDetails,
+} from '../../src-main/core/api/trace-api';
+import { useViewStore } from '../state/view-store';
+import { isFilterActive } from '../toolbar/filter-state';
+import { useHost } from './host-context';
+
+/**
+ * The row order the toolbar's sort and filter ask for. Highlight mode keeps every row in order
+ * and marks the ones the filter matches (in the view store).
+ */
+export function useRowOrder(file: FileSummary): RowOrder | null {
+  const host = useHost();
+  const sort = useViewStore((s) => s.sort);
+  const descending = useViewStore((s) => s.descending);
+  const filter = useViewStore((s) => s.filter);
+  const filterMode = useViewStore((s) => s.filterMode);
+  const setMatching = useViewStore((s) => s.setMatching);
+  const [order, setOrder] = useState<RowOrder | null>(null);
+  useEffect(() => {
+    let live = true;
+    const filtered = host.api.queryRows(file.fileId, { sort, descending, filter });
+    const all =
+      filterMode === 'highlight' ? host.api.queryRows(file.fileId, { sort, descending }) : filtered;
+    void Promise.all([filtered, all]).then(([match, shown]) => {
+      if (!live) return;
+      setOrder(shown);
+      const highlighting = filterMode === 'highlight' && isFilterActive(filter);
+      setMatching(highlighting ? new Set(match.rowIds) : null);
+      document.body.dataset.shownRows = String(match.rowIds.length);
+    });
+    return () => {
+      live = false;
+    };
+    // file.rows: a file still being read grows (previews), and its order with it
+  }, [host, file.fileId, file.rows, sort, descending, filter, filterMode, setMatching]);
+  return order;
+}
+
+/**
+ * The rows at display positions [first, last] plus `margin` either side, fetched as they come
+ * into view and kept; the latest request wins the idle flag tests wait on.
+ */
+export function useRowPage(
+  fileId: string,
+  rowIds: Int32Array,
+  first: number,
+  last: number,
+  margin: number,
+): Map<number, RowView> {
+  const host = useHost();
+  const [rowsById, setRowsById] = useState<Map<number, RowView>>(new Map());
+  const fetchSeq = useRef(0);
+  useEffect(() => {
+    const from = Math.max(0, first - margin);
+    const to = Math.min(rowIds.length - 1, last + margin);
+    const missing: number[] = [];
+    for (let i = from; i <= to; i++) if (!rowsById.has(rowIds[i])) missing.push(rowIds[i]);
+    if (missing.length === 0) {
+      document.body.dataset.idle = 'true';
+      return;
+    }
+    const seq = ++fetchSeq.current;
+    document.body.dataset.idle = 'false';
+    void host.api.getRows(fileId, missing).then((rows) => {
+      setRowsById((prev) => {
+        const next = new Map(prev);
+        for (const row of rows) next.set(row.rowId, row);
+        return next;
+      });
+      if (seq === fetchSeq.current) document.body.dataset.idle = 'true';
+    });
+  }, [host, fileId, first, last, margin, rowIds, rowsById]);
+  return rowsById;
+}
+
+export interface SelectionDetails {
+  row: RowView | null;
+  span: SpanDetails | null;
+  sample: SampleDetails | null;
+  error: string | null;
+}
+
+const NO_DETAILS: SelectionDetails = { row: null, span: null, sample: null, error: null };
+
+/** The selected row, span (when an item is selected) and sample (when the format has them). */
+export function useSpanDetails(
+  file: FileSummary,
+  rowId: number | null,
+  index: number | null,
+): SelectionDetails {
+  const host = useHost();
+  const [details, setDetails] = useState<SelectionDetails>(NO_DETAILS);
+  useEffect(() => {
+    let live = true;
+    setDetails(NO_DETAILS);
+    if (rowId === null) return;
+    const fail = (e: unknown) =>
+      live && setDetails((d) => ({ ...d, error: e instanceof Error ? e.message : String(e) }));
+    host.api
+      .getRows(file.fileId, [rowId])
+      .then((rows) => live && setDetails((d) => ({ ...d, row: rows[0] ?? null })), fail);
+    const spanRequest =
+      index === null ? Promise.resolve(null) : host.api.getSpan(file.fileId, rowId, index);
+    const sampleRequest = file.capabilities.samples
+      ? host.api.getSample(file.fileId, rowId)
+      : Promise.resolve(null);
+    Promise.all([spanRequest, sampleRequest]).then(([span, sample]) => {
+      if (live) setDetails((d) => ({ ...d, span, sample }));
+    }, fail);
+    return () => {
+      live = false;
+    };
+  }, [host, file.fileId, file.capabilities.samples, rowId, index]);
+  return details;
+}
+
+/** The perf view of a file, or the error that kept it from loading. */
+/** A file's perf view; a file shown while it is read (`streaming`) asks again once it is whole. */
+export function usePerf(
+  fileId: string,
+  streaming?: boolean,
+): { perf: PerfView | null; error: string | null } {
+  const host = useHost();
+  const [state, setState] = useState<{ perf: PerfView | null; error: string | null }>({
+    perf: null,
+    error: null,
+  });
+  useEffect(() => {
+    let live = true;
+    host.api.getPerf(fileId).then(
+      (perf) => live && setState({ perf, error: null }),
+      (e: unknown) =>
+        live && setState({ perf: null, error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [host, fileId, streaming]);
+  return state;
+}

@@ -1,0 +1,59 @@
+import type { FileSummary } from '../../src-main/core/api/trace-api';
+import { useViewStore } from '../state/view-store';
+import { useHost } from '../host/host-context';
+import { useRowOrder } from '../host/data-hooks';
+import { Toolbar } from '../toolbar/Toolbar';
+import { DetailsPanel } from '../details/DetailsPanel';
+import { openSources } from '../state/open-files';
+import { tabViews } from '../views/registry';
+
+/** One open file's page: toolbar, the registered tab view picked, and the details side panel. */
+export function FilePage({ file }: { file: FileSummary }) {
+  const host = useHost();
+  const viewId = useViewStore((s) => s.view);
+  const detailsOpen = useViewStore((s) => s.detailsOpen);
+  const order = useRowOrder(file);
+  const views = tabViews(file);
+  const View = (views.find((v) => v.id === viewId) ?? views[0]).component;
+
+  return (
+    <div className="file-view">
+      <section className="timeline-area" data-testid="timeline-area">
+        <Toolbar file={file} order={order} views={views} />
+        {(file.notices.length > 0 || file.rotatedSet) && (
+          <div className="notices" data-testid="file-notices">
+            {file.notices.map((notice) => (
+              <div className="notice" key={notice}>
+                {notice}
+              </div>
+            ))}
+            {file.rotatedSet && (
+              <div className="notice" data-testid="rotated-set-offer">
+                This file is one of a rotated set of {file.rotatedSet.length} files.{' '}
+                <button
+                  type="button"
+                  className="button small"
+                  data-testid="open-rotated-set"
+                  onClick={() =>
+                    void openSources(
+                      host,
+                      file.rotatedSet!.map((path) => ({ kind: 'path' as const, path })),
+                      `${file.name} (set)`,
+                      0,
+                    )
+                  }
+                >
+                  Open the whole set
+                </button>
+              </div>
+            )}
+          </div>
+        )}
+        {/* a preview's rows are timed from its own earliest start: rows fetched before it
+            moved would be drawn shifted */}
+        <View key={`${viewId}:${file.fileId}:${file.globalStartSec}`} file={file} order={order} />
+      </section>
+      {detailsOpen && <DetailsPanel file={file} />}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { RowOrder, RowView } from '../../src-main/core/api/trace-api';
+import { cursorCounts } from './cursor-counts';
+import { formatExactClock } from './time-format';
+
+/**
+ * The line under the timeline: at the cursor's time, how many samples had not started, were
+ * running and had finished, and what was alive in the row under the pointer; else the keys.
+ */
+export function CursorReadout(props: {
+  order: RowOrder | null;
+  cursorSec: number | null;
+  hoverRow: RowView | undefined;
+  /** a time in the axis' format at the current zoom */
+  clock: (sec: number) => string;
+}) {
+  const { order, cursorSec, hoverRow, clock } = props;
+  const counts = cursorSec === null || !order ? null : cursorCounts(order, cursorSec);
+  return (
+    <div className="cursor-readout" data-testid="cursor-readout">
+      {counts && cursorSec !== null ? (
+        <>
+          at <span title={formatExactClock(cursorSec)}>{clock(cursorSec)}</span>:{' '}
+          <b>{counts.notStarted}</b> not started · <b>{counts.running}</b> running ·{' '}
+          <b>{counts.finished}</b> finished
+          {hoverRow && (
+            <span className="muted">
+              {' '}
+              · alive in #{String(hoverRow.sampleIndex)}:{' '}
+              {hoverRow.items
+                .filter(
+                  (i) => i.kind === 'span' && i.startSec <= cursorSec && i.endSec >= cursorSec,
+                )
+                .map((i) => i.name)
+                .slice(0, 6)
+                .join(', ') || '—'}
+            </span>
+          )}
+        </>
+      ) : (
+        <span className="muted">
+          Ctrl+wheel or pinch zooms · drag or Shift+wheel pans · W/S zoom · A/D pan · 0 fits all · F
+          fits the selection
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import type { ItemView } from '../../src-main/core/api/trace-api';
+import { formatDuration } from './time-format';
+
+/** What the pointer is over: name, clock times in the axis' format, duration, PD phases. */
+export function TimelineTooltip(props: {
+  item: ItemView;
+  left: number;
+  top: number;
+  /** a time in the axis' format at the current zoom */
+  clock: (sec: number) => string;
+}) {
+  const { item, clock } = props;
+  return (
+    <div className="tooltip" data-testid="tooltip" style={{ left: props.left, top: props.top }}>
+      <div className="tooltip-name">{item.name}</div>
+      {item.kind === 'span' ? (
+        <div>
+          {clock(item.startSec)} → {clock(item.endSec)} (
+          {formatDuration(item.endSec - item.startSec)})
+        </div>
+      ) : (
+        <div>
+          {item.kind === 'orphan' ? 'unmatched end at ' : 'at '}
+          {clock(item.startSec)}
+        </div>
+      )}
+      {item.ongoing && (
+        <div className="tooltip-warn">
+          ongoing: never ended; drawn until {item.clippedBy?.replace(/_/g, ' ')}
+        </div>
+      )}
+      {item.pd && (
+        <div>
+          {item.pd.role} phases:{' '}
+          {item.pd.phases.map((p) => `${p.phase} ${formatDuration(p.durationSec)}`).join(', ')}
+        </div>
+      )}
+      {item.hint && <div className="muted">{item.hint}</div>}
+      {item.laneLabel && <div className="muted">{item.laneLabel}</div>}
+    </div>
+  );
+}

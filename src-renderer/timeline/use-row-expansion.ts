@@ -1,0 +1,54 @@
+import { useCallback, useMemo, useState } from 'react';
+import { layoutRows, type RowLayout } from './row-layout';
+
+export type ExpansionMode = 'auto' | 'expanded' | 'collapsed';
+
+export interface RowExpansion {
+  layout: RowLayout;
+  expandedAt(index: number): boolean;
+  /** whether rows are, on the whole, expanded (what "expand/collapse all" would undo) */
+  allExpanded: boolean;
+  toggleRow(rowId: number): void;
+  setAll(expanded: boolean): void;
+}
+
+/**
+ * Which rows show all their lanes. By default ('auto') rows are expanded only when every row,
+ * expanded, fits the view; otherwise collapsed to one lane, so a screen shows many samples.
+ * A row's own toggle flips it against that default.
+ */
+export function useRowExpansion(
+  rowIds: Int32Array,
+  laneCounts: ArrayLike<number>,
+  laneHeight: number,
+  viewHeight: number,
+): RowExpansion {
+  const [mode, setMode] = useState<ExpansionMode>('auto');
+  const [flipped, setFlipped] = useState<Set<number>>(new Set());
+  const fitsExpanded = useMemo(
+    () => layoutRows(laneCounts, () => true, laneHeight).total <= viewHeight,
+    [laneCounts, laneHeight, viewHeight],
+  );
+  const allExpanded = mode === 'expanded' || (mode === 'auto' && fitsExpanded);
+  const expandedAt = useCallback(
+    (i: number) => allExpanded !== flipped.has(rowIds[i]),
+    [allExpanded, flipped, rowIds],
+  );
+  const layout = useMemo(
+    () => layoutRows(laneCounts, expandedAt, laneHeight),
+    [laneCounts, expandedAt, laneHeight],
+  );
+  const toggleRow = useCallback((rowId: number) => {
+    setFlipped((prev) => {
+      const next = new Set(prev);
+      if (next.has(rowId)) next.delete(rowId);
+      else next.add(rowId);
+      return next;
+    });
+  }, []);
+  const setAll = useCallback((expanded: boolean) => {
+    setMode(expanded ? 'expanded' : 'collapsed');
+    setFlipped(new Set());
+  }, []);
+  return { layout, expandedAt, allExpanded, toggleRow, setAll };
+}

@@ -1,0 +1,35 @@
+import type { ComponentType } from 'react';
+import type { FileSummary, RowOrder } from '../../src-main/core/api/trace-api';
+
+/** What a tab view of one file's page is given; data it needs beyond this comes from hooks. */
+export interface FileViewProps {
+  file: FileSummary;
+  /** the toolbar's sort and filter applied: the rows in display order */
+  order: RowOrder | null;
+}
+
+interface ViewBase {
+  id: string;
+  label: string;
+  /** the tab's tooltip */
+  title?: string;
+  /** whether the view can show this file (asked of the file's capabilities, never its format) */
+  available(file: FileSummary): boolean;
+}
+
+/** A tab of one open file's page (timeline, perf). */
+export interface TabViewDefinition extends ViewBase {
+  placement: 'tab';
+  component: ComponentType<FileViewProps>;
+}
+
+/**
+ * A view that takes the whole workspace when its store says so (two files compared, a run's
+ * trends); it is given the active file, if any.
+ */
+export interface WorkspaceViewDefinition extends ViewBase {
+  placement: 'workspace';
+  component: ComponentType<{ file: FileSummary | null }>;
+}
+
+export type ViewDefinition = TabViewDefinition | WorkspaceViewDefinition;

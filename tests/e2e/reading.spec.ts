@@ -1,0 +1,175 @@
+import { test, expect, type Page } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+// the bench's dump writer makes slime-shaped dumps of any size (tests/bench/README)
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment
+// @ts-ignore: a plain .mjs helper without types
+import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
+
+// Issue 16: the timeline reads right at every zoom level and at real rollout sizes.
+const SLIME = resolve(__dirname, '../fixtures/slime');
+const URL = '/?token=e2e-test-token';
+
+interface ExpectedRow {
+  row_id: number;
+  start: number;
+  end: number;
+}
+const expected = JSON.parse(
+  readFileSync(resolve(SLIME, 'rollout_small.pt.expected.json'), 'utf8'),
+) as {
+  rows: ExpectedRow[];
+  global_start: number;
+};
+
+async function open(page: Page, path: string, name: string) {
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles(path);
+  await expect(page.getByTestId('file-tab')).toContainText(name, { timeout: 50_000 });
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+}
+
+const tickLabels = (page: Page) => page.locator('[data-testid=axis-tick] text').allTextContents();
+
+test('tick labels are distinct and whole at six zoom levels, from the whole rollout to a microsecond', async ({
+  page,
+}) => {
+  await open(page, resolve(SLIME, 'rollout_small.pt'), 'rollout_small.pt');
+  const axis = page.getByTestId('time-axis');
+  const span = async () =>
+    Number(await axis.getAttribute('data-end')) - Number(await axis.getAttribute('data-start'));
+  // W zooms by 0.8: 0, 10, 25, 45, 65 and 90 presses go from ~50 s down to the 1 µs floor
+  const presses = [0, 10, 15, 20, 20, 25];
+  const spans: number[] = [];
+  for (const n of presses) {
+    for (let i = 0; i < n; i++) await page.keyboard.press('w');
+    await expect.poll(async () => (await tickLabels(page)).length).toBeGreaterThanOrEqual(3);
+    spans.push(await span());
+    const labels = await tickLabels(page);
+    expect(new Set(labels).size, labels.join(' | ')).toBe(labels.length);
+    // the first and last labels lie wholly inside the axis
+    const box = (await axis.boundingBox())!;
+    const texts = page.locator('[data-testid=axis-tick] text');
+    for (const k of [0, labels.length - 1]) {
+      const t = (await texts.nth(k).boundingBox())!;
+      expect(t.x).toBeGreaterThanOrEqual(box.x - 0.5);
+      expect(t.x + t.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
+    }
+  }
+  // from the whole rollout (~50 s) to the microsecond floor
+  expect(spans[0]).toBeGreaterThan(40);
+  expect(spans[5]).toBeCloseTo(1e-6, 9);
+  // the clock format: minutes and seconds with the decimals the zoom needs
+  expect((await tickLabels(page))[0]).toMatch(/^\d+:\d\d\.\d{7,}$/);
+});
+
+test('ctrl+wheel over the timeline zooms the timeline, never the page, without console warnings', async ({
+  page,
+}) => {
+  const warnings: string[] = [];
+  page.on('console', (message) => warnings.push(message.text()));
+  await open(page, resolve(SLIME, 'rollout_small.pt'), 'rollout_small.pt');
+  const axis = page.getByTestId('time-axis');
+  const span = async () =>
+    Number(await axis.getAttribute('data-end')) - Number(await axis.getAttribute('data-start'));
+  const before = await span();
+  const box = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 40);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up('Control');
+  await expect.poll(span).toBeLessThan(before * 0.7);
+  expect(await page.evaluate(() => window.visualViewport?.scale ?? 1)).toBe(1);
+  expect(warnings.filter((w) => /preventDefault/.test(w))).toEqual([]);
+});
+
+test('a histogram bin click fits the time axis to the rows it keeps', async ({ page }) => {
+  await open(page, resolve(SLIME, 'rollout_small.pt'), 'rollout_small.pt');
+  await page.getByTestId('view-perf').click();
+  const bin = page
+    .locator(
+      '[data-testid=histogram][data-title^="e2e latency"] [data-testid=histogram-bin]:not([data-count="0"])',
+    )
+    .first();
+  await bin.click({ force: true });
+  const shown = () => page.locator('[data-testid=row-count] b').textContent().then(Number);
+  await expect.poll(shown).toBeLessThan(16);
+  const ids = await page
+    .locator('[data-testid=timeline-row]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-row-id'))));
+  expect(ids.length).toBe(await shown());
+  // the window is the kept rows' extent (from slime's cache) plus a 3% margin either side
+  const rows = expected.rows.filter((r) => ids.includes(r.row_id));
+  const start = Math.min(...rows.map((r) => r.start)) - expected.global_start;
+  const end = Math.max(...rows.map((r) => r.end)) - expected.global_start;
+  const axis = page.getByTestId('time-axis');
+  await expect
+    .poll(async () => Number(await axis.getAttribute('data-start')))
+    .toBeCloseTo(start - (end - start) * 0.03, 6);
+  expect(Number(await axis.getAttribute('data-end'))).toBeCloseTo(end + (end - start) * 0.03, 6);
+});
+
+test.describe('a rollout of 10,050 samples', () => {
+  test.setTimeout(120_000);
+  let dir = '';
+  let path = '';
+  test.beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'trace-explorer-e2e-'));
+    path = join(dir, 'rollout_10k.pt');
+    // ~80 MB: 10,050 samples of 16 tokens with slime's traces (about 2 s to write)
+    writeSlimeDump(path, 200e6, 16, 10_050);
+  });
+  // ~80 MB per run: never left behind in the temp folder
+  test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('upload progress and Cancel show within 300 ms of picking; the label column fits #10049', async ({
+    page,
+  }) => {
+    await page.goto(URL);
+    await page.getByTestId('file-input').setInputFiles(path);
+    const picked = Date.now();
+    await expect(page.getByTestId('opening-tab')).toBeVisible({ timeout: 300 });
+    await expect(page.getByTestId('cancel-open')).toBeVisible({ timeout: 300 });
+    expect(Date.now() - picked).toBeLessThan(300);
+    await expect(page.getByTestId('opening-stage')).toHaveAttribute(
+      'data-stage',
+      /preparing|uploading|reading/,
+    );
+    await expect(page.getByTestId('file-tab')).toContainText('rollout_10k.pt', { timeout: 90_000 });
+    await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+    // 10,050 rows do not fit expanded: they open collapsed
+    await expect(page.getByTestId('timeline-row').first()).toHaveAttribute(
+      'data-expanded',
+      'false',
+    );
+    await page.getByTestId('sort-select').selectOption('sample_index');
+    await page.getByTestId('sort-direction').click();
+    const top = page.locator('[data-testid=timeline-row]').first();
+    await expect(top.getByTestId('row-index')).toHaveText('#10049');
+    // the index, group and source each keep their own room: nothing runs into the next
+    const index = (await top.locator('.row-index').boundingBox())!;
+    const group = (await top.locator('.row-group').boundingBox())!;
+    const source = (await top.locator('.row-source').boundingBox())!;
+    const indexText = await top
+      .locator('.row-index')
+      .evaluate((e) => (e as HTMLElement).scrollWidth);
+    expect(indexText).toBeLessThanOrEqual(index.width + 0.5);
+    expect(index.x + index.width).toBeLessThanOrEqual(group.x + 0.5);
+    expect(group.x + group.width).toBeLessThanOrEqual(source.x + 0.5);
+    const groupText = await top
+      .locator('.row-group')
+      .evaluate((e) => (e as HTMLElement).scrollWidth);
+    expect(groupText).toBeLessThanOrEqual(group.width + 0.5);
+    expect(source.width).toBeGreaterThan(40);
+    // the column can be resized by dragging its edge
+    const column = page.getByTestId('label-column');
+    const before = (await column.boundingBox())!.width;
+    const handle = (await page.getByTestId('label-resizer').boundingBox())!;
+    await page.mouse.move(handle.x + 3, handle.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + 83, handle.y + 20, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(async () => (await column.boundingBox())!.width).toBeCloseTo(before + 80, 0);
+  });
+});

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { spanNameChoices, spanNamePattern } from '../../../src-renderer/toolbar/span-name-patterns';
+import { buildStore } from '../../../src-main/core/store/build-store';
+import { queryRows } from '../../../src-main/core/store/query-rows';
+import type { Row } from '../../../src-main/core/model/row';
+import { OTLP, SLIME, readJson } from '../../support/fixtures';
+
+/** Span names and counts of SGLang's collector file, read here straight from its JSON lines. */
+function sglangSpanNames(): { name: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const line of readFileSync(resolve(OTLP, 'sglang_otel_trace.json'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const doc = JSON.parse(line) as {
+      resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[];
+    };
+    for (const rs of doc.resourceSpans)
+      for (const ss of rs.scopeSpans)
+        for (const s of ss.spans) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+  }
+  return [...counts].map(([name, count]) => ({ name, count }));
+}
+
+describe('span-name menu patterns', () => {
+  it('replaces ids, not words', () => {
+    expect(spanNamePattern('decode Req 3c6be75c')).toBe('decode Req *');
+    expect(spanNamePattern('DecodeTokenizer(host:dc58ba26 | pid:38457)')).toBe(
+      'DecodeTokenizer(host:* | pid:*)',
+    );
+    expect(spanNamePattern('mooncake transfer worker 0 [TP 1]')).toBe(
+      'mooncake transfer worker 0 [TP 1]',
+    );
+    expect(spanNamePattern('prefill_forward')).toBe('prefill_forward');
+  });
+
+  it('groups the SGLang file’s per-request names into one entry each (70 names)', () => {
+    const names = sglangSpanNames();
+    expect(names.length).toBe(70);
+    const choices = spanNameChoices(names);
+    const decode = choices.find((c) => c.value === 'decode Req *')!;
+    const perRequest = names.filter((n) => /^decode Req [0-9a-f]{8}$/.test(n.name));
+    expect(perRequest.length).toBeGreaterThan(1);
+    expect(decode).toEqual({
+      value: 'decode Req *',
+      count: perRequest.length,
+      names: perRequest.length,
+    });
+    expect(choices.some((c) => /^decode Req [0-9a-f]{8}$/.test(c.value))).toBe(false);
+    // every span is still counted once
+    expect(choices.reduce((n, c) => n + c.count, 0)).toBe(names.reduce((n, c) => n + c.count, 0));
+    expect(choices.length).toBeLessThan(names.length);
+  });
+
+  it('the row query takes a pattern: each * stands for any text', () => {
+    const { rows } = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_agentic.pt.expected.json'));
+    const store = buildStore({ rows });
+    const byPattern = Array.from(
+      queryRows(store, { sort: 'row_id', filter: { spanName: 'sglang_*' } }),
+    );
+    const expected = rows
+      .filter((r) => r.items.some((i) => /^sglang_.+$/.test(i.name)))
+      .map((r) => r.row_id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(byPattern).toEqual(expected);
+    // an exact name still means only itself
+    expect(
+      Array.from(queryRows(store, { sort: 'row_id', filter: { spanName: 'sglang_' } })),
+    ).toEqual([]);
+  });
+});
