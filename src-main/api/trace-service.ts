@@ -164,7 +164,14 @@ export class TraceService implements TraceApi {
     return () => this.listeners.delete(listener);
   }
 
-  async open(request: OpenRequest): Promise<OpenResult> {
+  /**
+   * `asTab: false`: a file opened as part of something else (a run's member) is not offered to
+   * the renderer as a tab of its own while it is read (no preview in its progress events).
+   */
+  async open(
+    request: OpenRequest,
+    { asTab = true }: { asTab?: boolean } = {},
+  ): Promise<OpenResult> {
     // A dropped or named folder opens every trace it holds: the first here, the rest as tabs
     // of their own (a host event tells the renderer).
     const sources: IngestSource[] = [];
@@ -224,7 +231,13 @@ export class TraceService implements TraceApi {
         const file: FileSummary = { ...preview, fileId, path };
         this.files.set(fileId, { summary: file, opened, sources });
         this.streaming.set(fileId, job);
-        emit({ bytesRead, bytesTotal, samplesRead: preview.samples, phase: 'reading', file });
+        emit({
+          bytesRead,
+          bytesTotal,
+          samplesRead: preview.samples,
+          phase: 'reading',
+          ...(asTab ? { file } : {}),
+        });
       },
     );
     this.jobs.set(request.openId, job);
@@ -339,10 +352,14 @@ export class TraceService implements TraceApi {
     const openNext = async (): Promise<void> => {
       while (next < queue.length) {
         const k = queue[next++];
-        results[k] = await this.open({
-          openId: `${request.openId}:${k}`,
-          sources: found.groups[k].map((path) => ({ kind: 'path', path })),
-        });
+        results[k] = await this.open(
+          {
+            openId: `${request.openId}:${k}`,
+            sources: found.groups[k].map((path) => ({ kind: 'path', path })),
+          },
+          // shown in the run tab, not as tabs of their own
+          { asTab: false },
+        );
       }
     };
     await Promise.all(Array.from({ length: RUN_OPEN_CONCURRENCY }, openNext));

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import type { TrendPoint } from '../core/model/trend';
 
 /** Bump when trendFigures changes what it computes: old entries are then ignored. */
-const CACHE_VERSION = 2;
+// 3: straggler tail and resumed samples added to the figures
+const CACHE_VERSION = 3;
 const HEAD_BYTES = 64 * 1024;
 
 /** What identifies a file's content cheaply: its size, mtime and a hash of its first 64 KB. */

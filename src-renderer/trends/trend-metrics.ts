@@ -3,6 +3,7 @@ import type { TrendPoint } from '../../src-main/core/model/trend';
 /** Shown first, when the run has them: what RL engineers watch across a run. */
 export const DEFAULT_METRICS = [
   'rollout/wall_time_sec',
+  'rollout/straggler_tail_share_pct',
   'perf/request/e2e_latency/median',
   'perf/request/e2e_latency/p90',
   'perf/decode/throughput/mean',

@@ -26,6 +26,14 @@ export function trendFigures(input: TrendInput): TrendPoint {
     // this rollout's own window: a resumed sample's earlier attempts ran in an earlier rollout
     figures['rollout/wall_time_sec'] = input.perf.rollout.own.durationSec;
     figures['rollout/viewer_span_sec'] = input.perf.rollout.whole.durationSec;
+    const { stragglers, resumed, breakdownWhole } = input.perf.rollout;
+    if (stragglers) {
+      // the straggler tail: how long the last samples alone kept the rollout open
+      figures['rollout/straggler_tail_sec'] = stragglers.tailSec;
+      figures['rollout/straggler_tail_share_pct'] = 100 * stragglers.wallShare;
+    }
+    figures['rollout/resumed_samples'] = resumed.length;
+    figures['rollout/idle_between_attempts_sec'] = breakdownWhole.seconds['idle between attempts'];
   }
   Object.assign(figures, sampleFigures(input.samples));
   return {
@@ -103,7 +111,12 @@ export function trendUnit(key: string): string {
   if (/throughput/.test(key)) return 'tok/s';
   if (/speed_gb_s/.test(key)) return 'GB/s';
   if (/total_mb/.test(key)) return 'MB';
-  if (/retry_count|^status\/|^groups\/|^rollout\/samples|^reward\/|^response_length\//.test(key)) {
+  if (/_pct$/.test(key)) return '%';
+  if (
+    /retry_count|^status\/|^groups\/|^rollout\/samples|^rollout\/resumed_samples|^reward\/|^response_length\//.test(
+      key,
+    )
+  ) {
     return /^response_length\//.test(key) ? 'tokens' : '';
   }
   if (/(_sec|latency|queue_time|duration)(\/|$)/.test(key)) return 's';

@@ -111,6 +111,8 @@ describe('trend figures of one rollout', () => {
     expect(trendUnit('perf/prefill/transfer_speed_gb_s/mean')).toBe('GB/s');
     expect(trendUnit('perf/prefill/transfer_total_mb/max')).toBe('MB');
     expect(trendUnit('rollout/wall_time_sec')).toBe('s');
+    expect(trendUnit('rollout/straggler_tail_share_pct')).toBe('%');
+    expect(trendUnit('rollout/resumed_samples')).toBe('');
     expect(trendUnit('status/aborted')).toBe('');
     expect(trendUnit('perf/prefill/retry_count/mean')).toBe('');
   });
@@ -159,12 +161,23 @@ describe('trace-explorer trends FOLDER', () => {
       const summary = JSON.parse(run({}, 'summary', '--json', path).stdout) as {
         samples: number;
         durationSec: number;
-        rollout: { window: { durationSec: number } };
+        rollout: {
+          window: { durationSec: number };
+          resumedSamples: unknown[];
+          stragglers: { tailSec: number; wallShare: number } | null;
+        };
       };
       expect(point.figures['rollout/samples']).toBe(summary.samples);
       // wall time is the rollout's own window, as summary says it; the viewer span the whole file
       expect(point.figures['rollout/wall_time_sec']).toBe(summary.rollout.window.durationSec);
       expect(point.figures['rollout/viewer_span_sec']).toBeCloseTo(summary.durationSec, 9);
+      // the straggler tail and resumed samples as summary's rollout figures give them
+      expect(point.figures['rollout/straggler_tail_sec']).toBe(summary.rollout.stragglers!.tailSec);
+      expect(point.figures['rollout/straggler_tail_share_pct']).toBeCloseTo(
+        100 * summary.rollout.stragglers!.wallShare,
+        9,
+      );
+      expect(point.figures['rollout/resumed_samples']).toBe(summary.rollout.resumedSamples.length);
     }
     // the dump being written is incomplete, not a failure of the folder; the notes are skipped
     expect(result.incomplete.map((i) => [i.path, i.code])).toEqual([
