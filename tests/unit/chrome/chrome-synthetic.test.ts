@@ -224,6 +224,18 @@ describe('broken Chrome traces', () => {
     });
   });
 
+  it('a brace inserted in an event (its array then ends at a stray }) is bad-json, at once', () => {
+    // found by the readers fuzz run: the stray } started a value of no bytes, read again
+    // forever (V8 died growing the list of bad events)
+    const broken = `{"traceEvents":[${event},{"ph":"E"{,"ts":60},${event}],"displayTimeUnit":"ns"}`;
+    const started = performance.now();
+    expect(codeOf(() => open(broken, 'brace.json'))).toEqual({
+      code: 'chrome-trace/bad-json',
+      message: `brace.json: unexpected } where an event should start (at byte ${broken.length - 1})`,
+    });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('an object cut off after its events is truncated too', () => {
     expect(codeOf(() => open(`{"traceEvents":[${event}]`)).code).toBe('chrome-trace/truncated');
   });

@@ -71,9 +71,29 @@ describe('slime trainer communication timeline', () => {
       });
       const read = parseTimelineRecords(bytesSource('t.jsonl', bytes));
       expect(read.sequenceHoles).toEqual([30, 68, 106]);
+      expect(read.sequenceHoleCount).toBe(3);
       expect(read.schemaVersions).toEqual([1]);
     },
   );
+
+  it('a sequence_id of 10^9 (a broken or hostile line) lists 1000 holes and counts them all', () => {
+    // found by the readers fuzz run: the holes were built one by one (a V8 fatal array size)
+    const lines = new TextDecoder()
+      .decode(fixture('comm_timeline/slime-trainer-0.jsonl'))
+      .trimEnd()
+      .split('\n');
+    const last = JSON.parse(lines[lines.length - 1]) as { sequence_id: number };
+    const first = (JSON.parse(lines[0]) as { sequence_id: number }).sequence_id;
+    lines[lines.length - 1] = JSON.stringify({ ...last, sequence_id: 1e9 });
+    const text = `${lines.join('\n')}\n`;
+    const started = performance.now();
+    const read = parseTimelineRecords(bytesSource('t.jsonl', new TextEncoder().encode(text)));
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(read.sequenceHoles).toHaveLength(1000);
+    expect(read.sequenceHoles.slice(0, 3)).toEqual([36, 80, 124]);
+    // ids first..1e9 less the 123 records' ids (the last one now 1e9, its old id a hole too)
+    expect(read.sequenceHoleCount).toBe(1e9 - first + 1 - 123);
+  });
 
   it('puts spans on the wall clock in epoch seconds: first_ns and last_ns of rank 0 (v2)', () => {
     const opened = open('slime-trainer-0.jsonl', fixture('comm_timeline/slime-trainer-0.jsonl'));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
-import { OTLP, SLIME } from '../../support/fixtures';
+import { FIXTURES, OTLP, SLIME } from '../../support/fixtures';
 import { HOSTILE_CASES } from './corpus';
 
 /**
@@ -12,8 +12,7 @@ import { HOSTILE_CASES } from './corpus';
  * perf), not only the pickle reader (tests/unit/fuzz): each mutated input opens or fails with
  * a coded FormatError, within a time and memory bound per case.
  *
- * To fuzz a new reader (the Chrome trace and timeline readers are being written), add a
- * target with its fixtures as seeds; nothing else changes.
+ * To fuzz a new reader, add a target with its fixtures as seeds; nothing else changes.
  */
 interface FuzzTarget {
   reader: string;
@@ -42,11 +41,42 @@ const TARGETS: FuzzTarget[] = [
     seeds: [read(SLIME, 'rollout_small.pt'), read(SLIME, 'rollout_pd_legacy.pt')],
   },
   {
+    reader: 'Chrome trace events (chunked scan)',
+    name: 'fuzz.json',
+    seeds: [read(resolve(FIXTURES, 'chrome'), 'torch_profiler_train_cpu.json'), chromeSynthetic()],
+  },
+  {
+    reader: "slime's trainer communication timeline",
+    name: 'slime-trainer-0.jsonl',
+    seeds: [
+      read(resolve(FIXTURES, 'run/comm_timeline'), 'slime-trainer-0.jsonl'),
+      read(resolve(FIXTURES, 'run/comm_timeline_v1'), 'slime-trainer-1.jsonl'),
+    ],
+  },
+  {
     reader: 'torch legacy layout + pickle (hand-made)',
     name: 'fuzz.pt',
     seeds: [small('slime-dict-ids'), small('legacy-negative-numel'), small('pickle-cycle')],
   },
 ];
+
+/** Every event kind the Chrome reader knows, in the object form (the fixture is bare X events). */
+function chromeSynthetic(): Uint8Array {
+  const events = [
+    { ph: 'M', name: 'process_name', pid: 'p1', tid: 0, args: { name: 'trainer' } },
+    { ph: 'M', name: 'thread_name', pid: 'p1', tid: 7, args: { name: 'main' } },
+    { ph: 'B', name: 'step', pid: 'p1', tid: 7, ts: 10 },
+    { ph: 'X', name: 'forward', pid: 'p1', tid: 7, ts: 12, dur: 30.5, args: { n: 1 } },
+    { ph: 's', name: 'flow', cat: 'f', id: 1, pid: 'p1', tid: 7, ts: 20 },
+    { ph: 'E', pid: 'p1', tid: 7, ts: 60 },
+    { ph: 'i', name: 'mark', s: 'p', pid: 'p1', tid: 7, ts: 15 },
+    { ph: 'b', name: 'req', cat: 'a', id: '0x2', pid: 'p1', tid: 8, ts: 11 },
+    { ph: 'e', name: 'req', cat: 'a', id: '0x2', pid: 'p1', tid: 8, ts: 40 },
+    { ph: 'f', name: 'flow', cat: 'f', id: 1, bp: 'e', pid: 'p1', tid: 8, ts: 39 },
+    { ph: 'C', name: 'mem', pid: 'p1', ts: 30, args: { bytes: 1024 } },
+  ];
+  return new TextEncoder().encode(JSON.stringify({ traceEvents: events, displayTimeUnit: 'ns' }));
+}
 
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 200);
 const TIME_BOUND_MS = 3000;

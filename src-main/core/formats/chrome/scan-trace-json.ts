@@ -287,7 +287,16 @@ export function scanTraceJson(
           }
           break; // an event
       }
-      // the start of a value: an event, a key or a metadata value
+      // the start of a value: an event, a key or a metadata value. A closing byte here (a stray
+      // `}` after a broken event swallowed the array's `]`) would be a value of no bytes, read
+      // again and again without moving on: the structure is broken, say so
+      if (b === CLOSE_BRACE || b === CLOSE_BRACKET || b === COMMA) {
+        throw new FormatError(
+          'chrome-trace/bad-json',
+          `${name}: unexpected ${String.fromCharCode(b)} where ${mode === Mode.Array ? 'an event' : 'a value'} should start`,
+          offset + i,
+        );
+      }
       inValue = true;
       valueStart = offset + i;
       from = i;

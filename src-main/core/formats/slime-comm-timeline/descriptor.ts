@@ -49,7 +49,7 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
   notices.push(`schema_version ${read.schemaVersions.join(', ')}`);
   if (read.sequenceHoles.length > 0) {
     notices.push(
-      `sequence_id holes (cancelled spans, normal): ${read.sequenceHoles.slice(0, 20).join(', ')}${read.sequenceHoles.length > 20 ? ', ...' : ''}`,
+      `sequence_id holes (cancelled spans, normal): ${read.sequenceHoles.slice(0, 20).join(', ')}${read.sequenceHoleCount > 20 ? `, ... (${read.sequenceHoleCount} in all)` : ''}`,
     );
   }
   if (read.skippedLines.count > 0) {

@@ -25,8 +25,13 @@ export interface TimelineRecord {
 export interface TimelineRead {
   records: TimelineRecord[];
   skippedLines: SkippedLines;
-  /** sequence_id values missing between the first and last record of a (role, rank) */
+  /**
+   * sequence_id values missing between the first and last record of a (role, rank): the first
+   * 1000, ascending
+   */
   sequenceHoles: number[];
+  /** how many sequence_id values are missing in all */
+  sequenceHoleCount: number;
   schemaVersions: number[];
 }
 
@@ -114,7 +119,7 @@ export function parseTimelineRecords(
   return {
     records,
     skippedLines: skipped,
-    sequenceHoles: sequenceHoles(records),
+    ...holeFields(sequenceHoles(records)),
     schemaVersions: [...new Set(records.map((r) => r.schemaVersion))].sort((a, b) => a - b),
   };
 }
@@ -147,8 +152,14 @@ function toRecord(v: Record<string, unknown>, line: number): TimelineRecord {
   };
 }
 
-/** sequence_id values skipped inside each (role, rank): a cancelled span leaves one (normal). */
-function sequenceHoles(records: TimelineRecord[]): number[] {
+/** How many holes are listed: a sequence_id of 10^9 in a broken line must not list them all. */
+const HOLES_LISTED = 1000;
+
+/**
+ * sequence_id values skipped inside each (role, rank): a cancelled span leaves one (normal).
+ * The first HOLES_LISTED in ascending order, and how many ids are missing in all.
+ */
+function sequenceHoles(records: TimelineRecord[]): { listed: number[]; count: number } {
   const byProcess = new Map<string, number[]>();
   for (const r of records) {
     if (r.sequenceId < 0) continue;
@@ -157,14 +168,30 @@ function sequenceHoles(records: TimelineRecord[]): number[] {
     ids.push(r.sequenceId);
     byProcess.set(key, ids);
   }
-  const holes = new Set<number>();
+  // gaps as ranges [from, to]: their length never becomes an array
+  const gaps: [number, number][] = [];
   for (const ids of byProcess.values()) {
     ids.sort((a, b) => a - b);
     for (let i = 1; i < ids.length; i++) {
-      for (let missing = ids[i - 1] + 1; missing < ids[i]; missing++) holes.add(missing);
+      if (ids[i] - ids[i - 1] > 1) gaps.push([ids[i - 1] + 1, ids[i] - 1]);
     }
   }
-  return [...holes].sort((a, b) => a - b);
+  gaps.sort((a, b) => a[0] - b[0]);
+  const listed: number[] = [];
+  let count = 0;
+  let covered = -Infinity; // ids up to here are counted (gaps of several ranks overlap)
+  for (const [from, to] of gaps) {
+    const start = Math.max(from, covered + 1);
+    if (start > to) continue;
+    count += to - start + 1;
+    for (let id = start; id <= to && listed.length < HOLES_LISTED; id++) listed.push(id);
+    covered = to;
+  }
+  return { listed, count };
+}
+
+function holeFields(holes: { listed: number[]; count: number }) {
+  return { sequenceHoles: holes.listed, sequenceHoleCount: holes.count };
 }
 
 /**
