@@ -1,0 +1,133 @@
+import { basename } from 'node:path';
+import type {
+  FileError,
+  FileSummary,
+  OpenResult,
+  RunFileRole,
+  RunPendingFile,
+  RunRequest,
+  RunResult,
+} from '../core/api/trace-api';
+import type { RunFileDigest } from '../core/model/run';
+import { buildRunJoins } from '../core/run/build-run-joins';
+import type { RunFiles } from '../ingest/run-files';
+
+/** How many of a run's files are opened at once (each on its own worker). */
+export const RUN_OPEN_CONCURRENCY = 3;
+
+/** What opening a run asks of the service: one file's open, and its digest once it is in. */
+export interface RunOpenSteps {
+  openFile(openId: string, paths: string[]): Promise<OpenResult>;
+  digestOf(fileId: string): Promise<RunFileDigest>;
+}
+
+/** One of the run's traces: a file, or a rotated set of files opened as one. */
+export interface RunGroup {
+  paths: string[];
+  bytes: number;
+}
+
+/**
+ * The order a run's traces are opened in, by size. The largest starts at once: it is the longest
+ * open (a 500 MB SGLang file takes minutes), so starting it last would make every file's arrival
+ * wait on it. The others go smallest first beside it, on the remaining workers: trainer ranks and
+ * small dumps come in within seconds, and the run tab shows rows from the first of them on.
+ */
+export function runOpenOrder(bytes: number[]): number[] {
+  const ascending = bytes.map((_, k) => k).sort((x, y) => bytes[x] - bytes[y] || x - y);
+  if (ascending.length === 0) return [];
+  const largest = ascending.pop()!;
+  return [largest, ...ascending];
+}
+
+/**
+ * A run being opened: its files opened a few at a time, each digested as it comes in, the joins
+ * rebuilt over the digests so far (they are cheap) and the new state told to `onUpdate`.
+ * `firstAnswer` settles when the first file is in or failed, `allFiles` when none is pending.
+ */
+export class RunOpening {
+  private readonly files: { file: FileSummary; role: RunFileRole }[] = [];
+  private readonly digests: RunFileDigest[] = [];
+  private readonly errors: FileError[] = [];
+  private readonly pending = new Map<number, RunPendingFile>();
+  private readonly queue: number[];
+  private cancelled = false;
+  private next = 0;
+  readonly firstAnswer: Promise<RunResult>;
+  readonly allFiles: Promise<RunResult>;
+  private answerFirst!: (result: RunResult) => void;
+
+  constructor(
+    private readonly request: RunRequest,
+    private readonly found: RunFiles,
+    groups: RunGroup[],
+    private readonly steps: RunOpenSteps,
+    private readonly onUpdate: (result: RunResult) => void,
+  ) {
+    groups.forEach((group, k) =>
+      this.pending.set(k, {
+        openId: `${request.openId}:${k}`,
+        name: basename(group.paths[0]),
+        path: group.paths[0],
+        bytes: group.bytes,
+      }),
+    );
+    this.queue = runOpenOrder(groups.map((g) => g.bytes));
+    this.firstAnswer = new Promise((resolve) => (this.answerFirst = resolve));
+    const slots = Array.from({ length: Math.min(RUN_OPEN_CONCURRENCY, groups.length) }, () =>
+      this.openQueued(groups),
+    );
+    this.allFiles = Promise.all(slots).then(() => {
+      const result = this.snapshot();
+      this.answerFirst(result); // a run without files answers at once
+      return result;
+    });
+  }
+
+  /** Stops the run: files not started are not opened; the ones being read are told to stop. */
+  cancel(cancelFile: (openId: string) => void): void {
+    this.cancelled = true;
+    for (const [k, file] of this.pending) {
+      if (this.queue.indexOf(k) >= this.next) {
+        this.pending.delete(k);
+        this.errors.push(cancelledError(file.name));
+      } else cancelFile(file.openId);
+    }
+  }
+
+  private async openQueued(groups: RunGroup[]): Promise<void> {
+    while (!this.cancelled && this.next < this.queue.length) {
+      const k = this.queue[this.next++];
+      const file = this.pending.get(k)!;
+      const result = await this.steps.openFile(file.openId, groups[k].paths);
+      if (result.ok) {
+        const digest = await this.steps.digestOf(result.file.fileId);
+        this.files.push({ file: result.file, role: digest.role });
+        this.digests.push(digest);
+      } else this.errors.push(result.error);
+      this.pending.delete(k);
+      const state = this.snapshot();
+      this.answerFirst(state);
+      this.onUpdate(state);
+    }
+  }
+
+  private snapshot(): RunResult {
+    const { paths } = this.request;
+    return {
+      name: paths.length === 1 ? basename(paths[0]) : `${paths.length} paths`,
+      paths,
+      files: [...this.files],
+      errors: [...this.errors],
+      skipped: this.found.skipped,
+      joins: buildRunJoins(this.digests),
+      isRun: this.found.isRun,
+      pending: [...this.pending.values()],
+      complete: this.pending.size === 0,
+    };
+  }
+}
+
+function cancelledError(fileName: string): FileError {
+  return { code: 'open/cancelled', message: 'the run was cancelled', fileName };
+}
