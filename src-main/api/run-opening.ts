@@ -25,19 +25,27 @@ export interface RunOpenSteps {
 export interface RunGroup {
   paths: string[];
   bytes: number;
+  /** its format holds rollout samples (a dump): the rows a run tab is mostly about */
+  holdsSamples: boolean;
 }
 
 /**
- * The order a run's traces are opened in, by size. The largest starts at once: it is the longest
- * open (a 500 MB SGLang file takes minutes), so starting it last would make every file's arrival
- * wait on it. The others go smallest first beside it, on the remaining workers: trainer ranks and
- * small dumps come in within seconds, and the run tab shows rows from the first of them on.
+ * The order a run's traces are opened in. The largest starts at once: it is the longest open
+ * (a 500 MB SGLang file takes a minute or more), and starting it last would make the run complete
+ * only a whole open after everything else. Beside it, on the other workers, the smallest dump
+ * first, so that sample rows show within seconds (trainer ranks can outnumber dumps, and a rank
+ * of JSON lines is slower per byte than a dump), then the rest smallest first: each comes in
+ * soon, and the joins grow with it.
  */
-export function runOpenOrder(bytes: number[]): number[] {
-  const ascending = bytes.map((_, k) => k).sort((x, y) => bytes[x] - bytes[y] || x - y);
+export function runOpenOrder(groups: Pick<RunGroup, 'bytes' | 'holdsSamples'>[]): number[] {
+  const ascending = groups
+    .map((_, k) => k)
+    .sort((x, y) => groups[x].bytes - groups[y].bytes || x - y);
   if (ascending.length === 0) return [];
   const largest = ascending.pop()!;
-  return [largest, ...ascending];
+  const firstDump = ascending.findIndex((k) => groups[k].holdsSamples);
+  const dump = firstDump < 0 ? [] : ascending.splice(firstDump, 1);
+  return [largest, ...dump, ...ascending];
 }
 
 /**
@@ -72,7 +80,7 @@ export class RunOpening {
         bytes: group.bytes,
       }),
     );
-    this.queue = runOpenOrder(groups.map((g) => g.bytes));
+    this.queue = runOpenOrder(groups);
     this.firstAnswer = new Promise((resolve) => (this.answerFirst = resolve));
     const slots = Array.from({ length: Math.min(RUN_OPEN_CONCURRENCY, groups.length) }, () =>
       this.openQueued(groups),

@@ -24,6 +24,8 @@ import type {
   RunResult,
 } from '../core/api/trace-api';
 import { findRunFiles } from '../ingest/run-files';
+import { sniffPath } from '../ingest/sniff-path';
+import { holdsRolloutSamples } from '../core/formats/registry';
 import type { TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
@@ -332,6 +334,7 @@ export class TraceService implements TraceApi {
     const groups = found.groups.map((paths) => ({
       paths,
       bytes: paths.reduce((n, path) => n + sourceSize({ kind: 'path', path }), 0),
+      holdsSamples: holdsSamples(paths[0]),
     }));
     const steps: RunOpenSteps = {
       // a run's files are listed when they are in, not from their first preview: the run tab
@@ -417,6 +420,12 @@ function emptyFolderError(path: string): FileError {
     message: 'the folder holds no trace file',
     fileName: basename(path),
   };
+}
+
+/** Whether a run's file is of a format with rollout samples (its head sniffed again: cheap). */
+function holdsSamples(path: string): boolean {
+  const format = sniffPath(path);
+  return typeof format === 'string' && holdsRolloutSamples(format);
 }
 
 function sourceSize(source: IngestSource): number {

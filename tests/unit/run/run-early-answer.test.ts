@@ -150,10 +150,15 @@ describe('openRun answers with its first files', () => {
 });
 
 describe('runOpenOrder', () => {
-  it('starts the largest at once, then the rest smallest first', () => {
-    // a 500 MB SGLang file, two 100 MB dumps and a trainer rank of 120 kB
-    expect(runOpenOrder([100e6, 500e6, 120e3, 100e6])).toEqual([1, 2, 0, 3]);
+  const file = (bytes: number, holdsSamples = false) => ({ bytes, holdsSamples });
+  it('starts the largest at once, then the smallest dump, then the rest smallest first', () => {
+    // a 500 MB SGLang file, two dumps of 100 and 90 MB, trainer ranks of 12 MB and 120 kB
+    const run = [file(100e6, true), file(500e6), file(12e6), file(90e6, true), file(120e3)];
+    expect(runOpenOrder(run)).toEqual([1, 3, 4, 2, 0]);
+    // no dump: by size alone
+    expect(runOpenOrder([file(5), file(9), file(1)])).toEqual([1, 2, 0]);
+    // the only dump is the largest: it starts at once
+    expect(runOpenOrder([file(5), file(9, true), file(1)])).toEqual([1, 2, 0]);
     expect(runOpenOrder([])).toEqual([]);
-    expect(runOpenOrder([7])).toEqual([0]);
   });
 });
