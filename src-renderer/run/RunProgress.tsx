@@ -33,21 +33,32 @@ export function RunProgress({
         {settled} of {total} files in
       </span>
       <ul className="run-progress-files">
-        {result.pending.map((file) => {
-          const read = bytesRead.get(file.openId) ?? 0;
-          const percent = file.bytes > 0 ? Math.min(100, (100 * read) / file.bytes) : 0;
-          return (
-            <li key={file.openId} data-testid="run-progress-file" title={file.path}>
-              <span className="run-progress-name">{file.name}</span>
-              <span className="run-progress-bar">
-                <span style={{ width: `${percent}%` }} />
-              </span>
-              <span className="muted">
-                {(read / 1e6).toFixed(0)} / {(file.bytes / 1e6).toFixed(0)} MB
-              </span>
-            </li>
-          );
-        })}
+        {/* the files being read first; the rest wait for a worker */}
+        {[...result.pending]
+          .sort((a, b) => Number(bytesRead.has(b.openId)) - Number(bytesRead.has(a.openId)))
+          .map((file) => {
+            const read = bytesRead.get(file.openId);
+            if (read === undefined) {
+              return (
+                <li key={file.openId} data-testid="run-progress-file" title={file.path}>
+                  <span className="run-progress-name">{file.name}</span>
+                  <span className="muted">waiting · {(file.bytes / 1e6).toFixed(0)} MB</span>
+                </li>
+              );
+            }
+            const percent = file.bytes > 0 ? Math.min(100, (100 * read) / file.bytes) : 0;
+            return (
+              <li key={file.openId} data-testid="run-progress-file" title={file.path}>
+                <span className="run-progress-name">{file.name}</span>
+                <span className="run-progress-bar">
+                  <span style={{ width: `${percent}%` }} />
+                </span>
+                <span className="muted">
+                  {(read / 1e6).toFixed(0)} / {(file.bytes / 1e6).toFixed(0)} MB
+                </span>
+              </li>
+            );
+          })}
       </ul>
       <button type="button" data-testid="run-cancel" onClick={() => cancelRun(host, runId)}>
         Cancel

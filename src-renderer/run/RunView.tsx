@@ -149,6 +149,11 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
           without sample · {counts.samplesWithoutServerRequest} samples without request ·{' '}
           {counts.staleSamples} stale
         </span>
+        {result.complete ? null : (
+          <span className="muted" data-testid="run-joins-partial">
+            (joins so far: {result.pending.length} files still opening)
+          </span>
+        )}
         <span className="muted" data-testid="run-trainer-summary">
           trainer: {trainerSummary.files} files, {trainerSummary.records} records
           {trainerSummary.skippedLines > 0 ? `, ${trainerSummary.skippedLines} lines skipped` : ''}
