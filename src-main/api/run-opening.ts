@@ -30,10 +30,10 @@ export interface RunGroup {
 }
 
 /**
- * The order a run's traces are opened in. The largest starts at once: it is the longest open
- * (a 500 MB SGLang file takes a minute or more), and starting it last would make the run complete
- * only a whole open after everything else. Beside it, on the other workers, the smallest dump
- * first, so that sample rows show within seconds (trainer ranks can outnumber dumps, and a rank
+ * The order a run's traces are opened in. The largest first, on a worker of its own: it is the
+ * longest open (a 500 MB SGLang file takes a minute or more), and starting it last would make
+ * the run complete only a whole open after everything else. Beside it, on the other workers, the
+ * smallest dump first, so that sample rows show within seconds (trainer ranks can outnumber dumps, and a rank
  * of JSON lines is slower per byte than a dump), then the rest smallest first: each comes in
  * soon, and the joins grow with it.
  */
@@ -58,17 +58,22 @@ export class RunOpening {
   private readonly digests: RunFileDigest[] = [];
   private readonly errors: FileError[] = [];
   private readonly pending = new Map<number, RunPendingFile>();
+  /** files in the order they are taken by a free worker (the largest is not among them) */
   private readonly queue: number[];
+  private readonly started = new Set<number>();
   private cancelled = false;
   private next = 0;
   readonly firstAnswer: Promise<RunResult>;
   readonly allFiles: Promise<RunResult>;
   private answerFirst!: (result: RunResult) => void;
+  /** settles when the first dump is in or failed (or the run is cancelled) */
+  private readonly firstDump: Promise<void>;
+  private firstDumpIn!: () => void;
 
   constructor(
     private readonly request: RunRequest,
     private readonly found: RunFiles,
-    groups: RunGroup[],
+    private readonly groups: RunGroup[],
     private readonly steps: RunOpenSteps,
     private readonly onUpdate: (result: RunResult) => void,
   ) {
@@ -80,11 +85,21 @@ export class RunOpening {
         bytes: group.bytes,
       }),
     );
-    this.queue = runOpenOrder(groups);
+    const [largest, ...others] = runOpenOrder(groups);
+    this.queue = others;
     this.firstAnswer = new Promise((resolve) => (this.answerFirst = resolve));
-    const slots = Array.from({ length: Math.min(RUN_OPEN_CONCURRENCY, groups.length) }, () =>
-      this.openQueued(groups),
-    );
+    this.firstDump = new Promise((resolve) => (this.firstDumpIn = resolve));
+    // The largest waits for the first dump (when another file is one): on 2 loaded cores every
+    // reader beside it slows the dump that gives the tab its first sample rows; the run's total
+    // grows by that dump's open, a few seconds beside the largest file's minute.
+    const waits = others.some((k) => groups[k].holdsSamples);
+    if (!waits) this.firstDumpIn();
+    const slots = [
+      largest === undefined ? Promise.resolve() : this.openLargest(largest),
+      ...Array.from({ length: Math.min(RUN_OPEN_CONCURRENCY, groups.length) - 1 }, () =>
+        this.openQueued(),
+      ),
+    ];
     this.allFiles = Promise.all(slots).then(() => {
       const result = this.snapshot();
       this.answerFirst(result); // a run without files answers at once
@@ -95,29 +110,46 @@ export class RunOpening {
   /** Stops the run: files not started are not opened; the ones being read are told to stop. */
   cancel(cancelFile: (openId: string) => void): void {
     this.cancelled = true;
+    this.firstDumpIn();
     for (const [k, file] of this.pending) {
-      if (this.queue.indexOf(k) >= this.next) {
+      if (this.started.has(k)) cancelFile(file.openId);
+      else {
         this.pending.delete(k);
         this.errors.push(cancelledError(file.name));
-      } else cancelFile(file.openId);
+      }
+    }
+    // the state without the files never started, for a run with none being read too
+    if (![...this.pending.keys()].some((k) => this.started.has(k))) {
+      this.onUpdate(this.snapshot());
     }
   }
 
-  private async openQueued(groups: RunGroup[]): Promise<void> {
+  private async openLargest(k: number): Promise<void> {
+    await this.firstDump;
+    if (!this.cancelled) await this.openOne(k);
+    await this.openQueued();
+  }
+
+  private async openQueued(): Promise<void> {
     while (!this.cancelled && this.next < this.queue.length) {
-      const k = this.queue[this.next++];
-      const file = this.pending.get(k)!;
-      const result = await this.steps.openFile(file.openId, groups[k].paths);
-      if (result.ok) {
-        const digest = await this.steps.digestOf(result.file.fileId);
-        this.files.push({ file: result.file, role: digest.role });
-        this.digests.push(digest);
-      } else this.errors.push(result.error);
-      this.pending.delete(k);
-      const state = this.snapshot();
-      this.answerFirst(state);
-      this.onUpdate(state);
+      await this.openOne(this.queue[this.next++]);
     }
+  }
+
+  private async openOne(k: number): Promise<void> {
+    this.started.add(k);
+    const file = this.pending.get(k)!;
+    const result = await this.steps.openFile(file.openId, this.groups[k].paths);
+    if (result.ok) {
+      const digest = await this.steps.digestOf(result.file.fileId);
+      this.files.push({ file: result.file, role: digest.role });
+      this.digests.push(digest);
+    } else this.errors.push(result.error);
+    this.pending.delete(k);
+    if (this.groups[k].holdsSamples) this.firstDumpIn();
+    const state = this.snapshot();
+    this.answerFirst(state);
+    this.onUpdate(state);
   }
 
   private snapshot(): RunResult {

@@ -294,6 +294,7 @@ async function benchRun() {
         `${run.joins.trainer.records} trainer records\n` +
         `single opens (summary): a dump ${dumpSec.toFixed(2)} s, SGLang ${sglangSec.toFixed(2)} s, a rank ${rankSec.toFixed(2)} s; ` +
         `all one by one ${oneByOne.toFixed(1)} s\n` +
+        `files in at (s): ${updates.map((u) => `${(Number(u.at - started) / 1e9).toFixed(1)} ${u.result.files.at(-1)?.file.name ?? '-'}`).join(', ')}\n` +
         `ratios: first sample rows / a dump's single open ${samplesSec === null ? '-' : (samplesSec / dumpSec).toFixed(2)}, ` +
         `every file in / all one by one ${(allSec / oneByOne).toFixed(2)}, every file in / SGLang alone ${(allSec / sglangSec).toFixed(2)}`,
     );

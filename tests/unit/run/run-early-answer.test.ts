@@ -14,13 +14,14 @@ const RUN = resolve(__dirname, '../../fixtures/run');
 const SGLANG = 'sglang_otel_trace.json';
 
 /** The fixture ingest, but the file named `name` is not answered until `release()`. */
-function holdingBack(name: string) {
+function holdingBack(name: string, log: string[] = []) {
   const inner = ingestInThread(FORMATS);
   let release!: () => void;
   const gate = new Promise<void>((go) => (release = go));
   const runner: IngestRunner = (request, onProgress, onPreview) => {
     const job = inner(request, onProgress, onPreview);
     const first = request.sources[0];
+    if (first.kind === 'path') log.push(`start ${basename(first.path)}`);
     if (first.kind !== 'path' || basename(first.path) !== name) return job;
     let stop!: (error: IngestFailure) => void;
     const stopped = new Promise<never>((_, reject) => (stop = reject));
@@ -75,8 +76,12 @@ function byPath(run: RunResult): unknown {
 
 describe('openRun answers with its first files', () => {
   it('answers before a slow file is in; the joins once it is in equal a whole open', async () => {
-    const { runner, release } = holdingBack(SGLANG);
+    const log: string[] = [];
+    const { runner, release } = holdingBack(SGLANG, log);
     const service = new TraceService(runner);
+    service.onHostEvent((event) => {
+      if (event.type === 'run-updated') log.push(`in ${event.result.files.at(-1)?.file.name}`);
+    });
     const { updates, complete } = updatesOf(service, 'early');
     const first = await service.openRun({ openId: 'early', paths: [RUN], answer: 'first-file' });
     // the SGLang file is held back: the first answer cannot wait for it
@@ -103,6 +108,10 @@ describe('openRun answers with its first files', () => {
     });
     expect(withoutServer.joins.trainer.records).toBe(456);
 
+    // the smallest dump (README: rollout_1.pt, 205491 bytes) and the smallest file (a v1
+    // timeline, 90872 bytes) first; the largest, SGLang's, once that dump is in
+    expect(log.slice(0, 2)).toEqual(['start rollout_1.pt', 'start slime-trainer-0.jsonl']);
+    expect(log.indexOf(`start ${SGLANG}`)).toBeGreaterThan(log.indexOf('in rollout_1.pt'));
     release();
     const last = await complete;
     expect(last.pending).toEqual([]);
