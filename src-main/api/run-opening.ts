@@ -141,9 +141,19 @@ export class RunOpening {
     const file = this.pending.get(k)!;
     const result = await this.steps.openFile(file.openId, this.groups[k].paths);
     if (result.ok) {
-      const digest = await this.steps.digestOf(result.file.fileId);
-      this.files.push({ file: result.file, role: digest.role });
-      this.digests.push(digest);
+      // a worker that dies answering its digest fails that file, not the run
+      const digest = await this.steps.digestOf(result.file.fileId).catch((error: unknown) => {
+        this.errors.push({
+          code: 'open/internal',
+          message: `no run digest: ${error instanceof Error ? error.message : String(error)}`,
+          fileName: file.name,
+        });
+        return null;
+      });
+      if (digest) {
+        this.files.push({ file: result.file, role: digest.role });
+        this.digests.push(digest);
+      }
     } else this.errors.push(result.error);
     this.pending.delete(k);
     if (this.groups[k].holdsSamples) this.firstDumpIn();
