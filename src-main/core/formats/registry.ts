@@ -9,7 +9,12 @@ import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
  * its folder with a descriptor, one line here, and its tests (docs/ARCHITECTURE.md).
  * Sniffing looks at content, not names: SGLang's collector file is named .json and holds lines.
  */
-export const FORMATS = [slimeFormat, chromeTraceFormat, slimeCommTimelineFormat, otlpFormat] as const;
+export const FORMATS = [
+  slimeFormat,
+  chromeTraceFormat,
+  slimeCommTimelineFormat,
+  otlpFormat,
+] as const;
 
 /** The id of a registered format: derived from the list, so a new format extends it. */
 export type FormatId = (typeof FORMATS)[number]['id'];
