@@ -109,7 +109,8 @@ export function App() {
         for (const paths of event.runs ?? []) void openRun(host, paths);
       } else if (event.type === 'trends-progress') {
         useTrendsStore.getState().progress(event.openId, event.progress);
-      } else runCommand(event.command);
+      } else if (event.type === 'command') runCommand(event.command);
+      // 'run-updated' is followed by the run tab that asked (run/open-run.ts)
     });
     let cancelled = false;
     // Files named on the command line (or the demo rollout) are opened by main at start-up.

@@ -23,8 +23,9 @@ import type {
   RunRequest,
   RunResult,
 } from '../core/api/trace-api';
-import { buildRunJoins } from '../core/run/build-run-joins';
 import { findRunFiles } from '../ingest/run-files';
+import { sniffPath } from '../ingest/sniff-path';
+import { holdsRolloutSamples } from '../core/formats/registry';
 import type { TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
@@ -39,6 +40,7 @@ import type { OpenProgressReport } from '../core/open/open-trace-file';
 import { NotFoundError } from '../core/api/call-errors';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
 import { notFoundError, type PathPolicy } from './path-policy';
+import { RunOpening, type RunOpenSteps } from './run-opening';
 
 /** Reads a run's rollout dumps for the trends view (trends/compute-trends.ts in the app). */
 export type TrendsRunner = (paths: string[], options: TrendsOptions) => Promise<TrendsResult>;
@@ -51,9 +53,6 @@ export const FOLDER_AS_TRENDS = { code: 'open/as-trends', message: 'opened as tr
 
 /** Said when a dropped folder is a run: it opens as one run tab (a host event). */
 export const FOLDER_AS_RUN = { code: 'open/as-run', message: 'opened as a run' } as const;
-
-/** How many of a run's files are opened at once. */
-const RUN_OPEN_CONCURRENCY = 3;
 
 export type IngestRunner = (
   request: IngestRequest,
@@ -87,6 +86,8 @@ export class TraceService implements TraceApi {
     runs: [],
   };
   private readonly trendJobs = new Map<string, AbortController>();
+  /** runs still opening files, by openId: cancelOpen stops them */
+  private readonly runs = new Map<string, RunOpening>();
   private initialReady: Promise<void> = Promise.resolve();
 
   constructor(
@@ -164,14 +165,12 @@ export class TraceService implements TraceApi {
     return () => this.listeners.delete(listener);
   }
 
-  /**
-   * `asTab: false`: a file opened as part of something else (a run's member) is not offered to
-   * the renderer as a tab of its own while it is read (no preview in its progress events).
-   */
-  async open(
-    request: OpenRequest,
-    { asTab = true }: { asTab?: boolean } = {},
-  ): Promise<OpenResult> {
+  open(request: OpenRequest): Promise<OpenResult> {
+    return this.openFile(request, true);
+  }
+
+  /** Opens one file; `listPreviews`: list it from its first rows on, while it is still read. */
+  private async openFile(request: OpenRequest, listPreviews: boolean): Promise<OpenResult> {
     // A dropped or named folder opens every trace it holds: the first here, the rest as tabs
     // of their own (a host event tells the renderer).
     const sources: IngestSource[] = [];
@@ -226,19 +225,15 @@ export class TraceService implements TraceApi {
         bytesRead = progress.bytesRead;
         emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) });
       },
-      (preview, opened) => {
-        fileId ??= randomUUID();
-        const file: FileSummary = { ...preview, fileId, path };
-        this.files.set(fileId, { summary: file, opened, sources });
-        this.streaming.set(fileId, job);
-        emit({
-          bytesRead,
-          bytesTotal,
-          samplesRead: preview.samples,
-          phase: 'reading',
-          ...(asTab ? { file } : {}),
-        });
-      },
+      listPreviews
+        ? (preview, opened) => {
+            fileId ??= randomUUID();
+            const file: FileSummary = { ...preview, fileId, path };
+            this.files.set(fileId, { summary: file, opened, sources });
+            this.streaming.set(fileId, job);
+            emit({ bytesRead, bytesTotal, samplesRead: preview.samples, phase: 'reading', file });
+          }
+        : undefined,
     );
     this.jobs.set(request.openId, job);
     try {
@@ -305,6 +300,7 @@ export class TraceService implements TraceApi {
 
   async cancelOpen(openId: string): Promise<void> {
     this.jobs.get(openId)?.cancel();
+    this.runs.get(openId)?.cancel((fileOpenId) => this.jobs.get(fileOpenId)?.cancel());
     this.trendJobs.get(openId)?.abort();
   }
 
@@ -335,50 +331,24 @@ export class TraceService implements TraceApi {
       : undefined;
     if (refused !== undefined) throw new NotFoundError(`no such file: ${basename(refused)}`);
     const found = findRunFiles(request.paths);
-    const files: RunResult['files'] = [];
-    const errors: RunResult['errors'] = [];
-    const opened: OpenFile[] = [];
-    // a few at a time: each file has its worker; the machine may have two cores
-    const results: OpenResult[] = new Array<OpenResult>(found.groups.length);
-    // the largest first: the longest open starts at once, small ones fill in beside it
-    const queue = found.groups
-      .map((group, k) => ({
-        k,
-        bytes: group.reduce((n, p) => n + sourceSize({ kind: 'path', path: p }), 0),
-      }))
-      .sort((x, y) => y.bytes - x.bytes)
-      .map(({ k }) => k);
-    let next = 0;
-    const openNext = async (): Promise<void> => {
-      while (next < queue.length) {
-        const k = queue[next++];
-        results[k] = await this.open(
-          {
-            openId: `${request.openId}:${k}`,
-            sources: found.groups[k].map((path) => ({ kind: 'path', path })),
-          },
-          // shown in the run tab, not as tabs of their own
-          { asTab: false },
-        );
-      }
+    const groups = found.groups.map((paths) => ({
+      paths,
+      bytes: paths.reduce((n, path) => n + sourceSize({ kind: 'path', path }), 0),
+      holdsSamples: holdsSamples(paths[0]),
+    }));
+    const steps: RunOpenSteps = {
+      // a run's files are listed when they are in, not from their first preview: the run tab
+      // shows them, and a preview would open a file tab of its own beside it
+      openFile: (openId, paths) =>
+        this.openFile({ openId, sources: paths.map((path) => ({ kind: 'path', path })) }, false),
+      digestOf: (fileId) => this.file(fileId).opened.call('runDigest'),
     };
-    await Promise.all(Array.from({ length: RUN_OPEN_CONCURRENCY }, openNext));
-    for (const result of results) {
-      if (!result.ok) errors.push(result.error);
-      else opened.push(this.file(result.file.fileId));
-    }
-    const digests = await Promise.all(opened.map((file) => file.opened.call('runDigest')));
-    opened.forEach((file, k) => files.push({ file: file.summary, role: digests[k].role }));
-    return {
-      name:
-        request.paths.length === 1 ? basename(request.paths[0]) : `${request.paths.length} paths`,
-      paths: request.paths,
-      files,
-      errors,
-      skipped: found.skipped,
-      joins: buildRunJoins(digests),
-      isRun: found.isRun,
-    };
+    const run = new RunOpening(request, found, groups, steps, (result) =>
+      this.emitHostEvent({ type: 'run-updated', openId: request.openId, result }),
+    );
+    this.runs.set(request.openId, run);
+    void run.allFiles.finally(() => this.runs.delete(request.openId));
+    return request.answer === 'first-file' ? run.firstAnswer : run.allFiles;
   }
 
   async close(fileId: string): Promise<void> {
@@ -450,6 +420,12 @@ function emptyFolderError(path: string): FileError {
     message: 'the folder holds no trace file',
     fileName: basename(path),
   };
+}
+
+/** Whether a run's file is of a format with rollout samples (its head sniffed again: cheap). */
+function holdsSamples(path: string): boolean {
+  const format = sniffPath(path);
+  return typeof format === 'string' && holdsRolloutSamples(format);
 }
 
 function sourceSize(source: IngestSource): number {

@@ -75,6 +75,16 @@ function isPathsRequest(v: unknown): boolean {
   );
 }
 
+/** openRun's request: {openId, paths} and when to answer */
+function isRunRequest(v: unknown): boolean {
+  return (
+    isPathsRequest(v) &&
+    ((v as Record<string, unknown>).answer === undefined ||
+      (v as Record<string, unknown>).answer === 'first-file' ||
+      (v as Record<string, unknown>).answer === 'all-files')
+  );
+}
+
 const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   open: [isOpenRequest],
   cancelOpen: [isString],
@@ -82,7 +92,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   listFiles: [],
   initialFiles: [],
   openTrends: [isPathsRequest],
-  openRun: [isPathsRequest],
+  openRun: [isRunRequest],
   queryRows: [isString, isRowQuery],
   getRows: [isString, isIndexList],
   getSpan: [isString, isIndex, isIndex],

@@ -8,6 +8,8 @@ import { TrainerLanes, type TrainerRow } from './TrainerLanes';
 import { SampleRows } from './SampleRows';
 import { RunDetails, type RunSelection } from './RunDetails';
 import { useWidth } from './use-width';
+import { RunProgress } from './RunProgress';
+import { cancelRun } from './open-run';
 import './run.css';
 
 const LABEL_PX = 150;
@@ -17,7 +19,10 @@ export function RunView({ host, run }: { host: TraceHost; run: RunTab }) {
   if (run.state === 'reading') {
     return (
       <p className="run-status" data-testid="run-reading">
-        Opening {run.title}…
+        Opening {run.title}…{' '}
+        <button type="button" onClick={() => cancelRun(host, run.id)}>
+          Cancel
+        </button>
       </p>
     );
   }
@@ -28,10 +33,10 @@ export function RunView({ host, run }: { host: TraceHost; run: RunTab }) {
       </p>
     );
   }
-  return <RunReady host={host} result={run.result} />;
+  return <RunReady host={host} runId={run.id} result={run.result} />;
 }
 
-function RunReady({ host, result }: { host: TraceHost; result: RunResult }) {
+function RunReady({ host, runId, result }: { host: TraceHost; runId: string; result: RunResult }) {
   const [plotRef, plotWidth] = useWidth<HTMLDivElement>();
   const [orders, setOrders] = useState<Map<number, RowOrder>>(new Map());
   const [trainer, setTrainer] = useState<TrainerRow[]>([]);
@@ -41,32 +46,40 @@ function RunReady({ host, result }: { host: TraceHost; result: RunResult }) {
   const [selection, setSelection] = useState<RunSelection | null>(null);
   const [staleOnly, setStaleOnly] = useState(false);
   const pending = useRef(new Set<string>());
+  /** files whose rows are asked for already: a run's state grows, its files never move */
+  const asked = useRef(new Set<string>());
 
   useEffect(() => {
-    let live = true;
+    const fresh = [...result.files.entries()].filter(
+      ([, { file, role }]) =>
+        (role === 'samples' || role === 'trainer') && !asked.current.has(file.fileId),
+    );
+    for (const [, { file }] of fresh) asked.current.add(file.fileId);
     void (async () => {
-      const next = new Map<number, RowOrder>();
-      const lanes: TrainerRow[] = [];
-      for (const [index, { file, role }] of result.files.entries()) {
-        if (role !== 'samples' && role !== 'trainer') continue;
+      for (const [index, { file, role }] of fresh) {
         const order = await host.api.queryRows(file.fileId, { sort: 'start' });
-        if (role === 'samples') next.set(index, order);
-        else {
-          const rows = await host.api.getRows(file.fileId, [...order.rowIds]);
-          const fileName = shortPath(file.path ?? file.name);
-          for (const row of rows) {
-            lanes.push({ file: index, fileName, originSec: file.globalStartSec ?? 0, row });
-          }
+        if (role === 'samples') {
+          setOrders((old) => new Map(old).set(index, order));
+          continue;
         }
-      }
-      if (live) {
-        setOrders(next);
-        setTrainer(lanes);
+        const rows = await host.api.getRows(file.fileId, [...order.rowIds]);
+        const fileName = shortPath(file.path ?? file.name);
+        const lanes = rows.map((row) => ({
+          file: index,
+          fileName,
+          originSec: file.globalStartSec ?? 0,
+          row,
+        }));
+        // files come in any order: lanes by file name, so a rank's place does not depend on it
+        setTrainer((old) =>
+          [...old, ...lanes].sort(
+            (a, b) =>
+              (a.fileName < b.fileName ? -1 : a.fileName > b.fileName ? 1 : 0) ||
+              a.row.rowId - b.row.rowId,
+          ),
+        );
       }
     })();
-    return () => {
-      live = false;
-    };
   }, [host, result]);
 
   const rows = useMemo(() => sampleRows(result, orders), [result, orders]);
@@ -128,6 +141,7 @@ function RunReady({ host, result }: { host: TraceHost; result: RunResult }) {
   const selectedKey = selection?.kind === 'sample' ? keyOf(selection.file, selection.rowId) : null;
   return (
     <div className="run-view" data-testid="run-view">
+      {result.complete ? null : <RunProgress host={host} runId={runId} result={result} />}
       <header className="run-header">
         <span data-testid="run-counts">
           {counts.samples} samples · {counts.samplesWithServerRequests} joined to{' '}
@@ -135,6 +149,11 @@ function RunReady({ host, result }: { host: TraceHost; result: RunResult }) {
           without sample · {counts.samplesWithoutServerRequest} samples without request ·{' '}
           {counts.staleSamples} stale
         </span>
+        {result.complete ? null : (
+          <span className="muted" data-testid="run-joins-partial">
+            (joins so far: {result.pending.length} files still opening)
+          </span>
+        )}
         <span className="muted" data-testid="run-trainer-summary">
           trainer: {trainerSummary.files} files, {trainerSummary.records} records
           {trainerSummary.skippedLines > 0 ? `, ${trainerSummary.skippedLines} lines skipped` : ''}

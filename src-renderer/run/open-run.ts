@@ -1,24 +1,60 @@
+import type { RunResult } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { useFilesStore } from '../state/files-store';
 import { useRunStore } from './run-store';
 
 let counter = 0;
 
-/** Opens a run's folders and files in main (a worker per file, then the joins) as one tab. */
+/**
+ * Calls `onState` with each state of the run `openId` that main announces ('run-updated'), until
+ * the complete one. Subscribed before openRun is called, so that no arrival is missed.
+ */
+function followRun(host: TraceHost, openId: string, onState: (result: RunResult) => void) {
+  const off = host.api.onHostEvent((event) => {
+    if (event.type !== 'run-updated' || event.openId !== openId) return;
+    onState(event.result);
+    if (event.result.complete) off();
+  });
+  return off;
+}
+
+/**
+ * Opens a run's folders and files in main as one tab. Main answers when the first file is in;
+ * the tab shows its rows and grows as the rest come in (each a 'run-updated' event).
+ */
 export async function openRun(host: TraceHost, paths: string[]): Promise<void> {
   const id = `run-${Date.now()}-${++counter}`;
   const title = paths.length === 1 ? baseName(paths[0]) : `${paths.length} files`;
   useRunStore.getState().start(id, title, paths);
+  const off = followRun(host, id, (result) => adopt(host, id, result));
   try {
-    useRunStore.getState().finish(id, await host.api.openRun({ openId: id, paths }));
+    const first = await host.api.openRun({ openId: id, paths, answer: 'first-file' });
+    adopt(host, id, first);
+    if (first.complete) off();
   } catch (error) {
+    off();
     useRunStore.getState().fail(id, error instanceof Error ? error.message : String(error));
   }
 }
 
-/** Closes a run tab and every file it opened. */
+/** A state of the run into its tab; a tab closed meanwhile closes the files still coming in. */
+function adopt(host: TraceHost, id: string, result: RunResult): void {
+  if (!useRunStore.getState().runs.some((r) => r.id === id)) {
+    for (const { file } of result.files) void host.api.close(file.fileId);
+    return;
+  }
+  useRunStore.getState().update(id, result);
+}
+
+/** Stops opening the files of a run not yet in; those already in stay. */
+export function cancelRun(host: TraceHost, id: string): void {
+  void host.api.cancelOpen(id);
+}
+
+/** Closes a run tab and every file it opened (and stops the ones still being opened). */
 export function closeRun(host: TraceHost, id: string): void {
   const run = useRunStore.getState().runs.find((r) => r.id === id);
+  if (run && !run.result?.complete) void host.api.cancelOpen(id);
   for (const { file } of run?.result?.files ?? []) void host.api.close(file.fileId);
   useRunStore.getState().remove(id);
 }
@@ -34,23 +70,39 @@ function baseName(path: string): string {
 
 /**
  * Files dropped together (the desktop app knows their paths): one run tab when they are a run
- * (dumps with SGLang's file, trainer timelines), else each a file tab as before. Either way main
- * opens them once.
+ * (dumps with SGLang's file, trainer timelines), else each a file tab as before, once all are in.
+ * Either way main opens them once.
  */
 export async function openDroppedTogether(host: TraceHost, paths: string[]): Promise<string[]> {
   const id = `run-${Date.now()}-${++counter}`;
+  let latest: RunResult | null = null;
+  let isTab = false;
+  let completed!: (result: RunResult) => void;
+  const complete = new Promise<RunResult>((done) => (completed = done));
+  const off = followRun(host, id, (result) => {
+    latest = result;
+    if (isTab) adopt(host, id, result);
+    if (result.complete) completed(result);
+  });
   try {
-    const result = await host.api.openRun({ openId: id, paths });
-    if (result.isRun) {
+    const first = await host.api.openRun({ openId: id, paths, answer: 'first-file' });
+    if (first.isRun) {
+      isTab = true;
       useRunStore.getState().start(id, `${paths.length} files`, paths);
-      useRunStore.getState().finish(id, result);
+      adopt(host, id, first);
+      // a state that came before the answer
+      if (latest) adopt(host, id, latest);
+      if (first.complete) off();
       return [];
     }
+    const result = first.complete ? first : await complete;
+    off();
     const files = useFilesStore.getState();
     for (const { file } of result.files) files.addFile(file);
     for (const error of result.errors) files.addError(error);
     return result.files.map(({ file }) => file.fileId);
   } catch (error) {
+    off();
     useFilesStore.getState().addError({
       code: 'open/failed',
       message: error instanceof Error ? error.message : String(error),

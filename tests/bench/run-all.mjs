@@ -199,9 +199,10 @@ function benchTrends() {
 /**
  * One run (issue 20): BENCH_RUN_DUMPS dumps (default 10) of BENCH_RUN_MB (default 100), an SGLang
  * file of BENCH_RUN_SGLANG_MB (default 500) in the run fixture's shape, and 8 trainer ranks;
- * `openRun` over serve mode's HTTP API (every file on its worker, then the joins: what the run
- * tab waits for before it asks its first rows), beside each kind's single open (`summary`) in the
- * same run. Goal: 10 s.
+ * `openRun` over serve mode's HTTP API as the run tab calls it (answer: 'first-file', then
+ * 'run-updated' events on the event stream): time to the first rows (openRun called until the
+ * first file's rows answer), to the first sample rows (a dump's), and until every file is in;
+ * beside each kind's single open (`summary`) in the same run. Goal: first rows within 10 s.
  */
 async function benchRun() {
   const dumps = Number(process.env.BENCH_RUN_DUMPS ?? 10);
@@ -224,7 +225,10 @@ async function benchRun() {
   }
   console.log(`\n== one run: ${dumps} dumps of ${dumpMb} MB, SGLang ${mb(statSync(sglang).size)} MB, 8 trainer ranks`);
   const port = 4900 + Math.floor(Math.random() * 500);
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--token', 'bench'], { stdio: 'ignore' });
+  // named at start: serve mode opens only what it was started with (the renderer would open the
+  // run from initialFiles; here the bench calls openRun itself)
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--token', 'bench', dir], { stdio: 'ignore' });
+  const events = new AbortController();
   try {
     const call = (method, args) =>
       fetch(`http://127.0.0.1:${port}/api/call`, {
@@ -238,23 +242,86 @@ async function benchRun() {
       if (i > 100) throw new Error('serve mode did not start');
       await new Promise((r) => setTimeout(r, 100));
     }
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    const openId = 'bench-run';
+    const since = (started) => Number(process.hrtime.bigint() - started) / 1e9;
+    // the run's states as the renderer gets them: serve mode's event stream
+    const updates = [];
+    let onUpdate = () => {};
+    const stream = await fetch(`http://127.0.0.1:${port}/api/events?token=bench`, { signal: events.signal });
+    void (async () => {
+      const decoder = new TextDecoder();
+      let buffer = '';
+      try {
+        for await (const chunk of stream.body) {
+          buffer += decoder.decode(chunk, { stream: true });
+          let end;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const message = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (!message.startsWith('event: host')) continue;
+            const event = JSON.parse(message.slice(message.indexOf('data: ') + 6));
+            if (event.type !== 'run-updated' || event.openId !== openId) continue;
+            updates.push({ at: process.hrtime.bigint(), result: event.result });
+            onUpdate();
+          }
+        }
+      } catch {
+        // aborted at the end
+      }
+    })();
+    const nextUpdate = () => new Promise((resolve) => (onUpdate = resolve));
+    /** the first rows of a file as the run tab asks them: its order, then a page of rows */
+    const firstRows = async (file) => {
+      // (the order's row ids come typed-array encoded: the first screen's rows by id instead)
+      await call('queryRows', [file.fileId, { sort: 'start' }]);
+      const ids = Array.from({ length: Math.min(50, file.rows) }, (_, i) => i);
+      const rows = (await call('getRows', [file.fileId, ids])).result;
+      if (!rows || rows.length === 0) throw new Error(`no rows in ${file.name}`);
+    };
     const started = process.hrtime.bigint();
-    const answer = await call('openRun', [{ openId: 'bench-run', paths: [dir] }]);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const run = answer.result;
+    const answer = await call('openRun', [{ openId, paths: [dir], answer: 'first-file' }]);
+    const answerSec = since(started);
+    let run = answer.result;
     if (!run) throw new Error(`openRun failed: ${JSON.stringify(answer).slice(0, 300)}`);
+    const withRows = run.files.find((f) => f.role === 'samples' || f.role === 'trainer');
+    if (withRows) await firstRows(withRows.file);
+    const firstRowsSec = since(started);
+    // the first dump's rows: from the first state that holds one
+    let samplesSec = null;
+    while (true) {
+      const latest = updates.at(-1)?.result ?? run;
+      if (latest.files.length >= run.files.length) run = latest;
+      const dump = run.files.find((f) => f.role === 'samples');
+      if (dump && samplesSec === null) {
+        await firstRows(dump.file);
+        samplesSec = since(started);
+      }
+      if (run.complete) break;
+      await nextUpdate();
+    }
+    const allSec = since(started);
     const peakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
     const one = (path) => measure(process.execPath, [CLI, 'summary', '--json', path]).seconds;
     const dumpSec = one(join(dir, 'rollout_0.pt'));
     const sglangSec = one(sglang);
     const rankSec = one(join(dir, 'timeline', 'slime-trainer-0.jsonl'));
+    const oneByOne = dumpSec * dumps + sglangSec + rankSec * 8;
+    const fmt = (sec) => (sec === null ? 'never' : `${sec.toFixed(2)} s`);
     console.log(
-      `openRun: ${seconds.toFixed(2)} s for ${run.files.length} files (goal 10 s), main process peak ${peakMb.toFixed(0)} MB, ` +
-        `${run.joins.counts.samples} samples, ${run.joins.counts.serverRequests} server requests, ${run.joins.trainer.records} trainer records; ` +
+      `load average before: ${load}\n` +
+        `run tab: first answer ${fmt(answerSec)} (${answer.result.files.length} files in), first rows ${fmt(firstRowsSec)} (goal 10 s), ` +
+        `first sample rows ${fmt(samplesSec)}, every file in ${fmt(allSec)} (${run.files.length} files, ${run.errors.length} failed, ${updates.length} updates); ` +
+        `main process peak ${peakMb.toFixed(0)} MB; ${run.joins.counts.samples} samples, ${run.joins.counts.serverRequests} server requests, ` +
+        `${run.joins.trainer.records} trainer records\n` +
         `single opens (summary): a dump ${dumpSec.toFixed(2)} s, SGLang ${sglangSec.toFixed(2)} s, a rank ${rankSec.toFixed(2)} s; ` +
-        `all one by one ${(dumpSec * dumps + sglangSec + rankSec * 8).toFixed(1)} s`,
+        `all one by one ${oneByOne.toFixed(1)} s\n` +
+        `files in at (s): ${updates.map((u) => `${(Number(u.at - started) / 1e9).toFixed(1)} ${u.result.files.at(-1)?.file.name ?? '-'}`).join(', ')}\n` +
+        `ratios: first sample rows / a dump's single open ${samplesSec === null ? '-' : (samplesSec / dumpSec).toFixed(2)}, ` +
+        `every file in / all one by one ${(allSec / oneByOne).toFixed(2)}, every file in / SGLang alone ${(allSec / sglangSec).toFixed(2)}`,
     );
   } finally {
+    events.abort();
     child.kill();
   }
 }

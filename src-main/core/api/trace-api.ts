@@ -297,7 +297,9 @@ export type HostEvent =
       runs?: string[][];
     }
   | { type: 'command'; command: MenuCommand }
-  | { type: 'trends-progress'; openId: string; progress: TrendFileProgress };
+  | { type: 'trends-progress'; openId: string; progress: TrendFileProgress }
+  /** a run's state after one more of its files came in (or failed): the joins over those so far */
+  | { type: 'run-updated'; openId: string; result: RunResult };
 
 /** The rollout dumps of a run (folders and files), read for the trends view. */
 export interface TrendsRequest {
@@ -309,6 +311,20 @@ export interface TrendsRequest {
 export interface RunRequest {
   openId: string;
   paths: string[];
+  /**
+   * when openRun answers: 'first-file' as soon as one file is in (or failed), the rest coming as
+   * 'run-updated' host events until `complete`; 'all-files' (the default) once every file is in
+   */
+  answer?: 'first-file' | 'all-files';
+}
+
+/** A file of a run still being opened (or waiting for a worker). */
+export interface RunPendingFile {
+  /** the openId of its own open: its progress events and cancelOpen name it */
+  openId: string;
+  name: string;
+  path: string;
+  bytes: number;
 }
 
 export interface RunResult {
@@ -320,8 +336,12 @@ export interface RunResult {
   errors: FileError[];
   /** files that are not traces, with the reason */
   skipped: { path: string; reason: string }[];
-  /** file numbers in the joins are positions in `files` */
+  /** file numbers in the joins are positions in `files`; files only ever append, in arrival order */
   joins: RunJoins;
+  /** files still being opened */
+  pending: RunPendingFile[];
+  /** every file is in or failed (or the run was cancelled): the joins are final */
+  complete: boolean;
   /**
    * whether the paths are a run (a trainer timeline, or traces of several kinds); files dropped
    * together that are not one (two dumps) are still opened, for the renderer to show as tabs
@@ -348,7 +368,10 @@ export interface TraceApi {
   }>;
   /** one point per rollout dump, each file read on a worker (cached); cancelOpen(openId) stops */
   openTrends(request: TrendsRequest): Promise<TrendsResult>;
-  /** a run's files (folders searched by content), each opened on its worker, then joined */
+  /**
+   * a run's files (folders searched by content), each opened on its worker and joined as they come
+   * in; cancelOpen(request.openId) stops the files not yet in
+   */
   openRun(request: RunRequest): Promise<RunResult>;
   onProgress(listener: (progress: OpenProgress) => void): () => void;
   onHostEvent(listener: (event: HostEvent) => void): () => void;

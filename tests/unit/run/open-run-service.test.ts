@@ -16,11 +16,16 @@ describe('TraceApi.openRun', () => {
     const service = new TraceService(ingestInThread(FORMATS));
     const run = await service.openRun({ openId: 'r1', paths: [RUN] });
     expect(run.errors).toEqual([]);
-    expect(run.files.map((f) => [f.file.name, f.role])).toEqual([
-      ['slime-trainer-0.jsonl', 'trainer'],
-      ['slime-trainer-1.jsonl', 'trainer'],
-      ['slime-trainer-0.jsonl', 'trainer'],
-      ['slime-trainer-1.jsonl', 'trainer'],
+    expect(run.complete).toBe(true);
+    expect(run.pending).toEqual([]);
+    // files come in arrival order (the positions the joins use): by path here
+    expect(
+      run.files.map((f) => [f.file.path!.slice(RUN.length + 1), f.role]).sort(byFirst),
+    ).toEqual([
+      ['comm_timeline/slime-trainer-0.jsonl', 'trainer'],
+      ['comm_timeline/slime-trainer-1.jsonl', 'trainer'],
+      ['comm_timeline_v1/slime-trainer-0.jsonl', 'trainer'],
+      ['comm_timeline_v1/slime-trainer-1.jsonl', 'trainer'],
       ['rollout_0.pt', 'samples'],
       ['rollout_1.pt', 'samples'],
       ['sglang_otel_trace.json', 'server'],
@@ -54,6 +59,12 @@ describe('TraceApi.openRun', () => {
     expect(() => validateCall('openRun', [{ openId: 'x', paths: [] }])).toThrow('not valid');
     expect(() => validateCall('openRun', [{ openId: 'x', paths: [7] }])).toThrow('not valid');
     expect(validateCall('openRun', [{ openId: 'x', paths: ['/a'] }]).method).toBe('openRun');
+    expect(() => validateCall('openRun', [{ openId: 'x', paths: ['/a'], answer: 'soon' }])).toThrow(
+      'not valid',
+    );
+    expect(
+      validateCall('openRun', [{ openId: 'x', paths: ['/a'], answer: 'first-file' }]).method,
+    ).toBe('openRun');
   });
 
   it('a named run folder is a run, not file tabs; a folder of dumps alone stays trends', () => {
@@ -92,6 +103,8 @@ describe('files named or dropped together', () => {
     expect(run.joins.counts.samplesWithServerRequests).toBe(32);
     const two = await service.openRun({ openId: 'r3', paths: [dump0, dump1] });
     expect(two.isRun).toBe(false);
-    expect(two.files.map((f) => f.file.name)).toEqual(['rollout_0.pt', 'rollout_1.pt']);
+    expect(two.files.map((f) => f.file.name).sort()).toEqual(['rollout_0.pt', 'rollout_1.pt']);
   });
 });
+
+const byFirst = (a: string[], b: string[]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
