@@ -48,7 +48,12 @@ function fakeHost() {
     cancelOpen: async (openId: string) => void calls.push(`cancelOpen ${openId}`),
     close: async (fileId: string) => void calls.push(`close ${fileId}`),
   } as unknown as TraceApi;
-  const host: TraceHost = { kind: 'browser', api, pathForFile: () => null };
+  const host: TraceHost = {
+    kind: 'browser',
+    api,
+    pathForFile: () => null,
+    onUploadProgress: () => () => {},
+  };
   const emit = (result: RunResult) => {
     const openId = useRunStore.getState().runs[0].id;
     for (const listener of [...listeners]) listener({ type: 'run-updated', openId, result });
