@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { holdsRolloutSamples, siblingFiles } from '../core/formats/registry';
 import { findRunFiles } from './run-files';
 import { sniffPath } from './sniff-path';
+import { rotatedSetGroups } from './rotated-set-groups';
 
 /** What a list of named paths opens as: one group of files per trace (one file tab each). */
 export interface PathGroups {
@@ -92,17 +93,7 @@ function folderTraces(
       else skipped.push({ path, reason: format.reason });
     }
   }
-  const taken = new Set<string>();
-  for (const [path, format] of formats) {
-    if (taken.has(path)) continue;
-    // a rotated set, limited to its members of the same format that this folder holds
-    const set = siblingFiles(format, path).filter(
-      (p) => formats.get(p) === format && !taken.has(p),
-    );
-    const group = set.includes(path) ? set : [path];
-    for (const member of group) taken.add(member);
-    groups.push(group);
-  }
+  groups.push(...rotatedSetGroups(formats));
   const rollouts = new Set([...formats].filter(([, f]) => holdsRolloutSamples(f)).map(([p]) => p));
   return { groups, skipped, rollouts };
 }

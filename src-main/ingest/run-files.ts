@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { holdsTrainerTimeline, siblingFiles } from '../core/formats/registry';
+import { holdsTrainerTimeline } from '../core/formats/registry';
+import { rotatedSetGroups } from './rotated-set-groups';
 import { sniffPath } from './sniff-path';
 
 /** The files of a run, found by content in the named folders (and their subfolders) and files. */
@@ -47,17 +48,7 @@ export function findRunFiles(paths: string[]): RunFiles {
     else skipped.push({ path, reason: format.reason });
   };
   for (const path of paths) visit(path, 0);
-  const groups: string[][] = [];
-  const taken = new Set<string>();
-  for (const [path, format] of formats) {
-    if (taken.has(path)) continue;
-    const set = siblingFiles(format, path).filter(
-      (p) => formats.get(p) === format && !taken.has(p),
-    );
-    const group = set.includes(path) ? set : [path];
-    for (const member of group) taken.add(member);
-    groups.push(group);
-  }
+  const groups = rotatedSetGroups(formats);
   const kinds = new Set(formats.values());
   const isRun = kinds.size >= 2 || [...kinds].some((format) => holdsTrainerTimeline(format));
   return { groups, skipped, isRun };

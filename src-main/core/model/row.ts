@@ -82,6 +82,18 @@ export interface PointItem extends ItemExtras {
 
 export type RowItem = SpanItem | PointItem;
 
+/** What a row says of its sample (or trace, or process); the rest is counted over its items. */
+export type RowOwnField =
+  | 'row_id'
+  | 'sample_index'
+  | 'group_index'
+  | 'source'
+  | 'status'
+  | 'label'
+  | 'reward'
+  | 'trace_id'
+  | 'attempt';
+
 export interface Row {
   row_id: number;
   sample_index: AttrValue;

@@ -1,5 +1,5 @@
 import type { PyValue } from '../model/py-value';
-import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../model/row';
+import type { Attrs, PointItem, Row, RowItem, RowOwnField, SpanItem } from '../model/row';
 import { walkEvents, type WalkResult, type WalkSpan } from './collect-items';
 import { groupSiblings, ongoingEnd } from './ongoing-end';
 import { pointDepth, spanDepths } from './depth';
@@ -81,24 +81,12 @@ export function buildRow(
   return { ...rowFields(sample, trace, position), ...rowCounts(items), items };
 }
 
-/** What a row says of its sample; the rest is counted over its items. */
-type RowFieldKey =
-  | 'row_id'
-  | 'sample_index'
-  | 'group_index'
-  | 'source'
-  | 'status'
-  | 'label'
-  | 'reward'
-  | 'trace_id'
-  | 'attempt';
-
 /** Step 6: the row's own fields, from the sample and its trace. */
 function rowFields(
   sample: Record<string, PyValue>,
   trace: Record<string, PyValue>,
   position: number,
-): Pick<Row, RowFieldKey> {
+): Pick<Row, RowOwnField> {
   return {
     row_id: position,
     sample_index: 'index' in sample ? toAttr(sample.index) : position,
@@ -114,7 +102,7 @@ function rowFields(
 }
 
 /** Step 6: extent and counts over the items (virtual PD spans included). */
-export function rowCounts(items: RowItem[]): Omit<Row, 'items' | RowFieldKey> {
+export function rowCounts(items: RowItem[]): Omit<Row, 'items' | RowOwnField> {
   let start = Infinity;
   let end = -Infinity;
   let lane = 0;

@@ -1,4 +1,4 @@
-import type { Attrs, AttrValue, Row, RowItem } from '../../model/row';
+import type { Attrs, AttrValue, Row, RowItem, RowOwnField } from '../../model/row';
 import type { TimelineRecord } from './parse-timeline-records';
 
 /**
@@ -8,7 +8,7 @@ import type { TimelineRecord } from './parse-timeline-records';
  */
 export function buildTimelineRows(
   records: TimelineRecord[],
-  finishRow: (items: RowItem[]) => Omit<Row, 'items' | RowFields> & { items: RowItem[] },
+  finishRow: (items: RowItem[]) => Omit<Row, 'items' | RowOwnField> & { items: RowItem[] },
 ): Row[] {
   const byProcess = new Map<string, TimelineRecord[]>();
   for (const record of records) {
@@ -25,22 +25,10 @@ export function buildTimelineRows(
   return keys.map((key, rowId) => processRow(byProcess.get(key)!, rowId, finishRow));
 }
 
-/** the row keys this reader fills; the rest (extent, counts, item order) come from finishRow */
-type RowFields =
-  | 'row_id'
-  | 'sample_index'
-  | 'group_index'
-  | 'source'
-  | 'status'
-  | 'label'
-  | 'reward'
-  | 'trace_id'
-  | 'attempt';
-
 function processRow(
   records: TimelineRecord[],
   rowId: number,
-  finishRow: (items: RowItem[]) => Omit<Row, 'items' | RowFields> & { items: RowItem[] },
+  finishRow: (items: RowItem[]) => Omit<Row, 'items' | RowOwnField> & { items: RowItem[] },
 ): Row {
   const first = records[0];
   return {
