@@ -159,7 +159,13 @@ describe('row views', () => {
       row_id: 1,
       start: 0,
       end: 1,
-      items: [span({ name: 'x', start_ts: 0, links: [{ trace_id: 't', span_id: 'nope', dangling: true }] })],
+      items: [
+        span({
+          name: 'x',
+          start_ts: 0,
+          links: [{ trace_id: 't', span_id: 'nope', dangling: true }],
+        }),
+      ],
     });
     expect(getRowViews(buildStore({ rows: [only] }), [1])[0].items[0]).not.toHaveProperty('links');
   });

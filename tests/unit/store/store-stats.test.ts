@@ -68,7 +68,13 @@ describe('store stats (file summary and filter menus)', () => {
         status: null,
         source: 'zeta',
         attempt: 'retry',
-        items: [span({ name: 'a', start_ts: 6, links: [{ trace_id: 't', span_id: 'z', dangling: true }] })],
+        items: [
+          span({
+            name: 'a',
+            start_ts: 6,
+            links: [{ trace_id: 't', span_id: 'z', dangling: true }],
+          }),
+        ],
       }),
       row({ row_id: 3, start: 7, end: 8, status: 'failed', source: 'alpha', attempt: '1' }),
     ];
