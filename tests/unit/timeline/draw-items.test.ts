@@ -167,6 +167,7 @@ describe('drawTimeline on hand-built rows', () => {
       [3, 1001, 1200],
       [4, -200, -1],
     ]);
+    expect(fills(calls).filter((c) => c.h === 14)).toHaveLength(3);
   });
 
   it('fades items other than the highlighted name, and every item of a dimmed row', () => {
