@@ -9,7 +9,7 @@ const rows = () => [
     start: 60,
     end: 70,
     sample_index: ' 4 ',
-    group_index: '',
+    group_index: ' ',
     attempt: true,
     reward: true,
     status: 'ok',
@@ -35,8 +35,13 @@ const rows = () => [
         depth: 1,
         pd: { role: 'decode', phases: [], parentDurationSec: 1 },
       }),
-      point({ name: 'ev', ts: 62, parent_span_id: 'unknown', missing_parent: true }),
-      point({ name: 'end', ts: 63 }, 'orphan_end'),
+      point({
+        name: 'ev',
+        ts: 62,
+        parent_span_id: 'p' /* an orphan end's id: no span */,
+        missing_parent: true,
+      }),
+      point({ name: 'end', ts: 63, span_id: 'p' }, 'orphan_end'),
     ],
   }),
   row({
@@ -85,6 +90,7 @@ describe('buildStore columns', () => {
       pdDecode: 16,
       missingParent: 32,
     });
+    expect(s.strings).toEqual(['ok', 'a', 'gen', 'ev', 'end']);
     expect(ITEM_KIND).toEqual({ span: 0, event: 1, orphan: 2 });
     expect(Array.from(s.itemParent)).toEqual([-1, 0, -1, -1, -1]);
     expect(Array.from(s.itemName, (id) => s.strings[id])).toEqual([
@@ -109,7 +115,7 @@ describe('buildStore columns', () => {
     expect(Array.from(s.rowLaneCount)).toEqual([2, 1]);
     expect(Array.from(s.rowOpenCount)).toEqual([1, 0]);
     expect(Array.from(s.rowSampleIndex)).toEqual([4, 7]); // " 4 " is a number
-    expect(Array.from(s.rowGroup)).toEqual([NaN, 3]); // "" is not
+    expect(Array.from(s.rowGroup)).toEqual([NaN, 3]); // blank text is not
     expect(Array.from(s.rowAttempt)).toEqual([NaN, 2]); // true is not a number
     expect(Array.from(s.rowReward)).toEqual([1, 0.25]); // true counts 1, a dict its score
     expect(s.strings[s.rowStatus[0]]).toBe('ok');

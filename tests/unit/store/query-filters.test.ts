@@ -77,6 +77,15 @@ describe('queryRows filters', () => {
   it('by span name, exact or as a pattern where each * is non-empty text', () => {
     expect(q({ spanName: 'prefill' })).toEqual([12]);
     expect(q({ spanName: 'missing' })).toEqual([]);
+    expect(q({ spanName: 'ok' })).toEqual([]); // a status, no span's name
+    // the first string a store interns (id 0) is a span name when rows have no status or source
+    const bare = buildStore({
+      rows: [row({ row_id: 3, start: 0, end: 1, items: [span({ name: 'first', start_ts: 0 })] })],
+    });
+    expect(bare.strings.indexOf('first')).toBe(0);
+    expect(Array.from(queryRows(bare, { sort: 'row_id', filter: { spanName: 'first' } }))).toEqual([
+      3,
+    ]);
     expect(q({ spanName: 'decode Req *' })).toEqual([10, 11]); // "decode Req " has nothing for *
     expect(q({ spanName: 'Req *' })).toEqual([]); // anchored at the start
     expect(q({ spanName: 'decode *' })).toEqual([10, 11, 14]);

@@ -61,12 +61,30 @@ const rich = () =>
       span({ name: 'plain', start_ts: 104.5, end_ts: 105, otel: { kind: 'INTERNAL' } }),
     ],
   });
-const plain = () => row({ row_id: 8, start: 100, end: 102, items: [] });
+// row 8 comes second, so its items start past row 7's in the store's columns
+const plain = () =>
+  row({
+    row_id: 8,
+    start: 100,
+    end: 102,
+    items: [
+      point({ name: 'marker', ts: 100.5, span_id: 'm' }),
+      // links to an event's span id are not links to a span; a numeric tool is no hint
+      span({
+        name: 'linked',
+        start_ts: 101,
+        end_ts: 101.5,
+        links: [{ trace_id: 't', span_id: 'm', dangling: false }],
+        attrs: { start_attrs: { tool: 3 }, end_attrs: {} },
+      }),
+    ],
+  });
 const store = () => buildStore({ rows: [rich(), plain()] });
 
 describe('row views', () => {
   it('give each item its relative times, lane, kind, flags, hint, PD phases and in-row links', () => {
     const [view] = getRowViews(store(), [7]);
+    // strict: a field left undefined is not the same as one left out
     expect(view).toMatchObject({
       rowId: 7,
       sampleIndex: 3,
@@ -83,7 +101,7 @@ describe('row views', () => {
       openSpanCount: 1,
       orphanCount: 1,
     });
-    expect(view.items).toEqual([
+    expect(view.items).toStrictEqual([
       {
         index: 0,
         kind: 'span',
@@ -151,7 +169,31 @@ describe('row views', () => {
 
   it('come in the asked order and skip unknown row ids', () => {
     expect(getRowViews(store(), [8, 99, 7]).map((v) => v.rowId)).toEqual([8, 7]);
-    expect(getRowViews(store(), [8])[0]).toMatchObject({ startSec: 0, endSec: 2, items: [] });
+    expect(getRowViews(store(), [8])[0]).toMatchObject({ startSec: 0, endSec: 2 });
+    expect(getRowViews(store(), [8])[0].items).toStrictEqual([
+      {
+        index: 0,
+        kind: 'event',
+        name: 'marker',
+        startSec: 0.5,
+        endSec: 0.5,
+        lane: 0,
+        depth: 0,
+        ongoing: false,
+        parentIndex: -1,
+      },
+      {
+        index: 1,
+        kind: 'span',
+        name: 'linked',
+        startSec: 1,
+        endSec: 1.5,
+        lane: 0,
+        depth: 0,
+        ongoing: false,
+        parentIndex: -1,
+      },
+    ]);
   });
 
   it('links to no span of the row are left out, not kept empty', () => {

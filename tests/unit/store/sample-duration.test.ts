@@ -44,4 +44,30 @@ describe('each sample’s own duration', () => {
     ];
     expect(Array.from(buildSampleDurations(rows))).toEqual([11, 8, 4, 1]);
   });
+
+  it('a single own instant gives a zero duration; an event is never shared', () => {
+    const rows = [
+      row({ row_id: 0, start: 0, end: 9, items: [point({ name: 'p', ts: 5 })] }),
+      // both rows of group 1 have a zero-length span "z" at 70; row 1's event "z" at 70 is its own
+      row({
+        row_id: 1,
+        start: 60,
+        end: 80,
+        group_index: 1,
+        items: [
+          span({ name: 'z', start_ts: 70, end_ts: 70 }),
+          point({ name: 'z', ts: 70 }),
+          point({ name: 'q', ts: 75 }),
+        ],
+      }),
+      row({
+        row_id: 2,
+        start: 60,
+        end: 80,
+        group_index: 1,
+        items: [span({ name: 'z', start_ts: 70, end_ts: 70 })],
+      }),
+    ];
+    expect(Array.from(buildSampleDurations(rows))).toEqual([0, 5, 20]);
+  });
 });

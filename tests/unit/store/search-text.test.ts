@@ -26,7 +26,7 @@ const rows = () => [
         attrs: { start_attrs: { tool: 'Py' }, end_attrs: { n: 2 } },
         service: 'Svc',
       }),
-      point({ name: 'Ev', ts: 1, attrs: { k: true } }),
+      point({ name: 'Ev', ts: 1, attrs: { k: true, u: undefined as never } }),
       span({ name: 'Gen', start_ts: 1 }),
     ],
   }),
@@ -48,7 +48,7 @@ describe('row search text', () => {
         'tool=py',
         'n=2',
         'svc',
-        'k=true',
+        'k=true u=',
         '',
         '',
         'gen',
@@ -70,5 +70,6 @@ describe('row search text', () => {
     expect(searchTextReady(store)).toBe(true);
     expect(rowSearchText(store)).toBe(texts);
     expect(searchTextReady(buildStore({ rows: rows() }))).toBe(false);
+    expect(searchTextReady(buildStore({ rows: rows().slice(0, 1) }))).toBe(false);
   });
 });
