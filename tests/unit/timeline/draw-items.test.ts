@@ -296,19 +296,33 @@ describe('drawTimeline on hand-built rows', () => {
       ],
       options(),
     );
-    // lane 0 centre: 3 + 8 = 11; lane 1: 27
-    const moves = paths(calls, 'moveTo').map((c) => c.args);
-    expect(moves).toContainEqual([100, 6]); // triangle apex at x - 0, y - 5
-    expect(paths(calls, 'rect').map((c) => c.args)).toEqual([[196, 7, 8, 8]]); // "attempt": a square
-    expect(moves).toContainEqual([300, 6]); // diamond top
-    expect(moves).toEqual(
-      expect.arrayContaining([
-        [396, 7],
-        [404, 7],
-      ]),
-    ); // the cross
-    expect(paths(calls, 'arc').map((c) => c.args.slice(0, 3))).toEqual([[600, 27, 6.5]]);
-    expect(textsOf(calls).map((t) => [t.text, t.x, t.fill])).toEqual([['2', 600, THEME.bg]]);
+    // lane 0 centre: 3 + 8 = 11; lane 1: 27. Every path in drawing order:
+    const shapes = calls
+      .filter((c) => c.op === 'path' && c.name !== 'fill' && c.name !== 'stroke')
+      .map((c) => [(c as { name: string }).name, ...(c as { args: number[] }).args]);
+    expect(shapes).toEqual([
+      // "abort": a triangle, apex up, 5 px either side
+      ['moveTo', 100, 6],
+      ['lineTo', 105, 15],
+      ['lineTo', 95, 15],
+      // "attempt 2": an 8 px square
+      ['rect', 196, 7, 8, 8],
+      // "tick": a diamond
+      ['moveTo', 300, 6],
+      ['lineTo', 305, 11],
+      ['lineTo', 300, 16],
+      ['lineTo', 295, 11],
+      // the orphan end: a cross of two 8 px strokes
+      ['moveTo', 396, 7],
+      ['lineTo', 404, 15],
+      ['moveTo', 404, 7],
+      ['lineTo', 396, 15],
+      // x and y, 2 px apart: one numbered circle
+      ['arc', 600, 27, 6.5, 0, Math.PI * 2],
+    ]);
+    expect(textsOf(calls).map((t) => [t.text, t.x, t.y, t.fill])).toEqual([
+      ['2', 600, 27.5, THEME.bg],
+    ]);
     expect(result.stats.get(1)).toMatchObject({ markers: 6, clusters: 1, orphans: 1, bars: 0 });
     const points = result.hits.filter((h) => h.point);
     expect(points.map((h) => [h.index, h.x0, h.x1, h.y0, h.y1])).toEqual([
@@ -351,6 +365,51 @@ describe('drawTimeline on hand-built rows', () => {
       ['over · 17.1 s', 32],
     ]);
     expect(result.stats.get(1)!.labels).toBe(4);
+    // stacked bars, drawn bottom to top: p 0..1000 px, q 100..300, r 250..500, s 490..520.
+    // Each label goes in the widest part its bar still shows: s whole (24 px of room, "s"),
+    // r 250..490, q 100..250, p the wider of 0..100 and 520..1000
+    const stacked = recordingContext();
+    drawTimeline(
+      stacked.ctx,
+      [
+        drawRow(
+          rowView(2, [
+            item({ index: 0, name: 'p', startSec: 0, endSec: 100 }),
+            item({ index: 1, name: 'q', startSec: 10, endSec: 30 }),
+            item({ index: 2, name: 'r', startSec: 25, endSec: 50 }),
+            item({ index: 3, name: 's', startSec: 49, endSec: 52 }),
+          ]),
+          { expanded: false },
+        ),
+      ],
+      options(),
+    );
+    expect(textsOf(stacked.calls).map((t) => [t.text, t.x])).toEqual([
+      ['s', 493],
+      ['r · 25.0 s', 253],
+      ['q · 20.0 s', 103],
+      ['p · 1.67 min', 523],
+    ]);
+    // two free parts of equal width: the first; bars in another lane do not cover this one
+    const tie = recordingContext();
+    drawTimeline(
+      tie.ctx,
+      [
+        drawRow(
+          rowView(3, [
+            item({ index: 0, name: 'p', startSec: 0, endSec: 60 }),
+            item({ index: 1, name: 'q', startSec: 20, endSec: 40 }),
+            item({ index: 2, name: 'other lane', startSec: 0, endSec: 60, lane: 1 }),
+          ]),
+        ),
+      ],
+      options(),
+    );
+    expect(textsOf(tie.calls).map((t) => [t.text, t.x])).toEqual([
+      ['q · 20.0 s', 203],
+      ['p · 1.00 min', 3],
+      ['other lane · 1.00 min', 3], // lane by lane, in the order lanes first appear
+    ]);
     // no labels in 8 px lanes
     const small = recordingContext();
     drawTimeline(
