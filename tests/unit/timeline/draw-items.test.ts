@@ -421,6 +421,134 @@ describe('drawTimeline on hand-built rows', () => {
   });
 });
 
+describe('drawTimeline edge cases', () => {
+  it('places bars by a window that does not start at zero', () => {
+    const { ctx } = recordingContext();
+    const result = drawTimeline(
+      ctx,
+      [drawRow(rowView(1, [item({ index: 0, name: 'a', startSec: 60, endSec: 70 })]))],
+      options({ window: { startSec: 50, endSec: 150 } }),
+    );
+    expect(result.hits.map((h) => [h.x0, h.x1])).toEqual([[100, 200]]);
+  });
+
+  it('a selected row is shaded but its items not outlined; a selected item is outlined but its row not shaded', () => {
+    const a = recordingContext();
+    drawTimeline(
+      a.ctx,
+      [drawRow(rowView(1, [item({ index: 0, name: 'a', startSec: 10, endSec: 20 })]))],
+      options({ selected: { rowId: 1, index: null } }),
+    );
+    expect(strokes(a.calls)).toEqual([]);
+    expect(fills(a.calls).filter((c) => c.fill === `${THEME.accent}22`)).toHaveLength(1);
+    const b = recordingContext();
+    drawTimeline(
+      b.ctx,
+      [drawRow(rowView(1, [item({ index: 0, name: 'a', startSec: 10, endSec: 20 })]))],
+      options({ selected: { rowId: 1, index: 0 } }),
+    );
+    expect(fills(b.calls).filter((c) => c.fill === `${THEME.accent}22`)).toEqual([]);
+    expect(strokes(b.calls)).toHaveLength(1);
+  });
+
+  it('a PD span without phases is a plain bar; a zero-length one keeps half-pixel segments', () => {
+    const { ctx, calls } = recordingContext();
+    const result = drawTimeline(
+      ctx,
+      [
+        drawRow(
+          rowView(1, [
+            item({
+              index: 0,
+              name: 'req',
+              startSec: 10,
+              endSec: 20,
+              pd: { role: 'decode', phases: [] },
+            }),
+            item({
+              index: 1,
+              name: 'req0',
+              startSec: 50,
+              endSec: 50,
+              lane: 1,
+              pd: { role: 'prefill', phases: [{ phase: 'forward', durationSec: 0 }] },
+            }),
+          ]),
+        ),
+      ],
+      options(),
+    );
+    const bars = fills(calls).filter((c) => c.h === 14);
+    expect(bars.map(({ x, w, fill }) => [x, w, fill])).toEqual([
+      [100, 100, colourForName('req')],
+      [500, 1, `${pdPhaseColour('prefill', 'forward')}33`],
+      [500, 0.5, pdPhaseColour('prefill', 'forward')],
+    ]);
+    expect(result.stats.get(1)!.pdSegments).toBe(1);
+  });
+
+  it('labels from a 12 px lane up', () => {
+    const { ctx, calls } = recordingContext();
+    drawTimeline(
+      ctx,
+      [drawRow(rowView(1, [item({ index: 0, name: 'a', startSec: 0, endSec: 50 })]))],
+      options({ laneHeight: 12 }),
+    );
+    expect(textsOf(calls).map((t) => t.text)).toEqual(['a · 50.0 s']);
+  });
+
+  it('keeps markers up to 6 px off the canvas, sorted by x before clustering', () => {
+    const { ctx } = recordingContext();
+    const result = drawTimeline(
+      ctx,
+      [
+        drawRow(
+          rowView(1, [
+            item({ index: 0, name: 'e', kind: 'event', startSec: -0.6 }), // x -6: kept
+            item({ index: 1, name: 'e', kind: 'event', startSec: -0.61 }), // dropped
+            item({ index: 2, name: 'e', kind: 'event', startSec: 100.6 }), // x 1006: kept
+            item({ index: 3, name: 'e', kind: 'event', startSec: 100.61 }), // dropped
+            // listed out of order: 500, 600, 502 px -> clusters {500, 502} and {600}
+            item({ index: 4, name: 'e', kind: 'event', startSec: 50 }),
+            item({ index: 5, name: 'e', kind: 'event', startSec: 60 }),
+            item({ index: 6, name: 'e', kind: 'event', startSec: 50.2 }),
+          ]),
+        ),
+      ],
+      options(),
+    );
+    expect(result.hits.map((h) => [h.index, h.x0 + 5])).toEqual([
+      [0, -6],
+      [4, 500],
+      [6, 500],
+      [5, 600],
+      [2, 1006],
+    ]);
+    expect(result.stats.get(1)).toMatchObject({ markers: 5, clusters: 1 });
+  });
+
+  it('links only between bars of the same row', () => {
+    const { ctx, calls } = recordingContext();
+    const result = drawTimeline(
+      ctx,
+      [
+        drawRow(rowView(1, [item({ index: 0, name: 'a', startSec: 0, endSec: 10 })])),
+        // row 2's item 0 is hidden: its link target is not drawn, row 1's item 0 is no stand-in
+        drawRow(
+          rowView(2, [
+            item({ index: 0, name: 'hidden', startSec: 0, endSec: 10 }),
+            item({ index: 1, name: 'b', startSec: 20, endSec: 30, links: [0] }),
+          ]),
+          { y: 40 },
+        ),
+      ],
+      options({ hiddenNames: new Set(['hidden']) }),
+    );
+    expect(paths(calls, 'bezierCurveTo')).toEqual([]);
+    expect(result.stats.get(2)!.links).toBe(0);
+  });
+});
+
 describe('idle gaps between attempts', () => {
   const summary = (gaps: NonNullable<FileSummary['rolloutWindow']>['idleGaps']) =>
     ({
