@@ -5,8 +5,9 @@ const FOLDERS = {
   rows: ['src-main/core/rows/**/*.ts'],
   compare: ['src-main/core/compare/**/*.ts'],
   store: ['src-main/core/store/**/*.ts'],
-  // the renderer's pure drawing and layout modules (no React)
-  drawing: ['src-renderer/timeline/*.ts', 'src-renderer/compare/*.ts', 'src-renderer/perf/*.ts'],
+  // the renderer's pure drawing and layout modules: the timeline's, without its React hooks
+  // (use-*.ts) and components (*.tsx)
+  drawing: ['src-renderer/timeline/*.ts', '!src-renderer/timeline/use-*.ts'],
 };
 const folder = process.env.STRYKER_FOLDER ?? 'compare';
 if (!(folder in FOLDERS))

@@ -8,12 +8,7 @@ const TESTS: Record<string, string[]> = {
   rows: ['tests/unit/rows/**/*.test.ts', 'tests/golden/**/*.test.ts'],
   compare: ['tests/unit/compare/**/*.test.ts'],
   store: ['tests/unit/store/**/*.test.ts'],
-  drawing: [
-    'tests/unit/timeline/**/*.test.ts',
-    'tests/unit/drawing/**/*.test.ts',
-    'tests/unit/perf/**/*.test.ts',
-    'tests/unit/compare/compare-helpers.test.ts',
-  ],
+  drawing: ['tests/unit/timeline/**/*.test.ts'],
 };
 
 export default defineConfig({

@@ -28,27 +28,52 @@ describe('columnar store over real rows', () => {
   it('filters by status, source, span name, attempt and text exactly as a plain filter would', () => {
     const store = freshStore();
     const status = rows[0].status!;
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { statuses: [status] } }))).toEqual(ids(rows.filter((r) => r.status === status)));
+    expect(
+      Array.from(queryRows(store, { sort: 'row_id', filter: { statuses: [status] } })),
+    ).toEqual(ids(rows.filter((r) => r.status === status)));
     const source = rows[1].source!;
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { sources: [source] } }))).toEqual(ids(rows.filter((r) => r.source === source)));
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { spanName: 'tool_call' } }))).toEqual(
-      ids(rows.filter((r) => r.items.some((i) => i.name === 'tool_call'))),
+    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { sources: [source] } }))).toEqual(
+      ids(rows.filter((r) => r.source === source)),
     );
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { attempts: [1] } }))).toEqual(ids(rows.filter((r) => r.attempt === 1)));
-    const tool = rows.flatMap((r) => r.items).find((i) => i.type === 'span' && i.name === 'tool_call')!;
-    const toolName = String((tool as { attrs: { start_attrs: Record<string, unknown> } }).attrs.start_attrs.tool);
-    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { text: toolName.toUpperCase() } }))).toEqual(
-      ids(rows.filter((r) => JSON.stringify(r.items).toLowerCase().includes(toolName.toLowerCase()))),
+    expect(
+      Array.from(queryRows(store, { sort: 'row_id', filter: { spanName: 'tool_call' } })),
+    ).toEqual(ids(rows.filter((r) => r.items.some((i) => i.name === 'tool_call'))));
+    expect(Array.from(queryRows(store, { sort: 'row_id', filter: { attempts: [1] } }))).toEqual(
+      ids(rows.filter((r) => r.attempt === 1)),
+    );
+    const tool = rows
+      .flatMap((r) => r.items)
+      .find((i) => i.type === 'span' && i.name === 'tool_call')!;
+    const toolName = String(
+      (tool as { attrs: { start_attrs: Record<string, unknown> } }).attrs.start_attrs.tool,
+    );
+    expect(
+      Array.from(queryRows(store, { sort: 'row_id', filter: { text: toolName.toUpperCase() } })),
+    ).toEqual(
+      ids(
+        rows.filter((r) => JSON.stringify(r.items).toLowerCase().includes(toolName.toLowerCase())),
+      ),
     );
   });
 
   it('sorts by duration and reward, stable by row id, rows without a reward last', () => {
     const store = freshStore();
-    const byGroupDuration = Array.from(queryRows(store, { sort: 'group_duration', descending: true }));
-    expect(byGroupDuration).toEqual(ids([...rows].sort((a, b) => b.end - b.start - (a.end - a.start) || a.row_id - b.row_id)));
+    const byGroupDuration = Array.from(
+      queryRows(store, { sort: 'group_duration', descending: true }),
+    );
+    expect(byGroupDuration).toEqual(
+      ids([...rows].sort((a, b) => b.end - b.start - (a.end - a.start) || a.row_id - b.row_id)),
+    );
     const byReward = Array.from(queryRows(store, { sort: 'reward' }));
-    const rewardOf = (r: Row) => (typeof r.reward === 'number' ? r.reward : r.reward && typeof r.reward === 'object' ? Number((r.reward as { score?: number }).score ?? NaN) : NaN);
-    const rewarded = rows.filter((r) => !Number.isNaN(rewardOf(r))).sort((a, b) => rewardOf(a) - rewardOf(b) || a.row_id - b.row_id);
+    const rewardOf = (r: Row) =>
+      typeof r.reward === 'number'
+        ? r.reward
+        : r.reward && typeof r.reward === 'object'
+          ? Number((r.reward as { score?: number }).score ?? NaN)
+          : NaN;
+    const rewarded = rows
+      .filter((r) => !Number.isNaN(rewardOf(r)))
+      .sort((a, b) => rewardOf(a) - rewardOf(b) || a.row_id - b.row_id);
     expect(byReward.slice(0, rewarded.length)).toEqual(ids(rewarded));
   });
 
@@ -58,9 +83,13 @@ describe('columnar store over real rows', () => {
     expect(view.items).toHaveLength(rows[0].items.length);
     expect(view.startSec).toBeCloseTo(rows[0].start - store.globalStartSec, 9);
     expect(view.items.filter((i) => i.ongoing).length).toBe(rows[0].open_span_count);
-    const k = rows[0].items.findIndex((i) => i.name === 'sglang_generate' && i.type === 'span' && i.end_ts !== null);
+    const k = rows[0].items.findIndex(
+      (i) => i.name === 'sglang_generate' && i.type === 'span' && i.end_ts !== null,
+    );
     const details = getSpanDetails(store, rows[0].row_id, k);
-    expect(details.endAttrs).toEqual((rows[0].items[k] as { attrs: { end_attrs: unknown } }).attrs.end_attrs);
+    expect(details.endAttrs).toEqual(
+      (rows[0].items[k] as { attrs: { end_attrs: unknown } }).attrs.end_attrs,
+    );
     expect(view.items[k].hint).toMatch(/tok$/);
   });
 });
@@ -262,24 +291,36 @@ describe('sort by the sample’s own duration', () => {
   // rollout_small (slime's cache): every sample of a group carries a copy of the group's
   // generate_and_rm_group span, same name and times, so whole-row durations tie within a group
   const small = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_small.pt.expected.json')).rows;
-  const smallStore = buildStore({ rows: small });
   /** A reference: the row's items without spans another row of its group has too. */
   const ownDuration = (row: Row) => {
     const key = (r: Row, i: Row['items'][number]) =>
-      i.type === 'span' ? `${String(r.group_index)}|${i.name}|${i.start_ts}|${i.display_end_ts}` : '';
+      i.type === 'span'
+        ? `${String(r.group_index)}|${i.name}|${i.start_ts}|${i.display_end_ts}`
+        : '';
     const shared = (i: Row['items'][number]) =>
-      i.type === 'span' && small.some((o) => o !== row && o.group_index === row.group_index && o.items.some((j) => key(o, j) === key(row, i)));
+      i.type === 'span' &&
+      small.some(
+        (o) =>
+          o !== row &&
+          o.group_index === row.group_index &&
+          o.items.some((j) => key(o, j) === key(row, i)),
+      );
     const own = row.items.filter((i) => !shared(i));
     const times = own.flatMap((i) => (i.type === 'span' ? [i.start_ts, i.display_end_ts] : [i.ts]));
     return times.length ? Math.max(...times) - Math.min(...times) : row.end - row.start;
   };
 
   it('ties no more within a group, and matches the reference', () => {
+    const smallStore = buildStore({ rows: small }); // inside the test: see freshStore
     const group0 = small.filter((r) => r.group_index === 0);
     expect(new Set(group0.map((r) => r.end - r.start)).size).toBe(1);
     expect(new Set(group0.map(ownDuration)).size).toBeGreaterThan(1);
-    small.forEach((row, r) => expect(smallStore.rowSampleDuration[r]).toBeCloseTo(ownDuration(row), 9));
+    small.forEach((row, r) =>
+      expect(smallStore.rowSampleDuration[r]).toBeCloseTo(ownDuration(row), 9),
+    );
     const byDuration = Array.from(queryRows(smallStore, { sort: 'duration', descending: true }));
-    expect(byDuration).toEqual(ids([...small].sort((a, b) => ownDuration(b) - ownDuration(a) || a.row_id - b.row_id)));
+    expect(byDuration).toEqual(
+      ids([...small].sort((a, b) => ownDuration(b) - ownDuration(a) || a.row_id - b.row_id)),
+    );
   });
 });

@@ -45,3 +45,57 @@ describe('indexes warmed after opening', () => {
     ]);
   });
 });
+
+describe('which orders warming builds', () => {
+  // A store's orders are kept per store object; its typed columns can still be written. After
+  // warming, every column is set to tie and the row ids rotated by 7: an order warming built still
+  // answers as the real rows sort, one it left out would be sorted now, by the rotated ids.
+  const scramble = (store: ReturnType<typeof buildStore>) => {
+    for (const column of [
+      store.rowStart,
+      store.rowEnd,
+      store.rowSampleDuration,
+      store.rowReward,
+      store.rowSampleIndex,
+      store.rowGroup,
+    ])
+      column.fill(0);
+    store.rowLaneCount.fill(0);
+    store.rowOpenCount.fill(0);
+    store.rowId.forEach((_, r) => (store.rowId[r] = (r + 7) % store.rowCount));
+  };
+  // rows by their rotated ids: n - 7, ..., n - 1, 0, ..., n - 8
+  const scrambledOrder = (n: number) => Array.from({ length: n }, (_, k) => (k + n - 7) % n);
+  const coldOrder = (sort: (typeof STORE_SORT_KEYS)[number], descending: boolean) =>
+    Array.from(sortedRows(buildStore({ rows: rowsOf() }), sort, descending));
+
+  it('sorts by row id first, then by duration descending, then every key both ways', () => {
+    const first = buildStore({ rows: rowsOf() });
+    const steps = warmIndexes(first);
+    steps.next();
+    scramble(first);
+    expect(Array.from(sortedRows(first, 'row_id', false))).toEqual(coldOrder('row_id', false));
+    expect(coldOrder('row_id', false)).not.toEqual(scrambledOrder(first.rowCount));
+
+    const second = buildStore({ rows: rowsOf() });
+    const steps2 = warmIndexes(second);
+    steps2.next();
+    steps2.next();
+    scramble(second);
+    expect(Array.from(sortedRows(second, 'duration', true))).toEqual(coldOrder('duration', true));
+    expect(coldOrder('duration', true)).not.toEqual(scrambledOrder(second.rowCount));
+
+    const all = buildStore({ rows: rowsOf() });
+    for (const step = warmIndexes(all); !step.next().done;);
+    scramble(all);
+    for (const sort of STORE_SORT_KEYS) {
+      for (const descending of [false, true]) {
+        const cold = coldOrder(sort, descending);
+        expect(cold, `${sort} ${descending}`).not.toEqual(scrambledOrder(all.rowCount));
+        expect(Array.from(sortedRows(all, sort, descending)), `${sort} ${descending}`).toEqual(
+          cold,
+        );
+      }
+    }
+  });
+});

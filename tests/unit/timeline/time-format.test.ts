@@ -3,6 +3,7 @@ import {
   buildTicks,
   decimalsFor,
   formatClock,
+  formatDuration,
   formatExactClock,
   labelWidthPx,
   niceStep,
@@ -68,5 +69,25 @@ describe('axis ticks', () => {
     ).toEqual(['0:00:00', '0:05:00', '0:10:00']);
     const micro = buildTicks(3571.812345, 3571.812346, 1000);
     expect(micro[0].label).toMatch(/^59:31\.8123450\d*$/);
+  });
+});
+
+describe('durations', () => {
+  it('pick the unit by size, with the decimals to tell close ones apart', () => {
+    expect(formatDuration(7200)).toBe('2.00 h');
+    expect(formatDuration(3600)).toBe('1.00 h');
+    expect(formatDuration(3599)).toBe('59.98 min');
+    expect(formatDuration(60)).toBe('1.00 min');
+    expect(formatDuration(59.5)).toBe('59.5 s');
+    expect(formatDuration(10)).toBe('10.0 s');
+    expect(formatDuration(9.996)).toBe('10.00 s');
+    expect(formatDuration(1)).toBe('1.00 s');
+    expect(formatDuration(0.5)).toBe('500.0 ms');
+    expect(formatDuration(0.01)).toBe('10.0 ms');
+    expect(formatDuration(0.005)).toBe('5.00 ms');
+    expect(formatDuration(0.001)).toBe('1.00 ms');
+    expect(formatDuration(0.000999)).toBe('999 µs');
+    expect(formatDuration(-90)).toBe('-1.50 min');
+    expect(formatDuration(-0.002)).toBe('-2.00 ms');
   });
 });
