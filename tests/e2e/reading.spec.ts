@@ -134,7 +134,6 @@ test('a histogram bin click fits the time axis to the rows it keeps', async ({ p
     expect(highlighted, `row ${rowId}`).toBe(generate);
     expect(bars, `row ${rowId}`).toBeGreaterThan(highlighted);
   }
-  await page.screenshot({ path: 'test-results/reading-bin-fit.png' });
   // clearing the pick clears its highlight
   await page.getByTestId('picked-rows').click();
   await expect(timeline).toHaveAttribute('data-highlight', '');
@@ -150,9 +149,20 @@ test('an expanded row names lane 0 after its reward, and in the row info title',
   // slime's cache: row 1's lane-0 item is its generate_and_rm_group span
   const lane0 = expected.rows[1].items.filter((i) => i.lane === 0).map((i) => i.name);
   expect(lane0).toEqual(['generate_and_rm_group']);
-  await expect(row.getByTestId('lane0-name')).toHaveText('generate_and_rm_group');
-  await expect(row.getByTestId('lane0-name')).toBeVisible();
+  const name = row.getByTestId('lane0-name');
+  await expect(name).toHaveText('generate_and_rm_group');
+  // at the fitted width the name gives way (ellipsis); the row info's title keeps it
   await expect(row.locator('.row-info')).toHaveAttribute('title', 'lane 0: generate_and_rm_group');
+  // a column dragged 160 px wider shows it whole
+  const resizer = (await page.getByTestId('label-resizer').boundingBox())!;
+  await page.mouse.move(resizer.x + 2, resizer.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(resizer.x + 162, resizer.y + 100, { steps: 4 });
+  await page.mouse.up();
+  await expect(name).toBeVisible();
+  await expect
+    .poll(() => name.evaluate((e) => e.scrollWidth <= e.clientWidth && e.clientWidth > 0))
+    .toBe(true);
   // the row info keeps its index and status beside it
   await expect(row.getByTestId('row-index')).toHaveText('#1');
 });
