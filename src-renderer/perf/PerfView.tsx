@@ -26,6 +26,7 @@ export function PerfView({ file }: { file: FileSummary }) {
   const setView = useViewStore((s) => s.setView);
   const setPickedLabel = useViewStore((s) => s.setPickedLabel);
   const setWindow = useViewStore((s) => s.setWindow);
+  const setHighlightNames = useViewStore((s) => s.setHighlightNames);
   const host = useHost();
 
   const table = useMemo(() => (perf ? perfTableRows(perf.perf) : []), [perf]);
@@ -40,9 +41,10 @@ export function PerfView({ file }: { file: FileSummary }) {
   );
 
   // a bin click filters to its rows and fits the time axis to them, so one row is not a speck
-  const pick = (bin: HistogramBin, label: string) => {
+  const pick = (bin: HistogramBin, label: string, spanNames: string[]) => {
     patchFilter({ rowIds: bin.rowIds });
     setPickedLabel(label);
+    setHighlightNames(spanNames);
     setView('timeline');
     void host.api
       .queryRows(file.fileId, { sort: 'row_id', filter: { rowIds: bin.rowIds } })
@@ -210,7 +212,7 @@ export function PerfView({ file }: { file: FileSummary }) {
                 testTitle={`${s.key}${s.unit ? ` (${s.unit})` : ''}`}
                 values={s.values}
                 rowIds={s.rowIds}
-                onPick={pick}
+                onPick={(bin, label) => pick(bin, label, s.spanNames)}
               />
             ))}
           </div>
@@ -230,7 +232,7 @@ export function PerfView({ file }: { file: FileSummary }) {
                 values={s.values}
                 rowIds={s.rowIds}
                 colour={phaseColour(s.key) ?? undefined}
-                onPick={pick}
+                onPick={(bin, label) => pick(bin, label, s.spanNames)}
               />
             ))}
           </div>

@@ -40,6 +40,12 @@ export interface ViewState {
   /** what filter.rowIds came from (a perf histogram bin), for the toolbar chip */
   pickedLabel: string | null;
   setPickedLabel(label: string | null): void;
+  /**
+   * span names the timeline highlights (others dim): a legend click's one name, or the spans a
+   * perf histogram bin's values came from; null highlights nothing
+   */
+  highlightNames: string[] | null;
+  setHighlightNames(names: string[] | null): void;
   setFilterMode(mode: 'filter' | 'highlight'): void;
   setMatching(rowIds: Set<number> | null): void;
   setView(view: string): void;
@@ -70,7 +76,10 @@ export const useViewStore = create<ViewState>()((set) => ({
   labelWidth: null,
   setLabelWidth: (labelWidth) => set({ labelWidth }),
   pickedLabel: null,
-  setPickedLabel: (pickedLabel) => set({ pickedLabel }),
+  // a new pick (or its clearing) drops the last pick's highlight; a bin pick sets its own after
+  setPickedLabel: (pickedLabel) => set({ pickedLabel, highlightNames: null }),
+  highlightNames: null,
+  setHighlightNames: (highlightNames) => set({ highlightNames }),
   setFilterMode: (filterMode) => set({ filterMode }),
   setMatching: (matchingRowIds) => set({ matchingRowIds }),
   setView: (view) => set({ view }),

@@ -9,7 +9,7 @@ const MAX_NAMES = 12;
 export function Legend(props: {
   file: FileSummary;
   hidden: Set<string>;
-  highlight: string | null;
+  highlight: string[] | null;
   onHighlight: (name: string | null) => void;
   onToggleHidden: (name: string) => void;
   extra?: ReactNode;
@@ -25,14 +25,18 @@ export function Legend(props: {
       {names.map(({ name, count }) => (
         <span
           key={name}
-          className={`legend-entry${props.hidden.has(name) ? ' hidden' : ''}${props.highlight === name ? ' highlighted' : ''}`}
+          className={`legend-entry${props.hidden.has(name) ? ' hidden' : ''}${props.highlight?.includes(name) ? ' highlighted' : ''}`}
           data-name={name}
         >
           <button
             type="button"
             className="legend-name"
             title="Highlight"
-            onClick={() => props.onHighlight(props.highlight === name ? null : name)}
+            onClick={() =>
+              props.onHighlight(
+                props.highlight?.length === 1 && props.highlight[0] === name ? null : name,
+              )
+            }
           >
             <span className="swatch" style={{ background: colourForName(name) }} />
             {name} <span className="muted">{count}</span>

@@ -7,7 +7,8 @@ import { laneNames } from './lane-names';
 /**
  * The label column of one row: index, group, source, status pill, reward (fixed columns wide
  * enough for the file's largest index and group, so they never run into each other); an
- * expanded row names its lanes; the lane toggle.
+ * expanded row names its lanes (lane 0 after the reward, and in the row info's title); the lane
+ * toggle.
  */
 export function RowLabel(props: {
   rowId: number;
@@ -42,9 +43,14 @@ export function RowLabel(props: {
       data-links={stats?.links ?? ''}
       data-idle-gaps={stats?.idleGaps ?? ''}
       data-labels={stats?.labels ?? ''}
+      data-highlighted={stats?.highlighted ?? ''}
       onClick={props.onSelect}
     >
-      <div className="row-info" style={{ height: laneHeight + ROW_PADDING / 2 }}>
+      <div
+        className="row-info"
+        style={{ height: laneHeight + ROW_PADDING / 2 }}
+        title={names?.[0] ? `lane 0: ${names[0]}` : undefined}
+      >
         <button
           type="button"
           className="lane-toggle"
@@ -77,6 +83,13 @@ export function RowLabel(props: {
               </span>
             )}
             {rewardText(row.reward) && <span className="row-reward">{rewardText(row.reward)}</span>}
+            {/* lane 0 shares its line with the row info: its name comes last and gives way
+                first (ellipsis, then nothing) when the column is narrow; the title keeps it */}
+            {names?.[0] && (
+              <span className="lane0-name" data-testid="lane0-name">
+                {names[0]}
+              </span>
+            )}
           </>
         ) : (
           <span className="muted">…</span>

@@ -55,7 +55,6 @@ export function Timeline({
   const [size, setSize] = useState({ width: 800, height: 500 });
   const [scrollTop, setScrollTop] = useState(0);
   const [hiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
-  const [highlightName, setHighlightName] = useState<string | null>(null);
   const [hover, setHover] = useState<{ x: number; y: number; hit: HitBox | null } | null>(null);
   const [wallClock, setWallClock] = useState(false);
   const [stats, setStats] = useState<Map<number, RowDrawStats>>(new Map());
@@ -71,6 +70,8 @@ export function Timeline({
   const laneHeight = useViewStore((s) => s.laneHeight);
   const draggedLabelWidth = useViewStore((s) => s.labelWidth);
   const setLabelWidth = useViewStore((s) => s.setLabelWidth);
+  const highlightNames = useViewStore((s) => s.highlightNames);
+  const setHighlightNames = useViewStore((s) => s.setHighlightNames);
 
   const viewport = useViewport(file, windowKey, fitSec, originSec);
   const idleGaps = useMemo(() => idleGapsByRow(file), [file]);
@@ -128,7 +129,7 @@ export function Timeline({
       height: viewHeight,
       laneHeight,
       hiddenNames,
-      highlightName,
+      highlightNames,
       selected,
       idleGaps,
     },
@@ -232,12 +233,16 @@ export function Timeline({
   };
 
   return (
-    <div className="timeline" data-testid="timeline">
+    <div
+      className="timeline"
+      data-testid="timeline"
+      data-highlight={highlightNames?.join('|') ?? ''}
+    >
       <Legend
         file={file}
         hidden={hiddenNames}
-        highlight={highlightName}
-        onHighlight={setHighlightName}
+        highlight={highlightNames}
+        onHighlight={(name) => setHighlightNames(name === null ? null : [name])}
         onToggleHidden={(name) =>
           setHiddenNames((prev) => {
             const next = new Set(prev);

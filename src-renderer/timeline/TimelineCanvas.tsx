@@ -26,7 +26,7 @@ export interface CanvasScene {
   height: number;
   laneHeight: number;
   hiddenNames: Set<string>;
-  highlightName: string | null;
+  highlightNames: string[] | null;
   selected: { rowId: number; index: number | null } | null;
   /** (ours) idle time between a resumed sample's attempts, per row */
   idleGaps?: Map<number, IdleGap>;
@@ -46,7 +46,7 @@ export function useCanvasDrawing(
   const drawn = useRef(onDrawn);
   drawn.current = onDrawn;
   const { order, rowsById, layout, first, last, scrollTop, expandedAt, dimmedRow } = scene;
-  const { window, width, height, laneHeight, hiddenNames, highlightName, selected, idleGaps } =
+  const { window, width, height, laneHeight, hiddenNames, highlightNames, selected, idleGaps } =
     scene;
   useEffect(() => {
     const el = canvas.current;
@@ -76,7 +76,7 @@ export function useCanvasDrawing(
       window,
       theme: readTheme(),
       hiddenNames,
-      highlightName,
+      highlightNames,
       selected,
       laneHeight,
       idleGaps,
@@ -97,7 +97,7 @@ export function useCanvasDrawing(
     height,
     laneHeight,
     hiddenNames,
-    highlightName,
+    highlightNames,
     selected,
     idleGaps,
     theme,

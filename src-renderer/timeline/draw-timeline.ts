@@ -36,7 +36,7 @@ export interface DrawOptions {
   window: Window;
   theme: ThemeColours;
   hiddenNames: Set<string>;
-  highlightName: string | null;
+  highlightNames: string[] | null;
   selected: { rowId: number; index: number | null } | null;
   /** (ours) per row: the idle time between a resumed sample's attempts, drawn as a gap, not a bar */
   idleGaps?: Map<number, IdleGap>;
@@ -65,6 +65,8 @@ export interface RowDrawStats {
   /** bar labels drawn (at most one per bar, none over another) */
   labels: number;
   idleGaps: number;
+  /** bars drawn at full strength because a highlight names them (0 when nothing is highlighted) */
+  highlighted: number;
 }
 
 /**
@@ -112,6 +114,7 @@ export function drawTimeline(
       links: 0,
       labels: 0,
       idleGaps: 0,
+      highlighted: 0,
     };
     const gap = options.idleGaps?.get(row.rowId);
     if (gap)
@@ -131,8 +134,9 @@ export function drawTimeline(
       if (x1 < -2 || x0 > width + 2) continue;
       const top = laneY(item) + 1;
       const h = laneHeight - 2;
-      const faded = options.highlightName !== null && options.highlightName !== item.name;
+      const faded = options.highlightNames !== null && !options.highlightNames.includes(item.name);
       ctx.globalAlpha = (dimmed ? 0.25 : 1) * (faded ? 0.2 : 1);
+      if (options.highlightNames !== null && !faded) s.highlighted++;
       if (item.pd && item.pd.phases.length > 0) {
         s.pdSegments += drawPhases(ctx, item, x0, x1, top, h, scale);
       } else {

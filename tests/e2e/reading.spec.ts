@@ -15,6 +15,7 @@ interface ExpectedRow {
   row_id: number;
   start: number;
   end: number;
+  items: { type: string; name: string; lane: number }[];
 }
 const expected = JSON.parse(
   readFileSync(resolve(SLIME, 'rollout_small.pt.expected.json'), 'utf8'),
@@ -108,6 +109,62 @@ test('a histogram bin click fits the time axis to the rows it keeps', async ({ p
     .poll(async () => Number(await axis.getAttribute('data-start')))
     .toBeCloseTo(start - (end - start) * 0.03, 6);
   expect(Number(await axis.getAttribute('data-end'))).toBeCloseTo(end + (end - start) * 0.03, 6);
+  // and highlights the spans the values came from: slime's e2e_latency is an end attr of
+  // sglang_generate (TRACE_MODEL 2); every kept row draws it at full strength, the rest dimmed
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toHaveAttribute('data-highlight', 'sglang_generate');
+  await expect(page.locator('.legend-entry.highlighted')).toHaveAttribute(
+    'data-name',
+    'sglang_generate',
+  );
+  const drawn = await page.locator('[data-testid=timeline-row]').evaluateAll((els) =>
+    els.map((e) => ({
+      rowId: Number(e.dataset.rowId),
+      highlighted: Number(e.dataset.highlighted),
+      bars: Number(e.dataset.bars),
+    })),
+  );
+  expect(drawn.length).toBe(ids.length);
+  // as many full-strength bars as slime's cache has sglang_generate spans in the row
+  for (const { rowId, highlighted, bars } of drawn) {
+    const generate = rows
+      .find((r) => r.row_id === rowId)!
+      .items.filter((i) => i.type === 'span' && i.name === 'sglang_generate').length;
+    expect(generate, `row ${rowId}`).toBeGreaterThan(0);
+    expect(highlighted, `row ${rowId}`).toBe(generate);
+    expect(bars, `row ${rowId}`).toBeGreaterThan(highlighted);
+  }
+  // clearing the pick clears its highlight
+  await page.getByTestId('picked-rows').click();
+  await expect(timeline).toHaveAttribute('data-highlight', '');
+});
+
+test('an expanded row names lane 0 after its reward, and in the row info title', async ({
+  page,
+}) => {
+  await open(page, resolve(SLIME, 'rollout_small.pt'), 'rollout_small.pt');
+  const row = page.locator('[data-testid=timeline-row][data-row-id="1"]');
+  await expect(row.getByTestId('lane0-name')).toHaveCount(0);
+  await row.getByRole('button', { name: 'Expand row' }).click();
+  // slime's cache: row 1's lane-0 item is its generate_and_rm_group span
+  const lane0 = expected.rows[1].items.filter((i) => i.lane === 0).map((i) => i.name);
+  expect(lane0).toEqual(['generate_and_rm_group']);
+  const name = row.getByTestId('lane0-name');
+  await expect(name).toHaveText('generate_and_rm_group');
+  // at the fitted width the name gives way (ellipsis); the row info's title keeps it
+  await expect(row.locator('.row-info')).toHaveAttribute('title', 'lane 0: generate_and_rm_group');
+  // a column dragged 160 px wider shows it whole
+  const resizer = (await page.getByTestId('label-resizer').boundingBox())!;
+  await page.mouse.move(resizer.x + 2, resizer.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(resizer.x + 162, resizer.y + 100, { steps: 4 });
+  await page.mouse.up();
+  await expect(name).toBeVisible();
+  await expect
+    .poll(() => name.evaluate((e) => e.scrollWidth <= e.clientWidth && e.clientWidth > 0))
+    .toBe(true);
+  // the row info keeps its index and status beside it
+  await expect(row.getByTestId('row-index')).toHaveText('#1');
 });
 
 test.describe('a rollout of 10,050 samples', () => {

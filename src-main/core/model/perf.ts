@@ -17,6 +17,12 @@ export interface PerfSeries {
   unit: 's' | 'tok/s' | 'MB' | 'GB/s' | '';
   values: Float64Array;
   rowIds: Int32Array;
+  /**
+   * the names of the spans the values were read from, distinct, in first-seen order (slime's
+   * request figures: sglang_generate; a PD phase: the [P]/[D] lane span holding it), so a
+   * histogram bin can highlight them in the timeline
+   */
+  spanNames: string[];
 }
 
 export interface PerfView {

@@ -159,18 +159,25 @@ export function numpySum(values: number[], from = 0, n = values.length): number 
 export function perfSeries(rows: Row[]): PerfView['series'] {
   const series = new Map<
     string,
-    { unit: PerfView['series'][number]['unit']; values: number[]; rowIds: number[] }
+    {
+      unit: PerfView['series'][number]['unit'];
+      values: number[];
+      rowIds: number[];
+      spanNames: Set<string>;
+    }
   >();
   const add = (
     key: string,
     unit: PerfView['series'][number]['unit'],
     value: unknown,
     rowId: number,
+    spanName: string,
   ) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return;
-    const entry = series.get(key) ?? { unit, values: [], rowIds: [] };
+    const entry = series.get(key) ?? { unit, values: [], rowIds: [], spanNames: new Set() };
     entry.values.push(value);
     entry.rowIds.push(rowId);
+    entry.spanNames.add(spanName);
     series.set(key, entry);
   };
   for (const row of rows) {
@@ -178,12 +185,12 @@ export function perfSeries(rows: Row[]): PerfView['series'] {
       if (item.type !== 'span' || item.end_ts === null) continue;
       const end = item.attrs.end_attrs;
       if (item.name === 'sglang_generate') {
-        add('e2e latency', 's', end.e2e_latency, row.row_id);
-        add('queue time', 's', end.queue_time, row.row_id);
-        add('decode throughput', 'tok/s', end.decode_throughput, row.row_id);
+        add('e2e latency', 's', end.e2e_latency, row.row_id, item.name);
+        add('queue time', 's', end.queue_time, row.row_id, item.name);
+        add('decode throughput', 'tok/s', end.decode_throughput, row.row_id, item.name);
       }
       for (const phase of item.pd?.phases ?? []) {
-        add(`${item.pd!.role} ${phase.phase}`, 's', phase.durationSec, row.row_id);
+        add(`${item.pd!.role} ${phase.phase}`, 's', phase.durationSec, row.row_id, item.name);
       }
     }
   }
@@ -192,5 +199,6 @@ export function perfSeries(rows: Row[]): PerfView['series'] {
     unit: s.unit,
     values: Float64Array.from(s.values),
     rowIds: Int32Array.from(s.rowIds),
+    spanNames: [...s.spanNames],
   }));
 }

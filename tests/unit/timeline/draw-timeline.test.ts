@@ -32,7 +32,7 @@ const options = (over: Partial<DrawOptions> = {}): DrawOptions => ({
   window: { startSec: 0, endSec: expected.global_end - g0 },
   theme: THEME,
   hiddenNames: new Set(),
-  highlightName: null,
+  highlightNames: null,
   selected: null,
   ...over,
 });
