@@ -31,7 +31,7 @@ const options = (over: Partial<DrawOptions> = {}): DrawOptions => ({
   window: { startSec: 0, endSec: 100 },
   theme: THEME,
   hiddenNames: new Set(),
-  highlightName: null,
+  highlightNames: null,
   selected: null,
   ...over,
 });
@@ -179,7 +179,7 @@ describe('drawTimeline on hand-built rows', () => {
     drawTimeline(
       ctx,
       [drawRow(rowView(1, items)), drawRow(rowView(2, items), { y: 40, dimmed: true })],
-      options({ highlightName: 'keep' }),
+      options({ highlightNames: ['keep'] }),
     );
     const bars = fills(calls).filter((c) => c.h === 14);
     expect(bars.map((b) => b.alpha)).toEqual([1, 0.2, 0.25, 0.25 * 0.2]);
