@@ -142,6 +142,8 @@ describe('drawTimeline on hand-built rows', () => {
       links: 0,
       labels: 1,
       idleGaps: 0,
+      // nothing highlighted: no bar counts as highlighted
+      highlighted: 0,
     });
   });
 
