@@ -1,88 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildAnswer, sec } from '../../../src-main/core/compare/compare-answer';
 import type { AnswerPart } from '../../../src-main/core/api/trace-api';
-import {
-  WALL_TIME_CATEGORIES,
-  type RolloutFigures,
-  type StragglerAttribution,
-  type TimeWindow,
-  type WallTimeCategory,
-} from '../../../src-main/core/model/rollout-figures';
+import { figures } from './hand-figures';
 
 /**
  * The compare answer (core/compare/compare-answer.ts, issue 17) on rollout figures made by hand:
  * every number in an expected sentence can be read off the figures given to it.
  */
-const window = (durationSec: number, kind: 'own' | 'whole'): TimeWindow => ({
-  startSec: 0,
-  endSec: durationSec,
-  durationSec,
-  kind,
-  label: `${kind} window`,
-});
-
-const seconds = (given: Partial<Record<WallTimeCategory, number>>) =>
-  Object.fromEntries(WALL_TIME_CATEGORIES.map((c) => [c, given[c] ?? 0])) as Record<
-    WallTimeCategory,
-    number
-  >;
-
-interface Given {
-  whole?: number;
-  own: number;
-  /** [rowId, startRolloutId] of each resumed sample */
-  resumed?: [number, number][];
-  whole_seconds?: Partial<Record<WallTimeCategory, number>>;
-  own_seconds?: Partial<Record<WallTimeCategory, number>>;
-  bounding?: [rowId: number, group: number];
-  stragglers?: Partial<StragglerAttribution>;
-}
-
-function figures(g: Given): RolloutFigures {
-  const whole = window(g.whole ?? g.own, 'whole');
-  const own = window(g.own, 'own');
-  return {
-    whole,
-    own,
-    resumed: (g.resumed ?? []).map(([rowId, startRolloutId]) => ({
-      rowId,
-      sampleIndex: rowId,
-      groupIndex: 0,
-      startRolloutId,
-      earlierStartSec: 0,
-      earlierEndSec: 1,
-      resumeStartSec: 2,
-      idleSec: 1,
-    })),
-    breakdownWhole: {
-      window: whole,
-      seconds: seconds(g.whole_seconds ?? {}),
-      boundingRowId: null,
-      boundingGroupIndex: null,
-    },
-    breakdownOwn: {
-      window: own,
-      seconds: seconds(g.own_seconds ?? {}),
-      boundingRowId: g.bounding ? g.bounding[0] : null,
-      boundingGroupIndex: g.bounding ? g.bounding[1] : null,
-    },
-    stragglers: g.stragglers
-      ? {
-          window: own,
-          rowIds: [],
-          sampleCount: 0,
-          sampleShare: 0,
-          tailSec: 0,
-          wallShare: 0,
-          sentence: '',
-          ...g.stragglers,
-        }
-      : null,
-    groups: [],
-    responseLengths: [],
-  };
-}
-
 const plain = (sentence: AnswerPart[]) => sentence.map((p) => p.text).join('');
 const links = (sentence: AnswerPart[]) => sentence.filter((p) => p.rowIds !== undefined);
 
