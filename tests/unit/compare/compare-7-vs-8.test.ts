@@ -83,7 +83,6 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
 
   it('the answer comes first and names the idle time, linked to the resumed rows of B', () => {
     const result = compare7vs8();
-    const stat = (key: string) => statOf(result, key);
     const first = result.answer[0];
     expect(plain(first)).toMatch(
       /^B took 3586 s longer than A over the whole file as slime's viewer spans it \(3628 s vs 42\.0 s\): 3539 s are idle time before the second attempts of 8 samples resumed from rollout 7 and 31\.2 s their earlier attempts there\.$/,
@@ -133,7 +132,6 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
 
   it('prompts differ, so samples match by group and prompt, not index; the unmatched are listed', () => {
     const result = compare7vs8();
-    const stat = (key: string) => statOf(result, key);
     expect(result.matchedBy).toBe('group and prompt');
     expect(result.matched.length + result.onlyA.length).toBe(24);
     expect(result.matched.length + result.onlyB.length).toBe(24);
