@@ -102,6 +102,19 @@ describe('the whole-file sentence: idle time between attempts', () => {
     );
   });
 
+  it('an equal whole span counts as longer by 0', () => {
+    const a = figures({ whole: 20, own: 20 });
+    const b = figures({
+      whole: 20,
+      own: 10,
+      resumed: [[0, 1]],
+      whole_seconds: { 'idle between attempts': 8, 'earlier attempts': 2 },
+    });
+    expect(plain(buildAnswer(a, b)[0])).toMatch(
+      /^B took 0\.00 s longer than A over the whole file as slime's viewer spans it \(20\.0 s vs 20\.0 s\): /,
+    );
+  });
+
   it('no idle time on either side: no whole-file sentence, the answer starts with the own window', () => {
     const answer = buildAnswer(figures({ own: 40 }), figures({ own: 50 }));
     expect(answer).toHaveLength(1);
@@ -154,8 +167,9 @@ describe('the own-window sentence', () => {
   });
 
   it('a move of 10 ms counts; under 10 ms it does not', () => {
-    const a = figures({ own: 1, own_seconds: { 'tool calls': 0.25, generation: 0.5 } });
-    const b = figures({ own: 1, own_seconds: { 'tool calls': 0.26, generation: 0.509 } });
+    // 0 -> 0.01 is exactly 10 ms
+    const a = figures({ own: 1, own_seconds: { 'tool calls': 0, generation: 0.5 } });
+    const b = figures({ own: 1, own_seconds: { 'tool calls': 0.01, generation: 0.509 } });
     expect(plain(buildAnswer(a, b)[0])).toBe(
       'B took 0.00 s longer than A (1.0 s vs 1.0 s, +0.0%); what kept it open moved most in tool calls +0.01 s.',
     );

@@ -281,12 +281,20 @@ describe('the digest a worker builds of one file', () => {
       traceRow(2, 4, [], 'none'),
       traceRow(3, 4, [], true),
       traceRow(4, 5, [], 0),
+      traceRow(5, 5, [], null),
+      traceRow(6, 6, [], null),
     ];
+    // a prompt JSON cannot write (it refers to itself) is keyed by its String()
+    const circular: Record<string, unknown> = { role: 'user' };
+    circular.self = circular;
     const samples: PyValue[] = [
       { prompt: 'what is 2+2' },
       { prompt: [{ role: 'user', content: 'hi', id: 12n }] as unknown as PyValue },
       { prompt: null },
       7 as PyValue,
+      undefined as unknown as PyValue,
+      {},
+      { prompt: circular as unknown as PyValue },
     ];
     const perf = { perf: { 'perf/x': 1 }, rollout: { responseLengths: [10, null, 30] } };
     const digest = compareDigest({
@@ -300,23 +308,35 @@ describe('the digest a worker builds of one file', () => {
       ['reward', 0.25, 1],
     ]);
     expect(digest.perf).toEqual({ 'perf/x': 1 });
-    expect(digest.rows.map((r) => r.reward)).toEqual([1, 0.5, null, 1, 0]);
-    expect(digest.rows.map((r) => r.response_length)).toEqual([10, null, 30, null, null]);
+    expect(digest.rows.map((r) => r.reward)).toEqual([1, 0.5, null, 1, 0, null, null]);
+    expect(digest.rows.map((r) => r.response_length)).toEqual([
+      10,
+      null,
+      30,
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(digest.rows.map((r) => [r.row_id, r.sample_index, r.status, r.duration])).toEqual([
       [0, 0, 'completed', 0.5],
       [1, 1, 'completed', 1.5],
       [2, 2, 'completed', 2.5],
       [3, 3, 'completed', 3.5],
       [4, 4, 'completed', 4.5],
+      [5, 5, 'completed', 5.5],
+      [6, 6, 'completed', 6.5],
     ]);
     // group, a NUL, the prompt text (a list of messages as JSON, a bigint as its digits);
-    // no key for a null prompt, a sample that is not a dict, or a row without a sample
+    // no key for a null prompt, a sample that is not a dict, no sample, or no prompt
     expect(digest.rows.map((r) => r.promptKey)).toEqual([
       '3\u0000what is 2+2',
       '3\u0000[{"role":"user","content":"hi","id":"12"}]',
       null,
       null,
       null,
+      null,
+      '6\u0000[object Object]',
     ]);
     expect(digest.rollout).toBe(perf.rollout);
   });
