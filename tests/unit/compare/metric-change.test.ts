@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  NOISE_RULE,
   changeVerdict,
   metricDirection,
   metricUnit,
@@ -114,6 +115,12 @@ describe('relative change', () => {
 });
 
 describe('the noise rule', () => {
+  it('is stated in words where it is shown', () => {
+    expect(NOISE_RULE).toMatch(
+      /^a change is coloured only when it is at least 5% and at least 10 ms \(times\), 1 token, 1 sample, 1 tok\/s or 0\.01 reward; smaller changes are noise$/,
+    );
+  });
+
   it('a side missing: none', () => {
     expect(changeVerdict('reward/mean', null, 1)).toBe('none');
     expect(changeVerdict('reward/mean', 1, null)).toBe('none');
