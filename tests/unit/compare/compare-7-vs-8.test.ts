@@ -34,12 +34,18 @@ function side(name: string, fileId: string): CompareSide {
   return { fileId, summary, digest: structuredClone(compareDigest(trace)) };
 }
 
-const result = compareTraces(side('rollout_7.pt', 'a'), side('rollout_8.pt', 'b'));
-const stat = (key: string) => result.stats.find((s) => s.key === key)!;
+/**
+ * Computed inside each test, not once at collection: code run while tests are collected is
+ * invisible to mutation testing's per-test coverage.
+ */
+const compare7vs8 = () => compareTraces(side('rollout_7.pt', 'a'), side('rollout_8.pt', 'b'));
+const statOf = (result: CompareResult, key: string) => result.stats.find((s) => s.key === key)!;
 const plain = (sentence: CompareResult['answer'][number]) => sentence.map((p) => p.text).join('');
 
 describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
   it('headline figures equal the independent numpy figures', () => {
+    const result = compare7vs8();
+    const stat = (key: string) => statOf(result, key);
     for (const [s, want] of [
       ['a', expected.a],
       ['b', expected.b],
@@ -63,6 +69,8 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
   });
 
   it('wall time is each rollout’s own window: rollout 8 from its own clock start (1760000000 + 3600 x 8)', () => {
+    const result = compare7vs8();
+    const stat = (key: string) => statOf(result, key);
     const cache8 = readJson<{ global_end: number }>(resolve(SLIME, 'rollout_8.pt.expected.json'));
     expect(stat('rollout/wall_time_sec').a).toBeCloseTo(expected.a.viewer_global_span_s, 5);
     expect(stat('rollout/wall_time_sec').b).toBeCloseTo(cache8.global_end - 1760028800, 5);
@@ -74,6 +82,7 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
   });
 
   it('the answer comes first and names the idle time, linked to the resumed rows of B', () => {
+    const result = compare7vs8();
     const first = result.answer[0];
     expect(plain(first)).toMatch(
       /^B took 3586 s longer than A over the whole file as slime's viewer spans it \(3628 s vs 42\.0 s\): 3539 s are idle time before the second attempts of 8 samples resumed from rollout 7 and 31\.2 s their earlier attempts there\.$/,
@@ -95,6 +104,8 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
   });
 
   it('each wall-time breakdown sums to its window', () => {
+    const result = compare7vs8();
+    const stat = (key: string) => statOf(result, key);
     const sum = (key: 'aOwnSec' | 'bOwnSec' | 'aWholeSec' | 'bWholeSec') =>
       result.wallTime.reduce((s, w) => s + w[key], 0);
     expect(sum('aOwnSec')).toBeCloseTo(stat('rollout/wall_time_sec').a!, 9);
@@ -104,6 +115,8 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
   });
 
   it('changes are coloured only beyond noise; figures sorted by |Δ%|', () => {
+    const result = compare7vs8();
+    const stat = (key: string) => statOf(result, key);
     // +700% on a 0.4 ms change: noise (under the 10 ms floor for times)
     const tiny = result.perf.find((p) => p.key === 'perf/prefill/alloc_wait_duration/min')!;
     expect(tiny.relative!).toBeGreaterThan(6);
@@ -118,6 +131,7 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
   });
 
   it('prompts differ, so samples match by group and prompt, not index; the unmatched are listed', () => {
+    const result = compare7vs8();
     expect(result.matchedBy).toBe('group and prompt');
     expect(result.matched.length + result.onlyA.length).toBe(24);
     expect(result.matched.length + result.onlyB.length).toBe(24);
@@ -128,6 +142,8 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
   });
 
   it('figures that count samples carry the rows behind them (statuses from slime’s rows)', () => {
+    const result = compare7vs8();
+    const stat = (key: string) => statOf(result, key);
     const cache8 = readJson<{ rows: { row_id: number; status: string; group_index: number }[] }>(
       resolve(SLIME, 'rollout_8.pt.expected.json'),
     );

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { changeVerdict, metricDirection, relativeChange } from '../../../src-renderer/compare/metric-direction';
+import {
+  changeVerdict,
+  metricDirection,
+  relativeChange,
+} from '../../../src-renderer/compare/metric-direction';
 import { sharedHistogram } from '../../../src-renderer/compare/histogram-bins';
 
 describe('compare verdicts', () => {
