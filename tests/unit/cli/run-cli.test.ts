@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectedTimelineOperations } from '../../support/run-expected';
 
 // `summary RUN --json` and `export RUN --format perfetto` on the run fixture, through the built
 // CLI. Pinned values: tests/fixtures/run/README.md and expected_counts.json.
@@ -18,18 +19,8 @@ const RUN = resolve(__dirname, '../../fixtures/run');
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 
-const V2_BY_OPERATION = {
-  engine_bucket_receive: 18,
-  engine_load_weights: 18,
-  grad_sync: 4,
-  optimizer_step: 4,
-  train_forward_backward: 4,
-  weight_bucket_ready: 18,
-  weight_bucket_reusable: 18,
-  weight_bucket_send: 18,
-  weight_convert: 18,
-  weight_sync_complete: 3,
-};
+// per rank, schema 2 (both ranks count alike)
+const V2_BY_OPERATION = expectedTimelineOperations('comm_timeline/slime-trainer-0.jsonl');
 
 /** the run with one timeline schema, as slime lays it out; `cut` cuts rank 1's last line */
 function runFolder(timeline: 'comm_timeline' | 'comm_timeline_v1', cut = false): string {

@@ -6,6 +6,7 @@ import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { runDigest } from '../../../src-main/core/run/run-digest';
 import { buildRunJoins, versionInForce } from '../../../src-main/core/run/build-run-joins';
 import type { RunFileDigest } from '../../../src-main/core/model/run';
+import { expectedTimelineOperations } from '../../support/run-expected';
 
 // Pinned values: tests/fixtures/run/README.md ("Joins that must hold", "Clock relations",
 // "Expected counts") and expected_counts.json (joins, rollouts, timeline, clock), computed by
@@ -26,18 +27,8 @@ const v1 = ['comm_timeline_v1/slime-trainer-0.jsonl', 'comm_timeline_v1/slime-tr
 );
 const copy = (d: RunFileDigest): RunFileDigest => structuredClone(d);
 
-const V2_BY_OPERATION = {
-  engine_bucket_receive: 18,
-  engine_load_weights: 18,
-  grad_sync: 4,
-  optimizer_step: 4,
-  train_forward_backward: 4,
-  weight_bucket_ready: 18,
-  weight_bucket_reusable: 18,
-  weight_bucket_send: 18,
-  weight_convert: 18,
-  weight_sync_complete: 3,
-};
+// per rank, schema 2 (both ranks count alike)
+const V2_BY_OPERATION = expectedTimelineOperations('comm_timeline/slime-trainer-0.jsonl');
 const doubled = (counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, 2 * n]));
 
