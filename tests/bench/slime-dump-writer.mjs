@@ -5,12 +5,23 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
+/**
+ * Strings a Python program pickles as one object again and again: interned keys and literals
+ * (event types, span names, statuses), and ids an event shares with its span and trace (a
+ * span_end holds its span_start's span_id object). The pickler memoizes objects, so real dumps
+ * write each once and BINGET it after; text (messages, prompts) is a new object each time.
+ */
+const INTERNED = /^\S{1,64}$/;
+
 class PickleWriter {
   constructor(flush) {
     this.buf = Buffer.allocUnsafe(1 << 22);
     this.pos = 0;
     this.flush = flush;
     this.memo = 0;
+    // strings CPython's pickler meets as one object again (interned keys and literals): their
+    // memo index, so they are written once and read back with BINGET, as in real dumps
+    this.interned = new Map();
   }
   ensure(n) {
     if (this.pos + n > this.buf.length) {
@@ -54,7 +65,21 @@ class PickleWriter {
     this.buf.writeDoubleBE(v, this.pos);
     this.pos += 8;
   }
-  str(s) {
+  get(i) {
+    if (i < 256) this.op(0x68, i);
+    else {
+      this.ensure(5);
+      this.buf[this.pos++] = 0x6a;
+      this.buf.writeUInt32LE(i, this.pos);
+      this.pos += 4;
+    }
+  }
+  str(s, intern = false) {
+    if (intern) {
+      const known = this.interned.get(s);
+      if (known !== undefined) return this.get(known);
+      this.interned.set(s, this.memo);
+    }
     const b = Buffer.from(s, 'utf8');
     this.ensure(5 + b.length);
     this.buf[this.pos++] = 0x58;
@@ -70,7 +95,7 @@ class PickleWriter {
     else if (v === false) this.op(0x89);
     else if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 31) this.int(v);
     else if (typeof v === 'number') this.float(v);
-    else if (typeof v === 'string') this.str(v);
+    else if (typeof v === 'string') this.str(v, INTERNED.test(v));
     else if (Array.isArray(v)) this.list(v);
     else this.dict(v);
   }
@@ -90,7 +115,7 @@ class PickleWriter {
     for (let i = 0; i < keys.length; i += 1000) {
       this.op(0x28);
       for (const k of keys.slice(i, i + 1000)) {
-        this.str(k);
+        this.str(k, true);
         this.value(o[k]);
       }
       this.op(0x75);

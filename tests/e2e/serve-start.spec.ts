@@ -22,9 +22,9 @@ let stderr = '';
 
 test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'te-serve-start-'));
-  // ~25k samples with short token lists: several seconds to open on this machine
+  // 30k samples with short token lists: several seconds to open on this machine
   const dump = join(dir, 'rollout_big.pt');
-  writeSlimeDump(dump, 240e6, 150);
+  writeSlimeDump(dump, Infinity, 150, 30_000);
   server = spawn(
     process.execPath,
     [CLI, 'serve', '--port', String(PORT), '--token', TOKEN, dump, join(dir, 'missing.pt')],

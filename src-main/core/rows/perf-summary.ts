@@ -43,15 +43,29 @@ function finiteNumber(value: PyValue | undefined): number | null {
  * sglang_pd_* children and from the older unprefixed prefill keys.
  */
 export function buildPerfSummary(samples: PyValue[]): Record<string, number> {
-  const values = new Map<string, number[]>();
-  const add = (metric: string, value: number) => {
-    const list = values.get(metric);
+  const summary = new PerfSummaryBuilder();
+  for (const sample of samples) summary.add(sample);
+  return summary.result();
+}
+
+/**
+ * buildPerfSummary one sample at a time, as a dump is read: a sample's trace can be let go
+ * once it was added (the summary keeps numbers only).
+ */
+export class PerfSummaryBuilder {
+  private values = new Map<string, number[]>();
+  private requests = 0;
+  private profiled = 0;
+
+  private push(metric: string, value: number) {
+    const list = this.values.get(metric);
     if (list) list.push(value);
-    else values.set(metric, [value]);
-  };
-  let requests = 0;
-  let profiled = 0;
-  for (const events of traceEventLists(samples)) {
+    else this.values.set(metric, [value]);
+  }
+
+  add(sample: PyValue): void {
+    if (!isDict(sample) || !isDict(sample.trace) || !Array.isArray(sample.trace.events)) return;
+    const events = sample.trace.events.filter(isDict);
     const pdParents = new Set<string>();
     for (const event of events) {
       if (typeof event.name === 'string' && PD_MARKER.test(event.name) && event.parent_span_id)
@@ -61,58 +75,55 @@ export function buildPerfSummary(samples: PyValue[]): Record<string, number> {
       const attrs = isDict(event.attrs) ? event.attrs : {};
       const name = event.name;
       if (name === 'sglang_generate' && event.type === 'span_end') {
-        requests++;
+        this.requests++;
         let hasPd = event.span_id ? pdParents.has(scalarText(event.span_id) ?? '\0') : false;
         for (const [attr, metric] of SLIME_METRICS) {
           const v = finiteNumber(attrs[attr]);
           if (v === null) continue;
-          add(metric, v);
+          this.push(metric, v);
           if (attr.startsWith('pd_')) hasPd = true;
         }
         for (const { key, phase } of PD_OLDER_PREFILL_KEYS) {
           const v = finiteNumber(attrs[key]);
           if (v === null) continue;
-          add(`${FALLBACK}prefill/${phase}_duration`, v);
+          this.push(`${FALLBACK}prefill/${phase}_duration`, v);
           hasPd = true;
         }
-        if (hasPd) profiled++;
+        if (hasPd) this.profiled++;
       }
       const child =
         typeof name === 'string' && event.type === 'span_end' ? CHILD_PD.exec(name) : null;
       if (child) {
         const v = finiteNumber(attrs[`pd_${child[1]}_${child[2]}_duration`] ?? attrs.duration_s);
-        if (v !== null) add(`${FALLBACK}${child[1]}/${child[2]}_duration`, v);
+        if (v !== null) this.push(`${FALLBACK}${child[1]}/${child[2]}_duration`, v);
       }
       if (name === 'sglang_pd_summary') {
         for (const [attr, metric] of SLIME_METRICS) {
           const v = finiteNumber(attrs[attr]);
           if (attr.startsWith('pd_') && !attr.endsWith('_duration') && v !== null)
-            add(metric.replace('perf/', FALLBACK), v);
+            this.push(metric.replace('perf/', FALLBACK), v);
         }
       }
     }
   }
-  const out: Record<string, number> = {};
-  // slime's keys first, in slime's order (first seen), then ours
-  for (const [metric, list] of values) {
-    if (!metric.startsWith(FALLBACK)) Object.assign(out, stats(metric, list));
-  }
-  for (const [metric, list] of values) {
-    if (!metric.startsWith(FALLBACK)) continue;
-    const name = metric.replace(FALLBACK, 'perf/');
-    if (!values.has(name)) Object.assign(out, stats(name, list));
-  }
-  if (requests > 0) {
-    out['perf/request/count'] = requests;
-    out['perf/request/profiled_count'] = profiled;
-  }
-  return out;
-}
 
-function* traceEventLists(samples: PyValue[]): Generator<Record<string, PyValue>[]> {
-  for (const sample of samples) {
-    if (!isDict(sample) || !isDict(sample.trace) || !Array.isArray(sample.trace.events)) continue;
-    yield sample.trace.events.filter(isDict);
+  result(): Record<string, number> {
+    const values = this.values;
+    const out: Record<string, number> = {};
+    // slime's keys first, in slime's order (first seen), then ours
+    for (const [metric, list] of values) {
+      if (!metric.startsWith(FALLBACK)) Object.assign(out, stats(metric, list));
+    }
+    for (const [metric, list] of values) {
+      if (!metric.startsWith(FALLBACK)) continue;
+      const name = metric.replace(FALLBACK, 'perf/');
+      if (!values.has(name)) Object.assign(out, stats(name, list));
+    }
+    if (this.requests > 0) {
+      out['perf/request/count'] = this.requests;
+      out['perf/request/profiled_count'] = this.profiled;
+    }
+    return out;
   }
 }
 

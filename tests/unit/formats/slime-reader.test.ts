@@ -9,6 +9,8 @@ import { PickleCursor } from '../../../src-main/core/formats/pickle/pickle-curso
 import { readPickle } from '../../../src-main/core/formats/pickle/read-pickle';
 import type { LazyList, PyObjectRef, TensorRef } from '../../../src-main/core/model/py-value';
 import { SLIME, fixtureSource, readJson, slimeFixturesWithExpected } from '../../support/fixtures';
+import { PickleWriter } from '../hostile/pickle-writer';
+import { legacyTorch } from '../hostile/container-writers';
 
 type Sample = Record<string, unknown> & { trace?: { events: unknown[]; trace_id: string } };
 const samplesOf = (name: string) => readSlimeDump(fixtureSource(resolve(SLIME, name))).samples as Sample[];
@@ -170,5 +172,115 @@ describe('pickle opcodes of protocols 2 to 5, as data', () => {
     expectFormatError(() => run([0x80, 2, 0xff]), 'pickle/bad-opcode');
     expectFormatError(() => run([0x80, 2, 0x5d, 0x28, 0x4b]), 'pickle/truncated');
     expectFormatError(() => run([0x80, 2, 0x68, 5, 0x2e]), 'pickle/bad-memo');
+  });
+});
+
+describe('finished samples are let go while a dump is read', () => {
+  /**
+   * A dump shaped like torch.save's pickle: every dict, list and string memoized, keys written
+   * once and read back by BINGET (CPython interns them), samples appended 1000 at a time.
+   * `shareFirstMeta`: the last sample's metadata is the first sample's dict object again.
+   */
+  function memoizedSamples(count: number, shareFirstMeta: boolean) {
+    const w = new PickleWriter().op(0x80, 4);
+    let memo = 0;
+    const put = () => (w.memoize(), memo++);
+    const keys = new Map<string, number>();
+    const key = (k: string) => {
+      const known = keys.get(k);
+      if (known !== undefined) w.get(known);
+      else {
+        w.str(k);
+        keys.set(k, put());
+      }
+    };
+    let firstMeta = -1;
+    w.op(0x7d);
+    put();
+    w.op(0x28);
+    key('rollout_id');
+    w.int(3);
+    key('samples');
+    w.op(0x5d);
+    put();
+    for (let i = 0; i < count; i++) {
+      if (i % 1000 === 0) w.op(0x28);
+      w.op(0x7d);
+      put();
+      w.op(0x28);
+      key('index');
+      w.int(i);
+      key('meta');
+      if (shareFirstMeta && i === count - 1) w.get(firstMeta);
+      else {
+        w.op(0x7d);
+        const m = put();
+        if (i === 0) firstMeta = m;
+        w.op(0x28);
+        key('k');
+        w.int(i);
+        w.op(0x75);
+      }
+      key('trace');
+      w.op(0x7d);
+      put();
+      w.op(0x28);
+      key('events');
+      w.op(0x5d);
+      put();
+      w.op(0x28);
+      for (const type of ['span_start', 'span_end']) {
+        w.op(0x7d);
+        put();
+        w.op(0x28);
+        key('type');
+        key(type);
+        key('name');
+        key('generate_and_rm');
+        key('ts');
+        w.float(100 + i + (type === 'span_end' ? 0.5 : 0));
+        key('span_id');
+        w.str(`s${i}`);
+        put();
+        w.op(0x75);
+      }
+      w.op(0x65, 0x75, 0x75); // the events, the trace dict, the sample dict
+      if (i % 1000 === 999 || i === count - 1) w.op(0x65);
+    }
+    w.op(0x75).stop();
+    return w.bytes();
+  }
+  const readForgetting = (bytes: Uint8Array) =>
+    readPickle(new PickleCursor(bytesSource('p', bytes), 0, 0), {
+      onAppend: (_list, _depth, forgetFinished) => forgetFinished(),
+    }).value as { samples: Sample[] };
+
+  it('the memo lets go of finished dicts and lists, and keeps strings read back later', () => {
+    const value = readForgetting(memoizedSamples(3000, false));
+    expect(value.samples).toHaveLength(3000);
+    const last = value.samples[2999] as { index: number; meta: { k: number }; trace: { events: Record<string, unknown>[] } };
+    // interned keys and names were read back by BINGET long after the memo let samples go
+    expect(Object.keys(last)).toEqual(['index', 'meta', 'trace']);
+    expect(last.meta.k).toBe(2999);
+    expect(last.trace.events.map((e) => [e.type, e.name, e.span_id, e.ts])).toEqual([
+      ['span_start', 'generate_and_rm', 's2999', 3099],
+      ['span_end', 'generate_and_rm', 's2999', 3099.5],
+    ]);
+  });
+
+  it('a finished dict read back later is a coded error to a reader that let go, and the dump still reads', () => {
+    const bytes = memoizedSamples(3000, true);
+    expectFormatError(() => readForgetting(bytes), 'pickle/memo-forgotten');
+    const plain = readPickle(new PickleCursor(bytesSource('p', bytes), 0, 0)).value as { samples: { meta: unknown }[] };
+    expect(plain.samples[2999].meta).toBe(plain.samples[0].meta);
+    // readSlimeDump, asked for samples as they arrive (the way the app opens), reads it again
+    const torch = legacyTorch(bytes);
+    let seen = 0;
+    const streamed = readSlimeDump(bytesSource('shared.pt', torch), { onSamples: (s) => (seen = s.length) });
+    const whole = readSlimeDump(bytesSource('shared.pt', torch));
+    expect(seen).toBe(3000);
+    expect(streamed.samples).toHaveLength(3000);
+    expect(streamed.samples).toEqual(whole.samples);
+    expect((streamed.samples[2999] as { meta: { k: number } }).meta.k).toBe(0);
   });
 });

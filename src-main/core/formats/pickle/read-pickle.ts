@@ -20,9 +20,12 @@ export interface PickleOptions {
   lazyListMin?: number;
   /**
    * called after items were appended to a kept (not lazy) list, with the pickle stack's depth
-   * below it: a reader can show a top-level list's items while the rest is still being read
+   * below it: a reader can show a top-level list's items while the rest is still being read.
+   * `forgetFinished` lets the memo drop the dicts and lists it holds that are finished (not on
+   * the stack), so a reader that replaced them with smaller values lets the old ones go; a
+   * later memo read of one fails with pickle/memo-forgotten (the caller reads again without).
    */
-  onAppend?: (list: PyValue[], stackDepth: number) => void;
+  onAppend?: (list: PyValue[], stackDepth: number, forgetFinished: () => void) => void;
 }
 
 export interface PickleResult {
@@ -58,6 +61,20 @@ class ListBuilder {
 
 type Slot = PyValue | ListBuilder | typeof MARK_SENTINEL;
 const MARK_SENTINEL = Symbol('mark');
+/** a memo slot whose container was let go (PickleOptions.onAppend's forgetFinished) */
+const FORGOTTEN = Symbol('forgotten');
+/** forgetFinished looks at the memo once at least this many slots were added */
+const FORGET_BATCH = 1 << 14;
+
+/**
+ * A list or a plain dict: what forgetFinished lets go. Strings, classes and objects stay
+ * (real dumps read interned keys, enum members and classes back again and again).
+ */
+function isFinishedContainer(slot: Slot): boolean {
+  if (slot instanceof ListBuilder) return true;
+  if (slot === null || typeof slot !== 'object' || slot instanceof Uint8Array) return false;
+  return Array.isArray(slot) || !('$kind' in slot);
+}
 
 /**
  * Nesting depth of a container, kept on the container under a symbol (invisible to keys, JSON
@@ -76,7 +93,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const stack: Slot[] = [];
   const marks: number[] = [];
   // an array, not a Map: V8 Maps stop at 2^24 entries and big dumps memoize every string
-  const memo: Slot[] = [];
+  const memo: (Slot | typeof FORGOTTEN)[] = [];
   let memoSize = 0;
   let samplesRead = 0;
   let ops = 0;
@@ -191,7 +208,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           byteLength: cursor.abs(cursor.offset) - cursor.abs(target.startOffset),
         };
         target.items = null;
-      } else if (options.onAppend) options.onAppend(list, stack.length - 1);
+      } else if (options.onAppend) options.onAppend(list, stack.length - 1, forgetFinished);
       void startOffset;
       return;
     }
@@ -224,10 +241,26 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     if (slot && typeof slot === 'object' && (slot as PyObjectRef).$kind === 'object')
       memoOfObject.set(slot, index);
   };
+  // memo slots below this were looked at by forgetFinished; forgotten ones hold FORGOTTEN
+  let forgottenUpTo = 0;
+  const forgetFinished = () => {
+    // amortized: each slot is looked at once, and only after enough new ones arrived
+    if (memo.length - forgottenUpTo < FORGET_BATCH) return;
+    const onStack = new Set<Slot>(stack);
+    for (let i = forgottenUpTo; i < memo.length; i++) {
+      const slot = memo[i];
+      if (slot === FORGOTTEN || !isFinishedContainer(slot) || onStack.has(slot)) continue;
+      memo[i] = FORGOTTEN;
+      memoOfObject.delete(slot as object);
+    }
+    forgottenUpTo = memo.length;
+  };
   const memoGet = (index: number) => {
     const slot = memo[index];
     if (slot === undefined)
       fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
+    if (slot === FORGOTTEN)
+      return fail('pickle/memo-forgotten', `the pickle reads memo ${index} after it was let go`);
     if (holdsValues(slot)) sharedContainers = true;
     push(slot);
   };

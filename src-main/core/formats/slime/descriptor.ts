@@ -9,7 +9,7 @@ import {
 import { buildRow } from '../../rows/build-rows';
 import type { Row } from '../../model/row';
 import { buildPdView } from '../../rows/pd-lanes';
-import { buildPerfSummary } from '../../rows/perf-summary';
+import { PerfSummaryBuilder } from '../../rows/perf-summary';
 import { isDict } from '../../rows/python-values';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
@@ -49,18 +49,18 @@ export const slimeFormat = defineFormat({
 
 /** slime's steps: read the dump, rows from the traces, perf keys, then the PD view. */
 function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened {
-  // Rows are built as the samples list grows (each sample's row is its own), so they can be
-  // shown while the rest of the file is read; building them costs what it did after reading.
+  // Rows and perf keys are taken from each sample as the samples list grows (each sample's row
+  // is its own), so rows can be shown while the rest of the file is read, and each sample's
+  // trace events are let go as soon as they were used: the rows then hold everything the
+  // trace said, and a dump's events are never all in memory at once.
   const rows = new IncrementalRows();
   const dump = readSlimeDump(source, {
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
-    onSamples: options.onRows
-      ? (samples) => {
-          rows.catchUp(samples);
-          options.onRows?.(rows.rows, samples);
-        }
-      : undefined,
+    onSamples: (samples) => {
+      rows.catchUp(samples);
+      options.onRows?.(rows.rows, samples);
+    },
   });
   options.onStepEnd?.('read');
   options.onProgress?.({
@@ -68,15 +68,9 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     samplesRead: dump.samples.length,
     phase: 'building',
   });
+  // a list the pickle built in one step (LIST) was never seen while it was read
   rows.catchUp(dump.samples);
   const untracedSamples = dump.samples.length - rows.rows.length;
-  // slime's perf keys come from the raw trace events; after that the rows hold everything the
-  // traces said, so the events are dropped before the store and perf series are built (and
-  // are not kept twice)
-  const perf = buildPerfSummary(dump.samples);
-  dump.samples.forEach((sample, i) => {
-    if (isDict(sample) && 'trace' in sample) dump.samples[i] = withoutTrace(sample);
-  });
   const notices: string[] = [];
   if (dump.samples.length === 0) notices.push('The dump holds no samples.');
   else if (rows.rows.length === 0)
@@ -89,7 +83,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   return {
     rows: rows.rows,
     samples: dump.samples,
-    perf,
+    perf: rows.perf.result(),
     notices,
     sampleCount: dump.samples.length,
     untracedSamples,
@@ -98,27 +92,34 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
 }
 
 /**
- * Rows of a samples list that grows at its end: each sample's row (TRACE_MODEL section 3, then
- * the PD view) is built once. A different list (the reader picked another first) starts over.
+ * Rows and perf keys of a samples list that grows at its end: each sample's row (TRACE_MODEL
+ * section 3, then the PD view) is built once, its perf values added, and its trace dropped from
+ * the list (a fresh dict without it). A different list (the reader picked another first, or
+ * read again) starts over.
  */
 class IncrementalRows {
   rows: Row[] = [];
   /** events skipped as malformed (an id, type or name that is a dict or list) */
   tally = { skippedEvents: 0 };
+  perf = new PerfSummaryBuilder();
   private list: readonly PyValue[] | null = null;
   private done = 0;
 
-  catchUp(samples: readonly PyValue[]): void {
+  catchUp(samples: PyValue[]): void {
     if (samples !== this.list) {
       this.list = samples;
       this.rows = [];
       this.tally = { skippedEvents: 0 };
+      this.perf = new PerfSummaryBuilder();
       this.done = 0;
     }
     for (; this.done < samples.length; this.done++) {
       const sample = samples[this.done];
-      const row = isDict(sample) ? buildRow(sample, this.done, this.tally) : null;
+      if (!isDict(sample)) continue;
+      const row = buildRow(sample, this.done, this.tally);
       if (row) this.rows.push(buildPdView(row, { giveUpRow: true }));
+      this.perf.add(sample);
+      if ('trace' in sample) samples[this.done] = withoutTrace(sample);
     }
   }
 }

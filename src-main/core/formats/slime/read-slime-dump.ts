@@ -21,7 +21,10 @@ export interface ReadDumpOptions {
   shouldCancel?: () => boolean;
   /**
    * the samples list while it is read, each time samples were added to it (complete ones:
-   * the pickle appends a sample once it is built); the final list is `samples` of the result
+   * the pickle appends a sample once it is built); the final list is `samples` of the result.
+   * It may replace the samples it was given with smaller values (their trace dropped once
+   * its row is built): the reader then lets the originals go instead of keeping them to the
+   * end. A list that is read again (see below) is a new list.
    */
   onSamples?: (samples: PyValue[]) => void;
 }
@@ -45,16 +48,28 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
     if (options.shouldCancel?.()) throw new FormatError('open/cancelled', 'opening was cancelled');
     options.onProgress?.({ bytesRead: offset, samplesRead });
   };
-  const onAppend = options.onSamples ? samplesListWatcher(options.onSamples) : undefined;
-  let archive: TorchArchive;
-  if (sniffZip(head)) archive = readTorchZip(source, { onTick, onAppend });
-  else if (sniffLegacyTorch(head)) archive = readLegacyTorch(source, { onTick, onAppend });
-  else
+  const isZip = sniffZip(head);
+  if (!isZip && !sniffLegacyTorch(head))
     throw new FormatError(
       'slime/not-a-dump',
       'not a torch.save file (no ZIP header, no legacy magic number)',
       0,
     );
+  const read = (forget: boolean) => {
+    const onAppend = options.onSamples ? samplesListWatcher(options.onSamples, forget) : undefined;
+    return isZip
+      ? readTorchZip(source, { onTick, onAppend })
+      : readLegacyTorch(source, { onTick, onAppend });
+  };
+  let archive: TorchArchive;
+  try {
+    archive = read(true);
+  } catch (error) {
+    // a dump that reads a finished sample's dict or list again (shared between samples):
+    // read it again keeping every value to the end, as torch.load does
+    if (!(error instanceof FormatError) || error.code !== 'pickle/memo-forgotten') throw error;
+    archive = read(false);
+  }
   const value = archive.value;
   if (Array.isArray(value)) {
     options.onProgress?.({ bytesRead: source.size, samplesRead: value.length });
@@ -85,16 +100,17 @@ const SAMPLES_LIST_MAX_DEPTH = 8;
  * lists (chat messages) may be appended first, deeper; the samples list replaces them as soon
  * as its first batch is appended. A wrong pick only costs time: the caller checks identity.
  */
-function samplesListWatcher(onSamples: (samples: PyValue[]) => void) {
+function samplesListWatcher(onSamples: (samples: PyValue[]) => void, forget: boolean) {
   let chosen: PyValue[] | null = null;
   let chosenDepth = Infinity;
-  return (list: PyValue[], depth: number) => {
+  return (list: PyValue[], depth: number, forgetFinished: () => void) => {
     if (list !== chosen) {
       if (depth >= chosenDepth || depth > SAMPLES_LIST_MAX_DEPTH || !isDict(list[0])) return;
       chosen = list;
       chosenDepth = depth;
     }
     onSamples(list);
+    if (forget) forgetFinished();
   };
 }
 

@@ -4,14 +4,14 @@ import type { PyClassRef, PyValue } from '../../model/py-value';
 import { readZipDirectory, entryDataOffset, type ZipEntry } from '../zip/read-zip-directory';
 import { openZipEntry } from '../zip/read-zip-entry';
 import { PickleCursor } from '../pickle/pickle-cursor';
-import { readPickle } from '../pickle/read-pickle';
+import { readPickle, type PickleOptions } from '../pickle/read-pickle';
 import type { StorageRef } from '../pickle/allow-list';
 import { storageDtype } from './storage-types';
 
 export interface TorchReadOptions {
   onTick?: (offset: number, samplesRead: number) => void;
   /** see PickleOptions.onAppend (the data pickle only) */
-  onAppend?: (list: PyValue[], stackDepth: number) => void;
+  onAppend?: PickleOptions['onAppend'];
 }
 
 export interface TorchArchive {
