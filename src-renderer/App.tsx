@@ -95,9 +95,16 @@ export function App() {
 
   useEffect(() => {
     restoreTheme();
-    const offProgress = host.api.onProgress((progress) =>
-      useFilesStore.getState().progress(progress),
-    );
+    const ended = new Set<string>();
+    const offProgress = host.api.onProgress((progress) => {
+      if (
+        progress.phase === 'done' ||
+        progress.phase === 'failed' ||
+        progress.phase === 'cancelled'
+      )
+        ended.add(progress.openId);
+      useFilesStore.getState().progress(progress);
+    });
     // serve mode: an open's bytes on the wire (base64 in JSON: 4 bytes sent per 3 of the file)
     const offUpload = host.onUploadProgress((openId, sent) =>
       useFilesStore.getState().sendProgress(openId, 'uploading', Math.floor((sent * 3) / 4)),
@@ -113,6 +120,13 @@ export function App() {
       // 'run-updated' is followed by the run tab that asked (run/open-run.ts)
     });
     let cancelled = false;
+    // Opens that began before this page was there (a file named at start-up, a reload) show
+    // at once with the rows read so far, instead of at their next progress or preview.
+    void host.api.openingNow().then((opening) => {
+      if (cancelled) return;
+      for (const progress of opening)
+        if (!ended.has(progress.openId)) useFilesStore.getState().progress(progress);
+    });
     // Files named on the command line (or the demo rollout) are opened by main at start-up.
     void host.api.initialFiles().then(async (initial) => {
       if (cancelled) return;

@@ -77,6 +77,8 @@ export class TraceService implements TraceApi {
   /** files listed while still being read (previews), by file id: close cancels their reading */
   private readonly streaming = new Map<string, IngestJob>();
   private readonly listeners = new Set<(progress: OpenProgress) => void>();
+  /** each open still going on: its latest progress (openingNow) */
+  private readonly openingLatest = new Map<string, OpenProgress>();
   private readonly hostListeners = new Set<(event: HostEvent) => void>();
   private initial: Awaited<ReturnType<TraceApi['initialFiles']>> = {
     fileIds: [],
@@ -165,6 +167,21 @@ export class TraceService implements TraceApi {
     return () => this.listeners.delete(listener);
   }
 
+  async openingNow(): Promise<OpenProgress[]> {
+    return [...this.openingLatest.values()];
+  }
+
+  /** Keeps each open's latest progress, and the rows it listed last, until it ends. */
+  private noteOpening(progress: OpenProgress): void {
+    const { openId, phase } = progress;
+    if (phase === 'done' || phase === 'failed' || phase === 'cancelled') {
+      this.openingLatest.delete(openId);
+      return;
+    }
+    const file = progress.file ?? this.openingLatest.get(openId)?.file;
+    this.openingLatest.set(openId, file ? { ...progress, file } : progress);
+  }
+
   open(request: OpenRequest): Promise<OpenResult> {
     return this.openFile(request, true);
   }
@@ -209,8 +226,9 @@ export class TraceService implements TraceApi {
     const name = first.kind === 'path' ? basename(first.path) : first.name;
     const bytesTotal = sources.reduce((sum, source) => sum + sourceSize(source), 0);
     const emit = (progress: Omit<OpenProgress, 'openId' | 'name'>) => {
-      for (const listener of this.listeners)
-        listener({ openId: request.openId, name, ...progress });
+      const event: OpenProgress = { openId: request.openId, name, ...progress };
+      this.noteOpening(event);
+      for (const listener of this.listeners) listener(event);
     };
     // said at once, so that a file named at start-up shows its progress and Cancel right away
     emit({ bytesRead: 0, bytesTotal, samplesRead: 0, phase: 'reading' });

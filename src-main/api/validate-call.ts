@@ -90,6 +90,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   cancelOpen: [isString],
   close: [isString],
   listFiles: [],
+  openingNow: [],
   initialFiles: [],
   openTrends: [isPathsRequest],
   openRun: [isRunRequest],

@@ -374,6 +374,11 @@ export interface TraceApi {
    */
   openRun(request: RunRequest): Promise<RunResult>;
   onProgress(listener: (progress: OpenProgress) => void): () => void;
+  /**
+   * the opens still going on, each as its latest progress (with its latest rows so far, `file`):
+   * what a renderer that loads or reloads after opening began has not seen
+   */
+  openingNow(): Promise<OpenProgress[]>;
   onHostEvent(listener: (event: HostEvent) => void): () => void;
 
   queryRows(fileId: string, query: RowQuery): Promise<RowOrder>;
@@ -411,6 +416,7 @@ export const TRACE_API_METHODS = [
   'close',
   'listFiles',
   'initialFiles',
+  'openingNow',
   'openTrends',
   'openRun',
   'queryRows',

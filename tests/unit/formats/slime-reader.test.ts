@@ -253,7 +253,7 @@ describe('finished samples are let go while a dump is read', () => {
   const readForgetting = (bytes: Uint8Array) =>
     readPickle(new PickleCursor(bytesSource('p', bytes), 0, 0), {
       onAppend: (_list, _depth, forgetFinished) => forgetFinished(),
-    }).value as { samples: Sample[] };
+    }).value as { samples: unknown[] };
 
   it('the memo lets go of finished dicts and lists, and keeps strings read back later', () => {
     const value = readForgetting(memoizedSamples(3000, false));

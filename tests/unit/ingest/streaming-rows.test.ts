@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileSummary, RowOrder, RowView } from '../../../src-main/core/api/trace-api';
+import type {
+  FileSummary,
+  OpenProgress,
+  RowOrder,
+  RowView,
+} from '../../../src-main/core/api/trace-api';
 import { runIngestSession, type SessionPort } from '../../../src-main/ingest/ingest-session';
 import type {
   FileCallMessage,
@@ -119,5 +124,27 @@ describe('rows stream while a dump is read', () => {
     expect((await service.listFiles()).map((f) => [f.fileId, f.rows])).toEqual([
       [result.file.fileId, SAMPLES],
     ]);
+  });
+
+  it('a renderer that comes late is told of the open in progress and its rows so far (openingNow)', async () => {
+    const service = new TraceService(ingestInThread(FORMATS));
+    let lastPreview: FileSummary | null = null;
+    const asked: Promise<unknown>[] = [];
+    service.onProgress((p) => {
+      if (p.file) lastPreview = p.file;
+      // a progress without rows after a preview: what a page that loads now would have missed
+      else if (lastPreview && asked.length === 0 && p.phase === 'reading')
+        asked.push(service.openingNow().then((now) => ({ now, shown: lastPreview })));
+    });
+    const result = await service.open({ openId: 'o1', sources: [{ kind: 'path', path }] });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(asked).toHaveLength(1);
+    const { now, shown } = (await asked[0]) as { now: OpenProgress[]; shown: FileSummary };
+    expect(now).toHaveLength(1);
+    expect(now[0]).toMatchObject({ openId: 'o1', name: 'rollout_0.pt', phase: 'reading' });
+    expect(now[0].file).toEqual(shown);
+    expect(now[0].file!.rows).toBeLessThan(SAMPLES);
+    // once the file is open nothing is opening any more
+    expect(await service.openingNow()).toEqual([]);
   });
 });
