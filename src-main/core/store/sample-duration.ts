@@ -1,4 +1,4 @@
-import type { Row } from '../model/row';
+import type { Row, SpanItem } from '../model/row';
 
 /**
  * Each row's own duration: the extent of its items without the spans it shares with other rows
@@ -8,20 +8,7 @@ import type { Row } from '../model/row';
  * start and end. A row with nothing of its own keeps its whole extent.
  */
 export function buildSampleDurations(rows: Row[]): Float64Array {
-  const keyOf = (row: Row, name: string, start: number, end: number) =>
-    `${String(row.group_index)}\u0000${name}\u0000${start}\u0000${end}`;
-  const rowsWithKey = new Map<string, number>();
-  for (const row of rows) {
-    if (row.group_index === null || row.group_index === undefined) continue;
-    const seen = new Set<string>();
-    for (const item of row.items) {
-      if (item.type !== 'span') continue;
-      const key = keyOf(row, item.name, item.start_ts, item.display_end_ts);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      rowsWithKey.set(key, (rowsWithKey.get(key) ?? 0) + 1);
-    }
-  }
+  const shared = sharedSpans(rows);
   const out = new Float64Array(rows.length);
   rows.forEach((row, r) => {
     let start = Infinity;
@@ -29,17 +16,74 @@ export function buildSampleDurations(rows: Row[]): Float64Array {
     for (const item of row.items) {
       const [a, b] =
         item.type === 'span' ? [item.start_ts, item.display_end_ts] : [item.ts, item.ts];
-      if (
-        item.type === 'span' &&
-        row.group_index !== null &&
-        row.group_index !== undefined &&
-        (rowsWithKey.get(keyOf(row, item.name, a, b)) ?? 0) > 1
-      )
-        continue;
+      if (item.type === 'span' && shared.has(item)) continue;
       if (a < start) start = a;
       if (b > end) end = b;
     }
     out[r] = end >= start ? end - start : row.end - row.start;
   });
   return out;
+}
+
+interface GroupSpan {
+  span: SpanItem;
+  row: number;
+}
+
+/**
+ * The spans that another row of their group also has (same name, start and end). Compared
+ * group by group, sorted: string keys of every span cost a second of number formatting and a
+ * map of a million keys at 100k samples.
+ */
+function sharedSpans(rows: Row[]): Set<SpanItem> {
+  const groups = new Map<string, number[]>();
+  rows.forEach((row, r) => {
+    if (row.group_index === null || row.group_index === undefined) return;
+    const key = String(row.group_index);
+    const members = groups.get(key);
+    if (members) members.push(r);
+    else groups.set(key, [r]);
+  });
+  const shared = new Set<SpanItem>();
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const spans: GroupSpan[] = [];
+    for (const r of members) {
+      for (const item of rows[r].items)
+        if (item.type === 'span') spans.push({ span: item, row: r });
+    }
+    spans.sort(
+      (x, y) =>
+        (x.span.name < y.span.name ? -1 : x.span.name > y.span.name ? 1 : 0) ||
+        order(x.span.start_ts, y.span.start_ts) ||
+        order(x.span.display_end_ts, y.span.display_end_ts),
+    );
+    for (let i = 0; i < spans.length;) {
+      let j = i + 1;
+      let otherRow = false;
+      while (j < spans.length && sameKey(spans[i].span, spans[j].span)) {
+        if (spans[j].row !== spans[i].row) otherRow = true;
+        j++;
+      }
+      if (otherRow) for (let k = i; k < j; k++) shared.add(spans[k].span);
+      i = j;
+    }
+  }
+  return shared;
+}
+
+/** numbers in order, NaN after every number and equal to itself (as their text would be) */
+function order(a: number, b: number): number {
+  if (a === b) return 0;
+  if (Number.isNaN(a)) return Number.isNaN(b) ? 0 : 1;
+  if (Number.isNaN(b)) return -1;
+  return a < b ? -1 : 1;
+}
+
+function sameKey(a: SpanItem, b: SpanItem): boolean {
+  return (
+    a.name === b.name &&
+    order(a.start_ts, b.start_ts) === 0 &&
+    order(a.display_end_ts, b.display_end_ts) === 0
+  );
 }
