@@ -11,6 +11,7 @@ import {
 } from '../formats/registry';
 import { buildStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
+import { SearchTextsWhileReading } from '../store/search-text';
 import { buildPerfView } from './build-perf-view';
 import { gunzipIfGzip } from '../bytes/gunzip-source';
 import type { OpenedTrace } from './opened-trace';
@@ -104,11 +105,16 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;
   const { partReader, onPreview } = options;
   const previewDue = previewSchedule();
+  // where rows are shown while they are read (the app), their search texts are made then too
+  const searchTexts = onPreview ? new SearchTextsWhileReading() : null;
   const opened = format.open(sources, {
     onRows: onPreview
       ? (rows, samples) => {
-          if (previewDue(rows.length))
-            onPreview(buildPreviewTrace({ name, bytes, format }, rows, samples));
+          searchTexts!.extend(rows);
+          if (!previewDue(rows.length)) return;
+          const preview = buildPreviewTrace({ name, bytes, format }, rows, samples);
+          searchTexts!.seed(preview.store);
+          onPreview(preview);
         }
       : undefined,
     onProgress: options.onProgress,
@@ -122,6 +128,12 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   });
   options.onStepEnd?.('rows');
   const store = buildStore({ rows: opened.rows });
+  // the last rows since the format last said (texts of rows built only at the end are made
+  // after opening, while the worker is idle: warm-indexes.ts)
+  if (searchTexts?.started) {
+    searchTexts.extend(opened.rows);
+    searchTexts.seed(store);
+  }
   const stats = buildStoreStats(store);
   options.onStepEnd?.('store');
   const perf = buildPerfView(

@@ -29,6 +29,40 @@ export function buildSearchTextSlice(store: TraceStore, count: number): string[]
   return texts;
 }
 
+/**
+ * Search texts made while a file is read, as its rows grow (rows are added at the end, each
+ * kept as it is): the stores built from those rows (previews, then the whole file) start
+ * with them, so the file is searchable as soon as it is read instead of seconds later.
+ */
+export class SearchTextsWhileReading {
+  private rows: readonly Row[] | null = null;
+  private texts: string[] = [];
+
+  /** whether the format gave rows while it read (formats that build rows at the end do not) */
+  get started(): boolean {
+    return this.rows !== null;
+  }
+
+  /** texts for the rows added since the last call (a different list starts over) */
+  extend(rows: readonly Row[]): void {
+    if (rows !== this.rows || rows.length < this.texts.length) {
+      this.rows = rows;
+      this.texts = [];
+    }
+    for (let r = this.texts.length; r < rows.length; r++) this.texts.push(rowText(rows[r]));
+  }
+
+  /** gives `store` the texts made so far of its rows (the same Row objects, in order) */
+  seed(store: TraceStore): void {
+    if (cache.has(store)) return;
+    let n = Math.min(this.texts.length, store.rows.length);
+    // only where the store's rows are the rows these texts were made from
+    if (n > 0 && (store.rows[0] !== this.rows![0] || store.rows[n - 1] !== this.rows![n - 1]))
+      n = 0;
+    cache.set(store, this.texts.slice(0, n));
+  }
+}
+
 /** Whether every row of the store has its search text. */
 export function searchTextReady(store: TraceStore): boolean {
   return (cache.get(store)?.length ?? -1) === store.rows.length;

@@ -17,6 +17,10 @@ import type {
 import { TraceService } from '../../../src-main/api/trace-service';
 import { FORMATS } from '../../../src-main/core/formats/registry';
 import { ingestInThread } from '../../support/in-thread-ingest';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { openFileSource } from '../../../src-main/core/bytes/file-source';
+import { buildStore } from '../../../src-main/core/store/build-store';
+import { rowSearchText, searchTextReady } from '../../../src-main/core/store/search-text';
 // the bench's writer: dumps shaped like slime's, samples appended 50 at a time
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 
@@ -146,5 +150,19 @@ describe('rows stream while a dump is read', () => {
     expect(now[0].file!.rows).toBeLessThan(SAMPLES);
     // once the file is open nothing is opening any more
     expect(await service.openingNow()).toEqual([]);
+  });
+
+  it('the whole file is searchable as soon as it is read: texts were made as rows came in', () => {
+    let previews = 0;
+    const trace = openTraceFile([openFileSource(path)], { onPreview: () => previews++ });
+    expect(previews).toBeGreaterThan(1);
+    expect(searchTextReady(trace.store)).toBe(true);
+    // the same answers as texts made after opening, from a store of its own
+    const after = buildStore({ rows: trace.rows.map((row) => ({ ...row })) });
+    expect(searchTextReady(after)).toBe(false);
+    expect(rowSearchText(trace.store)).toEqual(rowSearchText(after));
+    // without previews (the headless commands) nothing is made while reading
+    const headless = openTraceFile([openFileSource(path)]);
+    expect(searchTextReady(headless.store)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import {
+  SearchTextsWhileReading,
   buildSearchTextSlice,
   rowSearchText,
   searchTextReady,
@@ -71,5 +72,50 @@ describe('row search text', () => {
     expect(rowSearchText(store)).toBe(texts);
     expect(searchTextReady(buildStore({ rows: rows() }))).toBe(false);
     expect(searchTextReady(buildStore({ rows: rows().slice(0, 1) }))).toBe(false);
+  });
+});
+
+describe('search texts made while a file is read', () => {
+  it('a store of the same rows starts with the texts made as they came in', () => {
+    const all = rows();
+    const reading = new SearchTextsWhileReading();
+    expect(reading.started).toBe(false);
+    const growing: ReturnType<typeof rows> = [];
+    for (const r of all) {
+      growing.push(r);
+      reading.extend(growing);
+    }
+    expect(reading.started).toBe(true);
+    const store = buildStore({ rows: growing });
+    reading.seed(store);
+    expect(searchTextReady(store)).toBe(true);
+    expect(rowSearchText(store)).toEqual(rowSearchText(buildStore({ rows: rows() })));
+    // a preview of the first two rows gets the texts of those two only
+    const preview = buildStore({ rows: growing.slice(0, 2) });
+    reading.seed(preview);
+    expect(searchTextReady(preview)).toBe(true);
+    expect(rowSearchText(preview)).toEqual(rowSearchText(store).slice(0, 2));
+  });
+
+  it('texts are reused, not made again, and never given to a store of other rows', () => {
+    const growing = rows();
+    const reading = new SearchTextsWhileReading();
+    reading.extend(growing);
+    // the row changes after its text was made: a seeded store shows the text made while reading
+    growing[0].source = 'Changed';
+    const seeded = buildStore({ rows: growing });
+    reading.seed(seeded);
+    expect(rowSearchText(seeded)[0]).toContain('gsm8k');
+    // other Row objects with the same content: their own texts, made now
+    const other = buildStore({ rows: rows() });
+    reading.seed(other);
+    expect(searchTextReady(other)).toBe(false);
+    expect(rowSearchText(other)[0].split(SEP)[2]).toBe('gsm8k');
+    // a new list (a format that started over) starts over
+    const fresh = rows();
+    reading.extend(fresh);
+    const again = buildStore({ rows: fresh });
+    reading.seed(again);
+    expect(searchTextReady(again)).toBe(true);
   });
 });
