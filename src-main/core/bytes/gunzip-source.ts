@@ -45,7 +45,7 @@ export function gunzipIfGzip(
     if (total > limit) {
       throw new FormatError(
         'gzip/too-large',
-        `${source.name} inflates past ${limit} bytes (${MAX_INFLATE_RATIO} times its compressed size, at least ${INFLATE_FLOOR_BYTES}): refused as a likely gzip bomb`,
+        `the file inflates past ${limit} bytes (${MAX_INFLATE_RATIO} times its compressed size, at least ${INFLATE_FLOOR_BYTES}): refused as a likely gzip bomb`,
       );
     }
     if (chunk.length > 0) chunks.push(chunk);
@@ -62,7 +62,7 @@ export function gunzipIfGzip(
     if (error instanceof FormatError) throw error;
     throw new FormatError(
       'gzip/corrupt',
-      `${source.name} is not a readable gzip file: ${(error as Error).message}`,
+      `not a readable gzip file: ${(error as Error).message}`,
       offset,
     );
   }

@@ -100,7 +100,7 @@ describe('bad gzip files are coded errors', () => {
     corrupt.fill(0xff, 10, 200);
     const error = errorOf(() => openTraceFile([bytesSource('broken.json.gz', corrupt)]));
     expect(error.code).toBe('gzip/corrupt');
-    expect(error.message).toMatch(/^broken\.json\.gz is not a readable gzip file: /);
+    expect(error.message).toMatch(/^not a readable gzip file: /);
   });
 
   it('a gzip file cut in half is gzip/corrupt', () => {
@@ -112,7 +112,7 @@ describe('bad gzip files are coded errors', () => {
     const zeros = new Uint8Array(gzipSync(new Uint8Array(1_000_000)));
     const error = errorOf(() => gunzipIfGzip(bytesSource('bomb.gz', zeros), 100_000));
     expect(error.code).toBe('gzip/too-large');
-    expect(error.message).toContain('bomb.gz inflates past 100000 bytes');
+    expect(error.message).toContain('the file inflates past 100000 bytes');
   });
 
   it('the limit: 200 times the compressed size, at least 64 MiB', () => {

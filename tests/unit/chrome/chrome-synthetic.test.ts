@@ -220,7 +220,7 @@ describe('broken Chrome traces', () => {
     const cut = `[${event},${event.slice(0, 20)}`;
     expect(codeOf(() => open(cut, 'cut.json'))).toEqual({
       code: 'chrome-trace/truncated',
-      message: `cut.json is cut off: the file ends inside event 1 (at byte ${event.length + 2})`,
+      message: `the file is cut off: it ends inside event 1 (at byte ${event.length + 2})`,
     });
   });
 
@@ -231,7 +231,7 @@ describe('broken Chrome traces', () => {
     const started = performance.now();
     expect(codeOf(() => open(broken, 'brace.json'))).toEqual({
       code: 'chrome-trace/bad-json',
-      message: `brace.json: unexpected } where an event should start (at byte ${broken.length - 1})`,
+      message: `unexpected } where an event should start (at byte ${broken.length - 1})`,
     });
     expect(performance.now() - started).toBeLessThan(1000);
   });
@@ -243,7 +243,7 @@ describe('broken Chrome traces', () => {
   it('traceEvents that is not an array, or no traceEvents at all, is a wrong shape', () => {
     expect(codeOf(() => openByFormat('{"traceEvents": {"ph": "X"}}'))).toEqual({
       code: 'chrome-trace/trace-events-not-array',
-      message: 'bad.json: traceEvents is not an array (at byte 16)',
+      message: 'traceEvents is not an array (at byte 16)',
     });
     expect(codeOf(() => openByFormat('{"displayTimeUnit": "ms"}')).code).toBe(
       'chrome-trace/no-trace-events',

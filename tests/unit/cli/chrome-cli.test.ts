@@ -73,8 +73,10 @@ describe.skipIf(!existsSync(CLI))('trace-explorer on a Chrome trace', () => {
     writeFileSync(broken, compressed.subarray(0, 100));
     const result = run('summary', broken);
     expect(result.status).not.toBe(0);
+    // one line, naming the file once (the path), then what is wrong with it
     expect(result.stderr).toMatch(
-      /broken\.json\.gz: broken\.json\.gz is not a readable gzip file: .* \[gzip\/corrupt\]/,
+      /^trace-explorer: \/\S+\/broken\.json\.gz: not a readable gzip file: .* \[gzip\/corrupt\]\n$/,
     );
+    expect(result.stderr.split('broken.json.gz')).toHaveLength(2);
   });
 });

@@ -183,6 +183,6 @@ describe('slime trainer communication timeline', () => {
           '{"framework":"slime","schema_version":2,"sequence_id":0,"operation":"x"}\n',
         ),
       ),
-    ).toThrow(/empty\.jsonl holds no timeline record/);
+    ).toThrow(/^the file holds no timeline record/);
   });
 });

@@ -63,7 +63,6 @@ export function scanTraceJson(
   handlers: ScanHandlers,
   chunkBytes = CHUNK_BYTES,
 ): ScanResult {
-  const name = source.name;
   let mode: Mode = Mode.Top;
   let bareArray = false;
   let sawTraceEvents = false;
@@ -224,7 +223,7 @@ export function scanTraceJson(
           else {
             throw new FormatError(
               'chrome-trace/not-json',
-              `${name} is not a Chrome trace: it starts with neither [ nor {`,
+              'not a Chrome trace: it starts with neither [ nor {',
               offset + i,
             );
           }
@@ -243,7 +242,7 @@ export function scanTraceJson(
           if (b !== QUOTE) {
             throw new FormatError(
               'chrome-trace/bad-json',
-              `${name}: expected a key in the top-level object`,
+              'expected a key in the top-level object',
               offset + i,
             );
           }
@@ -252,7 +251,7 @@ export function scanTraceJson(
           if (b !== COLON) {
             throw new FormatError(
               'chrome-trace/bad-json',
-              `${name}: expected : after the key "${key}"`,
+              `expected : after the key "${key}"`,
               offset + i,
             );
           }
@@ -264,7 +263,7 @@ export function scanTraceJson(
             if (b !== OPEN_BRACKET) {
               throw new FormatError(
                 'chrome-trace/trace-events-not-array',
-                `${name}: traceEvents is not an array`,
+                'traceEvents is not an array',
                 offset + i,
               );
             }
@@ -293,7 +292,7 @@ export function scanTraceJson(
       if (b === CLOSE_BRACE || b === CLOSE_BRACKET || b === COMMA) {
         throw new FormatError(
           'chrome-trace/bad-json',
-          `${name}: unexpected ${String.fromCharCode(b)} where ${mode === Mode.Array ? 'an event' : 'a value'} should start`,
+          `unexpected ${String.fromCharCode(b)} where ${mode === Mode.Array ? 'an event' : 'a value'} should start`,
           offset + i,
         );
       }
@@ -325,24 +324,24 @@ export function scanTraceJson(
   } else if (inValue) {
     throw new FormatError(
       'chrome-trace/truncated',
-      `${name} is cut off: the file ends inside ${mode === Mode.Array ? `event ${events}` : 'the top-level object'}`,
+      `the file is cut off: it ends inside ${mode === Mode.Array ? `event ${events}` : 'the top-level object'}`,
       valueStart,
     );
   }
   if (mode === Mode.Top) {
-    throw new FormatError('chrome-trace/empty', `${name} holds no JSON`, 0);
+    throw new FormatError('chrome-trace/empty', 'the file holds no JSON', 0);
   }
   if (!bareArray && !sawTraceEvents) {
     throw new FormatError(
       'chrome-trace/no-trace-events',
-      `${name}: the top-level object has no traceEvents array`,
+      'the top-level object has no traceEvents array',
       0,
     );
   }
   if (mode !== Mode.Done && !(bareArray && mode === Mode.Array)) {
     throw new FormatError(
       'chrome-trace/truncated',
-      `${name} is cut off: the file ends before the top-level object is closed`,
+      'the file is cut off: it ends before the top-level object is closed',
       source.size,
     );
   }

@@ -112,7 +112,7 @@ export function parseTimelineRecords(
   if (records.length === 0) {
     throw new FormatError(
       'slime-comm-timeline/no-records',
-      `${source.name} holds no timeline record${skipped.count > 0 ? ` (${skipped.count} lines skipped, first: line ${skipped.examples[0].line} ${skipped.examples[0].reason})` : ''}`,
+      `the file holds no timeline record${skipped.count > 0 ? ` (${skipped.count} lines skipped, first: line ${skipped.examples[0].line} ${skipped.examples[0].reason})` : ''}`,
       0,
     );
   }
