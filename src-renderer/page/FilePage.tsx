@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useHost } from '../host/host-context';
@@ -15,6 +16,7 @@ export function FilePage({ file }: { file: FileSummary }) {
   const order = useRowOrder(file);
   const views = tabViews(file);
   const View = (views.find((v) => v.id === viewId) ?? views[0]).component;
+  useKeptTimesWhenStartMoves(file);
 
   return (
     <div className="file-view">
@@ -56,4 +58,21 @@ export function FilePage({ file }: { file: FileSummary }) {
       {detailsOpen && <DetailsPanel file={file} />}
     </div>
   );
+}
+
+/**
+ * A preview whose rows start earlier than the last one moves the file's times (seconds from its
+ * earliest start) by the difference: the stored window and cursor move with them, so the view
+ * stays on the same moment instead of jumping.
+ */
+function useKeptTimesWhenStartMoves(file: FileSummary) {
+  const shiftTimes = useViewStore((s) => s.shiftTimes);
+  const last = useRef<{ fileId: string; startSec: number | null } | null>(null);
+  useLayoutEffect(() => {
+    const before = last.current;
+    const now = file.globalStartSec;
+    if (before && before.fileId === file.fileId && before.startSec !== null && now !== null)
+      if (before.startSec !== now) shiftTimes(file.fileId, before.startSec - now);
+    last.current = { fileId: file.fileId, startSec: now };
+  }, [file.fileId, file.globalStartSec, shiftTimes]);
 }

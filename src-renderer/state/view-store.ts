@@ -55,6 +55,14 @@ export interface ViewState {
   setFilter(filter: RowFilter): void;
   patchFilter(patch: Partial<RowFilter>): void;
   setWindow(fileId: string, window: TimeWindow | null): void;
+  /**
+   * a file's stored window and cursor moved by `deltaSec`: its times are seconds from its
+   * earliest start, which moves back when a row read later starts earlier (previews)
+   */
+  shiftTimes(fileId: string, deltaSec: number): void;
+  /** each timeline's vertical scroll (by window key), kept while its view is mounted again */
+  scrollTops: Record<string, number>;
+  setScrollTop(key: string, top: number): void;
 }
 
 /** View state only (selection, order, filter, viewport): data stays in main's store. */
@@ -95,4 +103,24 @@ export const useViewStore = create<ViewState>()((set) => ({
       else delete windows[fileId];
       return { windows };
     }),
+  shiftTimes: (fileId, deltaSec) =>
+    set((s) => {
+      const window = s.windows[fileId];
+      const cursor = s.cursors[fileId];
+      return {
+        windows: window
+          ? {
+              ...s.windows,
+              [fileId]: { startSec: window.startSec + deltaSec, endSec: window.endSec + deltaSec },
+            }
+          : s.windows,
+        cursors:
+          cursor !== undefined && cursor !== null
+            ? { ...s.cursors, [fileId]: cursor + deltaSec }
+            : s.cursors,
+      };
+    }),
+  scrollTops: {},
+  setScrollTop: (key, top) =>
+    set((s) => (s.scrollTops[key] === top ? s : { scrollTops: { ...s.scrollTops, [key]: top } })),
 }));

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { FileSummary, RowOrder } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useRowPage } from '../host/data-hooks';
@@ -53,7 +53,17 @@ export function Timeline({
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ width: 800, height: 500 });
-  const [scrollTop, setScrollTop] = useState(0);
+  // a view mounted again (another tab and back, a preview that moved the file's start) opens
+  // where the user had scrolled
+  const setStoredScrollTop = useViewStore((s) => s.setScrollTop);
+  const [scrollTop, setScrollTop] = useState(
+    () => useViewStore.getState().scrollTops[windowKey] ?? 0,
+  );
+  useLayoutEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = scrollTop;
+    // once, on mount: later scrolls come from the element itself
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const [hiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
   const [hover, setHover] = useState<{ x: number; y: number; hit: HitBox | null } | null>(null);
   const [wallClock, setWallClock] = useState(false);
@@ -272,7 +282,10 @@ export function Timeline({
           className="timeline-scroll"
           ref={scroller}
           style={{ height: viewHeight }}
-          onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+          onScroll={(event) => {
+            setScrollTop(event.currentTarget.scrollTop);
+            setStoredScrollTop(windowKey, event.currentTarget.scrollTop);
+          }}
         >
           <div className="timeline-content" style={{ height: Math.max(layout.total, viewHeight) }}>
             <div

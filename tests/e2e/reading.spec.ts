@@ -229,4 +229,27 @@ test.describe('a rollout of 10,050 samples', () => {
     await page.mouse.up();
     await expect.poll(async () => (await column.boundingBox())!.width).toBeCloseTo(before + 80, 0);
   });
+
+  test('the timeline stays where the user scrolled while rows stream in, and across tabs', async ({
+    page,
+  }) => {
+    await page.goto(URL);
+    await page.getByTestId('file-input').setInputFiles(path);
+    // the first rows, while the rest is read (previews; a later one may start earlier and move
+    // the file's times): scroll down at once
+    await expect(page.getByTestId('timeline-row').first()).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByTestId('opening-tab')).toBeVisible();
+    const scroller = page.locator('.timeline-scroll');
+    await scroller.evaluate((el) => (el.scrollTop = 600));
+    await expect(page.getByTestId('opening-tab')).toHaveCount(0, { timeout: 90_000 });
+    await expect(page.getByTestId('row-count')).toContainText('10050');
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBe(600);
+    // another tab and back: the timeline opens where it was
+    await page.getByTestId('view-perf').click();
+    await expect(page.locator('.timeline-scroll')).toHaveCount(0);
+    await page.getByTestId('view-timeline').click();
+    await expect
+      .poll(() => page.locator('.timeline-scroll').evaluate((el) => el.scrollTop))
+      .toBe(600);
+  });
 });
