@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { FileError, FileSummary, MenuCommand } from '../src-main/core/api/trace-api';
 import { useDispatchCommand, useHost } from './host/host-context';
+import { useViewStore } from './state/view-store';
 import { useFilesStore } from './state/files-store';
 import { TopBar } from './frame/TopBar';
 import { ErrorBanner } from './frame/ErrorBanner';
@@ -88,6 +89,8 @@ export function App() {
         if (state.activeFileId !== previous.activeFileId) {
           useTrendsStore.getState().setActive(null);
           useRunStore.getState().setActive(null);
+          // each file keeps its own sort, filter and highlights
+          useViewStore.getState().showFile(previous.activeFileId, state.activeFileId);
         }
       }),
     [],

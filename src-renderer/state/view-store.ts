@@ -14,6 +14,21 @@ export interface TimeWindow {
   endSec: number;
 }
 
+/** What a file's rows are asked with; each file keeps its own while another file is shown. */
+export type FileQueryState = Pick<
+  ViewState,
+  'sort' | 'descending' | 'filter' | 'filterMode' | 'pickedLabel' | 'highlightNames'
+>;
+
+const DEFAULT_QUERY: FileQueryState = {
+  sort: 'row_id',
+  descending: false,
+  filter: {},
+  filterMode: 'filter',
+  pickedLabel: null,
+  highlightNames: null,
+};
+
 export interface ViewState {
   selection: Selection | null;
   sort: SortKey;
@@ -63,16 +78,20 @@ export interface ViewState {
   /** each timeline's vertical scroll (by window key), kept while its view is mounted again */
   scrollTops: Record<string, number>;
   setScrollTop(key: string, top: number): void;
+  /** the query state of files not shown now, by file id */
+  queries: Record<string, FileQueryState>;
+  /**
+   * another file is shown: the shown file's sort, filter and highlights are kept for it, and
+   * the next file's own come back (a new file starts unsorted and unfiltered)
+   */
+  showFile(previousFileId: string | null, nextFileId: string | null): void;
 }
 
 /** View state only (selection, order, filter, viewport): data stays in main's store. */
 export const useViewStore = create<ViewState>()((set) => ({
+  ...DEFAULT_QUERY,
   selection: null,
-  sort: 'row_id',
-  descending: false,
-  filter: {},
   windows: {},
-  filterMode: 'filter',
   matchingRowIds: null,
   view: 'timeline',
   cursors: {},
@@ -83,10 +102,8 @@ export const useViewStore = create<ViewState>()((set) => ({
   setLaneHeight: (laneHeight) => set({ laneHeight }),
   labelWidth: null,
   setLabelWidth: (labelWidth) => set({ labelWidth }),
-  pickedLabel: null,
   // a new pick (or its clearing) drops the last pick's highlight; a bin pick sets its own after
   setPickedLabel: (pickedLabel) => set({ pickedLabel, highlightNames: null }),
-  highlightNames: null,
   setHighlightNames: (highlightNames) => set({ highlightNames }),
   setFilterMode: (filterMode) => set({ filterMode }),
   setMatching: (matchingRowIds) => set({ matchingRowIds }),
@@ -119,6 +136,25 @@ export const useViewStore = create<ViewState>()((set) => ({
             ? { ...s.cursors, [fileId]: cursor + deltaSec }
             : s.cursors,
       };
+    }),
+  queries: {},
+  showFile: (previousFileId, nextFileId) =>
+    set((s) => {
+      if (previousFileId === nextFileId) return s;
+      const queries = { ...s.queries };
+      if (previousFileId !== null) {
+        const { sort, descending, filter, filterMode, pickedLabel, highlightNames } = s;
+        queries[previousFileId] = {
+          sort,
+          descending,
+          filter,
+          filterMode,
+          pickedLabel,
+          highlightNames,
+        };
+      }
+      const next = (nextFileId !== null ? queries[nextFileId] : undefined) ?? DEFAULT_QUERY;
+      return { ...next, queries, matchingRowIds: null };
     }),
   scrollTops: {},
   setScrollTop: (key, top) =>
