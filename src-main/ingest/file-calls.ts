@@ -31,7 +31,8 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
       readLazyValues(trace.format, sources[0], sampleOf(rowId), field),
     getPerf: () => trace.perf,
     exportTrace: (format) => exportFile(trace, format),
-    compareDigest: () => compareDigest(trace),
+    // made once (warmed after opening, see ingest-session.ts): comparing again is instant
+    compareDigest: once(() => compareDigest(trace)),
     runDigest: () => runDigest(trace),
   };
 }
@@ -54,4 +55,9 @@ export function previewCalls(preview: OpenedTrace, sources: IngestSource[]): Fil
     exportTrace: later('export'),
     compareDigest: later('compare'),
   };
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }

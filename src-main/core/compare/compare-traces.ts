@@ -248,7 +248,22 @@ function promptKey(row: Row, samples: PyValue[]): string | null {
   if (!sample || typeof sample !== 'object') return null;
   const prompt = sample.prompt;
   if (prompt === undefined || prompt === null) return null;
-  return `${String(row.group_index)}\u0000${stableText(prompt)}`;
+  // a 64-bit hash of the text, not the text: prompts of thousands of characters, 100k times,
+  // would cross threads and fill a map only to be compared for equality
+  return `${String(row.group_index)}\u0000${textHash(stableText(prompt))}`;
+}
+
+/** Two 32-bit multiplicative hashes of the text's UTF-16 units, as 16 hex digits. */
+export function textHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193);
+    b = Math.imul(b ^ unit, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 function stableText(value: PyValue): string {

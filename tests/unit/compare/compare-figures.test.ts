@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   byChange,
   compareDigest,
+  textHash,
   compareTraces,
   sideStats,
   type CompareSide,
@@ -327,17 +328,29 @@ describe('the digest a worker builds of one file', () => {
       [5, 5, 'completed', 5.5],
       [6, 6, 'completed', 6.5],
     ]);
-    // group, a NUL, the prompt text (a list of messages as JSON, a bigint as its digits);
-    // no key for a null prompt, a sample that is not a dict, no sample, or no prompt
+    // group, a NUL, a hash of the prompt text (a list of messages as JSON, a bigint as its
+    // digits); no key for a null prompt, a sample that is not a dict, no sample, or no prompt
     expect(digest.rows.map((r) => r.promptKey)).toEqual([
-      '3\u0000what is 2+2',
-      '3\u0000[{"role":"user","content":"hi","id":"12"}]',
+      `3\u0000${textHash('what is 2+2')}`,
+      `3\u0000${textHash('[{"role":"user","content":"hi","id":"12"}]')}`,
       null,
       null,
       null,
       null,
-      '6\u0000[object Object]',
+      `6\u0000${textHash('[object Object]')}`,
     ]);
     expect(digest.rollout).toBe(perf.rollout);
+  });
+
+  it('prompt texts are keyed by a 64-bit hash: FNV-1a, then a second multiplicative hash', () => {
+    // FNV-1a 32-bit test vectors (Fowler, Noll, Vo): "a" 0xe40c292c, "foobar" 0xbf9cf968
+    expect(textHash('a').slice(0, 8)).toBe('e40c292c');
+    expect(textHash('foobar').slice(0, 8)).toBe('bf9cf968');
+    expect(textHash('')).toMatch(/^811c9dc5[0-9a-f]{8}$/);
+    // equal texts, equal keys; texts differing in one unit or only in length, other keys
+    expect(textHash('what is 2+2')).toBe(textHash(['what is ', '2+2'].join('')));
+    const keys = new Set(['ab', 'ba', 'abc', 'ab\u0000', 'aé', 'ae'].map(textHash));
+    expect(keys.size).toBe(6);
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{16}$/);
   });
 });
