@@ -507,12 +507,17 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         break;
       }
       case 0x75: {
-        // SETITEMS
-        const items = popMark();
-        if (items.length % 2 !== 0)
+        // SETITEMS: read the pairs where they lie on the stack (a dict per sample's event:
+        // millions of them; a copy of each batch was a good part of the garbage)
+        if (marks.length === 0) fail('pickle/no-mark', 'the pickle closes a mark it never opened');
+        const from = marks.pop()!;
+        if ((stack.length - from) % 2 !== 0)
           fail('pickle/bad-setitems', 'SETITEMS with an odd number of items');
-        const d = top();
-        for (let i = 0; i < items.length; i += 2) setItem(d, value(items[i]), value(items[i + 1]));
+        if (from === 0) fail('pickle/stack-underflow', 'the pickle reads an empty stack');
+        const d = stack[from - 1];
+        for (let i = from; i < stack.length; i += 2)
+          setItem(d, value(stack[i]), value(stack[i + 1]));
+        stack.length = from;
         break;
       }
       case 0x8f: // EMPTY_SET
