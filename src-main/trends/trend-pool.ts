@@ -145,7 +145,8 @@ export class TrendPool {
     slot.running = null;
     void slot.worker.terminate();
     queued.settle(CANCELLED);
-    this.pump();
+    // after the other listeners of the same abort: jobs it also cancels must not start first
+    queueMicrotask(() => this.pump());
   }
 }
 
