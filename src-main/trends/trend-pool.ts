@@ -119,7 +119,7 @@ export class TrendPool {
     const running = slot.running!;
     slot.running = null;
     running.settle(result);
-    this.pump();
+    this.pumpSoon();
   }
 
   /** A thread that errored or ended: its job fails, and a new thread takes the next job. */
@@ -128,7 +128,7 @@ export class TrendPool {
     void slot.worker.terminate();
     slot.running?.settle({ type: 'failed', error });
     slot.running = null;
-    this.pump();
+    this.pumpSoon();
   }
 
   private cancel(queued: Queued): void {
@@ -146,7 +146,15 @@ export class TrendPool {
     void slot.worker.terminate();
     queued.settle(CANCELLED);
     // after the other listeners of the same abort: jobs it also cancels must not start first
-    queueMicrotask(() => this.pump());
+    this.pumpSoon();
+  }
+
+  /**
+   * pump, once what the ended job's caller does with its result has run: its file is reported
+   * done before the next file is reported reading
+   */
+  private pumpSoon(): void {
+    setImmediate(() => this.pump());
   }
 }
 

@@ -68,6 +68,19 @@ describe('trend pool', () => {
     expect(exits).toHaveLength(2);
   });
 
+  it('a job’s caller hears its end before the next job starts on that thread', async () => {
+    const { pool } = standInPool(1);
+    const events: string[] = [];
+    const run = (path: string) =>
+      pool
+        .run({ path, onStart: () => events.push(`start ${path}`) })
+        .then(() => events.push(`end ${path}`));
+    await Promise.all([run('wait:5:a'), run('wait:5:b')]);
+    await pool.close();
+    // the trends progress says a file is done before it says the next is reading
+    expect(events).toEqual(['start wait:5:a', 'end wait:5:a', 'start wait:5:b', 'end wait:5:b']);
+  });
+
   it('a thread that exits or throws fails only its job, and a new thread takes the next', async () => {
     const { pool, exits } = standInPool(1);
     const results = await Promise.all(
