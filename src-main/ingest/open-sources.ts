@@ -1,7 +1,13 @@
 import { bytesSource, type ByteSource } from '../core/bytes/byte-source';
 import { openFileSource } from '../core/bytes/file-source';
 import { FormatError } from '../core/bytes/format-error';
-import { openTraceFile, type OpenOptions, type OpenedTrace } from '../core/open/open-trace-file';
+import {
+  openTraceFigures,
+  openTraceFile,
+  type OpenOptions,
+  type OpenedTrace,
+  type TraceFigures,
+} from '../core/open/open-trace-file';
 import type { FileError } from '../core/api/trace-api';
 import type { IngestRequest } from './ingest-protocol';
 
@@ -10,6 +16,19 @@ import type { IngestRequest } from './ingest-protocol';
  * thread entries (ingest-worker.ts, cli.ts) give `options.partReader`: a helper thread.
  */
 export function ingest(request: IngestRequest, options: OpenOptions = {}): OpenedTrace {
+  return withSources(request, (sources) =>
+    openTraceFile(sources, { ...options, joinByBootstrapRoom: request.joinByBootstrapRoom }),
+  );
+}
+
+/** One file's trend figures' input (openTraceFigures: no store), its source always closed. */
+export function ingestFigures(path: string, options: OpenOptions = {}): TraceFigures {
+  return withSources({ sources: [{ kind: 'path', path }] }, (sources) =>
+    openTraceFigures(sources, options),
+  );
+}
+
+function withSources<T>(request: IngestRequest, use: (sources: ByteSource[]) => T): T {
   const closers: (() => void)[] = [];
   try {
     const sources: ByteSource[] = request.sources.map((source) => {
@@ -18,10 +37,7 @@ export function ingest(request: IngestRequest, options: OpenOptions = {}): Opene
       closers.push(() => file.close());
       return file;
     });
-    return openTraceFile(sources, {
-      ...options,
-      joinByBootstrapRoom: request.joinByBootstrapRoom,
-    });
+    return use(sources);
   } finally {
     for (const close of closers) close();
   }

@@ -1,12 +1,11 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename } from 'node:path';
 import createTrendWorker from './trend-worker?nodeWorker';
 import { groupPaths } from '../ingest/group-files';
-import { holdsRolloutSamples, sniffFormat } from '../core/formats/registry';
+import { sniffPath } from '../ingest/sniff-path';
+import { holdsRolloutSamples } from '../core/formats/registry';
 import type { TrendFileProgress, TrendsResult } from '../core/model/trend';
-import type { TrendWorkerMessage } from './trend-protocol';
 import { trendUnit } from '../core/trends/trend-figures';
+import { TrendPool } from './trend-pool';
 
 export type { TrendFileProgress, TrendsResult };
 import { TrendCache, fileStamp } from './trend-cache';
@@ -14,15 +13,16 @@ import { TrendCache, fileStamp } from './trend-cache';
 export interface TrendsOptions {
   /** the app's data folder for per-file results; null reads every file */
   cacheDir: string | null;
-  /** files read at once, each on its own thread (default: the machine's cores, at most 4) */
+  /** files read at once, each on a thread of its own (default: the machine's cores, at most 2) */
   workers?: number;
   onFile?: (progress: TrendFileProgress) => void;
   signal?: AbortSignal;
 }
 
 /**
- * The trend points of a run: every rollout dump among the named files and folders, each read on
- * a worker thread (a few at once) unless the cache holds its figures for the same content.
+ * The trend points of a run: every rollout dump among the named files and folders (gzipped or
+ * not), each read on one of a few worker threads unless the cache holds its figures for the
+ * same content.
  */
 export async function computeTrends(
   paths: string[],
@@ -41,19 +41,19 @@ export async function computeTrends(
     result.skipped.push({ path: folder, reason: 'holds no trace file' });
   const dumps: string[] = [];
   for (const group of found.groups) {
-    const format = group.length === 1 ? sniffHead(group[0]) : null;
-    if (format !== null && holdsRolloutSamples(format)) dumps.push(group[0]);
+    // sniffed after inflating a gzip head: rollout_7.pt.gz is a dump as rollout_7.pt is
+    const format = group.length === 1 ? sniffPath(group[0]) : null;
+    if (typeof format === 'string' && holdsRolloutSamples(format)) dumps.push(group[0]);
     else for (const path of group) result.skipped.push({ path, reason: 'not a rollout dump' });
   }
-  const queue = [...dumps];
-  const workers = Math.max(1, options.workers ?? Math.min(4, availableParallelism()));
-  const next = async (): Promise<void> => {
-    for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-      if (options.signal?.aborted) return;
-      await trendOfFile(path, cache, result, options);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(workers, dumps.length) }, next));
+  // two threads at most: each holds a whole dump while reading it, and the machine has more to do
+  const size = Math.max(1, options.workers ?? Math.min(2, availableParallelism()));
+  const pool = new TrendPool(Math.min(size, dumps.length), () => createTrendWorker({}));
+  try {
+    await Promise.all(dumps.map((path) => trendOfFile(path, cache, pool, result, options)));
+  } finally {
+    await pool.close();
+  }
   for (const point of result.points) {
     for (const key of Object.keys(point.figures)) result.units[key] ??= trendUnit(key);
   }
@@ -69,9 +69,11 @@ export async function computeTrends(
 async function trendOfFile(
   path: string,
   cache: TrendCache,
+  pool: TrendPool,
   result: TrendsResult,
   options: TrendsOptions,
 ) {
+  if (options.signal?.aborted) return;
   let stamp;
   try {
     stamp = fileStamp(path);
@@ -89,12 +91,19 @@ async function trendOfFile(
     report('cached', stamp.size);
     return;
   }
-  report('reading', 0);
-  const message = await runTrendWorker(
+  let started = false;
+  const message = await pool.run({
     path,
-    (bytesRead) => report('reading', bytesRead),
-    options.signal,
-  );
+    onStart: () => {
+      started = true;
+      report('reading', 0);
+    },
+    // a gzipped dump reports inflated bytes: never more than the whole file
+    onBytes: (bytesRead) => report('reading', Math.min(bytesRead, stamp.size)),
+    signal: options.signal,
+  });
+  // cancelled before a thread took it: as before the pool, a file never started is not listed
+  if (message.type === 'failed' && message.error.code === 'open/cancelled' && !started) return;
   if (message.type === 'done') {
     result.points.push(message.point);
     // the file may have grown while it was read: keep only what matches its content now
@@ -109,55 +118,5 @@ async function trendOfFile(
   } else {
     result.incomplete.push({ path, code: message.error.code, message: message.error.message });
     report('incomplete', 0);
-  }
-}
-
-function runTrendWorker(
-  path: string,
-  onBytes: (bytesRead: number) => void,
-  signal?: AbortSignal,
-): Promise<Exclude<TrendWorkerMessage, { type: 'progress' }>> {
-  return new Promise((resolve) => {
-    const worker = createTrendWorker({ workerData: { path } });
-    let settled = false;
-    const settle = (message: Exclude<TrendWorkerMessage, { type: 'progress' }>) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', abort);
-      void worker.terminate();
-      resolve(message);
-    };
-    const abort = () =>
-      settle({ type: 'failed', error: { code: 'open/cancelled', message: 'cancelled' } });
-    signal?.addEventListener('abort', abort);
-    worker.on('message', (message: TrendWorkerMessage) => {
-      if (message.type === 'progress') onBytes(message.bytesRead);
-      else settle(message);
-    });
-    worker.on('error', (error) =>
-      settle({ type: 'failed', error: { code: 'open/worker-failed', message: error.message } }),
-    );
-    worker.on('exit', (code) =>
-      settle({
-        type: 'failed',
-        error: { code: 'open/worker-failed', message: `the reading thread ended (${code})` },
-      }),
-    );
-  });
-}
-
-function sniffHead(path: string) {
-  try {
-    if (!statSync(path).isFile()) return null; // a FIFO would block the open
-    const fd = openSync(path, 'r');
-    try {
-      const head = Buffer.allocUnsafe(Math.min(64 * 1024, statSync(path).size));
-      const length = readSync(fd, head, 0, head.length, 0);
-      return sniffFormat(head.subarray(0, length), basename(path))?.id ?? null;
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return null;
   }
 }

@@ -1,7 +1,12 @@
 import type { ByteSource } from '../bytes/byte-source';
 import { FormatError } from '../bytes/format-error';
 import type { FormatPartReader } from '../bytes/part-reader';
-import type { OpenProgressReport, OpenStep } from '../formats/format-descriptor';
+import type {
+  FormatDescriptor,
+  FormatOpened,
+  OpenProgressReport,
+  OpenStep,
+} from '../formats/format-descriptor';
 import {
   FORMATS,
   SNIFF_BYTES,
@@ -14,10 +19,10 @@ import { buildStoreStats } from '../store/store-stats';
 import { SearchTextsWhileReading } from '../store/search-text';
 import { buildPerfView } from './build-perf-view';
 import { gunzipIfGzip } from '../bytes/gunzip-source';
-import type { OpenedTrace } from './opened-trace';
+import type { OpenedTrace, TraceFigures } from './opened-trace';
 import { buildPreviewTrace, previewSchedule } from './preview-trace';
 
-export type { OpenProgressReport, OpenStep, OpenedTrace };
+export type { OpenProgressReport, OpenStep, OpenedTrace, TraceFigures };
 
 export interface OpenOptions {
   onProgress?: (progress: OpenProgressReport) => void;
@@ -79,12 +84,99 @@ function textEncodingOf(head: Uint8Array): string | null {
   return null;
 }
 
+/** A file read by its format, before the store: what both openings below start from. */
+interface ReadTrace {
+  format: FormatDescriptor;
+  /** the named files, and the bytes the format read (inflated where a file is gzip) */
+  files: ByteSource[];
+  sources: ByteSource[];
+  name: string;
+  bytes: number;
+  opened: FormatOpened;
+  /** search texts made while the rows were read (the app's path), else null */
+  searchTexts: SearchTextsWhileReading | null;
+}
+
 /**
  * file bytes -> format (sniff, open) -> store -> stats and perf view: the one pipeline behind
  * the worker, serve mode and the headless commands. `sources` are one file, or one source
  * group (a rotated set) oldest first. Nothing here knows a format: it asks the descriptor.
  */
 export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): OpenedTrace {
+  const read = readTraceFile(files, options);
+  const { format, sources, name, bytes, opened, searchTexts } = read;
+  const first = sources[0];
+  options.onStepEnd?.('rows');
+  const store = buildStore({ rows: opened.rows });
+  // the last rows since the format last said (texts of rows built only at the end are made
+  // after opening, while the worker is idle: warm-indexes.ts)
+  if (searchTexts?.started) {
+    searchTexts.extend(opened.rows);
+    searchTexts.seed(store);
+  }
+  const stats = buildStoreStats(store);
+  options.onStepEnd?.('store');
+  const perf = perfViewOf(read);
+  options.onStepEnd?.('perf');
+  const summary: OpenedTrace['summary'] = {
+    name,
+    format: format.id,
+    formatLabels: format.labels,
+    capabilities: format.capabilities,
+    bytes,
+    samples: opened.sampleCount,
+    untracedSamples: opened.untracedSamples,
+    skippedLines: opened.skippedLines ?? NO_SKIPPED_LINES,
+    rolloutId: opened.rolloutId ?? null,
+    notices: [...inflatedNotice(read.files, sources), ...opened.notices],
+    ...stats,
+    ...opened.counts,
+  };
+  const { own, resumed } = perf.rollout;
+  if (resumed.length > 0) {
+    summary.rolloutWindow = {
+      ownStartSec: own.startSec,
+      ownEndSec: own.endSec,
+      label: own.label,
+      idleGaps: resumed
+        .filter((r) => r.idleSec > 0)
+        .map((r) => ({
+          rowId: r.rowId,
+          startSec: r.earlierEndSec,
+          endSec: r.resumeStartSec,
+          startRolloutId: r.startRolloutId,
+        })),
+    };
+  }
+  if (opened.bootstrapRooms !== undefined) {
+    summary.bootstrapRooms = opened.bootstrapRooms;
+    summary.joinedByBootstrapRoom = opened.joinedByBootstrapRoom ?? false;
+  }
+  // one file of a source group (opened by path): offer the whole group
+  if (format.groupSources && sources.length === 1 && first.path !== undefined) {
+    const group = format.groupSources(first.path);
+    if (group.length > 1) summary.rotatedSet = group;
+  }
+  return { summary, format, store, perf, samples: opened.samples, rows: opened.rows };
+}
+
+/**
+ * The first steps alone (sniff, the format's open, the perf view) for what needs a file's rows,
+ * samples and perf figures but never asks rows of it (a trends point): no store, indexes or
+ * search text are built. Its figures are those openTraceFile gives for the same file.
+ */
+export function openTraceFigures(files: ByteSource[], options: OpenOptions = {}): TraceFigures {
+  const read = readTraceFile(files, options);
+  return {
+    rolloutId: read.opened.rolloutId ?? null,
+    rows: read.opened.rows,
+    samples: read.opened.samples,
+    perf: perfViewOf(read),
+  };
+}
+
+/** sniff -> the format's open: the rows, samples and perf keys of one file or source group. */
+function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
   if (files.length === 0) throw new FormatError('open/no-file', 'no file given');
   const formats = options.formats ?? FORMATS;
   // a .gz of any format: every step from sniffing on sees the inflated bytes
@@ -126,64 +218,17 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
         ? { start: (path, from) => partReader.start(format.id, path, from) }
         : undefined,
   });
-  options.onStepEnd?.('rows');
-  const store = buildStore({ rows: opened.rows });
-  // the last rows since the format last said (texts of rows built only at the end are made
-  // after opening, while the worker is idle: warm-indexes.ts)
-  if (searchTexts?.started) {
-    searchTexts.extend(opened.rows);
-    searchTexts.seed(store);
-  }
-  const stats = buildStoreStats(store);
-  options.onStepEnd?.('store');
-  const perf = buildPerfView(
+  return { format, files, sources, name, bytes, opened, searchTexts };
+}
+
+function perfViewOf({ format, opened }: ReadTrace) {
+  return buildPerfView(
     format.capabilities.perfSeries,
     opened.rows,
     opened.perf,
     opened.samples,
     opened.rolloutId ?? null,
   );
-  options.onStepEnd?.('perf');
-  const summary: OpenedTrace['summary'] = {
-    name,
-    format: format.id,
-    formatLabels: format.labels,
-    capabilities: format.capabilities,
-    bytes,
-    samples: opened.sampleCount,
-    untracedSamples: opened.untracedSamples,
-    skippedLines: opened.skippedLines ?? NO_SKIPPED_LINES,
-    rolloutId: opened.rolloutId ?? null,
-    notices: [...inflatedNotice(files, sources), ...opened.notices],
-    ...stats,
-    ...opened.counts,
-  };
-  const { own, resumed } = perf.rollout;
-  if (resumed.length > 0) {
-    summary.rolloutWindow = {
-      ownStartSec: own.startSec,
-      ownEndSec: own.endSec,
-      label: own.label,
-      idleGaps: resumed
-        .filter((r) => r.idleSec > 0)
-        .map((r) => ({
-          rowId: r.rowId,
-          startSec: r.earlierEndSec,
-          endSec: r.resumeStartSec,
-          startRolloutId: r.startRolloutId,
-        })),
-    };
-  }
-  if (opened.bootstrapRooms !== undefined) {
-    summary.bootstrapRooms = opened.bootstrapRooms;
-    summary.joinedByBootstrapRoom = opened.joinedByBootstrapRoom ?? false;
-  }
-  // one file of a source group (opened by path): offer the whole group
-  if (format.groupSources && sources.length === 1 && first.path !== undefined) {
-    const group = format.groupSources(first.path);
-    if (group.length > 1) summary.rotatedSet = group;
-  }
-  return { summary, format, store, perf, samples: opened.samples, rows: opened.rows };
 }
 
 /** "gzip: 1200000 bytes inflated from 80000": where the bytes the format read came from. */

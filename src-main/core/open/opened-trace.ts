@@ -16,3 +16,11 @@ export interface OpenedTrace {
   /** rows in slime's model, kept for the headless commands and export */
   rows: Row[];
 }
+
+/** What trend figures are computed from (openTraceFigures): the trace without its store. */
+export interface TraceFigures {
+  rolloutId: OpenedTrace['summary']['rolloutId'];
+  rows: Row[];
+  samples: PyValue[];
+  perf: PerfView;
+}
