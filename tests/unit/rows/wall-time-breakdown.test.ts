@@ -25,8 +25,11 @@ const window = (startSec: number, endSec: number, kind: 'own' | 'whole' = 'own')
 });
 
 /** Every category at 0 but the ones given. */
-function seconds(some: Partial<Record<WallTimeCategory, number>>) {
-  return { ...Object.fromEntries(WALL_TIME_CATEGORIES.map((c) => [c, 0])), ...some };
+function seconds(
+  some: Partial<Record<WallTimeCategory, number>>,
+): Record<WallTimeCategory, number> {
+  const all = Object.fromEntries(WALL_TIME_CATEGORIES.map((c) => [c, some[c] ?? 0]));
+  return all as Record<WallTimeCategory, number>;
 }
 
 /** The own window [0, 100] s of a file starting at 1000, attributed to `bounding`. */
