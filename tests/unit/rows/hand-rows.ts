@@ -10,7 +10,15 @@ export function span(
   name: string,
   start: number,
   end: number,
-  extra: { depth?: number; endAttrs?: Attrs; endTs?: number | null } = {},
+  extra: {
+    depth?: number;
+    lane?: number;
+    endAttrs?: Attrs;
+    /** null: an open span (drawn to `end`) */
+    endTs?: number | null;
+    id?: string | null;
+    parent?: string | null;
+  } = {},
 ): SpanItem {
   return {
     type: 'span',
@@ -20,17 +28,21 @@ export function span(
     end_ts: extra.endTs === undefined ? end : extra.endTs,
     display_end_ts: end,
     attempt: 0,
-    span_id: null,
-    parent_span_id: null,
+    span_id: extra.id ?? null,
+    parent_span_id: extra.parent ?? null,
     parent_span_name: null,
-    lane: 0,
+    lane: extra.lane ?? 0,
     depth: extra.depth ?? 0,
     attrs: { start_attrs: {}, end_attrs: extra.endAttrs ?? {} },
   };
 }
 
 /** A point event at ts. */
-export function point(name: string, ts: number): PointItem {
+export function point(
+  name: string,
+  ts: number,
+  extra: { lane?: number; parent?: string } = {},
+): PointItem {
   return {
     type: 'event',
     state: 'point_event',
@@ -38,9 +50,9 @@ export function point(name: string, ts: number): PointItem {
     ts,
     attempt: 0,
     span_id: null,
-    parent_span_id: null,
+    parent_span_id: extra.parent ?? null,
     parent_span_name: null,
-    lane: 0,
+    lane: extra.lane ?? 0,
     depth: 0,
     attrs: {},
   };
