@@ -56,6 +56,9 @@ describe('buildGroupFigures', () => {
       sample(3, 1, 1000, 1010, 0),
       sample(4, null, 1000, 1010, 0),
       sample(5, '1', 1000, 1010, 0), // the string "1" is not group 1
+      // no group index at all (undefined): groups of one too
+      { ...sample(6, null, 1000, 1010, 0), group_index: undefined as never },
+      { ...sample(7, null, 1000, 1010, 0), group_index: undefined as never },
     ];
     const groups = buildGroupFigures(rows, [], 1000);
     expect(groups.map((g) => [g.groupIndex, g.rowIds])).toEqual([
@@ -64,6 +67,8 @@ describe('buildGroupFigures', () => {
       [0, [2]],
       [null, [4]],
       ['1', [5]],
+      [undefined, [6]],
+      [undefined, [7]],
     ]);
   });
 

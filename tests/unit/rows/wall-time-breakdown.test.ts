@@ -12,7 +12,7 @@ import {
   type WallTimeCategory,
 } from '../../../src-main/core/model/rollout-figures';
 import type { Row, SpanItem } from '../../../src-main/core/model/row';
-import { row, span } from './hand-rows';
+import { point, row, span } from './hand-rows';
 
 const GROUP = 'generate_and_rm_group';
 
@@ -39,6 +39,7 @@ describe('buildOwnBreakdown: each moment of the own window as what the bounding 
   it('queueing before its start and in its request’s queue time, then its deepest span, else a gap', () => {
     const bounding = row(1, [
       span(GROUP, 1000, 1100), // group-wide: says nothing of this sample
+      point('attempt_start', 1005), // a point event takes no time
       span('generate_and_rm', 1010, 1090), // other in sample
       span('sglang_generate_stream', 1010, 1050, { depth: 1, endAttrs: { queue_time: 5 } }),
       span('sglang_pd_prefill_forward', 1020, 1025, { depth: 2 }),
@@ -155,6 +156,26 @@ describe('buildOwnBreakdown: each moment of the own window as what the bounding 
     expect(ownSeconds([bare])).toEqual(seconds({ queueing: 30, 'gaps in sample': 70 }));
   });
 
+  it('a span ending exactly where the window starts means the sample had started', () => {
+    const b = buildOwnBreakdown(
+      [row(0, [span('tool_call', 1000, 1050), span('reward_model', 1070, 1100)])],
+      window(50, 100),
+      1000,
+    );
+    expect(b.seconds).toEqual(seconds({ 'gaps in sample': 20, 'reward model': 30 }));
+  });
+
+  it('only the window is attributed, though the row goes on after it', () => {
+    const b = buildOwnBreakdown(
+      [row(0, [span('tool_call', 1000, 1030), span('reward_model', 1040, 1080)])],
+      window(0, 50),
+      1000,
+    );
+    expect(b.seconds).toEqual(
+      seconds({ 'tool calls': 30, 'gaps in sample': 10, 'reward model': 10 }),
+    );
+  });
+
   it('nothing to attribute without rows or in an empty window', () => {
     const none = { seconds: seconds({}), boundingRowId: null, boundingGroupIndex: null };
     expect(buildOwnBreakdown([], window(0, 100), 1000)).toEqual({
@@ -203,6 +224,8 @@ describe('sameGroup', () => {
     expect(sameGroup(r(0, 1), r(1, '1'))).toBe(false);
     expect(sameGroup(r(0, null), r(1, null))).toBe(false);
     expect(sameGroup(r(0, null), r(0, null))).toBe(true);
+    const noGroup = (rowId: number) => ({ ...r(rowId, null), group_index: undefined as never });
+    expect(sameGroup(noGroup(0), noGroup(1))).toBe(false);
   });
 });
 
@@ -225,10 +248,10 @@ describe('buildWholeBreakdown', () => {
       boundingRowId: 3,
       boundingGroupIndex: 1,
     };
-    // earlier attempts 30-60 (to the own window's start: 20 s), 0-10 and 5-20 (together 20 s)
+    // earlier attempts 30-60 (to the own window's start: 20 s), 2-10 and 5-20 (together 18 s)
     const whole = buildWholeBreakdown(own, window(0, 100, 'whole'), [
       resumed(30, 60),
-      resumed(0, 10),
+      resumed(2, 10),
       resumed(5, 20),
       resumed(55, 55), // no earlier attempt
     ]);
@@ -237,8 +260,8 @@ describe('buildWholeBreakdown', () => {
       seconds: seconds({
         generation: 30,
         'gaps in sample': 20,
-        'earlier attempts': 40,
-        'idle between attempts': 10,
+        'earlier attempts': 38,
+        'idle between attempts': 12,
       }),
       boundingRowId: 3,
       boundingGroupIndex: 1,
