@@ -8,6 +8,7 @@ import {
   truncate,
   truthy,
 } from '../../../src-main/core/rows/python-values';
+import type { PyValue } from '../../../src-main/core/model/py-value';
 
 describe("Python's semantics where slime's viewer relies on them", () => {
   it("round6 equals CPython's round(x, 6), ties to even on the exact binary value", () => {
@@ -104,7 +105,8 @@ describe("Python's semantics where slime's viewer relies on them", () => {
   });
 
   it('isContainer: dicts, lists and objects, not scalars or None', () => {
-    for (const yes of [{}, [], { a: 1 }, new Uint8Array(1)]) expect(isContainer(yes)).toBe(true);
+    const containers: PyValue[] = [{}, [], { a: 1 }, new Uint8Array(1)];
+    for (const yes of containers) expect(isContainer(yes)).toBe(true);
     for (const no of [null, undefined, 0, 'x', true, 3n]) expect(isContainer(no)).toBe(false);
   });
 });
