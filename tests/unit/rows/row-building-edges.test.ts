@@ -19,6 +19,19 @@ describe('buildRows: edges of TRACE_MODEL 3', () => {
     expect(rows.map((r) => r.items.map((i) => i.name))).toEqual([['kept'], ['kept']]);
   });
 
+  it('a flat PD key that is a numeric string gives no virtual span (slime: int or float > 0)', () => {
+    const { rows } = buildRows([
+      sampleWith([
+        ev('span_start', 'sglang_generate', 0, { span_id: 'g' }),
+        ev('span_end', 'sglang_generate', 1, {
+          span_id: 'g',
+          attrs: { pd_prefill_forward_duration: '0.5' },
+        }),
+      ]),
+    ]);
+    expect(rows[0].items.map((i) => i.name)).toEqual(['sglang_generate']);
+  });
+
   it('a trace id None is no trace id', () => {
     const { rows } = buildRows([sampleWith([ev('event', 'e', 0)], {}, { trace_id: null })]);
     expect(rows[0].trace_id).toBeNull();
