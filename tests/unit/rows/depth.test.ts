@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkEvents } from '../../../src-main/core/rows/collect-items';
+import { walkEvents, type WalkSpan } from '../../../src-main/core/rows/collect-items';
 import { pointDepth, spanDepths } from '../../../src-main/core/rows/depth';
 import type { PyValue } from '../../../src-main/core/model/py-value';
 import { ev } from './events';
@@ -50,6 +50,23 @@ describe('spanDepths and pointDepth (TRACE_MODEL 3, step 5)', () => {
         ev('span_end', 'second', 2, { span_id: 's' }),
       ]),
     ).toEqual({ second: 1 });
+  });
+
+  it('a walk that reaches a span resolved on an earlier walk stops there', () => {
+    // walk order b, x, a: b -> a -> b again (0 for that walk): a 1, b 2; then x under a: 2
+    const span = (spanId: string, parent: string): WalkSpan => ({
+      spanId,
+      name: spanId,
+      start: 0,
+      end: 1,
+      parent,
+      startAttrs: {},
+      endAttrs: {},
+      attempt: 0,
+    });
+    const spans = [span('b', 'a'), span('x', 'a'), span('a', 'b')];
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    expect(Object.fromEntries(spanDepths(spans, byId))).toEqual({ a: 1, b: 2, x: 2 });
   });
 
   it('instant events and orphans sit one below their parent span, or at 0', () => {

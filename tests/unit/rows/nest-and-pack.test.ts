@@ -23,6 +23,26 @@ describe('nestByTime', () => {
     ]);
     expect(Array.from(depth)).toEqual([0, 1]);
   });
+
+  it('at one start the longer interval is the parent, whichever is listed first', () => {
+    const { depth, parent } = nestByTime([
+      { start: 0, end: 5 },
+      { start: 0, end: 10 },
+    ]);
+    expect(Array.from(depth)).toEqual([1, 0]);
+    expect(Array.from(parent)).toEqual([1, -1]);
+  });
+
+  it('zero-length intervals: one at another’s start nests in it, one at its end does not', () => {
+    const { depth, parent } = nestByTime([
+      { start: 5, end: 5 }, // 0
+      { start: 5, end: 5 }, // 1: same instant, listed later: inside 0
+      { start: 10, end: 20 }, // 2
+      { start: 20, end: 20 }, // 3: where 2 ends: a root
+    ]);
+    expect(Array.from(depth)).toEqual([0, 1, 0, 0]);
+    expect(Array.from(parent)).toEqual([-1, 0, -1, -1]);
+  });
 });
 
 describe('packBlocks', () => {
@@ -36,5 +56,23 @@ describe('packBlocks', () => {
     ]);
     expect(Array.from(firstLane)).toEqual([0, 1, 0, 3, 0]);
     expect(laneCount).toBe(5);
+  });
+
+  it('places blocks in start order whatever the input order, ties in input order', () => {
+    const { firstLane, laneCount } = packBlocks([
+      { start: 10, end: 15, height: 1 }, // 0: lane 0 is free again at 10 (block 1 ended)
+      { start: 0, end: 10, height: 1 }, // 1: first by start: lane 0
+      { start: 5, end: 20, height: 1 }, // 2: lane 1
+      { start: 30, end: 35, height: 2 }, // 3: before 4 at the same start: lanes 0-1
+      { start: 30, end: 35, height: 1 }, // 4: lane 2
+      { start: 40, end: 41, height: 0 }, // 5: a block takes at least one lane
+      { start: 40, end: 41, height: 1 }, // 6: so this one goes below it
+    ]);
+    expect(Array.from(firstLane)).toEqual([0, 0, 1, 0, 2, 0, 1]);
+    expect(laneCount).toBe(3);
+  });
+
+  it('no blocks: no lanes', () => {
+    expect(packBlocks([]).laneCount).toBe(0);
   });
 });

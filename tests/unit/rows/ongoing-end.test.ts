@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkEvents } from '../../../src-main/core/rows/collect-items';
+import { walkEvents, type WalkSpan } from '../../../src-main/core/rows/collect-items';
 import { groupSiblings, ongoingEnd } from '../../../src-main/core/rows/ongoing-end';
 import type { PyValue } from '../../../src-main/core/model/py-value';
 import { ev } from './events';
@@ -92,5 +92,84 @@ describe('ongoingEnd (TRACE_MODEL 3, step 4)', () => {
       ev('event', 'late', 3),
     ];
     expect(clip(cycle, 'a')).toEqual({ end: 3, reason: 'row_end' });
+  });
+});
+
+/** A walked span, by hand: `end` null when it never ended. */
+function walked(
+  spanId: string,
+  name: string,
+  start: number,
+  end: number | null,
+  parent: string | null,
+): WalkSpan {
+  return { spanId, name, start, end, parent, startAttrs: {}, endAttrs: {}, attempt: 0 };
+}
+
+describe('groupSiblings', () => {
+  it('groups by parent (roots together) and sorts by start, end (none or 0: last), name, then walk order', () => {
+    const spans = [
+      walked('s1', 'b', 2, 5, 'p'),
+      walked('s2', 'z', 1, 9, 'p'),
+      walked('s3', 'a', 2, null, 'p'), // never ended: after every end
+      walked('s4', 'c', 2, 3, 'p'),
+      walked('s5', 'a', 2, 5, 'p'),
+      walked('s6', '', 2, 5, 'p'), // no name sorts as "span"
+      walked('s7', 'sp', 2, 5, 'p'),
+      walked('s8', 'x', 2, 0, 'p'), // Python's `end_ts or inf`: an end of 0 is none
+      walked('s9', 'same', 3, 4, 'p'),
+      walked('s10', 'same', 3, 4, 'p'), // a full tie keeps the walk order
+      walked('r1', 'root', 5, 6, null),
+      walked('r2', 'root', 1, 2, null),
+    ];
+    const groups = groupSiblings(spans);
+    expect([...groups.keys()]).toEqual(['p', null]);
+    expect(groups.get('p')!.map((s) => s.spanId)).toEqual([
+      's2',
+      's4',
+      's5',
+      's1',
+      's7',
+      's6',
+      's3',
+      's8',
+      's9',
+      's10',
+    ]);
+    expect(groups.get(null)!.map((s) => s.spanId)).toEqual(['r2', 'r1']);
+  });
+});
+
+describe('ongoingEnd on hand-walked spans', () => {
+  it('self when there is no candidate at all (no finite row end, no sibling, no ancestor)', () => {
+    const open = walked('o', 'open', 4, null, null);
+    expect(ongoingEnd(open, new Map(), new Map(), -Infinity)).toEqual({ end: 4, reason: 'self' });
+  });
+
+  it('an ancestor that ends exactly at the start is no candidate', () => {
+    const parent = walked('p', 'parent', 0, 2, null);
+    const open = walked('o', 'open', 2, null, 'p');
+    const byId = new Map([
+      ['p', parent],
+      ['o', open],
+    ]);
+    expect(ongoingEnd(open, byId, groupSiblings([parent, open]), 9)).toEqual({
+      end: 9,
+      reason: 'row_end',
+    });
+  });
+
+  it('the next sibling is the first in sibling order to start later, whatever the order', () => {
+    const siblings = [
+      walked('o', 'open', 4, null, 'p'),
+      walked('a', 'a', 6, 7, 'p'),
+      walked('b', 'b', 1, 2, 'p'),
+      walked('c', 'c', 5, 6, 'p'),
+    ];
+    const bySibling = new Map<string | null, WalkSpan[]>([['p', siblings]]);
+    expect(ongoingEnd(siblings[0], new Map(), bySibling, 9)).toEqual({
+      end: 6,
+      reason: 'next_sibling_start',
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildPerfSummary, numpySum, stats } from '../../../src-main/core/rows/perf-summary';
+import {
+  buildPerfSummary,
+  numpySum,
+  perfSeries,
+  stats,
+} from '../../../src-main/core/rows/perf-summary';
+import { point, row, span } from './hand-rows';
 import type { PyValue } from '../../../src-main/core/model/py-value';
 import { ev, sampleWith } from './events';
 
@@ -36,6 +42,18 @@ describe('perf summary (TRACE_MODEL 5)', () => {
     expect(numpySum([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) / 8).toBe(0.45);
   });
 
+  it("np.mean over values of six magnitudes: numpy's blocks of 128 and its halves cut at a multiple of 8", () => {
+    // Park-Miller draws: a value in [0, 1) times 10^k, k in 0..5; the same series in Python
+    // gave float(np.mean(...)) below (numpy 2.4.6)
+    const wide = (seed: number, n: number) => {
+      let s = seed;
+      const next = () => (s = (s * 16807) % 2147483647) / 2147483647;
+      return Array.from({ length: n }, () => next() * 10 ** Math.floor(next() * 6));
+    };
+    expect(stats('m', wide(4, 128))['m/mean']).toBe(10094.192054476292);
+    expect(stats('m', wide(1, 300))['m/mean']).toBe(8717.875809338466);
+  });
+
   it('finite numbers only, booleans excluded, zeros and negatives included; only sglang_generate span ends', () => {
     const samples = [
       ...requests(
@@ -61,6 +79,72 @@ describe('perf summary (TRACE_MODEL 5)', () => {
     // ours: every sglang_generate span end is a request
     expect(perf['perf/request/count']).toBe(8);
     expect(perf['perf/request/profiled_count']).toBe(0);
+  });
+
+  it('a bigint value counts as its number; events that are no dicts are passed over', () => {
+    const samples = [
+      ...requests({ e2e_latency: 7n }),
+      sampleWith([
+        null,
+        'text',
+        ev('span_end', 'sglang_generate', 1, { attrs: { e2e_latency: 3 } }),
+      ]),
+    ];
+    const perf = buildPerfSummary(samples);
+    expect(perf['perf/request/e2e_latency/mean']).toBe(5);
+    expect(perf['perf/request/count']).toBe(2);
+  });
+
+  it('(ours) PD children count at their span end only, and only with a duration', () => {
+    const perf = buildPerfSummary([
+      sampleWith([
+        ev('span_start', 'sglang_generate', 0, { span_id: 'g' }),
+        ev('span_start', 'sglang_pd_decode_forward', 0, {
+          span_id: 'f',
+          attrs: { duration_s: 9 }, // a start: not counted
+        }),
+        ev('span_end', 'sglang_pd_decode_forward', 1, { span_id: 'f', attrs: { duration_s: 1 } }),
+        ev('event', 'sglang_pd_decode_transfer', 1, { attrs: { duration_s: 9 } }), // no span end
+        ev('span_start', 'sglang_pd_decode_prealloc', 1, { span_id: 'a' }),
+        ev('span_end', 'sglang_pd_decode_prealloc', 2, { span_id: 'a' }), // no duration
+        ev('span_end', 'sglang_generate', 2, { span_id: 'g' }),
+      ]),
+    ]);
+    expect(perf).toEqual({
+      'perf/decode/forward_duration/mean': 1,
+      'perf/decode/forward_duration/median': 1,
+      'perf/decode/forward_duration/max': 1,
+      'perf/decode/forward_duration/min': 1,
+      'perf/request/count': 1,
+      'perf/request/profiled_count': 0,
+    });
+  });
+
+  it('(ours) from sglang_pd_summary only its pd_ keys that are no durations', () => {
+    const perf = buildPerfSummary([
+      sampleWith([
+        ev('span_start', 'sglang_generate', 0, { span_id: 'g' }),
+        ev('event', 'sglang_pd_summary', 1, {
+          parent_span_id: 'g',
+          attrs: {
+            pd_prefill_retry_count: 2,
+            pd_prefill_forward_duration: 9, // a duration: from the phase spans, not here
+            e2e_latency: 9, // not a PD key
+            pd_transfer_total_mb: 'x', // not a number
+          },
+        }),
+        ev('event', 'other_event', 1, { attrs: { pd_transfer_speed_gb_s: 9 } }), // not the summary
+        ev('span_end', 'sglang_generate', 2, { span_id: 'g' }),
+      ]),
+    ]);
+    expect(perf).toEqual({
+      'perf/prefill/retry_count/mean': 2,
+      'perf/prefill/retry_count/median': 2,
+      'perf/prefill/retry_count/max': 2,
+      'perf/prefill/retry_count/min': 2,
+      'perf/request/count': 1,
+      'perf/request/profiled_count': 1, // the summary marks the request as profiled
+    });
   });
 
   it('no requests: no keys at all', () => {
@@ -112,5 +196,65 @@ describe('perf summary (TRACE_MODEL 5)', () => {
       requests({ pd_prefill_bootstrap_duration: 2, pd_bootstrap_duration: 0.5 }),
     );
     expect(both['perf/prefill/bootstrap_duration/mean']).toBe(2);
+  });
+});
+
+describe('perfSeries', () => {
+  it('finite numbers from closed sglang_generate spans and PD phases, each with its row and span', () => {
+    const generate = (start: number, endAttrs: Record<string, number | string>) =>
+      span('sglang_generate', start, start + 1, { endAttrs });
+    const decode = span('sglang_pd_decode', 0, 1);
+    decode.pd = {
+      role: 'decode',
+      phases: [{ phase: 'forward', durationSec: 0.5 }],
+      parentDurationSec: 1,
+    };
+    const openDecode = span('sglang_pd_decode', 2, 3, { endTs: null });
+    openDecode.pd = {
+      role: 'decode',
+      phases: [{ phase: 'forward', durationSec: 9 }],
+      parentDurationSec: 1,
+    };
+    const rows = [
+      row(3, [
+        point('sglang_generate', 0),
+        generate(0, { e2e_latency: 2, queue_time: 0.5, decode_throughput: 100 }),
+        generate(1, { e2e_latency: NaN, queue_time: '1' }), // neither counts
+        span('sglang_generate', 2, 3, { endTs: null, endAttrs: { e2e_latency: 9 } }), // open
+        span('other', 3, 4, { endAttrs: { e2e_latency: 9 } }), // not a request
+        decode,
+        openDecode,
+      ]),
+      row(5, [generate(5, { e2e_latency: 4 })]),
+    ];
+    const series = perfSeries(rows).map((s) => ({
+      ...s,
+      values: [...s.values],
+      rowIds: [...s.rowIds],
+    }));
+    expect(series).toEqual([
+      {
+        key: 'e2e latency',
+        unit: 's',
+        values: [2, 4],
+        rowIds: [3, 5],
+        spanNames: ['sglang_generate'],
+      },
+      { key: 'queue time', unit: 's', values: [0.5], rowIds: [3], spanNames: ['sglang_generate'] },
+      {
+        key: 'decode throughput',
+        unit: 'tok/s',
+        values: [100],
+        rowIds: [3],
+        spanNames: ['sglang_generate'],
+      },
+      {
+        key: 'decode forward',
+        unit: 's',
+        values: [0.5],
+        rowIds: [3],
+        spanNames: ['sglang_pd_decode'],
+      },
+    ]);
   });
 });

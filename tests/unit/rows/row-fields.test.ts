@@ -22,6 +22,13 @@ describe('row fields (TRACE_MODEL 3, step 6)', () => {
     expect(sampleSource({ source: 0 })).toBe('0');
   });
 
+  it('source: metadata source before source_name before any other key naming a source, in that order', () => {
+    expect(sampleSource({ metadata: { source_name: 'named', source: 'meta' } })).toBe('meta');
+    expect(sampleSource({ metadata: { data_source: 'ds', source_name: 'named' } })).toBe('named');
+    // str() of an int too big for a double keeps every digit
+    expect(sampleSource({ source: 2n ** 70n })).toBe('1180591620717411303424');
+  });
+
   it('source and status cut at 64 characters, label at 256', () => {
     const long = 'x'.repeat(100);
     expect(sampleSource({ source: long })).toBe(`${'x'.repeat(64)}...<truncated:100>`);
@@ -29,12 +36,16 @@ describe('row fields (TRACE_MODEL 3, step 6)', () => {
     expect(sampleLabel({ label: 'L'.repeat(300) })).toBe(`${'L'.repeat(256)}...<truncated:300>`);
     expect(sampleLabel({ label: 3 })).toBe(3);
     expect(sampleStatus({})).toBeNull();
+    expect(sampleStatus({ status: null })).toBeNull();
   });
 
   it("attempt: the trace's, None as 0", () => {
     expect(traceAttempt({ attempt: 2 })).toBe(2);
     expect(traceAttempt({ attempt: null })).toBe(0);
     expect(traceAttempt({})).toBe(0);
+    expect(traceAttempt({ attempt: 2.9 })).toBe(2);
+    expect(traceAttempt({ attempt: 'inf' })).toBe(0);
+    expect(traceAttempt({ attempt: NaN })).toBe(0);
   });
 
   it('response_length: ints and floats (cut to int), True as 1, anything else ignored', () => {
@@ -43,6 +54,8 @@ describe('row fields (TRACE_MODEL 3, step 6)', () => {
     expect(responseLength(true)).toBe(1);
     expect(responseLength('12')).toBeNull();
     expect(responseLength(null)).toBeNull();
+    expect(responseLength(NaN)).toBeNull();
+    expect(responseLength(Infinity)).toBeNull();
   });
 
   it('toAttr keeps a "__proto__" key of a pickled dict as a plain own key', () => {
@@ -51,6 +64,12 @@ describe('row fields (TRACE_MODEL 3, step 6)', () => {
     dict.ok = 1;
     const out = toAttr(dict as never) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['__proto__', 'ok']);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')).toEqual({
+      value: { polluted: true },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   });

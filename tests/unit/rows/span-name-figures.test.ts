@@ -23,6 +23,19 @@ describe('spanNamePattern', () => {
 });
 
 describe('spanNameFigures', () => {
+  it('patterns of equal count in name order', () => {
+    const figures = spanNameFigures([
+      { name: 'b', valuesSec: [1] },
+      { name: 'a', valuesSec: [1] },
+      { name: 'c', valuesSec: [1] },
+    ] as never);
+    expect(Object.keys(figures).filter((k) => k.endsWith('/count'))).toEqual([
+      'span/a/count',
+      'span/b/count',
+      'span/c/count',
+    ]);
+  });
+
   it('pools durations by pattern: count, total, mean, median, max, min; most frequent first', () => {
     const figures = spanNameFigures([
       { name: 'tokenize', valuesSec: [0.5] },
