@@ -1,7 +1,7 @@
 import type { ByteSource } from '../bytes/byte-source';
 import { FormatError } from '../bytes/format-error';
 import type { FormatPartReader } from '../bytes/part-reader';
-import type { OpenProgressReport, OpenStep } from '../formats/format-descriptor';
+import type { FormatDescriptor, OpenProgressReport, OpenStep } from '../formats/format-descriptor';
 import {
   FORMATS,
   SNIFF_BYTES,
@@ -78,14 +78,23 @@ function textEncodingOf(head: Uint8Array): string | null {
   return null;
 }
 
+/** The files' format, found by sniffing the first (inflated when gzip), and the trace's name. */
+export interface FoundFormat {
+  /** the files as formats read them: a .gz inflated */
+  sources: ByteSource[];
+  first: ByteSource;
+  format: FormatDescriptor;
+  name: string;
+  /** the files' size on disk */
+  bytes: number;
+}
+
 /**
- * file bytes -> format (sniff, open) -> store -> stats and perf view: the one pipeline behind
- * the worker, serve mode and the headless commands. `sources` are one file, or one source
- * group (a rotated set) oldest first. Nothing here knows a format: it asks the descriptor.
+ * The first step of opening, alone: which format reads `files` (one file, or a source group
+ * oldest first), or the coded error a user sees when none does.
  */
-export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): OpenedTrace {
+export function findTraceFormat(files: ByteSource[], formats: FormatList = FORMATS): FoundFormat {
   if (files.length === 0) throw new FormatError('open/no-file', 'no file given');
-  const formats = options.formats ?? FORMATS;
   // a .gz of any format: every step from sniffing on sees the inflated bytes
   const sources = files.map((file) => gunzipIfGzip(file));
   const first = sources[0];
@@ -102,6 +111,16 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   }
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;
+  return { sources, first, format, name, bytes };
+}
+
+/**
+ * file bytes -> format (sniff, open) -> store -> stats and perf view: the one pipeline behind
+ * the worker, serve mode and the headless commands. `sources` are one file, or one source
+ * group (a rotated set) oldest first. Nothing here knows a format: it asks the descriptor.
+ */
+export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): OpenedTrace {
+  const { sources, first, format, name, bytes } = findTraceFormat(files, options.formats);
   const { partReader, onPreview } = options;
   const previewDue = previewSchedule();
   const opened = format.open(sources, {

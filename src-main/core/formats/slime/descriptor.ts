@@ -14,6 +14,7 @@ import { isDict } from '../../rows/python-values';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { readLazyList, readSlimeDump, readTensorValues, sniffSlimeDump } from './read-slime-dump';
+import { streamSlimeRows } from './stream-slime-rows';
 
 /** slime rollout debug dumps (`rollout_{id}.pt`): TRACE_MODEL sections 1-5. */
 export const slimeFormat = defineFormat({
@@ -38,6 +39,7 @@ export const slimeFormat = defineFormat({
   // a .pt name that is not a torch file: the dump reader says precisely what is wrong
   claimUnsniffed: (name) => /\.(pt|pth)$/i.test(name),
   open: (sources, options) => openSlime(sources[0], options),
+  streamRows: (sources, options, sink) => streamSlimeRows(sources[0], options, sink),
   readLazyValues: readSampleValues,
   rowsCache: (source, path, generatedAtSec, options) => {
     const dump = readSlimeDump(source, {
