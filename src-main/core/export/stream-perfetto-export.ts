@@ -17,6 +17,8 @@ export interface StreamedExportOptions {
   formats?: FormatList;
   onProgress?: (pass: 1 | 2, progress: OpenProgressReport) => void;
   shouldCancel?: () => boolean;
+  /** about how much text each write gets (PerfettoJsonWriter's 1 MiB when not given) */
+  chunkChars?: number;
 }
 
 /**
@@ -58,7 +60,12 @@ export function streamPerfettoExport(
   if (restarted) return false;
   const origin = perfettoOrigin(rowCount === 0 ? null : start, []);
   target.open();
-  const writer = new PerfettoJsonWriter(name, origin, (text) => target.write(text));
+  const writer = new PerfettoJsonWriter(
+    name,
+    origin,
+    (text) => target.write(text),
+    options.chunkChars,
+  );
   let written = 0;
   format.streamRows(sources, readOptions(2), {
     row(row) {
