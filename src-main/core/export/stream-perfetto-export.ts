@@ -17,6 +17,8 @@ export interface StreamedExportOptions {
   formats?: FormatList;
   onProgress?: (pass: 1 | 2, progress: OpenProgressReport) => void;
   shouldCancel?: () => boolean;
+  /** called once the file is known to stream, before its first read */
+  onStreaming?: () => void;
   /** about how much text each write gets (PerfettoJsonWriter's 1 MiB when not given) */
   chunkChars?: number;
 }
@@ -38,6 +40,7 @@ export function streamPerfettoExport(
 ): boolean {
   const { sources, format, name } = findTraceFormat(files, options.formats);
   if (!format.streamRows) return false;
+  options.onStreaming?.();
   const readOptions = (pass: 1 | 2) => ({
     onProgress: (progress: OpenProgressReport) => options.onProgress?.(pass, progress),
     shouldCancel: options.shouldCancel,

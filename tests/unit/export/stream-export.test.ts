@@ -7,7 +7,7 @@ import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { exportTraceStream } from '../../../src-main/core/export/export-trace';
 import { streamPerfettoExport } from '../../../src-main/core/export/stream-perfetto-export';
 import type { FormatDescriptor, RowSink } from '../../../src-main/core/formats/format-descriptor';
-import { FORMATS } from '../../../src-main/core/formats/registry';
+import { FORMATS, type FormatList } from '../../../src-main/core/formats/registry';
 import type { Row } from '../../../src-main/core/model/row';
 import { findTraceFormat, openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { FIXTURES, OTLP, SLIME, readManifest } from '../../support/fixtures';
@@ -30,7 +30,7 @@ function wholeFileExport(file: ByteSource): string {
 }
 
 /** The streamed export into a string, with when its target was opened. */
-function streamedExport(files: ByteSource[], formats = FORMATS, chunkChars?: number) {
+function streamedExport(files: ByteSource[], formats: FormatList = FORMATS, chunkChars?: number) {
   const events: string[] = [];
   let text = '';
   const exported = streamPerfettoExport(
