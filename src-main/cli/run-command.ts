@@ -15,6 +15,7 @@ import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summ
 import { buildRowsJson, fileError } from './rows-output';
 import { exportTraceStream } from '../core/export/export-trace';
 import { writeChunks } from './write-chunks';
+import { exportByRows } from './export-by-rows';
 import { isExportFormat, type FileSummary } from '../core/api/trace-api';
 import { findRunFiles, type RunFiles } from '../ingest/run-files';
 import { buildRunSummaryJson, exportRun, formatRunSummaryText, joinRun } from './run-output';
@@ -135,6 +136,10 @@ export async function runCommand(
     progress.done();
     await writeJsonStreaming(process.stdout, rows as unknown as Record<string, unknown>);
     return 0;
+  }
+  // a format that builds rows one at a time exports without ever holding the whole file
+  if (command === 'export' && values.format === 'perfetto') {
+    if (exportByRows(group, values.output ?? '-', setup.formats)) return 0;
   }
   const trace = openOrThrow(group, values.timings ?? false, setup);
   if (command === 'perf') {

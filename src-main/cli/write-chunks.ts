@@ -63,13 +63,16 @@ const WRITE_ERRORS: Record<string, [code: string, text: string]> = {
   EISDIR: ['export/is-directory', 'it is a folder'],
 };
 
+/** A failure to write an export's file: its message is the one-line coded error printed. */
+export class ExportWriteError extends Error {}
+
 /** What went wrong writing `output`, in words with a code. */
-function writeError(output: string, error: unknown): Error {
+export function writeError(output: string, error: unknown): Error {
   const errno = (error as NodeJS.ErrnoException | null)?.code;
   if (errno === undefined) return error instanceof Error ? error : new Error(String(error));
   const [code, text] = WRITE_ERRORS[errno] ?? [
     'export/write-failed',
     `it could not be written (${errno})`,
   ];
-  return new Error(`cannot write ${output}: ${text} [${code}]`);
+  return new ExportWriteError(`cannot write ${output}: ${text} [${code}]`);
 }

@@ -52,105 +52,180 @@ export function* perfettoJsonChunks(
   files: PerfettoFile[],
   chunkChars = 1 << 20,
 ): Generator<string, void, void> {
-  let chunk = '{"traceEvents":[';
-  let first = true;
+  const text = new EventsText();
   for (const events of perfettoEventBatches(files)) {
+    text.add(events);
+    if (text.length >= chunkChars) yield text.take();
+  }
+  yield text.end();
+}
+
+/**
+ * The Perfetto JSON of one file whose rows come one at a time (FormatDescriptor.streamRows):
+ * `write` gets the text in chunks of about `chunkChars`, and their bytes are exactly
+ * perfettoJsonChunks' of the same rows, given `origin` (perfettoOrigin of all of them).
+ */
+export class PerfettoJsonWriter {
+  private readonly text = new EventsText();
+  private readonly ids = { asyncId: 0 };
+  private tid = 0;
+
+  constructor(
+    name: string,
+    private readonly origin: number,
+    private readonly write: (text: string) => void,
+    private readonly chunkChars = 1 << 20,
+  ) {
+    this.text.add(processEvents(name, 1));
+  }
+
+  row(row: Row): void {
+    this.text.add(rowEvents(row, 1, ++this.tid, this.origin, this.ids));
+    if (this.text.length >= this.chunkChars) this.write(this.text.take());
+  }
+
+  end(): void {
+    this.write(this.text.end());
+  }
+}
+
+/**
+ * Where a file's microseconds count from: its rollout start (the smallest row start,
+ * FileSummary.globalStartSec, null for no rows), else 0 or the earliest row start if earlier.
+ */
+export function perfettoOrigin(globalStart: number | null, rows: readonly Row[]): number {
+  return (
+    globalStart ??
+    Math.min(
+      minOf(rows, (r) => r.start),
+      0,
+    )
+  );
+}
+
+/** The trace's JSON text as events are added: `{"traceEvents":[` ... `],"displayTimeUnit"...}`. */
+class EventsText {
+  private text = '{"traceEvents":[';
+  private first = true;
+
+  get length(): number {
+    return this.text.length;
+  }
+
+  add(events: TraceEvent[]): void {
     for (const event of events) {
-      chunk += (first ? '' : ',') + JSON.stringify(event);
-      first = false;
-    }
-    if (chunk.length >= chunkChars) {
-      yield chunk;
-      chunk = '';
+      this.text += (this.first ? '' : ',') + JSON.stringify(event);
+      this.first = false;
     }
   }
-  yield `${chunk}],"displayTimeUnit":"ms"}`;
+
+  /** the text so far, which is then no longer kept */
+  take(): string {
+    const text = this.text;
+    this.text = '';
+    return text;
+  }
+
+  /** the rest of the text, closed */
+  end(): string {
+    return `${this.take()}],"displayTimeUnit":"ms"}`;
+  }
 }
 
 /** The trace's events in order, one batch per file header and per row. */
 function* perfettoEventBatches(files: PerfettoFile[]): Generator<TraceEvent[], void, void> {
-  let asyncId = 0;
+  // async ids count up across every file of the trace
+  const ids = { asyncId: 0 };
   for (let f = 0; f < files.length; f++) {
     const file = files[f];
     const pid = f + 1;
-    const origin =
-      file.globalStart ??
-      Math.min(
-        minOf(file.rows, (r) => r.start),
-        0,
-      );
-    yield [
-      { name: 'process_name', ph: 'M', pid, tid: 0, args: { name: file.name } },
-      { name: 'process_sort_index', ph: 'M', pid, tid: 0, args: { sort_index: pid } },
-    ];
+    const origin = perfettoOrigin(file.globalStart, file.rows);
+    yield processEvents(file.name, pid);
     for (let r = 0; r < file.rows.length; r++) {
-      const row = file.rows[r];
-      const tid = r + 1;
-      const out: TraceEvent[] = [
-        {
-          name: 'thread_name',
-          ph: 'M',
-          pid,
-          tid,
-          args: { name: `#${String(row.sample_index)} ${row.source ?? ''}`.trim() },
-        },
-        { name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } },
-      ];
-      const threadEvents: TraceEvent[] = [];
-      const spans = row.items
-        .filter((i): i is SpanItem => i.type === 'span')
-        .sort((a, b) => a.start_ts - b.start_ts || b.display_end_ts - a.display_end_ts);
-      const stack: { end: number }[] = [];
-      for (const span of spans) {
-        const ts = us(span.start_ts - origin);
-        const end = us(span.display_end_ts - origin);
-        while (stack.length > 0 && stack[stack.length - 1].end <= ts) stack.pop();
-        const args = spanArgs(span);
-        if (stack.length === 0 || end <= stack[stack.length - 1].end) {
-          threadEvents.push({ name: span.name, ph: 'X', pid, tid, ts, dur: end - ts, args });
-          stack.push({ end });
-          for (const phase of phaseSlices(span, ts, end)) threadEvents.push({ ...phase, pid, tid });
-        } else {
-          const id = `0x${(++asyncId).toString(16)}`;
-          threadEvents.push({
-            name: span.name,
-            ph: 'b',
-            pid,
-            tid,
-            ts,
-            id,
-            cat: 'overlapping',
-            args,
-          });
-          threadEvents.push({
-            name: span.name,
-            ph: 'e',
-            pid,
-            tid,
-            ts: end,
-            id,
-            cat: 'overlapping',
-          });
-        }
-      }
-      for (const item of row.items) {
-        if (item.type === 'span') continue;
-        threadEvents.push({
-          name: item.type === 'orphan_end' ? `orphan end: ${item.name}` : item.name,
-          ph: 'i',
-          s: 't',
-          pid,
-          tid,
-          ts: us(item.ts - origin),
-          args: { ...item.attrs, parent_span_name: item.parent_span_name },
-        });
-      }
-      // per thread in time order; at equal times the enclosing (longer) slice first
-      threadEvents.sort((a, b) => a.ts! - b.ts! || (b.dur ?? 0) - (a.dur ?? 0));
-      for (const event of threadEvents) out.push(event);
-      yield out;
+      yield rowEvents(file.rows[r], pid, r + 1, origin, ids);
     }
   }
+}
+
+/** A file's process: its name and place. */
+function processEvents(name: string, pid: number): TraceEvent[] {
+  return [
+    { name: 'process_name', ph: 'M', pid, tid: 0, args: { name } },
+    { name: 'process_sort_index', ph: 'M', pid, tid: 0, args: { sort_index: pid } },
+  ];
+}
+
+/** A row's thread: its name, then its spans and instant events in time order. */
+function rowEvents(
+  row: Row,
+  pid: number,
+  tid: number,
+  origin: number,
+  ids: { asyncId: number },
+): TraceEvent[] {
+  const out: TraceEvent[] = [
+    {
+      name: 'thread_name',
+      ph: 'M',
+      pid,
+      tid,
+      args: { name: `#${String(row.sample_index)} ${row.source ?? ''}`.trim() },
+    },
+    { name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } },
+  ];
+  const threadEvents: TraceEvent[] = [];
+  const spans = row.items
+    .filter((i): i is SpanItem => i.type === 'span')
+    .sort((a, b) => a.start_ts - b.start_ts || b.display_end_ts - a.display_end_ts);
+  const stack: { end: number }[] = [];
+  for (const span of spans) {
+    const ts = us(span.start_ts - origin);
+    const end = us(span.display_end_ts - origin);
+    while (stack.length > 0 && stack[stack.length - 1].end <= ts) stack.pop();
+    const args = spanArgs(span);
+    if (stack.length === 0 || end <= stack[stack.length - 1].end) {
+      threadEvents.push({ name: span.name, ph: 'X', pid, tid, ts, dur: end - ts, args });
+      stack.push({ end });
+      for (const phase of phaseSlices(span, ts, end)) threadEvents.push({ ...phase, pid, tid });
+    } else {
+      const id = `0x${(++ids.asyncId).toString(16)}`;
+      threadEvents.push({
+        name: span.name,
+        ph: 'b',
+        pid,
+        tid,
+        ts,
+        id,
+        cat: 'overlapping',
+        args,
+      });
+      threadEvents.push({
+        name: span.name,
+        ph: 'e',
+        pid,
+        tid,
+        ts: end,
+        id,
+        cat: 'overlapping',
+      });
+    }
+  }
+  for (const item of row.items) {
+    if (item.type === 'span') continue;
+    threadEvents.push({
+      name: item.type === 'orphan_end' ? `orphan end: ${item.name}` : item.name,
+      ph: 'i',
+      s: 't',
+      pid,
+      tid,
+      ts: us(item.ts - origin),
+      args: { ...item.attrs, parent_span_name: item.parent_span_name },
+    });
+  }
+  // per thread in time order; at equal times the enclosing (longer) slice first
+  threadEvents.sort((a, b) => a.ts! - b.ts! || (b.dur ?? 0) - (a.dur ?? 0));
+  for (const event of threadEvents) out.push(event);
+  return out;
 }
 
 function spanArgs(span: SpanItem): Record<string, unknown> {

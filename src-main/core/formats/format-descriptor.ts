@@ -55,6 +55,17 @@ export interface FormatDescriptor<Id extends string = string> {
     onPosting: () => void,
   ): { part: unknown; transfer: ArrayBuffer[] };
   /**
+   * The file's rows one at a time, for work that never needs them all at once (the CLI's
+   * Perfetto export): each row handed to `sink` as soon as it is built, in the order `open`
+   * returns them, and let go by the format together with what it was built from. Only formats
+   * that build each row from its own part of the file have it; the others are opened whole.
+   */
+  streamRows?(
+    sources: ByteSource[],
+    options: Pick<FormatOpenOptions, 'onProgress' | 'shouldCancel'>,
+    sink: RowSink,
+  ): void;
+  /**
    * The file's rows in the cache shape its own tools write (slime's timeline cache), for
    * `trace-explorer rows`.
    */
@@ -89,6 +100,17 @@ export interface FormatOpenOptions {
    * with the last call's. What `open` returns is what counts: these are a preview.
    */
   onRows?: (rows: readonly Row[], samples: readonly PyValue[]) => void;
+}
+
+/** Where streamRows puts the rows it builds. */
+export interface RowSink {
+  /** the next row: row index = the number of rows given before it (since the last restart) */
+  row(row: Row): void;
+  /**
+   * The rows given so far were not the file's (its reader had to start over, e.g. a dump read
+   * again keeping every value): forget them; the rows come again from the first.
+   */
+  restart(): void;
 }
 
 /** What a format's `open` hands to the shared steps (store, stats, perf view). */

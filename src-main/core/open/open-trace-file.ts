@@ -84,6 +84,42 @@ function textEncodingOf(head: Uint8Array): string | null {
   return null;
 }
 
+/** The files' format, found by sniffing the first (inflated when gzip), and the trace's name. */
+export interface FoundFormat {
+  /** the files as formats read them: a .gz inflated */
+  sources: ByteSource[];
+  first: ByteSource;
+  format: FormatDescriptor;
+  name: string;
+  /** the files' size on disk */
+  bytes: number;
+}
+
+/**
+ * The first step of opening, alone: which format reads `files` (one file, or a source group
+ * oldest first), or the coded error a user sees when none does.
+ */
+export function findTraceFormat(files: ByteSource[], formats: FormatList = FORMATS): FoundFormat {
+  if (files.length === 0) throw new FormatError('open/no-file', 'no file given');
+  // a .gz of any format: every step from sniffing on sees the inflated bytes
+  const sources = files.map((file) => gunzipIfGzip(file));
+  const first = sources[0];
+  const format = findFormat(sniffHead(first), first.name, first.size, formats);
+  if (format === null) {
+    const encoding = textEncodingOf(first.read(0, 4));
+    if (encoding !== null)
+      throw new FormatError(
+        'open/text-encoding',
+        `the file is ${encoding} text: traces are read as UTF-8 (save or convert it as UTF-8)`,
+        0,
+      );
+    throw new FormatError('open/unknown-format', `not ${expectedFormats(formats)}`, 0);
+  }
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;
+  return { sources, first, format, name, bytes };
+}
+
 /** A file read by its format, before the store: what both openings below start from. */
 interface ReadTrace {
   format: FormatDescriptor;
@@ -177,24 +213,7 @@ export function openTraceFigures(files: ByteSource[], options: OpenOptions = {})
 
 /** sniff -> the format's open: the rows, samples and perf keys of one file or source group. */
 function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
-  if (files.length === 0) throw new FormatError('open/no-file', 'no file given');
-  const formats = options.formats ?? FORMATS;
-  // a .gz of any format: every step from sniffing on sees the inflated bytes
-  const sources = files.map((file) => gunzipIfGzip(file));
-  const first = sources[0];
-  const format = findFormat(sniffHead(first), first.name, first.size, formats);
-  if (format === null) {
-    const encoding = textEncodingOf(first.read(0, 4));
-    if (encoding !== null)
-      throw new FormatError(
-        'open/text-encoding',
-        `the file is ${encoding} text: traces are read as UTF-8 (save or convert it as UTF-8)`,
-        0,
-      );
-    throw new FormatError('open/unknown-format', `not ${expectedFormats(formats)}`, 0);
-  }
-  const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;
+  const { sources, format, name, bytes } = findTraceFormat(files, options.formats);
   const { partReader, onPreview } = options;
   const previewDue = previewSchedule();
   // where rows are shown while they are read (the app), their search texts are made then too

@@ -258,7 +258,7 @@ describe('finished samples are let go while a dump is read', () => {
   it('the memo lets go of finished dicts and lists, and keeps strings read back later', () => {
     const value = readForgetting(memoizedSamples(3000, false));
     expect(value.samples).toHaveLength(3000);
-    const last = value.samples[2999] as { index: number; meta: { k: number }; trace: { events: Record<string, unknown>[] } };
+    const last = value.samples[2999] as unknown as { index: number; meta: { k: number }; trace: { events: Record<string, unknown>[] } };
     // interned keys and names were read back by BINGET long after the memo let samples go
     expect(Object.keys(last)).toEqual(['index', 'meta', 'trace']);
     expect(last.meta.k).toBe(2999);
