@@ -7,6 +7,8 @@ import { getRowViews, getSpanDetails, rowOrderOf } from '../core/store/row-views
 import { compareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
+import { buildPerfDigest, perfBinRows, perfGroups, perfValues } from '../core/open/perf-digest';
+import type { PerfDigest } from '../core/model/perf';
 import { readLazyValues } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
 
@@ -19,6 +21,8 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     }
     return trace.samples[rowId];
   };
+  // built once, on the first ask or when the worker is idle after opening (ingest-session.ts)
+  let digest: PerfDigest | null = null;
   return {
     queryRows: (query) => rowOrderOf(trace.store, queryRows(trace.store, query)),
     getRows: (rowIds) => getRowViews(trace.store, rowIds),
@@ -29,7 +33,14 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     },
     getLazyValues: (rowId, field) =>
       readLazyValues(trace.format, sources[0], sampleOf(rowId), field),
-    getPerf: () => trace.perf,
+    getPerf: () => (digest ??= buildPerfDigest(trace.perf)),
+    getPerfBinRows(seriesKey, binIndex) {
+      const rows = perfBinRows(trace.perf, seriesKey, binIndex);
+      if (rows === null) throw new NotFoundError(`no perf series ${seriesKey}`);
+      return rows;
+    },
+    getPerfValues: (distribution) => perfValues(trace.perf, distribution),
+    getPerfGroups: () => perfGroups(trace.perf),
     exportTrace: (format) => exportFile(trace, format),
     compareDigest: () => compareDigest(trace),
     runDigest: () => runDigest(trace),

@@ -1,4 +1,4 @@
-import type { OpenOptions } from '../core/open/open-trace-file';
+import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer } from '../core/open/step-timer';
 import { NotFoundError } from '../core/api/call-errors';
 import type { FileCallMessage, FileCalls, IngestMessage, IngestRequest } from './ingest-protocol';
@@ -79,10 +79,17 @@ export function runIngestSession(
     const calls = fileCalls(trace, request.sources);
     port.on('message', (message: FileCallMessage) => answer(calls, message));
     post({ type: 'done', summary: trace.summary });
-    whenIdle(warmIndexes(trace.store));
+    whenIdle(warmAfterOpen(trace, calls));
   } catch (error) {
     post({ type: 'failed', error: toFileError(error) });
   }
+}
+
+/** The store's indexes, then the perf digest: what the first interactions ask for. */
+function* warmAfterOpen(trace: OpenedTrace, calls: FileCalls): Generator<void, void, void> {
+  yield* warmIndexes(trace.store);
+  yield;
+  calls.getPerf();
 }
 
 /**

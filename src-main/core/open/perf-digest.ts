@@ -1,0 +1,81 @@
+import type {
+  BinnedValues,
+  PerfDigest,
+  PerfDistributionId,
+  PerfView,
+  SharedBins,
+} from '../model/perf';
+import type { GroupFigures } from '../model/rollout-figures';
+import { buildRunningDigest } from './running-digest';
+import { binValues, rowsInBin, sharedBins } from './value-bins';
+import { valueStats } from './value-stats';
+
+/** Bins per histogram in the perf view (the renderer drew 20 before the binning moved here). */
+export const PERF_BINS = 20;
+/** Bins of compare's overlaid distributions. */
+export const SHARED_BINS = 24;
+
+/**
+ * What the perf view shows, from the whole PerfView that stays in the worker: per series and per
+ * span name its count, stats and bins; the running curve reduced; the rollout's figures without
+ * its per-group and per-row lists. Its size does not grow with the rows.
+ */
+export function buildPerfDigest(view: PerfView): PerfDigest {
+  const { groups, responseLengths, ...rollout } = view.rollout;
+  void responseLengths;
+  return {
+    perf: view.perf,
+    series: view.series.map((s) => ({
+      key: s.key,
+      unit: s.unit,
+      spanNames: s.spanNames,
+      ...binned(s.values, s.rowIds),
+    })),
+    running: buildRunningDigest(view.running),
+    durations: view.durations.map((d) => ({ name: d.name, ...binned(d.valuesSec, null) })),
+    rollout: { ...rollout, groupCount: groups.length },
+  };
+}
+
+function binned(values: ArrayLike<number>, rowIds: ArrayLike<number> | null): BinnedValues {
+  const histogram = binValues(values, rowIds, PERF_BINS);
+  return { valueCount: values.length, stats: valueStats(values), ...histogram };
+}
+
+/**
+ * The distinct rows whose values fall in one bin of a series' histogram (a bin click); null when
+ * the file has no such series.
+ */
+export function perfBinRows(view: PerfView, seriesKey: string, binIndex: number): number[] | null {
+  const series = view.series.find((s) => s.key === seriesKey);
+  if (!series) return null;
+  return rowsInBin(series.values, series.rowIds, binIndex, PERF_BINS);
+}
+
+/** Every value of one distribution (what compare overlays), or null when the file has none. */
+export function perfValues(view: PerfView, id: PerfDistributionId): Float64Array | null {
+  if (id.kind === 'duration') return view.durations.find((d) => d.name === id.name)?.valuesSec ?? null;
+  return view.series.find((s) => s.key === id.name)?.values ?? null;
+}
+
+/** Two files' values of one distribution on shared bins, with counts and means for the legend. */
+export function buildSharedBins(a: ArrayLike<number>, b: ArrayLike<number>): SharedBins {
+  return {
+    ...sharedBins(a, b, SHARED_BINS),
+    countA: a.length,
+    countB: b.length,
+    meanA: meanOf(a),
+    meanB: meanOf(b),
+  };
+}
+
+function meanOf(values: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i];
+  return values.length === 0 ? NaN : sum / values.length;
+}
+
+/** The rollout's GRPO groups (GroupsView), kept out of the digest: 12.5k of them at 100k rows. */
+export function perfGroups(view: PerfView): GroupFigures[] {
+  return view.rollout.groups;
+}
