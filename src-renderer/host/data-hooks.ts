@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type {
   FileSummary,
-  PerfView,
+  PerfDigest,
   RowOrder,
   RowView,
   SampleDetails,
@@ -126,9 +126,9 @@ export function useSpanDetails(
 export function usePerf(
   fileId: string,
   streaming?: boolean,
-): { perf: PerfView | null; error: string | null } {
+): { perf: PerfDigest | null; error: string | null } {
   const host = useHost();
-  const [state, setState] = useState<{ perf: PerfView | null; error: string | null }>({
+  const [state, setState] = useState<{ perf: PerfDigest | null; error: string | null }>({
     perf: null,
     error: null,
   });
