@@ -54,7 +54,8 @@ export function perfBinRows(view: PerfView, seriesKey: string, binIndex: number)
 
 /** Every value of one distribution (what compare overlays), or null when the file has none. */
 export function perfValues(view: PerfView, id: PerfDistributionId): Float64Array | null {
-  if (id.kind === 'duration') return view.durations.find((d) => d.name === id.name)?.valuesSec ?? null;
+  if (id.kind === 'duration')
+    return view.durations.find((d) => d.name === id.name)?.valuesSec ?? null;
   return view.series.find((s) => s.key === id.name)?.values ?? null;
 }
 
