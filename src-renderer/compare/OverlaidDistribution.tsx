@@ -2,11 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { scaleLinear } from '@visx/scale';
 import { Group } from '@visx/group';
 import { ChartAxes } from '../perf/ChartAxes';
-import type {
-  PerfDigest,
-  PerfDistributionId,
-  SharedBins,
-} from '../../src-main/core/api/trace-api';
+import type { PerfDigest, PerfDistributionId, SharedBins } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { formatSeconds } from './format-number';
 
