@@ -7,6 +7,7 @@ import {
   PERF_BINS,
   buildPerfDigest,
   buildSharedBins,
+  lazyPerfDigest,
   perfBinRows,
   perfValues,
 } from '../../../src-main/core/open/perf-digest';
@@ -204,6 +205,21 @@ describe('the digest of rollout_small.pt', () => {
     expect(closed.get('generate_and_rm_group')).toBe(16);
     expect(perfValues(view, { kind: 'duration', name: 'generate_and_rm_group' })).toHaveLength(16);
     expect(perfValues(view, { kind: 'series', name: 'nope' })).toBeNull();
+  });
+
+  it('is built a distribution per step while idle, or at once when asked first', () => {
+    const lazy = lazyPerfDigest(view);
+    const distributions = view.series.length + view.durations.length;
+    const done: boolean[] = [];
+    for (let i = 0; i <= distributions; i++) done.push(lazy.step());
+    // one step per series and per span name, and a last one that assembles the digest
+    expect(done).toEqual([...new Array<boolean>(distributions).fill(false), true]);
+    expect(lazy.get()).toEqual(digest);
+    expect(lazy.get()).toBe(lazy.get());
+    const asked = lazyPerfDigest(view);
+    asked.step();
+    expect(asked.get()).toEqual(digest);
+    expect(asked.step()).toBe(true);
   });
 
   it('keeps a short running curve whole and leaves the groups and per-row lists out', () => {
