@@ -1,7 +1,7 @@
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useHost } from '../host/host-context';
-import { useRowOrder } from '../host/data-hooks';
+import { usePerfPrefetch, useRowOrder } from '../host/data-hooks';
 import { Toolbar } from '../toolbar/Toolbar';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { openSources } from '../state/open-files';
@@ -15,6 +15,10 @@ export function FilePage({ file }: { file: FileSummary }) {
   const order = useRowOrder(file);
   const views = tabViews(file);
   const View = (views.find((v) => v.id === viewId) ?? views[0]).component;
+  usePerfPrefetch(
+    file,
+    views.some((v) => v.id === 'perf'),
+  );
 
   return (
     <div className="file-view">
