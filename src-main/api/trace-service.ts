@@ -9,7 +9,10 @@ import type {
   OpenProgress,
   OpenRequest,
   OpenResult,
-  PerfView,
+  GroupFigures,
+  PerfDigest,
+  PerfDistributionId,
+  SharedBins,
   RowOrder,
   RowQuery,
   RowView,
@@ -29,6 +32,7 @@ import { holdsRolloutSamples } from '../core/formats/registry';
 import type { TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
+import { buildSharedBins } from '../core/open/perf-digest';
 import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
 import {
   IngestFailure,
@@ -402,8 +406,31 @@ export class TraceService implements TraceApi {
     return this.file(fileId).opened.call('getLazyValues', rowId, field);
   }
 
-  async getPerf(fileId: string): Promise<PerfView> {
+  async getPerf(fileId: string): Promise<PerfDigest> {
     return this.file(fileId).opened.call('getPerf');
+  }
+
+  async getPerfBinRows(fileId: string, seriesKey: string, binIndex: number): Promise<number[]> {
+    return this.file(fileId).opened.call('getPerfBinRows', seriesKey, binIndex);
+  }
+
+  async getPerfGroups(fileId: string): Promise<GroupFigures[]> {
+    return this.file(fileId).opened.call('getPerfGroups');
+  }
+
+  async comparePerfDistribution(
+    fileIdA: string,
+    fileIdB: string,
+    distribution: PerfDistributionId,
+  ): Promise<SharedBins> {
+    const a = this.file(fileIdA);
+    const b = this.file(fileIdB);
+    // the values cross from each worker as bytes; only the bins cross to the renderer
+    const [valuesA, valuesB] = await Promise.all([
+      a.opened.call('getPerfValues', distribution),
+      b.opened.call('getPerfValues', distribution),
+    ]);
+    return buildSharedBins(valuesA ?? [], valuesB ?? []);
   }
 
   async compare(fileIdA: string, fileIdB: string): Promise<CompareResult> {

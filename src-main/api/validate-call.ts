@@ -85,6 +85,11 @@ function isRunRequest(v: unknown): boolean {
   );
 }
 
+// a histogram has about 20 bins (core/open/perf-digest.ts PERF_BINS); round edges add a few
+const isBinIndex: Check = (v) => isIndex(v) && (v as number) < 1000;
+const isPerfDistributionId: Check = (v) =>
+  isObject(v) && (v.kind === 'duration' || v.kind === 'series') && isString(v.name);
+
 const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   open: [isOpenRequest],
   cancelOpen: [isString],
@@ -100,6 +105,9 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   getSample: [isString, isIndex],
   getLazyValues: [isString, isIndex, isString],
   getPerf: [isString],
+  getPerfBinRows: [isString, isString, isBinIndex],
+  getPerfGroups: [isString],
+  comparePerfDistribution: [isString, isString, isPerfDistributionId],
   compare: [isString, isString],
   exportTrace: [isString, isExportFormat],
   reopen: [isString, (v) => isObject(v) && typeof v.joinByBootstrapRoom === 'boolean'],

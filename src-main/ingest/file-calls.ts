@@ -7,11 +7,25 @@ import { getRowViews, getSpanDetails, rowOrderOf } from '../core/store/row-views
 import { compareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
+import {
+  lazyPerfDigest,
+  perfBinRows,
+  perfGroups,
+  perfValues,
+  type LazyPerfDigest,
+} from '../core/open/perf-digest';
 import { readLazyValues } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
 
-/** The calls on one open file, answered from its store, samples and rows. */
-export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCalls {
+/**
+ * The calls on one open file, answered from its store, samples and rows. `digest`: the perf
+ * view's digest, which the session builds a step at a time while idle (ingest-session.ts).
+ */
+export function fileCalls(
+  trace: OpenedTrace,
+  sources: IngestSource[],
+  digest: LazyPerfDigest = lazyPerfDigest(trace.perf),
+): FileCalls {
   const sampleOf = (rowId: number) => {
     if (!trace.summary.capabilities.samples) return undefined;
     if (!Number.isInteger(rowId) || rowId < 0 || rowId >= trace.samples.length) {
@@ -29,7 +43,14 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     },
     getLazyValues: (rowId, field) =>
       readLazyValues(trace.format, sources[0], sampleOf(rowId), field),
-    getPerf: () => trace.perf,
+    getPerf: () => digest.get(),
+    getPerfBinRows(seriesKey, binIndex) {
+      const rows = perfBinRows(trace.perf, seriesKey, binIndex);
+      if (rows === null) throw new NotFoundError(`no perf series ${seriesKey}`);
+      return rows;
+    },
+    getPerfValues: (distribution) => perfValues(trace.perf, distribution),
+    getPerfGroups: () => perfGroups(trace.perf),
     exportTrace: (format) => exportFile(trace, format),
     // made once (warmed after opening, see ingest-session.ts): comparing again is instant
     compareDigest: once(() => compareDigest(trace)),

@@ -4,13 +4,14 @@ import type {
   ExportedFile,
   FileError,
   LazyValues,
-  PerfView,
   RowOrder,
   RowQuery,
   RowView,
   SampleDetails,
   SpanDetails,
 } from '../core/api/trace-api';
+import type { PerfDigest, PerfDistributionId } from '../core/model/perf';
+import type { GroupFigures } from '../core/model/rollout-figures';
 import type { CompareDigest } from '../core/compare/compare-traces';
 import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-file';
 
@@ -54,7 +55,11 @@ export interface FileCalls {
   getSpan(rowId: number, index: number): SpanDetails;
   getSample(rowId: number): SampleDetails;
   getLazyValues(rowId: number, field: string): LazyValues;
-  getPerf(): PerfView;
+  /** the perf view's digest (core/open/perf-digest.ts); the whole PerfView stays here */
+  getPerf(): PerfDigest;
+  getPerfBinRows(seriesKey: string, binIndex: number): number[];
+  getPerfValues(distribution: PerfDistributionId): Float64Array | null;
+  getPerfGroups(): GroupFigures[];
   exportTrace(format: ExportFormat): ExportedFile;
   compareDigest(): CompareDigest;
   runDigest(): RunFileDigest;

@@ -4,7 +4,8 @@ import { NotFoundError } from '../core/api/call-errors';
 import type { FileCallMessage, FileCalls, IngestMessage, IngestRequest } from './ingest-protocol';
 import { ingest, toFileError } from './open-sources';
 import { fileCalls, previewCalls } from './file-calls';
-import { warmIndexes } from '../core/store/warm-indexes';
+import { FIRST_INDEX_STEPS, warmIndexes } from '../core/store/warm-indexes';
+import { lazyPerfDigest, type LazyPerfDigest } from '../core/open/perf-digest';
 
 /** A worker's side of its channel to main: `parentPort` in a worker thread. */
 export interface SessionPort {
@@ -76,21 +77,32 @@ export function runIngestSession(
     });
     trace.summary.openTimings = timer.timings();
     preview = null;
-    const calls = fileCalls(trace, request.sources);
+    const digest = lazyPerfDigest(trace.perf);
+    const calls = fileCalls(trace, request.sources, digest);
     port.on('message', (message: FileCallMessage) => answer(calls, message));
     post({ type: 'done', summary: trace.summary });
-    whenIdle(warmAfterOpening(trace, calls));
+    whenIdle(warmAfterOpen(trace, digest, calls));
   } catch (error) {
     post({ type: 'failed', error: toFileError(error) });
   }
 }
 
 /**
- * What a user's first sort, search or compare would wait for, made while the worker is idle:
- * the store's indexes, then (rollout dumps, the files users compare) the compare digest.
+ * What the first interactions ask for, a short step at a time: the first two sort orders, the
+ * perf digest (a distribution per step), then the rest of the store's indexes (the text index
+ * alone takes seconds at 100k rows), then (rollout dumps, the files users compare) the compare
+ * digest.
  */
-function* warmAfterOpening(trace: OpenedTrace, calls: FileCalls): Generator<void, void, void> {
-  yield* warmIndexes(trace.store);
+function* warmAfterOpen(
+  trace: OpenedTrace,
+  digest: LazyPerfDigest,
+  calls: FileCalls,
+): Generator<void, void, void> {
+  const indexes = warmIndexes(trace.store);
+  for (let i = 0; i < FIRST_INDEX_STEPS && !indexes.next().done; i++) yield;
+  while (!digest.step()) yield;
+  yield;
+  yield* indexes;
   if (trace.summary.capabilities.samples) calls.compareDigest();
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { CompareResult, FileSummary, PerfView } from '../../src-main/core/api/trace-api';
+import type { CompareResult, FileSummary, PerfDigest } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { PerfDiffTable } from './PerfDiffTable';
 import { TimeBreakdown } from './TimeBreakdown';
@@ -35,7 +35,7 @@ export function CompareView({
   onExit: () => void;
 }) {
   const [result, setResult] = useState<CompareResult | null>(null);
-  const [perf, setPerf] = useState<[PerfView, PerfView] | null>(null);
+  const [perf, setPerf] = useState<[PerfDigest, PerfDigest] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>('perf');
 
@@ -109,15 +109,22 @@ export function CompareView({
           {tab === 'wall' && <WallTimeTable result={result} fileA={fileA} fileB={fileB} />}
           {tab === 'time' && <TimeBreakdown result={result} />}
           {tab === 'distributions' && (
-            <OverlaidDistribution perfA={perf[0]} perfB={perf[1]} names={spanNames} />
+            <OverlaidDistribution
+              host={host}
+              fileIdA={fileA.fileId}
+              fileIdB={fileB.fileId}
+              perfA={perf[0]}
+              perfB={perf[1]}
+              names={spanNames}
+            />
           )}
           {tab === 'stragglers' && (
             <StragglerChart
               host={host}
               fileA={fileA}
               fileB={fileB}
-              perfA={perf[0]}
-              perfB={perf[1]}
+              runningA={perf[0].running}
+              runningB={perf[1].running}
             />
           )}
           {tab === 'samples' && (

@@ -1,23 +1,41 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { scaleLinear } from '@visx/scale';
 import { Group } from '@visx/group';
 import { ChartAxes } from '../perf/ChartAxes';
-import type { PerfView } from '../../src-main/core/api/trace-api';
-import { sharedHistogram } from './histogram-bins';
+import type { PerfDigest, PerfDistributionId, SharedBins } from '../../src-main/core/api/trace-api';
+import type { TraceHost } from '../host/trace-host';
 import { formatSeconds } from './format-number';
 
 const WIDTH = 720;
 const HEIGHT = 280;
 const MARGIN = { top: 12, right: 16, bottom: 36, left: 48 };
+const EMPTY: SharedBins = {
+  edges: [],
+  a: [],
+  b: [],
+  countA: 0,
+  countB: 0,
+  meanA: NaN,
+  meanB: NaN,
+};
 
-/** Durations of one span name (or a per-request series) in A and B, overlaid on shared bins. */
+/**
+ * Durations of one span name (or a per-request series) in A and B, overlaid on shared bins: the
+ * service bins both files' values (comparePerfDistribution), only the bins cross to the page.
+ */
 export function OverlaidDistribution({
+  host,
+  fileIdA,
+  fileIdB,
   perfA,
   perfB,
   names,
 }: {
-  perfA: PerfView;
-  perfB: PerfView;
+  host: TraceHost;
+  fileIdA: string;
+  fileIdB: string;
+  perfA: PerfDigest;
+  perfB: PerfDigest;
   names: string[];
 }) {
   const choices = useMemo(() => {
@@ -30,14 +48,23 @@ export function OverlaidDistribution({
     ];
   }, [perfA, perfB, names]);
   const [chosen, setChosen] = useState(choices[0]?.id ?? '');
-  const values = (perf: PerfView): ArrayLike<number> & Iterable<number> => {
-    if (chosen.startsWith('span:'))
-      return perf.durations.find((d) => `span:${d.name}` === chosen)?.valuesSec ?? [];
-    return perf.series.find((s) => `series:${s.key}` === chosen)?.values ?? [];
-  };
-  const a = values(perfA);
-  const b = values(perfB);
-  const bins = sharedHistogram(a, b);
+  const [shared, setShared] = useState<{ id: string; bins: SharedBins } | null>(null);
+  useEffect(() => {
+    if (!chosen) return;
+    let live = true;
+    const cut = chosen.indexOf(':');
+    const distribution: PerfDistributionId = {
+      kind: chosen.slice(0, cut) === 'span' ? 'duration' : 'series',
+      name: chosen.slice(cut + 1),
+    };
+    void host.api
+      .comparePerfDistribution(fileIdA, fileIdB, distribution)
+      .then((bins) => live && setShared({ id: chosen, bins }));
+    return () => {
+      live = false;
+    };
+  }, [host, fileIdA, fileIdB, chosen]);
+  const bins = shared?.bins ?? EMPTY;
   const innerW = WIDTH - MARGIN.left - MARGIN.right;
   const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const x = scaleLinear({
@@ -49,11 +76,6 @@ export function OverlaidDistribution({
     range: [innerH, 0],
     nice: true,
   });
-  const mean = (v: Iterable<number> & ArrayLike<number>) => {
-    let sum = 0;
-    for (const n of v) sum += n;
-    return v.length === 0 ? NaN : sum / v.length;
-  };
   const isSeconds = chosen.startsWith('span:') || /latency|queue|duration/.test(chosen);
 
   return (
@@ -72,11 +94,15 @@ export function OverlaidDistribution({
           ))}
         </select>
       </label>
-      <div className="distribution-stats" data-testid="distribution-stats">
-        <span className="compare-side a">A</span> n={a.length}, mean{' '}
-        {isSeconds ? formatSeconds(mean(a)) : mean(a).toFixed(3)}
-        <span className="compare-side b">B</span> n={b.length}, mean{' '}
-        {isSeconds ? formatSeconds(mean(b)) : mean(b).toFixed(3)}
+      <div
+        className="distribution-stats"
+        data-testid="distribution-stats"
+        data-ready={shared?.id === chosen}
+      >
+        <span className="compare-side a">A</span> n={bins.countA}, mean{' '}
+        {isSeconds ? formatSeconds(bins.meanA) : bins.meanA.toFixed(3)}
+        <span className="compare-side b">B</span> n={bins.countB}, mean{' '}
+        {isSeconds ? formatSeconds(bins.meanB) : bins.meanB.toFixed(3)}
       </div>
       <svg width={WIDTH} height={HEIGHT} role="img" aria-label="Overlaid histograms of A and B">
         <Group left={MARGIN.left} top={MARGIN.top}>

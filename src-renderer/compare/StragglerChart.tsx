@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { scaleLinear } from '@visx/scale';
 import { Group } from '@visx/group';
 import { ChartAxes } from '../perf/ChartAxes';
-import type { FileSummary, PerfView, RowView } from '../../src-main/core/api/trace-api';
+import type { FileSummary, RowView, RunningDigest } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { formatSeconds } from './format-number';
 
@@ -11,29 +11,30 @@ const HEIGHT = 240;
 const MARGIN = { top: 12, right: 16, bottom: 36, left: 48 };
 const TAIL_SHARE = 0.1;
 
-/** When the running count falls below a tenth of its peak: the tail that stragglers keep alive. */
-export function tailStart(running: { tSec: number; running: number }[]): number | null {
-  const peak = Math.max(0, ...running.map((p) => p.running));
+/**
+ * When the running count falls below a tenth of its peak: the tail that stragglers keep alive.
+ * On the worker's reduced curve (RunningDigest) this is within one of its 4096 columns of the
+ * moment on the full curve: less than a pixel of this chart.
+ */
+export function tailStart(curve: RunningDigest): number | null {
+  const { peak } = curve.summary;
   if (peak === 0) return null;
   let peakSeen = false;
-  for (const point of running) {
-    if (point.running === peak) peakSeen = true;
-    else if (peakSeen && point.running <= peak * TAIL_SHARE) return point.tSec;
+  for (let i = 0; i < curve.tSec.length; i++) {
+    if (curve.running[i] === peak) peakSeen = true;
+    else if (peakSeen && curve.running[i] <= peak * TAIL_SHARE) return curve.tSec[i];
   }
   return null;
 }
 
-function stepPath(
-  points: { tSec: number; running: number }[],
-  x: (t: number) => number,
-  y: (n: number) => number,
-) {
+function stepPath(curve: RunningDigest, x: (t: number) => number, y: (n: number) => number) {
   let d = '';
   let previous = 0;
-  for (const p of points) {
-    d += d === '' ? `M${x(p.tSec)},${y(0)}` : '';
-    d += `L${x(p.tSec)},${y(previous)}L${x(p.tSec)},${y(p.running)}`;
-    previous = p.running;
+  for (let i = 0; i < curve.tSec.length; i++) {
+    const t = curve.tSec[i];
+    d += d === '' ? `M${x(t)},${y(0)}` : '';
+    d += `L${x(t)},${y(previous)}L${x(t)},${y(curve.running[i])}`;
+    previous = curve.running[i];
   }
   return d;
 }
@@ -43,14 +44,14 @@ export function StragglerChart({
   host,
   fileA,
   fileB,
-  perfA,
-  perfB,
+  runningA,
+  runningB,
 }: {
   host: TraceHost;
   fileA: FileSummary;
   fileB: FileSummary;
-  perfA: PerfView;
-  perfB: PerfView;
+  runningA: RunningDigest;
+  runningB: RunningDigest;
 }) {
   const [last, setLast] = useState<[RowView[], RowView[]]>([[], []]);
   useEffect(() => {
@@ -65,28 +66,20 @@ export function StragglerChart({
     };
   }, [host, fileA, fileB]);
 
-  const end = Math.max(
-    1e-9,
-    ...perfA.running.map((p) => p.tSec),
-    ...perfB.running.map((p) => p.tSec),
-  );
-  const peak = Math.max(
-    1,
-    ...perfA.running.map((p) => p.running),
-    ...perfB.running.map((p) => p.running),
-  );
+  const end = Math.max(1e-9, runningA.summary.endSec, runningB.summary.endSec);
+  const peak = Math.max(1, runningA.summary.peak, runningB.summary.peak);
   const innerW = WIDTH - MARGIN.left - MARGIN.right;
   const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const x = scaleLinear({ domain: [0, end], range: [0, innerW] });
   const y = scaleLinear({ domain: [0, peak], range: [innerH, 0], nice: true });
-  const tails = [tailStart(perfA.running), tailStart(perfB.running)];
+  const tails = [tailStart(runningA), tailStart(runningB)];
 
   return (
     <div className="stragglers" data-testid="straggler-view">
       <svg width={WIDTH} height={HEIGHT} role="img" aria-label="Samples running over time">
         <Group left={MARGIN.left} top={MARGIN.top}>
-          <path className="running-a" d={stepPath(perfA.running, x, y)} />
-          <path className="running-b" d={stepPath(perfB.running, x, y)} />
+          <path className="running-a" d={stepPath(runningA, x, y)} />
+          <path className="running-b" d={stepPath(runningB, x, y)} />
           {tails.map((t, i) =>
             t === null ? null : (
               <line

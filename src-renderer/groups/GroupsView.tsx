@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { FileSummary, PerfView, RowView } from '../../src-main/core/api/trace-api';
+import type { FileSummary, PerfDigest, RowView } from '../../src-main/core/api/trace-api';
 import type { GroupFigures } from '../../src-main/core/model/rollout-figures';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
@@ -27,26 +27,29 @@ const FILTERS: [GroupFilter, string][] = [
  * sample opens in the timeline.
  */
 export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary }) {
-  const [perf, setPerf] = useState<PerfView | null>(null);
+  // the rollout's window from the perf digest, the groups from a call of their own
+  const [perf, setPerf] = useState<{ digest: PerfDigest; groups: GroupFigures[] } | null>(null);
   const [sort, setSort] = useState<GroupSort>('group');
   const [filter, setFilter] = useState<GroupFilter>('all');
   const [open, setOpen] = useState<Set<number>>(new Set());
 
   useEffect(() => {
     let live = true;
-    void host.api.getPerf(file.fileId).then((p) => live && setPerf(p));
+    void Promise.all([host.api.getPerf(file.fileId), host.api.getPerfGroups(file.fileId)]).then(
+      ([digest, groups]) => live && setPerf({ digest, groups }),
+    );
     return () => {
       live = false;
     };
   }, [host, file.fileId]);
 
   const groups = useMemo(
-    () => (perf ? groupRows(perf.rollout.groups, sort, filter) : []),
+    () => (perf ? groupRows(perf.groups, sort, filter) : []),
     [perf, sort, filter],
   );
   if (!perf) return <div className="groups-view muted">Loading groups…</div>;
-  const { own } = perf.rollout;
-  const all = perf.rollout.groups;
+  const { own } = perf.digest.rollout;
+  const all = perf.groups;
   const zero = all.filter((g) => g.zeroVariance).length;
 
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type {
   FileSummary,
-  PerfView,
+  PerfDigest,
   RowOrder,
   RowView,
   SampleDetails,
@@ -10,6 +10,7 @@ import type {
 import { useViewStore } from '../state/view-store';
 import { isFilterActive } from '../toolbar/filter-state';
 import { useHost } from './host-context';
+import type { TraceHost } from './trace-host';
 
 /**
  * The row order the toolbar's sort and filter ask for. Highlight mode keeps every row in order
@@ -121,20 +122,57 @@ export function useSpanDetails(
   return details;
 }
 
-/** The perf view of a file, or the error that kept it from loading. */
-/** A file's perf view; a file shown while it is read (`streaming`) asks again once it is whole. */
+/**
+ * Perf digests asked per host, file and streaming state, so the perf view fetched while the
+ * user was on the timeline (usePerfPrefetch) shows at once. File ids are never reused (a reopen
+ * makes a new one); the oldest entries go beyond a few files.
+ */
+const perfDigests = new WeakMap<TraceHost, Map<string, Promise<PerfDigest>>>();
+const PERF_DIGESTS_KEPT = 8;
+
+function perfDigestOf(host: TraceHost, fileId: string, streaming: boolean): Promise<PerfDigest> {
+  let byFile = perfDigests.get(host);
+  if (!byFile) perfDigests.set(host, (byFile = new Map()));
+  const key = `${fileId}:${streaming}`;
+  let digest = byFile.get(key);
+  if (!digest) {
+    digest = host.api.getPerf(fileId);
+    byFile.set(key, digest);
+    // a failed ask is asked again next time
+    digest.catch(() => byFile.get(key) === digest && byFile.delete(key));
+    while (byFile.size > PERF_DIGESTS_KEPT) byFile.delete(byFile.keys().next().value!);
+  }
+  return digest;
+}
+
+/** Asks for a whole file's perf digest once the page is idle, before its tab is opened. */
+export function usePerfPrefetch(file: FileSummary, available: boolean): void {
+  const host = useHost();
+  useEffect(() => {
+    if (!available || file.streaming) return;
+    const timer = setTimeout(() => {
+      perfDigestOf(host, file.fileId, false).catch(() => undefined);
+    }, PREFETCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [host, file.fileId, file.streaming, available]);
+}
+
+/** After the rows' first calls: the timeline's order and page are asked first. */
+const PREFETCH_DELAY_MS = 300;
+
+/** A file's perf digest; a file shown while it is read (`streaming`) asks again once it is whole. */
 export function usePerf(
   fileId: string,
   streaming?: boolean,
-): { perf: PerfView | null; error: string | null } {
+): { perf: PerfDigest | null; error: string | null } {
   const host = useHost();
-  const [state, setState] = useState<{ perf: PerfView | null; error: string | null }>({
+  const [state, setState] = useState<{ perf: PerfDigest | null; error: string | null }>({
     perf: null,
     error: null,
   });
   useEffect(() => {
     let live = true;
-    host.api.getPerf(fileId).then(
+    perfDigestOf(host, fileId, streaming ?? false).then(
       (perf) => live && setState({ perf, error: null }),
       (e: unknown) =>
         live && setState({ perf: null, error: e instanceof Error ? e.message : String(e) }),

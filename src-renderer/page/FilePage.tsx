@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useHost } from '../host/host-context';
-import { useRowOrder } from '../host/data-hooks';
+import { usePerfPrefetch, useRowOrder } from '../host/data-hooks';
 import { Toolbar } from '../toolbar/Toolbar';
 import { DetailsPanel } from '../details/DetailsPanel';
 import { openSources } from '../state/open-files';
@@ -17,6 +17,10 @@ export function FilePage({ file }: { file: FileSummary }) {
   const views = tabViews(file);
   const View = (views.find((v) => v.id === viewId) ?? views[0]).component;
   useKeptTimesWhenStartMoves(file);
+  usePerfPrefetch(
+    file,
+    views.some((v) => v.id === 'perf'),
+  );
 
   return (
     <div className="file-view">

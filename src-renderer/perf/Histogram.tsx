@@ -1,52 +1,50 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { scaleLinear } from '@visx/scale';
 import { Group } from '@visx/group';
 import { ChartAxes } from './ChartAxes';
 import { useParentSize } from '@visx/responsive';
-import { binValues, type HistogramBin } from './histogram-bins';
-import { formatAxisValue, formatValue, seriesStats } from './value-format';
+import type { BinnedValues, ValueBin } from '../../src-main/core/api/trace-api';
+import { formatAxisValue, formatValue } from './value-format';
 
 const HEIGHT = 150;
 const MARGIN = { top: 8, right: 10, bottom: 24, left: 34 };
 
 /**
- * One distribution as a visx histogram. With row ids, a click on a bin hands its rows to
- * `onPick` (the timeline then shows just those samples).
+ * One distribution as a visx histogram, drawn from its digest (bins and stats computed in the
+ * file's worker). With `onPick` (a series: its values come from rows), a click on a bin hands
+ * the bin's index to it (the timeline then shows just those samples).
  */
 export function Histogram({
   title,
   unit,
-  values,
-  rowIds,
+  digest,
   colour,
   onPick,
   testTitle,
 }: {
   title: string;
   unit: string;
-  values: ArrayLike<number>;
-  rowIds: ArrayLike<number> | null;
+  digest: BinnedValues;
   colour?: string;
-  onPick?: (bin: HistogramBin, label: string) => void;
+  onPick?: (binIndex: number, label: string) => void;
   /** data-title for tests and scripts: "<key> (<unit>)" */
   testTitle: string;
 }) {
   const { parentRef, width: measured } = useParentSize({ debounceTime: 50 });
   const width = Math.max(200, measured || 300);
   const [hover, setHover] = useState<number | null>(null);
-  const histogram = useMemo(() => binValues(values, rowIds, 20), [values, rowIds]);
-  const stats = useMemo(() => seriesStats(values), [values]);
+  const { stats } = digest;
   const innerW = width - MARGIN.left - MARGIN.right;
   const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const { bins, maxCount } = histogram;
+  const { bins, maxCount } = digest;
   const lo = bins[0]?.x0 ?? 0;
   const hi = bins[bins.length - 1]?.x1 ?? 1;
   const x = scaleLinear<number>({ domain: [lo, hi], range: [0, innerW] });
   const y = scaleLinear<number>({ domain: [0, Math.max(1, maxCount)], range: [innerH, 0] });
   // counts are whole: ticks at integers only
   const yTicks = y.ticks(Math.min(4, Math.max(1, maxCount))).filter(Number.isInteger);
-  const clickable = !!rowIds && !!onPick;
-  const binLabel = (bin: HistogramBin) =>
+  const clickable = !!onPick;
+  const binLabel = (bin: ValueBin) =>
     `${title} ${formatValue(bin.x0, unit)}–${formatValue(bin.x1, unit)}`;
   const hovered = hover === null ? null : bins[hover];
 
@@ -55,7 +53,7 @@ export function Histogram({
       className="histogram"
       data-testid="histogram"
       data-title={testTitle}
-      data-values={values.length}
+      data-values={digest.valueCount}
       ref={parentRef}
     >
       <div className="histogram-title">
@@ -67,7 +65,7 @@ export function Histogram({
         <span className="muted histogram-stats">
           {hovered
             ? `${formatValue(hovered.x0, unit)}–${formatValue(hovered.x1, unit)}: ${hovered.count}` +
-              (rowIds ? ` in ${hovered.rowIds.length} samples` : '')
+              (clickable ? ` in ${hovered.samples} samples` : '')
             : stats
               ? `n ${stats.count} · median ${formatValue(stats.median, unit)} · p90 ${formatValue(stats.p90, unit)}`
               : 'no values'}
@@ -89,7 +87,7 @@ export function Histogram({
                   height={innerH}
                   className="bin-hit"
                   onMouseEnter={() => setHover(i)}
-                  onClick={() => canPick && onPick!(bin, binLabel(bin))}
+                  onClick={() => canPick && onPick!(i, binLabel(bin))}
                   style={{ cursor: canPick ? 'pointer' : 'default' }}
                 />
                 <rect
@@ -104,7 +102,7 @@ export function Histogram({
                   height={innerH - y(bin.count)}
                   style={colour ? { fill: colour } : undefined}
                   onMouseEnter={() => setHover(i)}
-                  onClick={() => canPick && onPick!(bin, binLabel(bin))}
+                  onClick={() => canPick && onPick!(i, binLabel(bin))}
                 >
                   <title>
                     {`${formatValue(bin.x0, unit)}–${formatValue(bin.x1, unit)}: ${bin.count}` +

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
 import { usePerf } from '../host/data-hooks';
@@ -6,11 +6,9 @@ import { useHost } from '../host/host-context';
 import { fitWindow } from '../timeline/time-window';
 import { useViewStore } from '../state/view-store';
 import { Histogram } from './Histogram';
-import type { HistogramBin } from './histogram-bins';
 import { PERF_STATS, formatPerfValue, perfTableRows, perfUnit } from './perf-table';
 import { RunningChart } from './RunningChart';
-import { summariseRunning } from './running-summary';
-import { formatValue, seriesStats } from './value-format';
+import { formatValue } from './value-format';
 import './perf.css';
 
 /** Span names whose duration distributions get a chart (the rest are in the table). */
@@ -30,30 +28,35 @@ export function PerfView({ file }: { file: FileSummary }) {
   const host = useHost();
 
   const table = useMemo(() => (perf ? perfTableRows(perf.perf) : []), [perf]);
-  const running = useMemo(() => (perf ? summariseRunning(perf.running) : null), [perf]);
+  const running = perf?.running.summary ?? null;
   const durations = useMemo(
     () =>
       (perf?.durations ?? [])
-        .map((d) => ({ name: d.name, values: d.valuesSec, stats: seriesStats(d.valuesSec) }))
         .filter((d) => d.stats !== null)
         .sort((a, b) => b.stats!.total - a.stats!.total),
     [perf],
   );
+  const [pickError, setPickError] = useState<string | null>(null);
 
-  // a bin click filters to its rows and fits the time axis to them, so one row is not a speck
-  const pick = (bin: HistogramBin, label: string, spanNames: string[]) => {
-    patchFilter({ rowIds: bin.rowIds });
-    setPickedLabel(label);
-    setHighlightNames(spanNames);
-    setView('timeline');
-    void host.api
-      .queryRows(file.fileId, { sort: 'row_id', filter: { rowIds: bin.rowIds } })
-      .then((order) => {
-        if (order.rowIds.length === 0) return;
-        const startSec = Math.min(...order.startSec);
-        const endSec = Math.max(...order.endSec);
-        setWindow(file.fileId, fitWindow(startSec, endSec));
+  // a bin click asks the worker for the bin's rows, filters to them and fits the time axis to
+  // them, so one row is not a speck
+  const pick = async (seriesKey: string, binIndex: number, label: string, spanNames: string[]) => {
+    setPickError(null);
+    try {
+      const rowIds = await host.api.getPerfBinRows(file.fileId, seriesKey, binIndex);
+      patchFilter({ rowIds });
+      setPickedLabel(label);
+      setHighlightNames(spanNames);
+      setView('timeline');
+      const order = await host.api.queryRows(file.fileId, {
+        sort: 'row_id',
+        filter: { rowIds },
       });
+      if (order.rowIds.length === 0) return;
+      setWindow(file.fileId, fitWindow(minOf(order.startSec), maxOf(order.endSec)));
+    } catch (e) {
+      setPickError(e instanceof Error ? e.message : String(e));
+    }
   };
 
   if (error) return <div className="perf-panel error-banner">{error}</div>;
@@ -74,10 +77,15 @@ export function PerfView({ file }: { file: FileSummary }) {
   };
   const requestSeries = perf.series.filter((s) => phaseColour(s.key) === null);
   const phaseSeries = perf.series.filter((s) => phaseColour(s.key) !== null);
-  const requests = perf.perf['perf/request/count'] ?? perf.series[0]?.values.length ?? 0;
+  const requests = perf.perf['perf/request/count'] ?? perf.series[0]?.valueCount ?? 0;
 
   return (
     <div className="perf-panel" data-testid="perf-view">
+      {pickError && (
+        <div className="error-banner" data-testid="perf-pick-error">
+          Cannot show the bin's samples: {pickError}
+        </div>
+      )}
       <p className="perf-window" data-testid="perf-window">
         Wall time, running samples, long tail and stragglers over {rollout.own.label}.
         {rollout.resumed.length > 0 && (
@@ -146,7 +154,7 @@ export function PerfView({ file }: { file: FileSummary }) {
 
       <section>
         <h3>Samples running over time</h3>
-        <RunningChart running={perf.running} summary={running} />
+        <RunningChart running={perf.running} />
       </section>
 
       {table.length > 0 && (
@@ -210,9 +218,8 @@ export function PerfView({ file }: { file: FileSummary }) {
                 title={s.key}
                 unit={s.unit}
                 testTitle={`${s.key}${s.unit ? ` (${s.unit})` : ''}`}
-                values={s.values}
-                rowIds={s.rowIds}
-                onPick={(bin, label) => pick(bin, label, s.spanNames)}
+                digest={s}
+                onPick={(bin, label) => void pick(s.key, bin, label, s.spanNames)}
               />
             ))}
           </div>
@@ -229,10 +236,9 @@ export function PerfView({ file }: { file: FileSummary }) {
                 title={s.key}
                 unit={s.unit}
                 testTitle={`${s.key}${s.unit ? ` (${s.unit})` : ''}`}
-                values={s.values}
-                rowIds={s.rowIds}
+                digest={s}
                 colour={phaseColour(s.key) ?? undefined}
-                onPick={(bin, label) => pick(bin, label, s.spanNames)}
+                onPick={(bin, label) => void pick(s.key, bin, label, s.spanNames)}
               />
             ))}
           </div>
@@ -289,8 +295,7 @@ export function PerfView({ file }: { file: FileSummary }) {
                 title={`${d.name} duration`}
                 unit="s"
                 testTitle={`${d.name} duration (s)`}
-                values={d.values}
-                rowIds={null}
+                digest={d}
               />
             ))}
           </div>
@@ -324,4 +329,17 @@ function Card({
 function phaseColour(key: string): string | null {
   const [role, phase] = key.split(' ');
   return PD_PHASES.find((p) => p.role === role && p.phase === phase)?.colour ?? null;
+}
+
+/** Extremes of a typed array without spreading it into arguments (100k rows overflow the stack). */
+function minOf(values: Float64Array): number {
+  let min = Infinity;
+  for (const v of values) if (v < min) min = v;
+  return min;
+}
+
+function maxOf(values: Float64Array): number {
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  return max;
 }

@@ -3,8 +3,8 @@ import { scaleLinear } from '@visx/scale';
 import { Group } from '@visx/group';
 import { ChartAxes } from './ChartAxes';
 import { useParentSize } from '@visx/responsive';
-import type { PerfView as PerfData } from '../../src-main/core/api/trace-api';
-import { runningPath, type RunningSummary } from './running-summary';
+import type { RunningDigest } from '../../src-main/core/api/trace-api';
+import { countAt, runningPath } from './running-summary';
 import { formatAxisValue, formatValue } from './value-format';
 
 const HEIGHT = 170;
@@ -14,13 +14,8 @@ const MARGIN = { top: 10, right: 14, bottom: 24, left: 38 };
  * Samples running over the rollout as a step chart, with the long tail shaded: the stretch at
  * the end where a few stragglers keep the whole rollout waiting.
  */
-export function RunningChart({
-  running,
-  summary,
-}: {
-  running: PerfData['running'];
-  summary: RunningSummary;
-}) {
+export function RunningChart({ running }: { running: RunningDigest }) {
+  const { summary } = running;
   const { parentRef, width: measured } = useParentSize({ debounceTime: 50 });
   const width = Math.max(320, measured || 640);
   const innerW = width - MARGIN.left - MARGIN.right;
@@ -104,19 +99,4 @@ export function RunningChart({
       </svg>
     </div>
   );
-}
-
-/** Running count at a time: the last step at or before it (binary search, series in order). */
-function countAt(running: PerfData['running'], tSec: number): number {
-  let lo = 0;
-  let hi = running.length - 1;
-  let found = 0;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (running[mid].tSec <= tSec) {
-      found = running[mid].running;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
 }

@@ -26,8 +26,11 @@ function peakKb(pid) {
   }
 }
 
-/** Serve mode on `path`: first rows, all rows, peak memory, then the interactions. */
-export async function benchOpenStream(cli, path) {
+/**
+ * Serve mode on `path`: first rows, all rows, peak memory, then the interactions. `perfOnly`:
+ * just the perf view (a baseline build that has no newer calls).
+ */
+export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
   const port = 5400 + Math.floor(Math.random() * 400);
   const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--token', 'bench', path], {
     stdio: 'ignore',
@@ -69,9 +72,13 @@ export async function benchOpenStream(cli, path) {
       const answer = await call(port, method, args);
       const ms = performance.now() - t;
       if (answer.json?.error) throw new Error(`${label}: ${answer.text.slice(0, 200)}`);
-      return { label, ms, bytes: answer.text.length };
+      return { label, ms, bytes: answer.text.length, json: answer.json };
     };
     const id = file.fileId;
+    if (perfOnly) {
+      const perf = await timed('perf view', 'getPerf', [id]);
+      return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions: [perf] };
+    }
     const interactions = [
       await timed('sort by duration', 'queryRows', [id, { sort: 'duration', descending: true }]),
       await timed('sort by duration again', 'queryRows', [id, { sort: 'duration', descending: false }]),
@@ -80,6 +87,15 @@ export async function benchOpenStream(cli, path) {
       await timed('text search (again)', 'queryRows', [id, { sort: 'start', filter: { text: 'gsm8k' } }]),
       await timed('perf view', 'getPerf', [id]),
     ];
+    // a bin click: the fullest bin of the first series (its rows come from the worker), then
+    // the groups view's own call
+    const series = interactions.at(-1).json.result.series[0];
+    if (series) {
+      const fullest = series.bins.reduce((best, bin, i) => (bin.count > series.bins[best].count ? i : best), 0);
+      const rows = await timed(`perf bin rows (${series.key}, ${series.bins[fullest].samples} samples)`, 'getPerfBinRows', [id, series.key, fullest]);
+      interactions.push(rows);
+    }
+    interactions.push(await timed('groups', 'getPerfGroups', [id]));
     return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions };
   } finally {
     child.kill();
@@ -91,7 +107,7 @@ export async function benchOpenStream(cli, path) {
  * from starting the server until the first timeline rows are drawn, and until the whole file is
  * there; `screenshot` (a path) keeps how the page looks while rows still arrive.
  */
-export async function browserFirstRows(cli, path, screenshot) {
+export async function browserFirstRows(cli, path, screenshot, { perfScreenshot = null } = {}) {
   const { chromium } = await import('playwright-core');
   const port = 5800 + Math.floor(Math.random() * 150);
   // the browser is up and its page made before the clock starts: launching Chromium is not the
@@ -119,7 +135,25 @@ export async function browserFirstRows(cli, path, screenshot) {
     if (screenshot) await page.screenshot({ path: screenshot });
     await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 900_000 });
     const allRows = (performance.now() - started) / 1000;
-    return { firstRows, allRows, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
+    // the perf view: from the click on its tab until its histograms are in the page and painted,
+    // timed inside the page (Playwright's own click and polling add tens of milliseconds)
+    await page.evaluate(() => {
+      window.perfShown = new Promise((resolve) => {
+          let clickedAt = null;
+          document.addEventListener('click', () => (clickedAt ??= performance.now()), { capture: true });
+          const observer = new MutationObserver(() => {
+            if (clickedAt === null || !document.querySelector('[data-testid=histogram] [data-testid=histogram-bin]')) return;
+            observer.disconnect();
+            // the frame after the one that has them: they are painted
+            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - clickedAt), 0));
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+      });
+    });
+    await page.getByTestId('view-perf').click();
+    const perfViewMs = await page.evaluate(() => window.perfShown);
+    if (perfScreenshot) await page.screenshot({ path: perfScreenshot, fullPage: true });
+    return { firstRows, allRows, perfViewMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
   } finally {
     await browser.close();
     server.kill();

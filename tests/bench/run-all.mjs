@@ -352,10 +352,29 @@ async function benchHundredK() {
     `peak memory (serve mode, whole process): ${app.peakMb.toFixed(0)} MB = ${ratio.toFixed(2)}x the file (goal 1.00x: ${ok(ratio, 1)}); summary's peak ${baseline.peakMb.toFixed(0)} MB (${((baseline.peakMb * 1.048576e6) / bytes).toFixed(2)}x)`,
   );
   for (const i of app.interactions) {
-    console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(1)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`);
+    console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`);
+  }
+  // BENCH_BASELINE_CLI: an older build's out/main/cli.js, for the perf view before/after in this run
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  const before = baselineCli ? await benchOpenStream(baselineCli, path, { perfOnly: true }) : null;
+  if (before) {
+    const [was] = before.interactions;
+    const now = app.interactions.find((i) => i.label === 'perf view');
+    console.log(
+      `  perf view, baseline build (${baselineCli}): ${was.ms.toFixed(0)} ms, ${(was.bytes / 1e6).toFixed(1)} MB answer; ` +
+        `now ${(now.ms / was.ms).toFixed(3)}x its time, ${(now.bytes / was.bytes).toFixed(4)}x its size`,
+    );
   }
   const shot = process.env.BENCH_SCREENSHOT ?? null;
-  const browser = await browserFirstRows(CLI, path, shot);
+  const perfShot = process.env.BENCH_PERF_SCREENSHOT ?? null;
+  const browser = await browserFirstRows(CLI, path, shot, { perfScreenshot: perfShot });
+  console.log(`in Chromium: the perf view's histograms drawn ${browser.perfViewMs.toFixed(0)} ms after its tab is clicked (goal 100 ms: ${ok(browser.perfViewMs, 100)})`);
+  if (baselineCli) {
+    const was = await browserFirstRows(baselineCli, path, null);
+    console.log(
+      `  baseline build in Chromium: the perf view drawn ${was.perfViewMs.toFixed(0)} ms after the click; now ${(browser.perfViewMs / was.perfViewMs).toFixed(3)}x`,
+    );
+  }
   console.log(
     `in Chromium: first rows drawn ${browser.firstRows.toFixed(2)} s after starting serve mode, Chromium already up (goal 2 s: ${ok(browser.firstRows, 2)}; the row count then read "${browser.shownWhileReading}"), ` +
       `whole file ${browser.allRows.toFixed(2)} s; first rows at ${(browser.firstRows / baseline.seconds).toFixed(2)}x summary's time`,

@@ -48,6 +48,16 @@ for (const name of ['rollout_small.pt', 'rollout_pd_legacy.pt']) {
 }
 
 test('clicking a histogram bin shows exactly the samples of its requests', async ({ page }) => {
+  // the perf view's answer is a digest (no per-value rows); a bin's rows come from the worker
+  const calls: { method: string; args: unknown[] }[] = [];
+  const perfAnswers: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/call')) calls.push(request.postDataJSON());
+  });
+  page.on('response', async (response) => {
+    const body = response.request().postDataJSON() as { method?: string } | null;
+    if (body?.method === 'getPerf') perfAnswers.push(await response.text());
+  });
   await openPerf(page, 'rollout_small.pt');
   const rows = json<{ rows: Row[] }>('rollout_small.pt.expected.json').rows;
   const requests = rows.flatMap((r) =>
@@ -73,6 +83,15 @@ test('clicking a histogram bin shows exactly the samples of its requests', async
   const inBin = requests.filter((q) => q.e2e >= x0 && (q.e2e < x1 || (last && q.e2e <= x1)));
   expect(inBin.length).toBe(counts[pick]);
   const expectedRows = [...new Set(inBin.map((q) => q.rowId))].sort((a, b) => a - b);
+  await bin.hover({ force: true });
+  await expect(histogram.locator('.histogram-stats')).toContainText(
+    `: ${counts[pick]} in ${expectedRows.length} samples`,
+  );
+  await expect.poll(() => perfAnswers.length).toBeGreaterThan(0);
+  const series = (JSON.parse(perfAnswers[0]) as { result: { series: object[] } }).result.series;
+  expect(series.length).toBeGreaterThan(0);
+  for (const s of series) expect(Object.keys(s)).not.toContain('rowIds');
+  expect(calls.some((c) => c.method === 'getPerfBinRows')).toBe(false);
 
   await bin.click({ force: true });
   await expect(page.getByTestId('timeline')).toBeVisible();
@@ -87,6 +106,9 @@ test('clicking a histogram bin shows exactly the samples of its requests', async
     .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-row-id'))));
   expect(shownIds.length).toBeGreaterThan(0);
   expect(shownIds).toEqual(expectedRows.slice(0, shownIds.length));
+  const asked = calls.filter((c) => c.method === 'getPerfBinRows');
+  expect(asked).toHaveLength(1);
+  expect(asked[0].args.slice(1)).toEqual(['e2e latency', pick]);
 
   // the chip clears the pick
   await page.getByTestId('picked-rows').click();

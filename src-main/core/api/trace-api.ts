@@ -10,10 +10,38 @@ import type { RunFileRole, RunJoins } from '../model/run';
 
 import type { AttrValue, Attrs, PdPhase } from '../model/row';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
-import type { Distribution, PerfSummary, PerfView } from '../model/perf';
+import type {
+  BinnedValues,
+  Distribution,
+  DurationDigest,
+  PerfDigest,
+  PerfDistributionId,
+  PerfSeriesDigest,
+  PerfSummary,
+  PerfView,
+  RunningDigest,
+  RunningSummary,
+  SharedBins,
+  ValueBin,
+  ValueStats,
+} from '../model/perf';
+import type { GroupFigures } from '../model/rollout-figures';
 import type { SortKey } from './sort-keys';
 
 export type { FormatCapabilities, FormatLabels, SkippedLines, Distribution, PerfSummary, PerfView };
+export type {
+  BinnedValues,
+  DurationDigest,
+  GroupFigures,
+  PerfDigest,
+  PerfDistributionId,
+  PerfSeriesDigest,
+  RunningDigest,
+  RunningSummary,
+  SharedBins,
+  ValueBin,
+  ValueStats,
+};
 
 export type OpenSource =
   | { kind: 'path'; path: string }
@@ -386,7 +414,21 @@ export interface TraceApi {
   getSpan(fileId: string, rowId: number, index: number): Promise<SpanDetails>;
   getSample(fileId: string, rowId: number): Promise<SampleDetails>;
   getLazyValues(fileId: string, rowId: number, field: string): Promise<LazyValues>;
-  getPerf(fileId: string): Promise<PerfView>;
+  /**
+   * the perf view as a digest: per distribution its count, stats and bins, the running curve
+   * reduced to chart resolution (the whole PerfView stays in the file's worker)
+   */
+  getPerf(fileId: string): Promise<PerfDigest>;
+  /** the distinct rows whose values fall in bin `binIndex` of series `seriesKey` (a bin click) */
+  getPerfBinRows(fileId: string, seriesKey: string, binIndex: number): Promise<number[]>;
+  /** the rollout's GRPO groups (the groups view), kept out of getPerf's digest */
+  getPerfGroups(fileId: string): Promise<GroupFigures[]>;
+  /** one distribution of two files on shared bins (compare's overlay); empty bins when neither has it */
+  comparePerfDistribution(
+    fileIdA: string,
+    fileIdB: string,
+    distribution: PerfDistributionId,
+  ): Promise<SharedBins>;
   compare(fileIdA: string, fileIdB: string): Promise<CompareResult>;
   /** opens the same file again with other options (replacing it), e.g. bootstrap_room joining */
   reopen(fileId: string, options: { joinByBootstrapRoom: boolean }): Promise<OpenResult>;
@@ -425,6 +467,9 @@ export const TRACE_API_METHODS = [
   'getSample',
   'getLazyValues',
   'getPerf',
+  'getPerfBinRows',
+  'getPerfGroups',
+  'comparePerfDistribution',
   'compare',
   'exportTrace',
   'reopen',

@@ -159,12 +159,16 @@ describe('a format defined only in a test', () => {
     expect(b.items.map((item) => [item.name, item.startSec, item.endSec])).toEqual([
       ['queue', 0.5, 2],
     ]);
+    // the worker answers the perf view's digest: per span name its count and stats
     expect(
-      (await file.call('getPerf')).durations.map((d) => [d.name, Array.from(d.valuesSec)]),
+      (await file.call('getPerf')).durations.map((d) => [d.name, d.stats?.count, d.stats?.total]),
     ).toEqual([
-      ['queue', [0.25, 1.5]],
-      ['decode', [0.75]],
+      ['queue', 2, 1.75],
+      ['decode', 1, 0.75],
     ]);
+    expect(await file.call('getPerfValues', { kind: 'duration', name: 'queue' })).toEqual(
+      new Float64Array([0.25, 1.5]),
+    );
     await expect(file.call('getLazyValues', 0, 'tokens')).rejects.toThrow(
       'holds no list of numbers',
     );

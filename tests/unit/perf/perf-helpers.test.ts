@@ -2,10 +2,12 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Row, SpanItem } from '../../../src-main/core/model/row';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
-import { binValues } from '../../../src-renderer/perf/histogram-bins';
+import { binValues, rowsInBin } from '../../../src-main/core/open/value-bins';
+import { summariseRunning } from '../../../src-main/core/open/running-digest';
+import { valueStats } from '../../../src-main/core/open/value-stats';
 import { formatPerfValue, perfTableRows, perfUnit } from '../../../src-renderer/perf/perf-table';
-import { runningPath, summariseRunning } from '../../../src-renderer/perf/running-summary';
-import { formatAxisValue, formatValue, seriesStats } from '../../../src-renderer/perf/value-format';
+import { runningPath } from '../../../src-renderer/perf/running-summary';
+import { formatAxisValue, formatValue } from '../../../src-renderer/perf/value-format';
 import { SLIME, fixtureSource, readJson } from '../../support/fixtures';
 
 const small = resolve(SLIME, 'rollout_small.pt');
@@ -71,15 +73,15 @@ describe('histogram bins over the real e2e latency series', () => {
 
   it('gives each bin the rows of the requests that fall in it', () => {
     const h = binValues(series.values, series.rowIds, 20);
-    for (const bin of h.bins) {
+    h.bins.forEach((bin, b) => {
       const inBin = requests.filter(
         (r) => r.value >= bin.x0 && (r.value < bin.x1 || bin === h.bins[h.bins.length - 1]),
       );
+      const rows = [...new Set(inBin.map((r) => r.rowId))].sort((x, y) => x - y);
       expect(bin.count).toBe(inBin.length);
-      expect([...bin.rowIds].sort((a, b) => a - b)).toEqual(
-        [...new Set(inBin.map((r) => r.rowId))].sort((a, b) => a - b),
-      );
-    }
+      expect(bin.samples).toBe(rows.length);
+      expect(rowsInBin(series.values, series.rowIds, b, 20).sort((x, y) => x - y)).toEqual(rows);
+    });
   });
 
   it('survives one value, no values and non-finite values, and 200k values without spreads', () => {
@@ -112,14 +114,14 @@ describe('samples running over time', () => {
   it('draws a step path that reaches every level and stays bounded for huge series', () => {
     const running = opened.perf.running;
     const d = runningPath(
-      running,
+      curveOf(running),
       (t) => t * 10,
       (c) => 100 - c,
     );
     for (const p of running) expect(d).toContain(`V${(100 - p.running).toFixed(1)}`);
     const huge = Array.from({ length: 200_000 }, (_, i) => ({ tSec: i / 1000, running: i % 7 }));
     const path = runningPath(
-      huge,
+      curveOf(huge),
       (t) => t * 3,
       (c) => c,
     );
@@ -136,7 +138,7 @@ describe('series statistics', () => {
       ['decode throughput', 'perf/decode/throughput'],
     ] as const) {
       const series = opened.perf.series.find((s) => s.key === key)!;
-      const stats = seriesStats(series.values)!;
+      const stats = valueStats(series.values)!;
       expect(stats.mean).toBeCloseTo(slimePerf[`${metric}/mean`], 9);
       expect(stats.median).toBeCloseTo(slimePerf[`${metric}/median`], 9);
       expect(stats.max).toBe(slimePerf[`${metric}/max`]);
@@ -144,8 +146,8 @@ describe('series statistics', () => {
       expect(stats.p90).toBeGreaterThanOrEqual(stats.median);
       expect(stats.p90).toBeLessThanOrEqual(stats.max);
     }
-    expect(seriesStats([])).toBeNull();
-    expect(seriesStats([1, 2, 3, 4])!.median).toBe(2.5);
+    expect(valueStats([])).toBeNull();
+    expect(valueStats([1, 2, 3, 4])!.median).toBe(2.5);
   });
 
   it('formats values by unit', () => {
@@ -158,3 +160,10 @@ describe('series statistics', () => {
     expect(formatAxisValue(0, 's')).toBe('0');
   });
 });
+
+function curveOf(points: { tSec: number; running: number }[]) {
+  return {
+    tSec: Float64Array.from(points, (p) => p.tSec),
+    running: Int32Array.from(points, (p) => p.running),
+  };
+}
