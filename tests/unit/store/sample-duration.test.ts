@@ -70,4 +70,132 @@ describe('each sample’s own duration', () => {
     ];
     expect(Array.from(buildSampleDurations(rows))).toEqual([0, 5, 20]);
   });
+
+  it('within a group of several rows, a span one row repeats is still its own', () => {
+    // row 0 has "tool" 20..30 twice and row 1 has no such span: not shared, row 0's own
+    const rows = [
+      row({
+        row_id: 0,
+        start: 0,
+        end: 100,
+        group_index: 4,
+        items: [
+          span({ name: 'group', start_ts: 0, end_ts: 100 }),
+          span({ name: 'tool', start_ts: 20, end_ts: 30 }),
+          span({ name: 'tool', start_ts: 20, end_ts: 30 }),
+        ],
+      }),
+      row({
+        row_id: 1,
+        start: 0,
+        end: 100,
+        group_index: 4,
+        items: [
+          span({ name: 'group', start_ts: 0, end_ts: 100 }),
+          span({ name: 'gen', start_ts: 40, end_ts: 45 }),
+        ],
+      }),
+    ];
+    expect(Array.from(buildSampleDurations(rows))).toEqual([10, 5]);
+  });
+
+  it('rows without a group share nothing, even with each other', () => {
+    const same = () => span({ name: 'group', start_ts: 0, end_ts: 100 });
+    const rows = [
+      row({
+        row_id: 0,
+        start: 0,
+        end: 100,
+        group_index: null,
+        items: [same(), span({ name: 'a', start_ts: 1, end_ts: 2 })],
+      }),
+      row({
+        row_id: 1,
+        start: 0,
+        end: 100,
+        group_index: null,
+        items: [same(), span({ name: 'a', start_ts: 1, end_ts: 3 })],
+      }),
+      row({
+        row_id: 2,
+        start: 0,
+        end: 100,
+        items: [same(), span({ name: 'a', start_ts: 1, end_ts: 4 })],
+      }),
+      row({
+        row_id: 3,
+        start: 0,
+        end: 100,
+        items: [same(), span({ name: 'a', start_ts: 1, end_ts: 5 })],
+      }),
+    ];
+    expect(Array.from(buildSampleDurations(rows))).toEqual([100, 100, 100, 100]);
+  });
+
+  it('finds every shared span among many names, starts and ends, in any order', () => {
+    // rows 0 and 1 share b 1..2, a 3..9, c 0..4 and a 3..5 (listed in other orders); each
+    // also has spans of the same name or start whose end differs, which are its own
+    const rows = [
+      row({
+        row_id: 0,
+        start: 0,
+        end: 50,
+        group_index: 7,
+        items: [
+          span({ name: 'c', start_ts: 0, end_ts: 4 }),
+          span({ name: 'a', start_ts: 3, end_ts: 9 }),
+          span({ name: 'b', start_ts: 1, end_ts: 2 }),
+          span({ name: 'a', start_ts: 3, end_ts: 5 }),
+          span({ name: 'a', start_ts: 3, end_ts: 21 }),
+          span({ name: 'b', start_ts: 11, end_ts: 12 }),
+        ],
+      }),
+      row({
+        row_id: 1,
+        start: 0,
+        end: 50,
+        group_index: 7,
+        items: [
+          span({ name: 'a', start_ts: 3, end_ts: 5 }),
+          span({ name: 'b', start_ts: 1, end_ts: 2 }),
+          span({ name: 'a', start_ts: 30, end_ts: 33 }),
+          span({ name: 'c', start_ts: 0, end_ts: 4 }),
+          span({ name: 'a', start_ts: 3, end_ts: 9 }),
+          span({ name: 'c', start_ts: 0, end_ts: 40 }),
+        ],
+      }),
+    ];
+    // by hand: row 0 own a 3..21 and b 11..12 -> 3..21 = 18; row 1 own a 30..33, c 0..40 -> 40
+    expect(Array.from(buildSampleDurations(rows))).toEqual([18, 40]);
+  });
+
+  it('spans whose times are not numbers match as their text did: NaN equals NaN', () => {
+    const rows = [
+      row({
+        row_id: 0,
+        start: 0,
+        end: 10,
+        group_index: 1,
+        items: [
+          span({ name: 'x', start_ts: 0, end_ts: NaN }),
+          span({ name: 'x', start_ts: 0, end_ts: 8 }),
+          span({ name: 'own', start_ts: 2, end_ts: 3 }),
+        ],
+      }),
+      row({
+        row_id: 1,
+        start: 0,
+        end: 10,
+        group_index: 1,
+        items: [
+          span({ name: 'x', start_ts: 0, end_ts: NaN }),
+          span({ name: 'x', start_ts: 0, end_ts: 8 }),
+          span({ name: 'x', start_ts: NaN, end_ts: 6 }),
+        ],
+      }),
+    ];
+    // both x spans shared (NaN end alike); row 0 own 2..3; row 1's x NaN..6 is its own: no
+    // extent from NaN, so its whole row
+    expect(Array.from(buildSampleDurations(rows))).toEqual([1, 10]);
+  });
 });
