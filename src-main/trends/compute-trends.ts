@@ -46,8 +46,9 @@ export async function computeTrends(
     if (typeof format === 'string' && holdsRolloutSamples(format)) dumps.push(group[0]);
     else for (const path of group) result.skipped.push({ path, reason: 'not a rollout dump' });
   }
-  // two threads at most: each holds a whole dump while reading it, and the machine has more to do
-  const size = Math.max(1, options.workers ?? Math.min(2, availableParallelism()));
+  // a thread per core, four at most: each holds one dump while reading it (a 100 MB dump
+  // peaks near 350 MB), and the app's own threads need the rest
+  const size = Math.max(1, options.workers ?? Math.min(4, availableParallelism()));
   const pool = new TrendPool(Math.min(size, dumps.length), () => createTrendWorker({}));
   try {
     await Promise.all(dumps.map((path) => trendOfFile(path, cache, pool, result, options)));
