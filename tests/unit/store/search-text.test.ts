@@ -118,4 +118,33 @@ describe('search texts made while a file is read', () => {
     reading.seed(again);
     expect(searchTextReady(again)).toBe(true);
   });
+
+  it('texts made once stay made as the list grows; a list that shrank, or other rows, start over', () => {
+    const made = rows();
+    const growing = [made[0], made[1], made[2]];
+    const reading = new SearchTextsWhileReading();
+    reading.extend(growing);
+    // row 0 changes, then the list grows: row 0's text is not made again
+    growing[0].source = 'Later';
+    const extra = rows()[1];
+    growing.push(extra);
+    reading.extend(growing);
+    const all = buildStore({ rows: growing });
+    reading.seed(all);
+    expect(rowSearchText(all)[0].split(SEP)[2]).toBe('gsm8k');
+    expect(rowSearchText(all)).toHaveLength(4);
+    // the same list cut back and grown with another row: its texts are made again
+    growing.length = 1;
+    const other = rows()[2];
+    other.source = 'Other';
+    growing.push(other);
+    reading.extend(growing);
+    const again = buildStore({ rows: growing });
+    reading.seed(again);
+    expect(rowSearchText(again)[1].split(SEP)[2]).toBe('other');
+    // a store whose first row is one of these but whose last is not gets nothing
+    const mixed = buildStore({ rows: [growing[0], rows()[2]] });
+    reading.seed(mixed);
+    expect(searchTextReady(mixed)).toBe(false);
+  });
 });
