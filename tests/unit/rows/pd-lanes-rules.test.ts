@@ -14,26 +14,26 @@ const pdOf = (view: Row, name: string) => (named(view, name) as SpanItem).pd;
 describe('buildPdView on hand-built rows (TRACE_MODEL 4)', () => {
   it('a role span’s phases come from its phase children: their duration key, else their own length', () => {
     const raw = row(0, [
-      span('kv_note', 0.8, 0.9, { parent: 'p', lane: 3 }), // a child that is no phase: kept
+      span('kv_note', 1.3, 1.4, { parent: 'p', lane: 3 }), // a child that is no phase: kept
       span('sglang_generate', 0.5, 4.5, { id: 'g', lane: 0 }),
       // a second end of g (an unmatched end) is no parent span
       { ...point('sglang_generate', 4.6), type: 'orphan_end', state: 'orphan_end', span_id: 'g' },
-      span('sglang_pd_prefill', 0.5, 1, { id: 'p', parent: 'g', lane: 1 }),
-      span('sglang_pd_prefill_bootstrap_queue', 0, 0.25, {
+      span('sglang_pd_prefill', 0.5, 1.5, { id: 'p', parent: 'g', lane: 1 }),
+      span('sglang_pd_prefill_bootstrap_queue', 0.5, 0.75, {
         parent: 'p',
         lane: 2,
         endAttrs: { pd_prefill_bootstrap_queue_duration: 0.2 }, // the key wins over 0.25 s
       }),
-      span('sglang_pd_prefill_forward', 0.25, 0.75, { parent: 'p', lane: 2 }), // no key: 0.5 s
-      span('sglang_pd_prefill_alloc_wait', 0.75, 0.75, {
+      span('sglang_pd_prefill_forward', 0.75, 1.25, { parent: 'p', lane: 2 }), // no key: 0.5 s
+      span('sglang_pd_prefill_alloc_wait', 1.25, 1.25, {
         parent: 'p',
         lane: 2,
         endAttrs: { pd_prefill_alloc_wait_duration: 0 }, // zero: no phase
       }),
-      span('my_sglang_pd_prefill_transfer_queue', 0.9, 1, { parent: 'p', lane: 3 }), // kept
-      point('sglang_pd_prefill_transfer_queue', 0.95, { parent: 'p', lane: 3 }), // a point: kept
+      span('my_sglang_pd_prefill_transfer_queue', 1.4, 1.5, { parent: 'p', lane: 3 }), // kept
+      point('sglang_pd_prefill_transfer_queue', 1.45, { parent: 'p', lane: 3 }), // a point: kept
       // a role span without an id or a parent: no phases, its own length
-      span('sglang_pd_decode', 1, 4, { lane: 1 }),
+      span('sglang_pd_decode', 1.5, 4.5, { lane: 1 }),
       // phase-named, but its parent is no role span: a real span
       span('sglang_pd_decode_forward', 2, 3, { parent: 'g', lane: 3 }),
       span('my_sglang_pd_decode', 3, 4, { id: 'm', lane: 3 }), // not a role span
