@@ -14,26 +14,29 @@ const pdOf = (view: Row, name: string) => (named(view, name) as SpanItem).pd;
 describe('buildPdView on hand-built rows (TRACE_MODEL 4)', () => {
   it('a role span’s phases come from its phase children: their duration key, else their own length', () => {
     const raw = row(0, [
-      span('kv_note', 0.8, 0.9, { parent: 'p', lane: 3 }), // a child that is no phase: kept
-      span('sglang_generate', 0, 4, { id: 'g', lane: 0 }),
-      span('sglang_pd_prefill', 0, 1, { id: 'p', parent: 'g', lane: 1 }),
-      span('sglang_pd_prefill_bootstrap_queue', 0, 0.25, {
+      span('kv_note', 1.3, 1.4, { parent: 'p', lane: 3 }), // a child that is no phase: kept
+      span('sglang_generate', 0.5, 4.5, { id: 'g', lane: 0 }),
+      // a second end of g (an unmatched end) is no parent span
+      { ...point('sglang_generate', 4.6), type: 'orphan_end', state: 'orphan_end', span_id: 'g' },
+      span('sglang_pd_prefill', 0.5, 1.5, { id: 'p', parent: 'g', lane: 1 }),
+      span('sglang_pd_prefill_bootstrap_queue', 0.5, 0.75, {
         parent: 'p',
         lane: 2,
         endAttrs: { pd_prefill_bootstrap_queue_duration: 0.2 }, // the key wins over 0.25 s
       }),
-      span('sglang_pd_prefill_forward', 0.25, 0.75, { parent: 'p', lane: 2 }), // no key: 0.5 s
-      span('sglang_pd_prefill_alloc_wait', 0.75, 0.75, {
+      span('sglang_pd_prefill_forward', 0.75, 1.25, { parent: 'p', lane: 2 }), // no key: 0.5 s
+      span('sglang_pd_prefill_alloc_wait', 1.25, 1.25, {
         parent: 'p',
         lane: 2,
         endAttrs: { pd_prefill_alloc_wait_duration: 0 }, // zero: no phase
       }),
-      span('my_sglang_pd_prefill_transfer_queue', 0.9, 1, { parent: 'p', lane: 3 }), // kept
-      point('sglang_pd_prefill_transfer_queue', 0.95, { parent: 'p', lane: 3 }), // a point: kept
+      span('my_sglang_pd_prefill_transfer_queue', 1.4, 1.5, { parent: 'p', lane: 3 }), // kept
+      point('sglang_pd_prefill_transfer_queue', 1.45, { parent: 'p', lane: 3 }), // a point: kept
       // a role span without an id or a parent: no phases, its own length
-      span('sglang_pd_decode', 1, 4, { lane: 1 }),
+      span('sglang_pd_decode', 1.5, 4.5, { lane: 1 }),
       // phase-named, but its parent is no role span: a real span
       span('sglang_pd_decode_forward', 2, 3, { parent: 'g', lane: 3 }),
+      span('my_sglang_pd_decode', 3, 4, { id: 'm', lane: 3 }), // not a role span
     ]);
     const view = buildPdView(raw);
     expect(pdOf(view, 'sglang_pd_prefill')).toEqual({
@@ -42,7 +45,7 @@ describe('buildPdView on hand-built rows (TRACE_MODEL 4)', () => {
         { phase: 'bootstrap_queue', durationSec: 0.2 },
         { phase: 'forward', durationSec: 0.5 },
       ],
-      parentDurationSec: 4, // its request, sglang_generate 0-4
+      parentDurationSec: 4, // its request, sglang_generate 0.5-4.5
     });
     expect(pdOf(view, 'sglang_pd_decode')).toEqual({
       role: 'decode',
@@ -53,18 +56,21 @@ describe('buildPdView on hand-built rows (TRACE_MODEL 4)', () => {
     // to 0 and 1, then one [P] lane and one [D] lane
     expect(view.items.map((i) => [i.name, i.lane])).toEqual([
       ['sglang_generate', 0],
+      ['sglang_generate', 0],
       ['kv_note', 1],
       ['my_sglang_pd_prefill_transfer_queue', 1],
       ['sglang_pd_prefill_transfer_queue', 1],
       ['sglang_pd_decode_forward', 1],
+      ['my_sglang_pd_decode', 1],
       ['sglang_pd_prefill', 2],
       ['sglang_pd_decode', 3],
     ]);
     expect(pdOf(view, 'sglang_pd_decode_forward')).toBeUndefined();
-    expect([view.lane_count, view.item_count]).toEqual([4, 7]);
+    expect(pdOf(view, 'my_sglang_pd_decode')).toBeUndefined();
+    expect([view.lane_count, view.item_count]).toEqual([4, 9]);
     // the row given is not changed
-    expect(raw.items).toHaveLength(10);
-    expect((raw.items[2] as SpanItem).pd).toBeUndefined();
+    expect(raw.items).toHaveLength(12);
+    expect((raw.items[3] as SpanItem).pd).toBeUndefined();
   });
 
   it('slime’s virtual spans: phases from their request’s flat keys, packed by start into the first free lane', () => {
@@ -127,7 +133,7 @@ describe('buildPdView on hand-built rows (TRACE_MODEL 4)', () => {
 
   it('older dumps: a closed request with an unprefixed prefill key gets a [P] span of ours', () => {
     const older = (name: string, id: string, attrs: SpanItem['attrs']['end_attrs'], extra = {}) =>
-      span(name, 0, 2, { id, endAttrs: attrs, ...extra });
+      span(name, 1, 3, { id, endAttrs: attrs, ...extra });
     const raw = row(0, [
       older('sglang_generate', 'a', { pd_alloc_waiting_duration: 0.5 }), // one key is enough
       older('sglang_generate', 'b', { pd_bootstrap_duration: 0.5 }, { endTs: null }), // open
@@ -136,7 +142,7 @@ describe('buildPdView on hand-built rows (TRACE_MODEL 4)', () => {
       older('sglang_generate', 'e', { pd_bootstrap_duration: '0.5', pd_alloc_waiting_duration: 0 }),
       older('sglang_generate', 'f', { pd_bootstrap_duration: 0.5 }),
       // slime already drew f's [P]: not a second one
-      span('sglang_generate [P]', 0, 2, {
+      span('sglang_generate [P]', 1, 3, {
         id: 'f:pd:prefill',
         parent: 'f',
         lane: 1,
@@ -153,7 +159,7 @@ describe('buildPdView on hand-built rows (TRACE_MODEL 4)', () => {
       span_id: 'a:pd:prefill',
       parent_span_id: 'a',
       parent_span_name: 'sglang_generate',
-      lane: 2, // below slime's [P] of f: all three start at 0
+      lane: 2, // below slime's [P] of f: all three start at 1
       attrs: { start_attrs: {}, end_attrs: { timeline_pd_virtual_role: 'prefill' } },
       pd: {
         role: 'prefill',

@@ -93,6 +93,8 @@ describe('perf summary (TRACE_MODEL 5)', () => {
     const perf = buildPerfSummary(samples);
     expect(perf['perf/request/e2e_latency/mean']).toBe(5);
     expect(perf['perf/request/count']).toBe(2);
+    // a request end without a span id has no PD marker pointing at it
+    expect(perf['perf/request/profiled_count']).toBe(0);
   });
 
   it('(ours) PD children count at their span end only, and only with a duration', () => {
@@ -103,7 +105,14 @@ describe('perf summary (TRACE_MODEL 5)', () => {
           span_id: 'f',
           attrs: { duration_s: 9 }, // a start: not counted
         }),
-        ev('span_end', 'sglang_pd_decode_forward', 1, { span_id: 'f', attrs: { duration_s: 1 } }),
+        // a phase span right under the request is no PD marker (only the role spans are)
+        ev('span_end', 'sglang_pd_decode_forward', 1, {
+          span_id: 'f',
+          parent_span_id: 'g',
+          attrs: { duration_s: 1 },
+        }),
+        ev('span_end', 'my_sglang_pd_decode_forward', 1, { attrs: { duration_s: 9 } }),
+        ev('event', 'my_sglang_pd_summary', 1, { parent_span_id: 'g' }),
         ev('event', 'sglang_pd_decode_transfer', 1, { attrs: { duration_s: 9 } }), // no span end
         ev('span_start', 'sglang_pd_decode_prealloc', 1, { span_id: 'a' }),
         ev('span_end', 'sglang_pd_decode_prealloc', 2, { span_id: 'a' }), // no duration

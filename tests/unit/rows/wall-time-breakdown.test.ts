@@ -167,7 +167,13 @@ describe('buildOwnBreakdown: each moment of the own window as what the bounding 
 
   it('only the window is attributed, though the row goes on after it', () => {
     const b = buildOwnBreakdown(
-      [row(0, [span('tool_call', 1000, 1030), span('reward_model', 1040, 1080)])],
+      [
+        row(0, [
+          span('tool_call', 1000, 1030),
+          span('reward_model', 1040, 1080),
+          span('tool_call', 1060, 1070), // wholly after the window
+        ]),
+      ],
       window(0, 50),
       1000,
     );
@@ -267,6 +273,20 @@ describe('buildWholeBreakdown', () => {
       boundingGroupIndex: 1,
     });
     expect(own.seconds['earlier attempts']).toBe(0); // the own breakdown is not changed
+  });
+
+  it('counts only the time between the whole window’s start and the own window’s', () => {
+    const own = {
+      window: window(50, 100),
+      seconds: seconds({ generation: 50 }),
+      boundingRowId: 0,
+      boundingGroupIndex: 0,
+    };
+    // whole from 10 s: 40 s before the own window, 20 of them an earlier attempt
+    const whole = buildWholeBreakdown(own, window(10, 100, 'whole'), [resumed(10, 30)]);
+    expect(whole.seconds).toEqual(
+      seconds({ generation: 50, 'earlier attempts': 20, 'idle between attempts': 20 }),
+    );
   });
 
   it('nothing resumed: the whole breakdown is the own one', () => {
