@@ -7,25 +7,13 @@ import { getRowViews, getSpanDetails, rowOrderOf } from '../core/store/row-views
 import { compareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
-import {
-  lazyPerfDigest,
-  perfBinRows,
-  perfGroups,
-  perfValues,
-  type LazyPerfDigest,
-} from '../core/open/perf-digest';
+import { buildPerfDigest, perfBinRows, perfGroups, perfValues } from '../core/open/perf-digest';
+import type { PerfDigest } from '../core/model/perf';
 import { readLazyValues } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
 
-/**
- * The calls on one open file, answered from its store, samples and rows. `digest`: the perf
- * view's digest, which the session builds a step at a time while idle (ingest-session.ts).
- */
-export function fileCalls(
-  trace: OpenedTrace,
-  sources: IngestSource[],
-  digest: LazyPerfDigest = lazyPerfDigest(trace.perf),
-): FileCalls {
+/** The calls on one open file, answered from its store, samples and rows. */
+export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCalls {
   const sampleOf = (rowId: number) => {
     if (!trace.summary.capabilities.samples) return undefined;
     if (!Number.isInteger(rowId) || rowId < 0 || rowId >= trace.samples.length) {
@@ -33,6 +21,8 @@ export function fileCalls(
     }
     return trace.samples[rowId];
   };
+  // built once: by the session before it says the file is open (ingest-session.ts), or on ask
+  let digest: PerfDigest | null = null;
   return {
     queryRows: (query) => rowOrderOf(trace.store, queryRows(trace.store, query)),
     getRows: (rowIds) => getRowViews(trace.store, rowIds),
@@ -43,7 +33,7 @@ export function fileCalls(
     },
     getLazyValues: (rowId, field) =>
       readLazyValues(trace.format, sources[0], sampleOf(rowId), field),
-    getPerf: () => digest.get(),
+    getPerf: () => (digest ??= buildPerfDigest(trace.perf)),
     getPerfBinRows(seriesKey, binIndex) {
       const rows = perfBinRows(trace.perf, seriesKey, binIndex);
       if (rows === null) throw new NotFoundError(`no perf series ${seriesKey}`);

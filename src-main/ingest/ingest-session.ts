@@ -4,8 +4,7 @@ import { NotFoundError } from '../core/api/call-errors';
 import type { FileCallMessage, FileCalls, IngestMessage, IngestRequest } from './ingest-protocol';
 import { ingest, toFileError } from './open-sources';
 import { fileCalls, previewCalls } from './file-calls';
-import { FIRST_INDEX_STEPS, warmIndexes } from '../core/store/warm-indexes';
-import { lazyPerfDigest, type LazyPerfDigest } from '../core/open/perf-digest';
+import { warmIndexes } from '../core/store/warm-indexes';
 
 /** A worker's side of its channel to main: `parentPort` in a worker thread. */
 export interface SessionPort {
@@ -77,32 +76,25 @@ export function runIngestSession(
     });
     trace.summary.openTimings = timer.timings();
     preview = null;
-    const digest = lazyPerfDigest(trace.perf);
-    const calls = fileCalls(trace, request.sources, digest);
+    const calls = fileCalls(trace, request.sources);
+    // the perf digest before the file is said to be open: the perf view is then one small answer
+    // away from any click (tens of milliseconds to build at 100k rows; the text index that
+    // follows takes seconds, a step at a time)
+    calls.getPerf();
     port.on('message', (message: FileCallMessage) => answer(calls, message));
     post({ type: 'done', summary: trace.summary });
-    whenIdle(warmAfterOpen(trace, digest, calls));
+    whenIdle(warmAfterOpening(trace, calls));
   } catch (error) {
     post({ type: 'failed', error: toFileError(error) });
   }
 }
 
 /**
- * What the first interactions ask for, a short step at a time: the first two sort orders, the
- * perf digest (a distribution per step), then the rest of the store's indexes (the text index
- * alone takes seconds at 100k rows), then (rollout dumps, the files users compare) the compare
- * digest.
+ * What a user's first sort, search or compare would wait for, made while the worker is idle:
+ * the store's indexes, then (rollout dumps, the files users compare) the compare digest.
  */
-function* warmAfterOpen(
-  trace: OpenedTrace,
-  digest: LazyPerfDigest,
-  calls: FileCalls,
-): Generator<void, void, void> {
-  const indexes = warmIndexes(trace.store);
-  for (let i = 0; i < FIRST_INDEX_STEPS && !indexes.next().done; i++) yield;
-  while (!digest.step()) yield;
-  yield;
-  yield* indexes;
+function* warmAfterOpening(trace: OpenedTrace, calls: FileCalls): Generator<void, void, void> {
+  yield* warmIndexes(trace.store);
   if (trace.summary.capabilities.samples) calls.compareDigest();
 }
 

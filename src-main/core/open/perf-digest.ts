@@ -21,67 +21,19 @@ export const SHARED_BINS = 24;
  * its per-group and per-row lists. Its size does not grow with the rows.
  */
 export function buildPerfDigest(view: PerfView): PerfDigest {
-  const steps = perfDigestSteps(view);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/**
- * The digest a distribution per step (tens of milliseconds each at 100k rows), so the worker
- * can build it while idle after opening and answer calls in between.
- */
-export function* perfDigestSteps(view: PerfView): Generator<void, PerfDigest, void> {
   const { groups, responseLengths, ...rollout } = view.rollout;
   void responseLengths;
-  const series: PerfDigest['series'] = [];
-  for (const s of view.series) {
-    series.push({
+  return {
+    perf: view.perf,
+    series: view.series.map((s) => ({
       key: s.key,
       unit: s.unit,
       spanNames: s.spanNames,
       ...binned(s.values, s.rowIds),
-    });
-    yield;
-  }
-  const durations: PerfDigest['durations'] = [];
-  for (const d of view.durations) {
-    durations.push({ name: d.name, ...binned(d.valuesSec, null) });
-    yield;
-  }
-  return {
-    perf: view.perf,
-    series,
+    })),
     running: buildRunningDigest(view.running),
-    durations,
+    durations: view.durations.map((d) => ({ name: d.name, ...binned(d.valuesSec, null) })),
     rollout: { ...rollout, groupCount: groups.length },
-  };
-}
-
-/** A digest built on demand or a step at a time, whichever comes first; built once. */
-export interface LazyPerfDigest {
-  /** the digest, finishing whatever steps are left */
-  get(): PerfDigest;
-  /** one step; true once the digest is whole */
-  step(): boolean;
-}
-
-export function lazyPerfDigest(view: PerfView): LazyPerfDigest {
-  const steps = perfDigestSteps(view);
-  let digest: PerfDigest | null = null;
-  const step = (): boolean => {
-    if (digest) return true;
-    const next = steps.next();
-    if (next.done) digest = next.value;
-    return digest !== null;
-  };
-  return {
-    get() {
-      while (!step());
-      return digest!;
-    },
-    step,
   };
 }
 

@@ -5,9 +5,6 @@ import { buildSearchTextSlice, searchTextReady } from './search-text';
 /** Rows of search text per step: tens of milliseconds, so calls wait no longer than that. */
 const SEARCH_ROWS_PER_STEP = 500;
 
-/** The steps of `warmIndexes` that build the two orders users pick first (row id, duration). */
-export const FIRST_INDEX_STEPS = 2;
-
 /**
  * The indexes a user's first sort or search would otherwise wait for (seconds at 100k rows),
  * built a step at a time once the file is open: each `next()` does one short step, and the

@@ -7,7 +7,6 @@ import {
   PERF_BINS,
   buildPerfDigest,
   buildSharedBins,
-  lazyPerfDigest,
   perfBinRows,
   perfValues,
 } from '../../../src-main/core/open/perf-digest';
@@ -207,21 +206,6 @@ describe('the digest of rollout_small.pt', () => {
     expect(perfValues(view, { kind: 'series', name: 'nope' })).toBeNull();
   });
 
-  it('is built a distribution per step while idle, or at once when asked first', () => {
-    const lazy = lazyPerfDigest(view);
-    const distributions = view.series.length + view.durations.length;
-    const done: boolean[] = [];
-    for (let i = 0; i <= distributions; i++) done.push(lazy.step());
-    // one step per series and per span name, and a last one that assembles the digest
-    expect(done).toEqual([...new Array<boolean>(distributions).fill(false), true]);
-    expect(lazy.get()).toEqual(digest);
-    expect(lazy.get()).toBe(lazy.get());
-    const asked = lazyPerfDigest(view);
-    asked.step();
-    expect(asked.get()).toEqual(digest);
-    expect(asked.step()).toBe(true);
-  });
-
   it('keeps a short running curve whole and leaves the groups and per-row lists out', () => {
     expect(Array.from(digest.running.tSec)).toEqual(view.running.map((p) => p.tSec));
     expect(Array.from(digest.running.running)).toEqual(view.running.map((p) => p.running));
@@ -231,5 +215,33 @@ describe('the digest of rollout_small.pt', () => {
     expect(digest.rollout).not.toHaveProperty('responseLengths');
     expect(digest.rollout.own).toEqual(view.rollout.own);
     expect(digest.rollout.stragglers).toEqual(view.rollout.stragglers);
+  });
+});
+
+describe('stats by selection', () => {
+  it('equal the sorted-array quantiles on random, tied and ordered values', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const sortedQuantile = (sorted: number[], q: number) => {
+      const pos = (sorted.length - 1) * q;
+      const lo = Math.floor(pos);
+      const hi = Math.ceil(pos);
+      return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+    };
+    const cases = [
+      Array.from({ length: 1001 }, () => random() * 100),
+      Array.from({ length: 1000 }, () => Math.floor(random() * 5)),
+      Array.from({ length: 500 }, (_, i) => i),
+      Array.from({ length: 500 }, (_, i) => 500 - i),
+      [2],
+      [3, 1],
+    ];
+    for (const values of cases) {
+      const sorted = [...values].sort((a, b) => a - b);
+      const stats = valueStats(Float64Array.from(values))!;
+      expect(stats.median).toBe(sortedQuantile(sorted, 0.5));
+      expect(stats.p90).toBe(sortedQuantile(sorted, 0.9));
+      expect([stats.min, stats.max]).toEqual([sorted[0], sorted.at(-1)]);
+    }
   });
 });
