@@ -93,6 +93,8 @@ export function RunningChart({ running }: { running: RunningDigest }) {
             xTicks={Math.max(2, Math.floor(innerW / 80))}
             xFormat={(v) => formatAxisValue(v, 's')}
             yTickValues={y.ticks(4).filter(Number.isInteger)}
+            // counts as 100k, not 100000: the label column is 38 px wide
+            yFormat={(v) => formatAxisValue(v, 'samples')}
             size="small"
           />
         </Group>
