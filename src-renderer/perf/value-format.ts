@@ -14,11 +14,23 @@ export function formatAxisValue(value: number, unit: string): string {
     const abs = Math.abs(value);
     const short = (v: number) => String(Number(v.toPrecision(3)));
     if (abs === 0) return '0';
-    if (abs >= 60) return `${short(value / 60)}m`;
+    // ticks fall on round seconds: 1m10s, not 1.17m
+    if (abs >= 3600) return clockUnits(value, 3600, 'h', 60, 'm');
+    if (abs >= 60) return clockUnits(value, 60, 'm', 1, 's');
     if (abs >= 1) return `${short(value)}s`;
     if (abs >= 1e-3) return `${short(value * 1e3)}ms`;
     return `${short(value * 1e6)}µs`;
   }
   if (Math.abs(value) >= 1000) return `${Number((value / 1000).toPrecision(3))}k`;
   return String(Number(value.toPrecision(3)));
+}
+
+/** 4200 s as "1h10m", 70 s as "1m10s"; the smaller unit rounded, left out when zero. */
+function clockUnits(value: number, big: number, bigUnit: string, small: number, smallUnit: string) {
+  const sign = value < 0 ? '-' : '';
+  const totalSmall = Math.round(Math.abs(value) / small);
+  const perBig = big / small;
+  const whole = Math.floor(totalSmall / perBig);
+  const rest = totalSmall - whole * perBig;
+  return `${sign}${whole}${bigUnit}${rest === 0 ? '' : `${rest}${smallUnit}`}`;
 }

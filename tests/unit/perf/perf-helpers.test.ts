@@ -158,6 +158,14 @@ describe('series statistics', () => {
     expect(formatAxisValue(1.5, 's')).toBe('1.5s');
     expect(formatAxisValue(0.05, 's')).toBe('50ms');
     expect(formatAxisValue(0, 's')).toBe('0');
+    // minutes and hours at round ticks: whole units, then the rest in the next unit down
+    expect(formatAxisValue(60, 's')).toBe('1m');
+    expect(formatAxisValue(70, 's')).toBe('1m10s');
+    expect(formatAxisValue(90, 's')).toBe('1m30s');
+    expect(formatAxisValue(3600, 's')).toBe('1h');
+    expect(formatAxisValue(4200, 's')).toBe('1h10m');
+    expect(formatAxisValue(-90, 's')).toBe('-1m30s');
+    expect(formatAxisValue(100000, 'samples')).toBe('100k');
   });
 });
 
