@@ -69,33 +69,38 @@ export function searchTextReady(store: TraceStore): boolean {
 }
 
 function rowText(row: Row): string {
-  const parts: string[] = [
-    `#${String(row.sample_index)}`,
-    String(row.sample_index),
-    row.source ?? '',
-    row.status ?? '',
-    flat(row.label),
-    row.trace_id ?? '',
-  ];
+  // one string grown in place, lowercased once: arrays of parts and entries per attribute
+  // were most of the cost (100k rows' texts are made while the file is read)
+  let text = `#${String(row.sample_index)}${SEP}${String(row.sample_index)}${SEP}${row.source ?? ''}${SEP}${row.status ?? ''}${SEP}${flat(row.label)}${SEP}${row.trace_id ?? ''}`;
   const names = new Set<string>();
   for (const item of row.items) {
     names.add(item.name);
-    if (item.type === 'span') {
-      parts.push(flat(item.attrs.start_attrs), flat(item.attrs.end_attrs));
-    } else {
-      parts.push(flat(item.attrs));
-    }
-    if (item.service) parts.push(item.service);
+    if (item.type === 'span')
+      text += `${SEP}${flat(item.attrs.start_attrs)}${SEP}${flat(item.attrs.end_attrs)}`;
+    else text += `${SEP}${flat(item.attrs)}`;
+    if (item.service) text += `${SEP}${item.service}`;
   }
-  for (const name of names) parts.push(name); // a spread of 200,000 names overflows the stack
-  return parts.join('\u0001').toLowerCase();
+  for (const name of names) text += `${SEP}${name}`;
+  return text.toLowerCase();
 }
 
+/** between the parts of a row's text: no search box input holds it */
+const SEP = '\u0001';
+
+/** an attribute value as text: `key=value` pairs and list items, each separated by a space */
 function flat(value: AttrValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value !== 'object') return String(value);
-  if (Array.isArray(value)) return value.map(flat).join(' ');
-  return Object.entries(value)
-    .map(([k, v]) => `${k}=${flat(v)}`)
-    .join(' ');
+  let out = '';
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ' ') + flat(value[i]);
+    return out;
+  }
+  let first = true;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    out += `${first ? '' : ' '}${key}=${flat(value[key])}`;
+    first = false;
+  }
+  return out;
 }
