@@ -98,36 +98,29 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
 }
 
 /**
- * Rows and perf keys of a samples list that grows at its end: each sample's row (TRACE_MODEL
- * section 3, then the PD view) is built once, its perf values added, and its trace dropped from
- * the list (a fresh dict without it). A different list (the reader picked another first, or
- * read again) starts over.
+ * Rows and perf keys of a samples list that grows at its end: each sample's row is built once,
+ * its perf values added, and its trace dropped from the list (a fresh dict without it). A
+ * different list (the reader picked another first, or read again) starts over.
  */
 class IncrementalRows {
   rows: Row[] = [];
   /** events skipped as malformed (an id, type or name that is a dict or list) */
   tally = { skippedEvents: 0 };
   perf = new PerfSummaryBuilder();
-  private list: readonly PyValue[] | null = null;
-  private done = 0;
 
-  catchUp(samples: PyValue[]): void {
-    if (samples !== this.list) {
-      this.list = samples;
+  readonly catchUp = newSamplesOf(
+    () => {
       this.rows = [];
       this.tally = { skippedEvents: 0 };
       this.perf = new PerfSummaryBuilder();
-      this.done = 0;
-    }
-    for (; this.done < samples.length; this.done++) {
-      const sample = samples[this.done];
-      if (!isDict(sample)) continue;
-      const row = buildRow(sample, this.done, this.tally);
-      if (row) this.rows.push(buildPdView(row, { giveUpRow: true }));
+    },
+    (sample, index, samples) => {
+      const row = sampleRow(sample, index, this.tally);
+      if (row) this.rows.push(row);
       this.perf.add(sample);
-      if ('trace' in sample) samples[this.done] = withoutTrace(sample);
-    }
-  }
+      if ('trace' in sample) samples[index] = withoutTrace(sample);
+    },
+  );
 }
 
 /**
@@ -143,31 +136,26 @@ export function streamSlimeRows(
   options: Pick<FormatOpenOptions, 'onProgress' | 'shouldCancel'>,
   sink: RowSink,
 ): void {
-  let list: PyValue[] | null = null;
-  let done = 0;
   let given = 0;
   const tally = { skippedEvents: 0 };
-  const catchUp = (samples: PyValue[]) => {
+  const catchUp = newSamplesOf(
     // another list: the reader's first pick was not the samples list (it then gave no row) or
     // the dump is read again; rows already given are not this list's
-    if (samples !== list) {
+    () => {
       if (given > 0) sink.restart();
-      list = samples;
-      done = 0;
       given = 0;
-    }
-    for (; done < samples.length; done++) {
-      const sample = samples[done];
+    },
+    (sample, index, samples) => {
       // only a sample (a dict with a trace) is let go: a list picked by mistake holds dicts of
       // a sample (messages, trace events) that the sample still needs
-      if (!isDict(sample) || !('trace' in sample)) continue;
-      const row = buildRow(sample, done, tally);
-      samples[done] = null;
-      if (row === null) continue;
-      sink.row(buildPdView(row, { giveUpRow: true }));
+      if (!('trace' in sample)) return;
+      const row = sampleRow(sample, index, tally);
+      samples[index] = null;
+      if (row === null) return;
+      sink.row(row);
       given++;
-    }
-  };
+    },
+  );
   const dump = readSlimeDump(source, {
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
@@ -175,6 +163,36 @@ export function streamSlimeRows(
   });
   // a list the pickle built in one step (LIST) was never seen while it was read
   catchUp(dump.samples);
+}
+
+/**
+ * A samples list that grows at its end, read as it grows: `each` sees every dict appended since
+ * the last call, once; a different list (the reader's first pick was another, or the dump is
+ * read again) calls `newList` and starts from its first sample.
+ */
+function newSamplesOf(
+  newList: () => void,
+  each: (sample: PyDict, index: number, samples: PyValue[]) => void,
+): (samples: PyValue[]) => void {
+  let list: PyValue[] | null = null;
+  let done = 0;
+  return (samples) => {
+    if (samples !== list) {
+      list = samples;
+      done = 0;
+      newList();
+    }
+    for (; done < samples.length; done++) {
+      const sample = samples[done];
+      if (isDict(sample)) each(sample, done, samples);
+    }
+  };
+}
+
+/** One sample's row (TRACE_MODEL section 3, then the PD view), or null without a trace. */
+function sampleRow(sample: PyDict, index: number, tally: { skippedEvents: number }): Row | null {
+  const row = buildRow(sample, index, tally);
+  return row && buildPdView(row, { giveUpRow: true });
 }
 
 function toJsonScalar(value: PyValue): string | number | boolean | null {
