@@ -124,11 +124,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     if (stack.length === 0) fail('pickle/stack-underflow', 'the pickle reads an empty stack');
     return stack[stack.length - 1];
   };
-  const popMark = (): Slot[] => {
+  /** where the innermost mark's items start on the stack; the mark is closed */
+  const closeMark = (): number => {
     if (marks.length === 0) fail('pickle/no-mark', 'the pickle closes a mark it never opened');
-    const k = marks.pop()!;
-    return stack.splice(k);
+    return marks.pop()!;
   };
+  const popMark = (): Slot[] => stack.splice(closeMark());
   const push = (v: Slot) => {
     if (stack.length >= MAX_STACK) fail('pickle/too-large', 'the pickle stack grows without bound');
     stack.push(v);
@@ -509,8 +510,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x75: {
         // SETITEMS: read the pairs where they lie on the stack (a dict per sample's event:
         // millions of them; a copy of each batch was a good part of the garbage)
-        if (marks.length === 0) fail('pickle/no-mark', 'the pickle closes a mark it never opened');
-        const from = marks.pop()!;
+        const from = closeMark();
         if ((stack.length - from) % 2 !== 0)
           fail('pickle/bad-setitems', 'SETITEMS with an odd number of items');
         if (from === 0) fail('pickle/stack-underflow', 'the pickle reads an empty stack');
