@@ -121,13 +121,9 @@ export function findTraceFormat(files: ByteSource[], formats: FormatList = FORMA
 }
 
 /** A file read by its format, before the store: what both openings below start from. */
-interface ReadTrace {
-  format: FormatDescriptor;
-  /** the named files, and the bytes the format read (inflated where a file is gzip) */
+interface ReadTrace extends FoundFormat {
+  /** the named files (`sources` are the bytes the format read: inflated where gzip) */
   files: ByteSource[];
-  sources: ByteSource[];
-  name: string;
-  bytes: number;
   opened: FormatOpened;
   /** search texts made while the rows were read (the app's path), else null */
   searchTexts: SearchTextsWhileReading | null;
@@ -140,8 +136,7 @@ interface ReadTrace {
  */
 export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): OpenedTrace {
   const read = readTraceFile(files, options);
-  const { format, sources, name, bytes, opened, searchTexts } = read;
-  const first = sources[0];
+  const { format, sources, first, name, bytes, opened, searchTexts } = read;
   options.onStepEnd?.('rows');
   const store = buildStore({ rows: opened.rows });
   // the last rows since the format last said (texts of rows built only at the end are made
@@ -213,7 +208,8 @@ export function openTraceFigures(files: ByteSource[], options: OpenOptions = {})
 
 /** sniff -> the format's open: the rows, samples and perf keys of one file or source group. */
 function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
-  const { sources, format, name, bytes } = findTraceFormat(files, options.formats);
+  const found = findTraceFormat(files, options.formats);
+  const { sources, format, name, bytes } = found;
   const { partReader, onPreview } = options;
   const previewDue = previewSchedule();
   // where rows are shown while they are read (the app), their search texts are made then too
@@ -237,7 +233,7 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
         ? { start: (path, from) => partReader.start(format.id, path, from) }
         : undefined,
   });
-  return { format, files, sources, name, bytes, opened, searchTexts };
+  return { ...found, files, opened, searchTexts };
 }
 
 function perfViewOf({ format, opened }: ReadTrace) {
