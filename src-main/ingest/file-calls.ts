@@ -8,7 +8,6 @@ import { compareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
 import { buildPerfDigest, perfBinRows, perfGroups, perfValues } from '../core/open/perf-digest';
-import type { PerfDigest } from '../core/model/perf';
 import { readLazyValues } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
 
@@ -21,8 +20,6 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     }
     return trace.samples[rowId];
   };
-  // built once: by the session before it says the file is open (ingest-session.ts), or on ask
-  let digest: PerfDigest | null = null;
   return {
     queryRows: (query) => rowOrderOf(trace.store, queryRows(trace.store, query)),
     getRows: (rowIds) => getRowViews(trace.store, rowIds),
@@ -33,7 +30,8 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     },
     getLazyValues: (rowId, field) =>
       readLazyValues(trace.format, sources[0], sampleOf(rowId), field),
-    getPerf: () => (digest ??= buildPerfDigest(trace.perf)),
+    // built once: by the session before it says the file is open (ingest-session.ts), or on ask
+    getPerf: once(() => buildPerfDigest(trace.perf)),
     getPerfBinRows(seriesKey, binIndex) {
       const rows = perfBinRows(trace.perf, seriesKey, binIndex);
       if (rows === null) throw new NotFoundError(`no perf series ${seriesKey}`);
