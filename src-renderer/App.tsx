@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { FileError, FileSummary, MenuCommand } from '../src-main/core/api/trace-api';
+import {
+  openEnded,
+  type FileError,
+  type FileSummary,
+  type MenuCommand,
+} from '../src-main/core/api/trace-api';
 import { useDispatchCommand, useHost } from './host/host-context';
 import { useViewStore } from './state/view-store';
 import { useFilesStore } from './state/files-store';
@@ -100,12 +105,7 @@ export function App() {
     restoreTheme();
     const ended = new Set<string>();
     const offProgress = host.api.onProgress((progress) => {
-      if (
-        progress.phase === 'done' ||
-        progress.phase === 'failed' ||
-        progress.phase === 'cancelled'
-      )
-        ended.add(progress.openId);
+      if (openEnded(progress)) ended.add(progress.openId);
       useFilesStore.getState().progress(progress);
     });
     // serve mode: an open's bytes on the wire (base64 in JSON: 4 bytes sent per 3 of the file)

@@ -26,6 +26,7 @@ import type {
   RunRequest,
   RunResult,
 } from '../core/api/trace-api';
+import { openEnded } from '../core/api/trace-api';
 import { findRunFiles } from '../ingest/run-files';
 import { sniffPath } from '../ingest/sniff-path';
 import { holdsRolloutSamples } from '../core/formats/registry';
@@ -177,8 +178,8 @@ export class TraceService implements TraceApi {
 
   /** Keeps each open's latest progress, and the rows it listed last, until it ends. */
   private noteOpening(progress: OpenProgress): void {
-    const { openId, phase } = progress;
-    if (phase === 'done' || phase === 'failed' || phase === 'cancelled') {
+    const { openId } = progress;
+    if (openEnded(progress)) {
       this.openingLatest.delete(openId);
       return;
     }

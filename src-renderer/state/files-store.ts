@@ -1,5 +1,10 @@
 import { create } from 'zustand';
-import type { FileError, FileSummary, OpenProgress } from '../../src-main/core/api/trace-api';
+import {
+  openEnded,
+  type FileError,
+  type FileSummary,
+  type OpenProgress,
+} from '../../src-main/core/api/trace-api';
 
 export interface OpeningFile {
   openId: string;
@@ -92,7 +97,7 @@ export const useFilesStore = create<FilesState>()((set) => ({
         return { ...preview, opening: [...s.opening, started] };
       }
       if (!known) return s;
-      if (p.phase === 'done' || p.phase === 'failed' || p.phase === 'cancelled') {
+      if (openEnded(p)) {
         const opening = s.opening.filter((o) => o.openId !== p.openId);
         // a file shown while it was read, then not opened after all: its tab goes
         const shown = s.opening.find((o) => o.openId === p.openId)?.fileId;

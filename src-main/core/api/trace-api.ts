@@ -71,6 +71,11 @@ export interface OpenProgress {
   file?: FileSummary;
 }
 
+/** Whether an open is over (opened, failed or cancelled): nothing more comes of it. */
+export function openEnded(progress: Pick<OpenProgress, 'phase'>): boolean {
+  return progress.phase === 'done' || progress.phase === 'failed' || progress.phase === 'cancelled';
+}
+
 export interface FileError {
   /** e.g. 'zip/eocd-not-found', 'pickle/truncated', 'io/not-found', 'open/cancelled' */
   code: string;
