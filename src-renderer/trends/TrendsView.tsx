@@ -34,10 +34,9 @@ export function TrendsView({ set }: { set: TrendSet }) {
         ? current.filter((p) => p.path !== point.path)
         : [...current, point].slice(-2),
     );
-  const openRollout = async (point: TrendPoint) => {
-    const fileId = await openPath(host, point.path);
-    if (fileId) useTrendsStore.getState().setActive(null);
-  };
+  // a new file leaves the trends when its first rows show (App: a file made active does), not
+  // when it is whole: a user back on the trends by then stays there
+  const openRollout = (point: TrendPoint) => void openPath(host, point.path);
   const compare = async () => {
     const [a, b] = picked;
     const fileA = await openPath(host, a.path);
@@ -140,7 +139,7 @@ export function TrendsView({ set }: { set: TrendSet }) {
               unit={result.units[key] ?? ''}
               points={points}
               picked={picked.map((p) => p.path)}
-              onOpen={(point) => void openRollout(point)}
+              onOpen={openRollout}
               onPick={pick}
             />
           ))}
@@ -192,6 +191,8 @@ async function openPath(host: TraceHost, path: string): Promise<string | null> {
   const open = useFilesStore.getState().files.find((f) => f.path === path);
   if (open) {
     useFilesStore.getState().setActive(open.fileId);
+    // already the active file: making it active again changes nothing, so leave the trends here
+    useTrendsStore.getState().setActive(null);
     return open.fileId;
   }
   return openSources(host, [{ kind: 'path', path }], baseName(path), 0);

@@ -75,8 +75,11 @@ test('a folder of dumps opens as trends; a dot opens its rollout; two picked com
   await expect(page.getByTestId('file-tab')).toContainText('rollout_2.pt');
   await expect(page.getByTestId('trends-view')).toHaveCount(0);
 
-  // back to the trends; shift+click two dots, then Compare
+  // back to the trends, which stay once the rollout's open is done (it showed from its first rows)
   await page.getByTestId('trends-tab').click();
+  await expect(page.getByTestId('opening-tab')).toHaveCount(0);
+  await expect(page.getByTestId('trends-view')).toBeVisible();
+  // shift+click two dots, then Compare
   await wall.locator('[data-name="rollout_0.pt"]').click({ modifiers: ['Shift'] });
   await wall.locator('[data-name="rollout_3.pt"]').click({ modifiers: ['Shift'] });
   await expect(page.getByTestId('trends-picked')).toContainText('rollout_0.pt and rollout_3.pt');
