@@ -50,6 +50,67 @@ export class PickleCursor {
     this.pos = 0;
   }
 
+  /** Moves to `sourceOffset` (a position read before): within the window, or a fresh window. */
+  seek(sourceOffset: number): void {
+    if (sourceOffset >= this.windowStart && sourceOffset <= this.windowStart + this.window.length) {
+      this.pos = sourceOffset - this.windowStart;
+      return;
+    }
+    this.windowStart = sourceOffset;
+    this.window = new Uint8Array(0);
+    this.view = new DataView(new ArrayBuffer(0));
+    this.pos = 0;
+  }
+
+  /** The next byte without reading it, or -1 at the end of the source. */
+  peekU8(): number {
+    if (this.pos >= this.window.length) {
+      if (this.offset >= this.source.size) return -1;
+      this.ensure(1);
+    }
+    return this.window[this.pos];
+  }
+
+  /** Whether the last scanNumbers met a float that is not a whole number. */
+  scannedFraction = false;
+
+  /**
+   * Skips a run of number opcodes (BININT1, BININT2, BININT, BINFLOAT) and says how many there
+   * were, stopping before the first other opcode. Token lists are millions of these: counted
+   * here they cost no stack slot, and no heap number for each float.
+   */
+  scanNumbers(): number {
+    let count = 0;
+    let fraction = false;
+    for (;;) {
+      if (this.pos + 9 > this.window.length) {
+        // near the window's end: refill (at the source's end, take what is left)
+        const left = this.source.size - this.offset;
+        if (left <= 0) break;
+        this.ensure(Math.min(9, left));
+      }
+      const op = this.window[this.pos];
+      if (op === 0x4b) {
+        if (this.pos + 2 > this.window.length) break;
+        this.pos += 2;
+      } else if (op === 0x4d) {
+        if (this.pos + 3 > this.window.length) break;
+        this.pos += 3;
+      } else if (op === 0x4a) {
+        if (this.pos + 5 > this.window.length) break;
+        this.pos += 5;
+      } else if (op === 0x47) {
+        if (this.pos + 9 > this.window.length) break;
+        if (!fraction && !Number.isInteger(this.view.getFloat64(this.pos + 1, false)))
+          fraction = true;
+        this.pos += 9;
+      } else break;
+      count++;
+    }
+    this.scannedFraction = fraction;
+    return count;
+  }
+
   abs(sourceOffset: number): number {
     return (this.fileOffset ?? 0) + sourceOffset;
   }

@@ -232,6 +232,41 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     }
     fail('pickle/bad-append', 'the pickle appends to something that is not a list');
   };
+  /**
+   * MARK, numbers, APPENDS onto a list that is (or will be) a lazy byte range: the batch counted
+   * where it lies, never pushed (CPython appends token lists in batches of 1000). Anything else
+   * after the mark (fewer numbers than a lazy list needs, another opcode) reads as usual.
+   */
+  const appendNumbers = (target: Slot): boolean => {
+    if (!(target instanceof ListBuilder)) return false;
+    const lazy = target.lazy;
+    if (lazy === null && target.items!.length > 0) return false;
+    const from = cursor.offset;
+    const count = cursor.scanNumbers();
+    if (count === 0 || (lazy === null && count < lazyMin) || cursor.peekU8() !== 0x65) {
+      cursor.seek(from);
+      return false;
+    }
+    cursor.u8(); // APPENDS
+    ops += count;
+    const fraction = cursor.scannedFraction;
+    const end = cursor.abs(cursor.offset);
+    if (lazy === null) {
+      target.lazy = {
+        $kind: 'lazy-list',
+        length: count,
+        elemType: fraction ? 'float' : 'int',
+        byteOffset: cursor.abs(target.startOffset),
+        byteLength: end - cursor.abs(target.startOffset),
+      };
+      target.items = null;
+    } else {
+      if (fraction && lazy.elemType === 'int') lazy.elemType = 'float';
+      lazy.length += count;
+      lazy.byteLength = end - lazy.byteOffset;
+    }
+    return true;
+  };
   // objects that BUILD may turn into their attribute dict, and the memo slot that holds them
   const memoOfObject = new Map<object, number>();
   const memoPut = (index: number) => {
@@ -323,6 +358,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       }
       case 0x28: // MARK
         if (marks.length >= MAX_MARKS) fail('pickle/too-deep', 'the pickle opens too many marks');
+        if (stack.length > 0 && appendNumbers(stack[stack.length - 1])) break;
         marks.push(stack.length);
         break;
       case 0x30: // POP
