@@ -1,7 +1,6 @@
 import { minOf, maxOf } from '../model/extent';
 import type { Row } from '../model/row';
 import { rewardValue } from '../model/reward-value';
-import { buildSampleDurations } from './sample-duration';
 
 export const ITEM_KIND = { span: 0, event: 1, orphan: 2 } as const;
 export const ITEM_FLAG = {
@@ -46,8 +45,6 @@ export interface TraceStore {
   rowAttempt: Float64Array;
   rowStatus: Int32Array;
   rowSource: Int32Array;
-  /** each row's own duration, without spans its group's rows share (sample-duration.ts) */
-  rowSampleDuration: Float64Array;
   rowsBySpanName: Map<number, Int32Array>;
   rowsByStatus: Map<number, Int32Array>;
   rowsBySource: Map<number, Int32Array>;
@@ -102,7 +99,6 @@ export function buildStore(input: { rows: Row[] }): TraceStore {
     rowAttempt: new Float64Array(rows.length),
     rowStatus: new Int32Array(rows.length),
     rowSource: new Int32Array(rows.length),
-    rowSampleDuration: buildSampleDurations(rows),
     rowsBySpanName: new Map(),
     rowsByStatus: new Map(),
     rowsBySource: new Map(),

@@ -2,6 +2,7 @@ import type { RowQuery } from '../api/trace-api';
 import type { SortKey } from '../api/sort-keys';
 import type { TraceStore } from './build-store';
 import { rowSearchText } from './search-text';
+import { sampleDurations } from './sample-duration';
 
 /**
  * Filters and sorts the rows of a store into display order, returning row ids. Works on the
@@ -101,7 +102,10 @@ export function sortedRows(store: TraceStore, sort: SortKey, descending: boolean
 const SORT_VALUES: Record<SortKey, (store: TraceStore) => (r: number) => number> = {
   row_id: (store) => (r) => store.rowId[r],
   start: (store) => (r) => store.rowStart[r],
-  duration: (store) => (r) => store.rowSampleDuration[r],
+  duration: (store) => {
+    const durations = sampleDurations(store);
+    return (r) => durations[r];
+  },
   group_duration: (store) => (r) => store.rowEnd[r] - store.rowStart[r],
   reward: (store) => (r) => store.rowReward[r],
   lane_count: (store) => (r) => store.rowLaneCount[r],

@@ -1,4 +1,21 @@
 import type { Row, SpanItem } from '../model/row';
+import type { TraceStore } from './build-store';
+
+const kept = new WeakMap<TraceStore, Float64Array>();
+
+/**
+ * Each row's own duration (buildSampleDurations) of a store, made on first use and kept: a
+ * second at 100k rows that a preview shown while the file is read would pay each time, though
+ * only sorting by duration needs it (the open file's warm-up makes it before a user asks).
+ */
+export function sampleDurations(store: TraceStore): Float64Array {
+  let durations = kept.get(store);
+  if (!durations) {
+    durations = buildSampleDurations(store.rows);
+    kept.set(store, durations);
+  }
+  return durations;
+}
 
 /**
  * Each row's own duration: the extent of its items without the spans it shares with other rows

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildSampleDurations } from '../../../src-main/core/store/sample-duration';
+import {
+  buildSampleDurations,
+  sampleDurations,
+} from '../../../src-main/core/store/sample-duration';
+import { buildStore } from '../../../src-main/core/store/build-store';
 import { point, row, span } from './hand-rows';
 
 describe('each sample’s own duration', () => {
@@ -197,5 +201,33 @@ describe('each sample’s own duration', () => {
     // both x spans shared (NaN end alike); row 0 own 2..3; row 1's x NaN..6 is its own: no
     // extent from NaN, so its whole row
     expect(Array.from(buildSampleDurations(rows))).toEqual([1, 10]);
+  });
+
+  it("a store's durations are made once, on first use, from its rows", () => {
+    const rows = [
+      row({
+        row_id: 0,
+        start: 0,
+        end: 10,
+        group_index: 1,
+        items: [
+          span({ name: 'g', start_ts: 0, end_ts: 10 }),
+          span({ name: 'a', start_ts: 1, end_ts: 4 }),
+        ],
+      }),
+      row({
+        row_id: 1,
+        start: 0,
+        end: 10,
+        group_index: 1,
+        items: [span({ name: 'g', start_ts: 0, end_ts: 10 })],
+      }),
+    ];
+    const store = buildStore({ rows });
+    const first = sampleDurations(store);
+    expect(Array.from(first)).toEqual([3, 10]);
+    expect(sampleDurations(store)).toBe(first);
+    // another store of the same rows has its own
+    expect(sampleDurations(buildStore({ rows }))).not.toBe(first);
   });
 });

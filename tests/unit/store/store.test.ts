@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sampleDurations } from '../../../src-main/core/store/sample-duration';
 import { buildStore, type TraceStore } from '../../../src-main/core/store/build-store';
 import { queryRows } from '../../../src-main/core/store/query-rows';
 import { getRowViews, getSpanDetails } from '../../../src-main/core/store/row-views';
@@ -97,7 +98,7 @@ describe('columnar store over real rows', () => {
 /** What each sort key reads; a Record so that a new SortKey fails to compile until it is here. */
 const keyOf: Record<SortKey, (s: TraceStore, r: number) => number> = {
   start: (s, r) => s.rowStart[r],
-  duration: (s, r) => s.rowSampleDuration[r],
+  duration: (s, r) => sampleDurations(s)[r],
   group_duration: (s, r) => s.rowEnd[r] - s.rowStart[r],
   reward: (s, r) => s.rowReward[r],
   lane_count: (s, r) => s.rowLaneCount[r],
@@ -316,7 +317,7 @@ describe('sort by the sample’s own duration', () => {
     expect(new Set(group0.map((r) => r.end - r.start)).size).toBe(1);
     expect(new Set(group0.map(ownDuration)).size).toBeGreaterThan(1);
     small.forEach((row, r) =>
-      expect(smallStore.rowSampleDuration[r]).toBeCloseTo(ownDuration(row), 9),
+      expect(sampleDurations(smallStore)[r]).toBeCloseTo(ownDuration(row), 9),
     );
     const byDuration = Array.from(queryRows(smallStore, { sort: 'duration', descending: true }));
     expect(byDuration).toEqual(

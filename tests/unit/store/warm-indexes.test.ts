@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sampleDurations } from '../../../src-main/core/store/sample-duration';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { queryRows, sortedRows, STORE_SORT_KEYS } from '../../../src-main/core/store/query-rows';
 import { searchTextReady } from '../../../src-main/core/store/search-text';
@@ -54,7 +55,7 @@ describe('which orders warming builds', () => {
     for (const column of [
       store.rowStart,
       store.rowEnd,
-      store.rowSampleDuration,
+      sampleDurations(store),
       store.rowReward,
       store.rowSampleIndex,
       store.rowGroup,
