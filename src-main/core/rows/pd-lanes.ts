@@ -88,7 +88,13 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     });
   }
   const kept = [...items.filter((item) => !drop.has(item)), ...added];
-  return { ...row, ...packLanes(kept) };
+  const packed = packLanes(kept);
+  if (!options.giveUpRow) return { ...row, ...packed };
+  // in place (same keys, same order): a spread of the packed fields made a slow object per row
+  row.items = packed.items;
+  row.lane_count = packed.lane_count;
+  row.item_count = packed.item_count;
+  return row;
 }
 
 function positive(value: unknown): boolean {
