@@ -14,7 +14,7 @@ import {
   findFormat,
   type FormatList,
 } from '../formats/registry';
-import { buildStore } from '../store/build-store';
+import { buildStore, GrowingRowsStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
 import { SearchTextsWhileReading } from '../store/search-text';
 import { buildPerfView } from './build-perf-view';
@@ -127,6 +127,8 @@ interface ReadTrace extends FoundFormat {
   opened: FormatOpened;
   /** search texts made while the rows were read (the app's path), else null */
   searchTexts: SearchTextsWhileReading | null;
+  /** the previews' store columns (the app's path), else null */
+  rowsStore: GrowingRowsStore | null;
 }
 
 /**
@@ -136,9 +138,9 @@ interface ReadTrace extends FoundFormat {
  */
 export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): OpenedTrace {
   const read = readTraceFile(files, options);
-  const { format, sources, first, name, bytes, opened, searchTexts } = read;
+  const { format, sources, first, name, bytes, opened, searchTexts, rowsStore } = read;
   options.onStepEnd?.('rows');
-  const store = buildStore({ rows: opened.rows });
+  const store = rowsStore ? rowsStore.storeOf(opened.rows) : buildStore({ rows: opened.rows });
   // the last rows since the format last said (texts of rows built only at the end are made
   // after opening, while the worker is idle: warm-indexes.ts)
   if (searchTexts?.started) {
@@ -214,12 +216,18 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
   const previewDue = previewSchedule();
   // where rows are shown while they are read (the app), their search texts are made then too
   const searchTexts = onPreview ? new SearchTextsWhileReading() : null;
+  // the previews' columns, grown as rows arrive; the whole file's store then takes in the rest
+  const rowsStore = onPreview ? new GrowingRowsStore() : null;
   const opened = format.open(sources, {
     onRows: onPreview
       ? (rows, samples) => {
           searchTexts!.extend(rows);
           if (!previewDue(rows.length)) return;
-          const preview = buildPreviewTrace({ name, bytes, format }, rows, samples);
+          const preview = buildPreviewTrace(
+            { name, bytes, format },
+            rowsStore!.storeOf(rows),
+            samples,
+          );
           searchTexts!.seed(preview.store);
           onPreview(preview);
         }
@@ -233,7 +241,7 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
         ? { start: (path, from) => partReader.start(format.id, path, from) }
         : undefined,
   });
-  return { ...found, files, opened, searchTexts };
+  return { ...found, files, opened, searchTexts, rowsStore };
 }
 
 function perfViewOf({ format, opened }: ReadTrace) {

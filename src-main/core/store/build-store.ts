@@ -1,4 +1,3 @@
-import { minOf, maxOf } from '../model/extent';
 import type { Row } from '../model/row';
 import { rewardValue } from '../model/reward-value';
 
@@ -56,118 +55,253 @@ export interface TraceStore {
 const num = (v: unknown) =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
 
+/** The store of a list of rows. */
 export function buildStore(input: { rows: Row[] }): TraceStore {
-  const rows = input.rows;
-  const strings: string[] = [];
-  const stringIds = new Map<string, number>();
-  const intern = (s: string | null) => {
+  const builder = new StoreBuilder();
+  builder.add(input.rows);
+  return builder.store();
+}
+
+/** A typed column grown to at least `length`, doubling, its values so far kept. */
+function grown<T extends Float64Array | Int32Array | Uint8Array | Uint16Array>(
+  column: T,
+  length: number,
+): T {
+  if (length <= column.length) return column;
+  const bigger = new (column.constructor as new (n: number) => T)(
+    Math.max(length, column.length * 2, 1024),
+  );
+  bigger.set(column);
+  return bigger;
+}
+
+const EMPTY_F64 = new Float64Array(0);
+const EMPTY_I32 = new Int32Array(0);
+
+/**
+ * A store that grows as rows are added at the end (rows shown while a file is read): each row
+ * is taken into the columns once, and `store()` gives a frozen store of the rows so far by
+ * copying columns, instead of walking every row's items again for each preview. Times are kept
+ * absolute and made relative to the rows' start in `store()` (an earlier row may come later).
+ */
+export class StoreBuilder {
+  private readonly rows: Row[] = [];
+  private readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+  private itemCount = 0;
+  private globalStart = Infinity;
+  private globalEnd = -Infinity;
+  private itemStartAbs = EMPTY_F64;
+  private itemEndAbs = EMPTY_F64;
+  private itemRow = EMPTY_I32;
+  private itemLane = EMPTY_I32;
+  private itemDepth = EMPTY_I32;
+  private itemName = EMPTY_I32;
+  private itemKind = new Uint8Array(0);
+  private itemFlags = new Uint16Array(0);
+  private itemParent = EMPTY_I32;
+  private rowItemOffset = EMPTY_I32;
+  private rowId = EMPTY_I32;
+  private rowStartAbs = EMPTY_F64;
+  private rowEndAbs = EMPTY_F64;
+  private rowLaneCount = EMPTY_I32;
+  private rowOpenCount = EMPTY_I32;
+  private rowReward = EMPTY_F64;
+  private rowSampleIndex = EMPTY_F64;
+  private rowGroup = EMPTY_F64;
+  private rowAttempt = EMPTY_F64;
+  private rowStatus = EMPTY_I32;
+  private rowSource = EMPTY_I32;
+  private readonly byName = new Map<number, number[]>();
+  private readonly byStatus = new Map<number, number[]>();
+  private readonly bySource = new Map<number, number[]>();
+  private readonly rowIndexById = new Map<number, number>();
+
+  /** rows taken so far */
+  get rowCount(): number {
+    return this.rows.length;
+  }
+
+  /** Whether `rows` begins with the rows taken so far (checked at both ends of them). */
+  isStartOf(rows: readonly Row[]): boolean {
+    const n = this.rows.length;
+    return (
+      n <= rows.length &&
+      (n === 0 || (rows[0] === this.rows[0] && rows[n - 1] === this.rows[n - 1]))
+    );
+  }
+
+  private intern(s: string | null): number {
     if (s === null) return -1;
-    let id = stringIds.get(s);
+    let id = this.stringIds.get(s);
     if (id === undefined) {
-      id = strings.push(s) - 1;
-      stringIds.set(s, id);
+      id = this.strings.push(s) - 1;
+      this.stringIds.set(s, id);
     }
     return id;
-  };
-  const itemCount = rows.reduce((n, r) => n + r.items.length, 0);
-  const globalStartSec = rows.length === 0 ? 0 : minOf(rows, (r) => r.start);
-  const globalEndSec = rows.length === 0 ? 0 : maxOf(rows, (r) => r.end);
-  const s: TraceStore = {
-    globalStartSec,
-    globalEndSec,
-    rowCount: rows.length,
-    itemCount,
-    strings,
-    itemStart: new Float64Array(itemCount),
-    itemEnd: new Float64Array(itemCount),
-    itemRow: new Int32Array(itemCount),
-    itemLane: new Int32Array(itemCount),
-    itemDepth: new Int32Array(itemCount),
-    itemName: new Int32Array(itemCount),
-    itemKind: new Uint8Array(itemCount),
-    itemFlags: new Uint16Array(itemCount),
-    itemParent: new Int32Array(itemCount),
-    rowItemOffset: new Int32Array(rows.length + 1),
-    rowId: new Int32Array(rows.length),
-    rowStart: new Float64Array(rows.length),
-    rowEnd: new Float64Array(rows.length),
-    rowLaneCount: new Int32Array(rows.length),
-    rowOpenCount: new Int32Array(rows.length),
-    rowReward: new Float64Array(rows.length),
-    rowSampleIndex: new Float64Array(rows.length),
-    rowGroup: new Float64Array(rows.length),
-    rowAttempt: new Float64Array(rows.length),
-    rowStatus: new Int32Array(rows.length),
-    rowSource: new Int32Array(rows.length),
-    rowsBySpanName: new Map(),
-    rowsByStatus: new Map(),
-    rowsBySource: new Map(),
-    rowIndexById: new Map(),
-    rows,
-  };
-  const byName = new Map<number, number[]>();
-  const byStatus = new Map<number, number[]>();
-  const bySource = new Map<number, number[]>();
-  const index = (map: Map<number, number[]>, key: number, r: number) => {
-    const list = map.get(key);
-    if (!list) map.set(key, [r]);
-    else if (list[list.length - 1] !== r) list.push(r);
-  };
-  let i = 0;
-  rows.forEach((row, r) => {
-    s.rowItemOffset[r] = i;
-    s.rowId[r] = row.row_id;
-    s.rowIndexById.set(row.row_id, r);
-    s.rowStart[r] = row.start - globalStartSec;
-    s.rowEnd[r] = row.end - globalStartSec;
-    s.rowLaneCount[r] = row.lane_count;
-    s.rowOpenCount[r] = row.open_span_count;
-    s.rowReward[r] = rewardValue(row.reward) ?? NaN;
-    s.rowSampleIndex[r] = num(row.sample_index);
-    s.rowGroup[r] = num(row.group_index);
-    s.rowAttempt[r] = num(row.attempt);
-    s.rowStatus[r] = intern(row.status);
-    s.rowSource[r] = intern(row.source);
-    index(byStatus, s.rowStatus[r], r);
-    index(bySource, s.rowSource[r], r);
-    const spanIndex = new Map<string, number>();
-    row.items.forEach((item, k) => {
-      if (item.type === 'span' && item.span_id) spanIndex.set(item.span_id, k);
-    });
-    row.items.forEach((item) => {
-      const isSpan = item.type === 'span';
-      s.itemStart[i] = (isSpan ? item.start_ts : item.ts) - globalStartSec;
-      s.itemEnd[i] = (isSpan ? item.display_end_ts : item.ts) - globalStartSec;
-      s.itemRow[i] = r;
-      s.itemLane[i] = item.lane;
-      s.itemDepth[i] = item.depth;
-      s.itemName[i] = intern(item.name);
-      s.itemKind[i] = isSpan
-        ? ITEM_KIND.span
-        : item.type === 'event'
-          ? ITEM_KIND.event
-          : ITEM_KIND.orphan;
-      let flags = 0;
-      if (isSpan && item.state === 'open_span') flags |= ITEM_FLAG.ongoing;
-      if (item.type === 'orphan_end') flags |= ITEM_FLAG.orphan;
-      if (item.error) flags |= ITEM_FLAG.error;
-      if (isSpan && item.pd?.role === 'prefill') flags |= ITEM_FLAG.pdPrefill;
-      if (isSpan && item.pd?.role === 'decode') flags |= ITEM_FLAG.pdDecode;
-      if (item.missing_parent) flags |= ITEM_FLAG.missingParent;
-      s.itemFlags[i] = flags;
-      s.itemParent[i] =
-        item.parent_span_id !== null ? (spanIndex.get(item.parent_span_id) ?? -1) : -1;
-      index(byName, s.itemName[i], r);
-      i++;
-    });
-  });
-  s.rowItemOffset[rows.length] = i;
-  for (const [map, target] of [
-    [byName, s.rowsBySpanName],
-    [byStatus, s.rowsByStatus],
-    [bySource, s.rowsBySource],
-  ] as const) {
-    for (const [key, list] of map) target.set(key, Int32Array.from(new Set(list)));
   }
-  return Object.freeze(s);
+
+  /** Takes `rows` (appended after the rows taken before) into the columns. */
+  add(rows: readonly Row[]): void {
+    const first = this.rows.length;
+    const rowTotal = first + rows.length;
+    let itemTotal = this.itemCount;
+    for (const row of rows) itemTotal += row.items.length;
+    this.growRows(rowTotal);
+    this.growItems(itemTotal);
+    let i = this.itemCount;
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k];
+      const r = first + k;
+      this.rows.push(row);
+      if (row.start < this.globalStart) this.globalStart = row.start;
+      if (row.end > this.globalEnd) this.globalEnd = row.end;
+      this.rowItemOffset[r] = i;
+      this.rowId[r] = row.row_id;
+      this.rowIndexById.set(row.row_id, r);
+      this.rowStartAbs[r] = row.start;
+      this.rowEndAbs[r] = row.end;
+      this.rowLaneCount[r] = row.lane_count;
+      this.rowOpenCount[r] = row.open_span_count;
+      this.rowReward[r] = rewardValue(row.reward) ?? NaN;
+      this.rowSampleIndex[r] = num(row.sample_index);
+      this.rowGroup[r] = num(row.group_index);
+      this.rowAttempt[r] = num(row.attempt);
+      this.rowStatus[r] = this.intern(row.status);
+      this.rowSource[r] = this.intern(row.source);
+      addToIndex(this.byStatus, this.rowStatus[r], r);
+      addToIndex(this.bySource, this.rowSource[r], r);
+      const spanIndex = new Map<string, number>();
+      row.items.forEach((item, n) => {
+        if (item.type === 'span' && item.span_id) spanIndex.set(item.span_id, n);
+      });
+      for (const item of row.items) {
+        const isSpan = item.type === 'span';
+        this.itemStartAbs[i] = isSpan ? item.start_ts : item.ts;
+        this.itemEndAbs[i] = isSpan ? item.display_end_ts : item.ts;
+        this.itemRow[i] = r;
+        this.itemLane[i] = item.lane;
+        this.itemDepth[i] = item.depth;
+        this.itemName[i] = this.intern(item.name);
+        this.itemKind[i] = isSpan
+          ? ITEM_KIND.span
+          : item.type === 'event'
+            ? ITEM_KIND.event
+            : ITEM_KIND.orphan;
+        let flags = 0;
+        if (isSpan && item.state === 'open_span') flags |= ITEM_FLAG.ongoing;
+        if (item.type === 'orphan_end') flags |= ITEM_FLAG.orphan;
+        if (item.error) flags |= ITEM_FLAG.error;
+        if (isSpan && item.pd?.role === 'prefill') flags |= ITEM_FLAG.pdPrefill;
+        if (isSpan && item.pd?.role === 'decode') flags |= ITEM_FLAG.pdDecode;
+        if (item.missing_parent) flags |= ITEM_FLAG.missingParent;
+        this.itemFlags[i] = flags;
+        this.itemParent[i] =
+          item.parent_span_id !== null ? (spanIndex.get(item.parent_span_id) ?? -1) : -1;
+        addToIndex(this.byName, this.itemName[i], r);
+        i++;
+      }
+    }
+    this.itemCount = i;
+    this.rowItemOffset[rowTotal] = i;
+  }
+
+  /** A frozen store of the rows taken so far: its own copy of every column and index. */
+  store(): TraceStore {
+    const n = this.rows.length;
+    const m = this.itemCount;
+    const origin = n === 0 ? 0 : this.globalStart;
+    const relative = (absolute: Float64Array, length: number) => {
+      const out = new Float64Array(length);
+      for (let k = 0; k < length; k++) out[k] = absolute[k] - origin;
+      return out;
+    };
+    return Object.freeze({
+      globalStartSec: origin,
+      globalEndSec: n === 0 ? 0 : this.globalEnd,
+      rowCount: n,
+      itemCount: m,
+      strings: this.strings.slice(),
+      itemStart: relative(this.itemStartAbs, m),
+      itemEnd: relative(this.itemEndAbs, m),
+      itemRow: this.itemRow.slice(0, m),
+      itemLane: this.itemLane.slice(0, m),
+      itemDepth: this.itemDepth.slice(0, m),
+      itemName: this.itemName.slice(0, m),
+      itemKind: this.itemKind.slice(0, m),
+      itemFlags: this.itemFlags.slice(0, m),
+      itemParent: this.itemParent.slice(0, m),
+      rowItemOffset: n === 0 ? new Int32Array(1) : this.rowItemOffset.slice(0, n + 1),
+      rowId: this.rowId.slice(0, n),
+      rowStart: relative(this.rowStartAbs, n),
+      rowEnd: relative(this.rowEndAbs, n),
+      rowLaneCount: this.rowLaneCount.slice(0, n),
+      rowOpenCount: this.rowOpenCount.slice(0, n),
+      rowReward: this.rowReward.slice(0, n),
+      rowSampleIndex: this.rowSampleIndex.slice(0, n),
+      rowGroup: this.rowGroup.slice(0, n),
+      rowAttempt: this.rowAttempt.slice(0, n),
+      rowStatus: this.rowStatus.slice(0, n),
+      rowSource: this.rowSource.slice(0, n),
+      rowsBySpanName: frozenIndex(this.byName),
+      rowsByStatus: frozenIndex(this.byStatus),
+      rowsBySource: frozenIndex(this.bySource),
+      rowIndexById: new Map(this.rowIndexById),
+      rows: this.rows.slice(),
+    });
+  }
+
+  private growRows(n: number): void {
+    this.rowItemOffset = grown(this.rowItemOffset, n + 1);
+    this.rowId = grown(this.rowId, n);
+    this.rowStartAbs = grown(this.rowStartAbs, n);
+    this.rowEndAbs = grown(this.rowEndAbs, n);
+    this.rowLaneCount = grown(this.rowLaneCount, n);
+    this.rowOpenCount = grown(this.rowOpenCount, n);
+    this.rowReward = grown(this.rowReward, n);
+    this.rowSampleIndex = grown(this.rowSampleIndex, n);
+    this.rowGroup = grown(this.rowGroup, n);
+    this.rowAttempt = grown(this.rowAttempt, n);
+    this.rowStatus = grown(this.rowStatus, n);
+    this.rowSource = grown(this.rowSource, n);
+  }
+
+  private growItems(n: number): void {
+    this.itemStartAbs = grown(this.itemStartAbs, n);
+    this.itemEndAbs = grown(this.itemEndAbs, n);
+    this.itemRow = grown(this.itemRow, n);
+    this.itemLane = grown(this.itemLane, n);
+    this.itemDepth = grown(this.itemDepth, n);
+    this.itemName = grown(this.itemName, n);
+    this.itemKind = grown(this.itemKind, n);
+    this.itemFlags = grown(this.itemFlags, n);
+    this.itemParent = grown(this.itemParent, n);
+  }
+}
+
+/**
+ * The stores of a list of rows that grows at its end (FormatOpenOptions.onRows: each call's
+ * rows start with the last call's): each store takes in only the rows added since the last.
+ */
+export class GrowingRowsStore {
+  private builder = new StoreBuilder();
+
+  storeOf(rows: readonly Row[]): TraceStore {
+    if (!this.builder.isStartOf(rows)) this.builder = new StoreBuilder();
+    this.builder.add(rows.slice(this.builder.rowCount));
+    return this.builder.store();
+  }
+}
+
+/** row r under `key`, once per row (a row's items are added together) */
+function addToIndex(map: Map<number, number[]>, key: number, r: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [r]);
+  else if (list[list.length - 1] !== r) list.push(r);
+}
+
+function frozenIndex(map: Map<number, number[]>): Map<number, Int32Array> {
+  const out = new Map<number, Int32Array>();
+  for (const [key, list] of map) out.set(key, Int32Array.from(list));
+  return out;
 }

@@ -1,0 +1,81 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  buildStore,
+  GrowingRowsStore,
+  StoreBuilder,
+  type TraceStore,
+} from '../../../src-main/core/store/build-store';
+import type { Row } from '../../../src-main/core/model/row';
+import { SLIME, readJson } from '../../support/fixtures';
+
+// The stores shown while a file is read grow with its rows (GrowingRowsStore): each must equal
+// the store built at once from the same rows, and stay as it was when more rows come in.
+const fixtureRows = () =>
+  readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows;
+
+/** every column, index and figure of a store, as plain values */
+function plain(store: TraceStore) {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(store)) {
+    if (ArrayBuffer.isView(value)) out[key] = Array.from(value as Float64Array);
+    else if (value instanceof Map)
+      out[key] = [...value].map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : v]);
+    else out[key] = value;
+  }
+  return out;
+}
+
+describe('stores of rows that grow at their end', () => {
+  it('taken in uneven parts, the store equals the one built at once, at every step', () => {
+    const rows = fixtureRows();
+    expect(rows.length).toBeGreaterThan(6);
+    const growing = new GrowingRowsStore();
+    const list: Row[] = [];
+    for (const end of [1, 2, 5, rows.length]) {
+      list.push(...rows.slice(list.length, end));
+      const store = growing.storeOf(list);
+      expect(plain(store)).toEqual(plain(buildStore({ rows: list.slice() })));
+    }
+  });
+
+  it('a row that starts earlier moves the origin: every time column is relative to it', () => {
+    const rows = fixtureRows();
+    const latest = rows.reduce((a, b) => (b.start > a.start ? b : a));
+    const earliest = rows.reduce((a, b) => (b.start < a.start ? b : a));
+    const builder = new StoreBuilder();
+    builder.add([latest]);
+    const before = builder.store();
+    expect(before.globalStartSec).toBe(latest.start);
+    builder.add([earliest]);
+    const after = builder.store();
+    expect(after.globalStartSec).toBe(earliest.start);
+    expect(after.rowStart[0]).toBe(latest.start - earliest.start);
+    expect(after.itemStart[0]).toBe(before.itemStart[0] + latest.start - earliest.start);
+    expect(plain(after)).toEqual(plain(buildStore({ rows: [latest, earliest] })));
+  });
+
+  it('a store already given does not change when more rows come in', () => {
+    const rows = fixtureRows();
+    const growing = new GrowingRowsStore();
+    const list = rows.slice(0, 3);
+    const first = growing.storeOf(list);
+    const expected = plain(buildStore({ rows: rows.slice(0, 3) }));
+    list.push(...rows.slice(3));
+    growing.storeOf(list);
+    expect(plain(first)).toEqual(expected);
+    expect(first.rowIndexById.size).toBe(3);
+    expect(first.rows.length).toBe(3);
+  });
+
+  it('another list (not starting with the rows taken) starts over', () => {
+    const rows = fixtureRows();
+    const growing = new GrowingRowsStore();
+    growing.storeOf(rows.slice(0, 4));
+    const other = rows.slice(2);
+    expect(plain(growing.storeOf(other))).toEqual(plain(buildStore({ rows: other })));
+    // same first row, another last one: not the same list either
+    const swapped = [rows[2], ...rows.slice(3).reverse()];
+    expect(plain(growing.storeOf(swapped))).toEqual(plain(buildStore({ rows: swapped })));
+  });
+});
