@@ -30,6 +30,31 @@ describe('buildRows: samples to rows (TRACE_MODEL 3)', () => {
     expect(row.closed_span_count).toBe(2);
   });
 
+  it('items without attrs share one frozen empty attrs object; attrs given are copied', () => {
+    const given = { bytes: 120 };
+    const { rows } = buildRows([
+      sampleWith([
+        ev('span_start', 'bare', 0, { span_id: 'a' }),
+        ev('event', 'note', 1, { attrs: given }),
+        ev('event', 'plain', 1.5),
+        ev('span_end', 'bare', 2, { span_id: 'a', attrs: {} }),
+        ev('span_start', 'open', 3, { span_id: 'o' }),
+      ]),
+    ]);
+    const [row] = rows;
+    const bare = span(row.items, 'bare');
+    const plain = row.items.find((i) => i.name === 'plain') as PointItem;
+    expect(bare.attrs.start_attrs).toEqual({});
+    expect(bare.attrs.end_attrs).toBe(bare.attrs.start_attrs);
+    expect(plain.attrs).toBe(bare.attrs.start_attrs);
+    expect(Object.isFrozen(plain.attrs)).toBe(true);
+    const note = row.items.find((i) => i.name === 'note') as PointItem;
+    expect(note.attrs).toEqual({ bytes: 120 });
+    expect(note.attrs).not.toBe(given);
+    // an open span's end attrs are its own: they say what clipped it
+    expect(span(row.items, 'open').attrs.end_attrs).toEqual({ clipped_by: 'self' });
+  });
+
   it('sorts items by (lane, start, end, name) and puts points one below their parent', () => {
     const { rows } = buildRows([
       sampleWith([

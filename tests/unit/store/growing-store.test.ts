@@ -20,7 +20,10 @@ function plain(store: TraceStore) {
   for (const [key, value] of Object.entries(store)) {
     if (ArrayBuffer.isView(value)) out[key] = Array.from(value as Float64Array);
     else if (value instanceof Map)
-      out[key] = [...value].map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : v]);
+      out[key] = [...value].map(([k, v]) => [
+        k,
+        ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v,
+      ]);
     else out[key] = value;
   }
   return out;
