@@ -82,31 +82,37 @@ export class PickleCursor {
   scanNumbers(): number {
     let count = 0;
     let fraction = false;
+    // locals, not fields, in the loop: it runs once per token
+    let window = this.window;
+    let pos = this.pos;
     for (;;) {
-      if (this.pos + 9 > this.window.length) {
+      if (pos + 9 > window.length) {
         // near the window's end: refill (at the source's end, take what is left)
+        this.pos = pos;
         const left = this.source.size - this.offset;
         if (left <= 0) break;
         this.ensure(Math.min(9, left));
+        window = this.window;
+        pos = this.pos;
       }
-      const op = this.window[this.pos];
+      const op = window[pos];
       if (op === 0x4b) {
-        if (this.pos + 2 > this.window.length) break;
-        this.pos += 2;
+        if (pos + 2 > window.length) break;
+        pos += 2;
       } else if (op === 0x4d) {
-        if (this.pos + 3 > this.window.length) break;
-        this.pos += 3;
+        if (pos + 3 > window.length) break;
+        pos += 3;
       } else if (op === 0x4a) {
-        if (this.pos + 5 > this.window.length) break;
-        this.pos += 5;
+        if (pos + 5 > window.length) break;
+        pos += 5;
       } else if (op === 0x47) {
-        if (this.pos + 9 > this.window.length) break;
-        if (!fraction && !Number.isInteger(this.view.getFloat64(this.pos + 1, false)))
-          fraction = true;
-        this.pos += 9;
+        if (pos + 9 > window.length) break;
+        if (!fraction && !Number.isInteger(this.view.getFloat64(pos + 1, false))) fraction = true;
+        pos += 9;
       } else break;
       count++;
     }
+    this.pos = pos;
     this.scannedFraction = fraction;
     return count;
   }
@@ -121,28 +127,28 @@ export class PickleCursor {
   }
 
   u16(): number {
-    this.ensure(2);
+    if (this.pos + 2 > this.window.length) this.ensure(2);
     const v = this.view.getUint16(this.pos, true);
     this.pos += 2;
     return v;
   }
 
   u32(): number {
-    this.ensure(4);
+    if (this.pos + 4 > this.window.length) this.ensure(4);
     const v = this.view.getUint32(this.pos, true);
     this.pos += 4;
     return v;
   }
 
   i32(): number {
-    this.ensure(4);
+    if (this.pos + 4 > this.window.length) this.ensure(4);
     const v = this.view.getInt32(this.pos, true);
     this.pos += 4;
     return v;
   }
 
   u64(): number {
-    this.ensure(8);
+    if (this.pos + 8 > this.window.length) this.ensure(8);
     const v = this.view.getBigUint64(this.pos, true);
     this.pos += 8;
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) {
@@ -156,7 +162,7 @@ export class PickleCursor {
   }
 
   f64be(): number {
-    this.ensure(8);
+    if (this.pos + 8 > this.window.length) this.ensure(8);
     const v = this.view.getFloat64(this.pos, false);
     this.pos += 8;
     return v;
