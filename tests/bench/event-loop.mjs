@@ -16,7 +16,13 @@ let progress = 0;
 const worker = new Worker(join(chunks, workerFile), { workerData: { sources: [{ kind: 'path', path: process.argv[2] }] } });
 worker.on('message', (message) => {
   if (message.type === 'progress') progress++;
-  if (message.type === 'done' || message.type === 'failed') {
+  if (message.type === 'failed') {
+    console.log(`the worker could not open ${process.argv[2]}: ${JSON.stringify(message.error)}`);
+    process.exitCode = 1;
+    void worker.terminate();
+    return;
+  }
+  if (message.type === 'done') {
     histogram.disable();
     const ms = (ns) => (ns / 1e6).toFixed(1);
     console.log(

@@ -3,7 +3,7 @@
 // BENCH_OTLP_SPANS (default 1000000), BENCH_CHROME_EVENTS (default 2000000).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
 import { writeOtlpFile } from './otlp-writer.mjs';
@@ -156,8 +156,10 @@ function benchChrome() {
 }
 
 function benchEventLoop() {
-  const path = join(data, `dump_${(process.env.BENCH_DUMP_MB ?? '100,1000').split(',')[0]}mb.pt`);
-  console.log('\n== main-thread event-loop delay while the ingest worker parses');
+  // issue 18's file: the main thread must stay responsive while 100k samples are read
+  const path = join(data, 'rows_100000_v2.pt');
+  if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, 100_000);
+  console.log(`\n== main-thread event-loop delay while the ingest worker parses ${basename(path)} (${mb(statSync(path).size)} MB)`);
   const out = execFileSync(process.execPath, [join(root, 'tests/bench/event-loop.mjs'), path], { encoding: 'utf8' });
   console.log(out.trim());
 }
