@@ -41,21 +41,32 @@ export function buildRunningCurve(
   startOf: (row: Row) => number = (row) => row.start,
 ): { tSec: number; running: number }[] {
   if (rows.length === 0) return [];
+  const n = rows.length;
   const globalStart = minOf(rows, startOf);
-  const edges: { t: number; delta: number }[] = [];
-  for (const row of rows) {
-    edges.push({ t: startOf(row) - globalStart, delta: 1 });
-    edges.push({ t: row.end - globalStart, delta: -1 });
+  // starts and ends sorted apart (typed arrays, no comparator: an object per edge and a
+  // comparator sort took a fifth of the perf view at 100k rows), then merged
+  const starts = new Float64Array(n);
+  const ends = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    starts[r] = startOf(rows[r]) - globalStart;
+    ends[r] = rows[r].end - globalStart;
   }
-  // ends before starts at the same instant, so a zero-length row never counts as running
-  edges.sort((a, b) => a.t - b.t || a.delta - b.delta);
+  starts.sort();
+  ends.sort();
   const curve: { tSec: number; running: number }[] = [];
   let running = 0;
-  for (const edge of edges) {
-    running += edge.delta;
+  const step = (t: number, delta: number) => {
+    running += delta;
     const last = curve[curve.length - 1];
-    if (last && last.tSec === edge.t) last.running = running;
-    else curve.push({ tSec: edge.t, running });
+    if (last && last.tSec === t) last.running = running;
+    else curve.push({ tSec: t, running });
+  };
+  let s = 0;
+  let e = 0;
+  while (s < n || e < n) {
+    // ends before starts at the same instant, so a zero-length row never counts as running
+    if (e < n && (s >= n || ends[e] <= starts[s])) step(ends[e++], -1);
+    else step(starts[s++], 1);
   }
   return curve;
 }

@@ -17,10 +17,14 @@ export function buildGroupFigures(
   const resumeStart = new Map(resumed.map((r) => [r.rowId, r.resumeStartSec + globalStartSec]));
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
+    const group = row.group_index;
     const key =
-      row.group_index === null || row.group_index === undefined
+      group === null || group === undefined
         ? `row ${row.row_id}`
-        : JSON.stringify(row.group_index);
+        : // a finite number's text is its JSON (the common case, without JSON.stringify's cost)
+          typeof group === 'number' && Number.isFinite(group)
+          ? String(group)
+          : JSON.stringify(group);
     const list = groups.get(key);
     if (list) list.push(row);
     else groups.set(key, [row]);

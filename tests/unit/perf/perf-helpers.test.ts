@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Row, SpanItem } from '../../../src-main/core/model/row';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { buildRunningCurve } from '../../../src-main/core/open/build-perf-view';
+import { row } from '../store/hand-rows';
 import { binValues, rowsInBin } from '../../../src-main/core/open/value-bins';
 import { summariseRunning } from '../../../src-main/core/open/running-digest';
 import { valueStats } from '../../../src-main/core/open/value-stats';
@@ -95,6 +97,31 @@ describe('histogram bins over the real e2e latency series', () => {
 });
 
 describe('samples running over time', () => {
+  it('steps at each start and end; ends go first at the same instant; a resumed row runs from its resume', () => {
+    const rows = [
+      row({ row_id: 0, start: 100, end: 110 }),
+      row({ row_id: 1, start: 105, end: 105 }), // zero length: never counted as running
+      row({ row_id: 2, start: 110, end: 120 }), // starts as row 0 ends
+      row({ row_id: 3, start: 90, end: 115 }), // resumed at 108 in this rollout
+    ];
+    const startOf = (r: Row) => (r.row_id === 3 ? 108 : r.start);
+    // by hand, from 100: +1 at 0; -1 +1 at 5; +1 at 8; -1 +1 at 10; -1 at 15; -1 at 20
+    expect(buildRunningCurve(rows, startOf)).toEqual([
+      { tSec: 0, running: 1 },
+      { tSec: 5, running: 1 },
+      { tSec: 8, running: 2 },
+      { tSec: 10, running: 2 },
+      { tSec: 15, running: 1 },
+      { tSec: 20, running: 0 },
+    ]);
+    // by their own starts: row 3 from 90
+    expect(buildRunningCurve(rows).slice(0, 2)).toEqual([
+      { tSec: 0, running: 1 },
+      { tSec: 10, running: 2 },
+    ]);
+    expect(buildRunningCurve([])).toEqual([]);
+  });
+
   it('finds the peak and the long tail of rollout_small', () => {
     const running = opened.perf.running;
     const s = summariseRunning(running);
