@@ -232,7 +232,7 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
           onPreview(preview);
         }
       : undefined,
-    onProgress: options.onProgress,
+    onProgress: progressInFileBytes(files, sources, options.onProgress),
     shouldCancel: options.shouldCancel,
     onStepEnd: options.onStepEnd,
     joinByBootstrapRoom: options.joinByBootstrapRoom,
@@ -242,6 +242,25 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
         : undefined,
   });
   return { ...found, files, opened, searchTexts, rowsStore };
+}
+
+/**
+ * A format's progress counts the bytes it read (inflated, for a .gz); callers compare it with
+ * the sizes of the files they named: scaled to those, a .gz's progress reaches 100% when its
+ * reading ends instead of early (the trends' per-file bars, the CLI's percent).
+ */
+function progressInFileBytes(
+  files: ByteSource[],
+  sources: ByteSource[],
+  onProgress: OpenOptions['onProgress'],
+): OpenOptions['onProgress'] {
+  if (!onProgress) return undefined;
+  const named = files.reduce((sum, file) => sum + file.size, 0);
+  const read = sources.reduce((sum, source) => sum + source.size, 0);
+  if (named === read || read === 0) return onProgress;
+  const scale = named / read;
+  return (progress) =>
+    onProgress({ ...progress, bytesRead: Math.round(progress.bytesRead * scale) });
 }
 
 function perfViewOf({ format, opened }: ReadTrace) {

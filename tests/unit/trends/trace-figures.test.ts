@@ -37,6 +37,22 @@ describe('openTraceFigures (no store)', () => {
     const figures = openTraceFigures([gz]);
     expect([figures.rolloutId, figures.samples.length]).toEqual([7, 24]);
   });
+
+  it("counts a gzipped dump's progress in the file's own bytes, ending at its size", () => {
+    const plain = readFileSync(resolve(SLIME, 'rollout_7.pt'));
+    const gz = bytesSource('rollout_7.pt.gz', gzipSync(plain));
+    expect(gz.size).toBeLessThan(plain.length);
+    const seen: number[] = [];
+    openTraceFigures([gz], { onProgress: (p) => seen.push(p.bytesRead) });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.max(...seen)).toBe(gz.size);
+    // a plain file's progress is its bytes, unscaled
+    const plainSeen: number[] = [];
+    openTraceFigures([bytesSource('rollout_7.pt', plain)], {
+      onProgress: (p) => plainSeen.push(p.bytesRead),
+    });
+    expect(Math.max(...plainSeen)).toBe(plain.length);
+  });
 });
 
 describe('trace-explorer trends with gzipped dumps', () => {
