@@ -551,8 +551,20 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           fail('pickle/bad-setitems', 'SETITEMS with an odd number of items');
         if (from === 0) fail('pickle/stack-underflow', 'the pickle reads an empty stack');
         const d = stack[from - 1];
-        for (let i = from; i < stack.length; i += 2)
-          setItem(d, value(stack[i]), value(stack[i + 1]));
+        if (isPlainDict(d)) {
+          // a dict (the common case): checked once for the batch, not once per pair
+          for (let i = from; i < stack.length; i += 2) {
+            const key = value(stack[i]);
+            const v = value(stack[i + 1]);
+            const k = typeof key === 'string' ? key : dictKey(key);
+            if (k === 'index') samplesRead++;
+            d[k] = v;
+            if (v !== null && typeof v === 'object') nest(d, v);
+          }
+        } else {
+          for (let i = from; i < stack.length; i += 2)
+            setItem(d, value(stack[i]), value(stack[i + 1]));
+        }
         stack.length = from;
         break;
       }
@@ -714,6 +726,18 @@ function childrenOf(container: object): PyValue[] {
     return ref.state === undefined ? ref.args : [...ref.args, ref.state];
   }
   return []; // lazy lists, tensors, arrays, complex numbers, classes: no nested values
+}
+
+/** A dict read from the pickle (not a list, an object, a set or another tagged value). */
+function isPlainDict(slot: Slot): slot is PyDict {
+  return (
+    slot !== null &&
+    typeof slot === 'object' &&
+    !(slot instanceof ListBuilder) &&
+    !Array.isArray(slot) &&
+    !(slot instanceof Uint8Array) &&
+    !('$kind' in slot)
+  );
 }
 
 /** Whether a stack slot can hold other values (a class reference or a number cannot). */
