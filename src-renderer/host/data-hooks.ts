@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import { queryShownRows, type ShownOrder } from './shown-order';
 import type {
   FileSummary,
   PerfDigest,
-  RowOrder,
   RowView,
   SampleDetails,
   SpanDetails,
@@ -16,19 +16,24 @@ import type { TraceHost } from './trace-host';
  * The row order the toolbar's sort and filter ask for. Highlight mode keeps every row in order
  * and marks the ones the filter matches (in the view store).
  */
-export function useRowOrder(file: FileSummary): RowOrder | null {
+export function useRowOrder(file: FileSummary): ShownOrder | null {
   const host = useHost();
   const sort = useViewStore((s) => s.sort);
   const descending = useViewStore((s) => s.descending);
   const filter = useViewStore((s) => s.filter);
   const filterMode = useViewStore((s) => s.filterMode);
   const setMatching = useViewStore((s) => s.setMatching);
-  const [order, setOrder] = useState<RowOrder | null>(null);
+  const [order, setOrder] = useState<ShownOrder | null>(null);
   useEffect(() => {
     let live = true;
-    const filtered = host.api.queryRows(file.fileId, { sort, descending, filter });
-    const all =
-      filterMode === 'highlight' ? host.api.queryRows(file.fileId, { sort, descending }) : filtered;
+    // highlight mode: every row shown, the filter's ids only marked (no facts needed for those)
+    const highlight = filterMode === 'highlight';
+    const filtered = highlight
+      ? host.api.queryRows(file.fileId, { sort, descending, filter })
+      : queryShownRows(host.api, file.fileId, { sort, descending, filter });
+    const all = highlight
+      ? queryShownRows(host.api, file.fileId, { sort, descending })
+      : (filtered as Promise<ShownOrder>);
     void Promise.all([filtered, all]).then(([match, shown]) => {
       if (!live) return;
       setOrder(shown);

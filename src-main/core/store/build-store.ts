@@ -19,6 +19,11 @@ export const ITEM_FLAG = {
  * objects stay beside it only for what details show (attrs), never for drawing or queries.
  */
 export interface TraceStore {
+  /**
+   * a number no other store built in this thread has: the renderer keeps per-row facts by it
+   * (a file read while shown is a new store with each preview)
+   */
+  version: number;
   globalStartSec: number;
   globalEndSec: number;
   rowCount: number;
@@ -59,6 +64,9 @@ export interface TraceStore {
 const num = (v: unknown) =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
 
+/** stores built so far in this thread: each store's version */
+let storesBuilt = 0;
+
 export function buildStore(input: { rows: Row[] }): TraceStore {
   const rows = input.rows;
   const strings: string[] = [];
@@ -76,6 +84,7 @@ export function buildStore(input: { rows: Row[] }): TraceStore {
   const globalStartSec = rows.length === 0 ? 0 : minOf(rows, (r) => r.start);
   const globalEndSec = rows.length === 0 ? 0 : maxOf(rows, (r) => r.end);
   const s: TraceStore = {
+    version: ++storesBuilt,
     globalStartSec,
     globalEndSec,
     rowCount: rows.length,
