@@ -198,6 +198,7 @@ function GroupLine({
         className={`group-line${g.zeroVariance ? ' zero-variance' : ''}`}
         data-group={String(g.groupIndex)}
         data-zero-variance={g.zeroVariance}
+        data-wall-sec={g.wallSec}
         data-testid="group-line"
       >
         <td>

@@ -74,28 +74,41 @@ export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
       if (answer.json?.error) throw new Error(`${label}: ${answer.text.slice(0, 200)}`);
       return { label, ms, bytes: answer.text.length, json: answer.json };
     };
+    // a call an older build (BENCH_BASELINE_CLI) may lack or take other arguments for: `older`
+    // are its arguments there (null: it has no such call, the line is left out)
+    const timedEither = async (label, method, args, older) => {
+      const first = await call(port, method, args);
+      if (!first.json?.error) return timed(label, method, args);
+      if (older === null) return null;
+      return timed(`${label} (older call)`, method, older);
+    };
     const id = file.fileId;
     if (perfOnly) {
       const perf = await timed('perf view', 'getPerf', [id]);
       return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions: [perf] };
     }
+    const groupsPage = (sort) => ({ sort, filter: 'all', offset: 0, limit: 100 });
     const interactions = [
+      // once per store version (the renderer keeps it): every row's lanes, start and end
+      await timedEither('row facts (once per file version)', 'getRowFacts', [id], null),
       await timed('sort by duration', 'queryRows', [id, { sort: 'duration', descending: true }]),
       await timed('sort by duration again', 'queryRows', [id, { sort: 'duration', descending: false }]),
+      await timed('sort by reward', 'queryRows', [id, { sort: 'reward', descending: true }]),
       await timed('filter status', 'queryRows', [id, { sort: 'row_id', filter: { statuses: ['completed'] } }]),
       await timed('text search (first)', 'queryRows', [id, { sort: 'row_id', filter: { text: 'python' } }]),
       await timed('text search (again)', 'queryRows', [id, { sort: 'start', filter: { text: 'gsm8k' } }]),
       await timed('perf view', 'getPerf', [id]),
-    ];
+    ].filter(Boolean);
     // a bin click: the fullest bin of the first series (its rows come from the worker), then
-    // the groups view's own call
+    // the groups view's own call (its first page, as the view asks it)
     const series = interactions.at(-1).json.result.series[0];
     if (series) {
       const fullest = series.bins.reduce((best, bin, i) => (bin.count > series.bins[best].count ? i : best), 0);
       const rows = await timed(`perf bin rows (${series.key}, ${series.bins[fullest].samples} samples)`, 'getPerfBinRows', [id, series.key, fullest]);
       interactions.push(rows);
     }
-    interactions.push(await timed('groups', 'getPerfGroups', [id]));
+    interactions.push(await timedEither('groups', 'getPerfGroups', [id, groupsPage('group')], [id]));
+    interactions.push(await timedEither('groups by wall time', 'getPerfGroups', [id, groupsPage('wall')], [id]));
     return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions };
   } finally {
     child.kill();
