@@ -35,7 +35,7 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
   }
   const attempts = f.attempts && f.attempts.length > 0 ? new Set(f.attempts) : null;
   const text = f.text?.trim().toLowerCase() ?? '';
-  const texts = text ? rowSearchText(store) : null;
+  const textMatches = text ? rowsMatchingText(store, text) : null;
   const mask = keep as Uint8Array | null;
   const filtered =
     mask !== null ||
@@ -45,10 +45,10 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
     f.rewardMax !== undefined;
   const passes = (r: number) => {
     if (mask && !mask[r]) return false;
+    if (textMatches && !textMatches[r]) return false;
     if (attempts && !attempts.has(store.rowAttempt[r])) return false;
     if (f.rewardMin !== undefined && !(store.rowReward[r] >= f.rewardMin)) return false;
     if (f.rewardMax !== undefined && !(store.rowReward[r] <= f.rewardMax)) return false;
-    if (texts && !texts[r].includes(text)) return false;
     return true;
   };
   // the whole store's order for this key, kept: a filter only picks rows out of it
@@ -58,9 +58,33 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
     for (let k = 0; k < n; k++) out[k] = store.rowId[order[k]];
     return out;
   }
-  const kept: number[] = [];
-  for (let k = 0; k < n; k++) if (passes(order[k])) kept.push(store.rowId[order[k]]);
-  return Int32Array.from(kept);
+  const kept = new Int32Array(n);
+  let count = 0;
+  for (let k = 0; k < n; k++) if (passes(order[k])) kept[count++] = store.rowId[order[k]];
+  return kept.slice(0, count);
+}
+
+/** Per store, the last text searched and which rows matched it (1 = match), by row index. */
+const lastSearch = new WeakMap<TraceStore, { text: string; matches: Uint8Array }>();
+
+/**
+ * Which rows' search texts hold `text`, in row order (the texts lie in memory in that order; a
+ * sorted walk jumps between them). Typing on from the last search (its text inside the new one)
+ * tests only the rows that matched it; the same text again is the kept answer.
+ */
+function rowsMatchingText(store: TraceStore, text: string): Uint8Array {
+  const last = lastSearch.get(store);
+  if (last && last.text === text) return last.matches;
+  const texts = rowSearchText(store);
+  const n = store.rowCount;
+  const matches = new Uint8Array(n);
+  const narrowing = last && text.includes(last.text) ? last.matches : null;
+  for (let r = 0; r < n; r++) {
+    if (narrowing && !narrowing[r]) continue;
+    if (texts[r].includes(text)) matches[r] = 1;
+  }
+  lastSearch.set(store, { text, matches });
+  return matches;
 }
 
 /** Per store, row indexes in display order by (sort key, direction), computed once each. */

@@ -100,6 +100,22 @@ describe('queryRows filters', () => {
     expect(q({ text: '   ' })).toEqual([10, 11, 12, 13, 14, 15]);
   });
 
+  it('by text typed on, back and again on one store: each answer as a fresh search', () => {
+    const store = table();
+    const search = (text: string, sort: SortKey = 'row_id', descending?: boolean) =>
+      Array.from(queryRows(store, { sort, descending, filter: { text } }));
+    // typing on narrows the rows the last text matched; deleting back searches them all again
+    expect(search('decode')).toEqual([10, 11, 14]);
+    expect(search('decode req f')).toEqual([11]);
+    expect(search('decode req')).toEqual([10, 11, 14]);
+    expect(search('req 1')).toEqual([10]);
+    // the same text in another order: the kept matches, sorted
+    expect(search('decode', 'start', true)).toEqual([14, 11, 10]);
+    expect(search('a')).toEqual([10, 12, 13, 14, 15]);
+    expect(search('axb')).toEqual([14]);
+    expect(search('prefill')).toEqual([12]);
+  });
+
   it('an unknown sort key sorts by row id', () => {
     expect(q({}, 'no such key' as SortKey)).toEqual([10, 11, 12, 13, 14, 15]);
     expect(q({}, 'start', true)).toEqual([15, 14, 13, 12, 11, 10]);
