@@ -10,20 +10,26 @@ import { rowSearchText } from './search-text';
 export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
   const n = store.rowCount;
   let keep: Uint8Array | null = null;
-  const restrict = (allowed: Iterable<number>) => {
+  // each list of allowed rows (index lists, typed or not) straight into a mask: no copies
+  const restrict = (...allowed: ArrayLike<number>[]) => {
     const mask = new Uint8Array(n);
-    for (const r of allowed) mask[r] = 1;
+    for (const rows of allowed) for (let i = 0; i < rows.length; i++) mask[rows[i]] = 1;
     if (keep) for (let r = 0; r < n; r++) keep[r] &= mask[r];
     else keep = mask;
   };
   const f = query.filter ?? {};
-  const idsOf = (names: string[] | undefined) =>
-    (names ?? []).map((name) => store.strings.indexOf(name)).filter((id) => id >= 0);
+  const rowsOf = (index: Map<number, Int32Array>, names: string[]) =>
+    names.flatMap((name) => {
+      // -1 is no name, where rows without one are kept: an unknown name matches nothing
+      const id = store.strings.indexOf(name);
+      const rows = id >= 0 ? index.get(id) : undefined;
+      return rows ? [rows] : [];
+    });
   if (f.statuses && f.statuses.length > 0) {
-    restrict(idsOf(f.statuses).flatMap((id) => Array.from(store.rowsByStatus.get(id) ?? [])));
+    restrict(...rowsOf(store.rowsByStatus, f.statuses));
   }
   if (f.sources && f.sources.length > 0) {
-    restrict(idsOf(f.sources).flatMap((id) => Array.from(store.rowsBySource.get(id) ?? [])));
+    restrict(...rowsOf(store.rowsBySource, f.sources));
   }
   if (f.spanName) {
     restrict(rowsWithSpanName(store, f.spanName));
