@@ -147,7 +147,29 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
     const shownWhileReading = await page.locator('[data-testid=row-count]').first().textContent();
     if (screenshot) await page.screenshot({ path: screenshot });
     await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 900_000 });
+    // ms from act() until done(before) holds, checked every frame (before: what state() was)
+    await page.evaluate(() => {
+      window.timeUntil = (act, done, state) =>
+        new Promise((resolve) => {
+          const before = state();
+          const t0 = performance.now();
+          act();
+          const check = () => (done(before) ? resolve(performance.now() - t0) : requestAnimationFrame(check));
+          requestAnimationFrame(check);
+        });
+    });
     const allRows = (performance.now() - started) / 1000;
+    // a sort picked in the toolbar: from the change until the first row in view is another
+    // sample and its bars are in (the page idle), timed inside the page a frame at a time
+    const sortShownMs = await page.evaluate(() => timeUntil(
+      () => {
+        const select = document.querySelector('[data-testid=sort-select]');
+        Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, 'duration');
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      (before) => document.querySelector('[data-testid=timeline-row]')?.textContent !== before && document.body.dataset.idle === 'true',
+      () => document.querySelector('[data-testid=timeline-row]')?.textContent,
+    ));
     // the perf view: from the click on its tab until its histograms are in the page and painted,
     // timed inside the page (Playwright's own click and polling add tens of milliseconds)
     await page.evaluate(() => {
@@ -166,7 +188,13 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
     await page.getByTestId('view-perf').click();
     const perfViewMs = await page.evaluate(() => window.perfShown);
     if (perfScreenshot) await page.screenshot({ path: perfScreenshot, fullPage: true });
-    return { firstRows, allRows, perfViewMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
+    // the groups view: from the click on its tab until its first lines are in the page
+    const groupsShownMs = await page.evaluate(() => timeUntil(
+      () => document.querySelector('[data-testid=view-groups]').click(),
+      () => document.querySelector('[data-testid=group-line]') !== null,
+      () => null,
+    ));
+    return { firstRows, allRows, perfViewMs, sortShownMs, groupsShownMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
   } finally {
     await browser.close();
     server.kill();
