@@ -98,7 +98,8 @@ const orders = new WeakMap<TraceStore, Map<string, Int32Array>>();
 
 /**
  * Every row of the store in the order of `sort`: rows without a value (NaN) last in either
- * direction, ties by row id. A filter keeps this order, so it is sorted once per key and kept.
+ * direction, ties by row id. A filter keeps this order, so it is sorted once per key and kept;
+ * the descending order is made from the ascending one in one pass, not sorted again.
  */
 export function sortedRows(store: TraceStore, sort: SortKey, descending: boolean): Int32Array {
   let byKey = orders.get(store);
@@ -109,22 +110,53 @@ export function sortedRows(store: TraceStore, sort: SortKey, descending: boolean
   const id = `${sort}:${descending ? 'desc' : 'asc'}`;
   let order = byKey.get(id);
   if (order) return order;
-  const key = sortKey(store, sort);
-  const n = store.rowCount;
-  const values = new Float64Array(n);
-  for (let r = 0; r < n; r++) values[r] = key(r);
-  const sign = descending ? -1 : 1;
-  order = new Int32Array(n);
-  for (let r = 0; r < n; r++) order[r] = r;
-  order.sort((a, b) => {
-    const ka = values[a];
-    const kb = values[b];
-    // rows without a value (NaN) go last in either direction
-    if (ka !== ka || kb !== kb) return ka !== ka ? (kb !== kb ? a - b : 1) : -1;
-    return (ka - kb) * sign || store.rowId[a] - store.rowId[b];
-  });
+  const values = keyValues(store, sort);
+  order = descending
+    ? reversedByValue(sortedRows(store, sort, false), values)
+    : ascendingOrder(store, values);
   byKey.set(id, order);
   return order;
+}
+
+function keyValues(store: TraceStore, sort: SortKey): Float64Array {
+  const key = sortKey(store, sort);
+  const values = new Float64Array(store.rowCount);
+  for (let r = 0; r < values.length; r++) values[r] = key(r);
+  return values;
+}
+
+/** Row indexes by value, rows without one (NaN) last, ties by row id. */
+function ascendingOrder(store: TraceStore, values: Float64Array): Int32Array {
+  const order = new Int32Array(values.length);
+  for (let r = 0; r < order.length; r++) order[r] = r;
+  return order.sort((a, b) => {
+    const ka = values[a];
+    const kb = values[b];
+    if (ka !== ka || kb !== kb) return ka !== ka ? (kb !== kb ? a - b : 1) : -1;
+    return ka - kb || store.rowId[a] - store.rowId[b];
+  });
+}
+
+/**
+ * The descending order from the ascending one: runs of equal values in reverse, each run kept
+ * as it was (ties by row id), and the rows without a value still last.
+ */
+function reversedByValue(ascending: Int32Array, values: Float64Array): Int32Array {
+  const n = ascending.length;
+  const out = new Int32Array(n);
+  // rows without a value sit at the end of the ascending order: they stay there
+  let valued = n;
+  while (valued > 0 && values[ascending[valued - 1]] !== values[ascending[valued - 1]]) valued--;
+  out.set(ascending.subarray(valued), valued);
+  let at = 0;
+  for (let end = valued; end > 0;) {
+    let start = end - 1;
+    while (start > 0 && values[ascending[start - 1]] === values[ascending[end - 1]]) start--;
+    out.set(ascending.subarray(start, end), at);
+    at += end - start;
+    end = start;
+  }
+  return out;
 }
 
 /** What each sort key reads: a Record, so a new SortKey does not compile until it is here. */
