@@ -4,7 +4,7 @@ import type { OpenedTrace } from '../core/open/open-trace-file';
 import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
 import { getRowViews, getSpanDetails, rowFactsOf, rowOrderOf } from '../core/store/row-views';
-import { compareDigest } from '../core/compare/compare-traces';
+import { keptCompareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
 import { buildPerfDigest, perfBinRows, perfValues } from '../core/open/perf-digest';
@@ -43,8 +43,9 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     // the groups of the rollout as the view shows them: one page, sorted in here
     getPerfGroups: (query) => groupPage(trace.perf.rollout.groups, query),
     exportTrace: (format) => exportFile(trace, format),
-    // made once (warmed after opening, see ingest-session.ts): comparing again is instant
-    compareDigest: once(() => compareDigest(trace)),
+    // made once (warmed a slice at a time after opening, see ingest-session.ts): comparing
+    // again is instant
+    compareDigest: () => keptCompareDigest(trace),
     runDigest: () => runDigest(trace),
   };
 }
