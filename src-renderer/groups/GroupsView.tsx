@@ -36,23 +36,24 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
   const [open, setOpen] = useState<Set<number>>(new Set());
   const [page, setPage] = useState<GroupPage | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
-  // the sort and filter asked last: a page asked for another one is dropped
+  // the sort, filter and file state asked last: a page asked for another one is dropped
   const asking = useRef('');
 
   useEffect(() => {
     let live = true;
-    asking.current = `${sort}:${filter}`;
+    asking.current = `${sort}:${filter}:${file.rows}:${file.streaming ?? false}`;
     const query: GroupQuery = { sort, filter, offset: 0, limit: GROUPS_PER_PAGE };
     void host.api.getPerfGroups(file.fileId, query).then((first) => live && setPage(first));
     return () => {
       live = false;
     };
-  }, [host, file.fileId, sort, filter]);
+    // a file still being read: its groups so far, asked again as it grows and once it is whole
+  }, [host, file.fileId, file.rows, file.streaming, sort, filter]);
 
   const showMore = () => {
     if (!page || loadingMore) return;
     setLoadingMore(true);
-    const asked = `${sort}:${filter}`;
+    const asked = `${sort}:${filter}:${file.rows}:${file.streaming ?? false}`;
     const query: GroupQuery = { sort, filter, offset: page.groups.length, limit: GROUPS_PER_PAGE };
     void host.api
       .getPerfGroups(file.fileId, query)
