@@ -120,7 +120,7 @@ export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
  * from starting the server until the first timeline rows are drawn, and until the whole file is
  * there; `screenshot` (a path) keeps how the page looks while rows still arrive.
  */
-export async function browserFirstRows(cli, path, screenshot, { perfScreenshot = null } = {}) {
+export async function browserFirstRows(cli, path, screenshot, { perfScreenshot = null, rows = null } = {}) {
   const { chromium } = await import('playwright-core');
   const port = 5800 + Math.floor(Math.random() * 150);
   // the browser is up and its page made before the clock starts: launching Chromium is not the
@@ -159,6 +159,15 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
         });
     });
     const allRows = (performance.now() - started) / 1000;
+    // the timeline settled on the whole file (its order of every row in, its rows drawn), as a
+    // user who reads the first screen before sorting would find it
+    if (rows) {
+      await page.waitForFunction(
+        (n) => document.body.dataset.shownRows === String(n) && document.body.dataset.idle === 'true',
+        rows,
+        { timeout: 120_000 },
+      );
+    }
     // a sort picked in the toolbar: from the change until the first row in view is another
     // sample and its bars are in (the page idle), timed inside the page a frame at a time
     const sortShownMs = await page.evaluate(() => timeUntil(
