@@ -28,12 +28,14 @@ export function useRowOrder(file: FileSummary): ShownOrder | null {
     let live = true;
     // highlight mode: every row shown, the filter's ids only marked (no facts needed for those)
     const highlight = filterMode === 'highlight';
+    const all = queryShownRows(
+      host.api,
+      file.fileId,
+      highlight ? { sort, descending } : { sort, descending, filter },
+    );
     const filtered = highlight
       ? host.api.queryRows(file.fileId, { sort, descending, filter })
-      : queryShownRows(host.api, file.fileId, { sort, descending, filter });
-    const all = highlight
-      ? queryShownRows(host.api, file.fileId, { sort, descending })
-      : (filtered as Promise<ShownOrder>);
+      : all;
     void Promise.all([filtered, all]).then(([match, shown]) => {
       if (!live) return;
       setOrder(shown);
