@@ -13,14 +13,11 @@ import {
   type GroupSort,
 } from '../../src-main/core/api/sort-keys';
 import { wallVsMedian } from '../../src-main/core/model/group-wall-ratio';
-import { usePerf } from '../host/data-hooks';
+import { GROUPS_PER_PAGE, fileState, groupPageOf, usePerf } from '../host/data-hooks';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
 import { formatDuration } from '../timeline/time-format';
 import './groups.css';
-
-/** Groups per page: more than a screen, a small answer (12.5k groups at 100k samples). */
-export const GROUPS_PER_PAGE = 100;
 
 /**
  * GRPO groups, one line each: the group's samples as a band over this rollout's own window with
@@ -31,6 +28,8 @@ export const GROUPS_PER_PAGE = 100;
 export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary }) {
   // the rollout's window from the perf digest (usually fetched already), the groups page by page
   const { perf } = usePerf(file.fileId, file.streaming);
+  // the file's rows so far and whether whole: its groups are asked again when this changes
+  const state = fileState(file);
   const [sort, setSort] = useState<GroupSort>('group');
   const [filter, setFilter] = useState<GroupFilter>('all');
   const [open, setOpen] = useState<Set<number>>(new Set());
@@ -41,19 +40,19 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
 
   useEffect(() => {
     let live = true;
-    asking.current = `${sort}:${filter}:${file.rows}:${file.streaming ?? false}`;
+    asking.current = `${sort}:${filter}:${state}`;
     const query: GroupQuery = { sort, filter, offset: 0, limit: GROUPS_PER_PAGE };
-    void host.api.getPerfGroups(file.fileId, query).then((first) => live && setPage(first));
+    void groupPageOf(host, file.fileId, state, query).then((first) => live && setPage(first));
     return () => {
       live = false;
     };
     // a file still being read: its groups so far, asked again as it grows and once it is whole
-  }, [host, file.fileId, file.rows, file.streaming, sort, filter]);
+  }, [host, file.fileId, state, sort, filter]);
 
   const showMore = () => {
     if (!page || loadingMore) return;
     setLoadingMore(true);
-    const asked = `${sort}:${filter}:${file.rows}:${file.streaming ?? false}`;
+    const asked = `${sort}:${filter}:${state}`;
     const query: GroupQuery = { sort, filter, offset: page.groups.length, limit: GROUPS_PER_PAGE };
     void host.api
       .getPerfGroups(file.fileId, query)
