@@ -63,6 +63,8 @@ export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
         allRows = sec();
         break;
       }
+      // another bench's server on the same random port would answer for ours
+      if (file && child.exitCode !== null) throw new Error(`serve mode exited: port ${port} taken?`);
       if (child.exitCode !== null) throw new Error('serve mode exited before the file opened');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -143,6 +145,8 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
       }
     }
     await page.waitForSelector('[data-testid=timeline-row][data-bars]', { timeout: 600_000 });
+    // another bench's server on the same random port would have answered for ours
+    if (server.exitCode !== null) throw new Error(`serve mode exited: port ${port} taken?`);
     const firstRows = (performance.now() - started) / 1000;
     const shownWhileReading = await page.locator('[data-testid=row-count]').first().textContent();
     if (screenshot) await page.screenshot({ path: screenshot });
