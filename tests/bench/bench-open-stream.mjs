@@ -59,12 +59,12 @@ export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
           void count;
         }
       }
+      // another bench's server on the same random port would answer for ours
+      if (file && child.exitCode !== null) throw new Error(`serve mode exited: port ${port} taken?`);
       if (file && !file.streaming) {
         allRows = sec();
         break;
       }
-      // another bench's server on the same random port would answer for ours
-      if (file && child.exitCode !== null) throw new Error(`serve mode exited: port ${port} taken?`);
       if (child.exitCode !== null) throw new Error('serve mode exited before the file opened');
       await new Promise((r) => setTimeout(r, 50));
     }
