@@ -116,6 +116,8 @@ export const RENDERER_VALUE_MODULES = {
   'src-main/core/api/typed-json': "the HTTP transport's typed-array JSON codec",
   'src-main/core/api/sort-keys': 'the sort keys and their labels (data)',
   'src-main/core/model/pd-phases': 'the PD phase order and colours (data)',
+  'src-main/core/model/group-wall-ratio':
+    "a group's wall time over its median sample: the groups view's column and its sort",
 };
 
 /** Import cycles allowed anyway, each with its reason (none today). */

@@ -9,10 +9,12 @@ import type {
   OpenProgress,
   OpenRequest,
   OpenResult,
-  GroupFigures,
+  GroupPage,
+  GroupQuery,
   PerfDigest,
   PerfDistributionId,
   SharedBins,
+  RowFacts,
   RowOrder,
   RowQuery,
   RowView,
@@ -391,6 +393,10 @@ export class TraceService implements TraceApi {
     return this.file(fileId).opened.call('queryRows', query);
   }
 
+  async getRowFacts(fileId: string): Promise<RowFacts> {
+    return this.file(fileId).opened.call('getRowFacts');
+  }
+
   async getRows(fileId: string, rowIds: number[]): Promise<RowView[]> {
     return this.file(fileId).opened.call('getRows', rowIds);
   }
@@ -415,8 +421,8 @@ export class TraceService implements TraceApi {
     return this.file(fileId).opened.call('getPerfBinRows', seriesKey, binIndex);
   }
 
-  async getPerfGroups(fileId: string): Promise<GroupFigures[]> {
-    return this.file(fileId).opened.call('getPerfGroups');
+  async getPerfGroups(fileId: string, query: GroupQuery): Promise<GroupPage> {
+    return this.file(fileId).opened.call('getPerfGroups', query);
   }
 
   async comparePerfDistribution(

@@ -1,5 +1,10 @@
-import { TRACE_API_METHODS, isExportFormat, type TraceApiMethod } from '../core/api/trace-api';
-import { isSortKey } from '../core/api/sort-keys';
+import {
+  GROUP_PAGE_MAX,
+  TRACE_API_METHODS,
+  isExportFormat,
+  type TraceApiMethod,
+} from '../core/api/trace-api';
+import { isGroupFilter, isGroupSort, isSortKey } from '../core/api/sort-keys';
 
 import { BadCallError } from '../core/api/call-errors';
 
@@ -90,6 +95,19 @@ const isBinIndex: Check = (v) => isIndex(v) && (v as number) < 1000;
 const isPerfDistributionId: Check = (v) =>
   isObject(v) && (v.kind === 'duration' || v.kind === 'series') && isString(v.name);
 
+/** a page of the groups view: a known sort and filter, at most GROUP_PAGE_MAX groups */
+function isGroupQuery(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    isGroupSort(v.sort) &&
+    isGroupFilter(v.filter) &&
+    isIndex(v.offset) &&
+    isIndex(v.limit) &&
+    (v.limit as number) >= 1 &&
+    (v.limit as number) <= GROUP_PAGE_MAX
+  );
+}
+
 const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   open: [isOpenRequest],
   cancelOpen: [isString],
@@ -100,13 +118,14 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   openTrends: [isPathsRequest],
   openRun: [isRunRequest],
   queryRows: [isString, isRowQuery],
+  getRowFacts: [isString],
   getRows: [isString, isIndexList],
   getSpan: [isString, isIndex, isIndex],
   getSample: [isString, isIndex],
   getLazyValues: [isString, isIndex, isString],
   getPerf: [isString],
   getPerfBinRows: [isString, isString, isBinIndex],
-  getPerfGroups: [isString],
+  getPerfGroups: [isString, isGroupQuery],
   comparePerfDistribution: [isString, isString, isPerfDistributionId],
   compare: [isString, isString],
   exportTrace: [isString, isExportFormat],

@@ -3,11 +3,12 @@ import { exportTrace } from '../core/export/export-trace';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
-import { getRowViews, getSpanDetails, rowOrderOf } from '../core/store/row-views';
-import { compareDigest } from '../core/compare/compare-traces';
+import { getRowViews, getSpanDetails, rowFactsOf, rowOrderOf } from '../core/store/row-views';
+import { keptCompareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
-import { buildPerfDigest, perfBinRows, perfGroups, perfValues } from '../core/open/perf-digest';
+import { buildPerfDigest, perfBinRows, perfValues } from '../core/open/perf-digest';
+import { groupPage } from '../core/open/group-page';
 import { readLazyValues } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
 
@@ -22,6 +23,7 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
   };
   return {
     queryRows: (query) => rowOrderOf(trace.store, queryRows(trace.store, query)),
+    getRowFacts: () => rowFactsOf(trace.store),
     getRows: (rowIds) => getRowViews(trace.store, rowIds),
     getSpan: (rowId, index) => getSpanDetails(trace.store, rowId, index),
     getSample(rowId) {
@@ -38,10 +40,12 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
       return rows;
     },
     getPerfValues: (distribution) => perfValues(trace.perf, distribution),
-    getPerfGroups: () => perfGroups(trace.perf),
+    // the groups of the rollout as the view shows them: one page, sorted in here
+    getPerfGroups: (query) => groupPage(trace.perf.rollout.groups, query),
     exportTrace: (format) => exportFile(trace, format),
-    // made once (warmed after opening, see ingest-session.ts): comparing again is instant
-    compareDigest: once(() => compareDigest(trace)),
+    // made once (warmed a slice at a time after opening, see ingest-session.ts): comparing
+    // again is instant
+    compareDigest: () => keptCompareDigest(trace),
     runDigest: () => runDigest(trace),
   };
 }

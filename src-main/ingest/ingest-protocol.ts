@@ -4,6 +4,9 @@ import type {
   ExportedFile,
   FileError,
   LazyValues,
+  GroupPage,
+  GroupQuery,
+  RowFacts,
   RowOrder,
   RowQuery,
   RowView,
@@ -11,7 +14,6 @@ import type {
   SpanDetails,
 } from '../core/api/trace-api';
 import type { PerfDigest, PerfDistributionId } from '../core/model/perf';
-import type { GroupFigures } from '../core/model/rollout-figures';
 import type { CompareDigest } from '../core/compare/compare-traces';
 import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-file';
 
@@ -51,6 +53,7 @@ export interface FileCallMessage {
 /** Everything asked of one open file; answered in the worker that holds it (file-calls.ts). */
 export interface FileCalls {
   queryRows(query: RowQuery): RowOrder;
+  getRowFacts(): RowFacts;
   getRows(rowIds: number[]): RowView[];
   getSpan(rowId: number, index: number): SpanDetails;
   getSample(rowId: number): SampleDetails;
@@ -59,7 +62,7 @@ export interface FileCalls {
   getPerf(): PerfDigest;
   getPerfBinRows(seriesKey: string, binIndex: number): number[];
   getPerfValues(distribution: PerfDistributionId): Float64Array | null;
-  getPerfGroups(): GroupFigures[];
+  getPerfGroups(query: GroupQuery): GroupPage;
   exportTrace(format: ExportFormat): ExportedFile;
   compareDigest(): CompareDigest;
   runDigest(): RunFileDigest;

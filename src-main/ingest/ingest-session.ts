@@ -5,6 +5,7 @@ import type { FileCallMessage, FileCalls, IngestMessage, IngestRequest } from '.
 import { ingest, toFileError } from './open-sources';
 import { fileCalls, previewCalls } from './file-calls';
 import { warmIndexes } from '../core/store/warm-indexes';
+import { warmCompareDigest } from '../core/compare/compare-traces';
 
 /** A worker's side of its channel to main: `parentPort` in a worker thread. */
 export interface SessionPort {
@@ -83,7 +84,7 @@ export function runIngestSession(
     calls.getPerf();
     port.on('message', (message: FileCallMessage) => answer(calls, message));
     post({ type: 'done', summary: trace.summary });
-    whenIdle(warmAfterOpening(trace, calls));
+    whenIdle(warmAfterOpening(trace));
   } catch (error) {
     post({ type: 'failed', error: toFileError(error) });
   }
@@ -93,9 +94,9 @@ export function runIngestSession(
  * What a user's first sort, search or compare would wait for, made while the worker is idle:
  * the store's indexes, then (rollout dumps, the files users compare) the compare digest.
  */
-function* warmAfterOpening(trace: OpenedTrace, calls: FileCalls): Generator<void, void, void> {
+function* warmAfterOpening(trace: OpenedTrace): Generator<void, void, void> {
   yield* warmIndexes(trace.store);
-  if (trace.summary.capabilities.samples) calls.compareDigest();
+  if (trace.summary.capabilities.samples) yield* warmCompareDigest(trace);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
+import { queryShownRows, type ShownOrder } from '../host/shown-order';
+import type { FileSummary, SortKey } from '../../src-main/core/api/trace-api';
 import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import type { TraceHost } from '../host/trace-host';
 import { Timeline } from '../timeline/Timeline';
@@ -36,7 +37,7 @@ export function CompareTimelines({
     { sort: 'row_id', descending: false, text: '' },
     { sort: 'row_id', descending: false, text: '' },
   ]);
-  const [orders, setOrders] = useState<[RowOrder | null, RowOrder | null]>([null, null]);
+  const [orders, setOrders] = useState<[ShownOrder | null, ShownOrder | null]>([null, null]);
   const windowKey = `compare:${fileA.fileId}:${fileB.fileId}`;
   // each rollout's own window (a resumed rollout's own work starts an hour into its file)
   const span = (f: FileSummary) =>
@@ -52,7 +53,7 @@ export function CompareTimelines({
     const text = (i: 0 | 1) => (sameFilter ? queries[0].text : queries[i].text).trim() || undefined;
     void Promise.all(
       [idA, idB].map((fileId, i) =>
-        host.api.queryRows(fileId, {
+        queryShownRows(host.api, fileId, {
           sort: queries[i].sort,
           descending: queries[i].descending,
           filter: { text: text(i as 0 | 1) },

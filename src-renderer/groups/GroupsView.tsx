@@ -1,62 +1,80 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { FileSummary, PerfDigest, RowView } from '../../src-main/core/api/trace-api';
+import { useEffect, useRef, useState } from 'react';
+import type {
+  FileSummary,
+  GroupPage,
+  GroupQuery,
+  RowView,
+} from '../../src-main/core/api/trace-api';
 import type { GroupFigures } from '../../src-main/core/model/rollout-figures';
+import {
+  GROUP_FILTERS,
+  GROUP_SORTS,
+  type GroupFilter,
+  type GroupSort,
+} from '../../src-main/core/api/sort-keys';
+import { wallVsMedian } from '../../src-main/core/model/group-wall-ratio';
+import { GROUPS_PER_PAGE, fileState, groupPageOf, usePerf } from '../host/data-hooks';
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
 import { formatDuration } from '../timeline/time-format';
-import { groupRows, wallVsMedian, type GroupFilter, type GroupSort } from './group-rows';
 import './groups.css';
-
-const SORTS: [GroupSort, string][] = [
-  ['group', 'group'],
-  ['wall', 'wall time'],
-  ['wall-vs-median', 'wall / median sample'],
-  ['reward-mean', 'reward mean'],
-  ['reward-std', 'reward spread (lowest first)'],
-];
-const FILTERS: [GroupFilter, string][] = [
-  ['all', 'all groups'],
-  ['zero-variance', 'zero variance only'],
-  ['resumed', 'with resumed samples'],
-];
 
 /**
  * GRPO groups, one line each: the group's samples as a band over this rollout's own window with
  * its slowest sample marked, reward mean and spread (zero-variance groups flagged: no learning
  * signal), the group's wall time against its median sample. A group expands to its samples; a
- * sample opens in the timeline.
+ * sample opens in the timeline. The worker sorts and filters; the view asks a page at a time.
  */
 export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary }) {
-  // the rollout's window from the perf digest, the groups from a call of their own
-  const [perf, setPerf] = useState<{ digest: PerfDigest; groups: GroupFigures[] } | null>(null);
+  // the rollout's window from the perf digest (usually fetched already), the groups page by page
+  const { perf } = usePerf(file.fileId, file.streaming);
+  // the file's rows so far and whether whole: its groups are asked again when this changes
+  const state = fileState(file);
   const [sort, setSort] = useState<GroupSort>('group');
   const [filter, setFilter] = useState<GroupFilter>('all');
   const [open, setOpen] = useState<Set<number>>(new Set());
+  const [page, setPage] = useState<GroupPage | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  // the sort, filter and file state asked last: a page asked for another one is dropped
+  const asking = useRef('');
 
   useEffect(() => {
     let live = true;
-    void Promise.all([host.api.getPerf(file.fileId), host.api.getPerfGroups(file.fileId)]).then(
-      ([digest, groups]) => live && setPerf({ digest, groups }),
-    );
+    asking.current = `${sort}:${filter}:${state}`;
+    const query: GroupQuery = { sort, filter, offset: 0, limit: GROUPS_PER_PAGE };
+    void groupPageOf(host, file.fileId, state, query).then((first) => live && setPage(first));
     return () => {
       live = false;
     };
-  }, [host, file.fileId]);
+    // a file still being read: its groups so far, asked again as it grows and once it is whole
+  }, [host, file.fileId, state, sort, filter]);
 
-  const groups = useMemo(
-    () => (perf ? groupRows(perf.groups, sort, filter) : []),
-    [perf, sort, filter],
-  );
-  if (!perf) return <div className="groups-view muted">Loading groups…</div>;
-  const { own } = perf.digest.rollout;
-  const all = perf.groups;
-  const zero = all.filter((g) => g.zeroVariance).length;
+  const showMore = () => {
+    if (!page || loadingMore) return;
+    setLoadingMore(true);
+    const asked = `${sort}:${filter}:${state}`;
+    const query: GroupQuery = { sort, filter, offset: page.groups.length, limit: GROUPS_PER_PAGE };
+    void host.api
+      .getPerfGroups(file.fileId, query)
+      .then((next) =>
+        setPage((shown) =>
+          shown && asking.current === asked && shown.groups.length === next.offset
+            ? { ...next, offset: 0, groups: [...shown.groups, ...next.groups] }
+            : shown,
+        ),
+      )
+      .finally(() => setLoadingMore(false));
+  };
+
+  if (!perf || !page) return <div className="groups-view muted">Loading groups…</div>;
+  const { own } = perf.rollout;
+  const groups = page.groups;
 
   return (
     <div className="groups-view" data-testid="groups-view">
       <p className="groups-summary">
-        {all.length} groups · <strong>{zero}</strong> with zero reward variance (no learning signal)
-        · bands over {own.label}
+        {page.total} groups · <strong>{page.zeroVariance}</strong> with zero reward variance (no
+        learning signal) · bands over {own.label}
       </p>
       <div className="groups-controls">
         <label>
@@ -66,8 +84,8 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
             data-testid="groups-sort"
             onChange={(e) => setSort(e.target.value as GroupSort)}
           >
-            {SORTS.map(([id, label]) => (
-              <option key={id} value={id}>
+            {GROUP_SORTS.map(({ key, label }) => (
+              <option key={key} value={key}>
                 {label}
               </option>
             ))}
@@ -80,8 +98,8 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
             data-testid="groups-filter"
             onChange={(e) => setFilter(e.target.value as GroupFilter)}
           >
-            {FILTERS.map(([id, label]) => (
-              <option key={id} value={id}>
+            {GROUP_FILTERS.map(({ key, label }) => (
+              <option key={key} value={key}>
                 {label}
               </option>
             ))}
@@ -126,6 +144,20 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
           })}
         </tbody>
       </table>
+      <p className="groups-paging muted" data-testid="groups-paging">
+        {groups.length} of {page.shown} shown
+        {groups.length < page.shown && (
+          <button
+            type="button"
+            className="button small"
+            data-testid="groups-more"
+            disabled={loadingMore}
+            onClick={showMore}
+          >
+            show {Math.min(GROUPS_PER_PAGE, page.shown - groups.length)} more
+          </button>
+        )}
+      </p>
     </div>
   );
 }
@@ -166,6 +198,7 @@ function GroupLine({
         className={`group-line${g.zeroVariance ? ' zero-variance' : ''}`}
         data-group={String(g.groupIndex)}
         data-zero-variance={g.zeroVariance}
+        data-wall-sec={g.wallSec}
         data-testid="group-line"
       >
         <td>

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { queryShownRows, type ShownOrder } from './shown-order';
 import type {
   FileSummary,
+  GroupPage,
+  GroupQuery,
   PerfDigest,
-  RowOrder,
   RowView,
   SampleDetails,
   SpanDetails,
@@ -16,19 +18,26 @@ import type { TraceHost } from './trace-host';
  * The row order the toolbar's sort and filter ask for. Highlight mode keeps every row in order
  * and marks the ones the filter matches (in the view store).
  */
-export function useRowOrder(file: FileSummary): RowOrder | null {
+export function useRowOrder(file: FileSummary): ShownOrder | null {
   const host = useHost();
   const sort = useViewStore((s) => s.sort);
   const descending = useViewStore((s) => s.descending);
   const filter = useViewStore((s) => s.filter);
   const filterMode = useViewStore((s) => s.filterMode);
   const setMatching = useViewStore((s) => s.setMatching);
-  const [order, setOrder] = useState<RowOrder | null>(null);
+  const [order, setOrder] = useState<ShownOrder | null>(null);
   useEffect(() => {
     let live = true;
-    const filtered = host.api.queryRows(file.fileId, { sort, descending, filter });
-    const all =
-      filterMode === 'highlight' ? host.api.queryRows(file.fileId, { sort, descending }) : filtered;
+    // highlight mode: every row shown, the filter's ids only marked (no facts needed for those)
+    const highlight = filterMode === 'highlight';
+    const all = queryShownRows(
+      host.api,
+      file.fileId,
+      highlight ? { sort, descending } : { sort, descending, filter },
+    );
+    const filtered = highlight
+      ? host.api.queryRows(file.fileId, { sort, descending, filter })
+      : all;
     void Promise.all([filtered, all]).then(([match, shown]) => {
       if (!live) return;
       setOrder(shown);
@@ -145,20 +154,74 @@ function perfDigestOf(host: TraceHost, fileId: string, streaming: boolean): Prom
   return digest;
 }
 
-/** Asks for a whole file's perf digest once the page is idle, before its tab is opened. */
-export function usePerfPrefetch(file: FileSummary, available: boolean): void {
+/**
+ * Asks for a whole file's perf digest (and, with `groups`, the groups view's first page) once
+ * the page is idle, before their tabs are opened.
+ */
+export function usePerfPrefetch(file: FileSummary, available: boolean, groups = false): void {
   const host = useHost();
+  const state = fileState(file);
   useEffect(() => {
     if (!available || file.streaming) return;
     const timer = setTimeout(() => {
       perfDigestOf(host, file.fileId, false).catch(() => undefined);
+      if (groups) groupPageOf(host, file.fileId, state, FIRST_GROUP_PAGE).catch(() => undefined);
     }, PREFETCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [host, file.fileId, file.streaming, available]);
+  }, [host, file.fileId, file.streaming, state, available, groups]);
 }
 
 /** After the rows' first calls: the timeline's order and page are asked first. */
 const PREFETCH_DELAY_MS = 300;
+
+/** Groups per page of the groups view: more than a screen, a small answer. */
+export const GROUPS_PER_PAGE = 100;
+
+/** The groups view's first page as it opens: by group, every group. */
+const FIRST_GROUP_PAGE: GroupQuery = {
+  sort: 'group',
+  filter: 'all',
+  offset: 0,
+  limit: GROUPS_PER_PAGE,
+};
+
+/** First pages of the groups view per host, file and its rows so far; the oldest go first. */
+const firstGroupPages = new WeakMap<TraceHost, Map<string, Promise<GroupPage>>>();
+
+/** What a file's groups depend on as the renderer sees it: the rows read so far, and whether whole. */
+export function fileState(file: FileSummary): string {
+  return `${file.rows}:${file.streaming ?? false}`;
+}
+
+/**
+ * A page of a file's groups. The view's first page is kept per file and state (prefetched
+ * while the user is elsewhere, usePerfPrefetch), so opening the groups tab needs no call.
+ */
+export function groupPageOf(
+  host: TraceHost,
+  fileId: string,
+  state: string,
+  query: GroupQuery,
+): Promise<GroupPage> {
+  const first =
+    query.offset === 0 &&
+    query.limit === GROUPS_PER_PAGE &&
+    query.sort === FIRST_GROUP_PAGE.sort &&
+    query.filter === FIRST_GROUP_PAGE.filter;
+  if (!first) return host.api.getPerfGroups(fileId, query);
+  let byFile = firstGroupPages.get(host);
+  if (!byFile) firstGroupPages.set(host, (byFile = new Map()));
+  const key = `${fileId}:${state}`;
+  let page = byFile.get(key);
+  if (!page) {
+    page = host.api.getPerfGroups(fileId, query);
+    byFile.set(key, page);
+    const kept = byFile;
+    page.catch(() => kept.get(key) === page && kept.delete(key));
+    while (kept.size > PERF_DIGESTS_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  return page;
+}
 
 /** A file's perf digest; a file shown while it is read (`streaming`) asks again once it is whole. */
 export function usePerf(

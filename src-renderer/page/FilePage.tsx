@@ -20,6 +20,7 @@ export function FilePage({ file }: { file: FileSummary }) {
   usePerfPrefetch(
     file,
     views.some((v) => v.id === 'perf'),
+    views.some((v) => v.id === 'groups'),
   );
 
   return (

@@ -3,6 +3,7 @@ import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
 import { usePerf } from '../host/data-hooks';
 import { useHost } from '../host/host-context';
+import { queryShownRows } from '../host/shown-order';
 import { fitWindow } from '../timeline/time-window';
 import { useViewStore } from '../state/view-store';
 import { Histogram } from './Histogram';
@@ -48,7 +49,7 @@ export function PerfView({ file }: { file: FileSummary }) {
       setPickedLabel(label);
       setHighlightNames(spanNames);
       setView('timeline');
-      const order = await host.api.queryRows(file.fileId, {
+      const order = await queryShownRows(host.api, file.fileId, {
         sort: 'row_id',
         filter: { rowIds },
       });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { RowOrder, RowView, RunResult } from '../../src-main/core/api/trace-api';
+import { queryShownRows, type ShownOrder } from '../host/shown-order';
+import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import type { RunTab } from './run-store';
 import { keyOf, runExtent, sampleRows, type SampleRowRef } from './run-model';
@@ -38,7 +39,7 @@ export function RunView({ host, run }: { host: TraceHost; run: RunTab }) {
 
 function RunReady({ host, runId, result }: { host: TraceHost; runId: string; result: RunResult }) {
   const [plotRef, plotWidth] = useWidth<HTMLDivElement>();
-  const [orders, setOrders] = useState<Map<number, RowOrder>>(new Map());
+  const [orders, setOrders] = useState<Map<number, ShownOrder>>(new Map());
   const [trainer, setTrainer] = useState<TrainerRow[]>([]);
   const [views, setViews] = useState<Map<string, RowView>>(new Map());
   const [serverViews, setServerViews] = useState<Map<string, RowView>>(new Map());
@@ -57,7 +58,7 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
     for (const [, { file }] of fresh) asked.current.add(file.fileId);
     void (async () => {
       for (const [index, { file, role }] of fresh) {
-        const order = await host.api.queryRows(file.fileId, { sort: 'start' });
+        const order = await queryShownRows(host.api, file.fileId, { sort: 'start' });
         if (role === 'samples') {
           setOrders((old) => new Map(old).set(index, order));
           continue;

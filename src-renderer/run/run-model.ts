@@ -1,4 +1,5 @@
-import type { RowOrder, RunResult } from '../../src-main/core/api/trace-api';
+import type { RunResult } from '../../src-main/core/api/trace-api';
+import type { ShownOrder } from '../host/shown-order';
 
 // What the run tab draws, derived from openRun's answer and the row orders of its files.
 
@@ -17,7 +18,7 @@ export interface SampleRowRef {
 export const keyOf = (file: number, rowId: number) => `${file}:${rowId}`;
 
 /** Every sample row of the run, rollouts in time order, samples by start within each. */
-export function sampleRows(result: RunResult, orders: Map<number, RowOrder>): SampleRowRef[] {
+export function sampleRows(result: RunResult, orders: Map<number, ShownOrder>): SampleRowRef[] {
   const stale = new Set(result.joins.stale.map((s) => keyOf(s.file, s.rowId)));
   const links = new Map<string, number>();
   for (const link of result.joins.links) {

@@ -1,4 +1,5 @@
-import type { RowOrder, RowView } from '../../src-main/core/api/trace-api';
+import type { RowView } from '../../src-main/core/api/trace-api';
+import type { ShownOrder } from '../host/shown-order';
 import { cursorCounts } from './cursor-counts';
 import { formatExactClock } from './time-format';
 
@@ -7,7 +8,7 @@ import { formatExactClock } from './time-format';
  * running and had finished, and what was alive in the row under the pointer; else the keys.
  */
 export function CursorReadout(props: {
-  order: RowOrder | null;
+  order: ShownOrder | null;
   cursorSec: number | null;
   hoverRow: RowView | undefined;
   /** a time in the axis' format at the current zoom */

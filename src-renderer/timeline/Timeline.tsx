@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { FileSummary, RowOrder } from '../../src-main/core/api/trace-api';
+import type { ShownOrder } from '../host/shown-order';
+import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useRowPage } from '../host/data-hooks';
 import type { HitBox, RowDrawStats } from './draw-timeline';
@@ -37,7 +38,7 @@ export function Timeline({
   originSec = 0,
 }: {
   file: FileSummary;
-  order: RowOrder | null;
+  order: ShownOrder | null;
   /** timelines sharing a key share their time window and cursor (compare mode) */
   windowKey?: string;
   /** the span "fit all" shows; defaults to this file's duration */

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import type { RowOrder, RowView } from '../../src-main/core/api/trace-api';
+import type { ShownOrder } from '../host/shown-order';
+import type { RowView } from '../../src-main/core/api/trace-api';
 import { useThemeStore } from '../theme/theme-store';
 import {
   drawTimeline,
@@ -13,7 +14,7 @@ import type { Window } from './time-window';
 import type { IdleGap } from './idle-gaps';
 
 export interface CanvasScene {
-  order: RowOrder | null;
+  order: ShownOrder | null;
   rowsById: Map<number, RowView>;
   layout: RowLayout;
   first: number;

@@ -1,8 +1,7 @@
-import type { RowOrder } from '../../src-main/core/api/trace-api';
-
+import type { ShownOrder } from '../host/shown-order';
 /** Samples not started, running and finished at time t (seconds from the file start). */
 export function cursorCounts(
-  order: RowOrder,
+  order: Pick<ShownOrder, 'rowIds' | 'startSec' | 'endSec'>,
   t: number,
 ): { notStarted: number; running: number; finished: number } {
   let notStarted = 0;

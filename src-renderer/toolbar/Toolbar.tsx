@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { FileSummary, RowOrder, SortKey } from '../../src-main/core/api/trace-api';
+import type { ShownOrder } from '../host/shown-order';
+import type { FileSummary, SortKey } from '../../src-main/core/api/trace-api';
 import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import { useCommand, useHost } from '../host/host-context';
 import type { TabViewDefinition } from '../views/view-types';
@@ -29,7 +30,7 @@ export function Toolbar({
   views: TabViewDefinition[];
   file: FileSummary;
   /** the current order, for the shown count; FileView passes what it queried */
-  order?: RowOrder | null;
+  order?: ShownOrder | null;
 }) {
   const host = useHost();
   const [spanSearch, setSpanSearch] = useState('');

@@ -1,11 +1,12 @@
 import type { ComponentType } from 'react';
-import type { FileSummary, RowOrder } from '../../src-main/core/api/trace-api';
+import type { ShownOrder } from '../host/shown-order';
+import type { FileSummary } from '../../src-main/core/api/trace-api';
 
 /** What a tab view of one file's page is given; data it needs beyond this comes from hooks. */
 export interface FileViewProps {
   file: FileSummary;
   /** the toolbar's sort and filter applied: the rows in display order */
-  order: RowOrder | null;
+  order: ShownOrder | null;
 }
 
 interface ViewBase {

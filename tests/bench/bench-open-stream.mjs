@@ -59,6 +59,8 @@ export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
           void count;
         }
       }
+      // another bench's server on the same random port would answer for ours
+      if (file && child.exitCode !== null) throw new Error(`serve mode exited: port ${port} taken?`);
       if (file && !file.streaming) {
         allRows = sec();
         break;
@@ -74,28 +76,41 @@ export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
       if (answer.json?.error) throw new Error(`${label}: ${answer.text.slice(0, 200)}`);
       return { label, ms, bytes: answer.text.length, json: answer.json };
     };
+    // a call an older build (BENCH_BASELINE_CLI) may lack or take other arguments for: `older`
+    // are its arguments there (null: it has no such call, the line is left out)
+    const timedEither = async (label, method, args, older) => {
+      const first = await call(port, method, args);
+      if (!first.json?.error) return timed(label, method, args);
+      if (older === null) return null;
+      return timed(`${label} (older call)`, method, older);
+    };
     const id = file.fileId;
     if (perfOnly) {
       const perf = await timed('perf view', 'getPerf', [id]);
       return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions: [perf] };
     }
+    const groupsPage = (sort) => ({ sort, filter: 'all', offset: 0, limit: 100 });
     const interactions = [
+      // once per store version (the renderer keeps it): every row's lanes, start and end
+      await timedEither('row facts (once per file version)', 'getRowFacts', [id], null),
       await timed('sort by duration', 'queryRows', [id, { sort: 'duration', descending: true }]),
       await timed('sort by duration again', 'queryRows', [id, { sort: 'duration', descending: false }]),
+      await timed('sort by reward', 'queryRows', [id, { sort: 'reward', descending: true }]),
       await timed('filter status', 'queryRows', [id, { sort: 'row_id', filter: { statuses: ['completed'] } }]),
       await timed('text search (first)', 'queryRows', [id, { sort: 'row_id', filter: { text: 'python' } }]),
       await timed('text search (again)', 'queryRows', [id, { sort: 'start', filter: { text: 'gsm8k' } }]),
       await timed('perf view', 'getPerf', [id]),
-    ];
+    ].filter(Boolean);
     // a bin click: the fullest bin of the first series (its rows come from the worker), then
-    // the groups view's own call
+    // the groups view's own call (its first page, as the view asks it)
     const series = interactions.at(-1).json.result.series[0];
     if (series) {
       const fullest = series.bins.reduce((best, bin, i) => (bin.count > series.bins[best].count ? i : best), 0);
       const rows = await timed(`perf bin rows (${series.key}, ${series.bins[fullest].samples} samples)`, 'getPerfBinRows', [id, series.key, fullest]);
       interactions.push(rows);
     }
-    interactions.push(await timed('groups', 'getPerfGroups', [id]));
+    interactions.push(await timedEither('groups', 'getPerfGroups', [id, groupsPage('group')], [id]));
+    interactions.push(await timedEither('groups by wall time', 'getPerfGroups', [id, groupsPage('wall')], [id]));
     return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions };
   } finally {
     child.kill();
@@ -107,7 +122,7 @@ export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
  * from starting the server until the first timeline rows are drawn, and until the whole file is
  * there; `screenshot` (a path) keeps how the page looks while rows still arrive.
  */
-export async function browserFirstRows(cli, path, screenshot, { perfScreenshot = null } = {}) {
+export async function browserFirstRows(cli, path, screenshot, { perfScreenshot = null, rows = null } = {}) {
   const { chromium } = await import('playwright-core');
   const port = 5800 + Math.floor(Math.random() * 150);
   // the browser is up and its page made before the clock starts: launching Chromium is not the
@@ -130,11 +145,44 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
       }
     }
     await page.waitForSelector('[data-testid=timeline-row][data-bars]', { timeout: 600_000 });
+    // another bench's server on the same random port would have answered for ours
+    if (server.exitCode !== null) throw new Error(`serve mode exited: port ${port} taken?`);
     const firstRows = (performance.now() - started) / 1000;
     const shownWhileReading = await page.locator('[data-testid=row-count]').first().textContent();
     if (screenshot) await page.screenshot({ path: screenshot });
     await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 900_000 });
+    // ms from act() until done(before) holds, checked every frame (before: what state() was)
+    await page.evaluate(() => {
+      window.timeUntil = (act, done, state) =>
+        new Promise((resolve) => {
+          const before = state();
+          const t0 = performance.now();
+          act();
+          const check = () => (done(before) ? resolve(performance.now() - t0) : requestAnimationFrame(check));
+          requestAnimationFrame(check);
+        });
+    });
     const allRows = (performance.now() - started) / 1000;
+    // the timeline settled on the whole file (its order of every row in, its rows drawn), as a
+    // user who reads the first screen before sorting would find it
+    if (rows) {
+      await page.waitForFunction(
+        (n) => document.body.dataset.shownRows === String(n) && document.body.dataset.idle === 'true',
+        rows,
+        { timeout: 120_000 },
+      );
+    }
+    // a sort picked in the toolbar: from the change until the first row in view is another
+    // sample and its bars are in (the page idle), timed inside the page a frame at a time
+    const sortShownMs = await page.evaluate(() => timeUntil(
+      () => {
+        const select = document.querySelector('[data-testid=sort-select]');
+        Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, 'duration');
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      (before) => document.querySelector('[data-testid=timeline-row]')?.textContent !== before && document.body.dataset.idle === 'true',
+      () => document.querySelector('[data-testid=timeline-row]')?.textContent,
+    ));
     // the perf view: from the click on its tab until its histograms are in the page and painted,
     // timed inside the page (Playwright's own click and polling add tens of milliseconds)
     await page.evaluate(() => {
@@ -153,7 +201,13 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
     await page.getByTestId('view-perf').click();
     const perfViewMs = await page.evaluate(() => window.perfShown);
     if (perfScreenshot) await page.screenshot({ path: perfScreenshot, fullPage: true });
-    return { firstRows, allRows, perfViewMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
+    // the groups view: from the click on its tab until its first lines are in the page
+    const groupsShownMs = await page.evaluate(() => timeUntil(
+      () => document.querySelector('[data-testid=view-groups]').click(),
+      () => document.querySelector('[data-testid=group-line]') !== null,
+      () => null,
+    ));
+    return { firstRows, allRows, perfViewMs, sortShownMs, groupsShownMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
   } finally {
     await browser.close();
     server.kill();

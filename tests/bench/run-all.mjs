@@ -328,6 +328,37 @@ async function benchRun() {
   }
 }
 
+/** Each interaction against 100 ms, beside the same call of a baseline build when there is one. */
+function printInteractions(interactions, baseline, baselineCli) {
+  const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
+  const base = (label) => baseline?.find((b) => b.label.replace(' (older call)', '') === label);
+  if (baseline) console.log(`  (before: baseline build ${baselineCli}, same file, same run)`);
+  for (const i of interactions) {
+    const was = base(i.label);
+    const then = baseline
+      ? was
+        ? `; before ${was.ms.toFixed(0)} ms, ${(was.bytes / 1e6).toFixed(3)} MB${was.label.endsWith('(older call)') ? ' (its call: every group)' : ''}`
+        : '; before: no such call'
+      : '';
+    console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})${then}`);
+  }
+}
+
+/**
+ * Only the interactions at 100k samples (serve mode, HTTP), ours then BENCH_BASELINE_CLI's
+ * when given: the quick before/after of `hundredk` without Chromium, summary and export.
+ */
+async function benchInteractions() {
+  const rows = Number(process.env.BENCH_ROWS ?? 100_000);
+  const path = join(data, `rows_${rows}_v2.pt`);
+  if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, rows);
+  console.log(`\n== ${rows} samples (${mb(statSync(path).size)} MB): each interaction over HTTP`);
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  const app = await benchOpenStream(CLI, path);
+  const before = baselineCli ? await benchOpenStream(baselineCli, path) : null;
+  printInteractions(app.interactions, before?.interactions ?? null, baselineCli);
+}
+
 /**
  * 100,000 samples in the app (serve mode): first rows and all rows against the issue's goals,
  * peak memory against the file's size, each interaction against 100 ms; beside `summary` of
@@ -353,28 +384,22 @@ async function benchHundredK() {
   console.log(
     `peak memory (serve mode, whole process): ${app.peakMb.toFixed(0)} MB = ${ratio.toFixed(2)}x the file (goal 1.00x: ${ok(ratio, 1)}); summary's peak ${baseline.peakMb.toFixed(0)} MB (${((baseline.peakMb * 1.048576e6) / bytes).toFixed(2)}x)`,
   );
-  for (const i of app.interactions) {
-    console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`);
-  }
-  // BENCH_BASELINE_CLI: an older build's out/main/cli.js, for the perf view before/after in this run
+  // BENCH_BASELINE_CLI: an older build's out/main/cli.js: every interaction before/after in this run
   const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
-  const before = baselineCli ? await benchOpenStream(baselineCli, path, { perfOnly: true }) : null;
-  if (before) {
-    const [was] = before.interactions;
-    const now = app.interactions.find((i) => i.label === 'perf view');
-    console.log(
-      `  perf view, baseline build (${baselineCli}): ${was.ms.toFixed(0)} ms, ${(was.bytes / 1e6).toFixed(1)} MB answer; ` +
-        `now ${(now.ms / was.ms).toFixed(3)}x its time, ${(now.bytes / was.bytes).toFixed(4)}x its size`,
-    );
-  }
+  const before = baselineCli ? await benchOpenStream(baselineCli, path) : null;
+  printInteractions(app.interactions, before?.interactions ?? null, baselineCli);
   const shot = process.env.BENCH_SCREENSHOT ?? null;
   const perfShot = process.env.BENCH_PERF_SCREENSHOT ?? null;
-  const browser = await browserFirstRows(CLI, path, shot, { perfScreenshot: perfShot });
+  const browser = await browserFirstRows(CLI, path, shot, { perfScreenshot: perfShot, rows });
   console.log(`in Chromium: the perf view's histograms drawn ${browser.perfViewMs.toFixed(0)} ms after its tab is clicked (goal 100 ms: ${ok(browser.perfViewMs, 100)})`);
-  if (baselineCli) {
-    const was = await browserFirstRows(baselineCli, path, null);
+  console.log(
+    `in Chromium (the timeline settled on the whole file): a sort by sample duration shown ${browser.sortShownMs.toFixed(0)} ms after it is picked, the groups view's first lines ${browser.groupsShownMs.toFixed(0)} ms after its tab is clicked (goal 100 ms each: ${ok(browser.sortShownMs, 100)}, ${ok(browser.groupsShownMs, 100)})`,
+  );
+  if (baselineCli && !process.env.BENCH_SKIP_BROWSER_BASELINE) {
+    const was = await browserFirstRows(baselineCli, path, null, { rows });
     console.log(
-      `  baseline build in Chromium: the perf view drawn ${was.perfViewMs.toFixed(0)} ms after the click; now ${(browser.perfViewMs / was.perfViewMs).toFixed(3)}x`,
+      `  baseline build in Chromium: the perf view drawn ${was.perfViewMs.toFixed(0)} ms after the click (now ${(browser.perfViewMs / was.perfViewMs).toFixed(3)}x); ` +
+        `sort shown ${was.sortShownMs.toFixed(0)} ms (now ${(browser.sortShownMs / was.sortShownMs).toFixed(3)}x); groups ${was.groupsShownMs.toFixed(0)} ms (now ${(browser.groupsShownMs / was.groupsShownMs).toFixed(3)}x)`,
     );
   }
   console.log(
@@ -410,6 +435,7 @@ function benchExport() {
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
+if (only === 'interactions') await benchInteractions();
 if (only === 'export') benchExport();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'chrome') benchChrome();

@@ -1,6 +1,8 @@
 import { test, expect, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
 
 // rollout_8.pt resumes groups 0 and 1 (rows 0-7) of rollout 7, an hour earlier (fixture README)
 const SLIME = resolve(__dirname, '../fixtures/slime');
@@ -79,4 +81,54 @@ test('the groups view: one line per group, zero-variance group flagged, sort, fi
   await expect(lines.first()).toHaveAttribute('data-group', '2');
   await lines.first().locator('.expander').click();
   await expect(page.locator('.sample-line')).toHaveCount(4);
+});
+
+test.describe('the groups view of 1,000 samples (125 groups of 8)', () => {
+  test.setTimeout(60_000);
+  let dir = '';
+  let path = '';
+  test.beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'trace-explorer-e2e-groups-'));
+    path = join(dir, 'rollout_1k.pt');
+    // the bench's writer: groups of 8 samples, 16 tokens each (a few MB)
+    writeSlimeDump(path, Infinity, 16, 1000);
+  });
+  test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('shows a page of 100 groups, the rest a click away; a new sort starts again at its first page', async ({
+    page,
+  }) => {
+    await page.goto(URL);
+    await page.getByTestId('file-input').setInputFiles(path);
+    await expect(page.getByTestId('file-tab')).toContainText('rollout_1k.pt', { timeout: 30_000 });
+    await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+    await page.getByTestId('view-groups').click();
+    const lines = page.getByTestId('group-line');
+    await expect(page.getByTestId('groups-view')).toContainText('125 groups');
+    await expect(lines).toHaveCount(100);
+    await expect(lines.first()).toHaveAttribute('data-group', '0');
+    await expect(lines.nth(99)).toHaveAttribute('data-group', '99');
+    const paging = page.getByTestId('groups-paging');
+    await expect(paging).toContainText('100 of 125 shown');
+    await page.getByTestId('groups-more').click();
+    await expect(lines).toHaveCount(125);
+    await expect(lines.last()).toHaveAttribute('data-group', '124');
+    await expect(paging).toContainText('125 of 125 shown');
+    await expect(page.getByTestId('groups-more')).toHaveCount(0);
+    // an expanded group stays expanded after the next page comes
+    await lines.nth(3).locator('.expander').click();
+    await expect(page.locator('.sample-line')).toHaveCount(8);
+    await page.getByTestId('groups-sort').selectOption('wall');
+    await expect(lines).toHaveCount(100);
+    await expect(paging).toContainText('100 of 125 shown');
+    // the worker sorted every group: longest wall time first, across the page boundary too
+    await page.getByTestId('groups-more').click();
+    await expect(lines).toHaveCount(125);
+    const walls = await lines.evaluateAll((rows) =>
+      rows.map((row) => Number(row.getAttribute('data-wall-sec'))),
+    );
+    expect(walls).toHaveLength(125);
+    expect(walls.every((wall) => wall > 0)).toBe(true);
+    expect(walls).toEqual([...walls].sort((a, b) => b - a));
+  });
 });

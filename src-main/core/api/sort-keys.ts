@@ -22,3 +22,31 @@ const KEYS: ReadonlySet<string> = new Set(SORT_KEYS.map((s) => s.key));
 export function isSortKey(value: unknown): value is SortKey {
   return typeof value === 'string' && KEYS.has(value);
 }
+
+/** The groups view's orders (getPerfGroups): slowest, most skewed, best rewarded first. */
+export const GROUP_SORTS = [
+  { key: 'group', label: 'group' },
+  { key: 'wall', label: 'wall time' },
+  { key: 'wall-vs-median', label: 'wall / median sample' },
+  { key: 'reward-mean', label: 'reward mean' },
+  { key: 'reward-std', label: 'reward spread (lowest first)' },
+] as const;
+
+export type GroupSort = (typeof GROUP_SORTS)[number]['key'];
+
+/** Which groups the groups view shows. */
+export const GROUP_FILTERS = [
+  { key: 'all', label: 'all groups' },
+  { key: 'zero-variance', label: 'zero variance only' },
+  { key: 'resumed', label: 'with resumed samples' },
+] as const;
+
+export type GroupFilter = (typeof GROUP_FILTERS)[number]['key'];
+
+export function isGroupSort(value: unknown): value is GroupSort {
+  return GROUP_SORTS.some((s) => s.key === value);
+}
+
+export function isGroupFilter(value: unknown): value is GroupFilter {
+  return GROUP_FILTERS.some((f) => f.key === value);
+}

@@ -26,7 +26,7 @@ import type {
   ValueStats,
 } from '../model/perf';
 import type { GroupFigures } from '../model/rollout-figures';
-import type { SortKey } from './sort-keys';
+import type { GroupFilter, GroupSort, SortKey } from './sort-keys';
 
 export type { FormatCapabilities, FormatLabels, SkippedLines, Distribution, PerfSummary, PerfView };
 export type {
@@ -141,7 +141,30 @@ export interface FileSummary {
 
 export type OpenResult = { ok: true; file: FileSummary } | { ok: false; error: FileError };
 
-export type { SortKey };
+export type { SortKey, GroupSort, GroupFilter };
+
+/** A page of the groups view: its order, which groups, and which of them. */
+export interface GroupQuery {
+  sort: GroupSort;
+  filter: GroupFilter;
+  offset: number;
+  /** at most GROUP_PAGE_MAX */
+  limit: number;
+}
+
+/** The most groups one getPerfGroups answers: a screen or a few, never all 12.5k of 100k samples. */
+export const GROUP_PAGE_MAX = 1000;
+
+export interface GroupPage {
+  /** the groups at [offset, offset + limit) of the sorted, filtered list */
+  groups: GroupFigures[];
+  offset: number;
+  /** groups that pass the filter */
+  shown: number;
+  /** every group of the rollout, and those with zero reward variance */
+  total: number;
+  zeroVariance: number;
+}
 
 export interface RowFilter {
   text?: string;
@@ -162,17 +185,30 @@ export interface RowQuery {
 }
 
 /**
- * A row order as typed arrays: 100k rows cross IPC as a structured clone and HTTP as base64
- * (see typed-json.ts), where number arrays in JSON cost hundreds of milliseconds.
+ * A row order: the row ids after filter and sort, as a typed array (100k rows cross IPC as a
+ * structured clone and HTTP as base64, see typed-json.ts). What each row is does not change with
+ * the sort, so it comes once per store from `getRowFacts`, not with every order.
  */
 export interface RowOrder {
   /** row ids in display order, after filter and sort */
   rowIds: Int32Array;
-  /** per shown row, in the same order: lanes, start and end (seconds from the file start) */
+  /** every row of the file (or of the rows read so far) */
+  total: number;
+  /** the store this order was taken from: its facts are `getRowFacts` with the same version */
+  storeVersion: number;
+}
+
+/**
+ * Per row, in the store's order (not a display order): its id, lanes, start and end (seconds
+ * from the file start). Asked once per store version (a file read while shown gets a new store
+ * with each preview), then joined with each order's ids in the renderer.
+ */
+export interface RowFacts {
+  storeVersion: number;
+  rowIds: Int32Array;
   laneCounts: Int32Array;
   startSec: Float64Array;
   endSec: Float64Array;
-  total: number;
 }
 
 /** What the timeline draws for one item; times are seconds from the file's global start. */
@@ -415,6 +451,8 @@ export interface TraceApi {
   onHostEvent(listener: (event: HostEvent) => void): () => void;
 
   queryRows(fileId: string, query: RowQuery): Promise<RowOrder>;
+  /** every row's id, lanes, start and end, of the store the file has now (see RowFacts) */
+  getRowFacts(fileId: string): Promise<RowFacts>;
   getRows(fileId: string, rowIds: number[]): Promise<RowView[]>;
   getSpan(fileId: string, rowId: number, index: number): Promise<SpanDetails>;
   getSample(fileId: string, rowId: number): Promise<SampleDetails>;
@@ -426,8 +464,8 @@ export interface TraceApi {
   getPerf(fileId: string): Promise<PerfDigest>;
   /** the distinct rows whose values fall in bin `binIndex` of series `seriesKey` (a bin click) */
   getPerfBinRows(fileId: string, seriesKey: string, binIndex: number): Promise<number[]>;
-  /** the rollout's GRPO groups (the groups view), kept out of getPerf's digest */
-  getPerfGroups(fileId: string): Promise<GroupFigures[]>;
+  /** a page of the rollout's GRPO groups (the groups view), sorted and filtered in the worker */
+  getPerfGroups(fileId: string, query: GroupQuery): Promise<GroupPage>;
   /** one distribution of two files on shared bins (compare's overlay); empty bins when neither has it */
   comparePerfDistribution(
     fileIdA: string,
@@ -467,6 +505,7 @@ export const TRACE_API_METHODS = [
   'openTrends',
   'openRun',
   'queryRows',
+  'getRowFacts',
   'getRows',
   'getSpan',
   'getSample',

@@ -22,16 +22,35 @@ export interface CompareDigest {
   rollout: RolloutFigures;
 }
 
-export function compareDigest(trace: {
-  rows: Row[];
-  samples: PyValue[];
-  perf: PerfView;
-}): CompareDigest {
+/** The compare digest of a trace, made at once (the CLI; a worker warms it in steps). */
+export function compareDigest(trace: DigestedTrace): CompareDigest {
+  const steps = compareDigestSteps(trace, Infinity);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+type DigestedTrace = { rows: Row[]; samples: PyValue[]; perf: PerfView };
+
+/** Rows per step of a digest made while a worker answers calls: tens of milliseconds. */
+const DIGEST_ROWS_PER_STEP = 10_000;
+
+/**
+ * The compare digest made `rowsPerStep` rows at a time (a yield between slices, the digest
+ * returned at the end): at 100k samples it is 0.4 s of work, which a worker makes between calls.
+ */
+export function* compareDigestSteps(
+  trace: DigestedTrace,
+  rowsPerStep = DIGEST_ROWS_PER_STEP,
+): Generator<void, CompareDigest, void> {
   const lengths = trace.perf.rollout.responseLengths;
-  return {
-    perf: trace.perf.perf,
-    spanTotals: [...spanTotals(trace.rows)].map(([name, t]) => [name, t.sec, t.count]),
-    rows: trace.rows.map((row, i) => ({
+  const totals = new Map<string, { sec: number; count: number }>();
+  const rows: RowDigest[] = [];
+  for (let i = 0; i < trace.rows.length; i++) {
+    const row = trace.rows[i];
+    addSpanTotals(totals, row);
+    rows.push({
       row_id: row.row_id,
       sample_index: row.sample_index,
       status: row.status,
@@ -39,9 +58,53 @@ export function compareDigest(trace: {
       response_length: lengths[i] ?? null,
       duration: row.duration,
       promptKey: promptKey(row, trace.samples),
-    })),
+    });
+    if ((i + 1) % rowsPerStep === 0) yield;
+  }
+  return {
+    perf: trace.perf.perf,
+    spanTotals: [...totals].map(([name, t]) => [name, t.sec, t.count]),
+    rows,
     rollout: trace.perf.rollout,
   };
+}
+
+/** Per trace, its digest as far as it is made: the one a worker warms and its calls ask. */
+const kept = new WeakMap<
+  DigestedTrace,
+  { steps: Generator<void, CompareDigest, void>; digest: CompareDigest | null }
+>();
+
+function keptProgress(trace: DigestedTrace, rowsPerStep = DIGEST_ROWS_PER_STEP) {
+  let progress = kept.get(trace);
+  if (!progress) {
+    progress = { steps: compareDigestSteps(trace, rowsPerStep), digest: null };
+    kept.set(trace, progress);
+  }
+  return progress;
+}
+
+/** The trace's digest, made once: whatever steps the warm-up has not taken are taken now. */
+export function keptCompareDigest(trace: DigestedTrace): CompareDigest {
+  const progress = keptProgress(trace);
+  while (progress.digest === null) {
+    const step = progress.steps.next();
+    if (step.done) progress.digest = step.value;
+  }
+  return progress.digest;
+}
+
+/** Makes the trace's kept digest a step per `next()`, for a worker's idle turns. */
+export function* warmCompareDigest(
+  trace: DigestedTrace,
+  rowsPerStep = DIGEST_ROWS_PER_STEP,
+): Generator<void, void, void> {
+  const progress = keptProgress(trace, rowsPerStep);
+  while (progress.digest === null) {
+    const step = progress.steps.next();
+    if (step.done) progress.digest = step.value;
+    else yield;
+  }
 }
 
 export interface CompareSide {
@@ -164,16 +227,18 @@ export function byChange(x: CompareFigure, y: CompareFigure): number {
 /** Total closed-span time per span name: where the time went, and where it moved. */
 export function spanTotals(rows: Row[]): Map<string, { sec: number; count: number }> {
   const totals = new Map<string, { sec: number; count: number }>();
-  for (const row of rows) {
-    for (const item of row.items) {
-      if (item.type !== 'span') continue;
-      const entry = totals.get(item.name) ?? { sec: 0, count: 0 };
-      entry.sec += item.display_end_ts - item.start_ts;
-      entry.count += 1;
-      totals.set(item.name, entry);
-    }
-  }
+  for (const row of rows) addSpanTotals(totals, row);
   return totals;
+}
+
+function addSpanTotals(totals: Map<string, { sec: number; count: number }>, row: Row): void {
+  for (const item of row.items) {
+    if (item.type !== 'span') continue;
+    const entry = totals.get(item.name) ?? { sec: 0, count: 0 };
+    entry.sec += item.display_end_ts - item.start_ts;
+    entry.count += 1;
+    totals.set(item.name, entry);
+  }
 }
 
 function compareSpanTotals(

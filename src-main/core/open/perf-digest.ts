@@ -5,7 +5,6 @@ import type {
   PerfView,
   SharedBins,
 } from '../model/perf';
-import type { GroupFigures } from '../model/rollout-figures';
 import { buildRunningDigest } from './running-digest';
 import { binValues, rowsInBin, sharedBins } from './value-bins';
 import { valueStats } from './value-stats';
@@ -74,9 +73,4 @@ function meanOf(values: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < values.length; i++) sum += values[i];
   return values.length === 0 ? NaN : sum / values.length;
-}
-
-/** The rollout's GRPO groups (GroupsView), kept out of the digest: 12.5k of them at 100k rows. */
-export function perfGroups(view: PerfView): GroupFigures[] {
-  return view.rollout.groups;
 }

@@ -17,6 +17,11 @@ export const ITEM_FLAG = {
  * objects stay beside it only for what details show (attrs), never for drawing or queries.
  */
 export interface TraceStore {
+  /**
+   * a number no other store built in this thread has: the renderer keeps per-row facts by it
+   * (a file read while shown is a new store with each preview)
+   */
+  version: number;
   globalStartSec: number;
   globalEndSec: number;
   rowCount: number;
@@ -54,6 +59,9 @@ export interface TraceStore {
 
 const num = (v: unknown) =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+
+/** stores built so far in this thread: each store's version */
+let storesBuilt = 0;
 
 /** The store of a list of rows. */
 export function buildStore(input: { rows: Row[] }): TraceStore {
@@ -217,6 +225,7 @@ export class StoreBuilder {
       return out;
     };
     return Object.freeze({
+      version: ++storesBuilt,
       globalStartSec: origin,
       globalEndSec: n === 0 ? 0 : this.globalEnd,
       rowCount: n,

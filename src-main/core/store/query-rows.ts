@@ -11,20 +11,26 @@ import { sampleDurations } from './sample-duration';
 export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
   const n = store.rowCount;
   let keep: Uint8Array | null = null;
-  const restrict = (allowed: Iterable<number>) => {
+  // each list of allowed rows (index lists, typed or not) straight into a mask: no copies
+  const restrict = (...allowed: ArrayLike<number>[]) => {
     const mask = new Uint8Array(n);
-    for (const r of allowed) mask[r] = 1;
+    for (const rows of allowed) for (let i = 0; i < rows.length; i++) mask[rows[i]] = 1;
     if (keep) for (let r = 0; r < n; r++) keep[r] &= mask[r];
     else keep = mask;
   };
   const f = query.filter ?? {};
-  const idsOf = (names: string[] | undefined) =>
-    (names ?? []).map((name) => store.strings.indexOf(name)).filter((id) => id >= 0);
+  const rowsOf = (index: Map<number, Int32Array>, names: string[]) =>
+    names.flatMap((name) => {
+      // -1 is no name, where rows without one are kept: an unknown name matches nothing
+      const id = store.strings.indexOf(name);
+      const rows = id >= 0 ? index.get(id) : undefined;
+      return rows ? [rows] : [];
+    });
   if (f.statuses && f.statuses.length > 0) {
-    restrict(idsOf(f.statuses).flatMap((id) => Array.from(store.rowsByStatus.get(id) ?? [])));
+    restrict(...rowsOf(store.rowsByStatus, f.statuses));
   }
   if (f.sources && f.sources.length > 0) {
-    restrict(idsOf(f.sources).flatMap((id) => Array.from(store.rowsBySource.get(id) ?? [])));
+    restrict(...rowsOf(store.rowsBySource, f.sources));
   }
   if (f.spanName) {
     restrict(rowsWithSpanName(store, f.spanName));
@@ -36,7 +42,7 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
   }
   const attempts = f.attempts && f.attempts.length > 0 ? new Set(f.attempts) : null;
   const text = f.text?.trim().toLowerCase() ?? '';
-  const texts = text ? rowSearchText(store) : null;
+  const textMatches = text ? rowsMatchingText(store, text) : null;
   const mask = keep as Uint8Array | null;
   const filtered =
     mask !== null ||
@@ -46,10 +52,10 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
     f.rewardMax !== undefined;
   const passes = (r: number) => {
     if (mask && !mask[r]) return false;
+    if (textMatches && !textMatches[r]) return false;
     if (attempts && !attempts.has(store.rowAttempt[r])) return false;
     if (f.rewardMin !== undefined && !(store.rowReward[r] >= f.rewardMin)) return false;
     if (f.rewardMax !== undefined && !(store.rowReward[r] <= f.rewardMax)) return false;
-    if (texts && !texts[r].includes(text)) return false;
     return true;
   };
   // the whole store's order for this key, kept: a filter only picks rows out of it
@@ -59,9 +65,33 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
     for (let k = 0; k < n; k++) out[k] = store.rowId[order[k]];
     return out;
   }
-  const kept: number[] = [];
-  for (let k = 0; k < n; k++) if (passes(order[k])) kept.push(store.rowId[order[k]]);
-  return Int32Array.from(kept);
+  const kept = new Int32Array(n);
+  let count = 0;
+  for (let k = 0; k < n; k++) if (passes(order[k])) kept[count++] = store.rowId[order[k]];
+  return kept.slice(0, count);
+}
+
+/** Per store, the last text searched and which rows matched it (1 = match), by row index. */
+const lastSearch = new WeakMap<TraceStore, { text: string; matches: Uint8Array }>();
+
+/**
+ * Which rows' search texts hold `text`, in row order (the texts lie in memory in that order; a
+ * sorted walk jumps between them). Typing on from the last search (its text inside the new one)
+ * tests only the rows that matched it; the same text again is the kept answer.
+ */
+function rowsMatchingText(store: TraceStore, text: string): Uint8Array {
+  const last = lastSearch.get(store);
+  if (last && last.text === text) return last.matches;
+  const texts = rowSearchText(store);
+  const n = store.rowCount;
+  const matches = new Uint8Array(n);
+  const narrowing = last && text.includes(last.text) ? last.matches : null;
+  for (let r = 0; r < n; r++) {
+    if (narrowing && !narrowing[r]) continue;
+    if (texts[r].includes(text)) matches[r] = 1;
+  }
+  lastSearch.set(store, { text, matches });
+  return matches;
 }
 
 /** Per store, row indexes in display order by (sort key, direction), computed once each. */
@@ -69,7 +99,8 @@ const orders = new WeakMap<TraceStore, Map<string, Int32Array>>();
 
 /**
  * Every row of the store in the order of `sort`: rows without a value (NaN) last in either
- * direction, ties by row id. A filter keeps this order, so it is sorted once per key and kept.
+ * direction, ties by row id. A filter keeps this order, so it is sorted once per key and kept;
+ * the descending order is made from the ascending one in one pass, not sorted again.
  */
 export function sortedRows(store: TraceStore, sort: SortKey, descending: boolean): Int32Array {
   let byKey = orders.get(store);
@@ -80,22 +111,53 @@ export function sortedRows(store: TraceStore, sort: SortKey, descending: boolean
   const id = `${sort}:${descending ? 'desc' : 'asc'}`;
   let order = byKey.get(id);
   if (order) return order;
-  const key = sortKey(store, sort);
-  const n = store.rowCount;
-  const values = new Float64Array(n);
-  for (let r = 0; r < n; r++) values[r] = key(r);
-  const sign = descending ? -1 : 1;
-  order = new Int32Array(n);
-  for (let r = 0; r < n; r++) order[r] = r;
-  order.sort((a, b) => {
-    const ka = values[a];
-    const kb = values[b];
-    // rows without a value (NaN) go last in either direction
-    if (ka !== ka || kb !== kb) return ka !== ka ? (kb !== kb ? a - b : 1) : -1;
-    return (ka - kb) * sign || store.rowId[a] - store.rowId[b];
-  });
+  const values = keyValues(store, sort);
+  order = descending
+    ? reversedByValue(sortedRows(store, sort, false), values)
+    : ascendingOrder(store, values);
   byKey.set(id, order);
   return order;
+}
+
+function keyValues(store: TraceStore, sort: SortKey): Float64Array {
+  const key = sortKey(store, sort);
+  const values = new Float64Array(store.rowCount);
+  for (let r = 0; r < values.length; r++) values[r] = key(r);
+  return values;
+}
+
+/** Row indexes by value, rows without one (NaN) last, ties by row id. */
+function ascendingOrder(store: TraceStore, values: Float64Array): Int32Array {
+  const order = new Int32Array(values.length);
+  for (let r = 0; r < order.length; r++) order[r] = r;
+  return order.sort((a, b) => {
+    const ka = values[a];
+    const kb = values[b];
+    if (ka !== ka || kb !== kb) return ka !== ka ? (kb !== kb ? a - b : 1) : -1;
+    return ka - kb || store.rowId[a] - store.rowId[b];
+  });
+}
+
+/**
+ * The descending order from the ascending one: runs of equal values in reverse, each run kept
+ * as it was (ties by row id), and the rows without a value still last.
+ */
+function reversedByValue(ascending: Int32Array, values: Float64Array): Int32Array {
+  const n = ascending.length;
+  const out = new Int32Array(n);
+  // rows without a value sit at the end of the ascending order: they stay there
+  let valued = n;
+  while (valued > 0 && values[ascending[valued - 1]] !== values[ascending[valued - 1]]) valued--;
+  out.set(ascending.subarray(valued), valued);
+  let at = 0;
+  for (let end = valued; end > 0;) {
+    let start = end - 1;
+    while (start > 0 && values[ascending[start - 1]] === values[ascending[end - 1]]) start--;
+    out.set(ascending.subarray(start, end), at);
+    at += end - start;
+    end = start;
+  }
+  return out;
 }
 
 /** What each sort key reads: a Record, so a new SortKey does not compile until it is here. */

@@ -1,4 +1,4 @@
-import type { ItemView, RowOrder, RowView, SpanDetails } from '../api/trace-api';
+import type { ItemView, RowFacts, RowOrder, RowView, SpanDetails } from '../api/trace-api';
 import type { SpanItem } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
 
@@ -121,17 +121,21 @@ export function getSpanDetails(store: TraceStore, rowId: number, index: number):
   return details;
 }
 
-/** A query's row order with what the timeline needs to lay out every row before fetching it. */
+/** A query's row ids as the order the contract answers, tagged with the store they came from. */
 export function rowOrderOf(store: TraceStore, rowIds: Int32Array): RowOrder {
-  const n = rowIds.length;
-  const laneCounts = new Int32Array(n);
-  const startSec = new Float64Array(n);
-  const endSec = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const r = store.rowIndexById.get(rowIds[k])!;
-    laneCounts[k] = store.rowLaneCount[r];
-    startSec[k] = store.rowStart[r];
-    endSec[k] = store.rowEnd[r];
-  }
-  return { rowIds, laneCounts, startSec, endSec, total: store.rowCount };
+  return { rowIds, total: store.rowCount, storeVersion: store.version };
+}
+
+/**
+ * Every row's id, lanes, start and end in the store's order: the store's own columns (a
+ * structured clone or base64 copies them; nothing is computed per call).
+ */
+export function rowFactsOf(store: TraceStore): RowFacts {
+  return {
+    storeVersion: store.version,
+    rowIds: store.rowId,
+    laneCounts: store.rowLaneCount,
+    startSec: store.rowStart,
+    endSec: store.rowEnd,
+  };
 }

@@ -4,6 +4,9 @@ import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { buildRolloutFigures } from '../../../src-main/core/open/build-rollout-figures';
 import {
   compareDigest,
+  compareDigestSteps,
+  keptCompareDigest,
+  warmCompareDigest,
   compareTraces,
   type CompareSide,
   type RowDigest,
@@ -364,5 +367,29 @@ describe('matching samples and figures on digests made by hand', () => {
       { key: 'perf/m', a: null, b: 3 },
       { key: 'perf/z', a: 1, b: null },
     ]);
+  });
+});
+
+describe('the compare digest made in steps (a worker answers calls between them)', () => {
+  it('a step per slice of rows, ending in the digest made at once', () => {
+    const trace = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_small.pt'))]);
+    const steps = compareDigestSteps(trace, 5);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    // 16 rows in slices of 5: a yield after rows 5, 10 and 15
+    expect(yields).toBe(3);
+    expect(step.value).toEqual(compareDigest(trace));
+  });
+
+  it('a call during the warm-up finishes the same digest; the warm-up then has nothing left', () => {
+    const trace = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_small.pt'))]);
+    // slices of 4 rows: the call comes after the first slice, 12 rows still to digest
+    const warm = warmCompareDigest(trace, 4);
+    expect(warm.next().done).toBe(false);
+    const asked = keptCompareDigest(trace);
+    expect(asked).toEqual(compareDigest(trace));
+    expect(warm.next().done).toBe(true);
+    expect(keptCompareDigest(trace)).toBe(asked);
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   FileSummary,
   OpenProgress,
+  RowFacts,
   RowOrder,
   RowView,
 } from '../../../src-main/core/api/trace-api';
@@ -73,6 +74,7 @@ describe('rows stream while a dump is read', () => {
     const { port, posted, send } = scriptedPort([
       call(1, 'queryRows', { sort: 'row_id' }),
       call(2, 'getRows', firstIds),
+      call(4, 'getRowFacts'),
     ]);
     runIngestSession(port, { sources: [{ kind: 'path', path }] });
     const kinds = posted.map((m) => m.type);
@@ -80,10 +82,16 @@ describe('rows stream while a dump is read', () => {
     expect(done).toBe(kinds.length - 1);
     // both answers came before the file was done, from the first preview: its 50 rows
     const answers = posted.filter((m) => m.type === 'answer');
-    expect(answers.map((m) => m.id)).toEqual([1, 2]);
+    expect(answers.map((m) => m.id)).toEqual([1, 2, 4]);
     expect(kinds.indexOf('answer')).toBeLessThan(done);
     const order = answers[0].result as RowOrder;
     expect(Array.from(order.rowIds)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(order.total).toBe(50);
+    // the preview's facts: the same store as its order, one entry per row read so far
+    const previewFacts = answers[2].result as RowFacts;
+    expect(previewFacts.storeVersion).toBe(order.storeVersion);
+    expect(Array.from(previewFacts.rowIds)).toEqual(Array.from(order.rowIds));
+    expect(previewFacts.laneCounts).toHaveLength(50);
     const previews = posted.flatMap((m) => (m.type === 'preview' ? [m.summary] : []));
     expect(previews[0]).toMatchObject({ streaming: true, rows: 50, samples: 50 });
     // later previews grow (doubling, or a quarter after a second) and stay below the whole file
@@ -95,6 +103,20 @@ describe('rows stream while a dump is read', () => {
     expect(summary.rows).toBe(SAMPLES);
     expect(summary.streaming).toBeUndefined();
     send(call(3, 'getRows', firstIds));
+    send(call(5, 'queryRows', { sort: 'row_id' }));
+    send(call(6, 'getRowFacts'));
+    const answerOf = (id: number) =>
+      (posted.find((m) => m.type === 'answer' && m.id === id) as { result: unknown }).result;
+    // the whole file is another store: its order and facts carry its version, not the preview's
+    const wholeOrder = answerOf(5) as RowOrder;
+    const wholeFacts = answerOf(6) as RowFacts;
+    expect(wholeOrder.storeVersion).toBe(wholeFacts.storeVersion);
+    expect(wholeFacts.storeVersion).not.toBe(previewFacts.storeVersion);
+    expect(wholeFacts.rowIds).toHaveLength(SAMPLES);
+    // a row's lanes are the same in the preview and the whole file
+    expect(Array.from(wholeFacts.laneCounts.subarray(0, 50))).toEqual(
+      Array.from(previewFacts.laneCounts),
+    );
     const early = answers[1].result as RowView[];
     const final = (posted.find((m) => m.type === 'answer' && m.id === 3) as { result: RowView[] })
       .result;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceService } from '../../../src-main/api/trace-service';
 import { validateCall } from '../../../src-main/api/validate-call';
 import { BadCallError, NotFoundError } from '../../../src-main/core/api/call-errors';
-import type { PerfDigest, SharedBins } from '../../../src-main/core/api/trace-api';
+import type { GroupPage, PerfDigest, SharedBins } from '../../../src-main/core/api/trace-api';
 import { parseTypedJson } from '../../../src-main/core/api/typed-json';
 import { FORMATS } from '../../../src-main/core/formats/registry';
 import { startServeMode, type ServeHandle } from '../../../src-main/serve/serve-mode';
@@ -22,7 +22,8 @@ describe('argument checks', () => {
 
   it('let well-formed perf calls through', () => {
     expect(validateCall('getPerfBinRows', ['f1', 'e2e latency', 3]).method).toBe('getPerfBinRows');
-    expect(validateCall('getPerfGroups', ['f1']).args).toEqual(['f1']);
+    const page = { sort: 'wall', filter: 'resumed', offset: 100, limit: 100 };
+    expect(validateCall('getPerfGroups', ['f1', page]).args).toEqual(['f1', page]);
     expect(
       validateCall('comparePerfDistribution', ['a', 'b', { kind: 'duration', name: 'sample' }])
         .args,
@@ -39,7 +40,20 @@ describe('argument checks', () => {
       ['f1', 'e2e latency'],
     ])
       expect(bad('getPerfBinRows', args)).toThrow(BadCallError);
-    expect(bad('getPerfGroups', [])).toThrow('getPerfGroups takes 1 arguments');
+    expect(bad('getPerfGroups', ['f1'])).toThrow('getPerfGroups takes 2 arguments');
+    const page = { sort: 'group', filter: 'all', offset: 0, limit: 100 };
+    for (const query of [
+      { ...page, sort: 'duration' },
+      { ...page, filter: 'none' },
+      { ...page, offset: -1 },
+      { ...page, offset: 0.5 },
+      { ...page, limit: 0 },
+      // a page is at most GROUP_PAGE_MAX (1000) groups: never all 12.5k in one answer
+      { ...page, limit: 1001 },
+      { sort: 'group', filter: 'all', offset: 0 },
+      null,
+    ])
+      expect(bad('getPerfGroups', ['f1', query])).toThrow('getPerfGroups: argument 2 is not valid');
     for (const distribution of [
       { kind: 'span', name: 'x' },
       { kind: 'series' },
@@ -128,12 +142,38 @@ describe('perf calls over HTTP on the real service', () => {
     await expect(service.getPerfBinRows(id, 'nope', 0)).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('answers the groups on their own call: 4 groups of 4 samples', async () => {
-    const groups = (await call('getPerfGroups', [ids['rollout_small.pt']])).body.result as {
-      rowIds: number[];
-    }[];
+  it('answers the groups a page at a time: 4 groups of 4 samples', async () => {
+    const id = ids['rollout_small.pt'];
+    const page = (offset: number, limit: number) =>
+      call('getPerfGroups', [id, { sort: 'group', filter: 'all', offset, limit }]);
+    const all = (await page(0, 100)).body.result as GroupPage;
     // tests/fixtures/slime/README.md: rollout_small.pt is 4 groups x 4
-    expect(groups.map((g) => g.rowIds.length)).toEqual([4, 4, 4, 4]);
+    expect(all.groups.map((g) => g.rowIds.length)).toEqual([4, 4, 4, 4]);
+    expect(all).toMatchObject({ offset: 0, shown: 4, total: 4 });
+    const second = (await page(1, 2)).body.result as GroupPage;
+    expect(second.groups.map((g) => g.groupIndex)).toEqual(
+      all.groups.slice(1, 3).map((g) => g.groupIndex),
+    );
+    expect(second).toMatchObject({ offset: 1, shown: 4, total: 4 });
+    expect(((await page(4, 100)).body.result as GroupPage).groups).toEqual([]);
+  });
+
+  it('sorts and filters the groups in the worker: rollout 8’s zero-variance and slowest', async () => {
+    const id = ids['rollout_8.pt'];
+    const first = async (sort: string, filter: string) =>
+      (await call('getPerfGroups', [id, { sort, filter, offset: 0, limit: 1 }])).body
+        .result as GroupPage;
+    // rollout_7_vs_8.compare.expected.json: one zero-variance group in rollout 8 (group 5)
+    const zero = await first('group', 'zero-variance');
+    expect(zero.groups.map((g) => g.groupIndex)).toEqual([5]);
+    expect(zero).toMatchObject({ shown: 1, total: 6, zeroVariance: 1 });
+    // group 2 ends last (its band reaches the own window's end): the longest wall time
+    expect((await first('wall', 'all')).groups[0].groupIndex).toBe(2);
+    // groups 0 and 1 were resumed from rollout 7 (tests/fixtures/slime/README.md)
+    const resumed = (
+      await call('getPerfGroups', [id, { sort: 'group', filter: 'resumed', offset: 0, limit: 10 }])
+    ).body.result as GroupPage;
+    expect(resumed.groups.map((g) => g.groupIndex)).toEqual([0, 1]);
   });
 
   it('bins two files’ values of one distribution on shared edges for compare', async () => {

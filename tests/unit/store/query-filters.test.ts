@@ -100,8 +100,58 @@ describe('queryRows filters', () => {
     expect(q({ text: '   ' })).toEqual([10, 11, 12, 13, 14, 15]);
   });
 
+  it('by text typed on, back and again on one store: each answer as a fresh search', () => {
+    const store = table();
+    const search = (text: string, sort: SortKey = 'row_id', descending?: boolean) =>
+      Array.from(queryRows(store, { sort, descending, filter: { text } }));
+    // typing on narrows the rows the last text matched; deleting back searches them all again
+    expect(search('decode')).toEqual([10, 11, 14]);
+    expect(search('decode req f')).toEqual([11]);
+    expect(search('decode req')).toEqual([10, 11, 14]);
+    expect(search('req 1')).toEqual([10]);
+    // the same text in another order: the kept matches, sorted
+    expect(search('decode', 'start', true)).toEqual([14, 11, 10]);
+    expect(search('a')).toEqual([10, 12, 13, 14, 15]);
+    expect(search('axb')).toEqual([14]);
+    expect(search('prefill')).toEqual([12]);
+  });
+
   it('an unknown sort key sorts by row id', () => {
     expect(q({}, 'no such key' as SortKey)).toEqual([10, 11, 12, 13, 14, 15]);
     expect(q({}, 'start', true)).toEqual([15, 14, 13, 12, 11, 10]);
+  });
+});
+
+describe('sorted orders', () => {
+  // rewards with ties and gaps; row ids out of the rows' order, so ties by id are visible
+  //  index  0    1     2    3    4    5     6
+  //  id     30   12    25   7    19   3     40
+  //  reward 0.5  null  0.5  1    0.5  null  -1
+  const store = () =>
+    buildStore({
+      rows: (
+        [
+          [30, 0.5],
+          [12, null],
+          [25, 0.5],
+          [7, 1],
+          [19, 0.5],
+          [3, null],
+          [40, -1],
+        ] as const
+      ).map(([row_id, reward]) =>
+        row({ row_id, start: 0, end: 1, reward: reward as never, items: [] }),
+      ),
+    });
+
+  it('ascending and descending: ties by row id both ways, rows without a value last (in store order)', () => {
+    const s = store();
+    const order = (descending: boolean) => Array.from(queryRows(s, { sort: 'reward', descending }));
+    expect(order(false)).toEqual([40, 19, 25, 30, 7, 12, 3]);
+    expect(order(true)).toEqual([7, 19, 25, 30, 40, 12, 3]);
+    // asked the other way round on a fresh store: the same orders
+    const t = store();
+    expect(Array.from(queryRows(t, { sort: 'reward', descending: true }))).toEqual(order(true));
+    expect(Array.from(queryRows(t, { sort: 'reward' }))).toEqual(order(false));
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildStore } from '../../../src-main/core/store/build-store';
-import { getRowViews, getSpanDetails, rowOrderOf } from '../../../src-main/core/store/row-views';
+import {
+  getRowViews,
+  getSpanDetails,
+  rowFactsOf,
+  rowOrderOf,
+} from '../../../src-main/core/store/row-views';
 import { row, span, point } from './hand-rows';
 
 // One OTLP-like row with every extra the views carry, and a plain second row. Times are
@@ -287,15 +292,30 @@ describe('span details', () => {
   });
 });
 
-describe('row order', () => {
-  it('carries each shown row’s lanes and relative times, in the given order', () => {
-    const order = rowOrderOf(store(), Int32Array.from([8, 7]));
+describe('row order and row facts', () => {
+  it('an order is the ids given, the row count and the store it came from', () => {
+    const built = store();
+    const order = rowOrderOf(built, Int32Array.from([8, 7]));
     expect(Array.from(order.rowIds)).toEqual([8, 7]);
-    expect(Array.from(order.laneCounts)).toEqual([1, 3]);
-    expect(Array.from(order.startSec)).toEqual([0, 1]);
-    expect(Array.from(order.endSec)).toEqual([2, 10]);
     expect(order.total).toBe(2);
-    expect(order.startSec).toBeInstanceOf(Float64Array);
-    expect(rowOrderOf(store(), new Int32Array(0)).total).toBe(2);
+    expect(order.storeVersion).toBe(built.version);
+    expect(rowOrderOf(built, new Int32Array(0)).total).toBe(2);
+  });
+
+  it('facts are each row’s id, lanes and relative times in the store’s order', () => {
+    const built = store();
+    const facts = rowFactsOf(built);
+    expect(facts.storeVersion).toBe(built.version);
+    expect(Array.from(facts.rowIds)).toEqual([7, 8]);
+    expect(Array.from(facts.laneCounts)).toEqual([3, 1]);
+    expect(Array.from(facts.startSec)).toEqual([1, 0]);
+    expect(Array.from(facts.endSec)).toEqual([10, 2]);
+    expect(facts.startSec).toBeInstanceOf(Float64Array);
+  });
+
+  it('every store built has a version of its own', () => {
+    const a = store();
+    const b = store();
+    expect(b.version).not.toBe(a.version);
   });
 });

@@ -10,7 +10,6 @@ import { fitWindow, panWindow, zoomWindow } from '../../../src-renderer/timeline
 import { clusterMarkers } from '../../../src-renderer/timeline/cluster-markers';
 import { cursorCounts } from '../../../src-renderer/timeline/cursor-counts';
 import { STATUS_COLOURS, colourForName } from '../../../src-renderer/timeline/span-colours';
-import type { RowOrder } from '../../../src-main/core/api/trace-api';
 
 describe('row layout', () => {
   // lanes 3, 0, 2, 1; rows 0 and 2 expanded; 16 px lanes and 6 px padding: heights 54, 22, 38, 22
@@ -116,12 +115,10 @@ describe('marker clusters', () => {
 
 describe('cursor counts', () => {
   it('counts samples not started, running (ends inclusive) and finished at a time', () => {
-    const order: RowOrder = {
+    const order = {
       rowIds: Int32Array.from([1, 2, 3, 4]),
-      laneCounts: Int32Array.from([1, 1, 1, 1]),
       startSec: Float64Array.from([0, 5, 10, 2]),
       endSec: Float64Array.from([4, 10, 12, 5]),
-      total: 4,
     };
     expect(cursorCounts(order, 5)).toEqual({ notStarted: 1, running: 2, finished: 1 });
     expect(cursorCounts(order, 10)).toEqual({ notStarted: 0, running: 2, finished: 2 });

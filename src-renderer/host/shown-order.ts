@@ -1,0 +1,111 @@
+import type { RowFacts, RowOrder, RowQuery, TraceApi } from '../../src-main/core/api/trace-api';
+
+/**
+ * A row order joined with its rows' facts: per shown row, in display order, its lanes, start
+ * and end. What the timeline lays out and the cursor counts, made in the renderer from the
+ * order's ids and the facts asked once per store (RowFacts), so a sort sends ids only.
+ */
+export interface ShownOrder extends RowOrder {
+  laneCounts: Int32Array;
+  startSec: Float64Array;
+  endSec: Float64Array;
+}
+
+/** Per facts, row id -> index in the facts' arrays: a dense array when ids are small, else a Map. */
+const positions = new WeakMap<RowFacts, (rowId: number) => number>();
+
+function positionOf(facts: RowFacts): (rowId: number) => number {
+  let find = positions.get(facts);
+  if (find) return find;
+  const ids = facts.rowIds;
+  let maxId = -1;
+  let minId = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if (ids[i] > maxId) maxId = ids[i];
+    if (ids[i] < minId) minId = ids[i];
+  }
+  // row ids are usually 0..n-1 (a dump's sample positions): an array lookup, not a hash
+  if (minId >= 0 && maxId < 4 * ids.length + 1024) {
+    const dense = new Int32Array(maxId + 1).fill(-1);
+    for (let i = 0; i < ids.length; i++) dense[ids[i]] = i;
+    find = (rowId) => (rowId >= 0 && rowId <= maxId ? dense[rowId] : -1);
+  } else {
+    const byId = new Map<number, number>();
+    for (let i = 0; i < ids.length; i++) byId.set(ids[i], i);
+    find = (rowId) => byId.get(rowId) ?? -1;
+  }
+  positions.set(facts, find);
+  return find;
+}
+
+/** The order's rows with their facts; both must come from the same store version. */
+export function shownOrder(order: RowOrder, facts: RowFacts): ShownOrder {
+  if (order.storeVersion !== facts.storeVersion) {
+    throw new Error(
+      `row order of store ${order.storeVersion} joined with facts of store ${facts.storeVersion}`,
+    );
+  }
+  const find = positionOf(facts);
+  const n = order.rowIds.length;
+  const laneCounts = new Int32Array(n);
+  const startSec = new Float64Array(n);
+  const endSec = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const at = find(order.rowIds[k]);
+    if (at < 0) throw new Error(`row ${order.rowIds[k]} is not in store ${facts.storeVersion}`);
+    laneCounts[k] = facts.laneCounts[at];
+    startSec[k] = facts.startSec[at];
+    endSec[k] = facts.endSec[at];
+  }
+  return { ...order, laneCounts, startSec, endSec };
+}
+
+/** Per API client, facts by `fileId:storeVersion` (asked or answered); the oldest go first. */
+const factsAsked = new WeakMap<TraceApi, Map<string, Promise<RowFacts>>>();
+const FACTS_KEPT = 8;
+
+/**
+ * The facts of a file's store `version`, asked once and kept: a sort or filter of the same
+ * store needs none. What comes back may be a newer store (the file grew meanwhile).
+ */
+export function rowFactsOf(api: TraceApi, fileId: string, version: number): Promise<RowFacts> {
+  let byKey = factsAsked.get(api);
+  if (!byKey) factsAsked.set(api, (byKey = new Map()));
+  const key = `${fileId}:${version}`;
+  let facts = byKey.get(key);
+  if (facts) return facts;
+  const kept = byKey;
+  facts = api.getRowFacts(fileId);
+  kept.set(key, facts);
+  facts.then(
+    (answer) => {
+      if (answer.storeVersion === version) return;
+      // a newer store answered: kept under its own version, asked again for this one
+      kept.delete(key);
+      kept.set(`${fileId}:${answer.storeVersion}`, Promise.resolve(answer));
+    },
+    () => kept.delete(key),
+  );
+  while (kept.size > FACTS_KEPT) kept.delete(kept.keys().next().value!);
+  return facts;
+}
+
+/** A store rebuilt this many times while one order is asked: something keeps replacing it. */
+const MAX_STORE_CHANGES = 20;
+
+/**
+ * The rows `query` shows, joined with their facts. A file read while shown may get a new store
+ * between the order and its facts: the order is then asked again of the newer store.
+ */
+export async function queryShownRows(
+  api: TraceApi,
+  fileId: string,
+  query: RowQuery,
+): Promise<ShownOrder> {
+  for (let changes = 0; changes < MAX_STORE_CHANGES; changes++) {
+    const order = await api.queryRows(fileId, query);
+    const facts = await rowFactsOf(api, fileId, order.storeVersion);
+    if (facts.storeVersion === order.storeVersion) return shownOrder(order, facts);
+  }
+  throw new Error(`the rows of ${fileId} kept changing while they were asked`);
+}
