@@ -59,6 +59,30 @@ describe('stores of rows that grow at their end', () => {
     expect(plain(after)).toEqual(plain(buildStore({ rows: [latest, earliest] })));
   });
 
+  it('takes each row in once, however many stores are made while the rows grow', () => {
+    const reads = new Map<number, number>();
+    const counted = fixtureRows().map((row) => {
+      const items = row.items;
+      return Object.defineProperty({ ...row }, 'items', {
+        enumerable: true,
+        get: () => {
+          reads.set(row.row_id, (reads.get(row.row_id) ?? 0) + 1);
+          return items;
+        },
+      }) as Row;
+    });
+    const growing = new GrowingRowsStore();
+    const list: Row[] = [];
+    for (const end of [2, 4, counted.length]) {
+      list.push(...counted.slice(list.length, end));
+      growing.storeOf(list);
+    }
+    // the first rows were read when they came in, as often as the last ones: never again
+    const counts = counted.map((row) => reads.get(row.row_id) ?? 0);
+    expect(Math.min(...counts)).toBeGreaterThan(0);
+    expect(Math.max(...counts)).toBe(Math.min(...counts));
+  });
+
   it('a store already given does not change when more rows come in', () => {
     const rows = fixtureRows();
     const growing = new GrowingRowsStore();
