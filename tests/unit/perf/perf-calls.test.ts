@@ -6,7 +6,7 @@ import { TraceService } from '../../../src-main/api/trace-service';
 import { validateCall } from '../../../src-main/api/validate-call';
 import { BadCallError, NotFoundError } from '../../../src-main/core/api/call-errors';
 import type { GroupPage, PerfDigest, SharedBins } from '../../../src-main/core/api/trace-api';
-import { parseTypedJson } from '../../../src-main/core/api/typed-json';
+import { serveCaller } from '../../support/serve-call';
 import { FORMATS } from '../../../src-main/core/formats/registry';
 import { startServeMode, type ServeHandle } from '../../../src-main/serve/serve-mode';
 import { ingestInThread } from '../../support/in-thread-ingest';
@@ -86,15 +86,7 @@ describe('perf calls over HTTP on the real service', () => {
   });
   afterAll(() => handle.close());
 
-  const call = async (method: string, args: unknown[]) => {
-    const response = await fetch(`http://127.0.0.1:${port}/api/call`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-trace-token': 'tok' },
-      body: JSON.stringify({ method, args }),
-    });
-    const text = await response.text();
-    return { status: response.status, text, body: parseTypedJson(text) as { result: unknown } };
-  };
+  const call = serveCaller(() => port);
 
   it('answers the digest, and a bin’s rows that are exactly the rows it counted', async () => {
     const id = ids['rollout_small.pt'];

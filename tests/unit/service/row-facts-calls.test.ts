@@ -6,7 +6,7 @@ import { TraceService } from '../../../src-main/api/trace-service';
 import { validateCall } from '../../../src-main/api/validate-call';
 import { BadCallError } from '../../../src-main/core/api/call-errors';
 import type { RowFacts, RowOrder, RowView } from '../../../src-main/core/api/trace-api';
-import { parseTypedJson } from '../../../src-main/core/api/typed-json';
+import { serveCaller } from '../../support/serve-call';
 import { FORMATS } from '../../../src-main/core/formats/registry';
 import type { Row } from '../../../src-main/core/model/row';
 import { startServeMode, type ServeHandle } from '../../../src-main/serve/serve-mode';
@@ -44,15 +44,7 @@ describe('row facts and orders over HTTP on the real service', () => {
   });
   afterAll(() => handle.close());
 
-  const call = async (method: string, args: unknown[]) => {
-    const response = await fetch(`http://127.0.0.1:${port}/api/call`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-trace-token': 'tok' },
-      body: JSON.stringify({ method, args }),
-    });
-    const text = await response.text();
-    return { status: response.status, text, body: parseTypedJson(text) as { result: unknown } };
-  };
+  const call = serveCaller(() => port);
 
   // slime's viewer cache for the fixture: each row's lanes and epoch times
   const expected = () => readJson<{ rows: Row[] }>(`${path}.expected.json`).rows;
