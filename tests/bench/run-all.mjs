@@ -11,6 +11,7 @@ import { writeChromeTrace } from './chrome-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
+import { benchCompare } from './bench-compare.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -397,6 +398,39 @@ function benchExportLine(path, bytes, baseline) {
   );
 }
 
+/**
+ * Compare of two 100k-sample dumps (issue 18: compare's tables within 100 ms): serve mode with
+ * both open and whole, `compare(a, b)` over HTTP, its answer's size, and the first screen of the
+ * matched samples' rows; beside the same calls on BENCH_BASELINE_CLI (an older build) in the
+ * same run when it is set.
+ */
+async function benchCompareHundredK() {
+  const rows = Number(process.env.BENCH_ROWS ?? 100_000);
+  const pathA = join(data, `rows_${rows}_v2.pt`);
+  const pathB = join(data, `rows_${rows}_v2_b.pt`);
+  if (!existsSync(pathA)) writeSlimeDump(pathA, Infinity, 420, rows);
+  if (!existsSync(pathB)) writeSlimeDump(pathB, Infinity, 420, rows, { seed: 7 });
+  console.log(`\n== compare of two ${rows}-sample dumps (${mb(statSync(pathA).size)} MB, ${mb(statSync(pathB).size)} MB) in the app`);
+  const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  const runs = [['this build', CLI], ...(baselineCli ? [[`baseline (${baselineCli})`, baselineCli]] : [])];
+  const measured = [];
+  for (const [label, cli] of runs) {
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    const run = await benchCompare(cli, pathA, pathB);
+    measured.push(run);
+    console.log(`${label}: both open in ${run.openSec.toFixed(1)} s; ${run.matchedCount} samples matched by ${run.matchedBy} (load average before: ${load})`);
+    for (const i of run.interactions) {
+      console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`);
+    }
+  }
+  if (measured.length === 2) {
+    const [now, was] = measured;
+    const ratio = (k) => `${(now.interactions[k].ms / was.interactions[k].ms).toFixed(3)}x the time, ${(now.interactions[k].bytes / was.interactions[k].bytes).toFixed(3)}x the size`;
+    console.log(`  this build against the baseline: compare ${ratio(0)}; compare again ${ratio(1)}`);
+  }
+}
+
 function benchExport() {
   const path = join(data, 'rows_100000_v2.pt');
   if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, 100_000);
@@ -409,6 +443,7 @@ const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
 if (only === 'export') benchExport();
+if (!only || only === 'compare') await benchCompareHundredK();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'chrome') benchChrome();
 if (!only || only === 'loop') benchEventLoop();
