@@ -1,4 +1,4 @@
-import type { CompareFigure, CompareResult, FileSummary } from '../api/trace-api';
+import type { CompareFigure, CompareResult, FileSummary, MatchedPairs } from '../api/trace-api';
 import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
 import { rewardValue } from '../model/reward-value';
@@ -6,20 +6,42 @@ import type { PerfView } from '../api/trace-api';
 import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
 import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
 import { NOISE_RULE, changeVerdict, metricUnit, relativeChange } from './metric-change';
-import { matchRows, type RowDigest } from './match-samples';
+import { matchRows, type RowMatch } from './match-samples';
+import { rowDigestColumns, type RowDigest, type RowDigestColumns } from './row-digest-columns';
 import { buildAnswer } from './compare-answer';
 
-export type { RowDigest };
+export type { RowDigest, RowDigestColumns };
 
 /**
  * What comparing needs of one open file, computed where the file lives (its worker), so two
- * files compare without either's items crossing threads.
+ * files compare without either's items crossing threads; what does cross is columns and counts,
+ * not per-row or per-group objects.
  */
 export interface CompareDigest {
   perf: Record<string, number>;
   spanTotals: [name: string, sec: number, count: number][];
-  rows: RowDigest[];
-  rollout: RolloutFigures;
+  rows: RowDigestColumns;
+  rollout: CompareRollout;
+}
+
+/** A rollout's figures without its per-group and per-row lists: what compare reads of them. */
+export type CompareRollout = Omit<RolloutFigures, 'groups' | 'responseLengths'> & {
+  groupCount: number;
+  zeroVarianceGroupCount: number;
+  /** the rows of every zero-variance group, group by group */
+  zeroVarianceRowIds: Int32Array;
+};
+
+export function compareRollout(figures: RolloutFigures): CompareRollout {
+  const { groups, responseLengths, ...rest } = figures;
+  void responseLengths;
+  const zeroVariance = groups.filter((g) => g.zeroVariance);
+  return {
+    ...rest,
+    groupCount: groups.length,
+    zeroVarianceGroupCount: zeroVariance.length,
+    zeroVarianceRowIds: Int32Array.from(zeroVariance.flatMap((g) => g.rowIds)),
+  };
 }
 
 export function compareDigest(trace: {
@@ -31,16 +53,18 @@ export function compareDigest(trace: {
   return {
     perf: trace.perf.perf,
     spanTotals: [...spanTotals(trace.rows)].map(([name, t]) => [name, t.sec, t.count]),
-    rows: trace.rows.map((row, i) => ({
-      row_id: row.row_id,
-      sample_index: row.sample_index,
-      status: row.status,
-      reward: rewardValue(row.reward),
-      response_length: lengths[i] ?? null,
-      duration: row.duration,
-      promptKey: promptKey(row, trace.samples),
-    })),
-    rollout: trace.perf.rollout,
+    rows: rowDigestColumns(
+      trace.rows.map((row, i) => ({
+        row_id: row.row_id,
+        sample_index: row.sample_index,
+        status: row.status,
+        reward: rewardValue(row.reward),
+        response_length: lengths[i] ?? null,
+        duration: row.duration,
+        promptKey: promptKey(row, trace.samples),
+      })),
+    ),
+    rollout: compareRollout(trace.perf.rollout),
   };
 }
 
@@ -57,7 +81,7 @@ export interface CompareSide {
  */
 export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
   assertComparable(a.summary, b.summary);
-  const { matched, matchedBy, onlyA, onlyB } = matchRows(a.digest.rows, b.digest.rows);
+  const match = matchRows(a.digest.rows, b.digest.rows);
   const ra = a.digest.rollout;
   const rb = b.digest.rollout;
   return {
@@ -79,10 +103,10 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
       a: { own: ra.own.label, whole: ra.whole.label },
       b: { own: rb.own.label, whole: rb.whole.label },
     },
-    matched,
-    matchedBy,
-    onlyA,
-    onlyB,
+    matched: matchedPairs(a.digest.rows, b.digest.rows, match),
+    matchedBy: match.matchedBy,
+    onlyA: match.onlyA,
+    onlyB: match.onlyB,
     stats: figures(sideStats(a), sideStats(b)).map((figure) =>
       withRows(figure, statRows(a, figure.key), statRows(b, figure.key)),
     ),
@@ -90,8 +114,24 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
   };
 }
 
+/** The pairs by row id, and the order the matched-samples table shows them in. */
+function matchedPairs(a: RowDigestColumns, b: RowDigestColumns, match: RowMatch): MatchedPairs {
+  const n = match.aAt.length;
+  const change = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    // a NaN change (a row without an end) sorts as no change
+    change[k] = Math.abs(b.durations[match.bAt[k]] - a.durations[match.aAt[k]]) || 0;
+  }
+  const order = Array.from({ length: n }, (_, k) => k).sort((x, y) => change[y] - change[x]);
+  return {
+    aRowIds: match.aAt.map((at) => a.rowIds[at]),
+    bRowIds: match.bAt.map((at) => b.rowIds[at]),
+    byDurationChange: Int32Array.from(order),
+  };
+}
+
 /** Before the own window the time is the resumed samples'; inside it, the bounding sample's. */
-function categoryRows(rollout: RolloutFigures, category: WallTimeCategory): number[] {
+function categoryRows(rollout: CompareRollout, category: WallTimeCategory): number[] {
   if (category === 'idle between attempts' || category === 'earlier attempts') {
     return rollout.resumed.map((r) => r.rowId);
   }
@@ -100,26 +140,31 @@ function categoryRows(rollout: RolloutFigures, category: WallTimeCategory): numb
 }
 
 /** The rows a counting figure counts, so the table can show them. */
-function statRows(side: CompareSide, key: string): number[] | undefined {
+function statRows(side: CompareSide, key: string): Int32Array | undefined {
   const { rows, rollout } = side.digest;
   if (key.startsWith('status/')) {
     const status = key.slice('status/'.length);
-    return rows.filter((row) => (row.status ?? 'none') === status).map((row) => row.row_id);
+    const codes = rows.statusNames.map((name) => (name ?? 'none') === status);
+    const ids: number[] = [];
+    rows.statusCodes.forEach((code, at) => {
+      if (codes[code]) ids.push(rows.rowIds[at]);
+    });
+    return Int32Array.from(ids);
   }
   if (key === 'rollout/resumed_samples' || key === 'rollout/idle_between_attempts_sec') {
-    return rollout.resumed.map((r) => r.rowId);
+    return Int32Array.from(rollout.resumed, (r) => r.rowId);
   }
-  if (key === 'groups/zero_variance_groups') {
-    return rollout.groups.filter((g) => g.zeroVariance).flatMap((g) => g.rowIds);
+  if (key === 'groups/zero_variance_groups') return rollout.zeroVarianceRowIds;
+  if (key === 'rollout/straggler_tail_sec' && rollout.stragglers) {
+    return Int32Array.from(rollout.stragglers.rowIds);
   }
-  if (key === 'rollout/straggler_tail_sec') return rollout.stragglers?.rowIds;
   return undefined;
 }
 
 function withRows(
   figure: CompareFigure,
-  aRowIds: number[] | undefined,
-  bRowIds: number[] | undefined,
+  aRowIds: Int32Array | undefined,
+  bRowIds: Int32Array | undefined,
 ): CompareFigure {
   return {
     ...figure,
@@ -212,11 +257,11 @@ export function sideStats(side: CompareSide): Record<string, number> {
     'rollout/samples': summary.samples,
     'rollout/rows': summary.rows,
     'rollout/untraced_samples': summary.untracedSamples,
-    'groups/count': rollout.groups.length,
-    'groups/zero_variance_groups': rollout.groups.filter((g) => g.zeroVariance).length,
+    'groups/count': rollout.groupCount,
+    'groups/zero_variance_groups': rollout.zeroVarianceGroupCount,
   };
   if (rollout.stragglers) stats['rollout/straggler_tail_sec'] = rollout.stragglers.tailSec;
-  const rewards = rows.map((row) => row.reward).filter((r): r is number => r !== null);
+  const rewards = known(rows.rewards, rows.hasReward);
   if (rewards.length > 0) {
     const mean = rewards.reduce((s, r) => s + r, 0) / rewards.length;
     stats['reward/mean'] = mean;
@@ -224,23 +269,36 @@ export function sideStats(side: CompareSide): Record<string, number> {
       rewards.reduce((s, r) => s + (r - mean) ** 2, 0) / rewards.length,
     );
   }
-  const lengths = rows.map((row) => row.response_length).filter((n): n is number => n !== null);
+  const lengths = known(rows.responseLengths, rows.hasResponseLength);
   if (lengths.length > 0) {
-    const sorted = [...lengths].sort((x, y) => x - y);
-    const n = sorted.length;
+    const n = lengths.length;
     stats['response_length/mean'] = lengths.reduce((s, v) => s + v, 0) / n;
+    const sorted = lengths.sort();
     stats['response_length/median'] =
       n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     stats['response_length/max'] = sorted[n - 1];
   }
-  if (rows.length > 0) {
-    stats['row_duration/mean_sec'] = rows.reduce((s, row) => s + row.duration, 0) / rows.length;
+  if (rows.durations.length > 0) {
+    stats['row_duration/mean_sec'] =
+      rows.durations.reduce((s, d) => s + d, 0) / rows.durations.length;
   }
-  for (const row of rows) {
-    const key = `status/${row.status ?? 'none'}`;
-    stats[key] = (stats[key] ?? 0) + 1;
-  }
+  const counts = new Array<number>(rows.statusNames.length).fill(0);
+  for (const code of rows.statusCodes) counts[code] += 1;
+  rows.statusNames.forEach((name, code) => {
+    const key = `status/${name ?? 'none'}`;
+    stats[key] = (stats[key] ?? 0) + counts[code];
+  });
   return stats;
+}
+
+/** The values whose flag is set, in row order (a copy: sorting it leaves the column alone). */
+function known(values: Float64Array, has: Uint8Array): Float64Array {
+  let n = 0;
+  for (const flag of has) n += flag;
+  const out = new Float64Array(n);
+  let k = 0;
+  for (let at = 0; at < values.length; at++) if (has[at] === 1) out[k++] = values[at];
+  return out;
 }
 
 function promptKey(row: Row, samples: PyValue[]): string | null {

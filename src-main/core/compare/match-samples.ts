@@ -1,17 +1,13 @@
 import type { CompareResult } from '../api/trace-api';
-import type { Row } from '../model/row';
+import type { RowDigestColumns } from './row-digest-columns';
 
-/** What comparing needs of one row: its fields, and the key that matches carried-over prompts. */
-export interface RowDigest {
-  row_id: number;
-  sample_index: Row['sample_index'];
-  status: string | null;
-  reward: number | null;
-  /** the sample's `response_length` (slime's field), null when it has none */
-  response_length: number | null;
-  duration: number;
-  /** group and prompt text; null when the sample has no prompt */
-  promptKey: string | null;
+/** Which rows pair up: positions in A's and B's digest columns, pair by pair in A's order. */
+export interface RowMatch {
+  aAt: Int32Array;
+  bAt: Int32Array;
+  matchedBy: CompareResult['matchedBy'];
+  onlyA: Int32Array;
+  onlyB: Int32Array;
 }
 
 /**
@@ -20,57 +16,92 @@ export interface RowDigest {
  * of one rollout). Otherwise (consecutive rollouts: other prompts, resumed groups carried over)
  * by group and prompt; the samples left on either side are listed, not paired.
  */
-export function matchRows(
-  rowsA: RowDigest[],
-  rowsB: RowDigest[],
-): Pick<CompareResult, 'matched' | 'matchedBy' | 'onlyA' | 'onlyB'> {
-  const bByIndex = new Map<string, RowDigest>();
-  for (const row of rowsB) {
-    const key = indexKey(row);
-    if (key !== null && !bByIndex.has(key)) bByIndex.set(key, row);
-  }
-  const indexPairs = rowsA.flatMap((row) => {
-    const key = indexKey(row);
-    const other = key === null ? undefined : bByIndex.get(key);
-    return other ? [[row, other] as const] : [];
-  });
-  const promptsAgree =
-    indexPairs.length > 0 && indexPairs.every(([x, y]) => x.promptKey === y.promptKey);
-  const matched: CompareResult['matched'] = [];
-  const usedA = new Set<number>();
-  const usedB = new Set<number>();
-  if (promptsAgree) {
-    for (const [x, y] of indexPairs) {
-      matched.push({ aRowId: x.row_id, bRowId: y.row_id, key: `index ${String(x.sample_index)}` });
-      usedA.add(x.row_id);
-      usedB.add(y.row_id);
-    }
-  } else {
-    const bByPrompt = new Map<string, number[]>();
-    for (const row of rowsB) {
-      if (row.promptKey === null) continue;
-      const list = bByPrompt.get(row.promptKey);
-      if (list) list.push(row.row_id);
-      else bByPrompt.set(row.promptKey, [row.row_id]);
-    }
-    for (const row of rowsA) {
-      const candidates = row.promptKey === null ? undefined : bByPrompt.get(row.promptKey);
-      const bRow = candidates?.find((id) => !usedB.has(id));
-      if (bRow === undefined) continue;
-      matched.push({ aRowId: row.row_id, bRowId: bRow, key: 'group and prompt' });
-      usedA.add(row.row_id);
-      usedB.add(bRow);
-    }
+export function matchRows(a: RowDigestColumns, b: RowDigestColumns): RowMatch {
+  const byIndex = matchByIndex(a, b);
+  const pairs = byIndex ?? matchByPrompt(a, b);
+  const usedA = new Uint8Array(a.rowIds.length);
+  const usedB = new Uint8Array(b.rowIds.length);
+  for (let k = 0; k < pairs.aAt.length; k++) {
+    usedA[pairs.aAt[k]] = 1;
+    usedB[pairs.bAt[k]] = 1;
   }
   return {
-    matched,
-    matchedBy: promptsAgree ? 'index' : 'group and prompt',
-    onlyA: rowsA.filter((row) => !usedA.has(row.row_id)).map((row) => row.row_id),
-    onlyB: rowsB.filter((row) => !usedB.has(row.row_id)).map((row) => row.row_id),
+    ...pairs,
+    matchedBy: byIndex ? 'index' : 'group and prompt',
+    onlyA: unused(a.rowIds, usedA),
+    onlyB: unused(b.rowIds, usedB),
   };
 }
 
-function indexKey(row: RowDigest): string | null {
-  const index = row.sample_index;
-  return typeof index === 'number' || typeof index === 'string' ? String(index) : null;
+/**
+ * Pairs by sample index (each index pairs with B's first row of that index), or null when no
+ * index pairs or some index pair has another prompt.
+ */
+function matchByIndex(
+  a: RowDigestColumns,
+  b: RowDigestColumns,
+): Pick<RowMatch, 'aAt' | 'bAt'> | null {
+  const bByIndex = new Map<number | string, number>();
+  b.sampleIndexes.forEach((index, at) => {
+    const key = indexKey(index);
+    if (key !== null && !bByIndex.has(key)) bByIndex.set(key, at);
+  });
+  const aAt = new Int32Array(a.rowIds.length);
+  const bAt = new Int32Array(a.rowIds.length);
+  let count = 0;
+  for (let at = 0; at < a.rowIds.length; at++) {
+    const key = indexKey(a.sampleIndexes[at]);
+    const other = key === null ? undefined : bByIndex.get(key);
+    if (other === undefined) continue;
+    if (a.promptKeys[at] !== b.promptKeys[other]) return null;
+    aAt[count] = at;
+    bAt[count] = other;
+    count += 1;
+  }
+  return count === 0 ? null : { aAt: aAt.slice(0, count), bAt: bAt.slice(0, count) };
+}
+
+/** Each A row takes the first B row with its group and prompt that no earlier A row took. */
+function matchByPrompt(a: RowDigestColumns, b: RowDigestColumns): Pick<RowMatch, 'aAt' | 'bAt'> {
+  // B's rows of one prompt as a chain (first row, then next[]); a taken row is always the
+  // chain's head, so taking one moves the head on
+  const head = new Map<string, number>();
+  const next = new Int32Array(b.rowIds.length).fill(-1);
+  const last = new Map<string, number>();
+  b.promptKeys.forEach((key, at) => {
+    if (key === null) return;
+    const tail = last.get(key);
+    if (tail === undefined) head.set(key, at);
+    else next[tail] = at;
+    last.set(key, at);
+  });
+  const aAt = new Int32Array(a.rowIds.length);
+  const bAt = new Int32Array(a.rowIds.length);
+  let count = 0;
+  for (let at = 0; at < a.rowIds.length; at++) {
+    const key = a.promptKeys[at];
+    const other = key === null ? undefined : head.get(key);
+    if (other === undefined || other < 0) continue;
+    head.set(key!, next[other]);
+    aAt[count] = at;
+    bAt[count] = other;
+    count += 1;
+  }
+  return { aAt: aAt.slice(0, count), bAt: bAt.slice(0, count) };
+}
+
+function unused(rowIds: Int32Array, used: Uint8Array): Int32Array {
+  const out: number[] = [];
+  for (let at = 0; at < rowIds.length; at++) if (used[at] === 0) out.push(rowIds[at]);
+  return Int32Array.from(out);
+}
+
+/**
+ * An index as the key it matches by: equal when their text is (3 and '3' are one index, '03'
+ * another), as numbers where the text is a number's, so most keys hash as numbers.
+ */
+function indexKey(index: number | string | null): number | string | null {
+  if (typeof index !== 'string') return index;
+  const asNumber = Number(index);
+  return String(asNumber) === index ? asNumber : index;
 }
