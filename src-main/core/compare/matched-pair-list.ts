@@ -1,5 +1,6 @@
 import type { CompareResult } from '../api/trace-api';
 import type { RowDigestColumns } from './row-digest-columns';
+import { textsOf } from './text-column';
 
 /** One matched pair as `compare --json` has always listed it. */
 export interface MatchedPairObject {
@@ -17,6 +18,7 @@ export function matchedPairList(
   result: Pick<CompareResult, 'matched' | 'matchedBy'>,
   rowsA: RowDigestColumns,
 ): MatchedPairObject[] {
+  const indexKeys = textsOf(rowsA.indexKeys);
   const atOf = new Map<number, number>();
   rowsA.rowIds.forEach((rowId, at) => atOf.set(rowId, at));
   const { aRowIds, bRowIds } = result.matched;
@@ -24,8 +26,6 @@ export function matchedPairList(
     aRowId,
     bRowId: bRowIds[k],
     key:
-      result.matchedBy === 'index'
-        ? `index ${String(rowsA.sampleIndexes[atOf.get(aRowId)!])}`
-        : 'group and prompt',
+      result.matchedBy === 'index' ? `index ${indexKeys[atOf.get(aRowId)!]}` : 'group and prompt',
   }));
 }

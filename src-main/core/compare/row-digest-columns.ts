@@ -1,4 +1,7 @@
 import type { Row } from '../model/row';
+import { textColumn, textsOf, type TextColumn } from './text-column';
+
+export type { TextColumn };
 
 /** What comparing needs of one row: its fields, and the key that matches carried-over prompts. */
 export interface RowDigest {
@@ -21,8 +24,8 @@ export interface RowDigest {
  */
 export interface RowDigestColumns {
   rowIds: Int32Array;
-  /** a number or string sample index (the only kinds index matching reads), else null */
-  sampleIndexes: (number | string | null)[];
+  /** String(sample_index) when it is a number or a string (what index matching compares) */
+  indexKeys: TextColumn;
   /** each row's status as a position in statusNames */
   statusCodes: Int32Array;
   statusNames: (string | null)[];
@@ -32,14 +35,13 @@ export interface RowDigestColumns {
   responseLengths: Float64Array;
   hasResponseLength: Uint8Array;
   durations: Float64Array;
-  promptKeys: (string | null)[];
+  promptKeys: TextColumn;
 }
 
 export function rowDigestColumns(rows: RowDigest[]): RowDigestColumns {
   const n = rows.length;
-  const columns: RowDigestColumns = {
+  const columns: Omit<RowDigestColumns, 'indexKeys' | 'promptKeys'> = {
     rowIds: new Int32Array(n),
-    sampleIndexes: new Array<number | string | null>(n),
     statusCodes: new Int32Array(n),
     statusNames: [],
     rewards: new Float64Array(n),
@@ -47,14 +49,10 @@ export function rowDigestColumns(rows: RowDigest[]): RowDigestColumns {
     responseLengths: new Float64Array(n),
     hasResponseLength: new Uint8Array(n),
     durations: new Float64Array(n),
-    promptKeys: new Array<string | null>(n),
   };
   const codes = new Map<string | null, number>();
   rows.forEach((row, i) => {
     columns.rowIds[i] = row.row_id;
-    const index = row.sample_index;
-    columns.sampleIndexes[i] =
-      typeof index === 'number' || typeof index === 'string' ? index : null;
     let code = codes.get(row.status);
     if (code === undefined) {
       code = columns.statusNames.push(row.status) - 1;
@@ -70,20 +68,33 @@ export function rowDigestColumns(rows: RowDigest[]): RowDigestColumns {
       columns.hasResponseLength[i] = 1;
     }
     columns.durations[i] = row.duration;
-    columns.promptKeys[i] = row.promptKey;
   });
-  return columns;
+  return {
+    ...columns,
+    indexKeys: textColumn(rows.map((row) => indexKey(row.sample_index))),
+    promptKeys: textColumn(rows.map((row) => row.promptKey)),
+  };
 }
 
-/** The rows back as objects (tests, and anything that reads one row at a time). */
+/** An index as the key it matches by: its text (3 and '3' are one index); other kinds none. */
+function indexKey(index: Row['sample_index']): string | null {
+  return typeof index === 'number' || typeof index === 'string' ? String(index) : null;
+}
+
+/**
+ * The rows back as objects, for tests; a sample index comes back as its key's text (the
+ * number 3 as '3'), and as null when it was neither a number nor a string.
+ */
 export function rowDigestsOf(columns: RowDigestColumns): RowDigest[] {
+  const indexKeys = textsOf(columns.indexKeys);
+  const promptKeys = textsOf(columns.promptKeys);
   return Array.from(columns.rowIds, (row_id, i) => ({
     row_id,
-    sample_index: columns.sampleIndexes[i],
+    sample_index: indexKeys[i],
     status: columns.statusNames[columns.statusCodes[i]],
     reward: columns.hasReward[i] === 1 ? columns.rewards[i] : null,
     response_length: columns.hasResponseLength[i] === 1 ? columns.responseLengths[i] : null,
     duration: columns.durations[i],
-    promptKey: columns.promptKeys[i],
+    promptKey: promptKeys[i],
   }));
 }

@@ -330,14 +330,15 @@ describe('the digest a worker builds of one file', () => {
     const rowsOut = rowDigestsOf(digest.rows);
     expect(rowsOut.map((r) => r.reward)).toEqual([1, 0.5, null, 1, 0, null, null]);
     expect(rowsOut.map((r) => r.response_length)).toEqual([10, null, 30, null, null, null, null]);
+    // a sample index comes back as its key's text
     expect(rowsOut.map((r) => [r.row_id, r.sample_index, r.status, r.duration])).toEqual([
-      [0, 0, 'completed', 0.5],
-      [1, 1, 'completed', 1.5],
-      [2, 2, 'completed', 2.5],
-      [3, 3, 'completed', 3.5],
-      [4, 4, 'completed', 4.5],
-      [5, 5, 'completed', 5.5],
-      [6, 6, 'completed', 6.5],
+      [0, '0', 'completed', 0.5],
+      [1, '1', 'completed', 1.5],
+      [2, '2', 'completed', 2.5],
+      [3, '3', 'completed', 3.5],
+      [4, '4', 'completed', 4.5],
+      [5, '5', 'completed', 5.5],
+      [6, '6', 'completed', 6.5],
     ]);
     // group, a NUL, a hash of the prompt text (a list of messages as JSON, a bigint as its
     // digits); no key for a null prompt, a sample that is not a dict, no sample, or no prompt
