@@ -22,6 +22,30 @@ export interface CompareDigest {
   spanTotals: [name: string, sec: number, count: number][];
   rows: RowDigestColumns;
   rollout: CompareRollout;
+  /** this side's headline figures (sideStats), made where the file lives */
+  stats: Record<string, number>;
+  /** the rows behind each `status/...` figure, in row order */
+  rowsByStatus: Record<string, Int32Array>;
+}
+
+/** A digest's per-row and per-rollout parts, from which its figures are made. */
+export type DigestParts = Omit<CompareDigest, 'stats' | 'rowsByStatus'>;
+type SummaryCounts = Pick<FileSummary, 'samples' | 'rows' | 'untracedSamples'>;
+
+/** A digest with its side's figures, so that comparing two reads them instead of every row. */
+export function completeDigest(summary: SummaryCounts, parts: DigestParts): CompareDigest {
+  return {
+    ...parts,
+    stats: sideStats({ summary, digest: parts }),
+    rowsByStatus: rowsByStatus(parts.rows),
+  };
+}
+
+function rowsByStatus(rows: RowDigestColumns): Record<string, Int32Array> {
+  const keyOf = rows.statusNames.map((name) => `status/${name ?? 'none'}`);
+  const lists = new Map<string, number[]>(keyOf.map((key) => [key, []]));
+  rows.statusCodes.forEach((code, at) => lists.get(keyOf[code])!.push(rows.rowIds[at]));
+  return Object.fromEntries([...lists].map(([key, ids]) => [key, Int32Array.from(ids)]));
 }
 
 /** A rollout's figures without its per-group and per-row lists: what compare reads of them. */
@@ -45,12 +69,13 @@ export function compareRollout(figures: RolloutFigures): CompareRollout {
 }
 
 export function compareDigest(trace: {
+  summary: SummaryCounts;
   rows: Row[];
   samples: PyValue[];
   perf: PerfView;
 }): CompareDigest {
   const lengths = trace.perf.rollout.responseLengths;
-  return {
+  return completeDigest(trace.summary, {
     perf: trace.perf.perf,
     spanTotals: [...spanTotals(trace.rows)].map(([name, t]) => [name, t.sec, t.count]),
     rows: rowDigestColumns(
@@ -65,7 +90,7 @@ export function compareDigest(trace: {
       })),
     ),
     rollout: compareRollout(trace.perf.rollout),
-  };
+  });
 }
 
 export interface CompareSide {
@@ -107,8 +132,8 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
     matchedBy: match.matchedBy,
     onlyA: match.onlyA,
     onlyB: match.onlyB,
-    stats: figures(sideStats(a), sideStats(b)).map((figure) =>
-      withRows(figure, statRows(a, figure.key), statRows(b, figure.key)),
+    stats: figures(a.digest.stats, b.digest.stats).map((figure) =>
+      withRows(figure, statRows(a.digest, figure.key), statRows(b.digest, figure.key)),
     ),
     noiseRule: NOISE_RULE,
   };
@@ -140,17 +165,9 @@ function categoryRows(rollout: CompareRollout, category: WallTimeCategory): numb
 }
 
 /** The rows a counting figure counts, so the table can show them. */
-function statRows(side: CompareSide, key: string): Int32Array | undefined {
-  const { rows, rollout } = side.digest;
-  if (key.startsWith('status/')) {
-    const status = key.slice('status/'.length);
-    const codes = rows.statusNames.map((name) => (name ?? 'none') === status);
-    const ids: number[] = [];
-    rows.statusCodes.forEach((code, at) => {
-      if (codes[code]) ids.push(rows.rowIds[at]);
-    });
-    return Int32Array.from(ids);
-  }
+function statRows(digest: CompareDigest, key: string): Int32Array | undefined {
+  const { rollout } = digest;
+  if (key.startsWith('status/')) return digest.rowsByStatus[key];
   if (key === 'rollout/resumed_samples' || key === 'rollout/idle_between_attempts_sec') {
     return Int32Array.from(rollout.resumed, (r) => r.rowId);
   }
@@ -245,7 +262,10 @@ function compareSpanTotals(
 }
 
 /** Headline figures of one side; response lengths from the samples, wall time from its own window. */
-export function sideStats(side: CompareSide): Record<string, number> {
+export function sideStats(side: {
+  summary: SummaryCounts;
+  digest: DigestParts;
+}): Record<string, number> {
   const { summary, digest } = side;
   const rows = digest.rows;
   const rollout = digest.rollout;

@@ -8,6 +8,7 @@ import {
   type CompareSide,
   type RowDigest,
   compareRollout,
+  completeDigest,
 } from '../../../src-main/core/compare/compare-traces';
 import { rowDigestColumns, rowDigestsOf } from '../../../src-main/core/compare/row-digest-columns';
 import type { CompareFigure, FileSummary, PerfView } from '../../../src-main/core/api/trace-api';
@@ -40,12 +41,12 @@ const sideOf = (
 ): CompareSide => ({
   fileId,
   summary: { format: 'slime', formatLabels: { noun: 'slime dump' }, ...counts } as FileSummary,
-  digest: {
+  digest: completeDigest(counts, {
     perf: {},
     spanTotals: [],
     rows: rowDigestColumns(rows),
     rollout: compareRollout(rollout),
-  },
+  }),
 });
 
 describe('one side’s headline figures', () => {
@@ -314,9 +315,10 @@ describe('the digest a worker builds of one file', () => {
     ];
     const perf = {
       perf: { 'perf/x': 1 },
-      rollout: { responseLengths: [10, null, 30], groups: [] },
+      rollout: { ...figures({ own: 10 }), responseLengths: [10, null, 30] },
     };
     const digest = compareDigest({
+      summary: { samples: 7, rows: 7, untracedSamples: 0 },
       rows,
       samples,
       perf: perf as unknown as PerfView,
@@ -351,10 +353,22 @@ describe('the digest a worker builds of one file', () => {
       null,
       `6\u0000${textHash('[object Object]')}`,
     ]);
-    expect(digest.rollout).toEqual({
+    expect(digest.rollout).toMatchObject({
       groupCount: 0,
       zeroVarianceGroupCount: 0,
       zeroVarianceRowIds: new Int32Array(),
+    });
+    expect('groups' in digest.rollout || 'responseLengths' in digest.rollout).toBe(false);
+    // the side's figures are made with the digest: rewards 1, 0.5, 1, 0 (mean 0.625), lengths
+    // 10 and 30, seven completed rows
+    expect(digest.stats).toMatchObject({
+      'reward/mean': 0.625,
+      'response_length/mean': 20,
+      'status/completed': 7,
+      'rollout/samples': 7,
+    });
+    expect(digest.rowsByStatus).toEqual({
+      'status/completed': Int32Array.from([0, 1, 2, 3, 4, 5, 6]),
     });
   });
 

@@ -6,6 +6,7 @@ import {
   compareDigest,
   compareRollout,
   compareTraces,
+  completeDigest,
   type CompareSide,
   type RowDigest,
 } from '../../../src-main/core/compare/compare-traces';
@@ -261,12 +262,15 @@ describe('matching samples and figures on digests made by hand', () => {
       rows: rows.length,
       untracedSamples: 0,
     } as FileSummary,
-    digest: {
-      perf: {},
-      spanTotals: [],
-      rows: rowDigestColumns(rows),
-      rollout: compareRollout(buildRolloutFigures([], [], null)),
-    },
+    digest: completeDigest(
+      { samples: rows.length, rows: rows.length, untracedSamples: 0 },
+      {
+        perf: {},
+        spanTotals: [],
+        rows: rowDigestColumns(rows),
+        rollout: compareRollout(buildRolloutFigures([], [], null)),
+      },
+    ),
   });
 
   /** the answer with its pairs and only-lists as the CLI's JSON lists them */
