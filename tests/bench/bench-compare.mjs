@@ -61,5 +61,5 @@ export async function benchCompare(cli, pathA, pathB, { settleMs = 15_000 } = {}
 function matchedLength(matched) {
   const column = matched?.aRowIds;
   // a typed array over HTTP is {$typed, base64}: 4 bytes an Int32
-  return column?.base64 ? Buffer.from(column.base64, 'base64').length / 4 : NaN;
+  return typeof column?.base64 === 'string' ? Buffer.from(column.base64, 'base64').length / 4 : NaN;
 }
