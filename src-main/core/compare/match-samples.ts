@@ -1,6 +1,6 @@
 import type { CompareResult } from '../api/trace-api';
 import type { RowDigestColumns } from './row-digest-columns';
-import { distinctTexts, sameText, slotOfText, type TextColumn } from './text-column';
+import { firstRowOf, sameText, type TextColumn } from './text-column';
 
 /** Which rows pair up: positions in A's and B's digest columns, pair by pair in A's order. */
 export interface RowMatch {
@@ -41,12 +41,10 @@ export function matchRows(a: RowDigestColumns, b: RowDigestColumns): RowMatch {
  * index pairs or some index pair has another prompt.
  */
 function matchByIndex(a: RowDigestColumns, b: RowDigestColumns): Pairs | null {
-  const indexesB = distinctTexts(b.indexKeys);
   const pairs = new PairList(a.rowIds.length);
   for (let at = 0; at < a.rowIds.length; at++) {
-    const slot = slotOfText(indexesB, a.indexKeys, at);
-    if (slot < 0) continue;
-    const other = indexesB.firstRow[slot];
+    const other = firstRowOf(b.indexKeys, a.indexKeys, at);
+    if (other < 0) continue;
     if (!sameText(a.promptKeys, at, b.promptKeys, other)) return null;
     pairs.add(at, other);
   }
@@ -55,23 +53,18 @@ function matchByIndex(a: RowDigestColumns, b: RowDigestColumns): Pairs | null {
 
 /** Each A row takes the first B row with its group and prompt that no earlier A row took. */
 function matchByPrompt(promptsA: TextColumn, promptsB: TextColumn): Pairs {
-  // B's rows of one prompt as a chain (first row, then next[]); a taken row is always the
-  // chain's head, so taking one moves the head on
-  const promptsOfB = distinctTexts(promptsB);
-  const head = Int32Array.from(promptsOfB.firstRow);
-  const tail = Int32Array.from(promptsOfB.firstRow);
-  const next = new Int32Array(promptsB.ends.length).fill(-1);
-  promptsOfB.slotOf.forEach((slot, at) => {
-    if (slot < 0 || head[slot] === at) return;
-    next[tail[slot]] = at;
-    tail[slot] = at;
-  });
+  // B's rows of one prompt are a chain (its first row, then nextSame); a taken row is always
+  // the first not taken, so each prompt keeps where its chain goes on, by its first row
+  // (-2: none taken yet; -1: all taken)
+  const nextFree = new Int32Array(promptsB.ends.length).fill(-2);
   const pairs = new PairList(promptsA.ends.length);
   for (let at = 0; at < promptsA.ends.length; at++) {
-    const slot = slotOfText(promptsOfB, promptsA, at);
-    if (slot < 0 || head[slot] < 0) continue;
-    pairs.add(at, head[slot]);
-    head[slot] = next[head[slot]];
+    const first = firstRowOf(promptsB, promptsA, at);
+    if (first < 0) continue;
+    const free = nextFree[first] === -2 ? first : nextFree[first];
+    if (free < 0) continue;
+    pairs.add(at, free);
+    nextFree[first] = promptsB.nextSame[free];
   }
   return pairs.done();
 }

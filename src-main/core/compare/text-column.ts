@@ -1,7 +1,8 @@
 /**
- * Strings or nulls as one text, where each ends and a hash of each: 100k short strings cross
- * threads in a millisecond as one string (tens of milliseconds one by one), and are matched by
- * their hashes (small integers, which maps key fastest) with the text compared only on a hit.
+ * Strings or nulls as one text, where each ends, a hash of each and a hash table of the
+ * distinct values: 100k short strings cross threads in a millisecond as one string (tens of
+ * milliseconds one by one), and the table is made where the column is (a file's worker), so a
+ * lookup from another column costs a probe or two and one text comparison.
  */
 export interface TextColumn {
   text: string;
@@ -11,6 +12,13 @@ export interface TextColumn {
   nulls: Uint8Array;
   /** FNV-1a of each value's UTF-16 units, in 30 bits (0 for null) */
   hashes: Int32Array;
+  /**
+   * open addressing on the hashes (linear probing, a power of two at least twice the rows):
+   * each distinct value's first row, -1 where empty
+   */
+  table: Int32Array;
+  /** the next row with the same value as this one, -1 after the last */
+  nextSame: Int32Array;
 }
 
 export function textColumn(values: (string | null)[]): TextColumn {
@@ -26,7 +34,43 @@ export function textColumn(values: (string | null)[]): TextColumn {
     }
     ends[i] = end;
   });
-  return { text: values.join(''), ends, nulls, hashes };
+  const column = { text: values.join(''), ends, nulls, hashes };
+  return { ...column, ...distinctValues(column) };
+}
+
+function distinctValues(
+  column: Omit<TextColumn, 'table' | 'nextSame'>,
+): Pick<TextColumn, 'table' | 'nextSame'> {
+  const rows = column.ends.length;
+  let size = 8;
+  while (size < rows * 2) size *= 2;
+  const table = new Int32Array(size).fill(-1);
+  const last = new Int32Array(size);
+  const nextSame = new Int32Array(rows).fill(-1);
+  const found = { ...column, table, nextSame };
+  for (let row = 0; row < rows; row++) {
+    if (column.nulls[row] === 1) continue;
+    const at = probe(found, found, row);
+    if (table[at] < 0) table[at] = row;
+    else nextSame[last[at]] = row;
+    last[at] = row;
+  }
+  return { table, nextSame };
+}
+
+/** The table position of value `row` of `other`: where it is, or the empty place it would go. */
+function probe(column: TextColumn, other: TextColumn, row: number): number {
+  const mask = column.table.length - 1;
+  let at = other.hashes[row] & mask;
+  while (column.table[at] >= 0 && !sameText(column, column.table[at], other, row)) {
+    at = (at + 1) & mask;
+  }
+  return at;
+}
+
+/** The first row of `column` whose value is value `row` of `other`; -1 when none or null. */
+export function firstRowOf(column: TextColumn, other: TextColumn, row: number): number {
+  return other.nulls[row] === 1 ? -1 : column.table[probe(column, other, row)];
 }
 
 export function textAt(column: TextColumn, i: number): string | null {
@@ -37,7 +81,7 @@ export function textsOf(column: TextColumn): (string | null)[] {
   return Array.from(column.ends, (_, i) => textAt(column, i));
 }
 
-/** Value i of a equals value j of b (two nulls are equal), without slicing either on a miss. */
+/** Value i of a equals value j of b (two nulls are equal), without slicing either. */
 export function sameText(a: TextColumn, i: number, b: TextColumn, j: number): boolean {
   const nullA = a.nulls[i] === 1;
   if (nullA || b.nulls[j] === 1) return nullA && b.nulls[j] === 1;
@@ -46,7 +90,13 @@ export function sameText(a: TextColumn, i: number, b: TextColumn, j: number): bo
   const startB = startOf(b, j);
   const length = a.ends[i] - startA;
   if (b.ends[j] - startB !== length) return false;
-  return a.text.startsWith(b.text.slice(startB, startB + length), startA);
+  // unit by unit: keys are tens of units, where a slice to compare would cost more
+  const textA = a.text;
+  const textB = b.text;
+  for (let k = 0; k < length; k++) {
+    if (textA.charCodeAt(startA + k) !== textB.charCodeAt(startB + k)) return false;
+  }
+  return true;
 }
 
 function startOf(column: TextColumn, i: number): number {
@@ -57,50 +107,4 @@ function hash30(text: string): number {
   let h = 0x811c9dc5;
   for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
   return h & 0x3fffffff;
-}
-
-/**
- * The distinct values of a column: each non-null row's slot, and each slot's first row.
- * Slots are found by hash, then by text among values sharing a hash.
- */
-export interface DistinctTexts {
-  column: TextColumn;
-  /** slot of each row; -1 for null */
-  slotOf: Int32Array;
-  /** the first row of each slot */
-  firstRow: number[];
-  /** hash -> its first slot; further slots with that hash in nextSameHash */
-  byHash: Map<number, number>;
-  nextSameHash: number[];
-}
-
-export function distinctTexts(column: TextColumn): DistinctTexts {
-  const found: DistinctTexts = {
-    column,
-    slotOf: new Int32Array(column.ends.length).fill(-1),
-    firstRow: [],
-    byHash: new Map(),
-    nextSameHash: [],
-  };
-  for (let row = 0; row < column.ends.length; row++) {
-    if (column.nulls[row] === 1) continue;
-    let slot = slotOfText(found, column, row);
-    if (slot < 0) {
-      slot = found.firstRow.push(row) - 1;
-      found.nextSameHash.push(found.byHash.get(column.hashes[row]) ?? -1);
-      found.byHash.set(column.hashes[row], slot);
-    }
-    found.slotOf[row] = slot;
-  }
-  return found;
-}
-
-/** The slot holding value `row` of `other` (another column, or the same), or -1. */
-export function slotOfText(found: DistinctTexts, other: TextColumn, row: number): number {
-  if (other.nulls[row] === 1) return -1;
-  let slot = found.byHash.get(other.hashes[row]) ?? -1;
-  while (slot >= 0 && !sameText(found.column, found.firstRow[slot], other, row)) {
-    slot = found.nextSameHash[slot];
-  }
-  return slot;
 }

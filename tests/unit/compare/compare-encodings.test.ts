@@ -15,9 +15,8 @@ import {
   type RowDigest,
 } from '../../../src-main/core/compare/row-digest-columns';
 import {
-  distinctTexts,
+  firstRowOf,
   sameText,
-  slotOfText,
   textColumn,
   textsOf,
 } from '../../../src-main/core/compare/text-column';
@@ -121,7 +120,7 @@ describe('text columns', () => {
     expect(sameText(a, 0, b, 1)).toBe(false);
   });
 
-  it('two texts with one hash stay two values: distinct slots, each found by its text', () => {
+  it('two texts with one hash stay two values in the table, each found by its text', () => {
     // the first pair of 'k<i>' texts whose 30-bit hashes collide (found, not assumed)
     const seen = new Map<number, string>();
     let pair: [string, string] | null = null;
@@ -135,11 +134,12 @@ describe('text columns', () => {
     const [x, y] = pair;
     const column = textColumn([x, y, x, null, y]);
     expect(column.hashes[0]).toBe(column.hashes[1]);
-    const found = distinctTexts(column);
-    expect(Array.from(found.slotOf)).toEqual([0, 1, 0, -1, 1]);
-    expect(found.firstRow).toEqual([0, 1]);
+    // each row finds its value's first row; rows of one value are chained, x's apart from y's
+    expect([0, 1, 2, 3, 4].map((row) => firstRowOf(column, column, row))).toEqual([0, 1, 0, -1, 1]);
+    expect(Array.from(column.nextSame)).toEqual([2, 4, -1, -1, -1]);
+    expect(Array.from(column.table).filter((row) => row >= 0)).toHaveLength(2);
     const other = textColumn([y, 'zz', x]);
-    expect([0, 1, 2].map((row) => slotOfText(found, other, row))).toEqual([1, -1, 0]);
+    expect([0, 1, 2].map((row) => firstRowOf(column, other, row))).toEqual([1, -1, 0]);
     // matching pairs each with its own text, not with the other of its hash
     const rows = (keys: string[]) =>
       rowDigestColumns(
