@@ -9,6 +9,7 @@ import { NOISE_RULE, changeVerdict, metricUnit, relativeChange } from './metric-
 import { matchRows, type RowMatch } from './match-samples';
 import { rowDigestColumns, type RowDigest, type RowDigestColumns } from './row-digest-columns';
 import { buildAnswer } from './compare-answer';
+import { orderByChange } from './pair-order';
 
 export type { RowDigest, RowDigestColumns };
 
@@ -147,11 +148,10 @@ function matchedPairs(a: RowDigestColumns, b: RowDigestColumns, match: RowMatch)
     // a NaN change (a row without an end) sorts as no change
     change[k] = Math.abs(b.durations[match.bAt[k]] - a.durations[match.aAt[k]]) || 0;
   }
-  const order = Array.from({ length: n }, (_, k) => k).sort((x, y) => change[y] - change[x]);
   return {
     aRowIds: match.aAt.map((at) => a.rowIds[at]),
     bRowIds: match.bAt.map((at) => b.rowIds[at]),
-    byDurationChange: Int32Array.from(order),
+    byDurationChange: orderByChange(change),
   };
 }
 

@@ -21,6 +21,7 @@ import {
   textsOf,
 } from '../../../src-main/core/compare/text-column';
 import { matchedPairList } from '../../../src-main/core/compare/matched-pair-list';
+import { orderByChange } from '../../../src-main/core/compare/pair-order';
 import { rewardValue } from '../../../src-main/core/model/reward-value';
 import { parseTypedJson, typedReplacer } from '../../../src-main/core/api/typed-json';
 import type { FileSummary } from '../../../src-main/core/api/trace-api';
@@ -224,6 +225,21 @@ describe('the answer’s typed arrays', () => {
       { fileId: 'b', summary: summaryOf(5), digest: digestOf(rows([2, 2, 2, 4, NaN])) },
     );
     expect(Array.from(result.matched.byDurationChange)).toEqual([1, 3, 0, 2, 4]);
+  });
+});
+
+describe('the pairs’ order', () => {
+  it('biggest change first, equal changes in position order, as a comparator sort orders them', () => {
+    expect(Array.from(orderByChange(Float64Array.from([0.5, 2, 0, 2, 0.5, 3])))).toEqual([
+      5, 1, 3, 0, 4, 2,
+    ]);
+    expect(orderByChange(new Float64Array())).toEqual(new Int32Array());
+    // 2000 changes with many ties (a fixed sequence, not random), against the stable sort
+    const change = Float64Array.from({ length: 2000 }, (_, k) => ((k * 7919) % 97) / 8);
+    const expected = Array.from({ length: 2000 }, (_, k) => k).sort(
+      (x, y) => change[y] - change[x] || x - y,
+    );
+    expect(Array.from(orderByChange(change))).toEqual(expected);
   });
 });
 
