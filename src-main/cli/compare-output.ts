@@ -1,5 +1,6 @@
 import type { AnswerPart, CompareFigure, CompareResult } from '../core/api/trace-api';
-import { byChange } from '../core/compare/compare-traces';
+import { byChange, type RowDigestColumns } from '../core/compare/compare-traces';
+import { matchedPairList } from '../core/compare/matched-pair-list';
 
 /** The answer as plain text; linked figures name their rows: "8 samples ... [B rows 0-7]". */
 export function answerText(answer: AnswerPart[][]): string[] {
@@ -14,9 +15,28 @@ export function answerText(answer: AnswerPart[][]): string[] {
   );
 }
 
-/** `compare --json`: the result, with the answer also as plain sentences. */
-export function buildCompareJson(names: { a: string; b: string }, result: CompareResult) {
-  return { files: names, answerText: answerText(result.answer), ...result };
+/**
+ * `compare --json`: the result, with the answer also as plain sentences; pairs as objects and
+ * row ids as plain lists, as it has always printed (the app's answer carries them as columns).
+ */
+export function buildCompareJson(
+  names: { a: string; b: string },
+  result: CompareResult,
+  rowsA: RowDigestColumns,
+) {
+  return {
+    files: names,
+    answerText: answerText(result.answer),
+    ...result,
+    matched: matchedPairList(result, rowsA),
+    onlyA: Array.from(result.onlyA),
+    onlyB: Array.from(result.onlyB),
+    stats: result.stats.map((figure) => ({
+      ...figure,
+      ...(figure.aRowIds ? { aRowIds: Array.from(figure.aRowIds) } : {}),
+      ...(figure.bRowIds ? { bRowIds: Array.from(figure.bRowIds) } : {}),
+    })),
+  };
 }
 
 /** `compare A B`: the answer first, then the figures with units, then what kept each open. */
@@ -33,7 +53,7 @@ export function formatCompareText(names: { a: string; b: string }, result: Compa
     'what kept each rollout open (seconds of wall time; own window, then the whole span)',
     breakdownTable(result),
     '',
-    `samples matched by ${result.matchedBy}: ${result.matched.length}; only in A: ${result.onlyA.length === 0 ? 'none' : `rows ${rowList(result.onlyA)}`}; only in B: ${result.onlyB.length === 0 ? 'none' : `rows ${rowList(result.onlyB)}`}`,
+    `samples matched by ${result.matchedBy}: ${result.matched.aRowIds.length}; only in A: ${result.onlyA.length === 0 ? 'none' : `rows ${rowList(result.onlyA)}`}; only in B: ${result.onlyB.length === 0 ? 'none' : `rows ${rowList(result.onlyB)}`}`,
   );
   return lines.join('\n');
 }
@@ -73,8 +93,8 @@ function num(value: number | null): string {
 }
 
 /** 0-7, 9, 12-13 */
-export function rowList(ids: number[]): string {
-  const sorted = [...ids].sort((x, y) => x - y);
+export function rowList(ids: ArrayLike<number>): string {
+  const sorted = Array.from(ids).sort((x, y) => x - y);
   const ranges: string[] = [];
   for (let i = 0; i < sorted.length; i++) {
     let j = i;

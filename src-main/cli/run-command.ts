@@ -305,7 +305,7 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
   const result = compareTraces(a, b);
   const names = { a: a.summary.name, b: b.summary.name };
   const text = json
-    ? JSON.stringify(buildCompareJson(names, result), null, 2)
+    ? JSON.stringify(buildCompareJson(names, result, a.digest.rows), null, 2)
     : formatCompareText(names, result);
   process.stdout.write(`${text}\n`);
   return 0;

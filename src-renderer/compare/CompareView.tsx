@@ -127,9 +127,7 @@ export function CompareView({
               runningB={perf[1].running}
             />
           )}
-          {tab === 'samples' && (
-            <MatchedSamples host={host} fileA={fileA} fileB={fileB} result={result} />
-          )}
+          {tab === 'samples' && <MatchedSamples fileA={fileA} fileB={fileB} result={result} />}
         </div>
       )}
     </div>

@@ -2,7 +2,7 @@
 // in the same command. Not part of `npm test`. Sizes: BENCH_DUMP_MB (default "100,1000"),
 // BENCH_OTLP_SPANS (default 1000000), BENCH_CHROME_EVENTS (default 2000000).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
@@ -11,6 +11,7 @@ import { writeChromeTrace } from './chrome-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
+import { benchCompare } from './bench-compare.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -424,6 +425,49 @@ function benchExportLine(path, bytes, baseline) {
   );
 }
 
+/**
+ * Compare of two 100k-sample dumps (issue 18: compare's tables within 100 ms): serve mode with
+ * both open and whole, `compare(a, b)` over HTTP, its answer's size, and the first screen of the
+ * matched samples' rows; beside the same calls on BENCH_BASELINE_CLI (an older build) in the
+ * same run when it is set. Two pairs (BENCH_COMPARE_PAIRS, default "0,1"): A against B (other
+ * prompts), and A against itself under another name (100k pairs by index).
+ */
+async function benchCompareHundredK() {
+  const rows = Number(process.env.BENCH_ROWS ?? 100_000);
+  const pathA = join(data, `rows_${rows}_v2.pt`);
+  const pathB = join(data, `rows_${rows}_v2_b.pt`);
+  if (!existsSync(pathA)) writeSlimeDump(pathA, Infinity, 420, rows);
+  if (!existsSync(pathB)) writeSlimeDump(pathB, Infinity, 420, rows, { seed: 7 });
+  // A under another name: the same prompts, so every sample pairs by index (100k pairs)
+  const copyA = join(data, `rows_${rows}_v2_same.pt`);
+  if (!existsSync(copyA)) symlinkSync(pathA, copyA);
+  const pairs = [
+    ['A against B (other prompts: nothing pairs, 100k only-A and only-B)', pathB],
+    ['A against itself under another name (every sample pairs by index)', copyA],
+  ].filter((_, i) => (process.env.BENCH_COMPARE_PAIRS ?? '0,1').split(',').includes(String(i)));
+  const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  const runs = [['this build', CLI], ...(baselineCli ? [[`baseline (${baselineCli})`, baselineCli]] : [])];
+  for (const [pairLabel, other] of pairs) {
+    console.log(`\n== compare of two ${rows}-sample dumps (${mb(statSync(pathA).size)} MB each) in the app: ${pairLabel}`);
+    const measured = [];
+    for (const [label, cli] of runs) {
+      const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+      const run = await benchCompare(cli, pathA, other);
+      measured.push(run);
+      console.log(`${label}: both open in ${run.openSec.toFixed(1)} s; ${run.matchedCount} samples matched by ${run.matchedBy} (load average before: ${load})`);
+      for (const i of run.interactions) {
+        console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`);
+      }
+    }
+    if (measured.length === 2) {
+      const [now, was] = measured;
+      const ratio = (k) => `${(now.interactions[k].ms / was.interactions[k].ms).toFixed(3)}x the time, ${(now.interactions[k].bytes / was.interactions[k].bytes).toFixed(3)}x the size`;
+      console.log(`  this build against the baseline: compare ${ratio(0)}; compare again ${ratio(1)}`);
+    }
+  }
+}
+
 function benchExport() {
   const path = join(data, 'rows_100000_v2.pt');
   if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, 100_000);
@@ -437,6 +481,7 @@ if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
 if (only === 'interactions') await benchInteractions();
 if (only === 'export') benchExport();
+if (!only || only === 'compare') await benchCompareHundredK();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'chrome') benchChrome();
 if (!only || only === 'loop') benchEventLoop();

@@ -295,9 +295,23 @@ export interface CompareFigure {
   relative: number | null;
   /** better / worse (changed for neutral figures) only beyond noise (CompareResult.noiseRule) */
   verdict: 'better' | 'worse' | 'changed' | 'noise' | 'none';
-  /** the rows behind the figure on each side, when it counts samples (statuses, resumed, ...) */
-  aRowIds?: number[];
-  bRowIds?: number[];
+  /**
+   * the rows behind the figure on each side, when it counts samples (statuses, resumed, ...);
+   * typed: a status of 100k samples is 100k ids, base64 over HTTP
+   */
+  aRowIds?: Int32Array;
+  bRowIds?: Int32Array;
+}
+
+/**
+ * The samples of A and B that are the same sample, as columns (pair k is aRowIds[k] with
+ * bRowIds[k], in A's order): 100k pairs cross as bytes, not as 100k objects.
+ */
+export interface MatchedPairs {
+  aRowIds: Int32Array;
+  bRowIds: Int32Array;
+  /** pair positions, biggest |B's duration - A's| first (ties in A's order): the table's order */
+  byDurationChange: Int32Array;
 }
 
 /** A piece of the answer's text, with the rows behind it when it names samples. */
@@ -326,11 +340,12 @@ export interface CompareResult {
     bRowIds: number[];
   }[];
   windows: { a: { own: string; whole: string }; b: { own: string; whole: string } };
-  matched: { aRowId: number; bRowId: number; key: string }[];
+  matched: MatchedPairs;
   /** index when every index-matched pair has the same prompt, else group and prompt */
   matchedBy: 'index' | 'group and prompt';
-  onlyA: number[];
-  onlyB: number[];
+  /** rows of A (of B) no pair holds, in file order */
+  onlyA: Int32Array;
+  onlyB: Int32Array;
   stats: CompareFigure[];
   noiseRule: string;
 }

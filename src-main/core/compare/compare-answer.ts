@@ -2,13 +2,16 @@ import type { AnswerPart } from '../api/trace-api';
 import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
 import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
 
+/** What the answer reads of a rollout: everything but its per-group and per-row lists. */
+type AnswerFigures = Omit<RolloutFigures, 'groups' | 'responseLengths'>;
+
 /**
  * The compare view's first lines: why B took longer or shorter than A, in plain sentences whose
  * figures link to the rows behind them. The whole span first (slime's viewer span, where idle
  * time between a resumed sample's attempts hides), then the rollout's own window (what kept it
  * open), then B's stragglers.
  */
-export function buildAnswer(a: RolloutFigures, b: RolloutFigures): AnswerPart[][] {
+export function buildAnswer(a: AnswerFigures, b: AnswerFigures): AnswerPart[][] {
   const sentences: AnswerPart[][] = [];
   const idleA = a.breakdownWhole.seconds['idle between attempts'];
   const idleB = b.breakdownWhole.seconds['idle between attempts'];
@@ -31,7 +34,7 @@ export function buildAnswer(a: RolloutFigures, b: RolloutFigures): AnswerPart[][
   return sentences;
 }
 
-function wholeSentence(a: RolloutFigures, b: RolloutFigures): AnswerPart[] {
+function wholeSentence(a: AnswerFigures, b: AnswerFigures): AnswerPart[] {
   const diff = b.whole.durationSec - a.whole.durationSec;
   const parts: AnswerPart[] = [
     {
@@ -67,7 +70,7 @@ function wholeSentence(a: RolloutFigures, b: RolloutFigures): AnswerPart[] {
   return parts;
 }
 
-function ownSentence(a: RolloutFigures, b: RolloutFigures, afterWhole: boolean): AnswerPart[] {
+function ownSentence(a: AnswerFigures, b: AnswerFigures, afterWhole: boolean): AnswerPart[] {
   const diff = b.own.durationSec - a.own.durationSec;
   const rel = a.own.durationSec > 0 ? diff / a.own.durationSec : null;
   const change = `${diff >= 0 ? '+' : '−'}${sec(Math.abs(diff))}${rel === null ? '' : `, ${rel >= 0 ? '+' : '−'}${pct(Math.abs(rel))}`}`;

@@ -1,4 +1,4 @@
-import type { CompareFigure, CompareResult, FileSummary } from '../api/trace-api';
+import type { CompareFigure, CompareResult, FileSummary, MatchedPairs } from '../api/trace-api';
 import type { PyValue } from '../model/py-value';
 import type { Row } from '../model/row';
 import { rewardValue } from '../model/reward-value';
@@ -6,20 +6,67 @@ import type { PerfView } from '../api/trace-api';
 import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
 import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
 import { NOISE_RULE, changeVerdict, metricUnit, relativeChange } from './metric-change';
-import { matchRows, type RowDigest } from './match-samples';
+import { matchRows, type RowMatch } from './match-samples';
+import { rowDigestColumns, type RowDigest, type RowDigestColumns } from './row-digest-columns';
 import { buildAnswer } from './compare-answer';
+import { orderByChange } from './pair-order';
 
-export type { RowDigest };
+export type { RowDigest, RowDigestColumns };
 
 /**
  * What comparing needs of one open file, computed where the file lives (its worker), so two
- * files compare without either's items crossing threads.
+ * files compare without either's items crossing threads; what does cross is columns and counts,
+ * not per-row or per-group objects.
  */
 export interface CompareDigest {
   perf: Record<string, number>;
   spanTotals: [name: string, sec: number, count: number][];
-  rows: RowDigest[];
-  rollout: RolloutFigures;
+  rows: RowDigestColumns;
+  rollout: CompareRollout;
+  /** this side's headline figures (sideStats), made where the file lives */
+  stats: Record<string, number>;
+  /** the rows behind each `status/...` figure, in row order */
+  rowsByStatus: Record<string, Int32Array>;
+}
+
+/** A digest's per-row and per-rollout parts, from which its figures are made. */
+export type DigestParts = Omit<CompareDigest, 'stats' | 'rowsByStatus'>;
+type SummaryCounts = Pick<FileSummary, 'samples' | 'rows' | 'untracedSamples'>;
+
+/** A digest with its side's figures, so that comparing two reads them instead of every row. */
+export function completeDigest(summary: SummaryCounts, parts: DigestParts): CompareDigest {
+  return {
+    ...parts,
+    stats: sideStats({ summary, digest: parts }),
+    rowsByStatus: rowsByStatus(parts.rows),
+  };
+}
+
+function rowsByStatus(rows: RowDigestColumns): Record<string, Int32Array> {
+  const keyOf = rows.statusNames.map((name) => `status/${name ?? 'none'}`);
+  const lists = new Map<string, number[]>(keyOf.map((key) => [key, []]));
+  rows.statusCodes.forEach((code, at) => lists.get(keyOf[code])!.push(rows.rowIds[at]));
+  return Object.fromEntries([...lists].map(([key, ids]) => [key, Int32Array.from(ids)]));
+}
+
+/** A rollout's figures without its per-group and per-row lists: what compare reads of them. */
+export type CompareRollout = Omit<RolloutFigures, 'groups' | 'responseLengths'> & {
+  groupCount: number;
+  zeroVarianceGroupCount: number;
+  /** the rows of every zero-variance group, group by group */
+  zeroVarianceRowIds: Int32Array;
+};
+
+export function compareRollout(figures: RolloutFigures): CompareRollout {
+  const { groups, responseLengths, ...rest } = figures;
+  void responseLengths;
+  const zeroVariance = groups.filter((g) => g.zeroVariance);
+  return {
+    ...rest,
+    groupCount: groups.length,
+    zeroVarianceGroupCount: zeroVariance.length,
+    zeroVarianceRowIds: Int32Array.from(zeroVariance.flatMap((g) => g.rowIds)),
+  };
 }
 
 /** The compare digest of a trace, made at once (the CLI; a worker warms it in steps). */
@@ -31,7 +78,7 @@ export function compareDigest(trace: DigestedTrace): CompareDigest {
   }
 }
 
-type DigestedTrace = { rows: Row[]; samples: PyValue[]; perf: PerfView };
+type DigestedTrace = { summary: SummaryCounts; rows: Row[]; samples: PyValue[]; perf: PerfView };
 
 /** Rows per step of a digest made while a worker answers calls: tens of milliseconds. */
 const DIGEST_ROWS_PER_STEP = 10_000;
@@ -61,12 +108,12 @@ export function* compareDigestSteps(
     });
     if ((i + 1) % rowsPerStep === 0) yield;
   }
-  return {
+  return completeDigest(trace.summary, {
     perf: trace.perf.perf,
     spanTotals: [...totals].map(([name, t]) => [name, t.sec, t.count]),
-    rows,
-    rollout: trace.perf.rollout,
-  };
+    rows: rowDigestColumns(rows),
+    rollout: compareRollout(trace.perf.rollout),
+  });
 }
 
 /** Per trace, its digest as far as it is made: the one a worker warms and its calls ask. */
@@ -120,7 +167,7 @@ export interface CompareSide {
  */
 export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
   assertComparable(a.summary, b.summary);
-  const { matched, matchedBy, onlyA, onlyB } = matchRows(a.digest.rows, b.digest.rows);
+  const match = matchRows(a.digest.rows, b.digest.rows);
   const ra = a.digest.rollout;
   const rb = b.digest.rollout;
   return {
@@ -142,19 +189,34 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
       a: { own: ra.own.label, whole: ra.whole.label },
       b: { own: rb.own.label, whole: rb.whole.label },
     },
-    matched,
-    matchedBy,
-    onlyA,
-    onlyB,
-    stats: figures(sideStats(a), sideStats(b)).map((figure) =>
-      withRows(figure, statRows(a, figure.key), statRows(b, figure.key)),
+    matched: matchedPairs(a.digest.rows, b.digest.rows, match),
+    matchedBy: match.matchedBy,
+    onlyA: match.onlyA,
+    onlyB: match.onlyB,
+    stats: figures(a.digest.stats, b.digest.stats).map((figure) =>
+      withRows(figure, statRows(a.digest, figure.key), statRows(b.digest, figure.key)),
     ),
     noiseRule: NOISE_RULE,
   };
 }
 
+/** The pairs by row id, and the order the matched-samples table shows them in. */
+function matchedPairs(a: RowDigestColumns, b: RowDigestColumns, match: RowMatch): MatchedPairs {
+  const n = match.aAt.length;
+  const change = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    // a NaN change (a row without an end) sorts as no change
+    change[k] = Math.abs(b.durations[match.bAt[k]] - a.durations[match.aAt[k]]) || 0;
+  }
+  return {
+    aRowIds: match.aAt.map((at) => a.rowIds[at]),
+    bRowIds: match.bAt.map((at) => b.rowIds[at]),
+    byDurationChange: orderByChange(change),
+  };
+}
+
 /** Before the own window the time is the resumed samples'; inside it, the bounding sample's. */
-function categoryRows(rollout: RolloutFigures, category: WallTimeCategory): number[] {
+function categoryRows(rollout: CompareRollout, category: WallTimeCategory): number[] {
   if (category === 'idle between attempts' || category === 'earlier attempts') {
     return rollout.resumed.map((r) => r.rowId);
   }
@@ -163,26 +225,23 @@ function categoryRows(rollout: RolloutFigures, category: WallTimeCategory): numb
 }
 
 /** The rows a counting figure counts, so the table can show them. */
-function statRows(side: CompareSide, key: string): number[] | undefined {
-  const { rows, rollout } = side.digest;
-  if (key.startsWith('status/')) {
-    const status = key.slice('status/'.length);
-    return rows.filter((row) => (row.status ?? 'none') === status).map((row) => row.row_id);
-  }
+function statRows(digest: CompareDigest, key: string): Int32Array | undefined {
+  const { rollout } = digest;
+  if (key.startsWith('status/')) return digest.rowsByStatus[key];
   if (key === 'rollout/resumed_samples' || key === 'rollout/idle_between_attempts_sec') {
-    return rollout.resumed.map((r) => r.rowId);
+    return Int32Array.from(rollout.resumed, (r) => r.rowId);
   }
-  if (key === 'groups/zero_variance_groups') {
-    return rollout.groups.filter((g) => g.zeroVariance).flatMap((g) => g.rowIds);
+  if (key === 'groups/zero_variance_groups') return rollout.zeroVarianceRowIds;
+  if (key === 'rollout/straggler_tail_sec' && rollout.stragglers) {
+    return Int32Array.from(rollout.stragglers.rowIds);
   }
-  if (key === 'rollout/straggler_tail_sec') return rollout.stragglers?.rowIds;
   return undefined;
 }
 
 function withRows(
   figure: CompareFigure,
-  aRowIds: number[] | undefined,
-  bRowIds: number[] | undefined,
+  aRowIds: Int32Array | undefined,
+  bRowIds: Int32Array | undefined,
 ): CompareFigure {
   return {
     ...figure,
@@ -265,7 +324,10 @@ function compareSpanTotals(
 }
 
 /** Headline figures of one side; response lengths from the samples, wall time from its own window. */
-export function sideStats(side: CompareSide): Record<string, number> {
+export function sideStats(side: {
+  summary: SummaryCounts;
+  digest: DigestParts;
+}): Record<string, number> {
   const { summary, digest } = side;
   const rows = digest.rows;
   const rollout = digest.rollout;
@@ -277,11 +339,11 @@ export function sideStats(side: CompareSide): Record<string, number> {
     'rollout/samples': summary.samples,
     'rollout/rows': summary.rows,
     'rollout/untraced_samples': summary.untracedSamples,
-    'groups/count': rollout.groups.length,
-    'groups/zero_variance_groups': rollout.groups.filter((g) => g.zeroVariance).length,
+    'groups/count': rollout.groupCount,
+    'groups/zero_variance_groups': rollout.zeroVarianceGroupCount,
   };
   if (rollout.stragglers) stats['rollout/straggler_tail_sec'] = rollout.stragglers.tailSec;
-  const rewards = rows.map((row) => row.reward).filter((r): r is number => r !== null);
+  const rewards = known(rows.rewards, rows.hasReward);
   if (rewards.length > 0) {
     const mean = rewards.reduce((s, r) => s + r, 0) / rewards.length;
     stats['reward/mean'] = mean;
@@ -289,23 +351,36 @@ export function sideStats(side: CompareSide): Record<string, number> {
       rewards.reduce((s, r) => s + (r - mean) ** 2, 0) / rewards.length,
     );
   }
-  const lengths = rows.map((row) => row.response_length).filter((n): n is number => n !== null);
+  const lengths = known(rows.responseLengths, rows.hasResponseLength);
   if (lengths.length > 0) {
-    const sorted = [...lengths].sort((x, y) => x - y);
-    const n = sorted.length;
+    const n = lengths.length;
     stats['response_length/mean'] = lengths.reduce((s, v) => s + v, 0) / n;
+    const sorted = lengths.sort();
     stats['response_length/median'] =
       n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     stats['response_length/max'] = sorted[n - 1];
   }
-  if (rows.length > 0) {
-    stats['row_duration/mean_sec'] = rows.reduce((s, row) => s + row.duration, 0) / rows.length;
+  if (rows.durations.length > 0) {
+    stats['row_duration/mean_sec'] =
+      rows.durations.reduce((s, d) => s + d, 0) / rows.durations.length;
   }
-  for (const row of rows) {
-    const key = `status/${row.status ?? 'none'}`;
-    stats[key] = (stats[key] ?? 0) + 1;
-  }
+  const counts = new Array<number>(rows.statusNames.length).fill(0);
+  for (const code of rows.statusCodes) counts[code] += 1;
+  rows.statusNames.forEach((name, code) => {
+    const key = `status/${name ?? 'none'}`;
+    stats[key] = (stats[key] ?? 0) + counts[code];
+  });
   return stats;
+}
+
+/** The values whose flag is set, in row order (a copy: sorting it leaves the column alone). */
+function known(values: Float64Array, has: Uint8Array): Float64Array {
+  let n = 0;
+  for (const flag of has) n += flag;
+  const out = new Float64Array(n);
+  let k = 0;
+  for (let at = 0; at < values.length; at++) if (has[at] === 1) out[k++] = values[at];
+  return out;
 }
 
 function promptKey(row: Row, samples: PyValue[]): string | null {

@@ -1,18 +1,17 @@
 import type { CompareResult } from '../api/trace-api';
-import type { Row } from '../model/row';
+import type { RowDigestColumns } from './row-digest-columns';
+import { firstRowOf, sameText, type TextColumn } from './text-column';
 
-/** What comparing needs of one row: its fields, and the key that matches carried-over prompts. */
-export interface RowDigest {
-  row_id: number;
-  sample_index: Row['sample_index'];
-  status: string | null;
-  reward: number | null;
-  /** the sample's `response_length` (slime's field), null when it has none */
-  response_length: number | null;
-  duration: number;
-  /** group and prompt text; null when the sample has no prompt */
-  promptKey: string | null;
+/** Which rows pair up: positions in A's and B's digest columns, pair by pair in A's order. */
+export interface RowMatch {
+  aAt: Int32Array;
+  bAt: Int32Array;
+  matchedBy: CompareResult['matchedBy'];
+  onlyA: Int32Array;
+  onlyB: Int32Array;
 }
+
+type Pairs = Pick<RowMatch, 'aAt' | 'bAt'>;
 
 /**
  * Which samples of A and B are the same sample. By index only when the index says so: every
@@ -20,57 +19,77 @@ export interface RowDigest {
  * of one rollout). Otherwise (consecutive rollouts: other prompts, resumed groups carried over)
  * by group and prompt; the samples left on either side are listed, not paired.
  */
-export function matchRows(
-  rowsA: RowDigest[],
-  rowsB: RowDigest[],
-): Pick<CompareResult, 'matched' | 'matchedBy' | 'onlyA' | 'onlyB'> {
-  const bByIndex = new Map<string, RowDigest>();
-  for (const row of rowsB) {
-    const key = indexKey(row);
-    if (key !== null && !bByIndex.has(key)) bByIndex.set(key, row);
-  }
-  const indexPairs = rowsA.flatMap((row) => {
-    const key = indexKey(row);
-    const other = key === null ? undefined : bByIndex.get(key);
-    return other ? [[row, other] as const] : [];
-  });
-  const promptsAgree =
-    indexPairs.length > 0 && indexPairs.every(([x, y]) => x.promptKey === y.promptKey);
-  const matched: CompareResult['matched'] = [];
-  const usedA = new Set<number>();
-  const usedB = new Set<number>();
-  if (promptsAgree) {
-    for (const [x, y] of indexPairs) {
-      matched.push({ aRowId: x.row_id, bRowId: y.row_id, key: `index ${String(x.sample_index)}` });
-      usedA.add(x.row_id);
-      usedB.add(y.row_id);
-    }
-  } else {
-    const bByPrompt = new Map<string, number[]>();
-    for (const row of rowsB) {
-      if (row.promptKey === null) continue;
-      const list = bByPrompt.get(row.promptKey);
-      if (list) list.push(row.row_id);
-      else bByPrompt.set(row.promptKey, [row.row_id]);
-    }
-    for (const row of rowsA) {
-      const candidates = row.promptKey === null ? undefined : bByPrompt.get(row.promptKey);
-      const bRow = candidates?.find((id) => !usedB.has(id));
-      if (bRow === undefined) continue;
-      matched.push({ aRowId: row.row_id, bRowId: bRow, key: 'group and prompt' });
-      usedA.add(row.row_id);
-      usedB.add(bRow);
-    }
+export function matchRows(a: RowDigestColumns, b: RowDigestColumns): RowMatch {
+  const byIndex = matchByIndex(a, b);
+  const pairs = byIndex ?? matchByPrompt(a.promptKeys, b.promptKeys);
+  const usedA = new Uint8Array(a.rowIds.length);
+  const usedB = new Uint8Array(b.rowIds.length);
+  for (let k = 0; k < pairs.aAt.length; k++) {
+    usedA[pairs.aAt[k]] = 1;
+    usedB[pairs.bAt[k]] = 1;
   }
   return {
-    matched,
-    matchedBy: promptsAgree ? 'index' : 'group and prompt',
-    onlyA: rowsA.filter((row) => !usedA.has(row.row_id)).map((row) => row.row_id),
-    onlyB: rowsB.filter((row) => !usedB.has(row.row_id)).map((row) => row.row_id),
+    ...pairs,
+    matchedBy: byIndex ? 'index' : 'group and prompt',
+    onlyA: unused(a.rowIds, usedA),
+    onlyB: unused(b.rowIds, usedB),
   };
 }
 
-function indexKey(row: RowDigest): string | null {
-  const index = row.sample_index;
-  return typeof index === 'number' || typeof index === 'string' ? String(index) : null;
+/**
+ * Pairs by sample index (each index pairs with B's first row of that index), or null when no
+ * index pairs or some index pair has another prompt.
+ */
+function matchByIndex(a: RowDigestColumns, b: RowDigestColumns): Pairs | null {
+  const pairs = new PairList(a.rowIds.length);
+  for (let at = 0; at < a.rowIds.length; at++) {
+    const other = firstRowOf(b.indexKeys, a.indexKeys, at);
+    if (other < 0) continue;
+    if (!sameText(a.promptKeys, at, b.promptKeys, other)) return null;
+    pairs.add(at, other);
+  }
+  return pairs.count === 0 ? null : pairs.done();
+}
+
+/** Each A row takes the first B row with its group and prompt that no earlier A row took. */
+function matchByPrompt(promptsA: TextColumn, promptsB: TextColumn): Pairs {
+  // B's rows of one prompt are a chain (its first row, then nextSame); a taken row is always
+  // the first not taken, so each prompt keeps where its chain goes on, by its first row
+  // (-2: none taken yet; -1: all taken)
+  const nextFree = new Int32Array(promptsB.ends.length).fill(-2);
+  const pairs = new PairList(promptsA.ends.length);
+  for (let at = 0; at < promptsA.ends.length; at++) {
+    const first = firstRowOf(promptsB, promptsA, at);
+    if (first < 0) continue;
+    const free = nextFree[first] === -2 ? first : nextFree[first];
+    if (free < 0) continue;
+    pairs.add(at, free);
+    nextFree[first] = promptsB.nextSame[free];
+  }
+  return pairs.done();
+}
+
+/** Pairs of positions as they are found, at most one per A row. */
+class PairList {
+  private readonly aAt: Int32Array;
+  private readonly bAt: Int32Array;
+  count = 0;
+  constructor(capacity: number) {
+    this.aAt = new Int32Array(capacity);
+    this.bAt = new Int32Array(capacity);
+  }
+  add(aAt: number, bAt: number): void {
+    this.aAt[this.count] = aAt;
+    this.bAt[this.count] = bAt;
+    this.count += 1;
+  }
+  done(): Pairs {
+    return { aAt: this.aAt.slice(0, this.count), bAt: this.bAt.slice(0, this.count) };
+  }
+}
+
+function unused(rowIds: Int32Array, used: Uint8Array): Int32Array {
+  const out: number[] = [];
+  for (let at = 0; at < rowIds.length; at++) if (used[at] === 0) out.push(rowIds[at]);
+  return Int32Array.from(out);
 }

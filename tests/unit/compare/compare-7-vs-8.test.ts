@@ -133,11 +133,12 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
   it('prompts differ, so samples match by group and prompt, not index; the unmatched are listed', () => {
     const result = compare7vs8();
     expect(result.matchedBy).toBe('group and prompt');
-    expect(result.matched.length + result.onlyA.length).toBe(24);
-    expect(result.matched.length + result.onlyB.length).toBe(24);
+    expect(result.matched.aRowIds.length + result.onlyA.length).toBe(24);
+    expect(result.matched.bRowIds.length + result.onlyB.length).toBe(24);
     const self = compareTraces(side('rollout_8.pt', 'a'), side('rollout_8.pt', 'b'));
     expect(self.matchedBy).toBe('index');
-    expect(self.matched).toHaveLength(24);
+    expect(self.matched.aRowIds).toEqual(Int32Array.from({ length: 24 }, (_, i) => i));
+    expect(self.matched.bRowIds).toEqual(self.matched.aRowIds);
     expect(self.stats.every((s) => s.verdict === 'noise' || s.verdict === 'none')).toBe(true);
   });
 
@@ -149,10 +150,10 @@ describe('compare rollout 7 with rollout 8 (partial-rollout resume)', () => {
     );
     const aborted = cache8.rows.filter((r) => r.status === 'aborted').map((r) => r.row_id);
     expect(aborted).toHaveLength(expected.b.status.aborted);
-    expect(stat('status/aborted').bRowIds).toEqual(aborted);
+    expect(stat('status/aborted').bRowIds).toEqual(Int32Array.from(aborted));
     expect(stat('status/aborted').aRowIds).toBeUndefined();
     expect(stat('groups/zero_variance_groups').bRowIds).toEqual(
-      cache8.rows.filter((r) => r.group_index === 5).map((r) => r.row_id),
+      Int32Array.from(cache8.rows.filter((r) => r.group_index === 5).map((r) => r.row_id)),
     );
     const idle = result.wallTime.find((w) => w.category === 'idle between attempts')!;
     expect(idle.bRowIds).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);

@@ -7,7 +7,10 @@ import {
   sideStats,
   type CompareSide,
   type RowDigest,
+  compareRollout,
+  completeDigest,
 } from '../../../src-main/core/compare/compare-traces';
+import { rowDigestColumns, rowDigestsOf } from '../../../src-main/core/compare/row-digest-columns';
 import type { CompareFigure, FileSummary, PerfView } from '../../../src-main/core/api/trace-api';
 import type { Row } from '../../../src-main/core/model/row';
 import type { PyValue } from '../../../src-main/core/model/py-value';
@@ -38,7 +41,12 @@ const sideOf = (
 ): CompareSide => ({
   fileId,
   summary: { format: 'slime', formatLabels: { noun: 'slime dump' }, ...counts } as FileSummary,
-  digest: { perf: {}, spanTotals: [], rows, rollout },
+  digest: completeDigest(counts, {
+    perf: {},
+    spanTotals: [],
+    rows: rowDigestColumns(rows),
+    rollout: compareRollout(rollout),
+  }),
 });
 
 describe('one side’s headline figures', () => {
@@ -154,16 +162,24 @@ describe('the rows behind figures', () => {
 
   it('counting figures carry their rows; a side with none has no list', () => {
     const stats = compare().stats;
-    expect(figure(stats, 'status/aborted')).toMatchObject({ a: 1, b: null, aRowIds: [1] });
-    expect(figure(stats, 'status/none').aRowIds).toEqual([2]);
-    expect(figure(stats, 'status/completed')).toMatchObject({
-      aRowIds: [0, 3, 4, 5],
-      bRowIds: [0, 1],
+    expect(figure(stats, 'status/aborted')).toMatchObject({
+      a: 1,
+      b: null,
+      aRowIds: Int32Array.from([1]),
     });
-    expect(figure(stats, 'rollout/resumed_samples').aRowIds).toEqual([4, 2]);
-    expect(figure(stats, 'rollout/idle_between_attempts_sec').aRowIds).toEqual([4, 2]);
-    expect(figure(stats, 'groups/zero_variance_groups').aRowIds).toEqual([0, 1, 4, 5]);
-    expect(figure(stats, 'rollout/straggler_tail_sec').aRowIds).toEqual([5, 3]);
+    expect(figure(stats, 'status/none').aRowIds).toEqual(Int32Array.from([2]));
+    expect(figure(stats, 'status/completed')).toMatchObject({
+      aRowIds: Int32Array.from([0, 3, 4, 5]),
+      bRowIds: Int32Array.from([0, 1]),
+    });
+    expect(figure(stats, 'rollout/resumed_samples').aRowIds).toEqual(Int32Array.from([4, 2]));
+    expect(figure(stats, 'rollout/idle_between_attempts_sec').aRowIds).toEqual(
+      Int32Array.from([4, 2]),
+    );
+    expect(figure(stats, 'groups/zero_variance_groups').aRowIds).toEqual(
+      Int32Array.from([0, 1, 4, 5]),
+    );
+    expect(figure(stats, 'rollout/straggler_tail_sec').aRowIds).toEqual(Int32Array.from([5, 3]));
     for (const key of [
       'status/aborted',
       'rollout/resumed_samples',
@@ -297,8 +313,12 @@ describe('the digest a worker builds of one file', () => {
       {},
       { prompt: circular as unknown as PyValue },
     ];
-    const perf = { perf: { 'perf/x': 1 }, rollout: { responseLengths: [10, null, 30] } };
+    const perf = {
+      perf: { 'perf/x': 1 },
+      rollout: { ...figures({ own: 10 }), responseLengths: [10, null, 30] },
+    };
     const digest = compareDigest({
+      summary: { samples: 7, rows: 7, untracedSamples: 0 },
       rows,
       samples,
       perf: perf as unknown as PerfView,
@@ -309,28 +329,22 @@ describe('the digest a worker builds of one file', () => {
       ['reward', 0.25, 1],
     ]);
     expect(digest.perf).toEqual({ 'perf/x': 1 });
-    expect(digest.rows.map((r) => r.reward)).toEqual([1, 0.5, null, 1, 0, null, null]);
-    expect(digest.rows.map((r) => r.response_length)).toEqual([
-      10,
-      null,
-      30,
-      null,
-      null,
-      null,
-      null,
-    ]);
-    expect(digest.rows.map((r) => [r.row_id, r.sample_index, r.status, r.duration])).toEqual([
-      [0, 0, 'completed', 0.5],
-      [1, 1, 'completed', 1.5],
-      [2, 2, 'completed', 2.5],
-      [3, 3, 'completed', 3.5],
-      [4, 4, 'completed', 4.5],
-      [5, 5, 'completed', 5.5],
-      [6, 6, 'completed', 6.5],
+    const rowsOut = rowDigestsOf(digest.rows);
+    expect(rowsOut.map((r) => r.reward)).toEqual([1, 0.5, null, 1, 0, null, null]);
+    expect(rowsOut.map((r) => r.response_length)).toEqual([10, null, 30, null, null, null, null]);
+    // a sample index comes back as its key's text
+    expect(rowsOut.map((r) => [r.row_id, r.sample_index, r.status, r.duration])).toEqual([
+      [0, '0', 'completed', 0.5],
+      [1, '1', 'completed', 1.5],
+      [2, '2', 'completed', 2.5],
+      [3, '3', 'completed', 3.5],
+      [4, '4', 'completed', 4.5],
+      [5, '5', 'completed', 5.5],
+      [6, '6', 'completed', 6.5],
     ]);
     // group, a NUL, a hash of the prompt text (a list of messages as JSON, a bigint as its
     // digits); no key for a null prompt, a sample that is not a dict, no sample, or no prompt
-    expect(digest.rows.map((r) => r.promptKey)).toEqual([
+    expect(rowsOut.map((r) => r.promptKey)).toEqual([
       `3\u0000${textHash('what is 2+2')}`,
       `3\u0000${textHash('[{"role":"user","content":"hi","id":"12"}]')}`,
       null,
@@ -339,7 +353,23 @@ describe('the digest a worker builds of one file', () => {
       null,
       `6\u0000${textHash('[object Object]')}`,
     ]);
-    expect(digest.rollout).toBe(perf.rollout);
+    expect(digest.rollout).toMatchObject({
+      groupCount: 0,
+      zeroVarianceGroupCount: 0,
+      zeroVarianceRowIds: new Int32Array(),
+    });
+    expect('groups' in digest.rollout || 'responseLengths' in digest.rollout).toBe(false);
+    // the side's figures are made with the digest: rewards 1, 0.5, 1, 0 (mean 0.625), lengths
+    // 10 and 30, seven completed rows
+    expect(digest.stats).toMatchObject({
+      'reward/mean': 0.625,
+      'response_length/mean': 20,
+      'status/completed': 7,
+      'rollout/samples': 7,
+    });
+    expect(digest.rowsByStatus).toEqual({
+      'status/completed': Int32Array.from([0, 1, 2, 3, 4, 5, 6]),
+    });
   });
 
   it('prompt texts are keyed by a 64-bit hash: FNV-1a, then a second multiplicative hash', () => {

@@ -7,12 +7,16 @@ import {
   compareDigestSteps,
   keptCompareDigest,
   warmCompareDigest,
+  compareRollout,
   compareTraces,
+  completeDigest,
   type CompareSide,
   type RowDigest,
 } from '../../../src-main/core/compare/compare-traces';
 import type { CompareResult, FileSummary } from '../../../src-main/core/api/trace-api';
 import { OTLP, SLIME, fixtureSource, readJson } from '../../support/fixtures';
+import { rowDigestColumns, rowDigestsOf } from '../../../src-main/core/compare/row-digest-columns';
+import { matchedPairList } from '../../../src-main/core/compare/matched-pair-list';
 
 interface ExpectedCache {
   rows: {
@@ -165,9 +169,9 @@ describe('comparing two rollouts from their digests', () => {
     const path = resolve(SLIME, 'rollout_agentic.pt');
     const result = compareTraces(side(path, 'a'), side(path, 'b'));
     const expected = readJson<ExpectedCache>(`${path}.expected.json`);
-    expect(result.matched).toHaveLength(expected.rows.length);
-    expect(result.onlyA).toEqual([]);
-    expect(result.onlyB).toEqual([]);
+    expect(result.matched.aRowIds).toHaveLength(expected.rows.length);
+    expect(result.onlyA).toEqual(new Int32Array());
+    expect(result.onlyB).toEqual(new Int32Array());
     // span counts per name are slime's spans (its viewer's cache)
     const slimeSpans = new Map<string, { count: number; sec: number }>();
     for (const row of expected.rows)
@@ -202,8 +206,8 @@ describe('comparing two rollouts from their digests', () => {
       .length;
     const rowsB = readJson<ExpectedCache>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows
       .length;
-    expect(result.matched.length + result.onlyA.length).toBe(rowsA);
-    expect(result.matched.length + result.onlyB.length).toBe(rowsB);
+    expect(result.matched.aRowIds.length + result.onlyA.length).toBe(rowsA);
+    expect(result.matched.bRowIds.length + result.onlyB.length).toBe(rowsB);
     expect(result.stats.find((s) => s.key === 'rollout/rows')).toMatchObject({
       key: 'rollout/rows',
       a: rowsA,
@@ -216,10 +220,11 @@ describe('comparing two rollouts from their digests', () => {
     const trace = openTraceFile([fixtureSource(resolve(OTLP, 'sglang_otel_trace.json'))]);
     const digest = compareDigest(trace);
     // 20 traces, one row each (tests/fixtures/otlp/README.md)
-    expect(digest.rows).toHaveLength(20);
+    expect(digest.rows.rowIds).toHaveLength(20);
     // a trace has no sample response_length
-    expect(digest.rows.map((r) => r.response_length)).toEqual(Array(20).fill(null));
-    expect(digest.rows.map((r) => r.promptKey)).toEqual(Array(20).fill(null));
+    const rows = rowDigestsOf(digest.rows);
+    expect(rows.map((r) => r.response_length)).toEqual(Array(20).fill(null));
+    expect(rows.map((r) => r.promptKey)).toEqual(Array(20).fill(null));
   });
 
   it('a dump and an OTLP file cannot be compared: the message names both kinds', () => {
@@ -260,11 +265,30 @@ describe('matching samples and figures on digests made by hand', () => {
       rows: rows.length,
       untracedSamples: 0,
     } as FileSummary,
-    digest: { perf: {}, spanTotals: [], rows, rollout: buildRolloutFigures([], [], null) },
+    digest: completeDigest(
+      { samples: rows.length, rows: rows.length, untracedSamples: 0 },
+      {
+        perf: {},
+        spanTotals: [],
+        rows: rowDigestColumns(rows),
+        rollout: compareRollout(buildRolloutFigures([], [], null)),
+      },
+    ),
   });
 
+  /** the answer with its pairs and only-lists as the CLI's JSON lists them */
+  const compareListed = (a: CompareSide, b: CompareSide) => {
+    const result = compareTraces(a, b);
+    return {
+      ...result,
+      matched: matchedPairList(result, a.digest.rows),
+      onlyA: Array.from(result.onlyA),
+      onlyB: Array.from(result.onlyB),
+    };
+  };
+
   it('prompts agree at every index: matched by index, the rest only-B', () => {
-    const result = compareTraces(
+    const result = compareListed(
       sideOf('a', [row(0, 0, 'g0|p'), row(1, 1, 'g0|q')]),
       sideOf('b', [row(0, 0, 'g0|p'), row(1, 1, 'g0|q'), row(2, 2, 'g1|r')]),
     );
@@ -277,7 +301,7 @@ describe('matching samples and figures on digests made by hand', () => {
   });
 
   it('an index pair with other prompts: matched by group and prompt only', () => {
-    const result = compareTraces(
+    const result = compareListed(
       sideOf('a', [row(0, 0, 'g0|p'), row(1, 1, 'g0|q'), row(2, null, 'g1|r'), row(3, 7, 'g2|s')]),
       sideOf('b', [
         row(0, 0, 'g9|z'),
@@ -298,7 +322,7 @@ describe('matching samples and figures on digests made by hand', () => {
   });
 
   it('a B row is used once: three A rows with one prompt, one B row with it', () => {
-    const result = compareTraces(
+    const result = compareListed(
       sideOf('a', [row(0, 3, 'p'), row(1, 3, 'p'), row(2, 3, 'p')]),
       sideOf('b', [row(0, 3, 'x'), row(1, 9, 'p')]),
     );
@@ -307,7 +331,7 @@ describe('matching samples and figures on digests made by hand', () => {
   });
 
   it('a string sample index matches the same string; null indexes never match by index', () => {
-    const result = compareTraces(
+    const result = compareListed(
       sideOf('a', [row(0, 'k' as never, 'p'), row(1, null, 'q')]),
       sideOf('b', [row(0, null, 'q'), row(1, 'k' as never, 'p')]),
     );

@@ -115,8 +115,8 @@ describe('TraceService over the ingest session', () => {
     // rollouts 7 and 8 hold other prompts at the same indexes: matched by group and prompt,
     // every sample of A either matched or listed (issue 17)
     expect(result.matchedBy).toBe('group and prompt');
-    expect(result.matched.length + result.onlyA.length).toBe(expected.a.samples);
-    expect(result.matched.length + result.onlyB.length).toBe(expected.b.samples);
+    expect(result.matched.aRowIds.length + result.onlyA.length).toBe(expected.a.samples);
+    expect(result.matched.bRowIds.length + result.onlyB.length).toBe(expected.b.samples);
     const otlp = await openPath(resolve(OTLP, 'sglang_otel_trace.json'));
     await expect(service.compare(a, otlp)).rejects.toThrow(
       'cannot compare a slime dump with a OpenTelemetry trace',
