@@ -3,16 +3,8 @@
 // again, with the answer's size; then the matched samples' rows as the compare view's table
 // asks for its first screen. The process's own clock is not the page's: this is the call alone.
 import { spawn } from 'node:child_process';
+import { call } from './serve-call.mjs';
 
-async function call(port, method, args) {
-  const response = await fetch(`http://127.0.0.1:${port}/api/call`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-trace-token': 'bench' },
-    body: JSON.stringify({ method, args }),
-  });
-  const text = await response.text();
-  return { text, json: text ? JSON.parse(text) : null };
-}
 
 /**
  * Serve mode on A and B; waits until both are whole and `settleMs` more (the workers warm their

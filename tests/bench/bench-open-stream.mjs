@@ -5,18 +5,10 @@
 // HTTP. Baseline in the same run: `summary --json` of the same file (read, then everything).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { call } from './serve-call.mjs';
 
 const FIRST_SCREEN = 60;
 
-async function call(port, method, args) {
-  const response = await fetch(`http://127.0.0.1:${port}/api/call`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-trace-token': 'bench' },
-    body: JSON.stringify({ method, args }),
-  });
-  const text = await response.text();
-  return { text, json: text ? JSON.parse(text) : null };
-}
 
 function peakKb(pid) {
   try {
