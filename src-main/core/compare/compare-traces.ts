@@ -283,13 +283,7 @@ export function byChange(x: CompareFigure, y: CompareFigure): number {
   return ry - rx || x.key.localeCompare(y.key);
 }
 
-/** Total closed-span time per span name: where the time went, and where it moved. */
-export function spanTotals(rows: Row[]): Map<string, { sec: number; count: number }> {
-  const totals = new Map<string, { sec: number; count: number }>();
-  for (const row of rows) addSpanTotals(totals, row);
-  return totals;
-}
-
+/** Adds a row's spans to the time per span name: where the time went, and where it moved. */
 function addSpanTotals(totals: Map<string, { sec: number; count: number }>, row: Row): void {
   for (const item of row.items) {
     if (item.type !== 'span') continue;
