@@ -61,7 +61,13 @@ export function Timeline({
     () => useViewStore.getState().scrollTops[windowKey] ?? 0,
   );
   useLayoutEffect(() => {
-    if (scroller.current) scroller.current.scrollTop = scrollTop;
+    const element = scroller.current;
+    if (element) element.scrollTop = scrollTop;
+    // and on unmount, where the element is now: a scroll event comes a frame after the scroll,
+    // so a view replaced within that frame (the file's last rows in) would forget it
+    return () => {
+      if (element) setStoredScrollTop(windowKey, element.scrollTop);
+    };
     // once, on mount: later scrolls come from the element itself
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -235,8 +235,11 @@ test.describe('a rollout of 10,050 samples', () => {
   test('the timeline stays where the user scrolled while rows stream in, and across tabs', async ({
     page,
   }) => {
+    // 25,000 samples (~200 MB): 10,050 are read before the test can scroll, now and then
+    const streamed = join(dir, 'rollout_25k.pt');
+    writeSlimeDump(streamed, 500e6, 16, 25_000);
     await page.goto(URL);
-    await page.getByTestId('file-input').setInputFiles(path);
+    await page.getByTestId('file-input').setInputFiles(streamed);
     // the first rows, while the rest is read (previews; a later one may start earlier and move
     // the file's times): scroll down at once
     await expect(page.getByTestId('timeline-row').first()).toBeVisible({ timeout: 90_000 });
@@ -244,7 +247,7 @@ test.describe('a rollout of 10,050 samples', () => {
     const scroller = page.locator('.timeline-scroll');
     await scroller.evaluate((el) => (el.scrollTop = 600));
     await expect(page.getByTestId('opening-tab')).toHaveCount(0, { timeout: 90_000 });
-    await expect(page.getByTestId('row-count')).toContainText('10050');
+    await expect(page.getByTestId('row-count')).toContainText('25000');
     expect(await scroller.evaluate((el) => el.scrollTop)).toBe(600);
     // another tab and back: the timeline opens where it was
     await page.getByTestId('view-perf').click();
