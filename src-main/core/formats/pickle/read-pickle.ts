@@ -177,10 +177,14 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       }
       fail('pickle/bad-setitem', 'the pickle sets an item on something that is not a dict');
     }
+    setDictItem(dict as PyDict, key, v);
+  };
+  /** dict[key] = v on a dict (the caller checked it is one) */
+  const setDictItem = (dict: PyDict, key: PyValue, v: PyValue) => {
     const k = dictKey(key);
     if (k === 'index') samplesRead++;
-    (dict as PyDict)[k] = v;
-    nest(dict as object, v);
+    dict[k] = v;
+    nest(dict, v);
   };
   const appendItems = (target: Slot, items: Slot[], startOffset: number) => {
     if (target instanceof ListBuilder) {
@@ -553,14 +557,8 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         const d = stack[from - 1];
         if (isPlainDict(d)) {
           // a dict (the common case): checked once for the batch, not once per pair
-          for (let i = from; i < stack.length; i += 2) {
-            const key = value(stack[i]);
-            const v = value(stack[i + 1]);
-            const k = typeof key === 'string' ? key : dictKey(key);
-            if (k === 'index') samplesRead++;
-            d[k] = v;
-            if (v !== null && typeof v === 'object') nest(d, v);
-          }
+          for (let i = from; i < stack.length; i += 2)
+            setDictItem(d, value(stack[i]), value(stack[i + 1]));
         } else {
           for (let i = from; i < stack.length; i += 2)
             setItem(d, value(stack[i]), value(stack[i + 1]));
