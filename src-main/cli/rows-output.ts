@@ -3,7 +3,8 @@ import { FORMATS, SNIFF_BYTES, findFormat } from '../core/formats/registry';
 import { gunzipIfGzip } from '../core/bytes/gunzip-source';
 import { ingest, openPathSource, toFileError } from '../ingest/open-sources';
 import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
-import type { Row, SlimeCache } from '../core/model/row';
+import type { PackedRow, SlimeCache } from '../core/model/row';
+import { unpackRow } from '../core/rows/packed-items';
 
 /**
  * `rows FILE`: the rows in the cache its format's own tools write, where it has one (a slime
@@ -41,7 +42,7 @@ export function buildRowsJson(paths: string[], options: OpenOptions = {}): Slime
   return rowsEnvelope(path, trace.summary.samples, trace.rows);
 }
 
-function rowsEnvelope(path: string, sampleCount: number, rows: Row[]): SlimeCache {
+function rowsEnvelope(path: string, sampleCount: number, rows: PackedRow[]): SlimeCache {
   let start = Infinity;
   let end = -Infinity;
   for (const row of rows) {
@@ -55,7 +56,7 @@ function rowsEnvelope(path: string, sampleCount: number, rows: Row[]): SlimeCach
     sample_count: sampleCount,
     global_start: rows.length > 0 ? start : null,
     global_end: rows.length > 0 ? end : null,
-    rows,
+    rows: rows.map(unpackRow),
   };
 }
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { packRows } from '../../src-main/core/rows/packed-items';
 import { it } from 'vitest';
 import { buildStore } from '../../src-main/core/store/build-store';
 import { queryRows } from '../../src-main/core/store/query-rows';
@@ -16,7 +17,7 @@ it('store queries on 100k rows', () => {
     return { ...r, row_id: i, sample_index: i, start: r.start + shift, end: r.end + shift };
   });
   let t = performance.now();
-  const store = buildStore({ rows });
+  const store = buildStore({ rows: packRows(rows) });
   console.log(`buildStore: ${(performance.now() - t).toFixed(0)} ms for ${ROWS} rows, ${store.itemCount} items`);
   const queries: [string, RowQuery, (rs: Row[]) => Row[]][] = [
     ['sort by duration', { sort: 'duration', descending: true }, (rs) => [...rs].sort((a, b) => b.end - b.start - (a.end - a.start))],

@@ -1,6 +1,7 @@
 import type { CompareFigure, CompareResult, FileSummary, MatchedPairs } from '../api/trace-api';
 import type { PyValue } from '../model/py-value';
-import type { Row } from '../model/row';
+import type { PackedRow } from '../model/row';
+import { PackedItemCursor } from '../rows/packed-items';
 import { rewardValue } from '../model/reward-value';
 import type { PerfView } from '../api/trace-api';
 import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
@@ -78,7 +79,12 @@ export function compareDigest(trace: DigestedTrace): CompareDigest {
   }
 }
 
-type DigestedTrace = { summary: SummaryCounts; rows: Row[]; samples: PyValue[]; perf: PerfView };
+type DigestedTrace = {
+  summary: SummaryCounts;
+  rows: PackedRow[];
+  samples: PyValue[];
+  perf: PerfView;
+};
 
 /** Rows per step of a digest made while a worker answers calls: tens of milliseconds. */
 const DIGEST_ROWS_PER_STEP = 10_000;
@@ -284,11 +290,12 @@ export function byChange(x: CompareFigure, y: CompareFigure): number {
 }
 
 /** Adds a row's spans to the time per span name: where the time went, and where it moved. */
-function addSpanTotals(totals: Map<string, { sec: number; count: number }>, row: Row): void {
-  for (const item of row.items) {
-    if (item.type !== 'span') continue;
+function addSpanTotals(totals: Map<string, { sec: number; count: number }>, row: PackedRow): void {
+  const item = new PackedItemCursor().reset(row.packed);
+  while (item.next()) {
+    if (item.state !== 'closed_span' && item.state !== 'open_span') continue;
     const entry = totals.get(item.name) ?? { sec: 0, count: 0 };
-    entry.sec += item.display_end_ts - item.start_ts;
+    entry.sec += item.displayEnd - item.start;
     entry.count += 1;
     totals.set(item.name, entry);
   }
@@ -377,7 +384,7 @@ function known(values: Float64Array, has: Uint8Array): Float64Array {
   return out;
 }
 
-function promptKey(row: Row, samples: PyValue[]): string | null {
+function promptKey(row: PackedRow, samples: PyValue[]): string | null {
   const sample = samples[row.row_id] as Record<string, PyValue> | undefined;
   if (!sample || typeof sample !== 'object') return null;
   const prompt = sample.prompt;

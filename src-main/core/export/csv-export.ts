@@ -1,4 +1,4 @@
-import type { AttrValue, Row } from '../model/row';
+import type { AttrValue, RowFields } from '../model/row';
 
 const COLUMNS = [
   'row_id',
@@ -27,7 +27,7 @@ const COLUMNS = [
  * One line per row after a header, RFC 4180 quoting. Text cells starting with = + - @ get a
  * leading apostrophe so a spreadsheet shows them instead of running them as formulas.
  */
-export function buildRowsCsv(rows: Row[]): string {
+export function buildRowsCsv(rows: readonly RowFields[]): string {
   const lines = [COLUMNS.join(',')];
   for (const row of rows) lines.push(COLUMNS.map((c) => cell(row[c] as AttrValue)).join(','));
   return `${lines.join('\r\n')}\r\n`;

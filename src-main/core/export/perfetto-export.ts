@@ -1,6 +1,7 @@
 import { minOf } from '../model/extent';
 import { gzipSync } from 'node:zlib';
-import type { Row, SpanItem } from '../model/row';
+import type { PackedRow, Row, RowFields, SpanItem } from '../model/row';
+import { unpackRow } from '../rows/packed-items';
 
 export interface TraceEvent {
   name: string;
@@ -39,7 +40,7 @@ export function buildPerfettoTrace(files: PerfettoFile[]): PerfettoTrace {
 
 export interface PerfettoFile {
   name: string;
-  rows: Row[];
+  rows: readonly PackedRow[];
   globalStart: number | null;
 }
 
@@ -93,7 +94,7 @@ export class PerfettoJsonWriter {
  * Where a file's microseconds count from: its rollout start (the smallest row start,
  * FileSummary.globalStartSec, null for no rows), else 0 or the earliest row start if earlier.
  */
-export function perfettoOrigin(globalStart: number | null, rows: readonly Row[]): number {
+export function perfettoOrigin(globalStart: number | null, rows: readonly RowFields[]): number {
   return (
     globalStart ??
     Math.min(
@@ -142,7 +143,7 @@ function* perfettoEventBatches(files: PerfettoFile[]): Generator<TraceEvent[], v
     const origin = perfettoOrigin(file.globalStart, file.rows);
     yield processEvents(file.name, pid);
     for (let r = 0; r < file.rows.length; r++) {
-      yield rowEvents(file.rows[r], pid, r + 1, origin, ids);
+      yield rowEvents(unpackRow(file.rows[r]), pid, r + 1, origin, ids);
     }
   }
 }

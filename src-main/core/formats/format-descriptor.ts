@@ -3,7 +3,7 @@ import type { PartReader } from '../bytes/part-reader';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
 import type { PerfSummary } from '../model/perf';
 import type { PyValue } from '../model/py-value';
-import type { AttrValue, Row } from '../model/row';
+import type { AttrValue, PackedRow, Row } from '../model/row';
 
 /**
  * A format: everything the explorer knows about one kind of file, in the format's own folder
@@ -99,7 +99,7 @@ export interface FormatOpenOptions {
    * so far and the samples they come from. Called again as more arrive; each call's rows start
    * with the last call's. What `open` returns is what counts: these are a preview.
    */
-  onRows?: (rows: readonly Row[], samples: readonly PyValue[]) => void;
+  onRows?: (rows: readonly PackedRow[], samples: readonly PyValue[]) => void;
 }
 
 /** Where streamRows puts the rows it builds. */
@@ -115,7 +115,8 @@ export interface RowSink {
 
 /** What a format's `open` hands to the shared steps (store, stats, perf view). */
 export interface FormatOpened {
-  rows: Row[];
+  /** items packed as each row is built (core/rows/packed-items.ts) */
+  rows: PackedRow[];
   /** capabilities.samples: the file's samples by row_id (heavy lists as byte ranges); else [] */
   samples: PyValue[];
   /** the perf/... keys this format computes (slime's); {} for none */

@@ -82,6 +82,16 @@ export interface PointItem extends ItemExtras {
 
 export type RowItem = SpanItem | PointItem;
 
+/**
+ * A row's items as numbers and references (core/rows/packed-items.ts): what a file keeps of
+ * them, instead of an object per item.
+ */
+export interface PackedItems {
+  readonly count: number;
+  readonly numbers: Float64Array;
+  readonly refs: readonly unknown[];
+}
+
 /** What a row says of its sample (or trace, or process); the rest is counted over its items. */
 export type RowOwnField =
   | 'row_id'
@@ -117,6 +127,12 @@ export interface Row {
   max_response_length: number;
   items: RowItem[];
 }
+
+/** A row as an open file keeps it: its items packed (unpackItems gives them back). */
+export type PackedRow = RowFields & { readonly packed: PackedItems };
+
+/** A row's own fields and counts, without its items. */
+export type RowFields = Omit<Row, 'items'>;
 
 /** slime's cache file (cache_version 1). */
 export interface SlimeCache {

@@ -1,6 +1,7 @@
 import { minOf } from '../model/extent';
+import { unpackItems } from '../rows/packed-items';
 import type { Distribution, PerfView } from '../model/perf';
-import type { Row } from '../model/row';
+import type { PackedRow, RowFields } from '../model/row';
 import { perfSeries } from '../rows/perf-summary';
 import type { AttrValue } from '../model/row';
 import type { PyValue } from '../model/py-value';
@@ -13,7 +14,7 @@ import { buildRolloutFigures } from './build-rollout-figures';
  */
 export function buildPerfView(
   withSeries: boolean,
-  rows: Row[],
+  rows: PackedRow[],
   perfSummary: Record<string, number>,
   samples: PyValue[] = [],
   rolloutId: AttrValue = null,
@@ -36,9 +37,9 @@ export function buildPerfView(
  * at the end of a rollout is where stragglers live. `startOf` says when a row starts running
  * (a resumed sample: at its resume in this rollout).
  */
-export function buildRunningCurve(
-  rows: Row[],
-  startOf: (row: Row) => number = (row) => row.start,
+export function buildRunningCurve<R extends RowFields>(
+  rows: readonly R[],
+  startOf: (row: R) => number = (row) => row.start,
 ): { tSec: number; running: number }[] {
   if (rows.length === 0) return [];
   const n = rows.length;
@@ -72,10 +73,10 @@ export function buildRunningCurve(
 }
 
 /** Durations of closed spans per span name, most frequent names first. */
-export function buildDurations(rows: Row[]): Distribution[] {
+export function buildDurations(rows: PackedRow[]): Distribution[] {
   const byName = new Map<string, number[]>();
   for (const row of rows) {
-    for (const item of row.items) {
+    for (const item of unpackItems(row.packed)) {
       if (item.type !== 'span' || item.end_ts === null) continue;
       let list = byName.get(item.name);
       if (!list) byName.set(item.name, (list = []));

@@ -1,4 +1,4 @@
-import type { AttrValue, Row } from '../model/row';
+import type { AttrValue, PackedRow } from '../model/row';
 import type { PyValue } from '../model/py-value';
 import type { RolloutFigures } from '../model/rollout-figures';
 import { minOf } from '../model/extent';
@@ -9,7 +9,7 @@ import { buildGroupFigures } from '../rows/group-figures';
 
 /** (ours) The rollout's own window, resumes, what kept it open, stragglers and groups. */
 export function buildRolloutFigures(
-  rows: Row[],
+  rows: PackedRow[],
   samples: PyValue[],
   rolloutId: AttrValue,
 ): RolloutFigures {

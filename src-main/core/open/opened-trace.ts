@@ -1,7 +1,7 @@
 import type { FileSummary, PerfView } from '../api/trace-api';
 import type { FormatDescriptor } from '../formats/format-descriptor';
 import type { PyValue } from '../model/py-value';
-import type { Row } from '../model/row';
+import type { PackedRow } from '../model/row';
 import type { TraceStore } from '../store/build-store';
 
 /** Everything the explorer keeps of one open file: the frozen store and what details need. */
@@ -13,14 +13,14 @@ export interface OpenedTrace {
   perf: PerfView;
   /** the file's samples by row_id (capabilities.samples; heavy lists as byte ranges); else [] */
   samples: PyValue[];
-  /** rows in slime's model, kept for the headless commands and export */
-  rows: Row[];
+  /** rows in slime's model (items packed), kept for the headless commands and export */
+  rows: PackedRow[];
 }
 
 /** What trend figures are computed from (openTraceFigures): the trace without its store. */
 export interface TraceFigures {
   rolloutId: OpenedTrace['summary']['rolloutId'];
-  rows: Row[];
+  rows: PackedRow[];
   samples: PyValue[];
   perf: PerfView;
 }

@@ -1,4 +1,4 @@
-import type { Row } from '../model/row';
+import type { PackedRow } from '../model/row';
 import type { GroupFigures, ResumedSample } from '../model/rollout-figures';
 import { rewardValue } from '../model/reward-value';
 import { maxOf, minOf } from '../model/extent';
@@ -10,12 +10,12 @@ import { sampleWorkEnd } from './sample-work';
  * sample a zero advantage: no learning signal (samples without a reward are left out).
  */
 export function buildGroupFigures(
-  rows: Row[],
+  rows: PackedRow[],
   resumed: ResumedSample[],
   globalStartSec: number,
 ): GroupFigures[] {
   const resumeStart = new Map(resumed.map((r) => [r.rowId, r.resumeStartSec + globalStartSec]));
-  const groups = new Map<string, Row[]>();
+  const groups = new Map<string, PackedRow[]>();
   for (const row of rows) {
     const group = row.group_index;
     const key =

@@ -1,5 +1,6 @@
 import type { PyValue } from '../model/py-value';
-import type { Row } from '../model/row';
+import { unpackItems } from './packed-items';
+import type { PackedRow } from '../model/row';
 import type { PerfView } from '../model/perf';
 import { isDict, scalarText } from './python-values';
 import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
@@ -167,7 +168,7 @@ export function numpySum(values: number[], from = 0, n = values.length): number 
 }
 
 /** Per-request values for histograms, each with the row it came from. */
-export function perfSeries(rows: Row[]): PerfView['series'] {
+export function perfSeries(rows: PackedRow[]): PerfView['series'] {
   const series = new Map<
     string,
     {
@@ -192,7 +193,7 @@ export function perfSeries(rows: Row[]): PerfView['series'] {
     series.set(key, entry);
   };
   for (const row of rows) {
-    for (const item of row.items) {
+    for (const item of unpackItems(row.packed)) {
       if (item.type !== 'span' || item.end_ts === null) continue;
       const end = item.attrs.end_attrs;
       if (item.name === 'sglang_generate') {

@@ -1,4 +1,4 @@
-import type { AttrValue, Row } from '../model/row';
+import type { AttrValue, PackedRow } from '../model/row';
 import type { PyValue } from '../model/py-value';
 import type { ResumedSample, TimeWindow } from '../model/rollout-figures';
 import { minOf, maxOf } from '../model/extent';
@@ -13,7 +13,7 @@ import { coveredSegments } from './sample-work';
  * its attempts is no span: we find it as the longest stretch its trace covers nothing.
  */
 export function findResumedSamples(
-  rows: Row[],
+  rows: PackedRow[],
   samples: PyValue[],
   rolloutId: AttrValue,
   globalStartSec: number,
@@ -58,7 +58,7 @@ function startRolloutIdOf(sample: PyValue | undefined): number | null {
 
 /** slime's viewer span, and this rollout's own: from its first work in this rollout to its end. */
 export function buildWindows(
-  rows: Row[],
+  rows: PackedRow[],
   resumed: ResumedSample[],
 ): { whole: TimeWindow; own: TimeWindow } {
   if (rows.length === 0) {

@@ -1,4 +1,5 @@
-import type { Row, RowItem } from '../model/row';
+import type { PackedRow, RowItem } from '../model/row';
+import { unpackItems } from './packed-items';
 
 /**
  * Spans opened on a whole group and written into each of its samples (TRACE_MODEL section 2):
@@ -20,10 +21,10 @@ export function itemEnd(item: RowItem): number {
 
 /** A row's items as merged, disjoint [start, end] intervals (epoch seconds), in time order. */
 export function coveredSegments(
-  row: Row,
+  row: PackedRow,
   keep: (item: RowItem) => boolean = () => true,
 ): [number, number][] {
-  const intervals = row.items
+  const intervals = unpackItems(row.packed)
     .filter(keep)
     .map((item): [number, number] => [itemStart(item), itemEnd(item)])
     .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -40,9 +41,9 @@ export function coveredSegments(
  * When a sample's own work ended (epoch seconds): its last item apart from group-wide spans,
  * so the four samples of a group do not all "end" when the group does.
  */
-export function sampleWorkEnd(row: Row, fromSec = -Infinity): number {
+export function sampleWorkEnd(row: PackedRow, fromSec = -Infinity): number {
   let end = -Infinity;
-  for (const item of row.items) {
+  for (const item of unpackItems(row.packed)) {
     if (isGroupWide(item)) continue;
     const e = itemEnd(item);
     if (e >= fromSec && e > end) end = e;

@@ -1,4 +1,4 @@
-import type { Row } from '../model/row';
+import type { PackedRow } from '../model/row';
 import type { StragglerAttribution, TimeWindow } from '../model/rollout-figures';
 import { sampleWorkEnd } from './sample-work';
 
@@ -10,7 +10,7 @@ const TAIL_SHARE = 0.1;
  * every other sample had finished its own work to the window's end, only these k ran.
  */
 export function buildStragglerAttribution(
-  rows: Row[],
+  rows: PackedRow[],
   window: TimeWindow,
   globalStartSec: number,
 ): StragglerAttribution | null {

@@ -1,4 +1,5 @@
-import type { Row, SpanItem } from '../model/row';
+import type { PackedRow, SpanItem } from '../model/row';
+import { unpackItems } from './packed-items';
 import type {
   ResumedSample,
   TimeWindow,
@@ -16,7 +17,7 @@ import { isGroupWide, sampleWorkEnd } from './sample-work';
  * be scheduled). Sums of span durations cannot say this: spans of many samples overlap.
  */
 export function buildOwnBreakdown(
-  rows: Row[],
+  rows: PackedRow[],
   own: TimeWindow,
   globalStartSec: number,
 ): WallTimeBreakdown {
@@ -27,7 +28,7 @@ export function buildOwnBreakdown(
   }
   const from = globalStartSec + own.startSec;
   const to = globalStartSec + own.endSec;
-  const spans = bounding.items.filter(
+  const spans = unpackItems(bounding.packed).filter(
     (item): item is SpanItem =>
       item.type === 'span' && !isGroupWide(item) && !isVirtualPdSpan(item),
   );
@@ -82,8 +83,8 @@ function zeroSeconds(): Record<WallTimeCategory, number> {
 }
 
 /** The slowest sample of the group that ends last (ties: the earlier row). */
-export function boundingRow(rows: Row[]): Row | null {
-  let lastGroup: Row | null = null;
+export function boundingRow(rows: PackedRow[]): PackedRow | null {
+  let lastGroup: PackedRow | null = null;
   for (const row of rows) if (!lastGroup || row.end > lastGroup.end) lastGroup = row;
   if (!lastGroup) return null;
   const group = rows.filter((row) => sameGroup(row, lastGroup));
@@ -92,14 +93,14 @@ export function boundingRow(rows: Row[]): Row | null {
   return slowest;
 }
 
-export function sameGroup(a: Row, b: Row): boolean {
+export function sameGroup(a: PackedRow, b: PackedRow): boolean {
   if (a.group_index === null || a.group_index === undefined) return a.row_id === b.row_id;
   return JSON.stringify(a.group_index) === JSON.stringify(b.group_index);
 }
 
-function firstWorkStart(row: Row, from: number): number {
+function firstWorkStart(row: PackedRow, from: number): number {
   let start = Infinity;
-  for (const item of row.items) {
+  for (const item of unpackItems(row.packed)) {
     if (isGroupWide(item) || item.type !== 'span') continue;
     if (item.display_end_ts >= from && item.start_ts < start) start = item.start_ts;
   }

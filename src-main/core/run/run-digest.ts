@@ -1,6 +1,7 @@
 import type { FormatCapabilities } from '../model/file-format';
 import type { PyValue } from '../model/py-value';
-import type { AttrValue, Attrs, Row, SpanItem } from '../model/row';
+import type { AttrValue, Attrs, PackedRow, Row, SpanItem } from '../model/row';
+import { unpackRow } from '../rows/packed-items';
 import type {
   RunFileDigest,
   RunSampleDigest,
@@ -19,7 +20,7 @@ export interface RunDigestInput {
     globalStartSec: number | null;
     globalEndSec: number | null;
   };
-  rows: Row[];
+  rows: PackedRow[];
   samples: PyValue[];
 }
 
@@ -60,7 +61,8 @@ export function runDigest(trace: RunDigestInput): RunFileDigest {
     digest.trainer = trainerDigest(trace.rows, trace.summary.skippedLines.count);
   } else if (capabilities.samples) {
     digest.role = 'samples';
-    for (const row of trace.rows) {
+    for (const packed of trace.rows) {
+      const row = unpackRow(packed);
       digest.samples.push(sampleDigest(row, trace.samples[row.row_id]));
       row.items.forEach((item, itemIndex) => {
         if (item.type !== 'span' || item.name !== CLIENT_SPAN) return;
@@ -77,7 +79,7 @@ export function runDigest(trace: RunDigestInput): RunFileDigest {
       });
     }
   } else {
-    for (const row of trace.rows) digest.serverRequests.push(...serverRequests(row));
+    for (const row of trace.rows) digest.serverRequests.push(...serverRequests(unpackRow(row)));
     if (digest.serverRequests.length > 0) digest.role = 'server';
   }
   return digest;
@@ -146,11 +148,12 @@ function stagesOf(row: Row): RunServerStage[] {
   return stages.sort((a, b) => a.startSec - b.startSec);
 }
 
-function trainerDigest(rows: Row[], skippedLines: number): RunTrainerDigest {
+function trainerDigest(rows: PackedRow[], skippedLines: number): RunTrainerDigest {
   const byOperation: Record<string, number> = {};
   const syncs: RunWeightSync[] = [];
   let records = 0;
-  for (const row of rows) {
+  for (const packed of rows) {
+    const row = unpackRow(packed);
     const process = row.source ?? `rank ${String(row.sample_index)}`;
     const byVersion = new Map<number, RunWeightSync>();
     for (const item of row.items) {

@@ -1,4 +1,5 @@
-import type { Row } from '../model/row';
+import type { PackedRow } from '../model/row';
+import { PackedItemCursor } from '../rows/packed-items';
 import { rewardValue } from '../model/reward-value';
 
 export const ITEM_KIND = { span: 0, event: 1, orphan: 2 } as const;
@@ -26,6 +27,8 @@ export interface TraceStore {
   globalEndSec: number;
   rowCount: number;
   itemCount: number;
+  /** links between spans (OTLP links, Chrome flows), counted as the items were taken in */
+  linkCount: number;
   strings: string[];
   itemStart: Float64Array;
   itemEnd: Float64Array;
@@ -54,7 +57,7 @@ export interface TraceStore {
   rowsBySource: Map<number, Int32Array>;
   /** row_id -> row index */
   rowIndexById: Map<number, number>;
-  rows: Row[];
+  rows: PackedRow[];
 }
 
 const num = (v: unknown) =>
@@ -64,7 +67,7 @@ const num = (v: unknown) =>
 let storesBuilt = 0;
 
 /** The store of a list of rows. */
-export function buildStore(input: { rows: Row[] }): TraceStore {
+export function buildStore(input: { rows: readonly PackedRow[] }): TraceStore {
   const builder = new StoreBuilder();
   builder.add(input.rows);
   return builder.store();
@@ -93,10 +96,11 @@ const EMPTY_I32 = new Int32Array(0);
  * absolute and made relative to the rows' start in `store()` (an earlier row may come later).
  */
 export class StoreBuilder {
-  private readonly rows: Row[] = [];
+  private readonly rows: PackedRow[] = [];
   private readonly strings: string[] = [];
   private readonly stringIds = new Map<string, number>();
   private itemCount = 0;
+  private linkCount = 0;
   private globalStart = Infinity;
   private globalEnd = -Infinity;
   private itemStartAbs = EMPTY_F64;
@@ -131,7 +135,7 @@ export class StoreBuilder {
   }
 
   /** Whether `rows` begins with the rows taken so far (checked at both ends of them). */
-  isStartOf(rows: readonly Row[]): boolean {
+  isStartOf(rows: readonly PackedRow[]): boolean {
     const n = this.rows.length;
     return (
       n <= rows.length &&
@@ -150,11 +154,12 @@ export class StoreBuilder {
   }
 
   /** Takes `rows` (appended after the rows taken before) into the columns. */
-  add(rows: readonly Row[]): void {
+  add(rows: readonly PackedRow[]): void {
+    const cursor = new PackedItemCursor();
     const first = this.rows.length;
     const rowTotal = first + rows.length;
     let itemTotal = this.itemCount;
-    for (const row of rows) itemTotal += row.items.length;
+    for (const row of rows) itemTotal += row.packed.count;
     this.growRows(rowTotal);
     this.growItems(itemTotal);
     let i = this.itemCount;
@@ -179,33 +184,40 @@ export class StoreBuilder {
       this.rowSource[r] = this.intern(row.source);
       addToIndex(this.byStatus, this.rowStatus[r], r);
       addToIndex(this.bySource, this.rowSource[r], r);
+      // a span's parent by its id, among the row's spans (items of a row are added together)
       const spanIndex = new Map<string, number>();
-      row.items.forEach((item, n) => {
-        if (item.type === 'span' && item.span_id) spanIndex.set(item.span_id, n);
-      });
-      for (const item of row.items) {
-        const isSpan = item.type === 'span';
-        this.itemStartAbs[i] = isSpan ? item.start_ts : item.ts;
-        this.itemEndAbs[i] = isSpan ? item.display_end_ts : item.ts;
+      cursor.reset(row.packed);
+      for (let n = 0; cursor.next(); n++) {
+        const isSpan = cursor.state === 'closed_span' || cursor.state === 'open_span';
+        if (isSpan && cursor.spanId) spanIndex.set(cursor.spanId, n);
+      }
+      cursor.reset(row.packed);
+      while (cursor.next()) {
+        const state = cursor.state;
+        const isSpan = state === 'closed_span' || state === 'open_span';
+        const extras = cursor.extras;
+        this.itemStartAbs[i] = cursor.start;
+        this.itemEndAbs[i] = cursor.displayEnd;
         this.itemRow[i] = r;
-        this.itemLane[i] = item.lane;
-        this.itemDepth[i] = item.depth;
-        this.itemName[i] = this.intern(item.name);
+        this.itemLane[i] = cursor.lane;
+        this.itemDepth[i] = cursor.depth;
+        this.itemName[i] = this.intern(cursor.name);
         this.itemKind[i] = isSpan
           ? ITEM_KIND.span
-          : item.type === 'event'
+          : state === 'point_event'
             ? ITEM_KIND.event
             : ITEM_KIND.orphan;
         let flags = 0;
-        if (isSpan && item.state === 'open_span') flags |= ITEM_FLAG.ongoing;
-        if (item.type === 'orphan_end') flags |= ITEM_FLAG.orphan;
-        if (item.error) flags |= ITEM_FLAG.error;
-        if (isSpan && item.pd?.role === 'prefill') flags |= ITEM_FLAG.pdPrefill;
-        if (isSpan && item.pd?.role === 'decode') flags |= ITEM_FLAG.pdDecode;
-        if (item.missing_parent) flags |= ITEM_FLAG.missingParent;
+        if (state === 'open_span') flags |= ITEM_FLAG.ongoing;
+        if (state === 'orphan_end') flags |= ITEM_FLAG.orphan;
+        if (extras?.error) flags |= ITEM_FLAG.error;
+        if (extras?.links) this.linkCount += extras.links.length;
+        if (cursor.pdRole === 'prefill') flags |= ITEM_FLAG.pdPrefill;
+        if (cursor.pdRole === 'decode') flags |= ITEM_FLAG.pdDecode;
+        if (extras?.missing_parent) flags |= ITEM_FLAG.missingParent;
         this.itemFlags[i] = flags;
-        this.itemParent[i] =
-          item.parent_span_id !== null ? (spanIndex.get(item.parent_span_id) ?? -1) : -1;
+        const parent = cursor.parentSpanId;
+        this.itemParent[i] = parent !== null ? (spanIndex.get(parent) ?? -1) : -1;
         addToIndex(this.byName, this.itemName[i], r);
         i++;
       }
@@ -230,6 +242,7 @@ export class StoreBuilder {
       globalEndSec: n === 0 ? 0 : this.globalEnd,
       rowCount: n,
       itemCount: m,
+      linkCount: this.linkCount,
       strings: this.strings.slice(),
       itemStart: relative(this.itemStartAbs, m),
       itemEnd: relative(this.itemEndAbs, m),
@@ -295,7 +308,7 @@ export class StoreBuilder {
 export class GrowingRowsStore {
   private builder = new StoreBuilder();
 
-  storeOf(rows: readonly Row[]): TraceStore {
+  storeOf(rows: readonly PackedRow[]): TraceStore {
     if (!this.builder.isStartOf(rows)) this.builder = new StoreBuilder();
     this.builder.add(rows.slice(this.builder.rowCount));
     return this.builder.store();

@@ -1,6 +1,7 @@
 import type { ItemView, RowFacts, RowOrder, RowView, SpanDetails } from '../api/trace-api';
 import type { SpanItem } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
+import { unpackItems } from '../rows/packed-items';
 
 const KIND_NAMES: ItemView['kind'][] = ['span', 'event', 'orphan'];
 
@@ -11,14 +12,15 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
     const r = store.rowIndexById.get(rowId);
     if (r === undefined) continue;
     const row = store.rows[r];
+    const rowItems = unpackItems(row.packed);
     const items: ItemView[] = [];
     const base = store.rowItemOffset[r];
     const spanIndex = new Map<string, number>();
-    row.items.forEach((item, k) => {
+    rowItems.forEach((item, k) => {
       if (item.type === 'span' && item.span_id) spanIndex.set(item.span_id, k);
     });
     for (let i = base; i < store.rowItemOffset[r + 1]; i++) {
-      const item = row.items[i - base];
+      const item = rowItems[i - base];
       const flags = store.itemFlags[i];
       const view: ItemView = {
         index: i - base,
@@ -79,7 +81,7 @@ function spanHint(item: SpanItem): string | undefined {
 
 export function getSpanDetails(store: TraceStore, rowId: number, index: number): SpanDetails {
   const r = store.rowIndexById.get(rowId);
-  const item = r === undefined ? undefined : store.rows[r].items[index];
+  const item = r === undefined ? undefined : unpackItems(store.rows[r].packed)[index];
   if (r === undefined || !item) throw new RangeError(`no item ${index} in row ${rowId}`);
   const i = store.rowItemOffset[r] + index;
   const isSpan = item.type === 'span';

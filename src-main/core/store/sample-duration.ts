@@ -1,4 +1,5 @@
-import type { Row, SpanItem } from '../model/row';
+import type { PackedRow, RowItem, SpanItem } from '../model/row';
+import { unpackItems } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 
 const kept = new WeakMap<TraceStore, Float64Array>();
@@ -24,22 +25,35 @@ export function sampleDurations(store: TraceStore): Float64Array {
  * tie. A span counts as shared when another row of the same group has one of the same name,
  * start and end. A row with nothing of its own keeps its whole extent.
  */
-export function buildSampleDurations(rows: Row[]): Float64Array {
-  const shared = sharedSpans(rows);
+export function buildSampleDurations(rows: readonly PackedRow[]): Float64Array {
   const out = new Float64Array(rows.length);
-  rows.forEach((row, r) => {
-    let start = Infinity;
-    let end = -Infinity;
-    for (const item of row.items) {
-      const [a, b] =
-        item.type === 'span' ? [item.start_ts, item.display_end_ts] : [item.ts, item.ts];
-      if (item.type === 'span' && shared.has(item)) continue;
-      if (a < start) start = a;
-      if (b > end) end = b;
-    }
-    out[r] = end >= start ? end - start : row.end - row.start;
-  });
+  const done = new Uint8Array(rows.length);
+  // a group's rows unpacked together (shared spans are found among them), then let go
+  for (const members of groupsOf(rows)) {
+    const items = members.map((r) => unpackItems(rows[r].packed));
+    const shared = sharedSpans(members, items);
+    members.forEach((r, k) => {
+      out[r] = ownDuration(rows[r], items[k], shared);
+      done[r] = 1;
+    });
+  }
+  const none = new Set<SpanItem>();
+  for (let r = 0; r < rows.length; r++)
+    if (!done[r]) out[r] = ownDuration(rows[r], unpackItems(rows[r].packed), none);
   return out;
+}
+
+function ownDuration(row: PackedRow, items: RowItem[], shared: Set<SpanItem>): number {
+  let start = Infinity;
+  let end = -Infinity;
+  for (const item of items) {
+    if (item.type === 'span' && shared.has(item)) continue;
+    const a = item.type === 'span' ? item.start_ts : item.ts;
+    const b = item.type === 'span' ? item.display_end_ts : item.ts;
+    if (a < start) start = a;
+    if (b > end) end = b;
+  }
+  return end >= start ? end - start : row.end - row.start;
 }
 
 interface GroupSpan {
@@ -47,12 +61,8 @@ interface GroupSpan {
   row: number;
 }
 
-/**
- * The spans that another row of their group also has (same name, start and end). Compared
- * group by group, sorted: string keys of every span cost a second of number formatting and a
- * map of a million keys at 100k samples.
- */
-function sharedSpans(rows: Row[]): Set<SpanItem> {
+/** The rows of each group of two rows or more, by group_index. */
+function groupsOf(rows: readonly PackedRow[]): number[][] {
   const groups = new Map<string, number[]>();
   rows.forEach((row, r) => {
     if (row.group_index === null || row.group_index === undefined) return;
@@ -61,30 +71,35 @@ function sharedSpans(rows: Row[]): Set<SpanItem> {
     if (members) members.push(r);
     else groups.set(key, [r]);
   });
+  return [...groups.values()].filter((members) => members.length >= 2);
+}
+
+/**
+ * The spans of a group's rows that another row of the group also has (same name, start and
+ * end). Compared sorted: string keys of every span cost a second of number formatting and a
+ * map of a million keys at 100k samples.
+ */
+function sharedSpans(members: number[], items: RowItem[][]): Set<SpanItem> {
   const shared = new Set<SpanItem>();
-  for (const members of groups.values()) {
-    if (members.length < 2) continue;
-    const spans: GroupSpan[] = [];
-    for (const r of members) {
-      for (const item of rows[r].items)
-        if (item.type === 'span') spans.push({ span: item, row: r });
+  const spans: GroupSpan[] = [];
+  members.forEach((r, k) => {
+    for (const item of items[k]) if (item.type === 'span') spans.push({ span: item, row: r });
+  });
+  spans.sort(
+    (x, y) =>
+      (x.span.name < y.span.name ? -1 : x.span.name > y.span.name ? 1 : 0) ||
+      order(x.span.start_ts, y.span.start_ts) ||
+      order(x.span.display_end_ts, y.span.display_end_ts),
+  );
+  for (let i = 0; i < spans.length;) {
+    let j = i + 1;
+    let otherRow = false;
+    while (j < spans.length && sameKey(spans[i].span, spans[j].span)) {
+      if (spans[j].row !== spans[i].row) otherRow = true;
+      j++;
     }
-    spans.sort(
-      (x, y) =>
-        (x.span.name < y.span.name ? -1 : x.span.name > y.span.name ? 1 : 0) ||
-        order(x.span.start_ts, y.span.start_ts) ||
-        order(x.span.display_end_ts, y.span.display_end_ts),
-    );
-    for (let i = 0; i < spans.length;) {
-      let j = i + 1;
-      let otherRow = false;
-      while (j < spans.length && sameKey(spans[i].span, spans[j].span)) {
-        if (spans[j].row !== spans[i].row) otherRow = true;
-        j++;
-      }
-      if (otherRow) for (let k = i; k < j; k++) shared.add(spans[k].span);
-      i = j;
-    }
+    if (otherRow) for (let k = i; k < j; k++) shared.add(spans[k].span);
+    i = j;
   }
   return shared;
 }

@@ -1,4 +1,5 @@
-import type { AttrValue, Row } from '../model/row';
+import type { AttrValue, PackedRow } from '../model/row';
+import { unpackItems } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 
 /** Per store, the rows' search texts built so far (rows [0, texts.length)). */
@@ -35,7 +36,7 @@ export function buildSearchTextSlice(store: TraceStore, count: number): string[]
  * with them, so the file is searchable as soon as it is read instead of seconds later.
  */
 export class SearchTextsWhileReading {
-  private rows: readonly Row[] | null = null;
+  private rows: readonly PackedRow[] | null = null;
   private texts: string[] = [];
 
   /** whether the format gave rows while it read (formats that build rows at the end do not) */
@@ -44,7 +45,7 @@ export class SearchTextsWhileReading {
   }
 
   /** texts for the rows added since the last call (a different list starts over) */
-  extend(rows: readonly Row[]): void {
+  extend(rows: readonly PackedRow[]): void {
     if (rows !== this.rows || rows.length < this.texts.length) {
       this.rows = rows;
       this.texts = [];
@@ -68,12 +69,12 @@ export function searchTextReady(store: TraceStore): boolean {
   return (cache.get(store)?.length ?? -1) === store.rows.length;
 }
 
-function rowText(row: Row): string {
+function rowText(row: PackedRow): string {
   // one string grown in place, lowercased once: arrays of parts and entries per attribute
   // were most of the cost (100k rows' texts are made while the file is read)
   let text = `#${String(row.sample_index)}${SEP}${String(row.sample_index)}${SEP}${row.source ?? ''}${SEP}${row.status ?? ''}${SEP}${flat(row.label)}${SEP}${row.trace_id ?? ''}`;
   const names = new Set<string>();
-  for (const item of row.items) {
+  for (const item of unpackItems(row.packed)) {
     names.add(item.name);
     if (item.type === 'span')
       text += `${SEP}${flat(item.attrs.start_attrs)}${SEP}${flat(item.attrs.end_attrs)}`;

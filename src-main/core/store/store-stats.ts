@@ -25,10 +25,6 @@ export function buildStoreStats(store: TraceStore): Stats {
     else events++;
     nameCounts.set(store.itemName[i], (nameCounts.get(store.itemName[i]) ?? 0) + 1);
   }
-  const links = store.rows.reduce(
-    (n, row) => n + row.items.reduce((m, item) => m + (item.links?.length ?? 0), 0),
-    0,
-  );
   const attempts = [...new Set(Array.from(store.rowAttempt).filter((a) => !Number.isNaN(a)))].sort(
     (a, b) => a - b,
   );
@@ -36,7 +32,7 @@ export function buildStoreStats(store: TraceStore): Stats {
     rows: store.rowCount,
     spans,
     events,
-    links,
+    links: store.linkCount,
     statuses: [...store.rowsByStatus.keys()]
       .filter((id) => id >= 0)
       .map((id) => store.strings[id])

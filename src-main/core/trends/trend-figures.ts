@@ -1,6 +1,6 @@
 import type { PerfView } from '../api/trace-api';
 import type { PyValue } from '../model/py-value';
-import type { Row } from '../model/row';
+import type { RowFields } from '../model/row';
 import type { TrendPoint } from '../model/trend';
 import { isDict } from '../rows/python-values';
 import { rewardValue } from '../model/reward-value';
@@ -11,7 +11,7 @@ export interface TrendInput {
   path: string;
   name: string;
   rolloutId: unknown;
-  rows: Row[];
+  rows: readonly RowFields[];
   samples: PyValue[];
   perf: PerfView;
 }

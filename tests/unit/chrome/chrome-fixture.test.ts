@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import { chromeTraceFormat } from '../../../src-main/core/formats/chrome/descriptor';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
@@ -28,7 +29,7 @@ const PHASES = ['train_forward_backward', 'grad_sync', 'optimizer_step', 'weight
 
 describe('the torch.profiler fixture opens with its README counts', () => {
   const trace = openTraceFile([fixtureSource(FIXTURE)]);
-  const row = trace.rows[0];
+  const row = unpackRow(trace.rows[0]);
   const spans = row.items.filter((i): i is SpanItem => i.type === 'span');
 
   it('is sniffed as a Chrome trace and has one row: the process "CPU functions"', () => {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import {
@@ -28,7 +29,7 @@ describe('a Perfetto export of this app opens again as a Chrome trace', () => {
     // complete events are the summary's spans; async pairs are spans too, on their own lanes
     expect(reopened.summary.spans).toBe(count('X'));
     expect(reopened.summary.events).toBe(count('i'));
-    const items = reopened.rows[0].items;
+    const items = unpackRow(reopened.rows[0]).items;
     expect(items.filter((i) => i.type === 'span')).toHaveLength(count('X') + count('b'));
     expect(count('b')).toBe(count('e'));
     // every thread (one per row of the dump, named "#index source") is a lane label

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { chromeTraceFormat } from '../../../src-main/core/formats/chrome/descriptor';
@@ -58,7 +59,7 @@ const span = (row: Row, name: string) => spansOf(row).find((s) => s.name === nam
 
 describe('a synthetic Chrome trace with every kind of event', () => {
   const trace = open(text);
-  const [trainer, worker, global] = trace.rows;
+  const [trainer, worker, global] = trace.rows.map(unpackRow);
 
   it('opens as a Chrome trace: a row per process in sort order, then the global instants', () => {
     expect(trace.summary.format).toBe(chromeTraceFormat.id);

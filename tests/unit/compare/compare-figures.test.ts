@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import {
   byChange,
   compareDigest,
@@ -16,6 +17,7 @@ import type { Row } from '../../../src-main/core/model/row';
 import type { PyValue } from '../../../src-main/core/model/py-value';
 import type { RolloutFigures } from '../../../src-main/core/model/rollout-figures';
 import { figures } from './hand-figures';
+import { point as pointItem, span as spanItem } from '../store/hand-rows';
 
 /**
  * compare-traces.ts's figures on digests made by hand (issue 17): headline statistics, the rows
@@ -274,12 +276,8 @@ describe('the order of figures', () => {
 });
 
 describe('the digest a worker builds of one file', () => {
-  const span = (name: string, start_ts: number, display_end_ts: number) => ({
-    type: 'span',
-    name,
-    start_ts,
-    display_end_ts,
-  });
+  const span = (name: string, start_ts: number, display_end_ts: number) =>
+    spanItem({ name, start_ts, end_ts: display_end_ts, display_end_ts });
   const traceRow = (row_id: number, group_index: number, items: unknown[], reward: unknown) =>
     ({
       row_id,
@@ -293,7 +291,7 @@ describe('the digest a worker builds of one file', () => {
 
   it('span totals per name (spans only), rewards as numbers, lengths by row, prompt keys', () => {
     const rows = [
-      traceRow(0, 3, [span('gen', 1, 4), { type: 'event', name: 'gen', start_ts: 2 }], 1),
+      traceRow(0, 3, [span('gen', 1, 4), pointItem({ name: 'gen', ts: 2 })], 1),
       traceRow(1, 3, [span('gen', 0, 0.5), span('reward', 2, 2.25)], { score: 0.5 }),
       traceRow(2, 4, [], 'none'),
       traceRow(3, 4, [], true),
@@ -319,7 +317,7 @@ describe('the digest a worker builds of one file', () => {
     };
     const digest = compareDigest({
       summary: { samples: 7, rows: 7, untracedSamples: 0 },
-      rows,
+      rows: packRows(rows),
       samples,
       perf: perf as unknown as PerfView,
     });

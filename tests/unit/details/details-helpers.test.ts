@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import type { Row, SpanItem } from '../../../src-main/core/model/row';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
@@ -114,7 +115,7 @@ describe('attribute tables over real span attrs', () => {
 describe('span facts from the store', () => {
   const store = opened.store;
   const find = (pred: (item: Row['items'][number]) => boolean) => {
-    for (const row of opened.rows) {
+    for (const row of opened.rows.map(unpackRow)) {
       const index = row.items.findIndex(pred);
       if (index >= 0) return getSpanDetails(store, row.row_id, index);
     }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spanNameChoices, spanNamePattern } from '../../../src-renderer/toolbar/span-name-patterns';
@@ -54,7 +55,7 @@ describe('span-name menu patterns', () => {
 
   it('the row query takes a pattern: each * stands for any text', () => {
     const { rows } = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_agentic.pt.expected.json'));
-    const store = buildStore({ rows });
+    const store = buildStore({ rows: packRows(rows) });
     const byPattern = Array.from(
       queryRows(store, { sort: 'row_id', filter: { spanName: 'sglang_*' } }),
     );

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../../../src-main/core/model/row';
 import { buildStore } from '../../../src-main/core/store/build-store';
@@ -12,7 +13,7 @@ import {
 import { SLIME, readJson } from '../../support/fixtures';
 
 const rows = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_small.pt.expected.json')).rows;
-const store = buildStore({ rows });
+const store = buildStore({ rows: packRows(rows) });
 
 describe('toolbar filter state', () => {
   it('builds multi-select chip filters that the store applies as "any of"', () => {

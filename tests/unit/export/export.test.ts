@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPerfettoTrace, perfettoJsonChunks, writePerfettoJson, type TraceEvent } from '../../../src-main/core/export/perfetto-export';
@@ -47,7 +48,7 @@ describe('Perfetto export', () => {
   for (const fixture of slimeFixturesWithExpected().filter((f) => !f.name.startsWith('empty') && !f.name.startsWith('no_trace'))) {
     it(`${fixture.name}: follows the Trace Event Format and keeps every item`, () => {
       const cache = readJson<{ rows: Row[]; global_start: number }>(fixture.expectedPath);
-      const trace = buildPerfettoTrace([{ name: fixture.name, rows: cache.rows, globalStart: cache.global_start }]);
+      const trace = buildPerfettoTrace([{ name: fixture.name, rows: packRows(cache.rows), globalStart: cache.global_start }]);
       expect(validateTef(trace.traceEvents)).toEqual([]);
       const spans = cache.rows.flatMap((r) => r.items).filter((i) => i.type === 'span').length;
       const points = cache.rows.flatMap((r) => r.items).filter((i) => i.type !== 'span').length;
@@ -66,7 +67,7 @@ describe('Perfetto export', () => {
 
   it('PD phases become nested slices inside their request, and gzip round-trips', () => {
     const rows = buildRows(readSlimeDump(fixtureSource(resolve(SLIME, 'rollout_small.pt'))).samples).rows.map((r) => buildPdView(r));
-    const trace = buildPerfettoTrace([{ name: 'rollout_small.pt', rows, globalStart: Math.min(...rows.map((r) => r.start)) }]);
+    const trace = buildPerfettoTrace([{ name: 'rollout_small.pt', rows: packRows(rows), globalStart: Math.min(...rows.map((r) => r.start)) }]);
     expect(validateTef(trace.traceEvents)).toEqual([]);
     expect(trace.traceEvents.some((e) => e.name === 'decode forward' && e.ph === 'X')).toBe(true);
     const back = JSON.parse(gunzipSync(writePerfettoJson(trace, true)).toString('utf8')) as typeof trace;
@@ -128,7 +129,7 @@ describe('Perfetto export streamed in chunks (issue 18)', () => {
   it('gives exactly the bytes of the whole trace stringified at once, in several chunks', () => {
     for (const fixture of slimeFixturesWithExpected()) {
       const cache = readJson<{ rows: Row[]; global_start: number }>(fixture.expectedPath);
-      const files = [{ name: fixture.name, rows: cache.rows, globalStart: cache.global_start }];
+      const files = [{ name: fixture.name, rows: packRows(cache.rows), globalStart: cache.global_start }];
       const chunks = [...perfettoJsonChunks(files, 4096)];
       expect(chunks.join(''), fixture.name).toBe(JSON.stringify(buildPerfettoTrace(files)));
     }
@@ -137,7 +138,7 @@ describe('Perfetto export streamed in chunks (issue 18)', () => {
   it('yields a chunk as soon as a few KiB of events are made', () => {
     // rollout_agentic: 16 rows of tool calls and PD children, ~100 KiB of events
     const cache = readJson<{ rows: Row[]; global_start: number }>(resolve(SLIME, 'rollout_agentic.pt.expected.json'));
-    const files = [{ name: 'rollout_agentic.pt', rows: cache.rows, globalStart: cache.global_start }];
+    const files = [{ name: 'rollout_agentic.pt', rows: packRows(cache.rows), globalStart: cache.global_start }];
     const chunks = [...perfettoJsonChunks(files, 4096)];
     // a chunk leaves once it holds 4 KiB, at the end of a row: many chunks, none held back
     expect(chunks.length).toBeGreaterThan(10);

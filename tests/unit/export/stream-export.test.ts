@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -86,7 +87,7 @@ describe('streamed Perfetto export', () => {
       const format = formatOf(dump.path);
       const rows: Row[] = [];
       format.streamRows!([source(dump.path)], {}, { row: (r) => rows.push(r), restart: () => {} });
-      expect(rows, dump.name).toEqual(openTraceFile([source(dump.path)]).rows);
+      expect(rows, dump.name).toEqual(openTraceFile([source(dump.path)]).rows.map(unpackRow));
     }
   });
 

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -81,7 +82,7 @@ const tinyTrace = defineFormat({
       items: items.sort(compareItems),
     }));
     return {
-      rows,
+      rows: packRows(rows),
       samples: [],
       perf: {},
       notices: [],

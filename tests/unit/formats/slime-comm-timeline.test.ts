@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
@@ -44,7 +45,7 @@ describe('slime trainer communication timeline', () => {
       expect(opened.rows).toHaveLength(1);
       expect(opened.rows[0].source).toBe(`trainer ${rank}`);
       expect(opened.rows[0].sample_index).toBe(rank);
-      expect(operations(opened.rows)).toEqual({
+      expect(operations(opened.rows.map(unpackRow))).toEqual({
         ...Object.fromEntries([...WEIGHT_SYNC, 'weight_bucket_reusable'].map((op) => [op, 18])),
         ...TRAINING,
         weight_sync_complete: 3,
@@ -64,7 +65,7 @@ describe('slime trainer communication timeline', () => {
       expect(opened.summary.samples).toBe(105);
       expect(opened.summary.spans).toBe(66);
       expect(opened.summary.events).toBe(39);
-      expect(operations(opened.rows)).toEqual({
+      expect(operations(opened.rows.map(unpackRow))).toEqual({
         ...Object.fromEntries(WEIGHT_SYNC.map((op) => [op, 18])),
         ...TRAINING,
         weight_sync_complete: 3,
@@ -104,12 +105,12 @@ describe('slime trainer communication timeline', () => {
 
   it("keeps each record's fields for details and nests bucket spans by time", () => {
     const opened = open('slime-trainer-0.jsonl', fixture('comm_timeline/slime-trainer-0.jsonl'));
-    const sends = opened.rows[0].items.filter(
+    const sends = unpackRow(opened.rows[0]).items.filter(
       (i): i is SpanItem => i.type === 'span' && i.name === 'weight_bucket_send',
     );
     expect(sends).toHaveLength(18);
     // the first record of the file: bucket 0 of version 1, 1 GiB, nccl_or_cuda_ipc
-    const first = opened.rows[0].items.find((i) => i.span_id === '0') as SpanItem;
+    const first = unpackRow(opened.rows[0]).items.find((i) => i.span_id === '0') as SpanItem;
     expect(first.name).toBe('weight_convert');
     expect(first.attrs.start_attrs).toMatchObject({
       bucket_id: 0,
@@ -119,7 +120,7 @@ describe('slime trainer communication timeline', () => {
       global_step: null,
     });
     expect(first.display_end_ts - first.start_ts).toBeCloseTo(0.357774449, 6);
-    const steps = opened.rows[0].items.filter((i) => i.name === 'optimizer_step');
+    const steps = unpackRow(opened.rows[0]).items.filter((i) => i.name === 'optimizer_step');
     expect(steps.map((s) => (s.type === 'span' ? s.attrs.start_attrs.global_step : null))).toEqual([
       0, 1, 2, 3,
     ]);

@@ -1,4 +1,5 @@
 import type { OpenedTrace } from '../../../src-main/core/open/open-trace-file';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { legacyTorch, slimeDump, slimeDumpOf, zipBytes } from './container-writers';
 import { PickleWriter, pickle, type Py } from './pickle-writer';
 import { nanos, otlpChain, otlpFile, otlpLine, spanId } from './otlp-writer';
@@ -83,7 +84,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     },
     expect: {
       opens: (t) => {
-        const row = t.rows[0];
+        const row = unpackRow(t.rows[0]);
         assertEqual(row.open_span_count, 50_000);
         assertEqual(row.closed_span_count, 1);
         // the last sibling has no later sibling: it is clipped by the row end (100, root's end)

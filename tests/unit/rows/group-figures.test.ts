@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGroupFigures, median } from '../../../src-main/core/rows/group-figures';
 import type { ResumedSample } from '../../../src-main/core/model/rollout-figures';
 import type { AttrValue } from '../../../src-main/core/model/row';
-import { row, span } from './hand-rows';
+import { packedRow as row, span } from './hand-rows';
 
 const GROUP = 'generate_and_rm_group';
 

@@ -1,4 +1,12 @@
-import type { Attrs, PointItem, Row, RowItem, SpanItem } from '../../../src-main/core/model/row';
+import type {
+  Attrs,
+  PackedRow,
+  PointItem,
+  Row,
+  RowItem,
+  SpanItem,
+} from '../../../src-main/core/model/row';
+import { packRow } from '../../../src-main/core/rows/packed-items';
 import { point as pointItem, row as rowOf, span as spanItem } from '../store/hand-rows';
 
 /**
@@ -62,4 +70,13 @@ export function row(
   const start = fields.start ?? Math.min(...starts);
   const end = fields.end ?? Math.max(...ends);
   return rowOf({ row_id: rowId, start, end, group_index: 0, items, ...fields });
+}
+
+/** The same row as a file keeps it (items packed): what the rollout figures are made from. */
+export function packedRow(
+  rowId: number,
+  items: RowItem[],
+  fields: Partial<Omit<Row, 'row_id' | 'items'>> = {},
+): PackedRow {
+  return packRow(row(rowId, items, fields));
 }

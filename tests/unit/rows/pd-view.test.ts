@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { buildRows } from '../../../src-main/core/rows/build-rows';
 import { buildPdView, PD_PHASES } from '../../../src-main/core/rows/pd-lanes';
 import { perfSeries } from '../../../src-main/core/rows/perf-summary';
@@ -171,7 +172,7 @@ describe('PD view (ours): [P]/[D] lanes for every dump generation', () => {
       sampleWith(currentRequest('a', 0, [0.5, 0, 0, 1, 0], [0.5, 0, 0, 0, 2])),
       sampleWith(currentRequest('b', 0, [0.25, 0, 0, 2, 0], [0.5, 0, 0, 0, 3])),
     ]).rows.map((r) => buildPdView(r));
-    const series = new Map(perfSeries(rows).map((s) => [s.key, s]));
+    const series = new Map(perfSeries(packRows(rows)).map((s) => [s.key, s]));
     // typed arrays (issue 18: series cross threads and HTTP as bytes)
     expect(series.get('e2e latency')!.values).toEqual(Float64Array.from([4.5, 6.25]));
     expect(series.get('e2e latency')!.rowIds).toEqual(Int32Array.from([0, 1]));

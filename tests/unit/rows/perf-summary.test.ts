@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import {
   buildPerfSummary,
   numpySum,
@@ -236,7 +237,7 @@ describe('perfSeries', () => {
       ]),
       row(5, [generate(5, { e2e_latency: 4 })]),
     ];
-    const series = perfSeries(rows).map((s) => ({
+    const series = perfSeries(packRows(rows)).map((s) => ({
       ...s,
       values: [...s.values],
       rowIds: [...s.rowIds],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildWindows, findResumedSamples } from '../../../src-main/core/rows/rollout-window';
 import type { PyValue } from '../../../src-main/core/model/py-value';
 import type { ResumedSample } from '../../../src-main/core/model/rollout-figures';
-import { row, span } from './hand-rows';
+import { packedRow as row, span } from './hand-rows';
 
 /** A sample dict carrying slime's `metadata.start_rollout_id`. */
 const startedIn = (id: PyValue): PyValue => ({ metadata: { start_rollout_id: id } });

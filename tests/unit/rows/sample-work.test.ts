@@ -6,7 +6,7 @@ import {
   itemStart,
   sampleWorkEnd,
 } from '../../../src-main/core/rows/sample-work';
-import { point, row, span } from './hand-rows';
+import { point, packedRow as row, span } from './hand-rows';
 
 describe('isGroupWide', () => {
   it('is true only for the span generate_and_rm_group (TRACE_MODEL 2)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildStragglerAttribution } from '../../../src-main/core/rows/straggler-attribution';
 import type { TimeWindow } from '../../../src-main/core/model/rollout-figures';
-import { row, span } from './hand-rows';
+import { packedRow as row, span } from './hand-rows';
 
 const window = (startSec: number, endSec: number, kind: 'own' | 'whole' = 'own'): TimeWindow => ({
   startSec,

@@ -11,8 +11,8 @@ import {
   type TimeWindow,
   type WallTimeCategory,
 } from '../../../src-main/core/model/rollout-figures';
-import type { Row, SpanItem } from '../../../src-main/core/model/row';
-import { point, row, span } from './hand-rows';
+import type { PackedRow, SpanItem } from '../../../src-main/core/model/row';
+import { point, packedRow as row, span } from './hand-rows';
 
 const GROUP = 'generate_and_rm_group';
 
@@ -33,7 +33,7 @@ function seconds(
 }
 
 /** The own window [0, 100] s of a file starting at 1000, attributed to `bounding`. */
-const ownSeconds = (rows: Row[]) => buildOwnBreakdown(rows, window(0, 100), 1000).seconds;
+const ownSeconds = (rows: PackedRow[]) => buildOwnBreakdown(rows, window(0, 100), 1000).seconds;
 
 describe('buildOwnBreakdown: each moment of the own window as what the bounding sample did', () => {
   it('queueing before its start and in its request’s queue time, then its deepest span, else a gap', () => {
@@ -224,7 +224,7 @@ describe('boundingRow: the slowest sample of the group that ends last', () => {
 
 describe('sameGroup', () => {
   it('equal group indexes by value; no group index: only the row itself', () => {
-    const r = (rowId: number, group_index: Row['group_index']) =>
+    const r = (rowId: number, group_index: PackedRow['group_index']) =>
       row(rowId, [], { group_index, start: 0, end: 0 });
     expect(sameGroup(r(0, [1, 2]), r(1, [1, 2]))).toBe(true);
     expect(sameGroup(r(0, 1), r(1, '1'))).toBe(false);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { buildStore, ITEM_FLAG, ITEM_KIND } from '../../../src-main/core/store/build-store';
 import { point, row, span } from './hand-rows';
 
@@ -60,7 +61,7 @@ const rows = () => [
 
 describe('buildStore columns', () => {
   it('puts each item in typed columns relative to the file start, with kind, flags and parent', () => {
-    const s = buildStore({ rows: rows() });
+    const s = buildStore({ rows: packRows(rows()) });
     expect([s.globalStartSec, s.globalEndSec, s.rowCount, s.itemCount]).toEqual([50, 80, 2, 5]);
     expect(Array.from(s.rowItemOffset)).toEqual([0, 4, 5]);
     expect(Array.from(s.itemStart)).toEqual([10, 11, 12, 13, 5]);
@@ -104,7 +105,7 @@ describe('buildStore columns', () => {
   });
 
   it('puts each row in typed columns: ids, times, counts, numbers read from strings and dicts', () => {
-    const s = buildStore({ rows: rows() });
+    const s = buildStore({ rows: packRows(rows()) });
     expect(Array.from(s.rowId)).toEqual([5, 2]);
     expect([...s.rowIndexById]).toEqual([
       [5, 0],
@@ -123,7 +124,7 @@ describe('buildStore columns', () => {
   });
 
   it('indexes rows by span name, status and source, each row once', () => {
-    const s = buildStore({ rows: rows() });
+    const s = buildStore({ rows: packRows(rows()) });
     const index = (map: Map<number, Int32Array>) =>
       Object.fromEntries(
         [...map].map(([id, list]) => [id < 0 ? 'null' : s.strings[id], Array.from(list)]),
@@ -135,7 +136,7 @@ describe('buildStore columns', () => {
   });
 
   it('an empty file starts and ends at 0', () => {
-    const s = buildStore({ rows: [] });
+    const s = buildStore({ rows: packRows([]) });
     expect([s.globalStartSec, s.globalEndSec, s.itemCount]).toEqual([0, 0, 0]);
     expect(Array.from(s.rowItemOffset)).toEqual([0]);
   });

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import {
   buildStore,
@@ -6,13 +7,13 @@ import {
   StoreBuilder,
   type TraceStore,
 } from '../../../src-main/core/store/build-store';
-import type { Row } from '../../../src-main/core/model/row';
+import type { PackedRow, Row } from '../../../src-main/core/model/row';
 import { SLIME, readJson } from '../../support/fixtures';
 
 // The stores shown while a file is read grow with its rows (GrowingRowsStore): each must equal
 // the store built at once from the same rows, and stay as it was when more rows come in.
 const fixtureRows = () =>
-  readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows;
+  packRows(readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows);
 
 /** every column, index and figure of a store, as plain values (not its version: its own) */
 function plain(store: TraceStore) {
@@ -35,7 +36,7 @@ describe('stores of rows that grow at their end', () => {
     const rows = fixtureRows();
     expect(rows.length).toBeGreaterThan(6);
     const growing = new GrowingRowsStore();
-    const list: Row[] = [];
+    const list: PackedRow[] = [];
     for (const end of [1, 2, 5, rows.length]) {
       list.push(...rows.slice(list.length, end));
       const store = growing.storeOf(list);
@@ -62,17 +63,17 @@ describe('stores of rows that grow at their end', () => {
   it('takes each row in once, however many stores are made while the rows grow', () => {
     const reads = new Map<number, number>();
     const counted = fixtureRows().map((row) => {
-      const items = row.items;
-      return Object.defineProperty({ ...row }, 'items', {
+      const packed = row.packed;
+      return Object.defineProperty({ ...row }, 'packed', {
         enumerable: true,
         get: () => {
           reads.set(row.row_id, (reads.get(row.row_id) ?? 0) + 1);
-          return items;
+          return packed;
         },
-      }) as Row;
+      }) as PackedRow;
     });
     const growing = new GrowingRowsStore();
-    const list: Row[] = [];
+    const list: PackedRow[] = [];
     for (const end of [2, 4, counted.length]) {
       list.push(...counted.slice(list.length, end));
       growing.storeOf(list);

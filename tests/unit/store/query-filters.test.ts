@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { queryRows } from '../../../src-main/core/store/query-rows';
 import type { RowFilter, SortKey } from '../../../src-main/core/api/trace-api';
@@ -32,14 +33,14 @@ const table = () => {
       items: names.map((name) => span({ name, start_ts: row_id })),
     });
   return buildStore({
-    rows: [
+    rows: packRows([
       r(10, 'ok', 'a', 1, 0.2, ['decode Req 1a2b', 'x*']),
       r(11, 'ok', 'b', 2, 0.8, ['decode Req ff']),
       r(12, 'failed', 'a', 1, null, ['prefill']),
       r(13, 'failed', 'b', null, -1, ['a.b 1']),
       r(14, null, null, 2, 1, ['axb 1', 'decode Req ']),
       r(15, 'ok', 'a', 1, { score: 0.5 }, []),
-    ],
+    ]),
   });
 };
 const q = (filter: RowFilter, sort: SortKey = 'row_id', descending?: boolean) =>
@@ -80,7 +81,9 @@ describe('queryRows filters', () => {
     expect(q({ spanName: 'ok' })).toEqual([]); // a status, no span's name
     // the first string a store interns (id 0) is a span name when rows have no status or source
     const bare = buildStore({
-      rows: [row({ row_id: 3, start: 0, end: 1, items: [span({ name: 'first', start_ts: 0 })] })],
+      rows: packRows([
+        row({ row_id: 3, start: 0, end: 1, items: [span({ name: 'first', start_ts: 0 })] }),
+      ]),
     });
     expect(bare.strings.indexOf('first')).toBe(0);
     expect(Array.from(queryRows(bare, { sort: 'row_id', filter: { spanName: 'first' } }))).toEqual([
@@ -129,8 +132,9 @@ describe('sorted orders', () => {
   //  reward 0.5  null  0.5  1    0.5  null  -1
   const store = () =>
     buildStore({
-      rows: (
-        [
+      rows: packRows(
+        (
+          [
           [30, 0.5],
           [12, null],
           [25, 0.5],
@@ -139,8 +143,9 @@ describe('sorted orders', () => {
           [3, null],
           [40, -1],
         ] as const
-      ).map(([row_id, reward]) =>
-        row({ row_id, start: 0, end: 1, reward: reward as never, items: [] }),
+        ).map(([row_id, reward]) =>
+          row({ row_id, start: 0, end: 1, reward: reward as never, items: [] }),
+        ),
       ),
     });
 

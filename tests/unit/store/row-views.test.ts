@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import {
   getRowViews,
@@ -84,7 +85,7 @@ const plain = () =>
       }),
     ],
   });
-const store = () => buildStore({ rows: [rich(), plain()] });
+const store = () => buildStore({ rows: packRows([rich(), plain()]) });
 
 describe('row views', () => {
   it('give each item its relative times, lane, kind, flags, hint, PD phases and in-row links', () => {
@@ -214,7 +215,7 @@ describe('row views', () => {
         }),
       ],
     });
-    expect(getRowViews(buildStore({ rows: [only] }), [1])[0].items[0]).not.toHaveProperty('links');
+    expect(getRowViews(buildStore({ rows: packRows([only]) }), [1])[0].items[0]).not.toHaveProperty('links');
   });
 });
 

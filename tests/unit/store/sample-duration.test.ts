@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import {
   buildSampleDurations,
   sampleDurations,
@@ -35,7 +36,7 @@ describe('each sample’s own duration', () => {
       row({ row_id: 4, start: 0, end: 100, items: [shared()] }),
     ];
     // by hand: row 0 own 10..30, row 1 own 10..60 (the event counts), rows 2-4 the whole span
-    expect(Array.from(buildSampleDurations(rows))).toEqual([20, 50, 100, 100, 100]);
+    expect(Array.from(buildSampleDurations(packRows(rows)))).toEqual([20, 50, 100, 100, 100]);
   });
 
   it('a row with only shared spans keeps its whole extent; one row’s own repeats are not shared', () => {
@@ -46,7 +47,7 @@ describe('each sample’s own duration', () => {
       row({ row_id: 2, start: 0, end: 40, group_index: 5, items: [twin(), twin()] }),
       row({ row_id: 3, start: 3, end: 4, group_index: 6, items: [] }),
     ];
-    expect(Array.from(buildSampleDurations(rows))).toEqual([11, 8, 4, 1]);
+    expect(Array.from(buildSampleDurations(packRows(rows)))).toEqual([11, 8, 4, 1]);
   });
 
   it('a single own instant gives a zero duration; an event is never shared', () => {
@@ -72,7 +73,7 @@ describe('each sample’s own duration', () => {
         items: [span({ name: 'z', start_ts: 70, end_ts: 70 })],
       }),
     ];
-    expect(Array.from(buildSampleDurations(rows))).toEqual([0, 5, 20]);
+    expect(Array.from(buildSampleDurations(packRows(rows)))).toEqual([0, 5, 20]);
   });
 
   it('within a group of several rows, a span one row repeats is still its own', () => {
@@ -100,7 +101,7 @@ describe('each sample’s own duration', () => {
         ],
       }),
     ];
-    expect(Array.from(buildSampleDurations(rows))).toEqual([10, 5]);
+    expect(Array.from(buildSampleDurations(packRows(rows)))).toEqual([10, 5]);
   });
 
   it('rows without a group share nothing, even with each other', () => {
@@ -133,7 +134,7 @@ describe('each sample’s own duration', () => {
         items: [same(), span({ name: 'a', start_ts: 1, end_ts: 5 })],
       }),
     ];
-    expect(Array.from(buildSampleDurations(rows))).toEqual([100, 100, 100, 100]);
+    expect(Array.from(buildSampleDurations(packRows(rows)))).toEqual([100, 100, 100, 100]);
   });
 
   it('finds every shared span among many names, starts and ends, in any order', () => {
@@ -170,7 +171,7 @@ describe('each sample’s own duration', () => {
       }),
     ];
     // by hand: row 0 own a 3..21 and b 11..12 -> 3..21 = 18; row 1 own a 30..33, c 0..40 -> 40
-    expect(Array.from(buildSampleDurations(rows))).toEqual([18, 40]);
+    expect(Array.from(buildSampleDurations(packRows(rows)))).toEqual([18, 40]);
   });
 
   it('spans whose times are not numbers match as their text did: NaN equals NaN', () => {
@@ -200,7 +201,7 @@ describe('each sample’s own duration', () => {
     ];
     // both x spans shared (NaN end alike); row 0 own 2..3; row 1's x NaN..6 is its own: no
     // extent from NaN, so its whole row
-    expect(Array.from(buildSampleDurations(rows))).toEqual([1, 10]);
+    expect(Array.from(buildSampleDurations(packRows(rows)))).toEqual([1, 10]);
   });
 
   it("a store's durations are made once, on first use, from its rows", () => {
@@ -223,11 +224,11 @@ describe('each sample’s own duration', () => {
         items: [span({ name: 'g', start_ts: 0, end_ts: 10 })],
       }),
     ];
-    const store = buildStore({ rows });
+    const store = buildStore({ rows: packRows(rows) });
     const first = sampleDurations(store);
     expect(Array.from(first)).toEqual([3, 10]);
     expect(sampleDurations(store)).toBe(first);
     // another store of the same rows has its own
-    expect(sampleDurations(buildStore({ rows }))).not.toBe(first);
+    expect(sampleDurations(buildStore({ rows: packRows(rows) }))).not.toBe(first);
   });
 });

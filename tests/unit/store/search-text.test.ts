@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import {
   SearchTextsWhileReading,
@@ -10,30 +11,31 @@ import { point, row, span } from './hand-rows';
 
 const SEP = '\u0001';
 
-const rows = () => [
-  row({
-    row_id: 0,
-    start: 0,
-    end: 2,
-    sample_index: 3,
-    source: 'GSM8K',
-    status: 'ok',
-    label: { a: [1, 'X'], b: null },
-    trace_id: 'T1',
-    items: [
-      span({
-        name: 'Gen',
-        start_ts: 0,
-        attrs: { start_attrs: { tool: 'Py' }, end_attrs: { n: 2 } },
-        service: 'Svc',
-      }),
-      point({ name: 'Ev', ts: 1, attrs: { k: true, u: undefined as never } }),
-      span({ name: 'Gen', start_ts: 1 }),
-    ],
-  }),
-  row({ row_id: 1, start: 0, end: 1, sample_index: 'x', label: 5 }),
-  row({ row_id: 2, start: 0, end: 1 }),
-];
+const rows = () =>
+  packRows([
+    row({
+      row_id: 0,
+      start: 0,
+      end: 2,
+      sample_index: 3,
+      source: 'GSM8K',
+      status: 'ok',
+      label: { a: [1, 'X'], b: null },
+      trace_id: 'T1',
+      items: [
+        span({
+          name: 'Gen',
+          start_ts: 0,
+          attrs: { start_attrs: { tool: 'Py' }, end_attrs: { n: 2 } },
+          service: 'Svc',
+        }),
+        point({ name: 'Ev', ts: 1, attrs: { k: true, u: undefined as never } }),
+        span({ name: 'Gen', start_ts: 1 }),
+      ],
+    }),
+    row({ row_id: 1, start: 0, end: 1, sample_index: 'x', label: 5 }),
+    row({ row_id: 2, start: 0, end: 1 }),
+  ]);
 
 describe('row search text', () => {
   it('joins index, source, status, label, trace id, attrs, services and each name once, lowercased', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { buildStoreStats } from '../../../src-main/core/store/store-stats';
 import type { Row } from '../../../src-main/core/model/row';
@@ -35,7 +36,7 @@ describe('store stats (file summary and filter menus)', () => {
     'on %s equal a plain count of slime’s cache rows',
     (_name, expectedPath) => {
       const rows = readJson<{ rows: Row[] }>(expectedPath).rows;
-      expect(buildStoreStats(buildStore({ rows }))).toEqual(referenceStats(rows));
+      expect(buildStoreStats(buildStore({ rows: packRows(rows) }))).toEqual(referenceStats(rows));
     },
   );
 
@@ -79,7 +80,7 @@ describe('store stats (file summary and filter menus)', () => {
       row({ row_id: 3, start: 7, end: 8, status: 'failed', source: 'alpha', attempt: '1' }),
     ];
     // by hand: 2 spans, 2 points; 3 links; names a×2, b×2 (tie, by name); attempts 3 and "1"
-    expect(buildStoreStats(buildStore({ rows }))).toEqual({
+    expect(buildStoreStats(buildStore({ rows: packRows(rows) }))).toEqual({
       rows: 3,
       spans: 2,
       events: 2,
@@ -97,7 +98,7 @@ describe('store stats (file summary and filter menus)', () => {
   });
 
   it('an empty file has no time range', () => {
-    const stats = buildStoreStats(buildStore({ rows: [] }));
+    const stats = buildStoreStats(buildStore({ rows: packRows([]) }));
     expect(stats.globalStartSec).toBeNull();
     expect(stats.globalEndSec).toBeNull();
     expect(stats.spanNames).toEqual([]);

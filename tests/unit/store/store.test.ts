@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import { sampleDurations } from '../../../src-main/core/store/sample-duration';
 import { buildStore, type TraceStore } from '../../../src-main/core/store/build-store';
@@ -11,7 +12,7 @@ import { SLIME, readJson, slimeFixturesWithExpected } from '../../support/fixtur
 
 const rows = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_agentic.pt.expected.json')).rows;
 // built inside each test: code run while the file is collected is invisible to mutation testing
-const freshStore = () => buildStore({ rows });
+const freshStore = () => buildStore({ rows: packRows(rows) });
 const ids = (list: Row[]) => list.map((r) => r.row_id);
 
 describe('columnar store over real rows', () => {
@@ -153,7 +154,7 @@ function blankStore(n: number): TraceStore {
     lane_count: 0,
     open_span_count: 0,
   }));
-  return buildStore({ rows: synthetic });
+  return buildStore({ rows: packRows(synthetic) });
 }
 
 /** ~50k rows whose columns hold ties, NaN, negatives, -0, ±Infinity and int32 extremes; row ids shuffled, some repeated. */
@@ -208,7 +209,7 @@ describe('queryRows sorts exactly as a plain comparator sort', () => {
   it.each(slimeFixturesWithExpected().map((f) => [f.name, f.expectedPath]))(
     'on fixture %s, every sort key, both directions',
     (_name, expectedPath) => {
-      const s = buildStore({ rows: readJson<{ rows: Row[] }>(expectedPath).rows });
+      const s = buildStore({ rows: packRows(readJson<{ rows: Row[] }>(expectedPath).rows) });
       for (const sort of sortKeys) {
         for (const descending of [false, true]) {
           expect(
@@ -280,9 +281,9 @@ describe('queryRows sorts exactly as a plain comparator sort', () => {
       Array.from(queryRows(synthetic, { sort: 'start', filter: { statuses: ['none'] } })),
     ).toEqual([]);
     expect(
-      Array.from(queryRows(buildStore({ rows: [] }), { sort: 'duration', descending: true })),
+      Array.from(queryRows(buildStore({ rows: packRows([]) }), { sort: 'duration', descending: true })),
     ).toEqual([]);
-    expect(Array.from(queryRows(buildStore({ rows: [rows[3]] }), { sort: 'reward' }))).toEqual([
+    expect(Array.from(queryRows(buildStore({ rows: packRows([rows[3]]) }), { sort: 'reward' }))).toEqual([
       rows[3].row_id,
     ]);
   });
@@ -312,7 +313,7 @@ describe('sort by the sample’s own duration', () => {
   };
 
   it('ties no more within a group, and matches the reference', () => {
-    const smallStore = buildStore({ rows: small }); // inside the test: see freshStore
+    const smallStore = buildStore({ rows: packRows(small) }); // inside the test: see freshStore
     const group0 = small.filter((r) => r.group_index === 0);
     expect(new Set(group0.map((r) => r.end - r.start)).size).toBe(1);
     expect(new Set(group0.map(ownDuration)).size).toBeGreaterThan(1);

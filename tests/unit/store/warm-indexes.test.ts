@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import { sampleDurations } from '../../../src-main/core/store/sample-duration';
 import { buildStore } from '../../../src-main/core/store/build-store';
@@ -15,7 +16,7 @@ const rowsOf = () =>
 
 describe('indexes warmed after opening', () => {
   it('builds the text index and each order in short steps, then keeps them', () => {
-    const store = buildStore({ rows: rowsOf() });
+    const store = buildStore({ rows: packRows(rowsOf()) });
     const steps = warmIndexes(store);
     expect(searchTextReady(store)).toBe(false);
     let count = 0;
@@ -28,8 +29,8 @@ describe('indexes warmed after opening', () => {
   });
 
   it('answers exactly as a store queried cold', () => {
-    const warm = buildStore({ rows: rowsOf() });
-    const cold = buildStore({ rows: rowsOf() });
+    const warm = buildStore({ rows: packRows(rowsOf()) });
+    const cold = buildStore({ rows: packRows(rowsOf()) });
     for (const step = warmIndexes(warm); !step.next().done;);
     // "python": the tool_call spans' start attr {"tool": "python"} in rollout_agentic
     for (const query of [
@@ -68,17 +69,17 @@ describe('which orders warming builds', () => {
   // rows by their rotated ids: n - 7, ..., n - 1, 0, ..., n - 8
   const scrambledOrder = (n: number) => Array.from({ length: n }, (_, k) => (k + n - 7) % n);
   const coldOrder = (sort: (typeof STORE_SORT_KEYS)[number], descending: boolean) =>
-    Array.from(sortedRows(buildStore({ rows: rowsOf() }), sort, descending));
+    Array.from(sortedRows(buildStore({ rows: packRows(rowsOf()) }), sort, descending));
 
   it('sorts by row id first, then by duration descending, then every key both ways', () => {
-    const first = buildStore({ rows: rowsOf() });
+    const first = buildStore({ rows: packRows(rowsOf()) });
     const steps = warmIndexes(first);
     steps.next();
     scramble(first);
     expect(Array.from(sortedRows(first, 'row_id', false))).toEqual(coldOrder('row_id', false));
     expect(coldOrder('row_id', false)).not.toEqual(scrambledOrder(first.rowCount));
 
-    const second = buildStore({ rows: rowsOf() });
+    const second = buildStore({ rows: packRows(rowsOf()) });
     const steps2 = warmIndexes(second);
     steps2.next();
     steps2.next();
@@ -86,7 +87,7 @@ describe('which orders warming builds', () => {
     expect(Array.from(sortedRows(second, 'duration', true))).toEqual(coldOrder('duration', true));
     expect(coldOrder('duration', true)).not.toEqual(scrambledOrder(second.rowCount));
 
-    const all = buildStore({ rows: rowsOf() });
+    const all = buildStore({ rows: packRows(rowsOf()) });
     for (const step = warmIndexes(all); !step.next().done;);
     scramble(all);
     for (const sort of STORE_SORT_KEYS) {

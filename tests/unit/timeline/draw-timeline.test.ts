@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { getRowViews } from '../../../src-main/core/store/row-views';
@@ -14,7 +15,7 @@ import { recordingContext, type DrawCall } from './recording-context';
 const expected = readJson<{ rows: Row[]; global_start: number; global_end: number }>(
   resolve(SLIME, 'rollout_small.pt.expected.json'),
 );
-const store = buildStore({ rows: expected.rows });
+const store = buildStore({ rows: packRows(expected.rows) });
 const view = (rowId: number) => getRowViews(store, [rowId])[0];
 const g0 = expected.global_start;
 const THEME = {

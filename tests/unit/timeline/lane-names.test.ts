@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { packRows } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { getRowViews } from '../../../src-main/core/store/row-views';
@@ -10,7 +11,7 @@ import { OTLP, SLIME, readJson } from '../../support/fixtures';
 describe('lane names', () => {
   it('a slime row names each lane by its first span (rollout_small row 1, from slime’s cache)', () => {
     const { rows } = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_small.pt.expected.json'));
-    const view = getRowViews(buildStore({ rows }), [1])[0];
+    const view = getRowViews(buildStore({ rows: packRows(rows) }), [1])[0];
     // the cache's lanes: 0-2 the call chain, 3 the PD spans, 4 their phases (first: the queue)
     expect(laneNames(view)).toEqual([
       'generate_and_rm_group',

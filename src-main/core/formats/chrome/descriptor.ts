@@ -1,3 +1,4 @@
+import { packRows } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { countOf } from '../../model/count-of';
 import { nestByTime } from '../../rows/nest-by-time';
@@ -53,7 +54,7 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
   const notices = noticesOf(trace, flows.unbound);
   const rows = buildChromeRows(trace, packBlocks);
   return {
-    rows,
+    rows: packRows(rows),
     samples: [],
     perf: {},
     notices,

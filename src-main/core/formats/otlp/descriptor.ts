@@ -1,3 +1,4 @@
+import { packRows } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { readOtlp, readRangeToColumns, sniffOtlp, type RangeReader } from './read-otlp';
@@ -44,7 +45,7 @@ function openOtlp(sources: ByteSource[], options: FormatOpenOptions): FormatOpen
   const bytes = sources.reduce((sum, source) => sum + source.size, 0);
   options.onProgress?.({ bytesRead: bytes, samplesRead: doc.rows.length, phase: 'building' });
   return {
-    rows: doc.rows,
+    rows: packRows(doc.rows),
     samples: [],
     perf: {},
     notices: [...doc.notices],

@@ -1,3 +1,4 @@
+import { packRows } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { compareItems, rowCounts } from '../../rows/build-rows';
@@ -59,7 +60,7 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
     );
   }
   return {
-    rows,
+    rows: packRows(rows),
     samples: [],
     perf: {},
     notices,

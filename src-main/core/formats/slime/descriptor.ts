@@ -7,7 +7,8 @@ import {
   type TensorRef,
 } from '../../model/py-value';
 import { buildRow } from '../../rows/build-rows';
-import type { Row } from '../../model/row';
+import type { PackedRow, Row } from '../../model/row';
+import { ItemPacker } from '../../rows/packed-items';
 import { buildPdView } from '../../rows/pd-lanes';
 import { PerfSummaryBuilder } from '../../rows/perf-summary';
 import { isDict } from '../../rows/python-values';
@@ -103,7 +104,9 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
  * different list (the reader picked another first, or read again) starts over.
  */
 class IncrementalRows {
-  rows: Row[] = [];
+  /** items packed as each row is built: their objects die young */
+  rows: PackedRow[] = [];
+  private packer = new ItemPacker();
   /** events skipped as malformed (an id, type or name that is a dict or list) */
   tally = { skippedEvents: 0 };
   perf = new PerfSummaryBuilder();
@@ -111,12 +114,13 @@ class IncrementalRows {
   readonly catchUp = newSamplesOf(
     () => {
       this.rows = [];
+      this.packer = new ItemPacker();
       this.tally = { skippedEvents: 0 };
       this.perf = new PerfSummaryBuilder();
     },
     (sample, index, samples) => {
       const row = sampleRow(sample, index, this.tally);
-      if (row) this.rows.push(row);
+      if (row) this.rows.push(this.packer.packRow(row));
       this.perf.add(sample);
       if ('trace' in sample) samples[index] = withoutTrace(sample);
     },

@@ -1,0 +1,388 @@
+import type {
+  AttrValue,
+  Attrs,
+  ItemExtras,
+  PackedItems,
+  PackedRow,
+  PdPhase,
+  PdRole,
+  PointItem,
+  Row,
+  RowItem,
+  SpanItem,
+} from '../model/row';
+
+/**
+ * A row's items kept as one array of numbers and one of references instead of an object per
+ * item (plus its attrs objects and boxed times): at 100k samples the item objects were 430 MB
+ * of the heap and a third of the worker's time went to the collector marking and copying them.
+ * Rows are packed as they are built and unpacked where items are used one row at a time
+ * (details, the rows drawn, export); the store's columns serve everything that walks every row.
+ *
+ * Layout, item after item:
+ *   numbers: spans  [code, start_ts, end_ts (NaN: null), display_end_ts, attempt (NaN: null),
+ *                    lane, depth, ...attr numbers, ...PD numbers]
+ *            points [code, ts, attempt (NaN: null), lane, depth, ...attr numbers]
+ *   refs:    [name, span_id, parent_span_id, parent_span_name, shape, ...attr values that are
+ *             not numbers, ...PD phase names, extras (when the code says so)]
+ * `code` is the state (STATES), the PD role << 2, and HAS_EXTRAS. PD numbers: the parent's
+ * duration, the phase count, each phase's duration. An attr's keys, in order, and which of its
+ * values are numbers are the item's shape, shared by the items that look alike.
+ */
+
+const STATES = ['closed_span', 'open_span', 'point_event', 'orphan_end'] as const;
+const PD_ROLES: (PdRole | null)[] = [null, 'prefill', 'decode'];
+const HAS_EXTRAS = 16;
+
+/** An attrs object's keys in order, and for each whether its value is a number. */
+interface AttrSection {
+  keys: string[];
+  numeric: boolean[];
+}
+
+/** The attrs of an item: two sections for a span (start, end), one for a point. */
+interface ItemShape {
+  sections: AttrSection[];
+  /** how many numbers and references its attr values take */
+  numberCount: number;
+  refCount: number;
+}
+
+/** What an item may carry beyond the layout (ItemExtras but its PD view): OTLP, Chrome. */
+const EXTRA_KEYS = ['lane_label', 'error', 'missing_parent', 'links', 'service', 'otel'] as const;
+// a key added to ItemExtras must be added above, or packing would drop it
+type UnlistedExtra = Exclude<keyof ItemExtras, 'pd' | (typeof EXTRA_KEYS)[number]>;
+const EVERY_EXTRA_LISTED: [UnlistedExtra] extends [never] ? true : never = true;
+void EVERY_EXTRA_LISTED;
+const EXTRA_SET: ReadonlySet<string> = new Set(EXTRA_KEYS);
+
+/** One attrs object for every item without attrs (frozen: items are never changed). */
+const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
+
+/**
+ * Packs rows, sharing shapes between the rows of one file (one packer per file: the shapes it
+ * keeps are bounded by what the file holds).
+ */
+export class ItemPacker {
+  private readonly shapes = new Map<string, ItemShape>();
+  /** the shape the last item of a name had: almost every item matches it */
+  private readonly lastShape = new Map<string, ItemShape>();
+  private numbers: number[] = [];
+  private refs: unknown[] = [];
+
+  /** `row` without its item objects: what a file keeps of it. */
+  packRow(row: Row): PackedRow {
+    const { items, ...fields } = row;
+    return Object.assign(fields, { packed: this.pack(items) });
+  }
+
+  pack(items: readonly RowItem[]): PackedItems {
+    const numbers: number[] = (this.numbers = []);
+    const refs: unknown[] = (this.refs = []);
+    for (const item of items) {
+      const pd = item.type === 'span' ? item.pd : undefined;
+      const extras = extrasOf(item);
+      const code =
+        STATES.indexOf(item.state) |
+        ((pd ? PD_ROLES.indexOf(pd.role) : 0) << 2) |
+        (extras ? HAS_EXTRAS : 0);
+      refs.push(item.name, item.span_id, item.parent_span_id, item.parent_span_name);
+      if (item.type === 'span') {
+        numbers.push(
+          code,
+          item.start_ts,
+          item.end_ts ?? NaN,
+          item.display_end_ts,
+          item.attempt ?? NaN,
+          item.lane,
+          item.depth,
+        );
+        const shape = this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs);
+        refs.push(shape);
+        this.putAttrs(shape.sections[0], item.attrs.start_attrs);
+        this.putAttrs(shape.sections[1], item.attrs.end_attrs);
+        if (pd) {
+          numbers.push(pd.parentDurationSec, pd.phases.length);
+          for (const phase of pd.phases) {
+            numbers.push(phase.durationSec);
+            refs.push(phase.phase);
+          }
+        }
+      } else {
+        numbers.push(code, item.ts, item.attempt ?? NaN, item.lane, item.depth);
+        const shape = this.shapeOf(item.name, item.attrs, null);
+        refs.push(shape);
+        this.putAttrs(shape.sections[0], item.attrs);
+      }
+      if (extras) refs.push(extras);
+    }
+    return { count: items.length, numbers: Float64Array.from(numbers), refs };
+  }
+
+  private putAttrs(section: AttrSection, attrs: Attrs): void {
+    const { keys, numeric } = section;
+    for (let k = 0; k < keys.length; k++) {
+      const value = attrs[keys[k]];
+      if (numeric[k]) this.numbers.push(value as number);
+      else this.refs.push(value);
+    }
+  }
+
+  private shapeOf(name: string, first: Attrs, second: Attrs | null): ItemShape {
+    const last = this.lastShape.get(name);
+    if (
+      last !== undefined &&
+      last.sections.length === (second === null ? 1 : 2) &&
+      fits(last.sections[0], first) &&
+      (second === null || fits(last.sections[1], second))
+    )
+      return last;
+    const sections = second === null ? [sectionOf(first)] : [sectionOf(first), sectionOf(second)];
+    const key = JSON.stringify(sections);
+    let shape = this.shapes.get(key);
+    if (shape === undefined) {
+      const numberCount = sections.reduce((n, s) => n + s.numeric.filter(Boolean).length, 0);
+      const keyCount = sections.reduce((n, s) => n + s.keys.length, 0);
+      shape = { sections, numberCount, refCount: keyCount - numberCount };
+      this.shapes.set(key, shape);
+    }
+    this.lastShape.set(name, shape);
+    return shape;
+  }
+}
+
+/** Whether `attrs` has exactly the section's keys, in its order, numbers where it has them. */
+function fits(section: AttrSection, attrs: Attrs): boolean {
+  const { keys, numeric } = section;
+  let k = 0;
+  for (const key in attrs) {
+    if (!Object.hasOwn(attrs, key)) continue;
+    if (k >= keys.length || keys[k] !== key || numeric[k] !== (typeof attrs[key] === 'number'))
+      return false;
+    k++;
+  }
+  return k === keys.length;
+}
+
+function sectionOf(attrs: Attrs): AttrSection {
+  const keys = Object.keys(attrs);
+  return { keys, numeric: keys.map((key) => typeof attrs[key] === 'number') };
+}
+
+/**
+ * The item's extras (OTLP and Chrome specifics) in the item's own key order, or null. Most
+ * items have none: the listed keys are looked at first (walking every key of a million items
+ * was a fifth of packing).
+ */
+function extrasOf(item: RowItem): Partial<ItemExtras> | null {
+  if (!EXTRA_KEYS.some((key) => item[key] !== undefined)) return null;
+  const extras: Record<string, unknown> = {};
+  for (const key in item) {
+    if (!Object.hasOwn(item, key) || !EXTRA_SET.has(key)) continue;
+    extras[key] = item[key as keyof RowItem];
+  }
+  return extras;
+}
+
+/** The items of a packed row, as the format built them (fresh objects each call). */
+export function unpackItems(packed: PackedItems): RowItem[] {
+  const { numbers, refs } = packed;
+  const items: RowItem[] = new Array(packed.count);
+  // where the next number and the next reference are read
+  const at = { n: 0, f: 0 };
+  for (let i = 0; i < packed.count; i++) {
+    let n = at.n;
+    let f = at.f;
+    const code = numbers[n];
+    const state = STATES[code & 3];
+    const name = refs[f] as string;
+    const spanId = refs[f + 1] as string | null;
+    const parentId = refs[f + 2] as string | null;
+    const parentName = refs[f + 3] as string | null;
+    const shape = refs[f + 4] as ItemShape;
+    f += 5;
+    let item: RowItem;
+    if (state === 'closed_span' || state === 'open_span') {
+      const end = numbers[n + 2];
+      const attempt = numbers[n + 4];
+      const lane = numbers[n + 5];
+      const depth = numbers[n + 6];
+      const span: SpanItem = {
+        type: 'span',
+        state,
+        name,
+        start_ts: numbers[n + 1],
+        end_ts: Number.isNaN(end) ? null : end,
+        display_end_ts: numbers[n + 3],
+        attempt: Number.isNaN(attempt) ? null : attempt,
+        span_id: spanId,
+        parent_span_id: parentId,
+        parent_span_name: parentName,
+        lane,
+        depth,
+        attrs: { start_attrs: NO_ATTRS, end_attrs: NO_ATTRS },
+      };
+      at.n = n + 7;
+      at.f = f;
+      readAttrs(shape.sections[0], numbers, refs, at, span.attrs, 'start_attrs');
+      readAttrs(shape.sections[1], numbers, refs, at, span.attrs, 'end_attrs');
+      n = at.n;
+      f = at.f;
+      const role = PD_ROLES[(code >> 2) & 3];
+      if (role) {
+        const parentDurationSec = numbers[n];
+        const count = numbers[n + 1];
+        n += 2;
+        const phases: PdPhase[] = [];
+        for (let p = 0; p < count; p++)
+          phases.push({ phase: refs[f++] as string, durationSec: numbers[n++] });
+        span.pd = { role, phases, parentDurationSec };
+      }
+      item = span;
+    } else {
+      const attempt = numbers[n + 2];
+      const point: PointItem = {
+        type: state === 'point_event' ? 'event' : 'orphan_end',
+        state,
+        name,
+        ts: numbers[n + 1],
+        attempt: Number.isNaN(attempt) ? null : attempt,
+        span_id: spanId,
+        parent_span_id: parentId,
+        parent_span_name: parentName,
+        lane: numbers[n + 3],
+        depth: numbers[n + 4],
+        attrs: NO_ATTRS,
+      };
+      at.n = n + 5;
+      at.f = f;
+      readAttrs(shape.sections[0], numbers, refs, at, point, 'attrs');
+      n = at.n;
+      f = at.f;
+      item = point;
+    }
+    if (code & HAS_EXTRAS) Object.assign(item, refs[f++] as object);
+    items[i] = item;
+    at.n = n;
+    at.f = f;
+  }
+  return items;
+}
+
+/**
+ * The items of a packed row one after another without making them (the store's columns are
+ * filled from it): what every item has beside its attrs, read in place.
+ */
+export class PackedItemCursor {
+  state: (typeof STATES)[number] = 'closed_span';
+  /** start_ts of a span, ts of a point */
+  start = 0;
+  /** display_end_ts of a span, ts of a point */
+  displayEnd = 0;
+  lane = 0;
+  depth = 0;
+  name = '';
+  spanId: string | null = null;
+  parentSpanId: string | null = null;
+  pdRole: PdRole | null = null;
+  /** OTLP and Chrome specifics (error, missing_parent, links, ...), else null */
+  extras: Readonly<Partial<ItemExtras>> | null = null;
+  private packed: PackedItems | null = null;
+  private index = 0;
+  private n = 0;
+  private f = 0;
+
+  /** Starts over on `packed`: `next()` then reads its first item. */
+  reset(packed: PackedItems): this {
+    this.packed = packed;
+    this.index = 0;
+    this.n = 0;
+    this.f = 0;
+    return this;
+  }
+
+  /** Reads the next item; false after the last. */
+  next(): boolean {
+    const packed = this.packed!;
+    if (this.index >= packed.count) return false;
+    this.index++;
+    const { numbers, refs } = packed;
+    let n = this.n;
+    let f = this.f;
+    const code = numbers[n];
+    const state = STATES[code & 3];
+    this.state = state;
+    this.name = refs[f] as string;
+    this.spanId = refs[f + 1] as string | null;
+    this.parentSpanId = refs[f + 2] as string | null;
+    const shape = refs[f + 4] as ItemShape;
+    f += 5 + shape.refCount;
+    this.start = numbers[n + 1];
+    if (state === 'closed_span' || state === 'open_span') {
+      this.displayEnd = numbers[n + 3];
+      this.lane = numbers[n + 5];
+      this.depth = numbers[n + 6];
+      n += 7 + shape.numberCount;
+      this.pdRole = PD_ROLES[(code >> 2) & 3];
+      if (this.pdRole) {
+        const phases = numbers[n + 1];
+        n += 2 + phases;
+        f += phases;
+      }
+    } else {
+      this.displayEnd = this.start;
+      this.lane = numbers[n + 3];
+      this.depth = numbers[n + 4];
+      n += 5 + shape.numberCount;
+      this.pdRole = null;
+    }
+    this.extras = code & HAS_EXTRAS ? (refs[f++] as Partial<ItemExtras>) : null;
+    this.n = n;
+    this.f = f;
+    return true;
+  }
+}
+
+/** Reads one attrs section into `holder[key]` (left the shared empty object when it has none). */
+function readAttrs<K extends string>(
+  section: AttrSection,
+  numbers: Float64Array,
+  refs: readonly unknown[],
+  at: { n: number; f: number },
+  holder: { [key in K]: Attrs },
+  key: K,
+): void {
+  const { keys, numeric } = section;
+  if (keys.length === 0) return;
+  const attrs: Record<string, AttrValue> = {};
+  for (let k = 0; k < keys.length; k++) {
+    const value = (numeric[k] ? numbers[at.n++] : refs[at.f++]) as AttrValue;
+    // a "__proto__" key from a file stays a plain own key
+    if (keys[k] === '__proto__')
+      Object.defineProperty(attrs, keys[k], {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else attrs[keys[k]] = value;
+  }
+  holder[key] = attrs;
+}
+
+/** A packed row with its items again, in the row's key order. */
+export function unpackRow(row: PackedRow): Row {
+  const { packed, ...fields } = row;
+  return Object.assign(fields, { items: unpackItems(packed) });
+}
+
+/** Rows of one file, packed (formats that build their rows all at once). */
+export function packRows(rows: readonly Row[]): PackedRow[] {
+  const packer = new ItemPacker();
+  return rows.map((row) => packer.packRow(row));
+}
+
+/** One row packed on its own (its shapes shared with no other row). */
+export function packRow(row: Row): PackedRow {
+  return new ItemPacker().packRow(row);
+}

@@ -1,0 +1,198 @@
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  ItemPacker,
+  PackedItemCursor,
+  packRow,
+  unpackItems,
+  unpackRow,
+} from '../../../src-main/core/rows/packed-items';
+import type { Row, RowItem } from '../../../src-main/core/model/row';
+import { readOtlp } from '../../../src-main/core/formats/otlp/read-otlp';
+import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
+import { OTLP, SLIME, fixtureSource } from '../../support/fixtures';
+import { point, row, span } from '../store/hand-rows';
+
+// A file keeps its rows' items packed (numbers and references) and gives them back on demand:
+// every field, key order and value must come back as the format built it.
+
+/** slime's rows as its reader builds them, before anything packs them */
+function slimeRows(path: string): Row[] {
+  const rows: Row[] = [];
+  slimeFormat.streamRows!(
+    [fixtureSource(path)],
+    {},
+    { row: (r) => rows.push(r), restart: () => {} },
+  );
+  return rows;
+}
+
+// every dump that opens (not_a_dump.pt and truncated.pt are refused, by their own tests)
+const dumps = readdirSync(SLIME).filter(
+  (name) => name.endsWith('.pt') && name !== 'not_a_dump.pt' && name !== 'truncated.pt',
+);
+
+function expectRoundTrip(rows: Row[], name: string) {
+  const packer = new ItemPacker();
+  for (const original of rows) {
+    const back = unpackRow(packer.packRow(original));
+    // toEqual: an OTLP point item's own `error: undefined` is not kept (JSON never had it)
+    expect(back, `${name} row ${original.row_id}`).toEqual(original);
+    // key order too: `trace-explorer rows` prints rows as slime's cache does
+    expect(JSON.stringify(back)).toBe(JSON.stringify(original));
+  }
+}
+
+describe('packed items give back what the format built', () => {
+  it.each(dumps)('every row of the slime dump %s (one packer: shapes shared)', (name) => {
+    const rows = slimeRows(resolve(SLIME, name));
+    expectRoundTrip(rows, name);
+  });
+
+  it('the fixture dumps hold what the layout has to carry', () => {
+    const items = dumps.flatMap((name) => slimeRows(resolve(SLIME, name))).flatMap((r) => r.items);
+    // open spans, point events, orphan ends, PD views with phases, null attempts and ids
+    expect(items.some((i) => i.state === 'open_span')).toBe(true);
+    expect(items.some((i) => i.type === 'event')).toBe(true);
+    expect(items.some((i) => i.type === 'orphan_end')).toBe(true);
+    expect(items.some((i) => i.type === 'span' && (i.pd?.phases.length ?? 0) > 0)).toBe(true);
+    expect(items.some((i) => i.span_id === null)).toBe(true);
+  });
+
+  it.each(['roll_traces.jsonl', 'sglang_otel_trace.json'])(
+    'every row of the OTLP file %s (links, resources, lane labels, errors)',
+    (name) => {
+      const rows = readOtlp([fixtureSource(resolve(OTLP, name))]).rows;
+      expect(rows.some((r) => r.items.some((i) => i.otel !== undefined))).toBe(true);
+      expectRoundTrip(rows, name);
+    },
+  );
+
+  it('numbers keep -0, NaN and infinities; other values stay as they are, shared', () => {
+    const nested = { list: [1, 'two', null], deep: { ok: true } };
+    const item = span({
+      name: 'gen',
+      start_ts: 1.5,
+      end_ts: null,
+      display_end_ts: 3.25,
+      attempt: null,
+      attrs: {
+        start_attrs: { zero: -0, nan: NaN, inf: -Infinity, text: 'x', flag: false, none: null },
+        end_attrs: { nested, clipped_by: 'row_end' },
+      },
+    });
+    item.state = 'open_span';
+    const [back] = unpackItems(packRow(row({ row_id: 0, start: 0, end: 1, items: [item] })).packed);
+    expect(back).toStrictEqual(item);
+    if (back.type !== 'span') throw new Error('a span comes back a span');
+    expect(Object.is(back.attrs.start_attrs.zero, -0)).toBe(true);
+    expect(back.attrs.end_attrs.nested).toBe(nested);
+    expect(back.end_ts).toBeNull();
+    expect(back.attempt).toBeNull();
+  });
+
+  it('a "__proto__" key from a file stays a plain own key, with its value', () => {
+    const attrs = {} as Record<string, unknown>;
+    Object.defineProperty(attrs, '__proto__', {
+      value: 7,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    const item = point({ name: 'ev', ts: 2, attrs: attrs as never });
+    const [back] = unpackItems(packRow(row({ row_id: 0, start: 0, end: 1, items: [item] })).packed);
+    expect(Object.keys(back.attrs)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(back.attrs)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(back.attrs, '__proto__')?.value).toBe(7);
+  });
+
+  it('items of one name whose attrs change shape, order or kind each come back as they were', () => {
+    const items: RowItem[] = [
+      span({ name: 'gen', start_ts: 0, attrs: { start_attrs: { a: 1, b: 'x' }, end_attrs: {} } }),
+      span({ name: 'gen', start_ts: 1, attrs: { start_attrs: { b: 'y', a: 2 }, end_attrs: {} } }),
+      span({
+        name: 'gen',
+        start_ts: 2,
+        attrs: { start_attrs: { a: 'now text', b: 3 }, end_attrs: {} },
+      }),
+      span({ name: 'gen', start_ts: 3, attrs: { start_attrs: { a: 1 }, end_attrs: { a: 1 } } }),
+      span({ name: 'gen', start_ts: 4, attrs: { start_attrs: { a: 1, b: 'x' }, end_attrs: {} } }),
+      point({ name: 'gen', ts: 5, attrs: { a: 1, b: 'x' } }),
+    ];
+    const original = row({ row_id: 0, start: 0, end: 5, items });
+    const back = unpackRow(packRow(original));
+    expect(back).toStrictEqual(original);
+    expect(back.items.map((i) => JSON.stringify(i.attrs))).toEqual(
+      items.map((i) => JSON.stringify(i.attrs)),
+    );
+  });
+
+  it('each unpacking gives fresh objects: a change to one never reaches the packed row', () => {
+    const packed = packRow(
+      row({
+        row_id: 0,
+        start: 0,
+        end: 1,
+        items: [
+          span({ name: 'gen', start_ts: 0, attrs: { start_attrs: { a: 1 }, end_attrs: {} } }),
+        ],
+      }),
+    ).packed;
+    const first = unpackItems(packed)[0];
+    if (first.type !== 'span') throw new Error('a span comes back a span');
+    first.attrs.start_attrs.a = 99;
+    first.name = 'changed';
+    const again = unpackItems(packed)[0];
+    expect(again.name).toBe('gen');
+    expect(again.type === 'span' && again.attrs.start_attrs.a).toBe(1);
+  });
+});
+
+describe('the cursor reads what the store needs without making items', () => {
+  it.each(dumps)('%s: state, times, lane, depth, ids, PD role and extras of every item', (name) => {
+    const cursor = new PackedItemCursor();
+    for (const original of slimeRows(resolve(SLIME, name))) {
+      const seen: unknown[] = [];
+      cursor.reset(packRow(original).packed);
+      while (cursor.next()) {
+        seen.push([
+          cursor.state,
+          cursor.name,
+          cursor.start,
+          cursor.displayEnd,
+          cursor.lane,
+          cursor.depth,
+          cursor.spanId,
+          cursor.parentSpanId,
+          cursor.pdRole,
+        ]);
+      }
+      expect(seen).toEqual(
+        original.items.map((i) => [
+          i.state,
+          i.name,
+          i.type === 'span' ? i.start_ts : i.ts,
+          i.type === 'span' ? i.display_end_ts : i.ts,
+          i.lane,
+          i.depth,
+          i.span_id,
+          i.parent_span_id,
+          i.type === 'span' ? (i.pd?.role ?? null) : null,
+        ]),
+      );
+    }
+  });
+
+  it('OTLP extras: errors, links and missing parents', () => {
+    const rows = readOtlp([fixtureSource(resolve(OTLP, 'roll_traces.jsonl'))]).rows;
+    const cursor = new PackedItemCursor();
+    for (const original of rows) {
+      const extras: unknown[] = [];
+      cursor.reset(packRow(original).packed);
+      while (cursor.next())
+        extras.push([cursor.extras?.error, cursor.extras?.links, cursor.extras?.service]);
+      expect(extras).toEqual(original.items.map((i) => [i.error, i.links, i.service]));
+    }
+  });
+});
