@@ -1,5 +1,5 @@
 import { minOf } from '../model/extent';
-import { unpackItems } from '../rows/packed-items';
+import { PackedItemCursor } from '../rows/packed-items';
 import type { Distribution, PerfView } from '../model/perf';
 import type { PackedRow, RowFields } from '../model/row';
 import { perfSeries } from '../rows/perf-summary';
@@ -75,12 +75,14 @@ export function buildRunningCurve<R extends RowFields>(
 /** Durations of closed spans per span name, most frequent names first. */
 export function buildDurations(rows: PackedRow[]): Distribution[] {
   const byName = new Map<string, number[]>();
+  const item = new PackedItemCursor();
   for (const row of rows) {
-    for (const item of unpackItems(row.packed)) {
-      if (item.type !== 'span' || item.end_ts === null) continue;
+    item.reset(row.packed);
+    while (item.next()) {
+      if (item.state !== 'closed_span') continue;
       let list = byName.get(item.name);
       if (!list) byName.set(item.name, (list = []));
-      list.push(item.end_ts - item.start_ts);
+      list.push(item.endTs - item.start);
     }
   }
   return [...byName.entries()]

@@ -20,12 +20,12 @@ import type {
  * (details, the rows drawn, export); the store's columns serve everything that walks every row.
  *
  * Layout, item after item:
- *   numbers: spans  [code, start_ts, end_ts (NaN: null), display_end_ts, attempt (NaN: null),
+ *   numbers: spans  [code, start_ts, end_ts (an open span's: 0), display_end_ts, attempt,
  *                    lane, depth, ...attr numbers, ...PD numbers]
- *            points [code, ts, attempt (NaN: null), lane, depth, ...attr numbers]
+ *            points [code, ts, attempt, lane, depth, ...attr numbers]
  *   refs:    [name, span_id, parent_span_id, parent_span_name, shape, ...attr values that are
  *             not numbers, ...PD phase names, extras (when the code says so)]
- * `code` is the state (STATES), the PD role << 2, and HAS_EXTRAS. PD numbers: the parent's
+ * `code` is the state (STATES), the PD role << 2, HAS_EXTRAS and NULL_ATTEMPT (its slot 0). PD numbers: the parent's
  * duration, the phase count, each phase's duration. An attr's keys, in order, and which of its
  * values are numbers are the item's shape, shared by the items that look alike.
  */
@@ -33,11 +33,14 @@ import type {
 const STATES = ['closed_span', 'open_span', 'point_event', 'orphan_end'] as const;
 const PD_ROLES: (PdRole | null)[] = [null, 'prefill', 'decode'];
 const HAS_EXTRAS = 16;
+const NULL_ATTEMPT = 32;
 
 /** An attrs object's keys in order, and for each whether its value is a number. */
 interface AttrSection {
   keys: string[];
   numeric: boolean[];
+  /** how many of its values are numbers (the rest are references) */
+  numberCount: number;
 }
 
 /** The attrs of an item: two sections for a span (start, end), one for a point. */
@@ -85,15 +88,16 @@ export class ItemPacker {
       const code =
         STATES.indexOf(item.state) |
         ((pd ? PD_ROLES.indexOf(pd.role) : 0) << 2) |
-        (extras ? HAS_EXTRAS : 0);
+        (extras ? HAS_EXTRAS : 0) |
+        (item.attempt === null ? NULL_ATTEMPT : 0);
       refs.push(item.name, item.span_id, item.parent_span_id, item.parent_span_name);
       if (item.type === 'span') {
         numbers.push(
           code,
           item.start_ts,
-          item.end_ts ?? NaN,
+          item.end_ts ?? 0,
           item.display_end_ts,
-          item.attempt ?? NaN,
+          item.attempt ?? 0,
           item.lane,
           item.depth,
         );
@@ -109,7 +113,7 @@ export class ItemPacker {
           }
         }
       } else {
-        numbers.push(code, item.ts, item.attempt ?? NaN, item.lane, item.depth);
+        numbers.push(code, item.ts, item.attempt ?? 0, item.lane, item.depth);
         const shape = this.shapeOf(item.name, item.attrs, null);
         refs.push(shape);
         this.putAttrs(shape.sections[0], item.attrs);
@@ -141,7 +145,7 @@ export class ItemPacker {
     const key = JSON.stringify(sections);
     let shape = this.shapes.get(key);
     if (shape === undefined) {
-      const numberCount = sections.reduce((n, s) => n + s.numeric.filter(Boolean).length, 0);
+      const numberCount = sections.reduce((n, s) => n + s.numberCount, 0);
       const keyCount = sections.reduce((n, s) => n + s.keys.length, 0);
       shape = { sections, numberCount, refCount: keyCount - numberCount };
       this.shapes.set(key, shape);
@@ -166,7 +170,8 @@ function fits(section: AttrSection, attrs: Attrs): boolean {
 
 function sectionOf(attrs: Attrs): AttrSection {
   const keys = Object.keys(attrs);
-  return { keys, numeric: keys.map((key) => typeof attrs[key] === 'number') };
+  const numeric = keys.map((key) => typeof attrs[key] === 'number');
+  return { keys, numeric, numberCount: numeric.filter(Boolean).length };
 }
 
 /**
@@ -203,8 +208,7 @@ export function unpackItems(packed: PackedItems): RowItem[] {
     f += 5;
     let item: RowItem;
     if (state === 'closed_span' || state === 'open_span') {
-      const end = numbers[n + 2];
-      const attempt = numbers[n + 4];
+      const attempt = code & NULL_ATTEMPT ? null : numbers[n + 4];
       const lane = numbers[n + 5];
       const depth = numbers[n + 6];
       const span: SpanItem = {
@@ -212,9 +216,9 @@ export function unpackItems(packed: PackedItems): RowItem[] {
         state,
         name,
         start_ts: numbers[n + 1],
-        end_ts: Number.isNaN(end) ? null : end,
+        end_ts: state === 'open_span' ? null : numbers[n + 2],
         display_end_ts: numbers[n + 3],
-        attempt: Number.isNaN(attempt) ? null : attempt,
+        attempt,
         span_id: spanId,
         parent_span_id: parentId,
         parent_span_name: parentName,
@@ -240,13 +244,13 @@ export function unpackItems(packed: PackedItems): RowItem[] {
       }
       item = span;
     } else {
-      const attempt = numbers[n + 2];
+      const attempt = code & NULL_ATTEMPT ? null : numbers[n + 2];
       const point: PointItem = {
         type: state === 'point_event' ? 'event' : 'orphan_end',
         state,
         name,
         ts: numbers[n + 1],
-        attempt: Number.isNaN(attempt) ? null : attempt,
+        attempt,
         span_id: spanId,
         parent_span_id: parentId,
         parent_span_name: parentName,
@@ -284,6 +288,8 @@ export class PackedItemCursor {
   name = '';
   spanId: string | null = null;
   parentSpanId: string | null = null;
+  /** end_ts of a closed span (read only for those) */
+  endTs = NaN;
   pdRole: PdRole | null = null;
   /** OTLP and Chrome specifics (error, missing_parent, links, ...), else null */
   extras: Readonly<Partial<ItemExtras>> | null = null;
@@ -291,6 +297,63 @@ export class PackedItemCursor {
   private index = 0;
   private n = 0;
   private f = 0;
+  private shape: ItemShape | null = null;
+  /** where the item's attr numbers, attr references and PD numbers / names begin */
+  private attrN = 0;
+  private attrF = 0;
+  private pdN = 0;
+  private pdF = 0;
+
+  get isSpan(): boolean {
+    return this.state === 'closed_span' || this.state === 'open_span';
+  }
+
+  /** How many attrs sections the item has: 2 for a span (start, end), 1 for a point. */
+  get sectionCount(): number {
+    return this.shape!.sections.length;
+  }
+
+  /** The keys of one attrs section, in order. */
+  sectionKeys(section: number): readonly string[] {
+    return this.shape!.sections[section].keys;
+  }
+
+  /** The value of the k-th key of an attrs section (sectionKeys order). */
+  attrAt(section: number, k: number): AttrValue {
+    const { sections } = this.shape!;
+    let n = this.attrN;
+    let f = this.attrF;
+    for (let s = 0; s < section; s++) {
+      n += sections[s].numberCount;
+      f += sections[s].keys.length - sections[s].numberCount;
+    }
+    const { numeric } = sections[section];
+    for (let j = 0; j < k; j++) {
+      if (numeric[j]) n++;
+      else f++;
+    }
+    const { numbers, refs } = this.packed!;
+    return (numeric[k] ? numbers[n] : refs[f]) as AttrValue;
+  }
+
+  /** The value of `key` in an attrs section, undefined where the item has no such attr. */
+  attr(section: number, key: string): AttrValue | undefined {
+    const k = this.shape!.sections[section]?.keys.indexOf(key) ?? -1;
+    return k < 0 ? undefined : this.attrAt(section, k);
+  }
+
+  /** How many PD phases the item's PD view has (0 without one). */
+  get pdPhaseCount(): number {
+    return this.pdRole ? this.packed!.numbers[this.pdN + 1] : 0;
+  }
+
+  pdPhaseName(k: number): string {
+    return this.packed!.refs[this.pdF + k] as string;
+  }
+
+  pdPhaseDuration(k: number): number {
+    return this.packed!.numbers[this.pdN + 2 + k];
+  }
 
   /** Starts over on `packed`: `next()` then reads its first item. */
   reset(packed: PackedItems): this {
@@ -316,23 +379,31 @@ export class PackedItemCursor {
     this.spanId = refs[f + 1] as string | null;
     this.parentSpanId = refs[f + 2] as string | null;
     const shape = refs[f + 4] as ItemShape;
+    this.shape = shape;
+    this.attrF = f + 5;
     f += 5 + shape.refCount;
     this.start = numbers[n + 1];
     if (state === 'closed_span' || state === 'open_span') {
+      this.endTs = state === 'closed_span' ? numbers[n + 2] : NaN;
       this.displayEnd = numbers[n + 3];
       this.lane = numbers[n + 5];
       this.depth = numbers[n + 6];
+      this.attrN = n + 7;
       n += 7 + shape.numberCount;
       this.pdRole = PD_ROLES[(code >> 2) & 3];
       if (this.pdRole) {
         const phases = numbers[n + 1];
+        this.pdN = n;
+        this.pdF = f;
         n += 2 + phases;
         f += phases;
       }
     } else {
+      this.endTs = NaN;
       this.displayEnd = this.start;
       this.lane = numbers[n + 3];
       this.depth = numbers[n + 4];
+      this.attrN = n + 5;
       n += 5 + shape.numberCount;
       this.pdRole = null;
     }

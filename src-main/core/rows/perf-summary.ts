@@ -1,5 +1,5 @@
 import type { PyValue } from '../model/py-value';
-import { unpackItems } from './packed-items';
+import { PackedItemCursor } from './packed-items';
 import type { PackedRow } from '../model/row';
 import type { PerfView } from '../model/perf';
 import { isDict, scalarText } from './python-values';
@@ -192,17 +192,19 @@ export function perfSeries(rows: PackedRow[]): PerfView['series'] {
     entry.spanNames.add(spanName);
     series.set(key, entry);
   };
+  const item = new PackedItemCursor();
   for (const row of rows) {
-    for (const item of unpackItems(row.packed)) {
-      if (item.type !== 'span' || item.end_ts === null) continue;
-      const end = item.attrs.end_attrs;
+    item.reset(row.packed);
+    while (item.next()) {
+      if (item.state !== 'closed_span') continue;
       if (item.name === 'sglang_generate') {
-        add('e2e latency', 's', end.e2e_latency, row.row_id, item.name);
-        add('queue time', 's', end.queue_time, row.row_id, item.name);
-        add('decode throughput', 'tok/s', end.decode_throughput, row.row_id, item.name);
+        add('e2e latency', 's', item.attr(1, 'e2e_latency'), row.row_id, item.name);
+        add('queue time', 's', item.attr(1, 'queue_time'), row.row_id, item.name);
+        add('decode throughput', 'tok/s', item.attr(1, 'decode_throughput'), row.row_id, item.name);
       }
-      for (const phase of item.pd?.phases ?? []) {
-        add(`${item.pd!.role} ${phase.phase}`, 's', phase.durationSec, row.row_id, item.name);
+      for (let k = 0; k < item.pdPhaseCount; k++) {
+        const key = `${item.pdRole} ${item.pdPhaseName(k)}`;
+        add(key, 's', item.pdPhaseDuration(k), row.row_id, item.name);
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { PackedRow, RowItem } from '../model/row';
-import { unpackItems } from './packed-items';
+import { PackedItemCursor, unpackItems } from './packed-items';
 
 /**
  * Spans opened on a whole group and written into each of its samples (TRACE_MODEL section 2):
@@ -43,9 +43,10 @@ export function coveredSegments(
  */
 export function sampleWorkEnd(row: PackedRow, fromSec = -Infinity): number {
   let end = -Infinity;
-  for (const item of unpackItems(row.packed)) {
-    if (isGroupWide(item)) continue;
-    const e = itemEnd(item);
+  const item = new PackedItemCursor().reset(row.packed);
+  while (item.next()) {
+    if (item.isSpan && GROUP_WIDE_SPANS.has(item.name)) continue;
+    const e = item.displayEnd;
     if (e >= fromSec && e > end) end = e;
   }
   return end === -Infinity ? row.end : end;

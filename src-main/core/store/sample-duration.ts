@@ -1,5 +1,5 @@
-import type { PackedRow, RowItem, SpanItem } from '../model/row';
-import { unpackItems } from '../rows/packed-items';
+import type { PackedRow } from '../model/row';
+import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 
 const kept = new WeakMap<TraceStore, Float64Array>();
@@ -28,37 +28,39 @@ export function sampleDurations(store: TraceStore): Float64Array {
 export function buildSampleDurations(rows: readonly PackedRow[]): Float64Array {
   const out = new Float64Array(rows.length);
   const done = new Uint8Array(rows.length);
-  // a group's rows unpacked together (shared spans are found among them), then let go
+  // read in place: a group's spans are compared as small records, no item objects are made
+  const item = new PackedItemCursor();
   for (const members of groupsOf(rows)) {
-    const items = members.map((r) => unpackItems(rows[r].packed));
-    const shared = sharedSpans(members, items);
-    members.forEach((r, k) => {
-      out[r] = ownDuration(rows[r], items[k], shared);
+    const shared = sharedSpans(rows, members, item);
+    members.forEach((r, m) => {
+      out[r] = ownDuration(rows[r], item, shared[m]);
       done[r] = 1;
     });
   }
-  const none = new Set<SpanItem>();
-  for (let r = 0; r < rows.length; r++)
-    if (!done[r]) out[r] = ownDuration(rows[r], unpackItems(rows[r].packed), none);
+  for (let r = 0; r < rows.length; r++) if (!done[r]) out[r] = ownDuration(rows[r], item, null);
   return out;
 }
 
-function ownDuration(row: PackedRow, items: RowItem[], shared: Set<SpanItem>): number {
+/** The extent of a row's items but those marked in `shared` (by item index). */
+function ownDuration(row: PackedRow, item: PackedItemCursor, shared: Uint8Array | null): number {
   let start = Infinity;
   let end = -Infinity;
-  for (const item of items) {
-    if (item.type === 'span' && shared.has(item)) continue;
-    const a = item.type === 'span' ? item.start_ts : item.ts;
-    const b = item.type === 'span' ? item.display_end_ts : item.ts;
-    if (a < start) start = a;
-    if (b > end) end = b;
+  item.reset(row.packed);
+  for (let k = 0; item.next(); k++) {
+    if (shared !== null && shared[k]) continue;
+    if (item.start < start) start = item.start;
+    if (item.displayEnd > end) end = item.displayEnd;
   }
   return end >= start ? end - start : row.end - row.start;
 }
 
 interface GroupSpan {
-  span: SpanItem;
-  row: number;
+  name: string;
+  start: number;
+  end: number;
+  /** which member row of the group, and which of its items */
+  member: number;
+  index: number;
 }
 
 /** The rows of each group of two rows or more, by group_index. */
@@ -75,30 +77,38 @@ function groupsOf(rows: readonly PackedRow[]): number[][] {
 }
 
 /**
- * The spans of a group's rows that another row of the group also has (same name, start and
- * end). Compared sorted: string keys of every span cost a second of number formatting and a
- * map of a million keys at 100k samples.
+ * Per member row of a group, which of its items are spans another row of the group also has
+ * (same name, start and end). Compared sorted: string keys of every span cost a second of
+ * number formatting and a map of a million keys at 100k samples.
  */
-function sharedSpans(members: number[], items: RowItem[][]): Set<SpanItem> {
-  const shared = new Set<SpanItem>();
+function sharedSpans(
+  rows: readonly PackedRow[],
+  members: number[],
+  item: PackedItemCursor,
+): Uint8Array[] {
+  const shared = members.map((r) => new Uint8Array(rows[r].packed.count));
   const spans: GroupSpan[] = [];
-  members.forEach((r, k) => {
-    for (const item of items[k]) if (item.type === 'span') spans.push({ span: item, row: r });
+  members.forEach((r, member) => {
+    item.reset(rows[r].packed);
+    for (let index = 0; item.next(); index++) {
+      if (item.isSpan)
+        spans.push({ name: item.name, start: item.start, end: item.displayEnd, member, index });
+    }
   });
   spans.sort(
     (x, y) =>
-      (x.span.name < y.span.name ? -1 : x.span.name > y.span.name ? 1 : 0) ||
-      order(x.span.start_ts, y.span.start_ts) ||
-      order(x.span.display_end_ts, y.span.display_end_ts),
+      (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) ||
+      order(x.start, y.start) ||
+      order(x.end, y.end),
   );
   for (let i = 0; i < spans.length;) {
     let j = i + 1;
     let otherRow = false;
-    while (j < spans.length && sameKey(spans[i].span, spans[j].span)) {
-      if (spans[j].row !== spans[i].row) otherRow = true;
+    while (j < spans.length && sameKey(spans[i], spans[j])) {
+      if (spans[j].member !== spans[i].member) otherRow = true;
       j++;
     }
-    if (otherRow) for (let k = i; k < j; k++) shared.add(spans[k].span);
+    if (otherRow) for (let k = i; k < j; k++) shared[spans[k].member][spans[k].index] = 1;
     i = j;
   }
   return shared;
@@ -112,10 +122,6 @@ function order(a: number, b: number): number {
   return a < b ? -1 : 1;
 }
 
-function sameKey(a: SpanItem, b: SpanItem): boolean {
-  return (
-    a.name === b.name &&
-    order(a.start_ts, b.start_ts) === 0 &&
-    order(a.display_end_ts, b.display_end_ts) === 0
-  );
+function sameKey(a: GroupSpan, b: GroupSpan): boolean {
+  return a.name === b.name && order(a.start, b.start) === 0 && order(a.end, b.end) === 0;
 }

@@ -92,6 +92,15 @@ describe('packed items give back what the format built', () => {
     expect(back.attempt).toBeNull();
   });
 
+  it('a closed span whose end or attempt is NaN keeps NaN (null is only for what had none)', () => {
+    const item = span({ name: 'gen', start_ts: 1, end_ts: NaN, display_end_ts: 2, attempt: NaN });
+    const [back] = unpackItems(packRow(row({ row_id: 0, start: 0, end: 1, items: [item] })).packed);
+    expect(back).toStrictEqual(item);
+    expect(back.type === 'span' && back.state).toBe('closed_span');
+    expect(back.type === 'span' && Number.isNaN(back.end_ts)).toBe(true);
+    expect(Number.isNaN(back.attempt)).toBe(true);
+  });
+
   it('a "__proto__" key from a file stays a plain own key, with its value', () => {
     const attrs = {} as Record<string, unknown>;
     Object.defineProperty(attrs, '__proto__', {
