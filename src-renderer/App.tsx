@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { type FileError, type FileSummary, type MenuCommand } from '../src-main/core/api/trace-api';
+import type { FileError, FileSummary, MenuCommand } from '../src-main/core/api/trace-api';
 import { useDispatchCommand, useHost } from './host/host-context';
 import { useViewStore } from './state/view-store';
 import { useFilesStore } from './state/files-store';
