@@ -1,13 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  openEnded,
-  type FileError,
-  type FileSummary,
-  type MenuCommand,
-} from '../src-main/core/api/trace-api';
+import type { FileError, FileSummary, MenuCommand } from '../src-main/core/api/trace-api';
 import { useDispatchCommand, useHost } from './host/host-context';
 import { useViewStore } from './state/view-store';
 import { useFilesStore } from './state/files-store';
+import { syncOpens } from './state/sync-opens';
 import { TopBar } from './frame/TopBar';
 import { ErrorBanner } from './frame/ErrorBanner';
 import { DropZone, EmptyState } from './frame/DropZone';
@@ -103,11 +99,9 @@ export function App() {
 
   useEffect(() => {
     restoreTheme();
-    const ended = new Set<string>();
-    const offProgress = host.api.onProgress((progress) => {
-      if (openEnded(progress)) ended.add(progress.openId);
-      useFilesStore.getState().progress(progress);
-    });
+    const offProgress = host.api.onProgress((progress) =>
+      useFilesStore.getState().progress(progress),
+    );
     // serve mode: an open's bytes on the wire (base64 in JSON: 4 bytes sent per 3 of the file)
     const offUpload = host.onUploadProgress((openId, sent) =>
       useFilesStore.getState().sendProgress(openId, 'uploading', Math.floor((sent * 3) / 4)),
@@ -124,12 +118,12 @@ export function App() {
     });
     let cancelled = false;
     // Opens that began before this page was there (a file named at start-up, a reload) show
-    // at once with the rows read so far, instead of at their next progress or preview.
-    void host.api.openingNow().then((opening) => {
-      if (cancelled) return;
-      for (const progress of opening)
-        if (!ended.has(progress.openId)) useFilesStore.getState().progress(progress);
-    });
+    // at once with the rows read so far, instead of at their next progress or preview; after
+    // a break in serve mode's event stream, opens that ended meanwhile end here too. A failed
+    // ask changes nothing: the stream's next connection asks again.
+    const sync = () => void syncOpens(host.api).catch(() => {});
+    sync();
+    const offConnected = host.onEventsConnected(sync);
     // Files named on the command line (or the demo rollout) are opened by main at start-up.
     void host.api.initialFiles().then(async (initial) => {
       if (cancelled) return;
@@ -145,6 +139,7 @@ export function App() {
       offProgress();
       offUpload();
       offHost();
+      offConnected();
     };
   }, [host, adoptFiles, runCommand]);
 

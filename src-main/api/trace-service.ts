@@ -232,8 +232,13 @@ export class TraceService implements TraceApi {
     const first = request.sources[0];
     const name = first.kind === 'path' ? basename(first.path) : first.name;
     const bytesTotal = sources.reduce((sum, source) => sum + sourceSize(source), 0);
+    // an open's events end with its end (done, failed, cancelled): one said after it would
+    // list the open again, for good
+    let ended = false;
     const emit = (progress: Omit<OpenProgress, 'openId' | 'name'>) => {
+      if (ended) return;
       const event: OpenProgress = { openId: request.openId, name, ...progress };
+      ended = openEnded(event);
       this.noteOpening(event);
       for (const listener of this.listeners) listener(event);
     };

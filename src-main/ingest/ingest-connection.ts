@@ -80,8 +80,11 @@ export function connectIngest(
   const result = new Promise<OpenedFile>((resolve, reject) => {
     rejectJob = reject;
     worker.on('message', (message: IngestMessage) => {
-      if (message.type === 'progress') onProgress(message.progress);
-      else if (message.type === 'preview') {
+      // progress posted before a cancel (or the end) is still delivered after it, as the
+      // thread exits: the open is over, and saying otherwise would show it again
+      if (message.type === 'progress') {
+        if (!settled) onProgress(message.progress);
+      } else if (message.type === 'preview') {
         if (!settled) onPreview?.(message.summary, opened(message.summary));
       } else if (message.type === 'answer') {
         const call = pending.get(message.id);

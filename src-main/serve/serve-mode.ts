@@ -100,7 +100,9 @@ export async function startServeMode(options: ServeOptions): Promise<ServeHandle
         'cache-control': 'no-store',
         connection: 'keep-alive',
       });
-      res.write(': connected\n\n');
+      // after a break the browser reconnects in 1 s rather than its default 3 (the page then
+      // asks what it missed: events are not replayed)
+      res.write(': connected\nretry: 1000\n\n');
       const offProgress = options.api.onProgress((progress) => {
         res.write(`event: progress\ndata: ${JSON.stringify(progress)}\n\n`);
       });

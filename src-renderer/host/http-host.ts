@@ -5,15 +5,21 @@ import {
   type TraceApi,
 } from '../../src-main/core/api/trace-api';
 import { parseTypedJson } from '../../src-main/core/api/typed-json';
+import { followEventStream } from './event-stream';
+
+/** What serve mode's client tells beside the calls' answers. */
+export interface HttpHostHooks {
+  /** an `open` call's bytes sent so far (its upload) */
+  onUpload?(openId: string, sentBytes: number): void;
+  /** the event stream connected (first, and after a break): events sent meanwhile were lost */
+  onEventsConnected?(): void;
+}
 
 /**
  * TraceApi over serve mode's HTTP: one POST per call, events as server-sent events. An `open`
  * call's upload reports its sent bytes (XMLHttpRequest: fetch cannot).
  */
-export function createHttpApi(
-  token: string,
-  onUpload: (openId: string, sentBytes: number) => void = () => {},
-): TraceApi {
+export function createHttpApi(token: string, hooks: HttpHostHooks = {}): TraceApi {
   const api: Record<string, unknown> = {};
   for (const method of TRACE_API_METHODS) {
     api[method] = async (...args: unknown[]) => {
@@ -21,7 +27,7 @@ export function createHttpApi(
       const openId =
         method === 'open' ? (args[0] as { openId?: string } | undefined)?.openId : undefined;
       const response = openId
-        ? await postWithProgress(body, token, (sent) => onUpload(openId, sent))
+        ? await postWithProgress(body, token, (sent) => hooks.onUpload?.(openId, sent))
         : await fetch('/api/call', {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-trace-token': token },
@@ -44,17 +50,21 @@ export function createHttpApi(
   }
   const progressListeners = new Set<(progress: OpenProgress) => void>();
   const hostListeners = new Set<(event: HostEvent) => void>();
-  let source: EventSource | null = null;
+  let connected = false;
   const connect = () => {
-    if (source) return;
-    source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
-    source.addEventListener('progress', (event: MessageEvent<string>) => {
-      const progress = JSON.parse(event.data) as OpenProgress;
-      for (const listener of progressListeners) listener(progress);
-    });
-    source.addEventListener('host', (event: MessageEvent<string>) => {
-      const hostEvent = JSON.parse(event.data) as HostEvent;
-      for (const listener of hostListeners) listener(hostEvent);
+    if (connected) return;
+    connected = true;
+    followEventStream(`/api/events?token=${encodeURIComponent(token)}`, ['progress', 'host'], {
+      onEvent: (type, data) => {
+        if (type === 'progress') {
+          const progress = JSON.parse(data) as OpenProgress;
+          for (const listener of progressListeners) listener(progress);
+        } else {
+          const hostEvent = JSON.parse(data) as HostEvent;
+          for (const listener of hostListeners) listener(hostEvent);
+        }
+      },
+      onConnected: () => hooks.onEventsConnected?.(),
     });
   };
   api.onProgress = (listener: (progress: OpenProgress) => void) => {

@@ -12,6 +12,12 @@ export interface TraceHost {
    * path and never calls the listener.
    */
   onUploadProgress(listener: (openId: string, sentBytes: number) => void): () => void;
+  /**
+   * Each time the host's event stream connects, the first time and after a break (serve mode's
+   * server-sent events): events main sent while it was not connected are lost, so the page asks
+   * what is going on. Electron's IPC loses none and never calls it.
+   */
+  onEventsConnected(listener: () => void): () => void;
 }
 
 interface ElectronBridge {
@@ -28,12 +34,19 @@ export function connectHost(): TraceHost {
       api: bridge.traceApi,
       pathForFile: (file) => traceHost.pathForFile(file) || null,
       onUploadProgress: () => () => {},
+      onEventsConnected: () => () => {},
     };
   }
   const token = new URLSearchParams(window.location.search).get('token') ?? '';
   const uploads = new Set<(openId: string, sentBytes: number) => void>();
-  const api = createHttpApi(token, (openId, sent) => {
-    for (const listener of uploads) listener(openId, sent);
+  const connections = new Set<() => void>();
+  const api = createHttpApi(token, {
+    onUpload: (openId, sent) => {
+      for (const listener of uploads) listener(openId, sent);
+    },
+    onEventsConnected: () => {
+      for (const listener of connections) listener();
+    },
   });
   return {
     kind: 'browser',
@@ -42,6 +55,10 @@ export function connectHost(): TraceHost {
     onUploadProgress: (listener) => {
       uploads.add(listener);
       return () => uploads.delete(listener);
+    },
+    onEventsConnected: (listener) => {
+      connections.add(listener);
+      return () => connections.delete(listener);
     },
   };
 }

@@ -23,7 +23,13 @@ const progress = (phase: OpenProgress['phase'], file?: FileSummary): OpenProgres
 
 describe('files store: previews of a file being read', () => {
   beforeEach(() =>
-    useFilesStore.setState({ files: [], activeFileId: null, opening: [], errors: [] }),
+    useFilesStore.setState({
+      files: [],
+      activeFileId: null,
+      opening: [],
+      ended: new Set(),
+      errors: [],
+    }),
   );
 
   it('shows the tab from the first preview and replaces its summary as rows arrive', () => {

@@ -61,6 +61,18 @@ describe('the serve-mode TraceApi client', () => {
     await expect(createHttpApi('t').listFiles()).rejects.toThrow('status 502');
   });
 
+  it('says each time the event stream connects, so the page can ask what it missed', () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    let connections = 0;
+    const api = createHttpApi('t', { onEventsConnected: () => (connections += 1) });
+    api.onProgress(() => {});
+    const stream = FakeEventSource.made[0];
+    stream.listeners.get('open')!({ data: '' });
+    // the browser reconnected after a break
+    stream.listeners.get('open')!({ data: '' });
+    expect(connections).toBe(2);
+  });
+
   it('progress and host events come from one event stream, opened once with the token', () => {
     vi.stubGlobal('EventSource', FakeEventSource);
     const api = createHttpApi('a&b');

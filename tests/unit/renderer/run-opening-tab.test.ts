@@ -53,6 +53,7 @@ function fakeHost() {
     api,
     pathForFile: () => null,
     onUploadProgress: () => () => {},
+    onEventsConnected: () => () => {},
   };
   const emit = (result: RunResult) => {
     const openId = useRunStore.getState().runs[0].id;

@@ -66,12 +66,17 @@ describe('serve mode', () => {
 
   it('refuses API calls without the right token', async () => {
     expect((await call({ method: 'listFiles', args: [] })).status).toBe(403);
-    expect((await call({ method: 'listFiles', args: [] }, { 'x-trace-token': 'nope' })).status).toBe(403);
+    expect(
+      (await call({ method: 'listFiles', args: [] }, { 'x-trace-token': 'nope' })).status,
+    ).toBe(403);
     expect(calls).toHaveLength(0);
   });
 
   it('passes valid calls through and returns their result', async () => {
-    const response = await call({ method: 'getRows', args: ['f1', [0, 1, 2]] }, { 'x-trace-token': 'tok' });
+    const response = await call(
+      { method: 'getRows', args: ['f1', [0, 1, 2]] },
+      { 'x-trace-token': 'tok' },
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ result: { echoed: 'getRows' } });
     expect(calls.at(-1)).toEqual({ method: 'getRows', args: ['f1', [0, 1, 2]] });
@@ -83,7 +88,9 @@ describe('serve mode', () => {
     expect((await call({ method: 'constructor', args: [] }, auth)).status).toBe(400);
     expect((await call({ method: 'getRows', args: ['f1', 'x'] }, auth)).status).toBe(400);
     expect((await call({ method: 'getSpan', args: ['f1', -1, 0] }, auth)).status).toBe(400);
-    expect((await call({ method: 'queryRows', args: ['f1', { sort: 'evil' }] }, auth)).status).toBe(400);
+    expect((await call({ method: 'queryRows', args: ['f1', { sort: 'evil' }] }, auth)).status).toBe(
+      400,
+    );
     expect((await call('{not json', auth)).status).toBe(400);
     expect(calls.length).toBe(before);
   });
@@ -105,10 +112,20 @@ describe('serve mode', () => {
     const denied = await fetch(`http://127.0.0.1:${port}/api/events?token=bad`);
     expect(denied.status).toBe(403);
     const controller = new AbortController();
-    const response = await fetch(`http://127.0.0.1:${port}/api/events?token=tok`, { signal: controller.signal });
+    const response = await fetch(`http://127.0.0.1:${port}/api/events?token=tok`, {
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
-    await reader.read(); // ": connected"
-    progressListener?.({ openId: 'o', name: 'a.pt', bytesRead: 5, bytesTotal: 10, samplesRead: 1, phase: 'reading' });
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toBe(': connected\nretry: 1000\n\n');
+    progressListener?.({
+      openId: 'o',
+      name: 'a.pt',
+      bytesRead: 5,
+      bytesTotal: 10,
+      samplesRead: 1,
+      phase: 'reading',
+    });
     const { value } = await reader.read();
     const text = new TextDecoder().decode(value);
     expect(text).toContain('event: progress');

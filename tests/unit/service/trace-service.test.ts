@@ -6,7 +6,8 @@ import { TraceService } from '../../../src-main/api/trace-service';
 import { NotFoundError } from '../../../src-main/core/api/call-errors';
 import type { OpenProgress } from '../../../src-main/core/api/trace-api';
 import { FORMATS } from '../../../src-main/core/formats/registry';
-import { connectIngest } from '../../../src-main/ingest/ingest-connection';
+import { connectIngest, IngestFailure } from '../../../src-main/ingest/ingest-connection';
+import type { OpenProgressReport } from '../../../src-main/core/open/open-trace-file';
 import { ingestInThread } from '../../support/in-thread-ingest';
 import { OTLP, SLIME, readJson } from '../../support/fixtures';
 import { FakeWorker } from './fake-worker';
@@ -178,6 +179,41 @@ describe('TraceService and a file’s worker: cancel, crash, exit', () => {
     // a late summary from the ended worker changes nothing
     workers[0].say({ type: 'done', summary: SUMMARY });
     expect(await service.listFiles()).toEqual([]);
+  });
+
+  it('progress the worker posted before it was ended, delivered after the cancel, is dropped', async () => {
+    // Node delivers the messages a thread posted before terminate() after it, as the thread
+    // exits: a 'reading' after 'cancelled' showed the opening tab again, and openingNow listed
+    // it, for good (a clean CI run failed on it)
+    const worker = new FakeWorker();
+    const reported: number[] = [];
+    const job = connectIngest(worker, (progress) => reported.push(progress.bytesRead));
+    worker.say({ type: 'progress', progress: { bytesRead: 5, samplesRead: 1, phase: 'reading' } });
+    job.cancel();
+    await expect(job.result).rejects.toThrow('opening was cancelled');
+    worker.say({ type: 'progress', progress: { bytesRead: 7, samplesRead: 2, phase: 'reading' } });
+    worker.exit(1);
+    expect(reported).toEqual([5]);
+  });
+
+  it('an open says nothing after its end, whatever its reader reports late', async () => {
+    // the service's own rule, whatever runner it is given: here one that reports after failing
+    let report: (progress: OpenProgressReport) => void = () => {};
+    const service = new TraceService((_request, onProgress) => {
+      report = onProgress;
+      const failure = new IngestFailure({ code: 'pickle/truncated', message: 'cut short' });
+      return { result: Promise.reject(failure), cancel: () => {} };
+    });
+    const progress: OpenProgress[] = [];
+    service.onProgress((p) => progress.push(p));
+    const result = await service.open({
+      openId: 'c7',
+      sources: [{ kind: 'path', path: resolve(SLIME, 'rollout_small.pt') }],
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'pickle/truncated' } });
+    report({ bytesRead: 9, samplesRead: 3, phase: 'reading' });
+    expect(progress.map((p) => p.phase)).toEqual(['reading', 'failed']);
+    expect(await service.openingNow()).toEqual([]);
   });
 
   it('a worker that crashes while opening: open/worker-crashed with its message', async () => {
