@@ -158,7 +158,7 @@ function benchChrome() {
 
 function benchEventLoop() {
   // issue 18's file: the main thread must stay responsive while 100k samples are read
-  const path = join(data, 'rows_100000_v2.pt');
+  const path = join(data, 'rows_100000_v3.pt');
   if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, 100_000);
   console.log(`\n== main-thread event-loop delay while the ingest worker parses ${basename(path)} (${mb(statSync(path).size)} MB)`);
   const out = execFileSync(process.execPath, [join(root, 'tests/bench/event-loop.mjs'), path], { encoding: 'utf8' });
@@ -351,7 +351,7 @@ function printInteractions(interactions, baseline, baselineCli) {
  */
 async function benchInteractions() {
   const rows = Number(process.env.BENCH_ROWS ?? 100_000);
-  const path = join(data, `rows_${rows}_v2.pt`);
+  const path = join(data, `rows_${rows}_v3.pt`);
   if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, rows);
   console.log(`\n== ${rows} samples (${mb(statSync(path).size)} MB): each interaction over HTTP`);
   const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
@@ -369,7 +369,7 @@ async function benchHundredK() {
   const rows = Number(process.env.BENCH_ROWS ?? 100_000);
   // 420 tokens a sample: about the issue's 616 MB for 100k samples, in pickles shaped like
   // CPython's (interned keys and ids read back by BINGET)
-  const path = join(data, `rows_${rows}_v2.pt`);
+  const path = join(data, `rows_${rows}_v3.pt`);
   if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, rows);
   const bytes = statSync(path).size;
   console.log(`\n== ${rows} samples (${mb(bytes)} MB) in the app: rows as they are read, then each interaction`);
@@ -434,12 +434,12 @@ function benchExportLine(path, bytes, baseline) {
  */
 async function benchCompareHundredK() {
   const rows = Number(process.env.BENCH_ROWS ?? 100_000);
-  const pathA = join(data, `rows_${rows}_v2.pt`);
-  const pathB = join(data, `rows_${rows}_v2_b.pt`);
+  const pathA = join(data, `rows_${rows}_v3.pt`);
+  const pathB = join(data, `rows_${rows}_v3_b.pt`);
   if (!existsSync(pathA)) writeSlimeDump(pathA, Infinity, 420, rows);
   if (!existsSync(pathB)) writeSlimeDump(pathB, Infinity, 420, rows, { seed: 7 });
   // A under another name: the same prompts, so every sample pairs by index (100k pairs)
-  const copyA = join(data, `rows_${rows}_v2_same.pt`);
+  const copyA = join(data, `rows_${rows}_v3_same.pt`);
   if (!existsSync(copyA)) symlinkSync(pathA, copyA);
   const pairs = [
     ['A against B (other prompts: nothing pairs, 100k only-A and only-B)', pathB],
@@ -469,7 +469,7 @@ async function benchCompareHundredK() {
 }
 
 function benchExport() {
-  const path = join(data, 'rows_100000_v2.pt');
+  const path = join(data, 'rows_100000_v3.pt');
   if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, 100_000);
   const bytes = statSync(path).size;
   console.log(`\n== export of 100000 samples (${mb(bytes)} MB)`);

@@ -10,6 +10,8 @@ export interface SlimeDumpShape {
   resumedFrom?: number;
   /** give every sample metadata.start_rollout_id */
   markStartRolloutId?: boolean;
+  /** samples per APPENDS (default 1000, as CPython's pickler) */
+  batchSize?: number;
 }
 
 export function writeSlimeDump(

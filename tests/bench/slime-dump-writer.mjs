@@ -233,6 +233,8 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     resumedGroups = 0,
     resumedFrom = 1,
     markStartRolloutId = false,
+    // CPython's pickler appends a list's items 1000 at a time (pickle._BATCHSIZE)
+    batchSize = 1000,
   } = shape;
   const fd = openSync(path, 'w');
   let offset = 0;
@@ -284,7 +286,7 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
   let count = 0;
   while (size + writer.pos < targetBytes && count < maxSamples) {
     writer.op(0x28);
-    for (let k = 0; k < 50 && size + writer.pos < targetBytes && count < maxSamples; k++) {
+    for (let k = 0; k < batchSize && size + writer.pos < targetBytes && count < maxSamples; k++) {
       writer.dict(
         sampleDict(count++, rand, tokensPerSample, {
           rolloutId,

@@ -22,13 +22,13 @@ import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { openFileSource } from '../../../src-main/core/bytes/file-source';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { rowSearchText, searchTextReady } from '../../../src-main/core/store/search-text';
-// the bench's writer: dumps shaped like slime's, samples appended 50 at a time
+// the bench's writer: dumps shaped like slime's
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 
 // Issue 18: rows appear before the file is fully read. A dump of 600 samples is generated
-// here (the writer appends samples to the pickle's list in batches of 50, as torch's pickler
-// does in batches of 1000); the worker's session previews the rows read so far and answers
-// calls on them between reading steps.
+// here (appended to the pickle's list in batches of 50, where torch's pickler appends 1000:
+// several batches in a small file); the worker's session previews the rows read so far and
+// answers calls on them between reading steps.
 const SAMPLES = 600;
 let dir: string;
 let path: string;
@@ -36,7 +36,7 @@ let path: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'streaming-rows-'));
   path = join(dir, 'rollout_0.pt');
-  expect(writeSlimeDump(path, Infinity, 16, SAMPLES)).toBe(SAMPLES);
+  expect(writeSlimeDump(path, Infinity, 16, SAMPLES, { batchSize: 50 })).toBe(SAMPLES);
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -25,7 +25,20 @@ export interface PickleOptions {
    * the stack), so a reader that replaced them with smaller values lets the old ones go; a
    * later memo read of one fails with pickle/memo-forgotten (the caller reads again without).
    */
-  onAppend?: (list: PyValue[], stackDepth: number, forgetFinished: () => void) => void;
+  onAppend?: (list: PyValue[], stackDepth: number, forgetFinished: () => void) => boolean | void;
+  /**
+   * Each dict of a list that `onAppend` answered true for, as soon as the dict is complete
+   * (the next item of its batch starts), before the batch is appended: the value returned
+   * takes its place. A reader can then use a sample and let it go while it is young (a batch
+   * holds a thousand samples; kept to their append, they outlived the collector's nursery).
+   * `index` is where the dict will be in the list.
+   */
+  onListItem?: (
+    list: PyValue[],
+    index: number,
+    item: PyDict,
+    forgetFinished: () => void,
+  ) => PyValue;
 }
 
 export interface PickleResult {
@@ -130,9 +143,32 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     return marks.pop()!;
   };
   const popMark = (): Slot[] => stack.splice(closeMark());
+  // the list whose items go to onListItem as they are complete, and its next item's index
+  let watched: ListBuilder | null = null;
+  let nextWatchedItem = 0;
   const push = (v: Slot) => {
     if (stack.length >= MAX_STACK) fail('pickle/too-large', 'the pickle stack grows without bound');
     stack.push(v);
+  };
+  /**
+   * A new dict starts at the watched list's batch level: the item below it there is complete.
+   * Only a new dict says so: a key pushed for SETITEM onto a one-key dict, a call's arguments
+   * or an object's state are pushed there too while the item below is still being built.
+   * (CPython's pickler never changes an item once the next one started; a pickle that does
+   * changes the value that took its place.)
+   */
+  const itemDone = () => {
+    const m = marks[marks.length - 1];
+    const p = stack.length - 1;
+    const target = watched;
+    if (p < m || target === null || stack[m - 1] !== target) return;
+    const list = target.items;
+    const index = (list?.length ?? 0) + (p - m);
+    // a value pushed again at the same place (a call's result) completes nothing new
+    if (list === null || index < nextWatchedItem) return;
+    nextWatchedItem = index + 1;
+    const item = stack[p];
+    if (isPlainDict(item)) stack[p] = options.onListItem!(list, index, item, forgetFinished);
   };
   const value = (slot: Slot): PyValue => {
     if (slot === MARK_SENTINEL) return fail('pickle/bad-mark', 'a mark used as a value');
@@ -213,7 +249,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           byteLength: cursor.abs(cursor.offset) - cursor.abs(target.startOffset),
         };
         target.items = null;
-      } else if (options.onAppend) options.onAppend(list, stack.length - 1, forgetFinished);
+      } else if (options.onAppend?.(list, stack.length - 1, forgetFinished) === true) {
+        if (options.onListItem && watched !== target) {
+          watched = target;
+          nextWatchedItem = list.length;
+        }
+      }
       void startOffset;
       return;
     }
@@ -529,6 +570,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         break;
       }
       case 0x7d: // EMPTY_DICT
+        if (watched !== null && marks.length > 0) itemDone();
         push(newPyDict());
         break;
       case 0x64: {

@@ -65,9 +65,10 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
     onSamples: (samples) => {
-      rows.catchUp(samples);
+      rows.samples.caughtUp(samples);
       options.onRows?.(rows.rows, samples);
     },
+    onSample: rows.samples.next,
   });
   options.onStepEnd?.('read');
   options.onProgress?.({
@@ -76,7 +77,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     phase: 'building',
   });
   // a list the pickle built in one step (LIST) was never seen while it was read
-  rows.catchUp(dump.samples);
+  rows.samples.caughtUp(dump.samples);
   const untracedSamples = dump.samples.length - rows.rows.length;
   const notices: string[] = [];
   if (dump.samples.length === 0) notices.push('The dump holds no samples.');
@@ -111,18 +112,18 @@ class IncrementalRows {
   tally = { skippedEvents: 0 };
   perf = new PerfSummaryBuilder();
 
-  readonly catchUp = newSamplesOf(
+  readonly samples = newSamplesOf(
     () => {
       this.rows = [];
       this.packer = new ItemPacker();
       this.tally = { skippedEvents: 0 };
       this.perf = new PerfSummaryBuilder();
     },
-    (sample, index, samples) => {
+    (sample, index) => {
       const row = sampleRow(sample, index, this.tally);
       if (row) this.rows.push(this.packer.packRow(row));
       this.perf.add(sample);
-      if ('trace' in sample) samples[index] = withoutTrace(sample);
+      return 'trace' in sample ? withoutTrace(sample) : sample;
     },
   );
 }
@@ -142,54 +143,70 @@ export function streamSlimeRows(
 ): void {
   let given = 0;
   const tally = { skippedEvents: 0 };
-  const catchUp = newSamplesOf(
+  const samples = newSamplesOf(
     // another list: the reader's first pick was not the samples list (it then gave no row) or
     // the dump is read again; rows already given are not this list's
     () => {
       if (given > 0) sink.restart();
       given = 0;
     },
-    (sample, index, samples) => {
+    (sample, index) => {
       // only a sample (a dict with a trace) is let go: a list picked by mistake holds dicts of
       // a sample (messages, trace events) that the sample still needs
-      if (!('trace' in sample)) return;
+      if (!('trace' in sample)) return sample;
       const row = sampleRow(sample, index, tally);
-      samples[index] = null;
-      if (row === null) return;
-      sink.row(row);
-      given++;
+      if (row !== null) {
+        sink.row(row);
+        given++;
+      }
+      return null;
     },
   );
   const dump = readSlimeDump(source, {
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
-    onSamples: catchUp,
+    onSamples: samples.caughtUp,
+    onSample: samples.next,
   });
   // a list the pickle built in one step (LIST) was never seen while it was read
-  catchUp(dump.samples);
+  samples.caughtUp(dump.samples);
 }
 
 /**
- * A samples list that grows at its end, read as it grows: `each` sees every dict appended since
- * the last call, once; a different list (the reader's first pick was another, or the dump is
- * read again) calls `newList` and starts from its first sample.
+ * A samples list that grows at its end, read as it grows: `each` sees every sample dict once,
+ * in order, and what it returns takes the sample's place. `next` gives it the list's next
+ * sample as soon as the pickle completed it (before its batch is appended: the sample is let go
+ * while young); `caughtUp` the samples appended since (each batch's last, and all of the
+ * first batch). A different list (the reader's first pick was another, or the dump is read
+ * again) calls `newList` and starts from its first sample.
  */
 function newSamplesOf(
   newList: () => void,
-  each: (sample: PyDict, index: number, samples: PyValue[]) => void,
-): (samples: PyValue[]) => void {
+  each: (sample: PyDict, index: number) => PyValue,
+): {
+  caughtUp: (samples: PyValue[]) => void;
+  next: (samples: PyValue[], index: number, sample: PyDict) => PyValue;
+} {
   let list: PyValue[] | null = null;
   let done = 0;
-  return (samples) => {
-    if (samples !== list) {
-      list = samples;
-      done = 0;
-      newList();
-    }
-    for (; done < samples.length; done++) {
-      const sample = samples[done];
-      if (isDict(sample)) each(sample, done, samples);
-    }
+  return {
+    caughtUp: (samples) => {
+      if (samples !== list) {
+        list = samples;
+        done = 0;
+        newList();
+      }
+      for (; done < samples.length; done++) {
+        const sample = samples[done];
+        if (isDict(sample)) samples[done] = each(sample, done);
+      }
+    },
+    next: (samples, index, sample) => {
+      // only the next sample of the list being read: anything else waits for its append
+      if (samples !== list || index !== done) return sample;
+      done++;
+      return each(sample, index);
+    },
   };
 }
 

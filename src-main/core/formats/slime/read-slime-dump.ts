@@ -27,6 +27,13 @@ export interface ReadDumpOptions {
    * end. A list that is read again (see below) is a new list.
    */
   onSamples?: (samples: PyValue[]) => void;
+  /**
+   * Once the samples list is known (its first batch appended), each later sample dict as soon
+   * as it is complete, before its batch is appended: the value returned takes its place (as
+   * onSamples may replace samples, but while the sample is young: see
+   * PickleOptions.onListItem). `samples` is the list it will be in, at `index`.
+   */
+  onSample?: (samples: PyValue[], index: number, sample: PyDict) => PyValue;
 }
 
 /** Cheap and never throws: a ZIP (torch's default) or torch's legacy magic pickle. */
@@ -56,10 +63,11 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
       0,
     );
   const read = (forget: boolean) => {
-    const onAppend = options.onSamples ? samplesListWatcher(options.onSamples, forget) : undefined;
-    return isZip
-      ? readTorchZip(source, { onTick, onAppend })
-      : readLegacyTorch(source, { onTick, onAppend });
+    const watcher = options.onSamples
+      ? samplesListWatcher(options.onSamples, options.onSample, forget)
+      : undefined;
+    const hooks = { onTick, onAppend: watcher?.onAppend, onListItem: watcher?.onListItem };
+    return isZip ? readTorchZip(source, hooks) : readLegacyTorch(source, hooks);
   };
   let archive: TorchArchive;
   try {
@@ -100,17 +108,34 @@ const SAMPLES_LIST_MAX_DEPTH = 8;
  * lists (chat messages) may be appended first, deeper; the samples list replaces them as soon
  * as its first batch is appended. A wrong pick only costs time: the caller checks identity.
  */
-function samplesListWatcher(onSamples: (samples: PyValue[]) => void, forget: boolean) {
+function samplesListWatcher(
+  onSamples: (samples: PyValue[]) => void,
+  onSample: ReadDumpOptions['onSample'],
+  forget: boolean,
+) {
   let chosen: PyValue[] | null = null;
   let chosenDepth = Infinity;
-  return (list: PyValue[], depth: number, forgetFinished: () => void) => {
-    if (list !== chosen) {
-      if (depth >= chosenDepth || depth > SAMPLES_LIST_MAX_DEPTH || !isDict(list[0])) return;
-      chosen = list;
-      chosenDepth = depth;
-    }
-    onSamples(list);
-    if (forget) forgetFinished();
+  return {
+    onAppend: (list: PyValue[], depth: number, forgetFinished: () => void): boolean => {
+      if (list !== chosen) {
+        if (depth >= chosenDepth || depth > SAMPLES_LIST_MAX_DEPTH || !isDict(list[0]))
+          return false;
+        chosen = list;
+        chosenDepth = depth;
+      }
+      onSamples(list);
+      if (forget) forgetFinished();
+      return onSample !== undefined;
+    },
+    onListItem: onSample
+      ? (list: PyValue[], index: number, sample: PyDict, forgetFinished: () => void) => {
+          if (list !== chosen) return sample;
+          const kept = onSample(list, index, sample);
+          // the memo lets go of the sample's finished dicts and lists (amortized)
+          if (forget) forgetFinished();
+          return kept;
+        }
+      : undefined,
   };
 }
 

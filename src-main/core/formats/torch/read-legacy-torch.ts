@@ -39,6 +39,7 @@ export function readLegacyTorch(source: ByteSource, options: TorchReadOptions = 
   const { value } = readPickle(cursor, {
     onTick: options.onTick,
     onAppend: options.onAppend,
+    onListItem: options.onListItem,
     persistentLoad: (pid: PyValue) => {
       const { key, storageClass, numel } = parseStoragePid(pid);
       let ref = storages.get(key);

@@ -12,6 +12,8 @@ export interface TorchReadOptions {
   onTick?: (offset: number, samplesRead: number) => void;
   /** see PickleOptions.onAppend (the data pickle only) */
   onAppend?: PickleOptions['onAppend'];
+  /** see PickleOptions.onListItem (the data pickle only) */
+  onListItem?: PickleOptions['onListItem'];
 }
 
 export interface TorchArchive {
@@ -41,6 +43,7 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
   const { value } = readPickle(cursor, {
     onTick: options.onTick,
     onAppend: options.onAppend,
+    onListItem: options.onListItem,
     persistentLoad: (pid) => {
       const { key, storageClass, numel } = parseStoragePid(pid);
       const data = byName.get(`${prefix}data/${key}`);

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { PickleCursor } from '../../../src-main/core/formats/pickle/pickle-cursor';
+import { readPickle } from '../../../src-main/core/formats/pickle/read-pickle';
+import type { PyValue } from '../../../src-main/core/model/py-value';
+
+// Once a reader knows the samples list (onAppend answered true), each dict of its later
+// batches goes to onListItem as soon as the next item of the batch starts, before the batch
+// is appended, and the value returned takes its place (a sample is used and let go while it
+// is young). These pickles are written opcode by opcode.
+
+const PROTO4 = [0x80, 4];
+const EMPTY_LIST = 0x5d;
+const EMPTY_DICT = 0x7d;
+const MARK = 0x28;
+const APPENDS = 0x65;
+const SETITEM = 0x73;
+const POP = 0x30;
+const STOP = 0x2e;
+const key = (k: string) => [0x8c, k.length, ...new TextEncoder().encode(k)];
+const int = (v: number) => [0x4b, v];
+const SETITEMS = 0x75;
+/** {'i': i, 'sub': {'x': i}} as CPython writes a dict of two keys (MARK ... SETITEMS) */
+const dict = (i: number) => [
+  EMPTY_DICT,
+  MARK,
+  ...key('i'),
+  ...int(i),
+  ...key('sub'),
+  EMPTY_DICT,
+  ...key('x'),
+  ...int(i),
+  SETITEM,
+  SETITEMS,
+];
+/** {'only': {'x': i}}: a dict of one key, which CPython writes without a mark (SETITEM) */
+const oneKey = (i: number) => [
+  EMPTY_DICT,
+  ...key('only'),
+  EMPTY_DICT,
+  ...key('x'),
+  ...int(i),
+  SETITEM,
+  SETITEM,
+];
+const batch = (items: number[][]) => [MARK, ...items.flat(), APPENDS];
+
+/** as JSON sees it: without the depth the reader keeps on containers under a symbol */
+const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+
+interface Seen {
+  index: number;
+  item: PyValue;
+  listLength: number;
+}
+
+function read(bytes: number[], watch: boolean) {
+  const seen: Seen[] = [];
+  const source = bytesSource('list.pkl', new Uint8Array([...PROTO4, ...bytes, STOP]));
+  const { value } = readPickle(new PickleCursor(source, 0, 0), {
+    onAppend: () => watch,
+    onListItem: (list, index, item) => {
+      seen.push({ index, item: plain(item) as PyValue, listLength: list.length });
+      return { kept: index };
+    },
+  });
+  return { value: plain(value) as PyValue[], seen };
+}
+
+describe('the items of a watched list, as each is complete', () => {
+  const pickle = [
+    EMPTY_LIST,
+    ...batch([dict(0), dict(1)]),
+    // 7 is no dict: never given, and the dict before it waits for the append (only a new
+    // dict says the one below it is complete)
+    ...batch([dict(2), int(7), dict(3), dict(4)]),
+    ...batch([dict(5), dict(6)]),
+  ];
+
+  it('gives each dict of the batches after the first but their last, in order, with its index', () => {
+    const { value, seen } = read(pickle, true);
+    expect(seen.map((s) => s.index)).toEqual([4, 6]);
+    expect(seen.map((s) => s.item)).toEqual([
+      { i: 3, sub: { x: 3 } },
+      { i: 5, sub: { x: 5 } },
+    ]);
+    // given while its batch was still on the stack: the list held the earlier batches only
+    expect(seen.map((s) => s.listLength)).toEqual([2, 6]);
+    // the values returned took their places; the rest are as read
+    expect(value).toEqual([
+      { i: 0, sub: { x: 0 } },
+      { i: 1, sub: { x: 1 } },
+      { i: 2, sub: { x: 2 } },
+      7,
+      { kept: 4 },
+      { i: 4, sub: { x: 4 } },
+      { kept: 6 },
+      { i: 6, sub: { x: 6 } },
+    ]);
+  });
+
+  it('a dict whose next item starts, is dropped and starts again is given once', () => {
+    const { value, seen } = read(
+      [EMPTY_LIST, ...batch([dict(0)]), MARK, ...dict(1), ...int(9), POP, ...dict(2), APPENDS],
+      true,
+    );
+    expect(seen.map((s) => s.index)).toEqual([1]);
+    expect(value).toEqual([{ i: 0, sub: { x: 0 } }, { kept: 1 }, { i: 2, sub: { x: 2 } }]);
+  });
+
+  it('never gives a dict before it is complete: one-key dicts (SETITEM) wait for their append', () => {
+    const shapes = [
+      EMPTY_LIST,
+      ...batch([dict(0)]),
+      ...batch([oneKey(1), dict(2), oneKey(3), oneKey(4), dict(5), dict(6), dict(7), dict(8)]),
+    ];
+    const whole = read(shapes, false).value;
+    const { value, seen } = read(shapes, true);
+    expect(seen.length).toBeGreaterThan(0);
+    // what each hook saw is the item as the whole pickle reads it
+    for (const s of seen) expect(s.item).toEqual(whole[s.index]);
+    // and every item not given is as read
+    value.forEach((v, i) => {
+      if (!seen.some((s) => s.index === i)) expect(v).toEqual(whole[i]);
+    });
+  });
+
+  it('a list onAppend does not ask for is never watched', () => {
+    expect(read(pickle, false).seen).toEqual([]);
+  });
+});
