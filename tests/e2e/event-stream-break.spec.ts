@@ -1,5 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startServe } from './support/start-serve';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,19 +35,7 @@ test.beforeAll(() => {
 
 test.beforeEach(async () => {
   // a server per test: each opens the dump at start-up
-  let stderr = '';
-  server = spawn(process.execPath, [CLI, 'serve', '--port', String(PORT), '--token', TOKEN, dump], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((ready, fail) => {
-    let out = '';
-    server.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('serving on')) ready();
-    });
-    server.on('exit', () => fail(new Error(`serve exited: ${stderr}`)));
-  });
+  ({ server } = await startServe(CLI, PORT, TOKEN, [dump]));
   proxy = await startEventsCuttingProxy(PORT);
 });
 

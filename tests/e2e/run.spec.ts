@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startServe } from './support/start-serve';
 import { resolve } from 'node:path';
 
 /**
@@ -17,17 +18,7 @@ const TOKEN = 'run-token';
 let server: ChildProcess;
 
 test.beforeAll(async () => {
-  server = spawn(process.execPath, [CLI, 'serve', '--port', String(PORT), '--token', TOKEN, RUN], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((ready, fail) => {
-    let out = '';
-    server.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('serving on')) ready();
-    });
-    server.on('exit', () => fail(new Error('serve exited')));
-  });
+  ({ server } = await startServe(CLI, PORT, TOKEN, [RUN]));
 });
 
 test.afterAll(() => {

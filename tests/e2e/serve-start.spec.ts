@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startServe } from './support/start-serve';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,27 +19,16 @@ const TOKEN = 'serve-start-token';
 
 let dir: string;
 let server: ChildProcess;
-let stderr = '';
+let serveStderr: () => string = () => '';
 
 test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'te-serve-start-'));
   // 30k samples with short token lists: several seconds to open on this machine
   const dump = join(dir, 'rollout_big.pt');
   writeSlimeDump(dump, Infinity, 150, 30_000);
-  server = spawn(
-    process.execPath,
-    [CLI, 'serve', '--port', String(PORT), '--token', TOKEN, dump, join(dir, 'missing.pt')],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((ready, fail) => {
-    let out = '';
-    server.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('serving on')) ready();
-    });
-    server.on('exit', () => fail(new Error(`serve exited: ${stderr}`)));
-  });
+  const started = await startServe(CLI, PORT, TOKEN, [dump, join(dir, 'missing.pt')]);
+  server = started.server;
+  serveStderr = started.stderr;
 });
 
 test.afterAll(() => {
@@ -63,5 +53,7 @@ test('a named file shows its progress and Cancel at once, its first rows while i
   // cancelled: the rows shown so far go with it
   await expect(page.getByTestId('file-tab')).toHaveCount(0, { timeout: 20_000 });
   // the missing file is said in the terminal, with its code
-  await expect.poll(() => stderr).toContain('could not open missing.pt: no such file [io/not-found]');
+  await expect
+    .poll(() => serveStderr())
+    .toContain('could not open missing.pt: no such file [io/not-found]');
 });

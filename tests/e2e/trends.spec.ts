@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startServe } from './support/start-serve';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,23 +24,18 @@ test.beforeAll(async () => {
   run = mkdtempSync(join(tmpdir(), 'te-run-'));
   cache = mkdtempSync(join(tmpdir(), 'te-run-cache-'));
   for (let id = 0; id < 4; id++) {
-    writeSlimeDump(join(run, `rollout_${id}.pt`), 400_000, 200, Infinity, { rolloutId: id, seed: 10 + id });
+    writeSlimeDump(join(run, `rollout_${id}.pt`), 400_000, 200, Infinity, {
+      rolloutId: id,
+      seed: 10 + id,
+    });
   }
   writeSlimeDump(join(run, 'eval_2.pt'), 200_000, 200, Infinity, { rolloutId: 2, seed: 99 });
   copyFileSync(resolve(__dirname, '../fixtures/slime/truncated.pt'), join(run, 'rollout_4.pt'));
   writeFileSync(join(run, 'notes.md'), 'run notes\n');
-  server = spawn(process.execPath, [CLI, 'serve', '--port', String(PORT), '--token', TOKEN, run], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TRACE_EXPLORER_CACHE_DIR: cache },
-  });
-  await new Promise<void>((ready, fail) => {
-    let out = '';
-    server.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('serving on')) ready();
-    });
-    server.on('exit', () => fail(new Error('serve exited')));
-  });
+  ({ server } = await startServe(CLI, PORT, TOKEN, [run], {
+    ...process.env,
+    TRACE_EXPLORER_CACHE_DIR: cache,
+  }));
 });
 
 test.afterAll(() => {
@@ -48,7 +44,9 @@ test.afterAll(() => {
   rmSync(cache, { recursive: true, force: true });
 });
 
-test('a folder of dumps opens as trends; a dot opens its rollout; two picked compare', async ({ page }) => {
+test('a folder of dumps opens as trends; a dot opens its rollout; two picked compare', async ({
+  page,
+}) => {
   await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
   await expect(page.getByTestId('trends-tab')).toHaveCount(1);
   await expect(page.getByTestId('trends-counts')).toContainText('4 rollouts · 1 evals');
@@ -57,18 +55,34 @@ test('a folder of dumps opens as trends; a dot opens its rollout; two picked com
 
   const wall = page.locator('[data-testid="trend-chart"][data-metric="rollout/wall_time_sec"]');
   await expect(wall.getByTestId('trend-point')).toHaveCount(5);
-  const names = await wall.getByTestId('trend-point').evaluateAll((dots) => dots.map((d) => d.getAttribute('data-name')));
-  expect(names.sort()).toEqual(['eval_2.pt', 'rollout_0.pt', 'rollout_1.pt', 'rollout_2.pt', 'rollout_3.pt']);
+  const names = await wall
+    .getByTestId('trend-point')
+    .evaluateAll((dots) => dots.map((d) => d.getAttribute('data-name')));
+  expect(names.sort()).toEqual([
+    'eval_2.pt',
+    'rollout_0.pt',
+    'rollout_1.pt',
+    'rollout_2.pt',
+    'rollout_3.pt',
+  ]);
 
   // the metric picker adds a chart
-  await expect(page.locator('[data-testid="trend-chart"][data-metric="reward/std"]')).toHaveCount(0);
+  await expect(page.locator('[data-testid="trend-chart"][data-metric="reward/std"]')).toHaveCount(
+    0,
+  );
   await page.locator('[data-testid="trend-metric"][data-metric="reward/std"]').check();
-  await expect(page.locator('[data-testid="trend-chart"][data-metric="reward/std"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="trend-chart"][data-metric="reward/std"]')).toHaveCount(
+    1,
+  );
 
   // hover: the value with its unit
-  const p50 = page.locator('[data-testid="trend-chart"][data-metric="perf/request/e2e_latency/median"]');
+  const p50 = page.locator(
+    '[data-testid="trend-chart"][data-metric="perf/request/e2e_latency/median"]',
+  );
   await p50.locator('[data-name="rollout_1.pt"]').hover();
-  await expect(p50.getByTestId('trend-tooltip')).toContainText(/rollout_1\.pt · rollout 1\s*e2e latency p50: [\d.]+ s/);
+  await expect(p50.getByTestId('trend-tooltip')).toContainText(
+    /rollout_1\.pt · rollout 1\s*e2e latency p50: [\d.]+ s/,
+  );
 
   // a click opens that rollout as a file tab
   await wall.locator('[data-name="rollout_2.pt"]').click();

@@ -2,7 +2,14 @@ import type { PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 
-const kept = new WeakMap<TraceStore, Float64Array>();
+/** Per store, its durations as far as they are made (the warm-up makes them in steps). */
+const kept = new WeakMap<
+  TraceStore,
+  { steps: Generator<void, Float64Array, void>; durations: Float64Array | null }
+>();
+
+/** Rows per step of durations made while a worker answers calls: tens of milliseconds. */
+const ROWS_PER_STEP = 10_000;
 
 /**
  * Each row's own duration (buildSampleDurations) of a store, made on first use and kept: a
@@ -10,12 +17,34 @@ const kept = new WeakMap<TraceStore, Float64Array>();
  * only sorting by duration needs it (the open file's warm-up makes it before a user asks).
  */
 export function sampleDurations(store: TraceStore): Float64Array {
-  let durations = kept.get(store);
-  if (!durations) {
-    durations = buildSampleDurations(store.rows);
-    kept.set(store, durations);
+  const progress = progressOf(store);
+  while (progress.durations === null) {
+    const step = progress.steps.next();
+    if (step.done) progress.durations = step.value;
   }
-  return durations;
+  return progress.durations;
+}
+
+/**
+ * The store's durations made a step at a time (about ROWS_PER_STEP rows each) for the warm-up:
+ * made in one go they held a call back a quarter of a second at 100k rows.
+ */
+export function* warmSampleDurations(store: TraceStore): Generator<void, void, void> {
+  const progress = progressOf(store);
+  while (progress.durations === null) {
+    const step = progress.steps.next();
+    if (step.done) progress.durations = step.value;
+    else yield;
+  }
+}
+
+function progressOf(store: TraceStore) {
+  let progress = kept.get(store);
+  if (!progress) {
+    progress = { steps: sampleDurationSteps(store.rows, ROWS_PER_STEP), durations: null };
+    kept.set(store, progress);
+  }
+  return progress;
 }
 
 /**
@@ -26,22 +55,45 @@ export function sampleDurations(store: TraceStore): Float64Array {
  * start and end. A row with nothing of its own keeps its whole extent.
  */
 export function buildSampleDurations(rows: readonly PackedRow[]): Float64Array {
+  const steps = sampleDurationSteps(rows, Infinity);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** buildSampleDurations a step at a time: a yield after about `rowsPerStep` rows. */
+function* sampleDurationSteps(
+  rows: readonly PackedRow[],
+  rowsPerStep: number,
+): Generator<void, Float64Array, void> {
   const out = new Float64Array(rows.length);
   const done = new Uint8Array(rows.length);
   // read in place: a group's spans are compared as small records, no item objects are made
   const item = new PackedItemCursor();
+  let sinceYield = 0;
   for (const members of groupsOf(rows)) {
     const shared = sharedSpans(rows, members, item);
     members.forEach((r, m) => {
       out[r] = ownDuration(rows[r], item, shared[m]);
       done[r] = 1;
     });
+    sinceYield += members.length;
+    if (sinceYield >= rowsPerStep) {
+      sinceYield = 0;
+      yield;
+    }
   }
-  for (let r = 0; r < rows.length; r++) if (!done[r]) out[r] = ownDuration(rows[r], item, null);
+  for (let r = 0; r < rows.length; r++) {
+    if (!done[r]) out[r] = ownDuration(rows[r], item, null);
+    if (++sinceYield >= rowsPerStep) {
+      sinceYield = 0;
+      yield;
+    }
+  }
   return out;
 }
 
-/** The extent of a row's items but those marked in `shared` (by item index). */
 function ownDuration(row: PackedRow, item: PackedItemCursor, shared: Uint8Array | null): number {
   let start = Infinity;
   let end = -Infinity;

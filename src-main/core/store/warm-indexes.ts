@@ -1,6 +1,7 @@
 import type { TraceStore } from './build-store';
 import { STORE_SORT_KEYS, sortedRows } from './query-rows';
 import { buildSearchTextSlice, searchTextReady } from './search-text';
+import { warmSampleDurations } from './sample-duration';
 
 /** Rows of search text per step: tens of milliseconds, so calls wait no longer than that. */
 const SEARCH_ROWS_PER_STEP = 500;
@@ -14,6 +15,7 @@ const SEARCH_ROWS_PER_STEP = 500;
 export function* warmIndexes(store: TraceStore): Generator<void, void, void> {
   sortedRows(store, 'row_id', false);
   yield;
+  yield* warmSampleDurations(store);
   sortedRows(store, 'duration', true);
   yield;
   while (!searchTextReady(store)) {

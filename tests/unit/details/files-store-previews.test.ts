@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FileSummary, OpenProgress } from '../../../src-main/core/api/trace-api';
 import { useFilesStore } from '../../../src-renderer/state/files-store';
+import { emptyFilesStore } from '../renderer/empty-files-store';
 
 // Issue 18, the renderer's side of rows streaming: a file's tab shows from its first preview
 // (OpenProgress.file), follows its growing summary, and goes if the file is not opened after all.
@@ -22,15 +23,7 @@ const progress = (phase: OpenProgress['phase'], file?: FileSummary): OpenProgres
 });
 
 describe('files store: previews of a file being read', () => {
-  beforeEach(() =>
-    useFilesStore.setState({
-      files: [],
-      activeFileId: null,
-      opening: [],
-      ended: new Set(),
-      errors: [],
-    }),
-  );
+  beforeEach(emptyFilesStore);
 
   it('shows the tab from the first preview and replaces its summary as rows arrive', () => {
     const store = useFilesStore.getState();

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FileSummary, OpenProgress } from '../../../src-main/core/api/trace-api';
 import { useFilesStore } from '../../../src-renderer/state/files-store';
+import { emptyFilesStore } from './empty-files-store';
 import { syncOpens } from '../../../src-renderer/state/sync-opens';
 
 // Opens main started (a file named at start-up), whose end only main's events tell: a late
@@ -31,15 +32,7 @@ const openIds = () => state().opening.map((o) => o.openId);
 const tabs = () => state().files.map((f) => [f.fileId, f.rows, f.streaming ?? false]);
 
 describe('files store: opens main started', () => {
-  beforeEach(() =>
-    useFilesStore.setState({
-      files: [],
-      activeFileId: null,
-      opening: [],
-      ended: new Set(),
-      errors: [],
-    }),
-  );
+  beforeEach(emptyFilesStore);
 
   it('a reading event after the open was cancelled shows neither its tab nor its rows again', () => {
     state().progress(progress('m1', 'reading', file('f1', 50, true)));
@@ -104,15 +97,7 @@ describe('files store: opens main started', () => {
 });
 
 describe('syncOpens: asking main what is going on', () => {
-  beforeEach(() =>
-    useFilesStore.setState({
-      files: [],
-      activeFileId: null,
-      opening: [],
-      ended: new Set(),
-      errors: [],
-    }),
-  );
+  beforeEach(emptyFilesStore);
 
   it('asks the open files after the opens, and ends only opens heard of before asking', async () => {
     state().progress(progress('gone', 'reading', file('f1', 50, true)));

@@ -3,6 +3,7 @@ import { packRows } from '../../../src-main/core/rows/packed-items';
 import {
   buildSampleDurations,
   sampleDurations,
+  warmSampleDurations,
 } from '../../../src-main/core/store/sample-duration';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { point, row, span } from './hand-rows';
@@ -230,5 +231,33 @@ describe('each sample’s own duration', () => {
     expect(sampleDurations(store)).toBe(first);
     // another store of the same rows has its own
     expect(sampleDurations(buildStore({ rows: packRows(rows) }))).not.toBe(first);
+  });
+});
+
+describe('durations made a step at a time (the warm-up)', () => {
+  it('25,000 rows in several steps, each the same as made at once; then kept', () => {
+    // groups of 4 sharing a group span, each row with one span of its own lasting 1 + r % 7
+    const rows = Array.from({ length: 25_000 }, (_, r) =>
+      row({
+        row_id: r,
+        start: 0,
+        end: 100,
+        group_index: Math.floor(r / 4),
+        items: [
+          span({ name: 'group', start_ts: 0, end_ts: 100 }),
+          span({ name: 'gen', start_ts: 5, end_ts: 6 + (r % 7) }),
+        ],
+      }),
+    );
+    const store = buildStore({ rows: packRows(rows) });
+    let steps = 0;
+    for (const _ of warmSampleDurations(store)) steps++;
+    // about 10,000 rows a step
+    expect(steps).toBeGreaterThanOrEqual(2);
+    const durations = sampleDurations(store);
+    expect(Array.from(durations)).toEqual(rows.map((_, r) => 1 + (r % 7)));
+    expect(Array.from(durations)).toEqual(Array.from(buildSampleDurations(packRows(rows))));
+    // made once: warming again takes no step
+    expect([...warmSampleDurations(store)]).toHaveLength(0);
   });
 });
