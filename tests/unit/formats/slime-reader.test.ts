@@ -11,6 +11,10 @@ import type { LazyList, PyObjectRef, TensorRef } from '../../../src-main/core/mo
 import { SLIME, fixtureSource, readJson, slimeFixturesWithExpected } from '../../support/fixtures';
 import { PickleWriter } from '../hostile/pickle-writer';
 import { legacyTorch } from '../hostile/container-writers';
+import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
+import { buildRows } from '../../../src-main/core/rows/build-rows';
+import { buildPdView } from '../../../src-main/core/rows/pd-lanes';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 
 type Sample = Record<string, unknown> & { trace?: { events: unknown[]; trace_id: string } };
 const samplesOf = (name: string) => readSlimeDump(fixtureSource(resolve(SLIME, name))).samples as Sample[];
@@ -282,5 +286,27 @@ describe('finished samples are let go while a dump is read', () => {
     expect(streamed.samples).toHaveLength(3000);
     expect(streamed.samples).toEqual(whole.samples);
     expect((streamed.samples[2999] as { meta: { k: number } }).meta.k).toBe(0);
+  });
+
+  it('samples used as the pickle completes them: a dump that reads one back is read again, the same rows', () => {
+    const torch = legacyTorch(memoizedSamples(3000, true));
+    const whole = readSlimeDump(bytesSource('shared.pt', torch));
+    // each sample as the app takes it (onSample): the first read lets samples go early, meets
+    // the shared dict it let go, and the dump is read again keeping everything
+    const given: number[] = [];
+    const streamed = readSlimeDump(bytesSource('shared.pt', torch), {
+      onSamples: () => {},
+      onSample: (_samples, index, sample) => {
+        given.push(index);
+        return sample;
+      },
+    });
+    expect(given.length).toBeGreaterThan(1000);
+    expect(streamed.samples).toEqual(whole.samples);
+    // the descriptor's open gives the rows a plain read of the same samples gives
+    const opened = slimeFormat.open([bytesSource('shared.pt', torch)], {});
+    const built = buildRows(whole.samples).rows.map((row) => buildPdView(row));
+    expect(opened.rows.map(unpackRow)).toEqual(built);
+    expect(opened.rows).toHaveLength(3000);
   });
 });
