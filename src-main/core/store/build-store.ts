@@ -195,7 +195,6 @@ export class StoreBuilder {
       while (cursor.next()) {
         const state = cursor.state;
         const isSpan = state === 'closed_span' || state === 'open_span';
-        const extras = cursor.extras;
         this.itemStartAbs[i] = cursor.start;
         this.itemEndAbs[i] = cursor.displayEnd;
         this.itemRow[i] = r;
@@ -210,11 +209,11 @@ export class StoreBuilder {
         let flags = 0;
         if (state === 'open_span') flags |= ITEM_FLAG.ongoing;
         if (state === 'orphan_end') flags |= ITEM_FLAG.orphan;
-        if (extras?.error) flags |= ITEM_FLAG.error;
-        if (extras?.links) this.linkCount += extras.links.length;
+        if (cursor.extra('error')) flags |= ITEM_FLAG.error;
+        this.linkCount += cursor.extra('links')?.length ?? 0;
         if (cursor.pdRole === 'prefill') flags |= ITEM_FLAG.pdPrefill;
         if (cursor.pdRole === 'decode') flags |= ITEM_FLAG.pdDecode;
-        if (extras?.missing_parent) flags |= ITEM_FLAG.missingParent;
+        if (cursor.extra('missing_parent')) flags |= ITEM_FLAG.missingParent;
         this.itemFlags[i] = flags;
         const parent = cursor.parentSpanId;
         this.itemParent[i] = parent !== null ? (spanIndex.get(parent) ?? -1) : -1;

@@ -84,7 +84,8 @@ function rowText(row: PackedRow): string {
       for (let k = 0; k < keys.length; k++)
         text += `${k === 0 ? '' : ' '}${keys[k]}=${flat(item.attrAt(s, k))}`;
     }
-    if (item.extras?.service) text += `${SEP}${item.extras.service}`;
+    const service = item.extra('service');
+    if (service) text += `${SEP}${service}`;
   }
   for (const name of names) text += `${SEP}${name}`;
   return text.toLowerCase();

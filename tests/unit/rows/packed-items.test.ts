@@ -200,7 +200,7 @@ describe('the cursor reads what the store needs without making items', () => {
       const extras: unknown[] = [];
       cursor.reset(packRow(original).packed);
       while (cursor.next())
-        extras.push([cursor.extras?.error, cursor.extras?.links, cursor.extras?.service]);
+        extras.push([cursor.extra('error'), cursor.extra('links'), cursor.extra('service')]);
       expect(extras).toEqual(original.items.map((i) => [i.error, i.links, i.service]));
     }
   });
