@@ -197,90 +197,105 @@ function extrasMask(item: RowItem): number {
 
 /** The items of a packed row, as the format built them (fresh objects each call). */
 export function unpackItems(packed: PackedItems): RowItem[] {
-  const { numbers, refs } = packed;
   const items: RowItem[] = new Array(packed.count);
   // where the next number and the next reference are read
   const at = { n: 0, f: 0 };
-  for (let i = 0; i < packed.count; i++) {
-    let n = at.n;
-    let f = at.f;
-    const code = numbers[n];
-    const state = STATES[code & 3];
-    const name = refs[f] as string;
-    const spanId = refs[f + 1] as string | null;
-    const parentId = refs[f + 2] as string | null;
-    const parentName = refs[f + 3] as string | null;
-    const shape = refs[f + 4] as ItemShape;
-    f += 5;
-    let item: RowItem;
-    if (state === 'closed_span' || state === 'open_span') {
-      const attempt = code & NULL_ATTEMPT ? null : numbers[n + 4];
-      const lane = numbers[n + 5];
-      const depth = numbers[n + 6];
-      const span: SpanItem = {
-        type: 'span',
-        state,
-        name,
-        start_ts: numbers[n + 1],
-        end_ts: state === 'open_span' ? null : numbers[n + 2],
-        display_end_ts: numbers[n + 3],
-        attempt,
-        span_id: spanId,
-        parent_span_id: parentId,
-        parent_span_name: parentName,
-        lane,
-        depth,
-        attrs: { start_attrs: NO_ATTRS, end_attrs: NO_ATTRS },
-      };
-      at.n = n + 7;
-      at.f = f;
-      readAttrs(shape.sections[0], numbers, refs, at, span.attrs, 'start_attrs');
-      readAttrs(shape.sections[1], numbers, refs, at, span.attrs, 'end_attrs');
-      n = at.n;
-      f = at.f;
-      const role = PD_ROLES[(code >> 2) & 3];
-      if (role) {
-        const parentDurationSec = numbers[n];
-        const count = numbers[n + 1];
-        n += 2;
-        const phases: PdPhase[] = [];
-        for (let p = 0; p < count; p++)
-          phases.push({ phase: refs[f++] as string, durationSec: numbers[n++] });
-        span.pd = { role, phases, parentDurationSec };
-      }
-      item = span;
-    } else {
-      const attempt = code & NULL_ATTEMPT ? null : numbers[n + 2];
-      const point: PointItem = {
-        type: state === 'point_event' ? 'event' : 'orphan_end',
-        state,
-        name,
-        ts: numbers[n + 1],
-        attempt,
-        span_id: spanId,
-        parent_span_id: parentId,
-        parent_span_name: parentName,
-        lane: numbers[n + 3],
-        depth: numbers[n + 4],
-        attrs: NO_ATTRS,
-      };
-      at.n = n + 5;
-      at.f = f;
-      readAttrs(shape.sections[0], numbers, refs, at, point, 'attrs');
-      n = at.n;
-      f = at.f;
-      item = point;
-    }
-    if (code & HAS_EXTRAS) {
-      const keys = refs[f++] as readonly ExtraKey[];
-      const extras = item as unknown as Record<ExtraKey, unknown>;
-      for (const key of keys) extras[key] = refs[f++];
-    }
-    items[i] = item;
-    at.n = n;
-    at.f = f;
-  }
+  for (let i = 0; i < packed.count; i++) items[i] = readItem(packed, at);
   return items;
+}
+
+/**
+ * One item of a packed row (its index among the row's items), or undefined: the items before
+ * it are skipped in place (a Chrome process row can hold a million items; a click on one
+ * unpacks that one).
+ */
+export function unpackItem(packed: PackedItems, index: number): RowItem | undefined {
+  if (!Number.isInteger(index) || index < 0 || index >= packed.count) return undefined;
+  const cursor = new PackedItemCursor().reset(packed);
+  for (let k = 0; k <= index; k++) cursor.next();
+  return cursor.item();
+}
+
+/** The item at `at` (a number and a reference offset), made; `at` moves past it. */
+function readItem(packed: PackedItems, at: { n: number; f: number }): RowItem {
+  const { numbers, refs } = packed;
+  let n = at.n;
+  let f = at.f;
+  const code = numbers[n];
+  const state = STATES[code & 3];
+  const name = refs[f] as string;
+  const spanId = refs[f + 1] as string | null;
+  const parentId = refs[f + 2] as string | null;
+  const parentName = refs[f + 3] as string | null;
+  const shape = refs[f + 4] as ItemShape;
+  f += 5;
+  let item: RowItem;
+  if (state === 'closed_span' || state === 'open_span') {
+    const attempt = code & NULL_ATTEMPT ? null : numbers[n + 4];
+    const lane = numbers[n + 5];
+    const depth = numbers[n + 6];
+    const span: SpanItem = {
+      type: 'span',
+      state,
+      name,
+      start_ts: numbers[n + 1],
+      end_ts: state === 'open_span' ? null : numbers[n + 2],
+      display_end_ts: numbers[n + 3],
+      attempt,
+      span_id: spanId,
+      parent_span_id: parentId,
+      parent_span_name: parentName,
+      lane,
+      depth,
+      attrs: { start_attrs: NO_ATTRS, end_attrs: NO_ATTRS },
+    };
+    at.n = n + 7;
+    at.f = f;
+    readAttrs(shape.sections[0], numbers, refs, at, span.attrs, 'start_attrs');
+    readAttrs(shape.sections[1], numbers, refs, at, span.attrs, 'end_attrs');
+    n = at.n;
+    f = at.f;
+    const role = PD_ROLES[(code >> 2) & 3];
+    if (role) {
+      const parentDurationSec = numbers[n];
+      const count = numbers[n + 1];
+      n += 2;
+      const phases: PdPhase[] = [];
+      for (let p = 0; p < count; p++)
+        phases.push({ phase: refs[f++] as string, durationSec: numbers[n++] });
+      span.pd = { role, phases, parentDurationSec };
+    }
+    item = span;
+  } else {
+    const attempt = code & NULL_ATTEMPT ? null : numbers[n + 2];
+    const point: PointItem = {
+      type: state === 'point_event' ? 'event' : 'orphan_end',
+      state,
+      name,
+      ts: numbers[n + 1],
+      attempt,
+      span_id: spanId,
+      parent_span_id: parentId,
+      parent_span_name: parentName,
+      lane: numbers[n + 3],
+      depth: numbers[n + 4],
+      attrs: NO_ATTRS,
+    };
+    at.n = n + 5;
+    at.f = f;
+    readAttrs(shape.sections[0], numbers, refs, at, point, 'attrs');
+    n = at.n;
+    f = at.f;
+    item = point;
+  }
+  if (code & HAS_EXTRAS) {
+    const keys = refs[f++] as readonly ExtraKey[];
+    const extras = item as unknown as Record<ExtraKey, unknown>;
+    for (const key of keys) extras[key] = refs[f++];
+  }
+  at.n = n;
+  at.f = f;
+  return item;
 }
 
 /**
@@ -308,6 +323,9 @@ export class PackedItemCursor {
   private index = 0;
   private n = 0;
   private f = 0;
+  /** where the item last read starts */
+  private itemN = 0;
+  private itemF = 0;
   private shape: ItemShape | null = null;
   /** where the item's attr numbers, attr references and PD numbers / names begin */
   private attrN = 0;
@@ -317,6 +335,11 @@ export class PackedItemCursor {
 
   get isSpan(): boolean {
     return this.state === 'closed_span' || this.state === 'open_span';
+  }
+
+  /** The item last read, made (as unpackItems makes it). */
+  item(): RowItem {
+    return readItem(this.packed!, { n: this.itemN, f: this.itemF });
   }
 
   /** One of the item's OTLP and Chrome specifics, undefined when it has none. */
@@ -389,6 +412,8 @@ export class PackedItemCursor {
     const { numbers, refs } = packed;
     let n = this.n;
     let f = this.f;
+    this.itemN = n;
+    this.itemF = f;
     const code = numbers[n];
     const state = STATES[code & 3];
     this.state = state;

@@ -4,7 +4,7 @@ import {
   type PerfettoTrace,
 } from '../export/perfetto-export';
 import type { PackedRow } from '../model/row';
-import { unpackItems } from '../rows/packed-items';
+import { unpackItem } from '../rows/packed-items';
 import type { RunJoins } from '../model/run';
 
 export interface RunExportFile {
@@ -30,7 +30,7 @@ export function buildRunPerfetto(files: RunExportFile[], joins: RunJoins): Perfe
   joins.links.forEach((link, n) => {
     const client = files[link.client.file].rows.find((r) => r.row_id === link.client.rowId);
     const server = files[link.server.file].rows.find((r) => r.row_id === link.server.rowId);
-    const clientSpan = client && unpackItems(client.packed)[link.client.itemIndex];
+    const clientSpan = client && unpackItem(client.packed, link.client.itemIndex);
     if (!client || !server || clientSpan?.type !== 'span') return;
     const id = `run-flow-${n + 1}`;
     const common = { name: `request ${link.rid.slice(0, 8)}`, cat: 'run.request', id };

@@ -1,7 +1,7 @@
 import type { ItemView, RowFacts, RowOrder, RowView, SpanDetails } from '../api/trace-api';
 import type { SpanItem } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
-import { unpackItems } from '../rows/packed-items';
+import { unpackItem, unpackItems } from '../rows/packed-items';
 
 const KIND_NAMES: ItemView['kind'][] = ['span', 'event', 'orphan'];
 
@@ -81,7 +81,7 @@ function spanHint(item: SpanItem): string | undefined {
 
 export function getSpanDetails(store: TraceStore, rowId: number, index: number): SpanDetails {
   const r = store.rowIndexById.get(rowId);
-  const item = r === undefined ? undefined : unpackItems(store.rows[r].packed)[index];
+  const item = r === undefined ? undefined : unpackItem(store.rows[r].packed, index);
   if (r === undefined || !item) throw new RangeError(`no item ${index} in row ${rowId}`);
   const i = store.rowItemOffset[r] + index;
   const isSpan = item.type === 'span';

@@ -5,6 +5,7 @@ import {
   ItemPacker,
   PackedItemCursor,
   packRow,
+  unpackItem,
   unpackItems,
   unpackRow,
 } from '../../../src-main/core/rows/packed-items';
@@ -155,6 +156,31 @@ describe('packed items give back what the format built', () => {
     const again = unpackItems(packed)[0];
     expect(again.name).toBe('gen');
     expect(again.type === 'span' && again.attrs.start_attrs.a).toBe(1);
+  });
+});
+
+describe('one item unpacked alone (a click on one of a million)', () => {
+  it.each(['roll_traces.jsonl', 'sglang_otel_trace.json'])(
+    '%s: each index as unpackItems gives it',
+    (name) => {
+      for (const original of readOtlp([fixtureSource(resolve(OTLP, name))]).rows) {
+        const packed = packRow(original).packed;
+        const all = unpackItems(packed);
+        all.forEach((item, index) => expect(unpackItem(packed, index)).toEqual(item));
+        expect(unpackItem(packed, all.length)).toBeUndefined();
+        expect(unpackItem(packed, -1)).toBeUndefined();
+        expect(unpackItem(packed, 0.5)).toBeUndefined();
+      }
+    },
+  );
+
+  it('every item of every slime dump, PD views and attrs included', () => {
+    for (const name of dumps) {
+      for (const original of slimeRows(resolve(SLIME, name))) {
+        const packed = packRow(original).packed;
+        original.items.forEach((item, index) => expect(unpackItem(packed, index)).toEqual(item));
+      }
+    }
   });
 });
 
