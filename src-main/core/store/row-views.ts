@@ -1,26 +1,28 @@
 import type { ItemView, RowFacts, RowOrder, RowView, SpanDetails } from '../api/trace-api';
-import type { SpanItem } from '../model/row';
+import type { PdPhase } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
-import { unpackItem, unpackItems } from '../rows/packed-items';
+import { PackedItemCursor, unpackItem } from '../rows/packed-items';
 
 const KIND_NAMES: ItemView['kind'][] = ['span', 'event', 'orphan'];
 
-/** What the timeline draws for the given rows: relative times, lanes, flags, PD phases. */
+/**
+ * What the timeline draws for the given rows: relative times, lanes, flags, PD phases. Items
+ * are read in place (a Chrome process row can hold a million: no item objects are made).
+ */
 export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
   const out: RowView[] = [];
+  const item = new PackedItemCursor();
   for (const rowId of rowIds) {
     const r = store.rowIndexById.get(rowId);
     if (r === undefined) continue;
     const row = store.rows[r];
-    const rowItems = unpackItems(row.packed);
     const items: ItemView[] = [];
     const base = store.rowItemOffset[r];
     const spanIndex = new Map<string, number>();
-    rowItems.forEach((item, k) => {
-      if (item.type === 'span' && item.span_id) spanIndex.set(item.span_id, k);
-    });
-    for (let i = base; i < store.rowItemOffset[r + 1]; i++) {
-      const item = rowItems[i - base];
+    item.reset(row.packed);
+    for (let k = 0; item.next(); k++) if (item.isSpan && item.spanId) spanIndex.set(item.spanId, k);
+    item.reset(row.packed);
+    for (let i = base; item.next(); i++) {
       const flags = store.itemFlags[i];
       const view: ItemView = {
         index: i - base,
@@ -33,16 +35,18 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
         ongoing: (flags & ITEM_FLAG.ongoing) !== 0,
         parentIndex: store.itemParent[i],
       };
-      if (item.type === 'span') {
-        if (view.ongoing) view.clippedBy = String(item.attrs.end_attrs.clipped_by ?? '');
-        if (item.pd) view.pd = { role: item.pd.role, phases: item.pd.phases };
+      if (item.isSpan) {
+        if (view.ongoing) view.clippedBy = String(item.attr(1, 'clipped_by') ?? '');
+        if (item.pdRole) view.pd = { role: item.pdRole, phases: pdPhases(item) };
         const hint = spanHint(item);
         if (hint) view.hint = hint;
       }
       if (flags & ITEM_FLAG.error) view.error = true;
-      if (item.lane_label) view.laneLabel = item.lane_label;
-      if (item.links && item.links.length > 0) {
-        const targets = item.links
+      const laneLabel = item.extra('lane_label');
+      if (laneLabel) view.laneLabel = laneLabel;
+      const links = item.extra('links');
+      if (links && links.length > 0) {
+        const targets = links
           .map((link) => spanIndex.get(link.span_id))
           .filter((k): k is number => k !== undefined);
         if (targets.length > 0) view.links = targets;
@@ -70,12 +74,19 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
   return out;
 }
 
+function pdPhases(item: PackedItemCursor): PdPhase[] {
+  const phases: PdPhase[] = [];
+  for (let k = 0; k < item.pdPhaseCount; k++)
+    phases.push({ phase: item.pdPhaseName(k), durationSec: item.pdPhaseDuration(k) });
+  return phases;
+}
+
 /** A short text for inside a bar: tokens generated, or the tool that ran. */
-function spanHint(item: SpanItem): string | undefined {
-  const end = item.attrs.end_attrs;
-  const start = item.attrs.start_attrs;
-  if (typeof end.completion_tokens === 'number') return `${end.completion_tokens} tok`;
-  if (typeof start.tool === 'string') return start.tool;
+function spanHint(item: PackedItemCursor): string | undefined {
+  const tokens = item.attr(1, 'completion_tokens');
+  if (typeof tokens === 'number') return `${tokens} tok`;
+  const tool = item.attr(0, 'tool');
+  if (typeof tool === 'string') return tool;
   return undefined;
 }
 
