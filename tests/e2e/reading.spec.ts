@@ -2,6 +2,8 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startServe } from './support/start-serve';
 // the bench's dump writer makes slime-shaped dumps of any size (tests/bench/README)
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore: a plain .mjs helper without types
@@ -10,6 +12,7 @@ import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
 // Issue 16: the timeline reads right at every zoom level and at real rollout sizes.
 const SLIME = resolve(__dirname, '../fixtures/slime');
 const URL = '/?token=e2e-test-token';
+const CLI = resolve(__dirname, '../../out/main/cli.js');
 
 interface ExpectedRow {
   row_id: number;
@@ -231,15 +234,34 @@ test.describe('a rollout of 10,050 samples', () => {
     await page.mouse.up();
     await expect.poll(async () => (await column.boundingBox())!.width).toBeCloseTo(before + 80, 0);
   });
+});
+
+test.describe('a file named at start-up, read while the user scrolls', () => {
+  test.setTimeout(120_000);
+  // beside the suite's own server (E2E_PORT), so checkouts side by side do not collide
+  const PORT = Number(process.env.E2E_PORT ?? 4791) + 9;
+  const TOKEN = 'scroll-token';
+  let dir = '';
+  let server: ChildProcess | null = null;
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'trace-explorer-e2e-'));
+    // 60,000 samples (~480 MB) appended 50 at a time: the first rows show after the first few,
+    // seconds before the last are read. Named at start-up, not uploaded: an upload encodes the
+    // file in the page first, and 25,000 samples were then often read whole before the test
+    // could scroll
+    const streamed = join(dir, 'rollout_60k.pt');
+    writeSlimeDump(streamed, 1e9, 16, 60_000, { batchSize: 50 });
+    ({ server } = await startServe(CLI, PORT, TOKEN, [streamed]));
+  });
+  test.afterAll(() => {
+    server?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('the timeline stays where the user scrolled while rows stream in, and across tabs', async ({
     page,
   }) => {
-    // 25,000 samples (~200 MB): 10,050 are read before the test can scroll, now and then
-    const streamed = join(dir, 'rollout_25k.pt');
-    writeSlimeDump(streamed, 500e6, 16, 25_000);
-    await page.goto(URL);
-    await page.getByTestId('file-input').setInputFiles(streamed);
+    await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
     // the first rows, while the rest is read (previews; a later one may start earlier and move
     // the file's times): scroll down at once
     await expect(page.getByTestId('timeline-row').first()).toBeVisible({ timeout: 90_000 });
@@ -247,7 +269,7 @@ test.describe('a rollout of 10,050 samples', () => {
     const scroller = page.locator('.timeline-scroll');
     await scroller.evaluate((el) => (el.scrollTop = 600));
     await expect(page.getByTestId('opening-tab')).toHaveCount(0, { timeout: 90_000 });
-    await expect(page.getByTestId('row-count')).toContainText('25000');
+    await expect(page.getByTestId('row-count')).toContainText('60000');
     expect(await scroller.evaluate((el) => el.scrollTop)).toBe(600);
     // another tab and back: the timeline opens where it was
     await page.getByTestId('view-perf').click();
