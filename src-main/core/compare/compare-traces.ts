@@ -10,6 +10,7 @@ import { NOISE_RULE, changeVerdict, metricUnit, relativeChange } from './metric-
 import { matchRows, type RowMatch } from './match-samples';
 import { rowDigestColumns, type RowDigest, type RowDigestColumns } from './row-digest-columns';
 import { buildAnswer } from './compare-answer';
+import { KeptSteps, finishSteps } from '../store/kept-steps';
 import { orderByChange } from './pair-order';
 
 export type { RowDigest, RowDigestColumns };
@@ -72,11 +73,7 @@ export function compareRollout(figures: RolloutFigures): CompareRollout {
 
 /** The compare digest of a trace, made at once (the CLI; a worker warms it in steps). */
 export function compareDigest(trace: DigestedTrace): CompareDigest {
-  const steps = compareDigestSteps(trace, Infinity);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return finishSteps(compareDigestSteps(trace, Infinity));
 }
 
 type DigestedTrace = {
@@ -123,41 +120,19 @@ export function* compareDigestSteps(
 }
 
 /** Per trace, its digest as far as it is made: the one a worker warms and its calls ask. */
-const kept = new WeakMap<
-  DigestedTrace,
-  { steps: Generator<void, CompareDigest, void>; digest: CompareDigest | null }
->();
-
-function keptProgress(trace: DigestedTrace, rowsPerStep = DIGEST_ROWS_PER_STEP) {
-  let progress = kept.get(trace);
-  if (!progress) {
-    progress = { steps: compareDigestSteps(trace, rowsPerStep), digest: null };
-    kept.set(trace, progress);
-  }
-  return progress;
-}
+const kept = new KeptSteps(compareDigestSteps);
 
 /** The trace's digest, made once: whatever steps the warm-up has not taken are taken now. */
 export function keptCompareDigest(trace: DigestedTrace): CompareDigest {
-  const progress = keptProgress(trace);
-  while (progress.digest === null) {
-    const step = progress.steps.next();
-    if (step.done) progress.digest = step.value;
-  }
-  return progress.digest;
+  return kept.value(trace);
 }
 
 /** Makes the trace's kept digest a step per `next()`, for a worker's idle turns. */
-export function* warmCompareDigest(
+export function warmCompareDigest(
   trace: DigestedTrace,
   rowsPerStep = DIGEST_ROWS_PER_STEP,
 ): Generator<void, void, void> {
-  const progress = keptProgress(trace, rowsPerStep);
-  while (progress.digest === null) {
-    const step = progress.steps.next();
-    if (step.done) progress.digest = step.value;
-    else yield;
-  }
+  return kept.warm(trace, rowsPerStep);
 }
 
 export interface CompareSide {

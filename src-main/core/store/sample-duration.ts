@@ -1,15 +1,13 @@
 import type { PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
-
-/** Per store, its durations as far as they are made (the warm-up makes them in steps). */
-const kept = new WeakMap<
-  TraceStore,
-  { steps: Generator<void, Float64Array, void>; durations: Float64Array | null }
->();
+import { KeptSteps, finishSteps } from './kept-steps';
 
 /** Rows per step of durations made while a worker answers calls: tens of milliseconds. */
 const ROWS_PER_STEP = 10_000;
+
+/** Per store, its durations as far as they are made (the warm-up makes them in steps). */
+const kept = new KeptSteps((store: TraceStore) => sampleDurationSteps(store.rows, ROWS_PER_STEP));
 
 /**
  * Each row's own duration (buildSampleDurations) of a store, made on first use and kept: a
@@ -17,34 +15,15 @@ const ROWS_PER_STEP = 10_000;
  * only sorting by duration needs it (the open file's warm-up makes it before a user asks).
  */
 export function sampleDurations(store: TraceStore): Float64Array {
-  const progress = progressOf(store);
-  while (progress.durations === null) {
-    const step = progress.steps.next();
-    if (step.done) progress.durations = step.value;
-  }
-  return progress.durations;
+  return kept.value(store);
 }
 
 /**
  * The store's durations made a step at a time (about ROWS_PER_STEP rows each) for the warm-up:
  * made in one go they held a call back a quarter of a second at 100k rows.
  */
-export function* warmSampleDurations(store: TraceStore): Generator<void, void, void> {
-  const progress = progressOf(store);
-  while (progress.durations === null) {
-    const step = progress.steps.next();
-    if (step.done) progress.durations = step.value;
-    else yield;
-  }
-}
-
-function progressOf(store: TraceStore) {
-  let progress = kept.get(store);
-  if (!progress) {
-    progress = { steps: sampleDurationSteps(store.rows, ROWS_PER_STEP), durations: null };
-    kept.set(store, progress);
-  }
-  return progress;
+export function warmSampleDurations(store: TraceStore): Generator<void, void, void> {
+  return kept.warm(store);
 }
 
 /**
@@ -55,11 +34,7 @@ function progressOf(store: TraceStore) {
  * start and end. A row with nothing of its own keeps its whole extent.
  */
 export function buildSampleDurations(rows: readonly PackedRow[]): Float64Array {
-  const steps = sampleDurationSteps(rows, Infinity);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return finishSteps(sampleDurationSteps(rows, Infinity));
 }
 
 /** buildSampleDurations a step at a time: a yield after about `rowsPerStep` rows. */
