@@ -41,6 +41,8 @@ interface AttrSection {
   numeric: boolean[];
   /** how many of its values are numbers (the rest are references) */
   numberCount: number;
+  /** per key, how many values of its kind (number or reference) come before it here */
+  slots: number[];
 }
 
 /** The attrs of an item: two sections for a span (start, end), one for a point. */
@@ -49,6 +51,9 @@ interface ItemShape {
   /** how many numbers and references its attr values take */
   numberCount: number;
   refCount: number;
+  /** per section, where its numbers and its references begin among the item's attr values */
+  numberStarts: number[];
+  refStarts: number[];
 }
 
 /** What an item may carry beyond the layout (ItemExtras but its PD view): OTLP, Chrome. */
@@ -156,9 +161,17 @@ export class ItemPacker {
     const key = JSON.stringify(sections);
     let shape = this.shapes.get(key);
     if (shape === undefined) {
-      const numberCount = sections.reduce((n, s) => n + s.numberCount, 0);
-      const keyCount = sections.reduce((n, s) => n + s.keys.length, 0);
-      shape = { sections, numberCount, refCount: keyCount - numberCount };
+      const numberStarts: number[] = [];
+      const refStarts: number[] = [];
+      let numberCount = 0;
+      let refCount = 0;
+      for (const section of sections) {
+        numberStarts.push(numberCount);
+        refStarts.push(refCount);
+        numberCount += section.numberCount;
+        refCount += section.keys.length - section.numberCount;
+      }
+      shape = { sections, numberCount, refCount, numberStarts, refStarts };
       this.shapes.set(key, shape);
     }
     this.lastShape.set(name, shape);
@@ -182,7 +195,10 @@ function fits(section: AttrSection, attrs: Attrs): boolean {
 function sectionOf(attrs: Attrs): AttrSection {
   const keys = Object.keys(attrs);
   const numeric = keys.map((key) => typeof attrs[key] === 'number');
-  return { keys, numeric, numberCount: numeric.filter(Boolean).length };
+  let numbers = 0;
+  let refs = 0;
+  const slots = numeric.map((isNumber) => (isNumber ? numbers++ : refs++));
+  return { keys, numeric, numberCount: numbers, slots };
 }
 
 /**
@@ -358,22 +374,19 @@ export class PackedItemCursor {
     return this.shape!.sections[section].keys;
   }
 
-  /** The value of the k-th key of an attrs section (sectionKeys order). */
+  /**
+   * The value of the k-th key of an attrs section (sectionKeys order), found at once from the
+   * shape (a count of the keys before it made the text of an item of n attrs take n^2 steps).
+   */
   attrAt(section: number, k: number): AttrValue {
-    const { sections } = this.shape!;
-    let n = this.attrN;
-    let f = this.attrF;
-    for (let s = 0; s < section; s++) {
-      n += sections[s].numberCount;
-      f += sections[s].keys.length - sections[s].numberCount;
-    }
-    const { numeric } = sections[section];
-    for (let j = 0; j < k; j++) {
-      if (numeric[j]) n++;
-      else f++;
-    }
+    const shape = this.shape!;
+    const { numeric, slots } = shape.sections[section];
     const { numbers, refs } = this.packed!;
-    return (numeric[k] ? numbers[n] : refs[f]) as AttrValue;
+    return (
+      numeric[k]
+        ? numbers[this.attrN + shape.numberStarts[section] + slots[k]]
+        : refs[this.attrF + shape.refStarts[section] + slots[k]]
+    ) as AttrValue;
   }
 
   /** The value of `key` in an attrs section, undefined where the item has no such attr. */

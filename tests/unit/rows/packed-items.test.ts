@@ -219,6 +219,33 @@ describe('the cursor reads what the store needs without making items', () => {
     }
   });
 
+  const expectAttrsInPlace = (rows: Row[]) => {
+    const cursor = new PackedItemCursor();
+    for (const original of rows) {
+      cursor.reset(packRow(original).packed);
+      for (const item of original.items) {
+        cursor.next();
+        const sections =
+          item.type === 'span' ? [item.attrs.start_attrs, item.attrs.end_attrs] : [item.attrs];
+        expect(cursor.sectionCount).toBe(sections.length);
+        sections.forEach((attrs, s) => {
+          expect(cursor.sectionKeys(s)).toEqual(Object.keys(attrs));
+          const values = cursor.sectionKeys(s).map((_key, k) => cursor.attrAt(s, k));
+          expect(values).toEqual(Object.values(attrs));
+        });
+      }
+    }
+  };
+
+  it.each(['roll_traces.jsonl', 'sglang_otel_trace.json'])(
+    '%s: every attr of every item by section and index, as the item has it',
+    (name) => expectAttrsInPlace(readOtlp([fixtureSource(resolve(OTLP, name))]).rows),
+  );
+
+  it.each(dumps)('%s: every attr of every item by section and index', (name) =>
+    expectAttrsInPlace(slimeRows(resolve(SLIME, name))),
+  );
+
   it('OTLP extras: errors, links and missing parents', () => {
     const rows = readOtlp([fixtureSource(resolve(OTLP, 'roll_traces.jsonl'))]).rows;
     const cursor = new PackedItemCursor();
