@@ -16,18 +16,20 @@ import type {
  * A row's items kept as one array of numbers and one of references instead of an object per
  * item (plus its attrs objects and boxed times): at 100k samples the item objects were 430 MB
  * of the heap and a third of the worker's time went to the collector marking and copying them.
- * Rows are packed as they are built and unpacked where items are used one row at a time
- * (details, the rows drawn, export); the store's columns serve everything that walks every row.
+ * Rows are packed as they are built; what walks every row, and the rows drawn, read items in
+ * place (PackedItemCursor); details unpack the one item asked for, export one row at a time.
  *
  * Layout, item after item:
  *   numbers: spans  [code, start_ts, end_ts (an open span's: 0), display_end_ts, attempt,
  *                    lane, depth, ...attr numbers, ...PD numbers]
  *            points [code, ts, attempt, lane, depth, ...attr numbers]
  *   refs:    [name, span_id, parent_span_id, parent_span_name, shape, ...attr values that are
- *             not numbers, ...PD phase names, extras (when the code says so)]
- * `code` is the state (STATES), the PD role << 2, HAS_EXTRAS and NULL_ATTEMPT (its slot 0). PD numbers: the parent's
- * duration, the phase count, each phase's duration. An attr's keys, in order, and which of its
- * values are numbers are the item's shape, shared by the items that look alike.
+ *             not numbers, ...PD phase names, extras (when the code says so: the list of
+ *             their keys, then their values)]
+ * `code` is the state (STATES), the PD role << 2, HAS_EXTRAS and NULL_ATTEMPT (its slot 0).
+ * PD numbers: the parent's duration, the phase count, each phase's duration. An attr's keys, in
+ * order, and which of its values are numbers are the item's shape, shared by the items that
+ * look alike.
  */
 
 const STATES = ['closed_span', 'open_span', 'point_event', 'orphan_end'] as const;
@@ -56,9 +58,11 @@ interface ItemShape {
   refStarts: number[];
 }
 
-/** What an item may carry beyond the layout (ItemExtras but its PD view): OTLP, Chrome. */
-// in the order OTLP's spans declare them (Chrome's have the same relative order): an item
-// unpacked has them in this order
+/**
+ * What an item may carry beyond the layout (ItemExtras but its PD view): OTLP, Chrome. In the
+ * order OTLP's spans declare them (Chrome's have the same relative order): an item unpacked has
+ * them in this order.
+ */
 const EXTRA_KEYS = ['service', 'otel', 'lane_label', 'error', 'missing_parent', 'links'] as const;
 type ExtraKey = (typeof EXTRA_KEYS)[number];
 // a key added to ItemExtras must be added above, or packing would drop it
