@@ -19,30 +19,42 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
   // A caller that gives the row up (opening a file) lets its items be changed in place: a
   // copy of a million items is half a gigabyte that is garbage a moment later.
   const items = options.giveUpRow ? row.items : row.items.map((item) => ({ ...item }));
+  // (100k rows are built while a file is read: each loop below skips a span by its name's
+  // prefix before any regex, map or string is made for it)
   const byId = new Map<string, SpanItem>();
-  for (const item of items) if (item.type === 'span' && item.span_id) byId.set(item.span_id, item);
-  const drop = new Set<RowItem>();
   const childrenOf = new Map<string, SpanItem[]>();
+  /** span ids of the form `<id>:pd:prefill`: slime's virtual prefill spans already there */
+  let virtualPrefillIds: Set<string> | null = null;
   for (const item of items) {
-    if (item.type !== 'span' || !item.parent_span_id || !PHASE_OF_CHILD.test(item.name)) continue;
+    // every item's id, not only spans' (an unmatched end keeps its span's id)
+    const id: unknown = item.span_id;
+    if (typeof id === 'string' && id.endsWith(VIRTUAL_PREFILL))
+      (virtualPrefillIds ??= new Set()).add(id);
+    if (item.type !== 'span') continue;
+    if (item.span_id) byId.set(item.span_id, item);
+    if (!item.parent_span_id || !item.name.startsWith(PD_PREFIX)) continue;
+    if (!PHASE_OF_CHILD.test(item.name)) continue;
     const list = childrenOf.get(item.parent_span_id);
     if (list) list.push(item);
     else childrenOf.set(item.parent_span_id, [item]);
   }
 
+  let drop: Set<RowItem> | null = null;
   for (const item of items) {
     if (item.type !== 'span') continue;
-    const role = ROLE_OF_CHILD.exec(item.name)?.[1] as PdRole | undefined;
+    const role = roleOfChild(item.name);
     if (role) {
-      const children = item.span_id ? (childrenOf.get(item.span_id) ?? []) : [];
-      const phases = PD_FLAT_KEYS[role].flatMap(({ phase, key }) => {
-        const child = children.find((c) => c.name === `sglang_pd_${role}_${phase}`);
-        if (!child) return [];
+      const children = item.span_id ? (childrenOf.get(item.span_id) ?? NO_CHILDREN) : NO_CHILDREN;
+      const phases: PdPhase[] = [];
+      for (const { phase, key } of PD_FLAT_KEYS[role]) {
+        const childName = `${PD_PREFIX}${role}_${phase}`;
+        const child = children.find((c) => c.name === childName);
+        if (!child) continue;
         const attr = child.attrs.end_attrs[key];
         const durationSec = typeof attr === 'number' ? attr : child.display_end_ts - child.start_ts;
-        return durationSec > 0 ? [{ phase, durationSec }] : [];
-      });
-      for (const child of children) drop.add(child);
+        if (durationSec > 0) phases.push({ phase, durationSec });
+      }
+      for (const child of children) (drop ??= new Set()).add(child);
       const parent = item.parent_span_id ? byId.get(item.parent_span_id) : undefined;
       item.pd = {
         role,
@@ -65,29 +77,33 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
   }
   // Older dumps: unprefixed keys alone give slime no [P] lane; they give us one.
   const added: SpanItem[] = [];
-  const virtualIds = new Set(items.map((item) => item.span_id));
   for (const item of items) {
     if (
       item.type !== 'span' ||
       item.state !== 'closed_span' ||
-      item.name.startsWith('sglang_pd_') ||
+      item.name.startsWith(PD_PREFIX) ||
       item.pd
     )
       continue;
-    if (virtualIds.has(`${item.span_id}:pd:prefill`)) continue;
-    const phases = flatPhases('prefill', item.attrs.end_attrs);
-    if (!PD_OLDER_PREFILL_KEYS.some(({ key }) => positive(item.attrs.end_attrs[key]))) continue;
+    // the older keys first: most spans have none, and their phases are then never looked up
+    const endAttrs = item.attrs.end_attrs;
+    if (!PD_OLDER_PREFILL_KEYS.some(({ key }) => positive(endAttrs[key]))) continue;
+    if (virtualPrefillIds?.has(`${item.span_id}${VIRTUAL_PREFILL}`)) continue;
+    const phases = flatPhases('prefill', endAttrs);
     added.push({
       ...item,
       name: `${item.name} [P]`,
-      span_id: `${item.span_id}:pd:prefill`,
+      span_id: `${item.span_id}${VIRTUAL_PREFILL}`,
       parent_span_id: item.span_id,
       parent_span_name: item.name,
       attrs: { start_attrs: {}, end_attrs: { timeline_pd_virtual_role: 'prefill' } },
       pd: { role: 'prefill', phases, parentDurationSec: item.display_end_ts - item.start_ts },
     });
   }
-  const kept = [...items.filter((item) => !drop.has(item)), ...added];
+  const kept =
+    drop === null && added.length === 0
+      ? items
+      : [...items.filter((item) => !drop?.has(item)), ...added];
   const packed = packLanes(kept);
   if (!options.giveUpRow) return { ...row, ...packed };
   // in place (same keys, same order): a spread of the packed fields made a slow object per row
@@ -95,6 +111,16 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
   row.lane_count = packed.lane_count;
   row.item_count = packed.item_count;
   return row;
+}
+
+const PD_PREFIX = 'sglang_pd_';
+const VIRTUAL_PREFILL = ':pd:prefill';
+const NO_CHILDREN: SpanItem[] = [];
+
+/** `prefill` or `decode` for sglang_pd_prefill / sglang_pd_decode (ROLE_OF_CHILD), else null */
+function roleOfChild(name: string): PdRole | null {
+  if (!name.startsWith(PD_PREFIX)) return null;
+  return (ROLE_OF_CHILD.exec(name)?.[1] as PdRole | undefined) ?? null;
 }
 
 function positive(value: unknown): boolean {
