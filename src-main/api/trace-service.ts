@@ -48,6 +48,7 @@ import { NotFoundError } from '../core/api/call-errors';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
 import { notFoundError, type PathPolicy } from './path-policy';
 import { RunOpening, type RunOpenSteps } from './run-opening';
+import { CompareDigests } from './compare-digests';
 
 /** Reads a run's rollout dumps for the trends view (trends/compute-trends.ts in the app). */
 export type TrendsRunner = (paths: string[], options: TrendsOptions) => Promise<TrendsResult>;
@@ -80,6 +81,7 @@ interface OpenFile {
  */
 export class TraceService implements TraceApi {
   private readonly files = new Map<string, OpenFile>();
+  private readonly compareDigests = new CompareDigests();
   private readonly jobs = new Map<string, IngestJob>();
   /** files listed while still being read (previews), by file id: close cancels their reading */
   private readonly streaming = new Map<string, IngestJob>();
@@ -282,6 +284,8 @@ export class TraceService implements TraceApi {
         samplesRead: summary.samples,
         phase: 'done',
       });
+      // a file a user opened (not a run's member): compared, most likely, with the last one
+      if (listPreviews) this.askCompareDigestsAhead(fileId);
       return { ok: true, file: summary };
     } catch (error) {
       const detail =
@@ -388,6 +392,7 @@ export class TraceService implements TraceApi {
     this.streaming.delete(fileId);
     this.files.get(fileId)?.opened.close();
     this.files.delete(fileId);
+    this.compareDigests.forget(fileId);
   }
 
   async listFiles(): Promise<FileSummary[]> {
@@ -450,14 +455,39 @@ export class TraceService implements TraceApi {
     const b = this.file(fileIdB);
     // say so before asking either worker for anything
     assertComparable(a.summary, b.summary);
+    const kept = this.compareDigests.result(fileIdA, fileIdB);
+    if (kept !== null) return kept;
     const [digestA, digestB] = await Promise.all([
-      a.opened.call('compareDigest'),
-      b.opened.call('compareDigest'),
+      this.compareDigests.of(fileIdA, a.opened),
+      this.compareDigests.of(fileIdB, b.opened),
     ]);
-    return compareTraces(
+    const result = compareTraces(
       { fileId: fileIdA, summary: a.summary, digest: digestA },
       { fileId: fileIdB, summary: b.summary, digest: digestB },
     );
+    // (a file closed meanwhile is not kept)
+    if (this.files.has(fileIdA) && this.files.has(fileIdB))
+      this.compareDigests.keepResult(fileIdA, fileIdB, result);
+    return result;
+  }
+
+  /**
+   * The digests of a file just opened and of the latest other open file of its format (the
+   * pair a user compares), asked ahead: the workers answer once idle, and the first compare
+   * then needs no digest to cross threads.
+   */
+  private askCompareDigestsAhead(fileId: string): void {
+    const file = this.files.get(fileId);
+    if (!file) return;
+    let partner: [string, OpenFile] | null = null;
+    for (const entry of this.files) {
+      const [id, other] = entry;
+      if (id !== fileId && !this.streaming.has(id) && other.summary.format === file.summary.format)
+        partner = entry;
+    }
+    if (partner === null) return;
+    this.compareDigests.askAhead(partner[0], partner[1].opened);
+    this.compareDigests.askAhead(fileId, file.opened);
   }
 
   async exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile> {

@@ -46,6 +46,7 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     // made once (warmed a slice at a time after opening, see ingest-session.ts): comparing
     // again is instant
     compareDigest: () => keptCompareDigest(trace),
+    compareDigestWhenWarm: () => keptCompareDigest(trace),
     runDigest: () => runDigest(trace),
   };
 }
@@ -67,6 +68,7 @@ export function previewCalls(preview: OpenedTrace, sources: IngestSource[]): Fil
     ...fileCalls(preview, sources),
     exportTrace: later('export'),
     compareDigest: later('compare'),
+    compareDigestWhenWarm: later('compare'),
   };
 }
 

@@ -65,6 +65,11 @@ export interface FileCalls {
   getPerfGroups(query: GroupQuery): GroupPage;
   exportTrace(format: ExportFormat): ExportedFile;
   compareDigest(): CompareDigest;
+  /**
+   * the same digest, answered once the worker has warmed it after opening (ingest-session.ts):
+   * what main asks ahead of a compare without making the file's first queries wait for it
+   */
+  compareDigestWhenWarm(): CompareDigest;
   runDigest(): RunFileDigest;
 }
 

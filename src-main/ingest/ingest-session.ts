@@ -78,9 +78,19 @@ export function runIngestSession(
     trace.summary.openTimings = timer.timings();
     preview = null;
     const calls = fileCalls(trace, request.sources);
-    port.on('message', (message: FileCallMessage) => answer(calls, message));
+    // calls that wait for the warm-up to end (compareDigestWhenWarm), answered in order then
+    let waitingForWarm: FileCallMessage[] | null = [];
+    port.on('message', (message: FileCallMessage) => {
+      if (waitingForWarm !== null && WAIT_FOR_WARM.has(message.method))
+        waitingForWarm.push(message);
+      else answer(calls, message);
+    });
     post({ type: 'done', summary: trace.summary });
-    whenIdle(warmAfterOpening(trace, calls));
+    whenIdle(warmAfterOpening(trace, calls), () => {
+      const waiting = waitingForWarm ?? [];
+      waitingForWarm = null;
+      for (const message of waiting) answer(calls, message);
+    });
   } catch (error) {
     post({ type: 'failed', error: toFileError(error) });
   }
@@ -102,11 +112,22 @@ function* warmAfterOpening(trace: OpenedTrace, calls: FileCalls): Generator<void
 
 /**
  * Runs a stepwise job one step per turn of the event loop, so the calls that arrive meanwhile
- * are answered between steps (setImmediate runs after pending messages are handled).
+ * are answered between steps (setImmediate runs after pending messages are handled), then
+ * `then`.
  */
-function whenIdle(steps: Generator<void, void, void>): void {
+function whenIdle(steps: Generator<void, void, void>, then: () => void): void {
   const step = () => {
-    if (!steps.next().done) setImmediate(step);
+    let done = true;
+    try {
+      done = steps.next().done === true;
+    } finally {
+      // a step that throws ends the job: what waits for its end is answered all the same
+      if (done) then();
+      else setImmediate(step);
+    }
   };
   setImmediate(step);
 }
+
+/** Calls answered only once the warm-up is over (FileCalls.compareDigestWhenWarm). */
+const WAIT_FOR_WARM: ReadonlySet<string> = new Set<keyof FileCalls>(['compareDigestWhenWarm']);
