@@ -455,7 +455,7 @@ export class TraceService implements TraceApi {
     const b = this.file(fileIdB);
     // say so before asking either worker for anything
     assertComparable(a.summary, b.summary);
-    const kept = this.compareDigests.result(fileIdA, fileIdB);
+    const kept = await this.compareDigests.result(fileIdA, fileIdB);
     if (kept !== null) return kept;
     const [digestA, digestB] = await Promise.all([
       this.compareDigests.of(fileIdA, a.opened),
@@ -472,9 +472,8 @@ export class TraceService implements TraceApi {
   }
 
   /**
-   * The digests of a file just opened and of the latest other open file of its format (the
-   * pair a user compares), asked ahead: the workers answer once idle, and the first compare
-   * then needs no digest to cross threads.
+   * A file just opened compared ahead with the latest other open file of its format (the pair
+   * a user compares): the workers do it once idle (api/compare-digests.ts).
    */
   private askCompareDigestsAhead(fileId: string): void {
     const file = this.files.get(fileId);
@@ -486,8 +485,11 @@ export class TraceService implements TraceApi {
         partner = entry;
     }
     if (partner === null) return;
-    this.compareDigests.askAhead(partner[0], partner[1].opened);
-    this.compareDigests.askAhead(fileId, file.opened);
+    const [partnerId, partnerFile] = partner;
+    this.compareDigests.compareAhead(
+      { fileId: partnerId, summary: partnerFile.summary, file: partnerFile.opened },
+      { fileId, summary: file.summary, file: file.opened },
+    );
   }
 
   async exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile> {

@@ -4,7 +4,7 @@ import type { OpenedTrace } from '../core/open/open-trace-file';
 import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
 import { getRowViews, getSpanDetails, rowFactsOf, rowOrderOf } from '../core/store/row-views';
-import { keptCompareDigest } from '../core/compare/compare-traces';
+import { compareTraces, keptCompareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
 import { buildPerfDigest, perfBinRows, perfValues } from '../core/open/perf-digest';
@@ -47,6 +47,8 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     // again is instant
     compareDigest: () => keptCompareDigest(trace),
     compareDigestWhenWarm: () => keptCompareDigest(trace),
+    compareWith: (self, other) =>
+      compareTraces({ ...self, digest: keptCompareDigest(trace) }, other),
     runDigest: () => runDigest(trace),
   };
 }
@@ -69,6 +71,7 @@ export function previewCalls(preview: OpenedTrace, sources: IngestSource[]): Fil
     exportTrace: later('export'),
     compareDigest: later('compare'),
     compareDigestWhenWarm: later('compare'),
+    compareWith: later('compare'),
   };
 }
 

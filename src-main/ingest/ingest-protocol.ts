@@ -1,5 +1,6 @@
 import type { RunFileDigest } from '../core/model/run';
 import type {
+  CompareResult,
   ExportFormat,
   ExportedFile,
   FileError,
@@ -14,7 +15,7 @@ import type {
   SpanDetails,
 } from '../core/api/trace-api';
 import type { PerfDigest, PerfDistributionId } from '../core/model/perf';
-import type { CompareDigest } from '../core/compare/compare-traces';
+import type { CompareDigest, CompareSide } from '../core/compare/compare-traces';
 import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-file';
 
 /** One file, or one rotated OTLP set (oldest first), as the worker receives it. */
@@ -70,6 +71,11 @@ export interface FileCalls {
    * what main asks ahead of a compare without making the file's first queries wait for it
    */
   compareDigestWhenWarm(): CompareDigest;
+  /**
+   * this file (as main lists it) compared with another whose digest main was given: a compare
+   * made ahead in this worker, once warm, so that main's first compare is a kept answer
+   */
+  compareWith(self: Omit<CompareSide, 'digest'>, other: CompareSide): CompareResult;
   runDigest(): RunFileDigest;
 }
 

@@ -78,7 +78,7 @@ export function runIngestSession(
     trace.summary.openTimings = timer.timings();
     preview = null;
     const calls = fileCalls(trace, request.sources);
-    // calls that wait for the warm-up to end (compareDigestWhenWarm), answered in order then
+    // calls that wait for the warm-up to end (WAIT_FOR_WARM), answered in order then
     let waitingForWarm: FileCallMessage[] | null = [];
     port.on('message', (message: FileCallMessage) => {
       if (waitingForWarm !== null && WAIT_FOR_WARM.has(message.method))
@@ -129,5 +129,8 @@ function whenIdle(steps: Generator<void, void, void>, then: () => void): void {
   setImmediate(step);
 }
 
-/** Calls answered only once the warm-up is over (FileCalls.compareDigestWhenWarm). */
-const WAIT_FOR_WARM: ReadonlySet<string> = new Set<keyof FileCalls>(['compareDigestWhenWarm']);
+/** Calls answered only once the warm-up is over: what main asks ahead of a compare. */
+const WAIT_FOR_WARM: ReadonlySet<string> = new Set<keyof FileCalls>([
+  'compareDigestWhenWarm',
+  'compareWith',
+]);

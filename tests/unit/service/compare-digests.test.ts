@@ -44,70 +44,81 @@ function serviceWithFakeWorkers() {
 const methods = (worker: FakeWorker) => worker.posted.map((call) => call.method);
 
 describe('compare digests kept in main', () => {
-  it('asks ahead for both files once a second file of the format opens, and compares with them', async () => {
+  it('compares ahead once a second file of the format opens: the first compare asks nothing', async () => {
     const { service, workers, open, answer } = serviceWithFakeWorkers();
     const a = await open('rollout_7.pt', seven.summary);
     // one file: nothing to compare it with, nothing asked
     expect(methods(workers[0])).toEqual([]);
     const b = await open('rollout_8.pt', eight.summary);
-    expect(methods(workers[0])).toEqual(['compareDigestWhenWarm']);
+    // the new file's digest once its worker is warm; then the older file compares itself with it
     expect(methods(workers[1])).toEqual(['compareDigestWhenWarm']);
-    answer(workers[0], workers[0].posted[0], compareDigest(seven));
+    expect(methods(workers[0])).toEqual([]);
     answer(workers[1], workers[1].posted[0], compareDigest(eight));
+    await new Promise((r) => setImmediate(r));
+    expect(methods(workers[0])).toEqual(['compareWith']);
+    const [self, other] = workers[0].posted[0].args as [
+      { fileId: string },
+      { fileId: string; digest: unknown },
+    ];
+    expect(self).toMatchObject({ fileId: a, summary: { fileId: a, format: 'slime' } });
+    expect(other).toMatchObject({ fileId: b, summary: { fileId: b, format: 'slime' } });
+    expect(other.digest).toEqual(compareDigest(eight));
+    const made = compareTraces(
+      { ...(self as { fileId: string; summary: never }), digest: compareDigest(seven) },
+      other as never,
+    );
+    answer(workers[0], workers[0].posted[0], made);
 
     const result = await service.compare(a, b);
-    // no digest asked again: the ones asked ahead were used
-    expect(methods(workers[0])).toEqual(['compareDigestWhenWarm']);
-    expect(methods(workers[1])).toEqual(['compareDigestWhenWarm']);
-    const direct = compareTraces(
-      {
-        fileId: a,
-        summary: { ...seven.summary, fileId: a } as never,
-        digest: compareDigest(seven),
-      },
-      {
-        fileId: b,
-        summary: { ...eight.summary, fileId: b } as never,
-        digest: compareDigest(eight),
-      },
-    );
-    expect(result).toEqual(direct);
-    // the same pair again: the kept answer; the other order is compared anew, same digests
+    expect(result).toEqual(made);
+    // nothing more asked of either worker, and the same pair again is the kept answer
     expect(await service.compare(a, b)).toBe(result);
-    const reversed = await service.compare(b, a);
+    expect([...methods(workers[0]), ...methods(workers[1])]).toEqual([
+      'compareWith',
+      'compareDigestWhenWarm',
+    ]);
+    // the other order is compared anew in main: A's digest asked, B's was kept
+    const reversing = service.compare(b, a);
+    await new Promise((r) => setImmediate(r));
+    expect(methods(workers[0])).toEqual(['compareWith', 'compareDigest']);
+    expect(methods(workers[1])).toEqual(['compareDigestWhenWarm']);
+    answer(workers[0], workers[0].posted[1], compareDigest(seven));
+    const reversed = await reversing;
     expect(reversed.matched.aRowIds).toEqual(result.matched.bRowIds);
-    expect(methods(workers[0])).toEqual(['compareDigestWhenWarm']);
   });
 
-  it('asks a worker when nothing was kept, and forgets a closed file', async () => {
+  it('a compare made ahead that failed is made anew; a closed file is forgotten', async () => {
     const { service, workers, open, answer } = serviceWithFakeWorkers();
     const a = await open('rollout_7.pt', seven.summary);
     const b = await open('rollout_8.pt', eight.summary);
-    // the asks ahead fail (the workers said no): nothing is kept of them
-    for (const worker of workers)
-      worker.say({
-        type: 'answer',
-        id: worker.posted[0].id,
-        error: { notFound: false, message: 'busy' },
-      });
+    // the new file's worker said no: nothing is kept of it
+    workers[1].say({
+      type: 'answer',
+      id: workers[1].posted[0].id,
+      error: { notFound: false, message: 'busy' },
+    });
     await new Promise((r) => setImmediate(r));
+    expect(methods(workers[0])).toEqual([]);
     const comparing = service.compare(a, b);
     await new Promise((r) => setImmediate(r));
-    expect(methods(workers[0])).toEqual(['compareDigestWhenWarm', 'compareDigest']);
+    expect(methods(workers[0])).toEqual(['compareDigest']);
     expect(methods(workers[1])).toEqual(['compareDigestWhenWarm', 'compareDigest']);
-    answer(workers[0], workers[0].posted[1], compareDigest(seven));
+    answer(workers[0], workers[0].posted[0], compareDigest(seven));
     answer(workers[1], workers[1].posted[1], compareDigest(eight));
     const first = await comparing;
+    expect(first.stats.find((s) => s.key === 'reward/mean')!.a).toBeCloseTo(
+      compareDigest(seven).stats['reward/mean'],
+      12,
+    );
 
     await service.close(b);
     const c = await open('rollout_8.pt', eight.summary);
-    // the new file and its partner: A's digest is kept, so only C's is asked ahead
-    expect(methods(workers[0])).toEqual(['compareDigestWhenWarm', 'compareDigest']);
     expect(methods(workers[2])).toEqual(['compareDigestWhenWarm']);
-    answer(workers[2], workers[2].posted[0], compareDigest(eight));
-    const again = await service.compare(a, c);
-    expect(again).not.toBe(first);
-    expect(again.stats).toEqual(first.stats);
+    // C's worker is gone before it answers: the compare ahead fails, a compare asks again
+    workers[2].exit(1);
+    await new Promise((r) => setImmediate(r));
+    await expect(service.compare(a, c)).rejects.toThrow("the file's reader stopped (exit 1)");
+    expect(methods(workers[0])).toEqual(['compareDigest']);
   });
 });
 
@@ -136,6 +147,25 @@ describe('the ingest session', () => {
     expect(answers()).toEqual(['done', 2, 1, 3]);
     const digest = seen.find((m) => m.type === 'answer' && m.id === 1);
     expect(digest).toMatchObject({ result: structuredClone(compareDigest(seven)) });
+    // compared in the worker with another file's digest: what main would make of the two
+    const self = { fileId: 'f7', summary: { ...seven.summary, fileId: 'f7', path: '7' } };
+    const other = {
+      fileId: 'f8',
+      summary: { ...eight.summary, fileId: 'f8', path: '8' },
+      digest: compareDigest(eight),
+    };
+    port1.postMessage({
+      type: 'call',
+      id: 4,
+      method: 'compareWith',
+      args: [self, other],
+    } satisfies FileCallMessage);
+    for (let turn = 0; turn < 50 && answers().length < 5; turn++)
+      await new Promise((r) => setImmediate(r));
+    const compared = seen.find((m) => m.type === 'answer' && m.id === 4);
+    expect(compared).toMatchObject({
+      result: structuredClone(compareTraces({ ...self, digest: compareDigest(seven) }, other)),
+    });
     port1.close();
   });
 });
