@@ -1,7 +1,7 @@
 import type { RowQuery } from '../api/trace-api';
 import type { SortKey } from '../api/sort-keys';
 import type { TraceStore } from './build-store';
-import { rowSearchText } from './search-text';
+import { searchTextsOf } from './search-text';
 import { sampleDurations } from './sample-duration';
 
 /**
@@ -75,21 +75,16 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
 const lastSearch = new WeakMap<TraceStore, { text: string; matches: Uint8Array }>();
 
 /**
- * Which rows' search texts hold `text`, in row order (the texts lie in memory in that order; a
- * sorted walk jumps between them). Typing on from the last search (its text inside the new one)
- * tests only the rows that matched it; the same text again is the kept answer.
+ * Which rows' search texts hold `text` (search-text.ts searches their bytes in row order).
+ * Typing on from the last search (its text inside the new one) tests only the rows that
+ * matched it; the same text again is the kept answer.
  */
 function rowsMatchingText(store: TraceStore, text: string): Uint8Array {
   const last = lastSearch.get(store);
   if (last && last.text === text) return last.matches;
-  const texts = rowSearchText(store);
-  const n = store.rowCount;
-  const matches = new Uint8Array(n);
+  const matches = new Uint8Array(store.rowCount);
   const narrowing = last && text.includes(last.text) ? last.matches : null;
-  for (let r = 0; r < n; r++) {
-    if (narrowing && !narrowing[r]) continue;
-    if (texts[r].includes(text)) matches[r] = 1;
-  }
+  searchTextsOf(store).matchInto(text, matches, narrowing);
   lastSearch.set(store, { text, matches });
   return matches;
 }

@@ -3,30 +3,29 @@ import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 
 /** Per store, the rows' search texts built so far (rows [0, texts.length)). */
-const cache = new WeakMap<TraceStore, string[]>();
+const cache = new WeakMap<TraceStore, SearchTextColumn>();
 
 /**
- * Per row, one lowercase string of everything a search box matches: sample index, source,
+ * Per row, one lowercase text of everything a search box matches: sample index, source,
  * status, label, trace id, span names and attribute values. Built after opening, a slice at a
  * time while the worker is idle (buildSearchTextSlice); a search before then finishes it.
  */
-export function rowSearchText(store: TraceStore): string[] {
-  const texts = buildSearchTextSlice(store, Infinity);
-  return texts;
+export function searchTextsOf(store: TraceStore): SearchTextColumn {
+  return buildSearchTextSlice(store, Infinity);
 }
 
 /**
  * Builds the search texts of up to `count` more rows; true once every row has one. Lets the
  * worker build the index between calls instead of on the first search (seconds at 100k rows).
  */
-export function buildSearchTextSlice(store: TraceStore, count: number): string[] {
+export function buildSearchTextSlice(store: TraceStore, count: number): SearchTextColumn {
   let texts = cache.get(store);
   if (!texts) {
-    texts = [];
+    texts = new SearchTextColumn();
     cache.set(store, texts);
   }
   const end = Math.min(store.rows.length, texts.length + count);
-  for (let r = texts.length; r < end; r++) texts.push(rowText(store.rows[r]));
+  for (let r = texts.length; r < end; r++) texts.add(store.rows[r]);
   return texts;
 }
 
@@ -37,7 +36,7 @@ export function buildSearchTextSlice(store: TraceStore, count: number): string[]
  */
 export class SearchTextsWhileReading {
   private rows: readonly PackedRow[] | null = null;
-  private texts: string[] = [];
+  private texts = new SearchTextColumn();
 
   /** whether the format gave rows while it read (formats that build rows at the end do not) */
   get started(): boolean {
@@ -48,9 +47,9 @@ export class SearchTextsWhileReading {
   extend(rows: readonly PackedRow[]): void {
     if (rows !== this.rows || rows.length < this.texts.length) {
       this.rows = rows;
-      this.texts = [];
+      this.texts = new SearchTextColumn();
     }
-    for (let r = this.texts.length; r < rows.length; r++) this.texts.push(rowText(rows[r]));
+    for (let r = this.texts.length; r < rows.length; r++) this.texts.add(rows[r]);
   }
 
   /** gives `store` the texts made so far of its rows (the same Row objects, in order) */
@@ -60,7 +59,7 @@ export class SearchTextsWhileReading {
     // only where the store's rows are the rows these texts were made from
     if (n > 0 && (store.rows[0] !== this.rows![0] || store.rows[n - 1] !== this.rows![n - 1]))
       n = 0;
-    cache.set(store, this.texts.slice(0, n));
+    cache.set(store, this.texts.prefix(n));
   }
 }
 
@@ -69,47 +68,262 @@ export function searchTextReady(store: TraceStore): boolean {
   return (cache.get(store)?.length ?? -1) === store.rows.length;
 }
 
-function rowText(row: PackedRow): string {
-  // one string grown in place, lowercased once: arrays of parts and entries per attribute
-  // were most of the cost (100k rows' texts are made while the file is read)
-  let text = `#${String(row.sample_index)}${SEP}${String(row.sample_index)}${SEP}${row.source ?? ''}${SEP}${row.status ?? ''}${SEP}${flat(row.label)}${SEP}${row.trace_id ?? ''}`;
+/** Bytes a chunk of texts holds (a longer row text gets a chunk of its own size). */
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Every row's search text as UTF-8 bytes, rows end to end in chunks, each text ended by SEP
+ * (which no search input holds, so no match runs from one row into the next). Bytes, not a
+ * string per row: 100k rows' texts (about 75 MB) then sit outside the collector's heap, which
+ * copied and marked them again and again while the file was read (a tenth of the open), and a
+ * search is the engine's byte search over a chunk instead of a call per row. A prefix of the
+ * rows (`prefix`) shares the chunks: texts are only ever added after the last row.
+ */
+export class SearchTextColumn {
+  private chunks: Uint8Array[] = [];
+  /** per chunk, the bytes its texts use (a chunk before the last never changes again) */
+  private chunkUsed: number[] = [];
+  /** bytes used in the last chunk */
+  private used = 0;
+  /** per row: its chunk, and where its text starts and ends in it (SEP excluded) */
+  private rowChunk = new Int32Array(256);
+  private rowStart = new Int32Array(256);
+  private rowEnd = new Int32Array(256);
+  length = 0;
+
+  /** `chunkBytes`: the size of each chunk of texts (tests make it small) */
+  constructor(private readonly chunkBytes = CHUNK_BYTES) {}
+
+  /** Adds the row's text after the last row's. */
+  add(row: PackedRow): void {
+    const text = rowText(row);
+    const size = text.size;
+    let chunk = this.chunks[this.chunks.length - 1];
+    if (chunk === undefined || this.used + size + 1 > chunk.length) {
+      chunk = new Uint8Array(Math.max(this.chunkBytes, size + 1));
+      this.chunks.push(chunk);
+      this.chunkUsed.push(0);
+      this.used = 0;
+    }
+    chunk.set(text.bytes.subarray(0, size), this.used);
+    const r = this.length;
+    if (r === this.rowStart.length) this.growRows();
+    this.rowChunk[r] = this.chunks.length - 1;
+    this.rowStart[r] = this.used;
+    this.rowEnd[r] = this.used + size;
+    chunk[this.used + size] = SEP_BYTE;
+    this.used += size + 1;
+    this.chunkUsed[this.chunks.length - 1] = this.used;
+    this.length = r + 1;
+  }
+
+  /** The first `n` rows' texts, sharing these bytes. */
+  prefix(n: number): SearchTextColumn {
+    const view = new SearchTextColumn(this.chunkBytes);
+    view.chunks = this.chunks;
+    view.chunkUsed = this.chunkUsed;
+    view.rowChunk = this.rowChunk;
+    view.rowStart = this.rowStart;
+    view.rowEnd = this.rowEnd;
+    view.length = Math.min(n, this.length);
+    return view;
+  }
+
+  /** Row r's text (what the search matches in), as a string. */
+  text(r: number): string {
+    const chunk = this.chunks[this.rowChunk[r]];
+    return decoder.decode(chunk.subarray(this.rowStart[r], this.rowEnd[r]));
+  }
+
+  /**
+   * Sets out[r] = 1 for each row whose text holds `needle` (lowercase already); with `only`,
+   * for those rows among the ones it marks. Few rows to test are tested one by one; else every
+   * chunk is searched through, a row at most once.
+   */
+  matchInto(needle: string, out: Uint8Array, only: Uint8Array | null): void {
+    const pattern = Buffer.from(needle, 'utf8');
+    const n = this.length;
+    if (pattern.length === 0 || n === 0) return;
+    // a needle holding SEP could run on from one row into the next: tested row by row
+    let rowByRow = pattern.includes(SEP_BYTE);
+    if (only !== null && !rowByRow) {
+      let count = 0;
+      for (let r = 0; r < n; r++) count += only[r];
+      rowByRow = count * 8 < n;
+    }
+    if (rowByRow) {
+      for (let r = 0; r < n; r++)
+        if ((only === null || only[r]) && this.rowHolds(r, pattern)) out[r] = 1;
+      return;
+    }
+    const lastChunk = this.rowChunk[n - 1];
+    let r = 0;
+    for (let c = 0; c <= lastChunk; c++) {
+      const chunk = this.chunks[c];
+      const end = c === lastChunk ? this.rowEnd[n - 1] : this.chunkUsed[c];
+      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, end);
+      for (let at = bytes.indexOf(pattern, 0); at >= 0;) {
+        // the row whose text the match is in: rows of a chunk are in order
+        while (this.rowChunk[r] < c || this.rowEnd[r] < at + pattern.length) r++;
+        if (only === null || only[r]) out[r] = 1;
+        at = bytes.indexOf(pattern, this.rowEnd[r] + 1);
+      }
+    }
+  }
+
+  private rowHolds(r: number, pattern: Buffer): boolean {
+    const chunk = this.chunks[this.rowChunk[r]];
+    const start = this.rowStart[r];
+    const last = this.rowEnd[r] - pattern.length;
+    const first = pattern[0];
+    for (let at = start; at <= last; at++) {
+      if (chunk[at] !== first) continue;
+      let k = 1;
+      while (k < pattern.length && chunk[at + k] === pattern[k]) k++;
+      if (k === pattern.length) return true;
+    }
+    return false;
+  }
+
+  private growRows(): void {
+    const grow = (column: Int32Array) => {
+      const bigger = new Int32Array(column.length * 2);
+      bigger.set(column);
+      return bigger;
+    };
+    this.rowChunk = grow(this.rowChunk);
+    this.rowStart = grow(this.rowStart);
+    this.rowEnd = grow(this.rowEnd);
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Row text bytes made in place (reused for every row: only its copy in a chunk is kept). */
+class TextBytes {
+  bytes = new Uint8Array(4096);
+  size = 0;
+
+  /** `text` lowercased, as UTF-8 */
+  put(text: string): void {
+    const n = text.length;
+    this.room(n);
+    const bytes = this.bytes;
+    const from = this.size;
+    let at = from;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) {
+        // not ASCII: the whole part lowercased by the engine (Unicode's rules, final sigma
+        // included, look at the letters around), then encoded
+        this.size = from;
+        this.putEncoded(text.toLowerCase());
+        return;
+      }
+      bytes[at++] = c >= 65 && c <= 90 ? c + 32 : c;
+    }
+    this.size = at;
+  }
+
+  /** one ASCII byte (a separator) */
+  byte(b: number): void {
+    this.room(1);
+    this.bytes[this.size++] = b;
+  }
+
+  private putEncoded(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit
+    this.room(text.length * 3);
+    this.size += encoder.encodeInto(text, this.bytes.subarray(this.size)).written;
+  }
+
+  private room(n: number): void {
+    if (this.size + n <= this.bytes.length) return;
+    const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.size + n));
+    bigger.set(this.bytes.subarray(0, this.size));
+    this.bytes = bigger;
+  }
+}
+
+const encoder = new TextEncoder();
+const out = new TextBytes();
+
+/**
+ * The row's text in `out` (the same bytes object each call): the parts joined by SEP, each
+ * attribute section as `key=value` pairs joined by spaces, span names once each, lowercased.
+ */
+function rowText(row: PackedRow): TextBytes {
+  out.size = 0;
+  const index = String(row.sample_index);
+  out.byte(HASH_BYTE);
+  out.put(index);
+  out.byte(SEP_BYTE);
+  out.put(index);
+  out.byte(SEP_BYTE);
+  out.put(row.source ?? '');
+  out.byte(SEP_BYTE);
+  out.put(row.status ?? '');
+  out.byte(SEP_BYTE);
+  putFlat(row.label);
+  out.byte(SEP_BYTE);
+  out.put(row.trace_id ?? '');
   const names = new Set<string>();
   // read in place: no item objects are made for the texts of 100k rows
   const item = cursor.reset(row.packed);
   while (item.next()) {
     names.add(item.name);
     for (let s = 0; s < item.sectionCount; s++) {
-      text += SEP;
+      out.byte(SEP_BYTE);
       const keys = item.sectionKeys(s);
-      for (let k = 0; k < keys.length; k++)
-        text += `${k === 0 ? '' : ' '}${keys[k]}=${flat(item.attrAt(s, k))}`;
+      for (let k = 0; k < keys.length; k++) {
+        if (k > 0) out.byte(SPACE_BYTE);
+        out.put(keys[k]);
+        out.byte(EQUALS_BYTE);
+        putFlat(item.attrAt(s, k));
+      }
     }
     const service = item.extra('service');
-    if (service) text += `${SEP}${service}`;
+    if (service) {
+      out.byte(SEP_BYTE);
+      out.put(service);
+    }
   }
-  for (const name of names) text += `${SEP}${name}`;
-  return text.toLowerCase();
+  for (const name of names) {
+    out.byte(SEP_BYTE);
+    out.put(name);
+  }
+  return out;
 }
 
-const cursor = new PackedItemCursor();
-
-/** between the parts of a row's text: no search box input holds it */
-const SEP = '\u0001';
-
-/** an attribute value as text: `key=value` pairs and list items, each separated by a space */
-function flat(value: AttrValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value !== 'object') return String(value);
-  let out = '';
+/** an attribute value as text into `out`: `key=value` pairs and list items, space-separated */
+function putFlat(value: AttrValue): void {
+  if (value === null || value === undefined) return;
+  if (typeof value !== 'object') {
+    out.put(String(value));
+    return;
+  }
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ' ') + flat(value[i]);
-    return out;
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.byte(SPACE_BYTE);
+      putFlat(value[i]);
+    }
+    return;
   }
   let first = true;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
-    out += `${first ? '' : ' '}${key}=${flat(value[key])}`;
+    if (!first) out.byte(SPACE_BYTE);
+    out.put(key);
+    out.byte(EQUALS_BYTE);
+    putFlat(value[key]);
     first = false;
   }
-  return out;
 }
+
+const cursor = new PackedItemCursor();
+
+/** between the parts of a row's text (and after each row's): no search box input holds it */
+const SEP_BYTE = 0x01;
+const HASH_BYTE = 0x23;
+const SPACE_BYTE = 0x20;
+const EQUALS_BYTE = 0x3d;

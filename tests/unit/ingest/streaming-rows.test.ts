@@ -21,9 +21,15 @@ import { ingestInThread } from '../../support/in-thread-ingest';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { openFileSource } from '../../../src-main/core/bytes/file-source';
 import { buildStore } from '../../../src-main/core/store/build-store';
-import { rowSearchText, searchTextReady } from '../../../src-main/core/store/search-text';
+import { searchTextsOf, searchTextReady } from '../../../src-main/core/store/search-text';
 // the bench's writer: dumps shaped like slime's
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
+
+/** every row's search text, as strings */
+const textsOf = (store: Parameters<typeof searchTextsOf>[0]) => {
+  const column = searchTextsOf(store);
+  return Array.from({ length: column.length }, (_, r) => column.text(r));
+};
 
 // Issue 18: rows appear before the file is fully read. A dump of 600 samples is generated
 // here (appended to the pickle's list in batches of 50, where torch's pickler appends 1000:
@@ -182,7 +188,7 @@ describe('rows stream while a dump is read', () => {
     // the same answers as texts made after opening, from a store of its own
     const after = buildStore({ rows: trace.rows.map((row) => ({ ...row })) });
     expect(searchTextReady(after)).toBe(false);
-    expect(rowSearchText(trace.store)).toEqual(rowSearchText(after));
+    expect(textsOf(trace.store)).toEqual(textsOf(after));
     // without previews (the headless commands) nothing is made while reading
     const headless = openTraceFile([openFileSource(path)]);
     expect(searchTextReady(headless.store)).toBe(false);

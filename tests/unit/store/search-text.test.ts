@@ -2,12 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { packRows } from '../../../src-main/core/rows/packed-items';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import {
+  SearchTextColumn,
   SearchTextsWhileReading,
   buildSearchTextSlice,
-  rowSearchText,
+  searchTextsOf,
   searchTextReady,
 } from '../../../src-main/core/store/search-text';
+import { resolve } from 'node:path';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { SLIME, fixtureSource } from '../../support/fixtures';
 import { point, row, span } from './hand-rows';
+
+/** every row's search text, as strings */
+const textsOf = (store: Parameters<typeof searchTextsOf>[0]) => {
+  const column = searchTextsOf(store);
+  return Array.from({ length: column.length }, (_, r) => column.text(r));
+};
 
 const SEP = '\u0001';
 
@@ -40,7 +50,7 @@ const rows = () =>
 describe('row search text', () => {
   it('joins index, source, status, label, trace id, attrs, services and each name once, lowercased', () => {
     // written out by hand from rows() above, in the order search-text.ts documents
-    expect(rowSearchText(buildStore({ rows: rows() }))).toEqual([
+    expect(textsOf(buildStore({ rows: rows() }))).toEqual([
       [
         '#3',
         '3',
@@ -71,7 +81,7 @@ describe('row search text', () => {
     const texts = buildSearchTextSlice(store, 5);
     expect(texts).toHaveLength(3);
     expect(searchTextReady(store)).toBe(true);
-    expect(rowSearchText(store)).toBe(texts);
+    expect(searchTextsOf(store)).toBe(texts);
     expect(searchTextReady(buildStore({ rows: rows() }))).toBe(false);
     expect(searchTextReady(buildStore({ rows: rows().slice(0, 1) }))).toBe(false);
   });
@@ -91,12 +101,12 @@ describe('search texts made while a file is read', () => {
     const store = buildStore({ rows: growing });
     reading.seed(store);
     expect(searchTextReady(store)).toBe(true);
-    expect(rowSearchText(store)).toEqual(rowSearchText(buildStore({ rows: rows() })));
+    expect(textsOf(store)).toEqual(textsOf(buildStore({ rows: rows() })));
     // a preview of the first two rows gets the texts of those two only
     const preview = buildStore({ rows: growing.slice(0, 2) });
     reading.seed(preview);
     expect(searchTextReady(preview)).toBe(true);
-    expect(rowSearchText(preview)).toEqual(rowSearchText(store).slice(0, 2));
+    expect(textsOf(preview)).toEqual(textsOf(store).slice(0, 2));
   });
 
   it('texts are reused, not made again, and never given to a store of other rows', () => {
@@ -107,12 +117,12 @@ describe('search texts made while a file is read', () => {
     growing[0].source = 'Changed';
     const seeded = buildStore({ rows: growing });
     reading.seed(seeded);
-    expect(rowSearchText(seeded)[0]).toContain('gsm8k');
+    expect(textsOf(seeded)[0]).toContain('gsm8k');
     // other Row objects with the same content: their own texts, made now
     const other = buildStore({ rows: rows() });
     reading.seed(other);
     expect(searchTextReady(other)).toBe(false);
-    expect(rowSearchText(other)[0].split(SEP)[2]).toBe('gsm8k');
+    expect(textsOf(other)[0].split(SEP)[2]).toBe('gsm8k');
     // a new list (a format that started over) starts over
     const fresh = rows();
     reading.extend(fresh);
@@ -133,8 +143,8 @@ describe('search texts made while a file is read', () => {
     reading.extend(growing);
     const all = buildStore({ rows: growing });
     reading.seed(all);
-    expect(rowSearchText(all)[0].split(SEP)[2]).toBe('gsm8k');
-    expect(rowSearchText(all)).toHaveLength(4);
+    expect(textsOf(all)[0].split(SEP)[2]).toBe('gsm8k');
+    expect(textsOf(all)).toHaveLength(4);
     // the same list cut back and grown with another row: its texts are made again
     growing.length = 1;
     const other = rows()[2];
@@ -143,10 +153,79 @@ describe('search texts made while a file is read', () => {
     reading.extend(growing);
     const again = buildStore({ rows: growing });
     reading.seed(again);
-    expect(rowSearchText(again)[1].split(SEP)[2]).toBe('other');
+    expect(textsOf(again)[1].split(SEP)[2]).toBe('other');
     // a store whose first row is one of these but whose last is not gets nothing
     const mixed = buildStore({ rows: [growing[0], rows()[2]] });
     reading.seed(mixed);
     expect(searchTextReady(mixed)).toBe(false);
+  });
+});
+
+describe('searching the texts', () => {
+  // every row of a real dump, in chunks of 256 bytes (many rows to a chunk, some rows longer
+  // than a chunk), against a string search of each row's own text
+  const store = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_agentic.pt'))]).store;
+  const column = new SearchTextColumn(256);
+  for (const r of store.rows) column.add(r);
+  const texts = Array.from({ length: column.length }, (_, r) => column.text(r));
+  const bySearch = (needle: string, only: Uint8Array | null = null) => {
+    const out = new Uint8Array(column.length);
+    column.matchInto(needle, out, only);
+    return Array.from(out);
+  };
+  const byStrings = (needle: string, only: Uint8Array | null = null) =>
+    texts.map((t, r) => (t.includes(needle) && (only === null || only[r] === 1) ? 1 : 0));
+
+  it('holds the same texts as the whole store’s, and finds what a string search finds', () => {
+    expect(texts).toEqual(textsOf(store));
+    expect(texts.some((t) => t.length > 256)).toBe(true);
+    const needles = ['sglang_generate', 'tool', '=', 'e', '#1', 'no such text', '0.', 'stop'];
+    // pieces of rows' own texts, from their starts, middles and ends
+    for (const t of texts.slice(0, 8)) {
+      needles.push(t.slice(0, 5), t.slice(t.length >> 1, (t.length >> 1) + 7), t.slice(-4));
+    }
+    for (const needle of needles) expect(bySearch(needle)).toEqual(byStrings(needle));
+    expect(bySearch('sglang_generate').filter(Boolean).length).toBeGreaterThan(0);
+    expect(bySearch('no such text').filter(Boolean).length).toBe(0);
+  });
+
+  it('among the rows `only` marks, tested row by row or through the chunks alike', () => {
+    const few = new Uint8Array(column.length);
+    few[1] = few[5] = 1;
+    const most = new Uint8Array(column.length).fill(1);
+    most[0] = 0;
+    for (const only of [few, most])
+      for (const needle of ['tool', 'e', 'no such text'])
+        expect(bySearch(needle, only)).toEqual(byStrings(needle, only));
+  });
+
+  it('a needle holding SEP matches within a row, never from one row into the next', () => {
+    // rows 2 and 3 end to end in one chunk
+    const whole = new SearchTextColumn();
+    for (const r of store.rows) whole.add(r);
+    const bySearch = (needle: string) => {
+      const out = new Uint8Array(whole.length);
+      whole.matchInto(needle, out, null);
+      return Array.from(out);
+    };
+    const t = texts[2];
+    const across = `${t.slice(-3)}${SEP}${texts[3].slice(0, 3)}`;
+    expect(byStrings(across).every((match) => match === 0)).toBe(true);
+    expect(bySearch(across)).toEqual(byStrings(across));
+    const within = t.slice(0, t.indexOf(SEP) + 3);
+    expect(within).toContain(SEP);
+    expect(bySearch(within)).toEqual(byStrings(within));
+  });
+
+  it('lowercases as the engine does, letters beyond ASCII included', () => {
+    const unicode = new SearchTextColumn(64);
+    const label = 'ΟΔΟΣ Straße İstanbul ÀB';
+    unicode.add(packRows([row({ row_id: 0, start: 0, end: 1, sample_index: 1, label })])[0]);
+    // the whole text lowercased at once (final sigma: ΟΔΟΣ -> οδος)
+    expect(unicode.text(0)).toBe(['#1', '1', '', '', label, ''].join(SEP).toLowerCase());
+    expect(unicode.text(0)).toContain('οδος straße i̇stanbul àb');
+    const out = new Uint8Array(1);
+    unicode.matchInto('straße i̇stanbul', out, null);
+    expect(out[0]).toBe(1);
   });
 });
