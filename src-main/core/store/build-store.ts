@@ -73,14 +73,18 @@ export function buildStore(input: { rows: readonly PackedRow[] }): TraceStore {
   return builder.store();
 }
 
-/** A typed column grown to at least `length`, doubling, its values so far kept. */
+/**
+ * A typed column grown to at least `length`, by a quarter, its values so far kept. A quarter,
+ * not double: the stores' item columns are views of these (see `store()`), so what a column
+ * holds beyond its items stays allocated as long as the file is open.
+ */
 function grown<T extends Float64Array | Int32Array | Uint8Array | Uint16Array>(
   column: T,
   length: number,
 ): T {
   if (length <= column.length) return column;
   const bigger = new (column.constructor as new (n: number) => T)(
-    Math.max(length, column.length * 2, 1024),
+    Math.max(length, Math.ceil(column.length * 1.25), 1024),
   );
   bigger.set(column);
   return bigger;
@@ -225,7 +229,12 @@ export class StoreBuilder {
     this.rowItemOffset[rowTotal] = i;
   }
 
-  /** A frozen store of the rows taken so far: its own copy of every column and index. */
+  /**
+   * A frozen store of the rows taken so far: its own copy of the row columns and indexes, and
+   * the item columns as views of the builder's (a store of 1.1M items, and each preview's,
+   * copied 30 MB of them; the builder only ever writes after the items taken so far). Times
+   * are copies: they are made relative to the rows' start.
+   */
   store(): TraceStore {
     const n = this.rows.length;
     const m = this.itemCount;
@@ -245,13 +254,13 @@ export class StoreBuilder {
       strings: this.strings.slice(),
       itemStart: relative(this.itemStartAbs, m),
       itemEnd: relative(this.itemEndAbs, m),
-      itemRow: this.itemRow.slice(0, m),
-      itemLane: this.itemLane.slice(0, m),
-      itemDepth: this.itemDepth.slice(0, m),
-      itemName: this.itemName.slice(0, m),
-      itemKind: this.itemKind.slice(0, m),
-      itemFlags: this.itemFlags.slice(0, m),
-      itemParent: this.itemParent.slice(0, m),
+      itemRow: this.itemRow.subarray(0, m),
+      itemLane: this.itemLane.subarray(0, m),
+      itemDepth: this.itemDepth.subarray(0, m),
+      itemName: this.itemName.subarray(0, m),
+      itemKind: this.itemKind.subarray(0, m),
+      itemFlags: this.itemFlags.subarray(0, m),
+      itemParent: this.itemParent.subarray(0, m),
       rowItemOffset: n === 0 ? new Int32Array(1) : this.rowItemOffset.slice(0, n + 1),
       rowId: this.rowId.slice(0, n),
       rowStart: relative(this.rowStartAbs, n),

@@ -98,6 +98,31 @@ describe('stores of rows that grow at their end', () => {
     expect(first.rows.length).toBe(3);
   });
 
+  it('keeps at most a quarter more item room than its items, however it grew', () => {
+    const rows = fixtureRows();
+    const growing = new GrowingRowsStore();
+    const list: PackedRow[] = [];
+    let store: TraceStore | null = null;
+    // the fixture's rows again and again, a few at a time: the columns grow many times
+    // (checked after each store past the first columns' 1024 items)
+    let checked = 0;
+    for (let round = 0; round < 60; round++) {
+      list.push(...rows.slice(0, 1 + (round % rows.length)));
+      store = growing.storeOf(list);
+      const items = store.itemCount;
+      if (items <= 1024) continue;
+      checked++;
+      for (const column of [store.itemLane, store.itemRow, store.itemName, store.itemFlags]) {
+        expect(column.length).toBe(items);
+        expect(column.buffer.byteLength / column.BYTES_PER_ELEMENT).toBeLessThanOrEqual(
+          Math.ceil(items * 1.25),
+        );
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(plain(store!)).toEqual(plain(buildStore({ rows: list.slice() })));
+  });
+
   it('another list (not starting with the rows taken) starts over', () => {
     const rows = fixtureRows();
     const growing = new GrowingRowsStore();
