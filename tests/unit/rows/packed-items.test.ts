@@ -102,6 +102,61 @@ describe('packed items give back what the format built', () => {
     expect(Number.isNaN(back.attempt)).toBe(true);
   });
 
+  it('attempts, lanes and depths too big, fractional, negative or -0 for a compact item come back', () => {
+    // a compact item keeps attempt < 2^12, lane < 2^16, depth < 2^16 in its code number
+    const values: [number | null, number, number][] = [
+      [4095, 65535, 65535], // the largest compact ones
+      [4096, 0, 0],
+      [0, 65536, 0],
+      [0, 0, 65536],
+      [1.5, 2, 3],
+      [-1, 2, 3],
+      [-0, 2, 3],
+      [1, -0, 3],
+      [1, 2, -0],
+      [null, 2 ** 40, 7],
+      [Infinity, 0, 0],
+    ];
+    const items: RowItem[] = values.flatMap(([attempt, lane, depth], k) => [
+      span({
+        name: `s${k}`,
+        start_ts: k,
+        end_ts: k + 1,
+        display_end_ts: k + 0.5,
+        attempt,
+        lane,
+        depth,
+      }),
+      point({ name: `p${k}`, ts: k, attempt, lane, depth }),
+    ]);
+    const packed = packRow(row({ row_id: 0, start: 0, end: 9, items })).packed;
+    const back = unpackItems(packed);
+    expect(back).toStrictEqual(items);
+    back.forEach((item, k) => {
+      for (const key of ['attempt', 'lane', 'depth'] as const)
+        expect(Object.is(item[key], items[k][key]), `${item.name} ${key}`).toBe(true);
+    });
+    const cursor = new PackedItemCursor().reset(packed);
+    for (const item of items) {
+      cursor.next();
+      expect([cursor.lane, cursor.depth].map((v) => Object.is(v, -0))).toEqual([
+        Object.is(item.lane, -0),
+        Object.is(item.depth, -0),
+      ]);
+      expect([cursor.lane, cursor.depth]).toEqual([item.lane, item.depth]);
+    }
+  });
+
+  it('a closed span whose display end is its end, with small attempt, lane and depth, takes 3 numbers', () => {
+    const items = [
+      span({ name: 'a', start_ts: 1, end_ts: 2, display_end_ts: 2, attempt: 1, lane: 3, depth: 2 }),
+      point({ name: 'b', ts: 1.5, attempt: null, lane: 0, depth: 1 }),
+    ];
+    const packed = packRow(row({ row_id: 0, start: 0, end: 9, items })).packed;
+    expect(packed.numbers.length).toBe(3 + 2);
+    expect(unpackItems(packed)).toStrictEqual(items);
+  });
+
   it('a "__proto__" key from a file stays a plain own key, with its value', () => {
     const attrs = {} as Record<string, unknown>;
     Object.defineProperty(attrs, '__proto__', {
