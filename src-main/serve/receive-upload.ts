@@ -51,7 +51,6 @@ export function fileName(header: string | string[] | undefined): string {
     throw refuse('the file name is not URI-encoded UTF-8');
   }
   if (name.length > MAX_NAME_CHARS) throw refuse(`the file name is longer than ${MAX_NAME_CHARS}`);
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f/\\]/.test(name) || name === '.' || name === '..' || name.trim() === '')
     throw refuse('the file name must be one plain name');
   return name;
