@@ -194,7 +194,7 @@ test.describe('a rollout of 10,050 samples', () => {
     expect(Date.now() - picked).toBeLessThan(300);
     await expect(page.getByTestId('opening-stage')).toHaveAttribute(
       'data-stage',
-      /preparing|uploading|reading/,
+      /uploading|reading/,
     );
     await expect(page.getByTestId('file-tab')).toContainText('rollout_10k.pt', { timeout: 90_000 });
     await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
