@@ -10,10 +10,12 @@ export class HttpRefusal extends Error {
 }
 
 export function tooLarge(limit: number, what: string): HttpRefusal {
+  const MiB = 1024 * 1024;
+  const size = limit % MiB === 0 ? `${limit / MiB} MiB (${limit} bytes)` : `${limit} bytes`;
   return new HttpRefusal(
     413,
     'serve/too-large',
-    `the ${what} is larger than ${limit} bytes: open large files by path (serve FILE)`,
+    `the ${what} is larger than ${size}: open large files by path (serve FILE)`,
   );
 }
 

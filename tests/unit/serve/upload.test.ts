@@ -151,7 +151,9 @@ describe('POST /api/upload', () => {
     const { status, body } = await upload(Buffer.alloc(MiB + 1));
     expect(status).toBe(413);
     expect(body.code).toBe('serve/too-large');
-    expect(body.error).toContain('1048576 bytes');
+    expect(body.error).toBe(
+      'the upload is larger than 1 MiB (1048576 bytes): open large files by path (serve FILE)',
+    );
     expect(store.bytesHeld).toBe(0);
   });
 
