@@ -102,10 +102,6 @@ export function App() {
     const offProgress = host.api.onProgress((progress) =>
       useFilesStore.getState().progress(progress),
     );
-    // serve mode: an open's bytes on the wire (base64 in JSON: 4 bytes sent per 3 of the file)
-    const offUpload = host.onUploadProgress((openId, sent) =>
-      useFilesStore.getState().sendProgress(openId, 'uploading', Math.floor((sent * 3) / 4)),
-    );
     const offHost = host.api.onHostEvent((event) => {
       if (event.type === 'files-opened') {
         void adoptFiles(event.fileIds, event.compare, event.errors);
@@ -137,7 +133,6 @@ export function App() {
     return () => {
       cancelled = true;
       offProgress();
-      offUpload();
       offHost();
       offConnected();
     };

@@ -49,6 +49,7 @@ import { groupPaths, type PathGroups } from '../ingest/group-files';
 import { notFoundError, type PathPolicy } from './path-policy';
 import { RunOpening, type RunOpenSteps } from './run-opening';
 import { CompareDigests } from './compare-digests';
+import { unknownUploadError, type UploadedFiles } from './uploaded-files';
 
 /** Reads a run's rollout dumps for the trends view (trends/compute-trends.ts in the app). */
 export type TrendsRunner = (paths: string[], options: TrendsOptions) => Promise<TrendsResult>;
@@ -106,6 +107,8 @@ export class TraceService implements TraceApi {
     private readonly trends: { run: TrendsRunner; cacheDir: string | null } | null = null,
     /** which paths may open by name (serve mode); every path when null (the desktop app) */
     private readonly pathPolicy: PathPolicy | null = null,
+    /** bytes received ahead of their open (serve mode's uploads); none in the desktop app */
+    private readonly uploads: UploadedFiles | null = null,
   ) {}
 
   /** Opens the files named at start-up (command line, demo rollout); the renderer asks later. */
@@ -209,6 +212,13 @@ export class TraceService implements TraceApi {
         });
         continue;
       }
+      if (source.kind === 'upload') {
+        // taken here, so the bytes belong to this open from now on (and go when it fails)
+        const upload = this.uploads?.take(source.uploadId) ?? null;
+        if (!upload) return { ok: false, error: unknownUploadError() };
+        sources.push({ kind: 'bytes', name: upload.name, bytes: upload.bytes });
+        continue;
+      }
       // a path outside what serve mode was started with answers as a missing one does
       if (this.pathPolicy && !this.pathPolicy.allows(source.path))
         return { ok: false, error: notFoundError(source.path) };
@@ -232,7 +242,19 @@ export class TraceService implements TraceApi {
       sources.push(...group.map((path): IngestSource => ({ kind: 'path', path })));
     }
     const first = request.sources[0];
-    const name = first.kind === 'path' ? basename(first.path) : first.name;
+    const name = first.kind === 'path' ? basename(first.path) : sourceName(sources[0]);
+    const path = first.kind === 'path' ? first.path : null;
+    return this.openSources(request, sources, name, path, listPreviews);
+  }
+
+  /** Opens sources already resolved (paths allowed, bytes at hand) on one worker. */
+  private async openSources(
+    request: Omit<OpenRequest, 'sources'>,
+    sources: IngestSource[],
+    name: string,
+    path: string | null,
+    listPreviews: boolean,
+  ): Promise<OpenResult> {
     const bytesTotal = sources.reduce((sum, source) => sum + sourceSize(source), 0);
     // an open's events end with its end (done, failed, cancelled): one said after it would
     // list the open again, for good
@@ -246,7 +268,6 @@ export class TraceService implements TraceApi {
     };
     // said at once, so that a file named at start-up shows its progress and Cancel right away
     emit({ bytesRead: 0, bytesTotal, samplesRead: 0, phase: 'reading' });
-    const path = first.kind === 'path' ? first.path : null;
     // the rows read so far are listed (and can be asked for) before the whole file is read:
     // one file id from the first preview on
     let fileId: string | null = null;
@@ -319,15 +340,14 @@ export class TraceService implements TraceApi {
 
   async reopen(fileId: string, options: { joinByBootstrapRoom: boolean }): Promise<OpenResult> {
     const file = this.file(fileId);
-    const result = await this.open({
-      openId: randomUUID(),
-      joinByBootstrapRoom: options.joinByBootstrapRoom,
-      sources: file.sources.map((s) =>
-        s.kind === 'path'
-          ? s
-          : { kind: 'bytes', name: s.name, bytesBase64: Buffer.from(s.bytes).toString('base64') },
-      ),
-    });
+    // the same sources again: paths as they were allowed, dropped bytes as kept (never encoded)
+    const result = await this.openSources(
+      { openId: randomUUID(), joinByBootstrapRoom: options.joinByBootstrapRoom },
+      file.sources,
+      sourceName(file.sources[0]),
+      file.sources[0].kind === 'path' ? file.sources[0].path : null,
+      true,
+    );
     if (result.ok) await this.close(fileId);
     return result;
   }
@@ -515,6 +535,10 @@ function emptyFolderError(path: string): FileError {
 function holdsSamples(path: string): boolean {
   const format = sniffPath(path);
   return typeof format === 'string' && holdsRolloutSamples(format);
+}
+
+function sourceName(source: IngestSource): string {
+  return source.kind === 'path' ? basename(source.path) : source.name;
 }
 
 function sourceSize(source: IngestSource): number {

@@ -28,6 +28,9 @@ function isOpenSource(v: unknown): boolean {
       v.bytesBase64.length < MAX_DROPPED_BASE64
     );
   }
+  // the store's ids are UUIDs; anything longer is not one of them
+  if (v.kind === 'upload')
+    return typeof v.uploadId === 'string' && /^[\w-]{1,64}$/.test(v.uploadId);
   return false;
 }
 

@@ -36,8 +36,8 @@ a remote machine: ssh -L PORT:127.0.0.1:PORT host).
   --compare    open two files, A and B, side by side
   --root DIR   also let the page open files under DIR by path (repeatable)
 By path, the page opens only the named files (with their rotated sets), files under named
-folders and --root folders; any other path answers "no such file". Dropped files upload (up
-to 256 MiB each).
+folders and --root folders; any other path answers "no such file". Dropped files upload as
+raw bytes (up to 256 MiB, one at a time).
 Files that cannot be opened are said in the terminal, with the reason.`,
   summary: `Usage: trace-explorer summary FILE [--json] [--timings]
 

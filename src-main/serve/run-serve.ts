@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TraceService } from '../api/trace-service';
 import { ingestInWorker } from '../ingest/ingest-client';
-import { startServeMode, type ServeHandle } from './serve-mode';
+import { MAX_UPLOAD_BYTES, startServeMode, type ServeHandle } from './serve-mode';
+import { UploadStore } from './upload-store';
 import { groupPaths, withRotatedSiblings } from '../ingest/group-files';
 import { namedPathsPolicy } from '../api/path-policy';
 import { computeTrends } from '../trends/compute-trends';
@@ -15,7 +16,7 @@ export interface RunServeOptions {
   token?: string;
   /** folders whose files may be opened by path too (`--root DIR`), beside the named files */
   roots?: string[];
-  /** the largest dropped file an upload may carry */
+  /** the most bytes of dropped files held at a time, so the largest one (MAX_UPLOAD_BYTES) */
   maxUploadBytes?: number;
   /** where to say what was opened, skipped or failed (the terminal) */
   log?: (line: string) => void;
@@ -30,17 +31,20 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
     [...options.files.flatMap(withRotatedSiblings), ...paths.groups.flat(), ...paths.runs.flat()],
     [...(options.roots ?? [])],
   );
+  // the transport receives dropped files' bytes, the service takes them when an open names them
+  const uploads = new UploadStore(options.maxUploadBytes ?? MAX_UPLOAD_BYTES);
   const service = new TraceService(
     ingestInWorker,
     { run: computeTrends, cacheDir: defaultCacheDir() },
     policy,
+    uploads,
   );
   const handle = await startServeMode({
     api: service,
     rendererDir: builtRendererDir(),
     port: options.port,
     token: options.token,
-    maxUploadBytes: options.maxUploadBytes,
+    uploads,
   });
   for (const run of paths.runs) log(`opening ${run.map(shortPath).join(' + ')} as one run`);
   for (const folder of paths.trendFolders)

@@ -8,6 +8,9 @@ import { dispatchCall } from '../api/dispatch-call';
 import { BadCallError, NotFoundError } from '../core/api/call-errors';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { typedReplacer } from '../core/api/typed-json';
+import { HttpRefusal, busy, tooLarge } from './http-refusal';
+import { receiveUpload } from './receive-upload';
+import { UploadStore } from './upload-store';
 
 export interface ServeOptions {
   api: TraceApi;
@@ -16,8 +19,13 @@ export interface ServeOptions {
   port?: number;
   /** fixed token for tests; random otherwise */
   token?: string;
-  /** the largest dropped file an upload may carry (default MAX_UPLOAD_BYTES) */
-  maxUploadBytes?: number;
+  /**
+   * where uploads wait for the open that names them: the same store the service takes them
+   * from (run-serve.ts); by default one of MAX_UPLOAD_BYTES that only this transport sees
+   */
+  uploads?: UploadStore;
+  /** the largest API call body (default MAX_CALL_BYTES) */
+  maxCallBytes?: number;
 }
 
 export interface ServeHandle {
@@ -27,24 +35,18 @@ export interface ServeHandle {
 }
 
 /**
- * A dropped file travels as base64 inside one call: the body is bounded by what the largest
- * upload needs (4/3 of the file plus the call around it), and only one body above a megabyte
- * is read at a time. Larger traces are opened by path (`serve FILE`), read by a worker.
+ * A dropped file travels as its raw bytes, one request body (`POST /api/upload`), and waits in
+ * memory for the open that names it: uploads held and being received stay within this.
+ * Larger traces are opened by path (`serve FILE`), read by a worker.
  */
 export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
+/**
+ * An API call carries no file (the largest the page sends are row-id lists and path lists):
+ * its body is bounded well below an upload's.
+ */
+export const MAX_CALL_BYTES = 16 * 1024 * 1024;
+/** Bodies above this are read one at a time (calls and uploads alike). */
 const SMALL_BODY_BYTES = 1024 * 1024;
-const bodyLimitFor = (uploadBytes: number) => Math.ceil(uploadBytes / 3) * 4 + 64 * 1024;
-
-/** A request the server refuses: a status and a code the client can show. */
-class HttpRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -63,8 +65,20 @@ const MIME: Record<string, string> = {
  */
 export async function startServeMode(options: ServeOptions): Promise<ServeHandle> {
   const token = options.token ?? randomBytes(18).toString('base64url');
-  const maxBodyBytes = bodyLimitFor(options.maxUploadBytes ?? MAX_UPLOAD_BYTES);
+  const maxBodyBytes = options.maxCallBytes ?? MAX_CALL_BYTES;
+  const uploads = options.uploads ?? new UploadStore(MAX_UPLOAD_BYTES);
   let bigBodyInFlight = false;
+  /** Runs `read` as the one big body being received, or refuses as busy. */
+  async function oneBigBody<T>(bytes: number, read: () => Promise<T>): Promise<T> {
+    const big = !(bytes <= SMALL_BODY_BYTES);
+    if (big && bigBodyInFlight) throw busy();
+    if (big) bigBodyInFlight = true;
+    try {
+      return await read();
+    } finally {
+      if (big) bigBodyInFlight = false;
+    }
+  }
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, error));
   });
@@ -76,20 +90,29 @@ export async function startServeMode(options: ServeOptions): Promise<ServeHandle
       if (!tokenMatches(req.headers['x-trace-token'], token))
         return sendText(res, 403, 'bad token');
       const declared = Number(req.headers['content-length'] ?? NaN);
-      if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
-      const big = !(declared <= SMALL_BODY_BYTES);
-      if (big && bigBodyInFlight)
-        throw new HttpRefusal(503, 'serve/busy', 'another upload is being received; try again');
-      if (big) bigBodyInFlight = true;
-      let text: string;
-      try {
-        text = (await readBody(req, maxBodyBytes)).toString('utf8');
-      } finally {
-        if (big) bigBodyInFlight = false;
-      }
+      if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes, 'request');
+      const text = await oneBigBody(declared, async () =>
+        (await readBody(req, maxBodyBytes)).toString('utf8'),
+      );
       const body = parseCallBody(text);
       const result = await dispatchCall(options.api, body.method, body.args);
       return sendJson(res, 200, { result: result ?? null });
+    }
+    // a picked file's raw bytes, ahead of the `open` call that names the answered id
+    if (url.pathname === '/api/upload' && req.method === 'POST') {
+      // coded, as the upload's other refusals: the page shows why its file did not go
+      if (!tokenMatches(req.headers['x-trace-token'], token))
+        throw new HttpRefusal(403, 'serve/bad-token', 'the page does not hold the right token');
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      const answer = await oneBigBody(declared, () => receiveUpload(req, uploads));
+      return sendJson(res, 200, answer);
+    }
+    // Cancel after the bytes arrived, before the open: they go now, not when they expire
+    const dropped = /^\/api\/upload\/([\w-]{1,64})$/.exec(url.pathname);
+    if (dropped && req.method === 'DELETE') {
+      if (!tokenMatches(req.headers['x-trace-token'], token))
+        throw new HttpRefusal(403, 'serve/bad-token', 'the page does not hold the right token');
+      return sendJson(res, 200, { dropped: uploads.drop(dropped[1]) });
     }
     if (url.pathname === '/api/events' && req.method === 'GET') {
       if (!tokenMatches(url.searchParams.get('token') ?? undefined, token)) {
@@ -165,14 +188,6 @@ function parseCallBody(text: string): { method: string; args: unknown } {
   return { method, args };
 }
 
-function tooLarge(limit: number): HttpRefusal {
-  return new HttpRefusal(
-    413,
-    'serve/too-large',
-    `the request is larger than ${limit} bytes: open large files by path (serve FILE)`,
-  );
-}
-
 async function serveStatic(res: ServerResponse, root: string, pathname: string): Promise<void> {
   let decoded: string;
   try {
@@ -208,7 +223,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        reject(tooLarge(limit));
+        reject(tooLarge(limit, 'request'));
         req.pause();
         req.removeAllListeners('data');
         return;

@@ -5,7 +5,7 @@ import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
 import { RunTabs } from '../run/RunTabs';
 import { useRunStore } from '../run/run-store';
-import { openFiles } from '../state/open-files';
+import { cancelOpening, openFiles } from '../state/open-files';
 import { TopBarActions } from './TopBarActions';
 
 const ACCEPT = '.pt,.pth,.jsonl,.json,.gz';
@@ -134,10 +134,7 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
               type="button"
               className="button small"
               data-testid="cancel-open"
-              onClick={() => {
-                useFilesStore.getState().cancelLocal(o.openId);
-                void host.api.cancelOpen(o.openId);
-              }}
+              onClick={() => cancelOpening(host, o.openId)}
             >
               Cancel
             </button>

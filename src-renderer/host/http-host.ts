@@ -9,30 +9,23 @@ import { followEventStream } from './event-stream';
 
 /** What serve mode's client tells beside the calls' answers. */
 export interface HttpHostHooks {
-  /** an `open` call's bytes sent so far (its upload) */
-  onUpload?(openId: string, sentBytes: number): void;
   /** the event stream connected (first, and after a break): events sent meanwhile were lost */
   onEventsConnected?(): void;
 }
 
 /**
- * TraceApi over serve mode's HTTP: one POST per call, events as server-sent events. An `open`
- * call's upload reports its sent bytes (XMLHttpRequest: fetch cannot).
+ * TraceApi over serve mode's HTTP: one POST per call, events as server-sent events. A picked
+ * file's bytes go before its `open` call, on their own (upload-file.ts).
  */
 export function createHttpApi(token: string, hooks: HttpHostHooks = {}): TraceApi {
   const api: Record<string, unknown> = {};
   for (const method of TRACE_API_METHODS) {
     api[method] = async (...args: unknown[]) => {
-      const body = JSON.stringify({ method, args });
-      const openId =
-        method === 'open' ? (args[0] as { openId?: string } | undefined)?.openId : undefined;
-      const response = openId
-        ? await postWithProgress(body, token, (sent) => hooks.onUpload?.(openId, sent))
-        : await fetch('/api/call', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-trace-token': token },
-            body,
-          });
+      const response = await fetch('/api/call', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-trace-token': token },
+        body: JSON.stringify({ method, args }),
+      });
       const text = await response.text();
       const answer = (() => {
         try {
@@ -78,28 +71,4 @@ export function createHttpApi(token: string, hooks: HttpHostHooks = {}): TraceAp
     return () => hostListeners.delete(listener);
   };
   return api as unknown as TraceApi;
-}
-
-/** A POST whose upload progress is reported; answers like fetch's Response (text, ok, status). */
-function postWithProgress(
-  body: string,
-  token: string,
-  onSent: (bytes: number) => void,
-): Promise<{ ok: boolean; status: number; statusText: string; text(): Promise<string> }> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/call');
-    xhr.setRequestHeader('content-type', 'application/json');
-    xhr.setRequestHeader('x-trace-token', token);
-    xhr.upload.onprogress = (event) => onSent(event.loaded);
-    xhr.onload = () =>
-      resolve({
-        ok: xhr.status >= 200 && xhr.status < 300,
-        status: xhr.status,
-        statusText: xhr.statusText,
-        text: () => Promise.resolve(xhr.responseText),
-      });
-    xhr.onerror = () => reject(new Error('the request to serve mode failed'));
-    xhr.send(body);
-  });
 }

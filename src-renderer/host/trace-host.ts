@@ -1,5 +1,6 @@
 import type { TraceApi } from '../../src-main/core/api/trace-api';
 import { createHttpApi } from './http-host';
+import { createUploader, type FileUploader } from './upload-file';
 
 /** What the renderer knows of where it runs: the API, and how to name a dropped file. */
 export interface TraceHost {
@@ -8,10 +9,10 @@ export interface TraceHost {
   /** the file's path on disk, when the host can know it (Electron); null in a browser */
   pathForFile(file: File): string | null;
   /**
-   * Bytes of an `open` call sent so far (serve mode uploads picked files); Electron opens by
-   * path and never calls the listener.
+   * Sends a file without a path ahead of its open (serve mode: its raw bytes); null where such
+   * a file travels inside the open call (Electron's drop from a virtual source, base64 over IPC)
    */
-  onUploadProgress(listener: (openId: string, sentBytes: number) => void): () => void;
+  uploader: FileUploader | null;
   /**
    * Each time the host's event stream connects, the first time and after a break (serve mode's
    * server-sent events): events main sent while it was not connected are lost, so the page asks
@@ -33,17 +34,13 @@ export function connectHost(): TraceHost {
       kind: 'electron',
       api: bridge.traceApi,
       pathForFile: (file) => traceHost.pathForFile(file) || null,
-      onUploadProgress: () => () => {},
+      uploader: null,
       onEventsConnected: () => () => {},
     };
   }
   const token = new URLSearchParams(window.location.search).get('token') ?? '';
-  const uploads = new Set<(openId: string, sentBytes: number) => void>();
   const connections = new Set<() => void>();
   const api = createHttpApi(token, {
-    onUpload: (openId, sent) => {
-      for (const listener of uploads) listener(openId, sent);
-    },
     onEventsConnected: () => {
       for (const listener of connections) listener();
     },
@@ -52,10 +49,7 @@ export function connectHost(): TraceHost {
     kind: 'browser',
     api,
     pathForFile: () => null,
-    onUploadProgress: (listener) => {
-      uploads.add(listener);
-      return () => uploads.delete(listener);
-    },
+    uploader: createUploader(token),
     onEventsConnected: (listener) => {
       connections.add(listener);
       return () => connections.delete(listener);

@@ -15,7 +15,8 @@ export interface OpeningFile {
   /** the tab its rows show in while it is read (previews), if any yet */
   fileId?: string;
   /**
-   * serve mode sends a picked file's bytes first: 'preparing' (encoding them), 'uploading' (on
+   * a picked file without a path goes to main first: 'preparing' (encoding it for the open
+   * call: Electron's drop from a virtual source) or 'uploading' (serve mode: its raw bytes on
    * the wire), then 'reading' (main reads it; progress events from then on)
    */
   stage?: 'preparing' | 'uploading' | 'reading';

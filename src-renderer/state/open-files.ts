@@ -1,13 +1,17 @@
 import type { OpenSource } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
+import { UploadError, type FileUploader } from '../host/upload-file';
 import { useFilesStore } from './files-store';
 import { openDroppedTogether } from '../run/open-run';
 
 let openCounter = 0;
+/** uploads on the wire, by the open they are for: Cancel aborts them at once */
+const uploading = new Map<string, AbortController>();
 
 /**
- * Opens files a user picked or dropped: by path where the host knows it, else by bytes. A tab
- * with progress and Cancel shows at once, while the bytes are still being prepared and sent.
+ * Opens files a user picked or dropped: by path where the host knows it, else by bytes (serve
+ * mode uploads them first, raw). A tab with progress and Cancel shows at once, while the bytes
+ * are still being sent.
  */
 export async function openFiles(host: TraceHost, files: File[]): Promise<string[]> {
   // several files with paths (the desktop app) may be one run: main decides by content
@@ -22,7 +26,11 @@ export async function openFiles(host: TraceHost, files: File[]): Promise<string[
     useFilesStore.getState().startOpening(openId, file.name, file.size);
     let source: OpenSource;
     if (path) source = { kind: 'path', path };
-    else {
+    else if (host.uploader) {
+      const uploaded = await upload(host.uploader, file, openId);
+      if (!uploaded) continue;
+      source = uploaded;
+    } else {
       useFilesStore.getState().sendProgress(openId, 'preparing', 0);
       const bytesBase64 = await toBase64(file, (done) =>
         useFilesStore.getState().sendProgress(openId, 'preparing', done),
@@ -38,6 +46,60 @@ export async function openFiles(host: TraceHost, files: File[]): Promise<string[
     if (fileId) opened.push(fileId);
   }
   return opened;
+}
+
+/**
+ * Cancel of an open this page shows: an upload still on the wire is aborted at once (main does
+ * not know the open yet), and main stops reading one it knows.
+ */
+export function cancelOpening(host: TraceHost, openId: string): void {
+  useFilesStore.getState().cancelLocal(openId);
+  uploading.get(openId)?.abort();
+  void host.api.cancelOpen(openId);
+}
+
+/**
+ * The file's raw bytes to serve mode, its progress on the open's tab; the source that names
+ * them, or null when the open ended here (cancelled, refused: said beside the files).
+ */
+async function upload(
+  uploader: FileUploader,
+  file: File,
+  openId: string,
+): Promise<OpenSource | null> {
+  const files = useFilesStore.getState();
+  files.sendProgress(openId, 'uploading', 0);
+  const controller = new AbortController();
+  uploading.set(openId, controller);
+  // the browser's performance panel shows each upload (and the e2e test reads it: nothing
+  // the page runs while a file is on the wire may block it)
+  const started = performance.now();
+  try {
+    const uploadId = await uploader.send(file, {
+      onSent: (bytes) => useFilesStore.getState().sendProgress(openId, 'uploading', bytes),
+      signal: controller.signal,
+    });
+    // cancelled as the last bytes arrived: they are not opened, and go now
+    if (isCancelled(openId)) {
+      uploader.drop(uploadId);
+      files.finishOpening(openId);
+      return null;
+    }
+    return { kind: 'upload', uploadId };
+  } catch (error) {
+    if (!isCancelled(openId)) {
+      files.addError({
+        code: error instanceof UploadError ? error.code : 'open/upload-failed',
+        message: error instanceof Error ? error.message : String(error),
+        fileName: file.name,
+      });
+    }
+    files.finishOpening(openId);
+    return null;
+  } finally {
+    uploading.delete(openId);
+    performance.measure(`upload ${file.name}`, { start: started });
+  }
 }
 
 function newOpenId(): string {
@@ -90,7 +152,7 @@ export async function openSources(
   }
 }
 
-/** The file as base64, in chunks that let the page paint its progress between them. */
+/** The file as base64 (Electron's drop from a virtual source, over IPC), in chunks that let the page paint its progress between them. */
 async function toBase64(file: File, onProgress: (bytesDone: number) => void): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const parts: string[] = [];

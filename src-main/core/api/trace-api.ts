@@ -45,8 +45,14 @@ export type {
 
 export type OpenSource =
   | { kind: 'path'; path: string }
-  /** dropped bytes without a path (browser drop, Electron drop from a virtual source) */
-  | { kind: 'bytes'; name: string; bytesBase64: string };
+  /** dropped bytes without a path (Electron drop from a virtual source) */
+  | { kind: 'bytes'; name: string; bytesBase64: string }
+  /**
+   * bytes the host received before the call, under an id it gave (serve mode's `POST
+   * /api/upload`: a picked file's raw bytes, named there); taken by the first open that names
+   * them. A host that takes no uploads (the desktop app) answers `open/unknown-upload`.
+   */
+  | { kind: 'upload'; uploadId: string };
 
 export interface OpenRequest {
   /** one file, or several that form one rotated OTLP set (oldest first) */

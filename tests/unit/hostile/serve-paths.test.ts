@@ -30,7 +30,7 @@ beforeAll(async () => {
     null,
     namedPathsPolicy([join(allowed, 'named.json')], []),
   );
-  handle = await startServeMode({ api, rendererDir, token: 'tok', maxUploadBytes: 64 * 1024 });
+  handle = await startServeMode({ api, rendererDir, token: 'tok', maxCallBytes: 64 * 1024 });
   port = Number(new URL(handle.url).port);
 });
 afterAll(async () => {
@@ -110,7 +110,7 @@ describe('serve mode opens by path only what it was started with', () => {
 });
 
 describe('serve mode bounds and checks requests', () => {
-  it('a body larger than an upload needs answers 413 with a code', async () => {
+  it('a call body larger than a call needs answers 413 with a code', async () => {
     const { status, body } = await call(
       JSON.stringify({ method: 'listFiles', args: ['x'.repeat(200_000)] }),
     );

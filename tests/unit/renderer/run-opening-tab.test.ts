@@ -52,7 +52,7 @@ function fakeHost() {
     kind: 'browser',
     api,
     pathForFile: () => null,
-    onUploadProgress: () => () => {},
+    uploader: null,
     onEventsConnected: () => () => {},
   };
   const emit = (result: RunResult) => {

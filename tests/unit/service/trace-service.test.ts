@@ -134,6 +134,17 @@ describe('TraceService over the ingest session', () => {
     // zero bytes: an empty trace, not an error (tests/fixtures/otlp/README.md)
     expect(result).toMatchObject({ ok: true, file: { rows: 0, spans: 0, path: null } });
   });
+
+  it('an upload source where no uploads are taken (the desktop app) answers open/unknown-upload', async () => {
+    const { service, progress } = serviceWithProgress();
+    const result = await service.open({
+      openId: 'o5',
+      sources: [{ kind: 'upload', uploadId: '00000000-0000-0000-0000-000000000000' }],
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'open/unknown-upload' } });
+    // refused before any reading: no progress of an open that never began
+    expect(progress).toEqual([]);
+  });
 });
 
 /** The service with a worker the test drives (FakeWorker), to cancel and to crash it. */

@@ -1,0 +1,161 @@
+import { test, expect, type Page } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
+import { startThrottlingProxy, type ThrottlingProxy } from './support/throttling-proxy';
+
+/**
+ * A picked or dropped file goes to serve mode as its raw bytes (POST /api/upload, the File as
+ * the request body), then an `open` call names the upload: the page never reads or encodes the
+ * file, so it answers while the bytes are on the wire, and Cancel aborts them at once.
+ */
+const SLIME = resolve(__dirname, '../fixtures/slime');
+const TOKEN = 'e2e-test-token';
+const SUITE_PORT = Number(process.env.E2E_PORT ?? 4791);
+
+let dir: string;
+let dump: string;
+
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'te-upload-e2e-'));
+  // ~40 MB, 506 samples with long token lists: quick to read once it is there
+  dump = join(dir, 'rollout_40mb.pt');
+  writeSlimeDump(dump, 40e6);
+});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What the page sent to serve mode: each upload's headers and each call's body. */
+function recordRequests(page: Page) {
+  const uploads: Record<string, string>[] = [];
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/upload')) uploads.push(request.headers());
+    if (request.url().endsWith('/api/call')) calls.push(request.postData() ?? '');
+  });
+  return { uploads, calls };
+}
+
+test('a picked fixture uploads raw and opens by its upload id: its rows show', async ({ page }) => {
+  const sent = recordRequests(page);
+  await page.goto(`/?token=${TOKEN}`);
+  await page.getByTestId('file-input').setInputFiles(resolve(SLIME, 'rollout_small.pt'));
+  await expect(page.getByTestId('file-tab')).toContainText('rollout_small.pt');
+  // 16 samples, one row each (tests/fixtures/slime/README.md)
+  await expect(page.getByTestId('row-count')).toContainText('16 / 16 rows');
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  expect(sent.uploads).toHaveLength(1);
+  expect(sent.uploads[0]['x-trace-file-name']).toBe('rollout_small.pt');
+  expect(sent.uploads[0]['x-trace-token']).toBe(TOKEN);
+  // the open names the upload: a call of a hundred bytes, not the file as base64
+  const open = sent.calls.find((body) => body.includes('"method":"open"'))!;
+  expect(open).toMatch(/"sources":\[\{"kind":"upload","uploadId":"[0-9a-f-]{36}"\}\]/);
+  expect(open.length).toBeLessThan(200);
+});
+
+test('a dropped file whose name has spaces, accents and a percent sign opens under its name', async ({
+  page,
+}) => {
+  await page.goto(`/?token=${TOKEN}`);
+  const bytes = [...readFileSync(resolve(SLIME, 'rollout_nopd.pt'))];
+  await page.evaluate((data) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(data)], 'résumé 100%.pt'));
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      window.dispatchEvent(
+        new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }),
+      );
+    }
+  }, bytes);
+  await expect(page.getByTestId('file-tab')).toContainText('résumé 100%.pt');
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+});
+
+test.describe('through a slow link', () => {
+  let proxy: ThrottlingProxy | null = null;
+  test.afterEach(async () => {
+    await proxy?.close();
+    proxy = null;
+  });
+
+  test('Cancel during an upload aborts it at once and ends the open; the next file opens', async ({
+    page,
+  }) => {
+    // 2 MB/s: the 40 MB dump would take 20 s
+    proxy = await startThrottlingProxy(SUITE_PORT, 2e6);
+    const aborted: string[] = [];
+    page.on('requestfailed', (request) => {
+      if (request.url().endsWith('/api/upload')) aborted.push(request.failure()?.errorText ?? '');
+    });
+    await page.goto(`http://127.0.0.1:${proxy.port}/?token=${TOKEN}`);
+    await page.getByTestId('file-input').setInputFiles(dump);
+    const stage = page.getByTestId('opening-stage');
+    await expect(stage).toHaveAttribute('data-stage', 'uploading');
+    // some of it sent, most of it not
+    const totalMb = (statSync(dump).size / 1024 ** 2).toFixed(1);
+    await expect(stage).toContainText(new RegExp(`sending [1-9]\\d*\\.\\d / ${totalMb} MB`), {
+      timeout: 10_000,
+    });
+    const pressed = Date.now();
+    await page.getByTestId('cancel-open').click();
+    await expect(page.getByTestId('opening-tab')).toHaveCount(0, { timeout: 1000 });
+    const ended = Date.now() - pressed;
+    expect(ended).toBeLessThan(1000);
+    await expect.poll(() => aborted).toEqual(['net::ERR_ABORTED']);
+    // cancelled quietly: no error, no tab
+    await expect(page.getByTestId('file-tab')).toHaveCount(0);
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+    await page.getByTestId('file-input').setInputFiles(resolve(SLIME, 'rollout_small.pt'));
+    await expect(page.getByTestId('row-count')).toContainText('16 / 16 rows', { timeout: 10_000 });
+  });
+
+  test('no long task on the page while a 40 MB file uploads', async ({ page }) => {
+    // 25 MB/s: about 1.6 s on the wire, hundreds of progress events
+    proxy = await startThrottlingProxy(SUITE_PORT, 25e6);
+    await page.addInitScript(() => {
+      const tasks: { start: number; duration: number }[] = [];
+      (window as unknown as { longTasks: typeof tasks }).longTasks = tasks;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries())
+          tasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(`http://127.0.0.1:${proxy.port}/?token=${TOKEN}`);
+    await page.getByTestId('file-input').setInputFiles(dump);
+    await expect(page.getByTestId('file-tab')).toContainText('rollout_40mb.pt', {
+      timeout: 30_000,
+    });
+    const { upload, longTasks } = await page.evaluate(() => {
+      const measure = performance.getEntriesByName('upload rollout_40mb.pt', 'measure')[0];
+      return {
+        upload: { start: measure.startTime, end: measure.startTime + measure.duration },
+        longTasks: (window as unknown as { longTasks: { start: number; duration: number }[] })
+          .longTasks,
+      };
+    });
+    // the upload really lasted (the proxy's rate)
+    expect(upload.end - upload.start).toBeGreaterThan(1000);
+    const during = longTasks.filter(
+      (task) => task.start < upload.end && task.start + task.duration > upload.start,
+    );
+    expect(during).toEqual([]);
+    // and the observer sees a long task when the page has one: 120 ms of work in one task (a
+    // timer's: Playwright's own evaluate does not count as one of the page's tasks)
+    await page.evaluate(() =>
+      setTimeout(() => {
+        const until = performance.now() + 120;
+        while (performance.now() < until);
+      }),
+    );
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (window as unknown as { longTasks: { duration: number }[] }).longTasks.filter(
+              (task) => task.duration >= 120,
+            ).length,
+        ),
+      )
+      .toBeGreaterThanOrEqual(1);
+  });
+});
