@@ -201,28 +201,14 @@ const decoder = new TextDecoder();
 
 /** Row text bytes made in place (reused for every row: only its copy in a chunk is kept). */
 class TextBytes {
-  bytes = new Uint8Array(4096);
+  bytes = Buffer.alloc(4096);
   size = 0;
 
-  /** `text` lowercased, as UTF-8 */
+  /** `text` lowercased (Unicode's rules, by the engine), as UTF-8 */
   put(text: string): void {
-    const n = text.length;
-    this.room(n);
-    const bytes = this.bytes;
-    const from = this.size;
-    let at = from;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0x80) {
-        // not ASCII: the whole part lowercased by the engine (Unicode's rules, final sigma
-        // included, look at the letters around), then encoded
-        this.size = from;
-        this.putEncoded(text.toLowerCase());
-        return;
-      }
-      bytes[at++] = c >= 65 && c <= 90 ? c + 32 : c;
-    }
-    this.size = at;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; Buffer.write encodes natively, in place
+    this.room(text.length * 3);
+    this.size += this.bytes.write(text.toLowerCase(), this.size);
   }
 
   /** one ASCII byte (a separator) */
@@ -231,21 +217,14 @@ class TextBytes {
     this.bytes[this.size++] = b;
   }
 
-  private putEncoded(text: string): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit
-    this.room(text.length * 3);
-    this.size += encoder.encodeInto(text, this.bytes.subarray(this.size)).written;
-  }
-
   private room(n: number): void {
     if (this.size + n <= this.bytes.length) return;
-    const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.size + n));
-    bigger.set(this.bytes.subarray(0, this.size));
+    const bigger = Buffer.alloc(Math.max(this.bytes.length * 2, this.size + n));
+    this.bytes.copy(bigger, 0, 0, this.size);
     this.bytes = bigger;
   }
 }
 
-const encoder = new TextEncoder();
 const out = new TextBytes();
 
 /**
