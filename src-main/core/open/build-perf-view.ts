@@ -22,8 +22,7 @@ export function buildPerfView(
   const rollout = buildRolloutFigures(rows, samples, rolloutId);
   const view = { perf: perfSummary, rollout } as PerfView;
   // Series, the running curve and durations walk every item again (about 0.5 s at 100k rows):
-  // made on first read, so a file is said to be open without them (the session makes them
-  // right after, while the worker is idle) and the headless commands that never read them
+  // made on first read, so the headless commands that never read them (summary, rows, export)
   // never pay for them. The summary needs only the perf keys and the rollout figures.
   keptOnFirstRead(view, 'series', () => (withSeries ? perfSeries(rows) : []));
   keptOnFirstRead(view, 'running', () => {

@@ -13,21 +13,11 @@ const SEARCH_ROWS_PER_STEP = 500;
  * then every other order.
  */
 export function* warmIndexes(store: TraceStore): Generator<void, void, void> {
-  yield* warmFirstSorts(store);
-  yield* warmOtherIndexes(store);
-}
-
-/** The sorts users pick most (file order, then duration): warmIndexes' first steps. */
-export function* warmFirstSorts(store: TraceStore): Generator<void, void, void> {
   sortedRows(store, 'row_id', false);
   yield;
   yield* warmSampleDurations(store);
   sortedRows(store, 'duration', true);
   yield;
-}
-
-/** The text index (when not made while the file was read), then every other order. */
-export function* warmOtherIndexes(store: TraceStore): Generator<void, void, void> {
   while (!searchTextReady(store)) {
     buildSearchTextSlice(store, SEARCH_ROWS_PER_STEP);
     yield;

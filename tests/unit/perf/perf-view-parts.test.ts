@@ -9,9 +9,9 @@ import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { perfSeries } from '../../../src-main/core/rows/perf-summary';
 import { SLIME, fixtureSource } from '../../support/fixtures';
 
-// The perf view's series, running curve and durations are made on first read (a file is said
-// to be open without them): each must be what building it at once gives, made once, and carried
-// by a spread, JSON and a structured clone like any field.
+// The perf view's series, running curve and durations are made on first read (the headless
+// commands never read them): each must be what building it at once gives, made once, and
+// carried by a spread, JSON and a structured clone like any field.
 
 const open = (name: string) => openTraceFile([fixtureSource(resolve(SLIME, name))]);
 
@@ -21,7 +21,7 @@ describe('the perf view made on first read', () => {
     // each resumed sample at its resume, not an hour earlier
     const trace = open('rollout_8.pt');
     const { rows } = trace;
-    // opening did not make them (the session makes them after saying the file is open)
+    // opening did not make them
     for (const part of ['series', 'running', 'durations'])
       expect(Object.getOwnPropertyDescriptor(trace.perf, part)?.get).toBeTypeOf('function');
     expect(trace.perf.series).toEqual(perfSeries(rows));

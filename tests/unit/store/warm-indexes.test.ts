@@ -5,7 +5,7 @@ import { sampleDurations } from '../../../src-main/core/store/sample-duration';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { queryRows, sortedRows, STORE_SORT_KEYS } from '../../../src-main/core/store/query-rows';
 import { searchTextReady } from '../../../src-main/core/store/search-text';
-import { warmFirstSorts, warmIndexes } from '../../../src-main/core/store/warm-indexes';
+import { warmIndexes } from '../../../src-main/core/store/warm-indexes';
 import type { Row } from '../../../src-main/core/model/row';
 import { SLIME, readJson } from '../../support/fixtures';
 
@@ -86,17 +86,6 @@ describe('which orders warming builds', () => {
     scramble(second);
     expect(Array.from(sortedRows(second, 'duration', true))).toEqual(coldOrder('duration', true));
     expect(coldOrder('duration', true)).not.toEqual(scrambledOrder(second.rowCount));
-
-    // the first sorts alone (the session makes the perf digest after them): those two, no other
-    const firstSorts = buildStore({ rows: packRows(rowsOf()) });
-    for (const step = warmFirstSorts(firstSorts); !step.next().done;);
-    scramble(firstSorts);
-    expect(Array.from(sortedRows(firstSorts, 'duration', true))).toEqual(
-      coldOrder('duration', true),
-    );
-    expect(Array.from(sortedRows(firstSorts, 'reward', true))).toEqual(
-      scrambledOrder(firstSorts.rowCount),
-    );
 
     const all = buildStore({ rows: packRows(rowsOf()) });
     for (const step = warmIndexes(all); !step.next().done;);
