@@ -28,10 +28,10 @@ import type {
  *             not numbers, ...PD phase names, extras (when the code says so: the list of
  *             their keys, then their values)]
  * `code` holds in its low 8 bits the state (STATES), the PD role << 2, HAS_EXTRAS,
- * NULL_ATTEMPT (the attempt is then 0), COMPACT and SAME_END. COMPACT: the attempt, lane and
- * depth are small whole numbers, kept in the code above those bits (ATTEMPT_AT, LANE_AT,
- * DEPTH_AT) instead of three numbers of their own; SAME_END: a closed span's display end is its
- * end. A span then takes 3 numbers instead of 7 (about 30 MB of 80 at 100k samples).
+ * NULL_ATTEMPT (the attempt is then 0), COMPACT and SAME_END. COMPACT: the attempt (below
+ * 256), lane and depth (below 65536) are whole numbers kept in the code above those bits instead
+ * of three numbers of their own; SAME_END: a closed span's display end is its end. A span then
+ * takes 3 numbers instead of 7 (about 30 MB of 80 at 100k samples).
  * PD numbers: the parent's duration, the phase count, each phase's duration. An attr's keys, in
  * order, and which of its values are numbers are the item's shape, shared by the items that
  * look alike.
@@ -43,10 +43,14 @@ const HAS_EXTRAS = 16;
 const NULL_ATTEMPT = 32;
 const COMPACT = 64;
 const SAME_END = 128;
-/** where a COMPACT code keeps the attempt, lane and depth (each below the next's place) */
-const ATTEMPT_AT = 2 ** 8;
-const LANE_AT = 2 ** 20;
-const DEPTH_AT = 2 ** 36;
+/**
+ * A COMPACT code: its low 32 bits are the flags (8), the attempt (8) and the lane (16); the
+ * depth (16) is above them. Read back with 32-bit integer operations and one exact division.
+ */
+const ATTEMPT_LIMIT = 2 ** 8;
+const LANE_LIMIT = 2 ** 16;
+const DEPTH_LIMIT = 2 ** 16;
+const HIGH = 2 ** 32;
 /** a whole number that fits its place in a COMPACT code (not -0: it would come back 0) */
 const fitsIn = (value: number, limit: number) =>
   Number.isInteger(value) && value >= 0 && value < limit && !Object.is(value, -0);
@@ -117,9 +121,9 @@ export class ItemPacker {
       const extras = extrasMask(item);
       const attempt = item.attempt ?? 0;
       const compact =
-        fitsIn(attempt, LANE_AT / ATTEMPT_AT) &&
-        fitsIn(item.lane, DEPTH_AT / LANE_AT) &&
-        fitsIn(item.depth, 2 ** 53 / DEPTH_AT);
+        fitsIn(attempt, ATTEMPT_LIMIT) &&
+        fitsIn(item.lane, LANE_LIMIT) &&
+        fitsIn(item.depth, DEPTH_LIMIT);
       const sameEnd =
         item.type === 'span' &&
         item.state === 'closed_span' &&
@@ -132,7 +136,7 @@ export class ItemPacker {
         (compact ? COMPACT : 0) |
         (sameEnd ? SAME_END : 0);
       const code = compact
-        ? flags + attempt * ATTEMPT_AT + item.lane * LANE_AT + item.depth * DEPTH_AT
+        ? ((flags | (attempt << 8) | (item.lane << 16)) >>> 0) + item.depth * HIGH
         : flags;
       refs.push(item.name, item.span_id, item.parent_span_id, item.parent_span_name);
       if (item.type === 'span') {
@@ -242,9 +246,8 @@ function extrasMask(item: RowItem): number {
 /** The items of a packed row, as the format built them (fresh objects each call). */
 export function unpackItems(packed: PackedItems): RowItem[] {
   const items: RowItem[] = new Array(packed.count);
-  // where the next number and the next reference are read
-  const at = { n: 0, f: 0 };
-  for (let i = 0; i < packed.count; i++) items[i] = readItem(packed, at);
+  const cursor = new PackedItemCursor().reset(packed);
+  for (let i = 0; cursor.next(); i++) items[i] = cursor.item();
   return items;
 }
 
@@ -258,143 +261,6 @@ export function unpackItem(packed: PackedItems, index: number): RowItem | undefi
   const cursor = new PackedItemCursor().reset(packed);
   for (let k = 0; k <= index; k++) cursor.next();
   return cursor.item();
-}
-
-/** What every item has beside its attrs, read from its numbers at `n` (one object reused). */
-interface ItemFields {
-  code: number;
-  state: (typeof STATES)[number];
-  start: number;
-  /** a closed span's end_ts (NaN otherwise) */
-  end: number;
-  /** a span's display_end_ts (a point's ts) */
-  displayEnd: number;
-  /** 0 where the code says NULL_ATTEMPT */
-  attempt: number;
-  lane: number;
-  depth: number;
-  /** where the item's attr numbers begin */
-  next: number;
-}
-
-const fieldsRead: ItemFields = {
-  code: 0,
-  state: 'closed_span',
-  start: 0,
-  end: NaN,
-  displayEnd: 0,
-  attempt: 0,
-  lane: 0,
-  depth: 0,
-  next: 0,
-};
-
-function readFields(numbers: Float64Array, n: number): ItemFields {
-  const out = fieldsRead;
-  const code = numbers[n];
-  // the low 8 bits (a COMPACT code is above 2^32: no bitwise operator on the whole of it)
-  const flags = code % ATTEMPT_AT;
-  const state = STATES[flags & 3];
-  out.code = flags;
-  out.state = state;
-  out.start = numbers[n + 1];
-  n += 2;
-  if (state === 'closed_span') out.end = numbers[n++];
-  else out.end = NaN;
-  if (state === 'closed_span' || state === 'open_span')
-    out.displayEnd = flags & SAME_END ? out.end : numbers[n++];
-  else out.displayEnd = out.start;
-  if (flags & COMPACT) {
-    out.attempt = Math.floor(code / ATTEMPT_AT) % (LANE_AT / ATTEMPT_AT);
-    out.lane = Math.floor(code / LANE_AT) % (DEPTH_AT / LANE_AT);
-    out.depth = Math.floor(code / DEPTH_AT);
-  } else {
-    out.attempt = numbers[n];
-    out.lane = numbers[n + 1];
-    out.depth = numbers[n + 2];
-    n += 3;
-  }
-  out.next = n;
-  return out;
-}
-
-/** The item at `at` (a number and a reference offset), made; `at` moves past it. */
-function readItem(packed: PackedItems, at: { n: number; f: number }): RowItem {
-  const { numbers, refs } = packed;
-  let n = at.n;
-  let f = at.f;
-  const fields = readFields(numbers, n);
-  const { code, state } = fields;
-  const name = refs[f] as string;
-  const spanId = refs[f + 1] as string | null;
-  const parentId = refs[f + 2] as string | null;
-  const parentName = refs[f + 3] as string | null;
-  const shape = refs[f + 4] as ItemShape;
-  f += 5;
-  const attempt = code & NULL_ATTEMPT ? null : fields.attempt;
-  let item: RowItem;
-  if (state === 'closed_span' || state === 'open_span') {
-    const span: SpanItem = {
-      type: 'span',
-      state,
-      name,
-      start_ts: fields.start,
-      end_ts: state === 'open_span' ? null : fields.end,
-      display_end_ts: fields.displayEnd,
-      attempt,
-      span_id: spanId,
-      parent_span_id: parentId,
-      parent_span_name: parentName,
-      lane: fields.lane,
-      depth: fields.depth,
-      attrs: { start_attrs: NO_ATTRS, end_attrs: NO_ATTRS },
-    };
-    at.n = fields.next;
-    at.f = f;
-    readAttrs(shape.sections[0], numbers, refs, at, span.attrs, 'start_attrs');
-    readAttrs(shape.sections[1], numbers, refs, at, span.attrs, 'end_attrs');
-    n = at.n;
-    f = at.f;
-    const role = PD_ROLES[(code >> 2) & 3];
-    if (role) {
-      const parentDurationSec = numbers[n];
-      const count = numbers[n + 1];
-      n += 2;
-      const phases: PdPhase[] = [];
-      for (let p = 0; p < count; p++)
-        phases.push({ phase: refs[f++] as string, durationSec: numbers[n++] });
-      span.pd = { role, phases, parentDurationSec };
-    }
-    item = span;
-  } else {
-    const point: PointItem = {
-      type: state === 'point_event' ? 'event' : 'orphan_end',
-      state,
-      name,
-      ts: fields.start,
-      attempt,
-      span_id: spanId,
-      parent_span_id: parentId,
-      parent_span_name: parentName,
-      lane: fields.lane,
-      depth: fields.depth,
-      attrs: NO_ATTRS,
-    };
-    at.n = fields.next;
-    at.f = f;
-    readAttrs(shape.sections[0], numbers, refs, at, point, 'attrs');
-    n = at.n;
-    f = at.f;
-    item = point;
-  }
-  if (code & HAS_EXTRAS) {
-    const keys = refs[f++] as readonly ExtraKey[];
-    const extras = item as unknown as Record<ExtraKey, unknown>;
-    for (const key of keys) extras[key] = refs[f++];
-  }
-  at.n = n;
-  at.f = f;
-  return item;
 }
 
 /**
@@ -414,6 +280,8 @@ export class PackedItemCursor {
   parentSpanId: string | null = null;
   /** end_ts of a closed span (read only for those) */
   endTs = NaN;
+  /** the attempt (null where the item has none) */
+  attempt: number | null = null;
   pdRole: PdRole | null = null;
   /** the keys of the item's OTLP and Chrome specifics (error, links, ...), and where they are */
   private extraKeys: readonly ExtraKey[] | null = null;
@@ -422,8 +290,7 @@ export class PackedItemCursor {
   private index = 0;
   private n = 0;
   private f = 0;
-  /** where the item last read starts */
-  private itemN = 0;
+  /** where the item last read keeps its refs (name, ids, parent name, shape) */
   private itemF = 0;
   private shape: ItemShape | null = null;
   /** where the item's attr numbers, attr references and PD numbers / names begin */
@@ -436,9 +303,62 @@ export class PackedItemCursor {
     return this.state === 'closed_span' || this.state === 'open_span';
   }
 
-  /** The item last read, made (as unpackItems makes it). */
+  /** The item last read, made as the format built it (fresh objects each call). */
   item(): RowItem {
-    return readItem(this.packed!, { n: this.itemN, f: this.itemF });
+    const { numbers, refs } = this.packed!;
+    const shape = this.shape!;
+    const state = this.state;
+    const parentName = refs[this.itemF + 3] as string | null;
+    const at = { n: this.attrN, f: this.attrF };
+    let item: RowItem;
+    if (state === 'closed_span' || state === 'open_span') {
+      const span: SpanItem = {
+        type: 'span',
+        state,
+        name: this.name,
+        start_ts: this.start,
+        end_ts: state === 'open_span' ? null : this.endTs,
+        display_end_ts: this.displayEnd,
+        attempt: this.attempt,
+        span_id: this.spanId,
+        parent_span_id: this.parentSpanId,
+        parent_span_name: parentName,
+        lane: this.lane,
+        depth: this.depth,
+        attrs: { start_attrs: NO_ATTRS, end_attrs: NO_ATTRS },
+      };
+      readAttrs(shape.sections[0], numbers, refs, at, span.attrs, 'start_attrs');
+      readAttrs(shape.sections[1], numbers, refs, at, span.attrs, 'end_attrs');
+      if (this.pdRole) {
+        const phases: PdPhase[] = [];
+        for (let p = 0; p < this.pdPhaseCount; p++)
+          phases.push({ phase: this.pdPhaseName(p), durationSec: this.pdPhaseDuration(p) });
+        span.pd = { role: this.pdRole, phases, parentDurationSec: numbers[this.pdN] };
+      }
+      item = span;
+    } else {
+      const point: PointItem = {
+        type: state === 'point_event' ? 'event' : 'orphan_end',
+        state,
+        name: this.name,
+        ts: this.start,
+        attempt: this.attempt,
+        span_id: this.spanId,
+        parent_span_id: this.parentSpanId,
+        parent_span_name: parentName,
+        lane: this.lane,
+        depth: this.depth,
+        attrs: NO_ATTRS,
+      };
+      readAttrs(shape.sections[0], numbers, refs, at, point, 'attrs');
+      item = point;
+    }
+    const keys = this.extraKeys;
+    if (keys !== null) {
+      const extras = item as unknown as Record<ExtraKey, unknown>;
+      for (let k = 0; k < keys.length; k++) extras[keys[k]] = refs[this.extraF + k];
+    }
+    return item;
   }
 
   /** One of the item's OTLP and Chrome specifics, undefined when it has none. */
@@ -508,10 +428,12 @@ export class PackedItemCursor {
     const { numbers, refs } = packed;
     let n = this.n;
     let f = this.f;
-    this.itemN = n;
     this.itemF = f;
-    const fields = readFields(numbers, n);
-    const { code, state } = fields;
+    const word = numbers[n];
+    // the low 32 bits: a COMPACT code's flags, attempt and lane; any other code is its flags
+    const low = word >>> 0;
+    const code = low & 0xff;
+    const state = STATES[code & 3];
     this.state = state;
     this.name = refs[f] as string;
     this.spanId = refs[f + 1] as string | null;
@@ -520,14 +442,30 @@ export class PackedItemCursor {
     this.shape = shape;
     this.attrF = f + 5;
     f += 5 + shape.refCount;
-    this.start = fields.start;
-    this.endTs = fields.end;
-    this.displayEnd = fields.displayEnd;
-    this.lane = fields.lane;
-    this.depth = fields.depth;
-    this.attrN = fields.next;
-    n = fields.next + shape.numberCount;
-    if (state === 'closed_span' || state === 'open_span') {
+    const start = numbers[n + 1];
+    this.start = start;
+    n += 2;
+    const isSpan = state === 'closed_span' || state === 'open_span';
+    if (state === 'closed_span') this.endTs = numbers[n++];
+    else this.endTs = NaN;
+    if (!isSpan) this.displayEnd = start;
+    else if (code & SAME_END) this.displayEnd = this.endTs;
+    else this.displayEnd = numbers[n++];
+    let attempt: number;
+    if (code & COMPACT) {
+      attempt = (low >>> 8) & 0xff;
+      this.lane = low >>> 16;
+      this.depth = (word - low) / HIGH;
+    } else {
+      attempt = numbers[n];
+      this.lane = numbers[n + 1];
+      this.depth = numbers[n + 2];
+      n += 3;
+    }
+    this.attempt = code & NULL_ATTEMPT ? null : attempt;
+    this.attrN = n;
+    n += shape.numberCount;
+    if (isSpan) {
       this.pdRole = PD_ROLES[(code >> 2) & 3];
       if (this.pdRole) {
         const phases = numbers[n + 1];

@@ -103,10 +103,11 @@ describe('packed items give back what the format built', () => {
   });
 
   it('attempts, lanes and depths too big, fractional, negative or -0 for a compact item come back', () => {
-    // a compact item keeps attempt < 2^12, lane < 2^16, depth < 2^16 in its code number
+    // a compact item keeps attempt < 2^8, lane < 2^16, depth < 2^16 in its code number
     const values: [number | null, number, number][] = [
-      [4095, 65535, 65535], // the largest compact ones
-      [4096, 0, 0],
+      [255, 65535, 65535], // the largest compact ones
+      [256, 0, 0],
+      [0, 32768, 1], // a lane past int32's sign bit once shifted
       [0, 65536, 0],
       [0, 0, 65536],
       [1.5, 2, 3],
