@@ -1,11 +1,11 @@
 import {
   createServer,
-  request,
   type ClientRequest,
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { upstreamRequest } from './upstream-request';
 
 export interface EventsCuttingProxy {
   port: number;
@@ -32,20 +32,7 @@ export async function startEventsCuttingProxy(targetPort: number): Promise<Event
   let answered = 0;
 
   const forward = (req: IncomingMessage, res: ServerResponse): ClientRequest => {
-    const upstream = request(
-      {
-        host: '127.0.0.1',
-        port: targetPort,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
+    const upstream = upstreamRequest(targetPort, req, res);
     req.pipe(upstream);
     return upstream;
   };

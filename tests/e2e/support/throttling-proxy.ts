@@ -1,5 +1,6 @@
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { upstreamRequest } from './upstream-request';
 
 export interface ThrottlingProxy {
   port: number;
@@ -16,20 +17,7 @@ export async function startThrottlingProxy(
   bytesPerSecond: number,
 ): Promise<ThrottlingProxy> {
   const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const upstream = request(
-      {
-        host: '127.0.0.1',
-        port: targetPort,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
+    const upstream = upstreamRequest(targetPort, req, res);
     if (!req.url?.startsWith('/api/upload')) return void req.pipe(upstream);
     let ended = false;
     req.on('data', (chunk: Buffer) => {
