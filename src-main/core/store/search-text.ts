@@ -206,9 +206,12 @@ class TextBytes {
 
   /** `text` lowercased (Unicode's rules, by the engine), as UTF-8 */
   put(text: string): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; Buffer.write encodes natively, in place
-    this.room(text.length * 3);
-    this.size += this.bytes.write(text.toLowerCase(), this.size);
+    const lower = text.toLowerCase();
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; a long value is measured instead, so a
+    // hostile 100 MB attr does not make room for 300 MB
+    this.room(lower.length < 65_536 ? lower.length * 3 : Buffer.byteLength(lower));
+    // Buffer.write encodes natively, in place
+    this.size += this.bytes.write(lower, this.size);
   }
 
   /** one ASCII byte (a separator) */

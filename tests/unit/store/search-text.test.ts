@@ -228,4 +228,16 @@ describe('searching the texts', () => {
     unicode.matchInto('straße i̇stanbul', out, null);
     expect(out[0]).toBe(1);
   });
+
+  it('a value longer than a chunk, beyond ASCII at its end, is kept whole and found', () => {
+    const long = new SearchTextColumn(1024);
+    const label = `${'Ab'.repeat(40_000)} ΤΈΛΟΣ`;
+    long.add(packRows([row({ row_id: 0, start: 0, end: 1, sample_index: 1, label })])[0]);
+    long.add(packRows([row({ row_id: 1, start: 0, end: 1, sample_index: 2, label: 'x' })])[0]);
+    expect(long.text(0)).toBe(['#1', '1', '', '', label, ''].join(SEP).toLowerCase());
+    expect(long.text(1)).toBe(['#2', '2', '', '', 'x', ''].join(SEP));
+    const out = new Uint8Array(2);
+    long.matchInto('abab τέλος', out, null);
+    expect(Array.from(out)).toEqual([1, 0]);
+  });
 });
