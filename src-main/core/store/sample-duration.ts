@@ -44,15 +44,17 @@ function* sampleDurationSteps(
 ): Generator<void, Float64Array, void> {
   const out = new Float64Array(rows.length);
   const done = new Uint8Array(rows.length);
-  // read in place: a group's spans are compared as small records, no item objects are made
+  // read in place: a group's items go into typed columns (GroupItems), no item objects are made
   const item = new PackedItemCursor();
+  const walked = new GroupItems();
   let sinceYield = 0;
   for (const members of groupsOf(rows)) {
-    const shared = sharedSpans(rows, members, item);
-    members.forEach((r, m) => {
-      out[r] = ownDuration(rows[r], item, shared[m]);
-      done[r] = 1;
-    });
+    if (!groupDurations(rows, members, item, walked, out)) {
+      // many spans of the group start at one time: compared sorted, in n log n
+      const shared = sharedSpans(rows, members, item);
+      members.forEach((r, m) => (out[r] = ownDuration(rows[r], item, shared[m])));
+    }
+    for (const r of members) done[r] = 1;
     sinceYield += members.length;
     if (sinceYield >= rowsPerStep) {
       sinceYield = 0;
@@ -79,6 +81,101 @@ function ownDuration(row: PackedRow, item: PackedItemCursor, shared: Uint8Array 
     if (item.displayEnd > end) end = item.displayEnd;
   }
   return end >= start ? end - start : row.end - row.start;
+}
+
+/** Spans of a group that may start at one time before it is compared sorted instead. */
+const CROWDED = 64;
+
+/** A group's items as one walk finds them: typed columns, reused from group to group. */
+class GroupItems {
+  start = new Float64Array(256);
+  end = new Float64Array(256);
+  member = new Int32Array(256);
+  isSpan = new Uint8Array(256);
+  /** the span before this one (in walk order) that starts at the same time, or -1 */
+  sameStart = new Int32Array(256);
+  shared = new Uint8Array(256);
+  names: string[] = [];
+  /** where each member's items begin; the last entry is the item count */
+  memberAt: number[] = [];
+  count = 0;
+
+  push(start: number, end: number, member: number, isSpan: boolean, name: string): void {
+    if (this.count === this.start.length) this.grow();
+    const i = this.count++;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.member[i] = member;
+    this.isSpan[i] = isSpan ? 1 : 0;
+    this.shared[i] = 0;
+    this.names[i] = name;
+  }
+
+  private grow(): void {
+    const n = this.start.length * 2;
+    const bigger = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.start = bigger(this.start);
+    this.end = bigger(this.end);
+    this.member = bigger(this.member);
+    this.isSpan = bigger(this.isSpan);
+    this.sameStart = bigger(this.sameStart);
+    this.shared = bigger(this.shared);
+  }
+}
+
+/**
+ * The group's own durations into `out`, from one walk of its items: a span is shared when a
+ * span of another row starts at the same time (a map by start; NaN and -0 match as `order`
+ * says) with its name and end. False, nothing written, when more than CROWDED spans start at
+ * one time (a hostile group would make those comparisons quadratic).
+ */
+function groupDurations(
+  rows: readonly PackedRow[],
+  members: number[],
+  item: PackedItemCursor,
+  walked: GroupItems,
+  out: Float64Array,
+): boolean {
+  walked.count = 0;
+  walked.memberAt.length = 0;
+  members.forEach((r, m) => {
+    walked.memberAt.push(walked.count);
+    item.reset(rows[r].packed);
+    while (item.next()) walked.push(item.start, item.displayEnd, m, item.isSpan, item.name);
+  });
+  walked.memberAt.push(walked.count);
+  const { start, end, member, isSpan, sameStart, shared, names } = walked;
+  // per start time, the last span that starts then (each span links to the one before it)
+  const lastAt = new Map<number, number>();
+  for (let i = 0; i < walked.count; i++) {
+    if (!isSpan[i]) continue;
+    const before = lastAt.get(start[i]);
+    sameStart[i] = before ?? -1;
+    lastAt.set(start[i], i);
+    let seen = 0;
+    for (let j = before ?? -1; j >= 0; j = sameStart[j]) {
+      if (++seen > CROWDED) return false;
+      if (member[j] !== member[i] && names[j] === names[i] && order(end[i], end[j]) === 0) {
+        shared[i] = 1;
+        shared[j] = 1;
+      }
+    }
+  }
+  members.forEach((r, m) => {
+    let first = Infinity;
+    let last = -Infinity;
+    for (let i = walked.memberAt[m]; i < walked.memberAt[m + 1]; i++) {
+      if (shared[i]) continue;
+      if (start[i] < first) first = start[i];
+      if (end[i] > last) last = end[i];
+    }
+    out[r] = last >= first ? last - first : rows[r].end - rows[r].start;
+  });
+  return true;
 }
 
 interface GroupSpan {

@@ -8,6 +8,37 @@ import {
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { point, row, span } from './hand-rows';
 
+/** The definition, by hand and slowly: what buildSampleDurations must give for any rows. */
+function durationsByDefinition(rows: ReturnType<typeof row>[]): number[] {
+  const same = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
+  return rows.map((own) => {
+    const others = rows.filter(
+      (r) => r !== own && own.group_index !== null && r.group_index === own.group_index,
+    );
+    let first = Infinity;
+    let last = -Infinity;
+    for (const it of own.items) {
+      const start = it.type === 'span' ? it.start_ts : it.ts;
+      const end = it.type === 'span' ? it.display_end_ts : it.ts;
+      const shared =
+        it.type === 'span' &&
+        others.some((r) =>
+          r.items.some(
+            (o) =>
+              o.type === 'span' &&
+              o.name === it.name &&
+              same(o.start_ts, start) &&
+              same(o.display_end_ts, end),
+          ),
+        );
+      if (shared) continue;
+      if (start < first) first = start;
+      if (end > last) last = end;
+    }
+    return last >= first ? last - first : own.end - own.start;
+  });
+}
+
 describe('each sample’s own duration', () => {
   it('leaves out spans another row of the same group has, name, start and end alike', () => {
     const shared = () => span({ name: 'group', start_ts: 0, end_ts: 100 });
@@ -173,6 +204,37 @@ describe('each sample’s own duration', () => {
     ];
     // by hand: row 0 own a 3..21 and b 11..12 -> 3..21 = 18; row 1 own a 30..33, c 0..40 -> 40
     expect(Array.from(buildSampleDurations(packRows(rows)))).toEqual([18, 40]);
+  });
+
+  it('equals the definition on generated groups: few times, names and ends, some crowded', () => {
+    // a seeded generator: many spans alike in two of name, start and end, some NaN and -0
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
+    const times = [0, -0, 1, 2, 3.5, NaN];
+    const rows = Array.from({ length: 60 }, (_, r) =>
+      row({
+        row_id: r,
+        start: 0,
+        end: 100,
+        // groups of 1 to 6 rows, the last group crowded (over 64 spans at one start)
+        group_index: r < 50 ? Math.floor(r / 6) : r < 55 ? null : 99,
+        items: Array.from({ length: r >= 55 ? 40 : 8 }, () =>
+          next() < 0.15
+            ? point({ name: pick(['e', 'a']), ts: pick(times) })
+            : span({
+                name: pick(['a', 'b', 'c']),
+                start_ts: r >= 55 ? 1 : pick(times),
+                end_ts: pick([...times, 9]),
+              }),
+        ),
+      }),
+    );
+    const got = Array.from(buildSampleDurations(packRows(rows)));
+    const expected = durationsByDefinition(rows);
+    expect(got).toEqual(expected);
+    // spans were found shared: not what the rows give with no groups
+    expect(got).not.toEqual(durationsByDefinition(rows.map((r) => ({ ...r, group_index: null }))));
   });
 
   it('spans whose times are not numbers match as their text did: NaN equals NaN', () => {
