@@ -1,6 +1,7 @@
 import type { PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import { rewardValue } from '../model/reward-value';
+import { grownColumn } from '../model/grown-column';
 
 export const ITEM_KIND = { span: 0, event: 1, orphan: 2 } as const;
 export const ITEM_FLAG = {
@@ -83,11 +84,7 @@ function grown<T extends Float64Array | Int32Array | Uint8Array | Uint16Array>(
   length: number,
 ): T {
   if (length <= column.length) return column;
-  const bigger = new (column.constructor as new (n: number) => T)(
-    Math.max(length, Math.ceil(column.length * 1.25), 1024),
-  );
-  bigger.set(column);
-  return bigger;
+  return grownColumn(column, Math.max(length, 1024), 1.25);
 }
 
 const EMPTY_F64 = new Float64Array(0);

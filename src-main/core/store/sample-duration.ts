@@ -2,6 +2,7 @@ import type { PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 import { KeptSteps, finishSteps } from './kept-steps';
+import { grownColumn } from '../model/grown-column';
 
 /** Rows per step of durations made while a worker answers calls: tens of milliseconds. */
 const ROWS_PER_STEP = 10_000;
@@ -71,6 +72,7 @@ function* sampleDurationSteps(
   return out;
 }
 
+/** The extent of a row's items but those marked in `shared` (by item index). */
 function ownDuration(row: PackedRow, item: PackedItemCursor, shared: Uint8Array | null): number {
   let start = Infinity;
   let end = -Infinity;
@@ -112,18 +114,12 @@ class GroupItems {
   }
 
   private grow(): void {
-    const n = this.start.length * 2;
-    const bigger = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(n);
-      b.set(a);
-      return b;
-    };
-    this.start = bigger(this.start);
-    this.end = bigger(this.end);
-    this.member = bigger(this.member);
-    this.isSpan = bigger(this.isSpan);
-    this.sameStart = bigger(this.sameStart);
-    this.shared = bigger(this.shared);
+    this.start = grownColumn(this.start, 0, 2);
+    this.end = grownColumn(this.end, 0, 2);
+    this.member = grownColumn(this.member, 0, 2);
+    this.isSpan = grownColumn(this.isSpan, 0, 2);
+    this.sameStart = grownColumn(this.sameStart, 0, 2);
+    this.shared = grownColumn(this.shared, 0, 2);
   }
 }
 

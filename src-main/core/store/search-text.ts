@@ -1,6 +1,7 @@
 import type { AttrValue, PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
+import { grownColumn } from '../model/grown-column';
 
 /** Per store, the rows' search texts built so far (rows [0, texts.length)). */
 const cache = new WeakMap<TraceStore, SearchTextColumn>();
@@ -15,8 +16,9 @@ export function searchTextsOf(store: TraceStore): SearchTextColumn {
 }
 
 /**
- * Builds the search texts of up to `count` more rows; true once every row has one. Lets the
- * worker build the index between calls instead of on the first search (seconds at 100k rows).
+ * Builds the search texts of up to `count` more rows (searchTextReady says when every row has
+ * one), and gives the store's texts so far. Lets the worker build the index between calls
+ * instead of on the first search (seconds at 100k rows).
  */
 export function buildSearchTextSlice(store: TraceStore, count: number): SearchTextColumn {
   let texts = cache.get(store);
@@ -186,14 +188,9 @@ export class SearchTextColumn {
   }
 
   private growRows(): void {
-    const grow = (column: Int32Array) => {
-      const bigger = new Int32Array(column.length * 2);
-      bigger.set(column);
-      return bigger;
-    };
-    this.rowChunk = grow(this.rowChunk);
-    this.rowStart = grow(this.rowStart);
-    this.rowEnd = grow(this.rowEnd);
+    this.rowChunk = grownColumn(this.rowChunk, 0, 2);
+    this.rowStart = grownColumn(this.rowStart, 0, 2);
+    this.rowEnd = grownColumn(this.rowEnd, 0, 2);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { AttrValue, Attrs } from '../../model/row';
+import { grownColumn } from '../../model/grown-column';
 import { newRawSpan, type RawEvent, type RawLink, type RawSpan } from './import-spans';
 import { EMPTY_ATTRS, setAttr, statusFrom } from './otlp-values';
 
@@ -57,11 +58,7 @@ class Growing<T extends Int32Array | Float64Array> {
   constructor(public array: T) {}
 
   push(value: number): number {
-    if (this.length === this.array.length) {
-      const grown = new (this.array.constructor as new (n: number) => T)(this.array.length * 2);
-      grown.set(this.array);
-      this.array = grown;
-    }
+    if (this.length === this.array.length) this.array = grownColumn(this.array, 0, 2);
     this.array[this.length] = value;
     return this.length++;
   }
