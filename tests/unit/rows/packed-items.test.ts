@@ -158,6 +158,31 @@ describe('packed items give back what the format built', () => {
     expect(unpackItems(packed)).toStrictEqual(items);
   });
 
+  it('rows of one packer keep their numbers side by side in shared chunks; a big row has its own', () => {
+    const packer = new ItemPacker();
+    const small = (r: number) =>
+      row({
+        row_id: r,
+        start: r,
+        end: r + 1,
+        items: [span({ name: 'gen', start_ts: r, end_ts: r + 0.5, display_end_ts: r + 0.5 })],
+      });
+    const manyItems = Array.from({ length: 20_000 }, (_, k) =>
+      point({ name: 'ev', ts: k, attrs: { k } }),
+    );
+    const rows = [small(0), small(1), row({ row_id: 2, start: 0, end: 1, items: manyItems })];
+    for (let r = 3; r < 60_000; r++) rows.push(small(r));
+    const packed = rows.map((r) => packer.packRow(r));
+    const [a, b, big] = packed.map((p) => p.packed.numbers);
+    expect(b.buffer).toBe(a.buffer);
+    expect(b.byteOffset).toBe(a.byteOffset + a.byteLength);
+    expect(big.buffer).not.toBe(a.buffer);
+    expect(big.byteLength).toBe(big.buffer.byteLength);
+    // 60k rows of 3 numbers fill more than one chunk: each row still reads back as it was built
+    expect(new Set(packed.map((p) => p.packed.numbers.buffer)).size).toBeGreaterThan(2);
+    packed.forEach((p, r) => expect(unpackRow(p)).toStrictEqual(rows[r]));
+  });
+
   it('a "__proto__" key from a file stays a plain own key, with its value', () => {
     const attrs = {} as Record<string, unknown>;
     Object.defineProperty(attrs, '__proto__', {
