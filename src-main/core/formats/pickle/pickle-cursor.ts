@@ -183,6 +183,23 @@ export class PickleCursor {
     return out;
   }
 
+  /**
+   * n bytes at a position read before, without moving: from the window when they are in it,
+   * else read from the source (a copy).
+   */
+  peekAt(sourceOffset: number, n: number): Uint8Array {
+    const from = sourceOffset - this.windowStart;
+    if (from >= 0 && from + n <= this.window.length) return this.window.subarray(from, from + n);
+    if (sourceOffset < 0 || n < 0 || sourceOffset + n > this.source.size)
+      throw new FormatError(
+        'pickle/truncated',
+        `the pickle claims ${n} bytes that the file does not have`,
+        this.abs(sourceOffset),
+      );
+    const read = this.source.read(sourceOffset, n);
+    return new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+  }
+
   /** bytes up to and excluding the next newline (text opcodes of protocol 0) */
   line(): string {
     let out = '';

@@ -10,6 +10,7 @@ import {
 import { PickleCursor } from './pickle-cursor';
 import { AsciiStringCache, FNV_START, fnv } from '../../bytes/ascii-string-cache';
 import { interpretCall, interpretBuild, type CallContext } from './allow-list';
+import { FORGOTTEN, PickleMemo } from './pickle-memo';
 
 export interface PickleOptions {
   /** persistent ids (torch storages) become what this returns */
@@ -74,8 +75,6 @@ class ListBuilder {
 
 type Slot = PyValue | ListBuilder | typeof MARK_SENTINEL;
 const MARK_SENTINEL = Symbol('mark');
-/** a memo slot whose container was let go (PickleOptions.onAppend's forgetFinished) */
-const FORGOTTEN = Symbol('forgotten');
 /** forgetFinished looks at the memo once at least this many slots were added */
 const FORGET_BATCH = 1 << 14;
 
@@ -105,9 +104,11 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const lazyMin = options.lazyListMin ?? 64;
   const stack: Slot[] = [];
   const marks: number[] = [];
-  // an array, not a Map: V8 Maps stop at 2^24 entries and big dumps memoize every string
-  const memo: (Slot | typeof FORGOTTEN)[] = [];
-  let memoSize = 0;
+  // not a Map: V8 Maps stop at 2^24 entries and big dumps memoize every string
+  const memo = new PickleMemo<Slot>((at) => readStringAt(at), cursor.source.size);
+  // where the last string opcode started and ended: a PUT right after it memoizes that string
+  let lastStringAt = -1;
+  let lastStringEnd = -1;
   let samplesRead = 0;
   let ops = 0;
   const at = () => cursor.abs(cursor.offset);
@@ -314,11 +315,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   };
   // objects that BUILD may turn into their attribute dict, and the memo slot that holds them
   const memoOfObject = new Map<object, number>();
-  const memoPut = (index: number) => {
+  const memoPut = (index: number, opOffset: number) => {
+    if (!Number.isInteger(index) || index < 0)
+      fail('pickle/bad-memo', `the pickle writes memo slot ${index}`);
     if (index >= MAX_MEMO) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
     const slot = top();
-    if (memo[index] === undefined) memoSize++;
-    memo[index] = slot;
+    memo.put(index, slot, opOffset === lastStringEnd ? lastStringAt : -1);
     if (slot && typeof slot === 'object' && (slot as PyObjectRef).$kind === 'object')
       memoOfObject.set(slot, index);
   };
@@ -328,18 +330,17 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     // amortized: each slot is looked at once, and only after enough new ones arrived
     if (memo.length - forgottenUpTo < FORGET_BATCH) return;
     const onStack = new Set<Slot>(stack);
-    for (let i = forgottenUpTo; i < memo.length; i++) {
-      const slot = memo[i];
-      if (slot === FORGOTTEN || !isFinishedContainer(slot) || onStack.has(slot)) continue;
-      memo[i] = FORGOTTEN;
-      memoOfObject.delete(slot as object);
-    }
+    memo.forgetFinished(
+      forgottenUpTo,
+      (slot) => isFinishedContainer(slot) && !onStack.has(slot),
+      (slot) => memoOfObject.delete(slot as object),
+    );
     forgottenUpTo = memo.length;
   };
   const memoGet = (index: number) => {
-    const slot = memo[index];
+    const slot = Number.isInteger(index) && index >= 0 ? memo.get(index) : undefined;
     if (slot === undefined)
-      fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
+      return fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
     if (slot === FORGOTTEN)
       return fail('pickle/memo-forgotten', `the pickle reads memo ${index} after it was let go`);
     if (holdsValues(slot)) sharedContainers = true;
@@ -347,8 +348,9 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const shortStrings = new AsciiStringCache();
-  const str = (n: number) => {
-    const bytes = cursor.bytes(n);
+  const str = (n: number) => text(cursor.bytes(n), n);
+  /** a UTF-8 string opcode's text */
+  const text = (bytes: Uint8Array, n: number) => {
     // short ASCII strings (keys, names, ids) skip the decoder's per-call cost, and repeats
     // (Python pickles equal values of distinct str objects again and again) share one copy
     if (n <= 48) {
@@ -365,6 +367,18 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       if (ascii) return shortStrings.get(bytes, 0, n, hash);
     }
     return decoder.decode(bytes);
+  };
+  /** the text of the string opcode at `at` again (a settled memo slot read back) */
+  const readStringAt = (at: number): string => {
+    const head = cursor.peekAt(at, Math.min(9, cursor.source.size - at));
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    const [skip, n] =
+      head[0] === 0x8c
+        ? [2, head[1]]
+        : head[0] === 0x58
+          ? [5, view.getUint32(1, true)]
+          : [9, Number(view.getBigUint64(1, true))];
+    return text(cursor.peekAt(at + skip, n), n);
   };
   const latin1 = (n: number) => {
     const b = cursor.bytes(n);
@@ -470,12 +484,18 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       }
       case 0x58: // BINUNICODE
         push(str(cursor.u32()));
+        lastStringAt = opOffset;
+        lastStringEnd = cursor.offset;
         break;
       case 0x8c: // SHORT_BINUNICODE
         push(str(cursor.u8()));
+        lastStringAt = opOffset;
+        lastStringEnd = cursor.offset;
         break;
       case 0x8d: // BINUNICODE8
         push(str(cursor.u64()));
+        lastStringAt = opOffset;
+        lastStringEnd = cursor.offset;
         break;
       case 0x56: // UNICODE (raw-unicode-escape text)
         push(unescapeRawUnicode(cursor.line()));
@@ -686,7 +706,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         if (built !== obj && obj !== null && typeof obj === 'object') {
           // an object read as its attribute dict: its memo entry must see the dict too
           const index = memoOfObject.get(obj);
-          if (index !== undefined) memo[index] = built;
+          if (index !== undefined) memo.put(index, built, -1);
         }
         break;
       }
@@ -716,16 +736,16 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         memoGet(cursor.u32());
         break;
       case 0x70: // PUT
-        memoPut(Number(cursor.line()));
+        memoPut(Number(cursor.line()), opOffset);
         break;
       case 0x71: // BINPUT
-        memoPut(cursor.u8());
+        memoPut(cursor.u8(), opOffset);
         break;
       case 0x72: // LONG_BINPUT
-        memoPut(cursor.u32());
+        memoPut(cursor.u32(), opOffset);
         break;
       case 0x94: // MEMOIZE
-        memoPut(memoSize);
+        memoPut(memo.size, opOffset);
         break;
       case 0x82:
       case 0x83:

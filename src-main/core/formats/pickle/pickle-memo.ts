@@ -1,0 +1,153 @@
+/** a memo slot whose container was let go (PickleMemo.forgetFinished) */
+export const FORGOTTEN: unique symbol = Symbol('forgotten');
+export type MemoSlot<T> = T | typeof FORGOTTEN | undefined;
+
+/** Slots per segment: the memo is settled a segment at a time. */
+const SEGMENT_BITS = 14;
+const SEGMENT = 1 << SEGMENT_BITS;
+const SLOT_MASK = SEGMENT - 1;
+/**
+ * A settled slot's code: never written, let go, a value kept in the segment's map, or (from
+ * STRING_AT on) a string to read again from the pickle, at its opcode's offset + STRING_AT.
+ */
+const EMPTY = 0;
+const LET_GO = 1;
+const KEPT = 2;
+const STRING_AT = 3;
+/** Strings of settled slots read back recently, by slot (direct-mapped: keys are few and hot). */
+const HOT_BITS = 12;
+const HOT_MASK = (1 << HOT_BITS) - 1;
+
+interface Segment<T> {
+  /** the slots while the segment is live (a plain array: V8 keeps a sparse one small) */
+  values: MemoSlot<T>[] | null;
+  /** per live slot holding a string read from an opcode: that opcode's offset + STRING_AT */
+  stringAt: number[] | null;
+  /** how many slots of the segment were written */
+  written: number;
+  /** per slot of a settled segment, its code (EMPTY ... STRING_AT + offset) */
+  codes: Uint32Array | Float64Array | null;
+  /** the values of a settled segment's KEPT slots, by memo index */
+  kept: Map<number, T> | null;
+}
+
+/**
+ * A pickle's memo, which every value of a CPython pickle goes through (5.5M slots for a 100k
+ * sample dump). Live, it is an array of values; once a reader lets finished containers go
+ * (forgetFinished), whole segments behind the reading point are settled: a string becomes the
+ * offset of the opcode it was read from, and is decoded again if the pickle reads it back
+ * (interned dict keys: a few, read back again and again, found in a small cache). A settled
+ * slot takes 4 bytes outside the collector's heap instead of 8 in it, plus the string it kept
+ * alive, and the collector no longer walks millions of slots.
+ */
+export class PickleMemo<T> {
+  private readonly segments: (Segment<T> | undefined)[] = [];
+  /** distinct slots written: what MEMOIZE numbers the next slot by */
+  size = 0;
+  /** one past the highest slot written */
+  length = 0;
+  private readonly hotIndex = new Int32Array(HOT_MASK + 1).fill(-1);
+  private readonly hotValue: string[] = new Array<string>(HOT_MASK + 1).fill('');
+
+  /**
+   * `readString` decodes the string opcode at an offset again; `sourceSize` bounds the offsets
+   * (past 4 GiB a settled slot takes 8 bytes).
+   */
+  constructor(
+    private readonly readString: (at: number) => string,
+    private readonly sourceSize: number,
+  ) {}
+
+  /** `at`: where the opcode that read `value` (a string) starts, or -1 (anything else). */
+  put(index: number, value: T, at: number): void {
+    let segment = this.segments[index >>> SEGMENT_BITS];
+    if (segment === undefined) {
+      segment = { values: [], stringAt: [], written: 0, codes: null, kept: null };
+      this.segments[index >>> SEGMENT_BITS] = segment;
+    }
+    const k = index & SLOT_MASK;
+    if (segment.values !== null) {
+      if (segment.values[k] === undefined) {
+        this.size++;
+        segment.written++;
+      }
+      segment.values[k] = value;
+      segment.stringAt![k] = at < 0 ? 0 : at + STRING_AT;
+    } else {
+      const codes = segment.codes!;
+      if (codes[k] === EMPTY) this.size++;
+      if (codes[k] === KEPT) segment.kept!.delete(index);
+      if (at >= 0 && typeof value === 'string') codes[k] = at + STRING_AT;
+      else {
+        codes[k] = KEPT;
+        (segment.kept ??= new Map()).set(index, value);
+      }
+    }
+    if (index >= this.length) this.length = index + 1;
+    // a slot written again never reads back the string it had
+    if (this.hotIndex[index & HOT_MASK] === index) this.hotIndex[index & HOT_MASK] = -1;
+  }
+
+  get(index: number): MemoSlot<T> {
+    const segment = this.segments[index >>> SEGMENT_BITS];
+    if (segment === undefined) return undefined;
+    const k = index & SLOT_MASK;
+    if (segment.values !== null) return segment.values[k];
+    const code = segment.codes![k];
+    if (code >= STRING_AT) {
+      const h = index & HOT_MASK;
+      if (this.hotIndex[h] === index) return this.hotValue[h] as T;
+      const text = this.readString(code - STRING_AT);
+      this.hotIndex[h] = index;
+      this.hotValue[h] = text;
+      return text as T;
+    }
+    if (code === EMPTY) return undefined;
+    return code === LET_GO ? FORGOTTEN : segment.kept!.get(index);
+  }
+
+  /**
+   * Lets go of the slots from `from` on that `isFinished` says are done with (`onLetGo` sees
+   * each), then settles every segment wholly behind the highest slot written: each slot of
+   * those was looked at by this pass or an earlier one.
+   */
+  forgetFinished(from: number, isFinished: (slot: T) => boolean, onLetGo: (slot: T) => void): void {
+    const last = (this.length - 1) >>> SEGMENT_BITS;
+    for (let s = from >>> SEGMENT_BITS; s <= last; s++) {
+      const segment = this.segments[s];
+      if (segment === undefined || segment.values === null) continue;
+      const values = segment.values;
+      const base = s << SEGMENT_BITS;
+      for (let k = Math.max(0, from - base); k < values.length; k++) {
+        const slot = values[k];
+        if (slot === undefined || slot === FORGOTTEN || !isFinished(slot)) continue;
+        values[k] = FORGOTTEN;
+        onLetGo(slot);
+      }
+      // a sparse segment (a pickle writing slots far apart) stays a sparse array
+      if (s < last && segment.written >= SEGMENT / 2) this.settle(segment, base);
+    }
+  }
+
+  private settle(segment: Segment<T>, base: number): void {
+    const values = segment.values!;
+    const stringAt = segment.stringAt!;
+    const codes =
+      this.sourceSize + STRING_AT < 2 ** 32 ? new Uint32Array(SEGMENT) : new Float64Array(SEGMENT);
+    let kept: Map<number, T> | null = null;
+    for (let k = 0; k < values.length; k++) {
+      const slot = values[k];
+      if (slot === undefined) continue;
+      if (slot === FORGOTTEN) codes[k] = LET_GO;
+      else if (typeof slot === 'string' && stringAt[k] > 0) codes[k] = stringAt[k];
+      else {
+        codes[k] = KEPT;
+        (kept ??= new Map()).set(base + k, slot);
+      }
+    }
+    segment.values = null;
+    segment.stringAt = null;
+    segment.codes = codes;
+    segment.kept = kept;
+  }
+}
