@@ -84,6 +84,32 @@ describe('the memo, slot by slot', () => {
   });
 });
 
+describe('memo slots a pickle names', () => {
+  const text = (t: string) => [...new TextEncoder().encode(t)];
+  const read = (ops: number[]) =>
+    readPickle(new PickleCursor(bytesSource('p.pkl', new Uint8Array(ops)), 0, 0)).value;
+
+  it('a PUT or GET of a negative, fractional or unreadable slot is a coded error', () => {
+    for (const slot of ['-1', '1.5', 'x'])
+      for (const ops of [
+        [0x80, 2, 0x4e, 0x70, ...text(`${slot}\n`), 0x2e],
+        [0x80, 2, 0x4e, 0x70, ...text('0\n'), 0x30, 0x67, ...text(`${slot}\n`), 0x2e],
+      ]) {
+        let code = '';
+        try {
+          read(ops);
+        } catch (error) {
+          code = (error as { code?: string }).code ?? '';
+        }
+        expect(code).toBe('pickle/bad-memo');
+      }
+    // text slots that are whole numbers read back
+    expect(read([0x80, 2, 0x4e, 0x70, ...text('3\n'), 0x30, 0x67, ...text('3\n'), 0x2e])).toBe(
+      null,
+    );
+  });
+});
+
 describe('a pickle read letting finished values go', () => {
   const SHORT_BINUNICODE = 0x8c;
   const BINUNICODE8 = 0x8d;
