@@ -90,6 +90,8 @@ export interface PackedItems {
   readonly count: number;
   readonly numbers: Float64Array;
   readonly refs: readonly unknown[];
+  /** what the rows packed together share (rows/packed-items.ts reads it) */
+  readonly table: unknown;
 }
 
 /** What a row says of its sample (or trace, or process); the rest is counted over its items. */

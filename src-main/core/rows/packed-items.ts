@@ -11,6 +11,7 @@ import type {
   RowItem,
   SpanItem,
 } from '../model/row';
+import { SpanIds } from './span-ids';
 
 /**
  * A row's items kept as one array of numbers and one of references instead of an object per
@@ -24,9 +25,12 @@ import type {
  *                    SAME_END), attempt, lane, depth (unless COMPACT), ...attr numbers,
  *                    ...PD numbers]
  *            points [code, ts, attempt, lane, depth (unless COMPACT), ...attr numbers]
- *   refs:    [name, span_id, parent_span_id, parent_span_name, shape, ...attr values that are
- *             not numbers, ...PD phase names, extras (when the code says so: the list of
- *             their keys, then their values)]
+ *   refs:    [head, span id, parent span id, ...attr values that are not numbers, ...PD
+ *             phase names, extras (when the code says so: the list of their keys, then their
+ *             values)]
+ * `head` numbers the item's name, parent_span_name and shape among the file's (ItemTable): a
+ * few hundred for a million items. Span ids are numbers of ItemTable's SpanIds (the same id
+ * twice in a row, a span's and its children's parent id, is one number), NO_ID for null.
  * `code` holds in its low 8 bits the state (STATES), the PD role << 2, HAS_EXTRAS,
  * NULL_ATTEMPT (the attempt is then 0), COMPACT and SAME_END. COMPACT: the attempt (below
  * 256), lane and depth (below 65536) are whole numbers kept in the code above those bits instead
@@ -93,6 +97,23 @@ const EXTRA_KEY_LISTS: (readonly ExtraKey[])[] = Array.from(
   (_, mask) => EXTRA_KEYS.filter((_key, k) => (mask & (1 << k)) !== 0),
 );
 
+/** What the rows of one packer share: their items' heads and span ids. */
+interface ItemTable {
+  heads: ItemHead[];
+  ids: SpanIds;
+}
+
+/** What items of one name, parent and attrs shape have alike. */
+interface ItemHead {
+  name: string;
+  parentName: string | null;
+  shape: ItemShape;
+}
+
+/** a span id of null, and of undefined (a format that left it out) */
+const NO_ID = -1;
+const UNDEFINED_ID = -2;
+
 /** One attrs object for every item without attrs (frozen: items are never changed). */
 const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
 
@@ -104,6 +125,11 @@ export class ItemPacker {
   private readonly shapes = new Map<string, ItemShape>();
   /** where the rows' numbers are put side by side (NumberChunks) */
   private readonly chunks = new NumberChunks();
+  private readonly table: ItemTable = { heads: [], ids: new SpanIds() };
+  /** each head's number, by shape, name and parent name */
+  private readonly headNumbers = new Map<ItemShape, Map<string, Map<string | null, number>>>();
+  /** the number of each span id the row being packed names */
+  private readonly rowIds = new Map<unknown, number>();
   /** the shape the last item of a name had: almost every item matches it */
   private readonly lastShape = new Map<string, ItemShape>();
   private numbers: number[] = [];
@@ -118,6 +144,7 @@ export class ItemPacker {
   pack(items: readonly RowItem[]): PackedItems {
     const numbers: number[] = (this.numbers = []);
     const refs: unknown[] = (this.refs = []);
+    this.rowIds.clear();
     for (const item of items) {
       const pd = item.type === 'span' ? item.pd : undefined;
       const extras = extrasMask(item);
@@ -140,14 +167,20 @@ export class ItemPacker {
       const code = compact
         ? ((flags | (attempt << 8) | (item.lane << 16)) >>> 0) + item.depth * HIGH
         : flags;
-      refs.push(item.name, item.span_id, item.parent_span_id, item.parent_span_name);
+      const shape =
+        item.type === 'span'
+          ? this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs)
+          : this.shapeOf(item.name, item.attrs, null);
+      refs.push(
+        this.headOf(item.name, item.parent_span_name, shape),
+        this.idOf(item.span_id),
+        this.idOf(item.parent_span_id),
+      );
       if (item.type === 'span') {
         numbers.push(code, item.start_ts);
         if (item.state === 'closed_span') numbers.push(item.end_ts ?? 0);
         if (!sameEnd) numbers.push(item.display_end_ts);
         if (!compact) numbers.push(attempt, item.lane, item.depth);
-        const shape = this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs);
-        refs.push(shape);
         this.putAttrs(shape.sections[0], item.attrs.start_attrs);
         this.putAttrs(shape.sections[1], item.attrs.end_attrs);
         if (pd) {
@@ -160,8 +193,6 @@ export class ItemPacker {
       } else {
         numbers.push(code, item.ts);
         if (!compact) numbers.push(attempt, item.lane, item.depth);
-        const shape = this.shapeOf(item.name, item.attrs, null);
-        refs.push(shape);
         this.putAttrs(shape.sections[0], item.attrs);
       }
       if (extras) {
@@ -172,7 +203,36 @@ export class ItemPacker {
     }
     // an exact copy: the array pushed to has up to half its length again of spare room (a
     // third of the refs' memory at 100k rows)
-    return { count: items.length, numbers: this.chunks.put(numbers), refs: refs.slice() };
+    return {
+      count: items.length,
+      numbers: this.chunks.put(numbers),
+      refs: refs.slice(),
+      table: this.table,
+    };
+  }
+
+  private headOf(name: string, parentName: string | null, shape: ItemShape): number {
+    let byName = this.headNumbers.get(shape);
+    if (byName === undefined) this.headNumbers.set(shape, (byName = new Map()));
+    let byParent = byName.get(name);
+    if (byParent === undefined) byName.set(name, (byParent = new Map()));
+    let head = byParent.get(parentName);
+    if (head === undefined) {
+      head = this.table.heads.push({ name, parentName, shape }) - 1;
+      byParent.set(parentName, head);
+    }
+    return head;
+  }
+
+  private idOf(id: unknown): number {
+    if (id === null) return NO_ID;
+    if (id === undefined) return UNDEFINED_ID;
+    let number = this.rowIds.get(id);
+    if (number === undefined) {
+      number = this.table.ids.add(id);
+      this.rowIds.set(id, number);
+    }
+    return number;
   }
 
   private putAttrs(section: AttrSection, attrs: Attrs): void {
@@ -306,8 +366,11 @@ export class PackedItemCursor {
   lane = 0;
   depth = 0;
   name = '';
-  spanId: string | null = null;
-  parentSpanId: string | null = null;
+  /** the item's span id and parent span id as numbers of the row's SpanIds (NO_ID: none) */
+  spanIdKey = NO_ID;
+  parentSpanIdKey = NO_ID;
+  private parentName: string | null = null;
+  private table: ItemTable | null = null;
   /** end_ts of a closed span (read only for those) */
   endTs = NaN;
   /** the attempt (null where the item has none) */
@@ -320,14 +383,30 @@ export class PackedItemCursor {
   private index = 0;
   private n = 0;
   private f = 0;
-  /** where the item last read keeps its refs (name, ids, parent name, shape) */
-  private itemF = 0;
   private shape: ItemShape | null = null;
   /** where the item's attr numbers, attr references and PD numbers / names begin */
   private attrN = 0;
   private attrF = 0;
   private pdN = 0;
   private pdF = 0;
+
+  get spanId(): string | null {
+    return this.idText(this.spanIdKey);
+  }
+
+  get parentSpanId(): string | null {
+    return this.idText(this.parentSpanIdKey);
+  }
+
+  /** Whether the item has a span id that is not empty, without making its text. */
+  get hasSpanId(): boolean {
+    return this.spanIdKey >= 0 && this.table!.ids.isTruthy(this.spanIdKey);
+  }
+
+  private idText(key: number): string | null {
+    if (key >= 0) return this.table!.ids.get(key) as string | null;
+    return key === UNDEFINED_ID ? (undefined as unknown as null) : null;
+  }
 
   get isSpan(): boolean {
     return this.state === 'closed_span' || this.state === 'open_span';
@@ -338,7 +417,7 @@ export class PackedItemCursor {
     const { numbers, refs } = this.packed!;
     const shape = this.shape!;
     const state = this.state;
-    const parentName = refs[this.itemF + 3] as string | null;
+    const parentName = this.parentName;
     const at = { n: this.attrN, f: this.attrF };
     let item: RowItem;
     if (state === 'closed_span' || state === 'open_span') {
@@ -444,6 +523,7 @@ export class PackedItemCursor {
   /** Starts over on `packed`: `next()` then reads its first item. */
   reset(packed: PackedItems): this {
     this.packed = packed;
+    this.table = packed.table as ItemTable;
     this.index = 0;
     this.n = 0;
     this.f = 0;
@@ -458,20 +538,21 @@ export class PackedItemCursor {
     const { numbers, refs } = packed;
     let n = this.n;
     let f = this.f;
-    this.itemF = f;
     const word = numbers[n];
     // the low 32 bits: a COMPACT code's flags, attempt and lane; any other code is its flags
     const low = word >>> 0;
     const code = low & 0xff;
     const state = STATES[code & 3];
     this.state = state;
-    this.name = refs[f] as string;
-    this.spanId = refs[f + 1] as string | null;
-    this.parentSpanId = refs[f + 2] as string | null;
-    const shape = refs[f + 4] as ItemShape;
+    const head = this.table!.heads[refs[f] as number];
+    this.name = head.name;
+    this.parentName = head.parentName;
+    this.spanIdKey = refs[f + 1] as number;
+    this.parentSpanIdKey = refs[f + 2] as number;
+    const shape = head.shape;
     this.shape = shape;
-    this.attrF = f + 5;
-    f += 5 + shape.refCount;
+    this.attrF = f + 3;
+    f += 3 + shape.refCount;
     const start = numbers[n + 1];
     this.start = start;
     n += 2;

@@ -186,11 +186,12 @@ export class StoreBuilder {
       addToIndex(this.byStatus, this.rowStatus[r], r);
       addToIndex(this.bySource, this.rowSource[r], r);
       // a span's parent by its id, among the row's spans (items of a row are added together)
-      const spanIndex = new Map<string, number>();
+      // (ids by their numbers: the same id twice in a row is one number)
+      const spanIndex = new Map<number, number>();
       cursor.reset(row.packed);
       for (let n = 0; cursor.next(); n++) {
         const isSpan = cursor.state === 'closed_span' || cursor.state === 'open_span';
-        if (isSpan && cursor.spanId) spanIndex.set(cursor.spanId, n);
+        if (isSpan && cursor.hasSpanId) spanIndex.set(cursor.spanIdKey, n);
       }
       cursor.reset(row.packed);
       while (cursor.next()) {
@@ -216,8 +217,7 @@ export class StoreBuilder {
         if (cursor.pdRole === 'decode') flags |= ITEM_FLAG.pdDecode;
         if (cursor.extra('missing_parent')) flags |= ITEM_FLAG.missingParent;
         this.itemFlags[i] = flags;
-        const parent = cursor.parentSpanId;
-        this.itemParent[i] = parent !== null ? (spanIndex.get(parent) ?? -1) : -1;
+        this.itemParent[i] = spanIndex.get(cursor.parentSpanIdKey) ?? -1;
         addToIndex(this.byName, this.itemName[i], r);
         i++;
       }

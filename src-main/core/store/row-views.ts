@@ -1,5 +1,5 @@
 import type { ItemView, RowFacts, RowOrder, RowView, SpanDetails } from '../api/trace-api';
-import type { PdPhase } from '../model/row';
+import type { PackedItems, PdPhase } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
 import { PackedItemCursor, unpackItem } from '../rows/packed-items';
 
@@ -18,9 +18,9 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
     const row = store.rows[r];
     const items: ItemView[] = [];
     const base = store.rowItemOffset[r];
-    const spanIndex = new Map<string, number>();
-    item.reset(row.packed);
-    for (let k = 0; item.next(); k++) if (item.isSpan && item.spanId) spanIndex.set(item.spanId, k);
+    // the row's spans by id, made only for a row with links (ids are made as text to match them)
+    let spanIndex: Map<string, number> | null = null;
+    const spansById = () => (spanIndex ??= spanIndexOf(row.packed));
     item.reset(row.packed);
     for (let i = base; item.next(); i++) {
       const flags = store.itemFlags[i];
@@ -47,7 +47,7 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
       const links = item.extra('links');
       if (links && links.length > 0) {
         const targets = links
-          .map((link) => spanIndex.get(link.span_id))
+          .map((link) => spansById().get(link.span_id))
           .filter((k): k is number => k !== undefined);
         if (targets.length > 0) view.links = targets;
       }
@@ -151,4 +151,12 @@ export function rowFactsOf(store: TraceStore): RowFacts {
     startSec: store.rowStart,
     endSec: store.rowEnd,
   };
+}
+
+/** A row's spans by their id (the last span of an id), as item indexes. */
+function spanIndexOf(packed: PackedItems): Map<string, number> {
+  const spans = new Map<string, number>();
+  const item = new PackedItemCursor().reset(packed);
+  for (let k = 0; item.next(); k++) if (item.isSpan && item.hasSpanId) spans.set(item.spanId!, k);
+  return spans;
 }

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { SpanIds } from '../../../src-main/core/rows/span-ids';
+import { ItemPacker, PackedItemCursor, unpackRow } from '../../../src-main/core/rows/packed-items';
+import { point, row, span } from '../store/hand-rows';
+
+// A file's span ids kept by number: short lowercase hex ids as packed digits outside the heap,
+// anything else as it was. Every id must come back exactly as it went in.
+
+describe('span ids by number', () => {
+  it('every id comes back as it was added, hex or not', () => {
+    const ids = new SpanIds();
+    const given: unknown[] = [
+      '',
+      '0',
+      'f',
+      '1c04f362cc484a589930455d3c0ab41a',
+      'cdc0d3f1dc0699bb',
+      '0123456789abcdef0123456789abcde',
+      '1C04F362', // uppercase: not packed, so it keeps its case
+      '1c04f362cc484a589930455d3c0ab41a0', // 33 digits
+      'span-7',
+      'ü',
+      '12345',
+      7,
+      { odd: true },
+    ];
+    // enough ids to fill more than one chunk of records
+    for (let i = 0; i < 70_000; i++) given.push(i.toString(16).padStart(i % 33, '0'));
+    const numbers = given.map((id) => ids.add(id));
+    expect(new Set(numbers).size).toBe(given.length);
+    numbers.forEach((n, k) => expect(ids.get(n)).toBe(given[k]));
+    expect(numbers.map((n) => ids.isTruthy(n)).slice(0, 3)).toEqual([false, true, true]);
+    expect(ids.isTruthy(numbers[given.indexOf(7)])).toBe(true);
+  });
+
+  it('a row names each id once: a span and its children share the number; the cursor makes the text', () => {
+    const parentId = '1c04f362cc484a589930455d3c0ab41a';
+    const items = [
+      span({
+        name: 'generate_and_rm',
+        start_ts: 0,
+        end_ts: 5,
+        display_end_ts: 5,
+        span_id: parentId,
+      }),
+      span({
+        name: 'sglang_generate',
+        start_ts: 1,
+        end_ts: 2,
+        display_end_ts: 2,
+        span_id: 'cdc0d3f1dc0699bbc66ce6ccf01beddf',
+        parent_span_id: parentId,
+        parent_span_name: 'generate_and_rm',
+      }),
+      point({ name: 'tool', ts: 3, span_id: null, parent_span_id: parentId }),
+    ];
+    const original = row({ row_id: 0, start: 0, end: 5, items });
+    const packed = new ItemPacker().packRow(original);
+    const cursor = new PackedItemCursor().reset(packed.packed);
+    const keys: number[][] = [];
+    while (cursor.next()) keys.push([cursor.spanIdKey, cursor.parentSpanIdKey]);
+    expect(keys[1][1]).toBe(keys[0][0]);
+    expect(keys[2][1]).toBe(keys[0][0]);
+    expect(keys[2][0]).toBeLessThan(0);
+    expect(unpackRow(packed)).toStrictEqual(original);
+  });
+});
