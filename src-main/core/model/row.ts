@@ -88,7 +88,9 @@ export type RowItem = SpanItem | PointItem;
  */
 export interface PackedItems {
   readonly count: number;
+  /** the numbers of the rows packed together (shared chunks), this row's from `first` on */
   readonly numbers: Float64Array;
+  readonly first: number;
   readonly refs: readonly unknown[];
   /** what the rows packed together share (rows/packed-items.ts reads it) */
   readonly table: unknown;
