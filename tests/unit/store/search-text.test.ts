@@ -229,6 +229,28 @@ describe('searching the texts', () => {
     expect(out[0]).toBe(1);
   });
 
+  it('short values lowercased byte by byte read as the engine lowercases them, ASCII or not', () => {
+    // values around the length tried as ASCII first, with capitals, the letters just outside
+    // A-Z, control bytes, and a letter beyond ASCII at the start, middle or end
+    const labels = [
+      'AZaz@[`{',
+      `\u0000\u007f${'Q'.repeat(62)}`,
+      'Ü'.padEnd(64, 'X'),
+      'X'.repeat(63) + 'Σ',
+      'X'.repeat(65),
+      'ABCÉDEF',
+      '',
+      'İX',
+    ];
+    const column = new SearchTextColumn(128);
+    labels.forEach((label, r) =>
+      column.add(packRows([row({ row_id: r, start: 0, end: 1, sample_index: r, label })])[0]),
+    );
+    labels.forEach((label, r) =>
+      expect(column.text(r)).toBe([`#${r}`, `${r}`, '', '', label, ''].join(SEP).toLowerCase()),
+    );
+  });
+
   it('a value longer than a chunk, beyond ASCII at its end, is kept whole and found', () => {
     const long = new SearchTextColumn(1024);
     const label = `${'Ab'.repeat(40_000)} ΤΈΛΟΣ`;
