@@ -25,12 +25,13 @@ import { SpanIds } from './span-ids';
  *                    SAME_END), attempt, lane, depth (unless COMPACT), ...attr numbers,
  *                    ...PD numbers]
  *            points [code, ts, attempt, lane, depth (unless COMPACT), ...attr numbers]
- *   refs:    [head, span id, parent span id, ...attr values that are not numbers, ...PD
- *             phase names, extras (when the code says so: the list of their keys, then their
- *             values)]
- * `head` numbers the item's name, parent_span_name and shape among the file's (ItemTable): a
- * few hundred for a million items. Span ids are numbers of ItemTable's SpanIds (the same id
- * twice in a row, a span's and its children's parent id, is one number), NO_ID for null.
+ *   refs:    [head, parent_span_name, span id, parent span id, ...attr values that are not
+ *             numbers, ...PD phase names, extras (when the code says so: the list of their
+ *             keys, then their values)]
+ * `head` numbers the item's name and attrs shape among the file's (ItemTable): a few for a
+ * dump's million items, 90k for a Chrome trace's 2M (with the parent name too it was 650k). Span ids are numbers of ItemTable's SpanIds (the same id
+ * twice in a row, a span's and its children's parent id, is one number), NO_ID for null; a
+ * row of more than DEDUPED_ROW_ITEMS items keeps its ids as they are.
  * `code` holds in its low 8 bits the state (STATES), the PD role << 2, HAS_EXTRAS,
  * NULL_ATTEMPT (the attempt is then 0), COMPACT and SAME_END. COMPACT: the attempt (below
  * 256), lane and depth (below 65536) are whole numbers kept in the code above those bits instead
@@ -103,16 +104,23 @@ interface ItemTable {
   ids: SpanIds;
 }
 
-/** What items of one name, parent and attrs shape have alike. */
+/** What items of one name and attrs shape have alike. */
 interface ItemHead {
   name: string;
-  parentName: string | null;
   shape: ItemShape;
 }
 
 /** a span id of null, and of undefined (a format that left it out) */
 const NO_ID = -1;
 const UNDEFINED_ID = -2;
+/**
+ * A row of more items keeps its ids as they are: numbering them (one per id per row) needs a
+ * map of the row's ids, and a Chrome process row of a million spans spent seconds on it.
+ */
+const DEDUPED_ROW_ITEMS = 4096;
+
+/** Refs of a row up to this many are copied to an array of their exact length. */
+const EXACT_REFS = 1 << 16;
 
 /** One attrs object for every item without attrs (frozen: items are never changed). */
 const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
@@ -126,10 +134,14 @@ export class ItemPacker {
   /** where the rows' numbers are put side by side (NumberChunks) */
   private readonly chunks = new NumberChunks();
   private readonly table: ItemTable = { heads: [], ids: new SpanIds() };
-  /** each head's number, by shape, name and parent name */
-  private readonly headNumbers = new Map<ItemShape, Map<string, Map<string | null, number>>>();
+  /** each head's number, by shape and name */
+  private readonly headNumbers = new Map<ItemShape, Map<string, number>>();
+  /** the head each name had last: almost every item matches it */
+  private readonly lastHead = new Map<string, number>();
   /** the number of each span id the row being packed names */
   private readonly rowIds = new Map<unknown, number>();
+  /** whether the row being packed numbers its ids (not one too long: see DEDUPED_ROW_ITEMS) */
+  private numberIds = true;
   /** the shape the last item of a name had: almost every item matches it */
   private readonly lastShape = new Map<string, ItemShape>();
   private numbers: number[] = [];
@@ -145,6 +157,7 @@ export class ItemPacker {
     const numbers: number[] = (this.numbers = []);
     const refs: unknown[] = (this.refs = []);
     this.rowIds.clear();
+    this.numberIds = items.length <= DEDUPED_ROW_ITEMS;
     for (const item of items) {
       const pd = item.type === 'span' ? item.pd : undefined;
       const extras = extrasMask(item);
@@ -172,7 +185,8 @@ export class ItemPacker {
           ? this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs)
           : this.shapeOf(item.name, item.attrs, null);
       refs.push(
-        this.headOf(item.name, item.parent_span_name, shape),
+        this.headOf(item.name, shape),
+        item.parent_span_name,
         this.idOf(item.span_id),
         this.idOf(item.parent_span_id),
       );
@@ -202,25 +216,31 @@ export class ItemPacker {
       }
     }
     // an exact copy: the array pushed to has up to half its length again of spare room (a
-    // third of the refs' memory at 100k rows)
+    // third of the refs' memory at 100k rows); a long row's is kept (copying a Chrome process
+    // row's millions of refs held two of them at once)
     const { chunk, first } = this.chunks.put(numbers);
-    return { count: items.length, numbers: chunk, first, refs: refs.slice(), table: this.table };
+    const exact = refs.length <= EXACT_REFS ? refs.slice() : refs;
+    return { count: items.length, numbers: chunk, first, refs: exact, table: this.table };
   }
 
-  private headOf(name: string, parentName: string | null, shape: ItemShape): number {
+  private headOf(name: string, shape: ItemShape): number {
+    const last = this.lastHead.get(name);
+    if (last !== undefined && this.table.heads[last].shape === shape) return last;
     let byName = this.headNumbers.get(shape);
     if (byName === undefined) this.headNumbers.set(shape, (byName = new Map()));
-    let byParent = byName.get(name);
-    if (byParent === undefined) byName.set(name, (byParent = new Map()));
-    let head = byParent.get(parentName);
+    let head = byName.get(name);
     if (head === undefined) {
-      head = this.table.heads.push({ name, parentName, shape }) - 1;
-      byParent.set(parentName, head);
+      head = this.table.heads.push({ name, shape }) - 1;
+      byName.set(name, head);
     }
+    this.lastHead.set(name, head);
     return head;
   }
 
-  private idOf(id: unknown): number {
+  private idOf(id: unknown): unknown {
+    // a row too long to number its ids keeps them as they are (a number is always numbered,
+    // so that a number read back is one of SpanIds')
+    if (!this.numberIds && (typeof id === 'string' || id === null || id === undefined)) return id;
     if (id === null) return NO_ID;
     if (id === undefined) return UNDEFINED_ID;
     let number = this.rowIds.get(id);
@@ -362,9 +382,13 @@ export class PackedItemCursor {
   lane = 0;
   depth = 0;
   name = '';
-  /** the item's span id and parent span id as numbers of the row's SpanIds (NO_ID: none) */
-  spanIdKey = NO_ID;
-  parentSpanIdKey = NO_ID;
+  /**
+   * The item's span id and parent span id as kept: a number of the file's SpanIds (NO_ID: none)
+   * or, in a row too long to number its ids, the ids themselves. Within a row, equal ids are
+   * kept alike: a map by these finds a span's children.
+   */
+  spanIdRef: unknown = NO_ID;
+  parentSpanIdRef: unknown = NO_ID;
   private parentName: string | null = null;
   private table: ItemTable | null = null;
   /** end_ts of a closed span (read only for those) */
@@ -387,21 +411,23 @@ export class PackedItemCursor {
   private pdF = 0;
 
   get spanId(): string | null {
-    return this.idText(this.spanIdKey);
+    return this.idText(this.spanIdRef);
   }
 
   get parentSpanId(): string | null {
-    return this.idText(this.parentSpanIdKey);
+    return this.idText(this.parentSpanIdRef);
   }
 
   /** Whether the item has a span id that is not empty, without making its text. */
   get hasSpanId(): boolean {
-    return this.spanIdKey >= 0 && this.table!.ids.isTruthy(this.spanIdKey);
+    const ref = this.spanIdRef;
+    return typeof ref === 'number' ? ref >= 0 && this.table!.ids.isTruthy(ref) : Boolean(ref);
   }
 
-  private idText(key: number): string | null {
-    if (key >= 0) return this.table!.ids.get(key) as string | null;
-    return key === UNDEFINED_ID ? (undefined as unknown as null) : null;
+  private idText(ref: unknown): string | null {
+    if (typeof ref !== 'number') return ref as string | null;
+    if (ref >= 0) return this.table!.ids.get(ref) as string | null;
+    return ref === UNDEFINED_ID ? (undefined as unknown as null) : null;
   }
 
   get isSpan(): boolean {
@@ -542,13 +568,13 @@ export class PackedItemCursor {
     this.state = state;
     const head = this.table!.heads[refs[f] as number];
     this.name = head.name;
-    this.parentName = head.parentName;
-    this.spanIdKey = refs[f + 1] as number;
-    this.parentSpanIdKey = refs[f + 2] as number;
+    this.parentName = refs[f + 1] as string | null;
+    this.spanIdRef = refs[f + 2];
+    this.parentSpanIdRef = refs[f + 3];
     const shape = head.shape;
     this.shape = shape;
-    this.attrF = f + 3;
-    f += 3 + shape.refCount;
+    this.attrF = f + 4;
+    f += 4 + shape.refCount;
     const start = numbers[n + 1];
     this.start = start;
     n += 2;

@@ -186,12 +186,12 @@ export class StoreBuilder {
       addToIndex(this.byStatus, this.rowStatus[r], r);
       addToIndex(this.bySource, this.rowSource[r], r);
       // a span's parent by its id, among the row's spans (items of a row are added together)
-      // (ids by their numbers: the same id twice in a row is one number)
-      const spanIndex = new Map<number, number>();
+      // (ids as the row keeps them: equal ids alike)
+      const spanIndex = new Map<unknown, number>();
       cursor.reset(row.packed);
       for (let n = 0; cursor.next(); n++) {
         const isSpan = cursor.state === 'closed_span' || cursor.state === 'open_span';
-        if (isSpan && cursor.hasSpanId) spanIndex.set(cursor.spanIdKey, n);
+        if (isSpan && cursor.hasSpanId) spanIndex.set(cursor.spanIdRef, n);
       }
       cursor.reset(row.packed);
       while (cursor.next()) {
@@ -217,7 +217,7 @@ export class StoreBuilder {
         if (cursor.pdRole === 'decode') flags |= ITEM_FLAG.pdDecode;
         if (cursor.extra('missing_parent')) flags |= ITEM_FLAG.missingParent;
         this.itemFlags[i] = flags;
-        this.itemParent[i] = spanIndex.get(cursor.parentSpanIdKey) ?? -1;
+        this.itemParent[i] = spanIndex.get(cursor.parentSpanIdRef) ?? -1;
         addToIndex(this.byName, this.itemName[i], r);
         i++;
       }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpanIds } from '../../../src-main/core/rows/span-ids';
 import { ItemPacker, PackedItemCursor, unpackRow } from '../../../src-main/core/rows/packed-items';
+import { buildStore } from '../../../src-main/core/store/build-store';
 import { point, row, span } from '../store/hand-rows';
 
 // A file's span ids kept by number: short lowercase hex ids as packed digits outside the heap,
@@ -57,11 +58,61 @@ describe('span ids by number', () => {
     const original = row({ row_id: 0, start: 0, end: 5, items });
     const packed = new ItemPacker().packRow(original);
     const cursor = new PackedItemCursor().reset(packed.packed);
-    const keys: number[][] = [];
-    while (cursor.next()) keys.push([cursor.spanIdKey, cursor.parentSpanIdKey]);
+    const keys: unknown[][] = [];
+    while (cursor.next()) keys.push([cursor.spanIdRef, cursor.parentSpanIdRef]);
     expect(keys[1][1]).toBe(keys[0][0]);
     expect(keys[2][1]).toBe(keys[0][0]);
-    expect(keys[2][0]).toBeLessThan(0);
+    expect(keys[2][0]).toBe(-1);
     expect(unpackRow(packed)).toStrictEqual(original);
+  });
+
+  it('a row short enough to number its ids and one too long link the same parents', () => {
+    // spans in chains of three (a root, its child, a grandchild), then points under the roots;
+    // ids repeat across rows, and one root's id is the empty string (never a parent)
+    const chains = (count: number) => {
+      const items = [];
+      for (let c = 0; c < count; c++) {
+        const ids = [`${c.toString(16)}a`, `${c.toString(16)}b`, `${c.toString(16)}c`];
+        if (c === 1) ids[0] = '';
+        ids.forEach((id, depth) =>
+          items.push(
+            span({
+              name: `s${depth}`,
+              start_ts: c,
+              end_ts: c + 1,
+              display_end_ts: c + 1,
+              span_id: id,
+              parent_span_id: depth > 0 ? ids[depth - 1] : null,
+              depth,
+              lane: depth,
+            }),
+          ),
+        );
+        items.push(point({ name: 'p', ts: c, parent_span_id: ids[0], depth: 1, lane: 1 }));
+      }
+      return items;
+    };
+    const short = row({ row_id: 0, start: 0, end: 10, items: chains(10) });
+    const long = row({ row_id: 1, start: 0, end: 2000, items: chains(2000) });
+    expect(long.items.length).toBeGreaterThan(4096);
+    const rows = [short, long];
+    const packed = new ItemPacker();
+    const packedRows = rows.map((r) => packed.packRow(r));
+    packedRows.forEach((p, r) => expect(unpackRow(p)).toStrictEqual(rows[r]));
+    const store = buildStore({ rows: packedRows });
+    // each item's parent: the span its parent id names in its row (none for the empty id)
+    const expected = rows.flatMap((r) =>
+      r.items.map((item) => {
+        const parent = item.parent_span_id;
+        if (!parent) return -1;
+        let at = -1;
+        r.items.forEach((other, k) => {
+          if (other.type === 'span' && other.span_id === parent) at = k;
+        });
+        return at;
+      }),
+    );
+    expect(Array.from(store.itemParent.subarray(0, store.itemCount))).toEqual(expected);
+    expect(expected.filter((p) => p >= 0).length).toBeGreaterThan(6000);
   });
 });
