@@ -118,6 +118,8 @@ const UNDEFINED_ID = -2;
  * map of the row's ids, and a Chrome process row of a million spans spent seconds on it.
  */
 const DEDUPED_ROW_ITEMS = 4096;
+/** A row's ids are looked through up to this many, then found in a map. */
+const LISTED_IDS = 32;
 
 /** Refs of a row up to this many are copied to an array of their exact length. */
 const EXACT_REFS = 1 << 16;
@@ -138,7 +140,8 @@ export class ItemPacker {
   private readonly headNumbers = new Map<ItemShape, Map<string, number>>();
   /** the head each name had last: almost every item matches it */
   private readonly lastHead = new Map<string, number>();
-  /** the number of each span id the row being packed names */
+  /** the row being packed's first LISTED_IDS span ids with their numbers, then the rest */
+  private readonly rowIdList: unknown[] = [];
   private readonly rowIds = new Map<unknown, number>();
   /** whether the row being packed numbers its ids (not one too long: see DEDUPED_ROW_ITEMS) */
   private numberIds = true;
@@ -156,7 +159,8 @@ export class ItemPacker {
   pack(items: readonly RowItem[]): PackedItems {
     const numbers: number[] = (this.numbers = []);
     const refs: unknown[] = (this.refs = []);
-    this.rowIds.clear();
+    this.rowIdList.length = 0;
+    if (this.rowIds.size > 0) this.rowIds.clear();
     this.numberIds = items.length <= DEDUPED_ROW_ITEMS;
     for (const item of items) {
       const pd = item.type === 'span' ? item.pd : undefined;
@@ -243,11 +247,17 @@ export class ItemPacker {
     if (!this.numberIds && (typeof id === 'string' || id === null || id === undefined)) return id;
     if (id === null) return NO_ID;
     if (id === undefined) return UNDEFINED_ID;
-    let number = this.rowIds.get(id);
-    if (number === undefined) {
-      number = this.table.ids.add(id);
-      this.rowIds.set(id, number);
+    // the row's ids so far, looked through (a dump's row names about ten: a map per row cost
+    // more); a child's parent id is mostly the very string its parent's id is
+    const seen = this.rowIdList;
+    for (let k = 0; k < seen.length; k += 2) if (seen[k] === id) return seen[k + 1];
+    if (seen.length >= 2 * LISTED_IDS) {
+      const known = this.rowIds.get(id);
+      if (known !== undefined) return known;
     }
+    const number = this.table.ids.add(id);
+    if (seen.length < 2 * LISTED_IDS) seen.push(id, number);
+    else this.rowIds.set(id, number);
     return number;
   }
 

@@ -62,13 +62,25 @@ export class SpanIds {
 
 /** `id`'s hex digits into the record at `at`; false (nothing kept) if it is not all hex. */
 function packHex(id: string, chunk: Uint8Array, at: number): boolean {
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    const d = c < 128 ? DIGIT[c] : -1;
-    if (d < 0) return false;
-    const b = at + 1 + (i >> 1);
-    chunk[b] = i & 1 ? chunk[b] | d : d << 4;
+  const n = id.length;
+  // two digits a byte, a pair at a time (a char beyond ASCII reads as -1 through `& 127`'s
+  // miss: DIGIT has no entry above 127, so those are checked apart)
+  let b = at + 1;
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const c0 = id.charCodeAt(i);
+    const c1 = id.charCodeAt(i + 1);
+    const d0 = DIGIT[c0 & 127];
+    const d1 = DIGIT[c1 & 127];
+    if ((d0 | d1) < 0 || (c0 | c1) > 127) return false;
+    chunk[b++] = (d0 << 4) | d1;
   }
-  chunk[at] = id.length;
+  if (i < n) {
+    const c = id.charCodeAt(i);
+    const d = DIGIT[c & 127];
+    if (d < 0 || c > 127) return false;
+    chunk[b] = d << 4;
+  }
+  chunk[at] = n;
   return true;
 }

@@ -92,7 +92,8 @@ describe('span ids by number', () => {
       }
       return items;
     };
-    const short = row({ row_id: 0, start: 0, end: 10, items: chains(10) });
+    // 60 ids: more than a row looks through before it keeps them in a map
+    const short = row({ row_id: 0, start: 0, end: 20, items: chains(20) });
     const long = row({ row_id: 1, start: 0, end: 2000, items: chains(2000) });
     expect(long.items.length).toBeGreaterThan(4096);
     const rows = [short, long];
