@@ -45,6 +45,18 @@ describe('the memo, slot by slot', () => {
     expect(memo.get(10_000_000)).toBeUndefined();
   });
 
+  it('a settled string read back is decoded once, even alternating with one that shares its cache entry', () => {
+    const { memo, decoded } = memoOfStrings();
+    for (let i = 0; i < 40_000; i++) memo.put(i, `s${i}`, i);
+    memo.forgetFinished(0, finished, () => {});
+    // slots 5 and 5 + 4096 fall on one entry of the small cache of strings read back
+    for (let k = 0; k < 100; k++) {
+      expect(memo.get(5)).toBe('s5');
+      expect(memo.get(5 + 4096)).toBe(`s${5 + 4096}`);
+    }
+    expect(decoded).toEqual([5, 5 + 4096]);
+  });
+
   it('a slot written again after it settled reads the new value; MEMOIZE counts it once', () => {
     const { memo } = memoOfStrings();
     for (let i = 0; i < 40_000; i++) memo.put(i, `s${i}`, i);

@@ -35,8 +35,9 @@ interface Segment<T> {
  * A pickle's memo, which every value of a CPython pickle goes through (5.5M slots for a 100k
  * sample dump). Live, it is an array of values; once a reader lets finished containers go
  * (forgetFinished), whole segments behind the reading point are settled: a string becomes the
- * offset of the opcode it was read from, and is decoded again if the pickle reads it back
- * (interned dict keys: a few, read back again and again, found in a small cache). A settled
+ * offset of the opcode it was read from, and is decoded again (once: then kept) if the pickle
+ * reads it back (interned dict keys: a few, read back again and again, found in a small
+ * cache). A settled
  * slot takes 4 bytes outside the collector's heap instead of 8 in it, plus the string it kept
  * alive, and the collector no longer walks millions of slots.
  */
@@ -94,16 +95,27 @@ export class PickleMemo<T> {
     const k = index & SLOT_MASK;
     if (segment.values !== null) return segment.values[k];
     const code = segment.codes![k];
-    if (code >= STRING_AT) {
+    if (code >= STRING_AT || code === KEPT) {
       const h = index & HOT_MASK;
       if (this.hotIndex[h] === index) return this.hotValue[h] as T;
-      const text = this.readString(code - STRING_AT);
-      this.hotIndex[h] = index;
-      this.hotValue[h] = text;
-      return text as T;
+      let value: T;
+      if (code === KEPT) value = segment.kept!.get(index)!;
+      else {
+        // decoded once, then kept: a pickle reading it back again and again, even through
+        // slots that share a cache entry, never makes a second copy (a long string read back
+        // a million times would otherwise be a million strings)
+        value = this.readString(code - STRING_AT) as T;
+        segment.codes![k] = KEPT;
+        (segment.kept ??= new Map()).set(index, value);
+      }
+      if (typeof value === 'string') {
+        this.hotIndex[h] = index;
+        this.hotValue[h] = value;
+      }
+      return value;
     }
     if (code === EMPTY) return undefined;
-    return code === LET_GO ? FORGOTTEN : segment.kept!.get(index);
+    return FORGOTTEN;
   }
 
   /**
