@@ -388,6 +388,11 @@ async function benchHundredK() {
   // BENCH_BASELINE_CLI: an older build's out/main/cli.js: every interaction before/after in this run
   const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
   const before = baselineCli ? await benchOpenStream(baselineCli, path) : null;
+  if (before)
+    console.log(
+      `  baseline build in serve mode, opened after this one: all rows ${before.allRows.toFixed(2)} s (now ${(app.allRows / before.allRows).toFixed(2)}x), ` +
+        `peak ${before.peakMb.toFixed(0)} MB (now ${(app.peakMb / before.peakMb).toFixed(2)}x)`,
+    );
   printInteractions(app.interactions, before?.interactions ?? null, baselineCli);
   const shot = process.env.BENCH_SCREENSHOT ?? null;
   const perfShot = process.env.BENCH_PERF_SCREENSHOT ?? null;
