@@ -28,10 +28,11 @@ import { SpanIds } from './span-ids';
  *   refs:    [head, parent_span_name, span id, parent span id, ...attr values that are not
  *             numbers, ...PD phase names, extras (when the code says so: the list of their
  *             keys, then their values)]
- * `head` numbers the item's name and attrs shape among the file's (ItemTable): a few for a
- * dump's million items, 90k for a Chrome trace's 2M (with the parent name too it was 650k). Span ids are numbers of ItemTable's SpanIds (the same id
- * twice in a row, a span's and its children's parent id, is one number), NO_ID for null; a
- * row of more than DEDUPED_ROW_ITEMS items keeps its ids as they are.
+ * `head` numbers the item's name and attrs shape among the file's (ItemTable): 6 for a dump's
+ * million items, 46k for a Chrome trace's 2M (with the parent name too it was 650k). Span ids
+ * are numbers of ItemTable's SpanIds (the same id twice in a row, a span's and its children's
+ * parent id, is one number), NO_ID for null; a row of more than DEDUPED_ROW_ITEMS items keeps
+ * its ids as they are.
  * `code` holds in its low 8 bits the state (STATES), the PD role << 2, HAS_EXTRAS,
  * NULL_ATTEMPT (the attempt is then 0), COMPACT and SAME_END. COMPACT: the attempt (below
  * 256), lane and depth (below 65536) are whole numbers kept in the code above those bits instead
