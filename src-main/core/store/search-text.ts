@@ -196,10 +196,10 @@ export class SearchTextColumn {
 
 const decoder = new TextDecoder();
 
-/** Row text bytes made in place (reused for every row: only its copy in a chunk is kept). */
 /** Values up to this long are tried as ASCII first (TextBytes.put). */
 const ASCII_RUN = 64;
 
+/** Row text bytes made in place (reused for every row: only its copy in a chunk is kept). */
 class TextBytes {
   bytes = Buffer.alloc(4096);
   size = 0;
