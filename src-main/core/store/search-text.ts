@@ -173,18 +173,12 @@ export class SearchTextColumn {
     }
   }
 
+  /** Whether row r's text holds `pattern`: the same byte search, over that row alone. */
   private rowHolds(r: number, pattern: Buffer): boolean {
     const chunk = this.chunks[this.rowChunk[r]];
     const start = this.rowStart[r];
-    const last = this.rowEnd[r] - pattern.length;
-    const first = pattern[0];
-    for (let at = start; at <= last; at++) {
-      if (chunk[at] !== first) continue;
-      let k = 1;
-      while (k < pattern.length && chunk[at + k] === pattern[k]) k++;
-      if (k === pattern.length) return true;
-    }
-    return false;
+    const text = Buffer.from(chunk.buffer, chunk.byteOffset + start, this.rowEnd[r] - start);
+    return text.indexOf(pattern) >= 0;
   }
 
   private growRows(): void {
