@@ -11,6 +11,7 @@ import { PickleCursor } from './pickle-cursor';
 import { AsciiStringCache, FNV_START, fnv } from '../../bytes/ascii-string-cache';
 import { interpretCall, interpretBuild, type CallContext } from './allow-list';
 import { FORGOTTEN, PickleMemo } from './pickle-memo';
+import type { PickleItemAt, PickleReplay } from './pickle-replay';
 
 export interface PickleOptions {
   /** persistent ids (torch storages) become what this returns */
@@ -39,7 +40,20 @@ export interface PickleOptions {
     index: number,
     item: PyDict,
     forgetFinished: () => void,
+    at: PickleItemAt | null,
   ) => PyValue;
+  /**
+   * Makes each item onListItem sees readable again alone (readPickleItem): onListItem is told
+   * where the item lies (`at`; null for an item that cannot be read alone: one that loads a
+   * persistent id or reads a container of an earlier item through the memo), and `replay`
+   * keeps the memo values the items read from before they started (interned keys, classes).
+   * A pickle that rewrites a memo slot an item read that way fails with pickle/memo-rewritten.
+   */
+  replay?: PickleReplay;
+  /** reading one item again (readPickleItem): memo slots written before it started */
+  memoBefore?: (index: number) => PyValue | undefined;
+  /** reading one item again: the memo's size when it started (what MEMOIZE numbers from) */
+  memoSizeAtStart?: number;
 }
 
 export interface PickleResult {
@@ -106,6 +120,17 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const marks: number[] = [];
   // not a Map: V8 Maps stop at 2^24 entries and big dumps memoize every string
   const memo = new PickleMemo<Slot>((at) => readStringAt(at), cursor.source.size);
+  if (options.memoSizeAtStart !== undefined) memo.size = options.memoSizeAtStart;
+  // items are read again from the file's bytes: a pickle that is not (a compressed entry) has none
+  const replay = cursor.fileOffset === null ? null : (options.replay ?? null);
+  // the watched list's item being read (replay): where its bytes start, its dict, the memo
+  // then (slots below its length read by the item are kept in `replay`), whether it can be
+  // read again alone
+  let itemStart = -1;
+  let itemDict: PyDict | null = null;
+  let itemMemoLength = 0;
+  let itemMemoSize = 0;
+  let itemAlone = false;
   // where the last string opcode started and ended: a PUT right after it memoizes that string
   let lastStringAt = -1;
   let lastStringEnd = -1;
@@ -158,18 +183,36 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
    * (CPython's pickler never changes an item once the next one started; a pickle that does
    * changes the value that took its place.)
    */
-  const itemDone = () => {
+  const itemDone = (opOffset: number, next: PyDict) => {
     const m = marks[marks.length - 1];
-    const p = stack.length - 1;
     const target = watched;
-    if (p < m || target === null || stack[m - 1] !== target) return;
+    if (target === null || stack[m - 1] !== target) return;
+    const p = stack.length - 1;
+    if (p >= m) itemComplete(target, p - m, p, opOffset);
+    // the dict about to be pushed starts the next item
+    if (replay !== null) {
+      itemStart = cursor.abs(opOffset);
+      itemDict = next;
+      itemMemoLength = memo.length;
+      itemMemoSize = memo.size;
+      itemAlone = true;
+    }
+  };
+  /** The watched list's item at stack[p] (`k`th of its batch) is complete; its bytes end at `end`. */
+  const itemComplete = (target: ListBuilder, k: number, p: number, end: number) => {
     const list = target.items;
-    const index = (list?.length ?? 0) + (p - m);
+    const index = (list?.length ?? 0) + k;
     // a value pushed again at the same place (a call's result) completes nothing new
     if (list === null || index < nextWatchedItem) return;
     nextWatchedItem = index + 1;
     const item = stack[p];
-    if (isPlainDict(item)) stack[p] = options.onListItem!(list, index, item, forgetFinished);
+    if (!isPlainDict(item)) return;
+    const at: PickleItemAt | null =
+      item === itemDict && itemAlone
+        ? { start: itemStart, end: cursor.abs(end), memoSize: itemMemoSize }
+        : null;
+    itemDict = null;
+    stack[p] = options.onListItem!(list, index, item, forgetFinished, at);
   };
   const value = (slot: Slot): PyValue => {
     if (slot === MARK_SENTINEL) return fail('pickle/bad-mark', 'a mark used as a value');
@@ -319,6 +362,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     if (!Number.isInteger(index) || index < 0)
       fail('pickle/bad-memo', `the pickle writes memo slot ${index}`);
     if (index >= MAX_MEMO) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
+    if (replay !== null && index < memo.length) keptByReplay(index);
     const slot = top();
     memo.put(index, slot, opOffset === lastStringEnd ? lastStringAt : -1);
     if (slot && typeof slot === 'object' && (slot as PyObjectRef).$kind === 'object')
@@ -338,13 +382,23 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     forgottenUpTo = memo.length;
   };
   const memoGet = (index: number) => {
-    const slot = Number.isInteger(index) && index >= 0 ? memo.get(index) : undefined;
+    let slot = Number.isInteger(index) && index >= 0 ? memo.get(index) : undefined;
+    if (slot === undefined && options.memoBefore) slot = options.memoBefore(index);
     if (slot === undefined)
       return fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
     if (slot === FORGOTTEN)
       return fail('pickle/memo-forgotten', `the pickle reads memo ${index} after it was let go`);
-    if (holdsValues(slot)) sharedContainers = true;
+    if (holdsValues(slot)) {
+      sharedContainers = true;
+      // a container of an earlier item: reading this item alone would not share it
+      if (index < itemMemoLength) itemAlone = false;
+    } else if (replay !== null && index < itemMemoLength) replay.keep(index, slot as PyValue);
     push(slot);
+  };
+  /** a slot an item read from before it started is written again: a replay would misread it */
+  const keptByReplay = (index: number) => {
+    if (replay!.holds(index))
+      fail('pickle/memo-rewritten', `the pickle writes memo ${index} again after items read it`);
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const shortStrings = new AsciiStringCache();
@@ -550,7 +604,11 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       }
       case 0x65: {
         // APPENDS
-        const items = popMark();
+        const from = closeMark();
+        // the batch's last item is complete too
+        if (watched !== null && from > 0 && stack[from - 1] === watched && stack.length > from)
+          itemComplete(watched, stack.length - 1 - from, stack.length - 1, opOffset);
+        const items = stack.splice(from);
         appendItems(top(), items, opOffset);
         break;
       }
@@ -589,10 +647,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         push(t);
         break;
       }
-      case 0x7d: // EMPTY_DICT
-        if (watched !== null && marks.length > 0) itemDone();
-        push(newPyDict());
+      case 0x7d: {
+        // EMPTY_DICT
+        const dict = newPyDict();
+        if (watched !== null && marks.length > 0) itemDone(opOffset, dict);
+        push(dict);
         break;
+      }
       case 0x64: {
         // DICT
         const items = popMark();
@@ -706,19 +767,24 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         if (built !== obj && obj !== null && typeof obj === 'object') {
           // an object read as its attribute dict: its memo entry must see the dict too
           const index = memoOfObject.get(obj);
-          if (index !== undefined) memo.put(index, built, -1);
+          if (index !== undefined) {
+            if (replay !== null) keptByReplay(index);
+            memo.put(index, built, -1);
+          }
         }
         break;
       }
       case 0x50: {
         // PERSID
         const pid = cursor.line();
+        itemAlone = false;
         push(options.persistentLoad ? options.persistentLoad(pid) : pid);
         break;
       }
       case 0x51: {
         // BINPERSID
         const pid = value(pop());
+        itemAlone = false;
         push(
           options.persistentLoad
             ? options.persistentLoad(pid)

@@ -7,6 +7,7 @@ import { readLegacyTorch, sniffLegacyTorch } from '../torch/read-legacy-torch';
 import { PickleCursor } from '../pickle/pickle-cursor';
 import { readPickle } from '../pickle/read-pickle';
 import { dtypeItemSize } from '../torch/storage-types';
+import type { PickleItemAt, PickleReplay } from '../pickle/pickle-replay';
 
 export interface SlimeDump {
   layout: 'zip' | 'legacy';
@@ -31,9 +32,22 @@ export interface ReadDumpOptions {
    * Once the samples list is known (its first batch appended), each later sample dict as soon
    * as it is complete, before its batch is appended: the value returned takes its place (as
    * onSamples may replace samples, but while the sample is young: see
-   * PickleOptions.onListItem). `samples` is the list it will be in, at `index`.
+   * PickleOptions.onListItem). `samples` is the list it will be in, at `index`. With
+   * `replay`, `at` says where the sample lies in the file so that it can be read again alone
+   * (readPickleItem), or is null when it cannot be (it loads a tensor, or shares a container
+   * with an earlier sample).
    */
-  onSample?: (samples: PyValue[], index: number, sample: PyDict) => PyValue;
+  onSample?: (
+    samples: PyValue[],
+    index: number,
+    sample: PyDict,
+    at: PickleItemAt | null,
+  ) => PyValue;
+  /**
+   * Filled with what reading samples again alone needs (PickleOptions.replay), and cleared
+   * each time the dump is read again from its start.
+   */
+  replay?: PickleReplay;
 }
 
 /** Cheap and never throws: a ZIP (torch's default) or torch's legacy magic pickle. */
@@ -62,22 +76,32 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
       'not a torch.save file (no ZIP header, no legacy magic number)',
       0,
     );
-  const read = (forget: boolean) => {
+  const read = (forget: boolean, replay: PickleReplay | undefined) => {
     const watcher = options.onSamples
       ? samplesListWatcher(options.onSamples, options.onSample, forget)
       : undefined;
-    const hooks = { onTick, onAppend: watcher?.onAppend, onListItem: watcher?.onListItem };
+    const hooks = { onTick, onAppend: watcher?.onAppend, onListItem: watcher?.onListItem, replay };
     return isZip ? readTorchZip(source, hooks) : readLegacyTorch(source, hooks);
   };
   let archive: TorchArchive;
-  try {
-    archive = read(true);
-  } catch (error) {
-    // a dump that reads a finished sample's dict or list again (shared between samples):
-    // read it again keeping every value to the end, as torch.load does
-    if (!(error instanceof FormatError) || error.code !== 'pickle/memo-forgotten') throw error;
-    archive = read(false);
+  let forget = true;
+  let replay = options.replay;
+  for (;;) {
+    try {
+      archive = read(forget, replay);
+      break;
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+      // a dump that reads a finished sample's dict or list again (shared between samples):
+      // read it again keeping every value to the end, as torch.load does
+      if (error.code === 'pickle/memo-forgotten' && forget) forget = false;
+      // one that writes again a memo slot its samples read: they cannot be read alone
+      else if (error.code === 'pickle/memo-rewritten' && replay) replay = undefined;
+      else throw error;
+      options.replay?.clear();
+    }
   }
+  options.replay?.done();
   const value = archive.value;
   if (Array.isArray(value)) {
     options.onProgress?.({ bytesRead: source.size, samplesRead: value.length });
@@ -128,9 +152,15 @@ function samplesListWatcher(
       return onSample !== undefined;
     },
     onListItem: onSample
-      ? (list: PyValue[], index: number, sample: PyDict, forgetFinished: () => void) => {
+      ? (
+          list: PyValue[],
+          index: number,
+          sample: PyDict,
+          forgetFinished: () => void,
+          at: PickleItemAt | null,
+        ) => {
           if (list !== chosen) return sample;
-          const kept = onSample(list, index, sample);
+          const kept = onSample(list, index, sample, at);
           // the memo lets go of the sample's finished dicts and lists (amortized)
           if (forget) forgetFinished();
           return kept;

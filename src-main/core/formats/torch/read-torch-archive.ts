@@ -14,6 +14,8 @@ export interface TorchReadOptions {
   onAppend?: PickleOptions['onAppend'];
   /** see PickleOptions.onListItem (the data pickle only) */
   onListItem?: PickleOptions['onListItem'];
+  /** see PickleOptions.replay (the data pickle only) */
+  replay?: PickleOptions['replay'];
 }
 
 export interface TorchArchive {
@@ -44,6 +46,7 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
     onTick: options.onTick,
     onAppend: options.onAppend,
     onListItem: options.onListItem,
+    replay: options.replay,
     persistentLoad: (pid) => {
       const { key, storageClass, numel } = parseStoragePid(pid);
       const data = byName.get(`${prefix}data/${key}`);

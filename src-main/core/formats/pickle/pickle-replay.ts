@@ -1,0 +1,85 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import type { PyValue } from '../../model/py-value';
+import { PickleCursor } from './pickle-cursor';
+import { readPickle } from './read-pickle';
+
+/** Where one item of a list lies in the file, to read it again alone (readPickleItem). */
+export interface PickleItemAt {
+  /** file offsets of the item's first opcode and of the one after its last */
+  start: number;
+  end: number;
+  /** the memo's size when the item started: what MEMOIZE numbers its slots from */
+  memoSize: number;
+}
+
+const STOP = 0x2e;
+
+/**
+ * What reading a list's items again one at a time needs beyond their bytes: the memo values
+ * they read from before they started. A CPython pickle writes a dict key, a class or an enum
+ * name once and reads it back by memo slot ever after, so a sample in the middle of a dump
+ * refers to strings written by the first one. These are few (the distinct keys and repeated
+ * names): kept here, the items themselves need not be.
+ */
+export class PickleReplay {
+  /** memo values by slot, as the items read them */
+  readonly before = new Map<number, PyValue>();
+  /** per slot, whether `before` holds it (a byte a slot: memo reads are millions) */
+  private held = new Uint8Array(1 << 16);
+
+  /** the item being read got `value` from slot `index`, written before it started */
+  keep(index: number, value: PyValue): void {
+    if (index < this.held.length && this.held[index] === 1) return;
+    if (index >= this.held.length) {
+      let size = this.held.length;
+      while (size <= index) size *= 2;
+      const grown = new Uint8Array(size);
+      grown.set(this.held);
+      this.held = grown;
+    }
+    this.held[index] = 1;
+    this.before.set(index, value);
+  }
+
+  holds(index: number): boolean {
+    return index < this.held.length && this.held[index] === 1;
+  }
+
+  /** The pickle is read again from its start. */
+  clear(): void {
+    this.before.clear();
+    this.held = new Uint8Array(1 << 16);
+  }
+
+  /** The pickle is read: only the values stay. */
+  done(): void {
+    this.held = new Uint8Array(0);
+  }
+}
+
+/**
+ * One item of a list read again from the file's bytes alone: its opcodes [at.start, at.end)
+ * then STOP, with the memo slots it reads from before its start taken from `replay`. Byte
+ * ranges it holds (lazy lists) are offsets in `bytes`, as in the first read.
+ */
+export function readPickleItem(bytes: ByteSource, at: PickleItemAt, replay: PickleReplay): PyValue {
+  const length = at.end - at.start;
+  if (!(at.start >= 0 && length > 0 && at.end <= bytes.size))
+    throw new RangeError(`no item at ${at.start}-${at.end} of ${bytes.name}`);
+  const item: ByteSource = {
+    name: bytes.name,
+    size: length + 1,
+    read(offset, n) {
+      const end = Math.min(offset + n, length + 1);
+      if (end <= length) return bytes.read(at.start + offset, end - offset);
+      const out = new Uint8Array(Math.max(0, end - offset));
+      if (offset < length) out.set(bytes.read(at.start + offset, length - offset));
+      out[out.length - 1] = STOP;
+      return out;
+    },
+  };
+  return readPickle(new PickleCursor(item, 0, at.start), {
+    memoBefore: (index) => replay.before.get(index),
+    memoSizeAtStart: at.memoSize,
+  }).value;
+}

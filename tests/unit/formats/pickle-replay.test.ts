@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFileSource } from '../../../src-main/core/bytes/file-source';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { PickleCursor } from '../../../src-main/core/formats/pickle/pickle-cursor';
+import { readPickle } from '../../../src-main/core/formats/pickle/read-pickle';
+import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
+import type { PyValue } from '../../../src-main/core/model/py-value';
+import {
+  PickleReplay,
+  readPickleItem,
+  type PickleItemAt,
+} from '../../../src-main/core/formats/pickle/pickle-replay';
+import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-dump';
+// the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
+import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
+
+// A sample read again alone from its bytes (readPickleItem) must be the sample a whole read of
+// the dump gives: interned keys and names it reads by memo slot from samples long before it
+// come from the replay, token lists stay byte ranges at the same offsets.
+let dir: string;
+let path: string;
+let source: ByteSource & { close(): void };
+const SAMPLES = 2600;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'replay-'));
+  path = join(dir, 'rollout_replay.pt');
+  writeSlimeDump(path, Infinity, 80, SAMPLES, { resumedGroups: 3, rolloutId: 2 });
+  source = openFileSource(path);
+});
+afterAll(() => {
+  source.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** the dump read as the app reads it: each sample let go as it completes, where it lies kept */
+function readLettingGo(replay: PickleReplay | undefined) {
+  const at = new Map<number, PickleItemAt | null>();
+  const dump = readSlimeDump(source, {
+    replay,
+    onSamples: () => {},
+    onSample: (_samples, index, _sample, where) => {
+      at.set(index, where);
+      return null;
+    },
+  });
+  return { dump, at };
+}
+
+describe('samples read again alone (PickleReplay, readPickleItem)', () => {
+  it('every sample after the first batch is told where it lies, and reads back equal to a whole read', () => {
+    const whole = readSlimeDump(source).samples;
+    expect(whole).toHaveLength(SAMPLES);
+    const replay = new PickleReplay();
+    const { dump, at } = readLettingGo(replay);
+    // the first batch (1000) is appended before the list is known; every later one, each
+    // batch's last included, is seen as it completes
+    expect([...at.keys()]).toEqual(Array.from({ length: SAMPLES - 1000 }, (_, k) => 1000 + k));
+    expect(dump.samples.slice(1000).every((s) => s === null)).toBe(true);
+    // what samples read from before they start: keys, names and repeated short values (the
+    // writer memoizes labels of up to 1000 distinct values), not the samples
+    expect(replay.before.size).toBeGreaterThan(10);
+    expect(replay.before.size).toBeLessThan(1100);
+    expect([...replay.before.values()].every((v) => typeof v === 'string')).toBe(true);
+    for (const [index, where] of at) {
+      expect(where).not.toBeNull();
+      expect(readPickleItem(source, where!, replay)).toEqual(whole[index]);
+    }
+  });
+
+  it('a sample holds its token lists as the same byte ranges', () => {
+    const whole = readSlimeDump(source).samples as Record<string, PyValue>[];
+    const replay = new PickleReplay();
+    const { at } = readLettingGo(replay);
+    const again = readPickleItem(source, at.get(SAMPLES - 1)!, replay) as Record<string, PyValue>;
+    expect(again.tokens).toEqual(whole[SAMPLES - 1].tokens);
+    expect(again.tokens).toMatchObject({ $kind: 'lazy-list', length: 80 });
+  });
+
+  it('without a replay, nothing is told where it lies', () => {
+    const { at } = readLettingGo(undefined);
+    expect(at.size).toBe(SAMPLES - 1000);
+    expect([...at.values()].every((where) => where === null)).toBe(true);
+  });
+
+  it('a range that is not an item of this file is refused', () => {
+    const replay = new PickleReplay();
+    expect(() => readPickleItem(source, { start: -1, end: 10, memoSize: 0 }, replay)).toThrow(
+      RangeError,
+    );
+    expect(() =>
+      readPickleItem(source, { start: 0, end: source.size + 1, memoSize: 0 }, replay),
+    ).toThrow(RangeError);
+  });
+});
+
+// Opcode by opcode: where an item is said to lie, and the items that cannot be read alone.
+const EMPTY_LIST = 0x5d;
+const EMPTY_DICT = 0x7d;
+const MARK = 0x28;
+const APPENDS = 0x65;
+const SETITEMS = 0x75;
+const BINPUT = 0x71;
+const BINGET = 0x68;
+const BINPERSID = 0x51;
+const key = (k: string) => [0x8c, k.length, ...new TextEncoder().encode(k)];
+const int = (v: number) => [0x4b, v];
+/** {'i': i, 'name': <slot 0 read back>, ...more} */
+const item = (i: number, more: number[] = []) => [
+  EMPTY_DICT,
+  MARK,
+  ...key('i'),
+  ...int(i),
+  BINGET,
+  0, // 'name', written once by the first item
+  ...key('x'),
+  ...more,
+  SETITEMS,
+];
+const first = [EMPTY_DICT, MARK, ...key('name'), BINPUT, 0, ...key('x'), SETITEMS];
+
+function readItems(body: number[]) {
+  const bytes = new Uint8Array([0x80, 2, EMPTY_LIST, MARK, ...first, APPENDS, ...body, 0x2e]);
+  const source = bytesSource('items.pkl', bytes);
+  const replay = new PickleReplay();
+  const given: { index: number; at: PickleItemAt | null }[] = [];
+  const value = readPickle(new PickleCursor(source, 0, 0), {
+    replay,
+    onAppend: () => true,
+    onListItem: (_list, index, dict, _forget, at) => {
+      given.push({ index, at });
+      return dict;
+    },
+    persistentLoad: (pid) => ({
+      $kind: 'object',
+      module: 'torch',
+      name: 'storage',
+      args: [pid],
+      state: undefined,
+    }),
+  }).value as PyValue[];
+  return { bytes, source, replay, given, value };
+}
+
+describe('where an item lies, opcode by opcode', () => {
+  it('from its EMPTY_DICT to the next item or the APPENDS, and it reads back alone', () => {
+    const a = item(1);
+    const b = item(2);
+    const { bytes, source, replay, given, value } = readItems([MARK, ...a, ...b, APPENDS]);
+    const start = 2 + 1 + 1 + first.length + 1 + 1; // PROTO, EMPTY_LIST, MARK, first, APPENDS, MARK
+    expect(given).toEqual([
+      { index: 1, at: { start, end: start + a.length, memoSize: 1 } },
+      { index: 2, at: { start: start + a.length, end: start + a.length + b.length, memoSize: 1 } },
+    ]);
+    expect(bytes[start + a.length + b.length]).toBe(APPENDS);
+    // slot 0 ('name') was read from before the items started
+    expect([...replay.before]).toEqual([[0, 'name']]);
+    expect(readPickleItem(source, given[1].at!, replay)).toEqual(value[2]);
+    expect(value[2]).toEqual({ i: 2, name: 'x' });
+  });
+
+  it('an item that reads a container of an earlier one, or loads a persistent id, cannot be read alone', () => {
+    const sharing = [...item(1), BINPUT, 1]; // the dict itself as slot 1
+    const shared = item(2, [...key('again'), BINGET, 1]);
+    const persistent = item(3, [...key('t'), ...key('pid'), BINPERSID]);
+    const { given } = readItems([MARK, ...sharing, ...shared, ...persistent, ...item(4), APPENDS]);
+    expect(given.map((g) => [g.index, g.at !== null])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+      [4, true],
+    ]);
+  });
+
+  it('a memo slot written again after items read it is a coded error', () => {
+    const rewrite = item(2, [...key('y'), BINPUT, 0]);
+    expect(() => readItems([MARK, ...item(1), ...rewrite, APPENDS])).toThrow(
+      expect.objectContaining({ code: 'pickle/memo-rewritten' }),
+    );
+  });
+});
