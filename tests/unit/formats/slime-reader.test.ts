@@ -7,6 +7,7 @@ import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { bytesSource, type ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { PickleCursor } from '../../../src-main/core/formats/pickle/pickle-cursor';
 import { readPickle } from '../../../src-main/core/formats/pickle/read-pickle';
+import { PickleReplay, readPickleItem, type PickleItemAt } from '../../../src-main/core/formats/pickle/pickle-replay';
 import type { LazyList, PyObjectRef, TensorRef } from '../../../src-main/core/model/py-value';
 import { SLIME, fixtureSource, readJson, slimeFixturesWithExpected } from '../../support/fixtures';
 import { PickleWriter } from '../hostile/pickle-writer';
@@ -183,9 +184,10 @@ describe('finished samples are let go while a dump is read', () => {
   /**
    * A dump shaped like torch.save's pickle: every dict, list and string memoized, keys written
    * once and read back by BINGET (CPython interns them), samples appended 1000 at a time.
-   * `shareFirstMeta`: the last sample's metadata is the first sample's dict object again.
+   * `shareFirstMeta`: the last sample's metadata is the first sample's dict object again;
+   * `rewriteKey`: the last sample writes the memo slot of the key 'index' again.
    */
-  function memoizedSamples(count: number, shareFirstMeta: boolean) {
+  function memoizedSamples(count: number, shareFirstMeta: boolean, rewriteKey = false) {
     const w = new PickleWriter().op(0x80, 4);
     let memo = 0;
     const put = () => (w.memoize(), memo++);
@@ -213,6 +215,7 @@ describe('finished samples are let go while a dump is read', () => {
       put();
       w.op(0x28);
       key('index');
+      if (rewriteKey && i === count - 1) w.op(0x71, keys.get('index')!);
       w.int(i);
       key('meta');
       if (shareFirstMeta && i === count - 1) w.get(firstMeta);
@@ -308,5 +311,41 @@ describe('finished samples are let go while a dump is read', () => {
     const built = buildRows(whole.samples).rows.map((row) => buildPdView(row));
     expect(opened.rows.map(unpackRow)).toEqual(built);
     expect(opened.rows).toHaveLength(3000);
+  });
+
+  /** readSlimeDump with a replay, as the app reads: where each sample lies, by index */
+  const readReplaying = (source: ByteSource) => {
+    const replay = new PickleReplay();
+    const at = new Map<number, PickleItemAt | null>();
+    const dump = readSlimeDump(source, {
+      replay,
+      onSamples: () => {},
+      onSample: (_samples, index, sample, where) => {
+        at.set(index, where);
+        return sample;
+      },
+    });
+    return { dump, replay, at };
+  };
+
+  it('read again keeping every value, samples still read back alone but the one sharing a dict', () => {
+    const torch = bytesSource('shared.pt', legacyTorch(memoizedSamples(3000, true)));
+    const whole = readSlimeDump(torch).samples;
+    const { at, replay } = readReplaying(torch);
+    expect(at.size).toBe(2000);
+    expect([...at].filter(([, where]) => where === null).map(([index]) => index)).toEqual([2999]);
+    // MEMOIZE numbers slots from the memo's size: a sample read alone numbers them the same
+    for (const index of [1000, 1500, 2998]) {
+      expect(readPickleItem(torch, at.get(index)!, replay)).toEqual(whole[index]);
+    }
+  });
+
+  it('a dump that writes again a memo slot samples read is read again without replay: no sample reads alone', () => {
+    const torch = bytesSource('rewrite.pt', legacyTorch(memoizedSamples(3000, false, true)));
+    const whole = readSlimeDump(torch).samples;
+    const { dump, at } = readReplaying(torch);
+    expect(at.size).toBe(2000);
+    expect([...at.values()].every((where) => where === null)).toBe(true);
+    expect(dump.samples).toEqual(whole);
   });
 });
