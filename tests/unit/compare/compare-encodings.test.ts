@@ -40,8 +40,7 @@ function rowObjects(path: string): RowDigest[] {
   const trace = openTraceFile([source]);
   return trace.rows.map((row, i) => {
     const sample = trace.samples.read(row.row_id, (use) => use(source)) as
-      | { prompt?: unknown }
-      | undefined;
+      { prompt?: unknown } | undefined;
     const prompt = sample?.prompt;
     return {
       row_id: row.row_id,
