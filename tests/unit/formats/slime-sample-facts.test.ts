@@ -4,11 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-dump';
 import { slimeSampleFacts } from '../../../src-main/core/formats/slime/sample-facts';
-import type { PyValue } from '../../../src-main/core/model/py-value';
+import { isDict, type PyValue } from '../../../src-main/core/model/py-value';
 import { textHash } from '../../../src-main/core/model/text-hash';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { sampleToDetails } from '../../../src-main/core/open/sample-details';
-import { isDict } from '../../../src-main/core/rows/python-values';
 import { SLIME, FIXTURES, fixtureSource, readJson } from '../../support/fixtures';
 
 /** A fixture dump's samples as its reader gives them (traces and all). */

@@ -1,5 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import {
+  isDict,
   newPyDict,
   type LazyList,
   type PyDict,
@@ -12,7 +13,6 @@ import type { SampleFacts, TraceSamples } from '../../model/sample-facts';
 import { ItemPacker } from '../../rows/packed-items';
 import { buildPdView } from '../../rows/pd-lanes';
 import { PerfSummaryBuilder } from '../../rows/perf-summary';
-import { isDict } from '../../rows/python-values';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import {
   defineFormat,

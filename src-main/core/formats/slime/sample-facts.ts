@@ -1,8 +1,7 @@
-import type { PyValue } from '../../model/py-value';
+import { isDict, type PyValue } from '../../model/py-value';
 import { rewardValue } from '../../model/reward-value';
 import type { SampleFacts } from '../../model/sample-facts';
 import { stableText, textHash } from '../../model/text-hash';
-import { isDict } from '../../rows/python-values';
 
 /**
  * What the explorer keeps of one slime sample (a dict of slime's Sample fields) once its row is
