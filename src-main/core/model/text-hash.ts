@@ -14,7 +14,24 @@ export function textHash(text: string): string {
     b = Math.imul(b ^ unit, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  return hex64(a, b);
+}
+
+const HEX_DIGITS = '0123456789abcdef';
+
+/**
+ * Two 32-bit numbers as 16 hex digits in one flat string: kept once per sample, and two padded
+ * halves joined by `+` are a rope of three strings (89 bytes of heap each at 100k samples
+ * against 42).
+ */
+function hex64(a: number, b: number): string {
+  const codes = new Array<number>(16);
+  for (let i = 0; i < 8; i++) {
+    const shift = 28 - 4 * i;
+    codes[i] = HEX_DIGITS.charCodeAt((a >>> shift) & 15);
+    codes[8 + i] = HEX_DIGITS.charCodeAt((b >>> shift) & 15);
+  }
+  return String.fromCharCode(...codes);
 }
 
 /**
