@@ -1,6 +1,7 @@
 import type { ExportFormat, ExportedFile } from '../core/api/trace-api';
 import { exportTrace } from '../core/export/export-trace';
 import type { OpenedTrace } from '../core/open/open-trace-file';
+import type { WithBytes } from '../core/model/sample-facts';
 import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
 import { getRowViews, getSpanDetails, rowFactsOf, rowOrderOf } from '../core/store/row-views';
@@ -9,17 +10,19 @@ import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
 import { buildPerfDigest, perfBinRows, perfValues } from '../core/open/perf-digest';
 import { groupPage } from '../core/open/group-page';
-import { readLazyValues } from './lazy-values';
+import { readLazyValues, withSource } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
 
 /** The calls on one open file, answered from its store, samples and rows. */
 export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCalls {
+  // the whole sample, read again from the file's bytes when the format did not keep it
+  const withBytes: WithBytes = (use) => withSource(sources[0], use);
   const sampleOf = (rowId: number) => {
     if (!trace.summary.capabilities.samples) return undefined;
-    if (!Number.isInteger(rowId) || rowId < 0 || rowId >= trace.samples.length) {
+    if (!Number.isInteger(rowId) || rowId < 0 || rowId >= trace.samples.count) {
       throw new NotFoundError(`no sample at row ${rowId}`);
     }
-    return trace.samples[rowId];
+    return trace.samples.read(rowId, withBytes);
   };
   return {
     queryRows: (query) => rowOrderOf(trace.store, queryRows(trace.store, query)),

@@ -26,7 +26,8 @@ export function readLazyValues(
   return { field, ...read };
 }
 
-function withSource<T>(source: IngestSource, use: (bytes: ByteSource) => T): T {
+/** Opens the source's bytes for `use` only (a details request: TraceSamples.read, lazy values). */
+export function withSource<T>(source: IngestSource, use: (bytes: ByteSource) => T): T {
   // the byte ranges a format kept are offsets into the inflated bytes of a .gz
   if (source.kind === 'bytes') return use(gunzipIfGzip(bytesSource(source.name, source.bytes)));
   const file = openFileSource(source.path);

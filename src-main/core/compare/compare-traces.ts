@@ -1,5 +1,5 @@
 import type { CompareFigure, CompareResult, FileSummary, MatchedPairs } from '../api/trace-api';
-import type { PyValue } from '../model/py-value';
+import type { SampleFacts, TraceSamples } from '../model/sample-facts';
 import type { PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import { rewardValue } from '../model/reward-value';
@@ -79,7 +79,8 @@ export function compareDigest(trace: DigestedTrace): CompareDigest {
 type DigestedTrace = {
   summary: SummaryCounts;
   rows: PackedRow[];
-  samples: PyValue[];
+  /** what compare reads of each sample: its prompt's hash */
+  samples: Pick<TraceSamples, 'facts'>;
   perf: PerfView;
 };
 
@@ -107,7 +108,7 @@ export function* compareDigestSteps(
       reward: rewardValue(row.reward),
       response_length: lengths[i] ?? null,
       duration: row.duration,
-      promptKey: promptKey(row, trace.samples),
+      promptKey: promptKey(row, trace.samples.facts),
     });
     if ((i + 1) % rowsPerStep === 0) yield;
   }
@@ -359,34 +360,9 @@ function known(values: Float64Array, has: Uint8Array): Float64Array {
   return out;
 }
 
-function promptKey(row: PackedRow, samples: PyValue[]): string | null {
-  const sample = samples[row.row_id] as Record<string, PyValue> | undefined;
-  if (!sample || typeof sample !== 'object') return null;
-  const prompt = sample.prompt;
-  if (prompt === undefined || prompt === null) return null;
-  // a 64-bit hash of the text, not the text: prompts of thousands of characters, 100k times,
-  // would cross threads and fill a map only to be compared for equality
-  return `${String(row.group_index)}\u0000${textHash(stableText(prompt))}`;
-}
-
-/** Two 32-bit multiplicative hashes of the text's UTF-16 units, as 16 hex digits. */
-export function textHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9e3779b9 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    a = Math.imul(a ^ unit, 0x01000193);
-    b = Math.imul(b ^ unit, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-}
-
-function stableText(value: PyValue): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-  } catch {
-    return String(value);
-  }
+/** Samples match by group and prompt: the prompt's hash, made when the file was opened. */
+function promptKey(row: PackedRow, facts: readonly (SampleFacts | null)[]): string | null {
+  const hash = facts[row.row_id]?.promptHash;
+  if (hash === undefined || hash === null) return null;
+  return `${String(row.group_index)}\u0000${hash}`;
 }

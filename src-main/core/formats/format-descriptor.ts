@@ -4,6 +4,7 @@ import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/fi
 import type { PerfSummary } from '../model/perf';
 import type { PyValue } from '../model/py-value';
 import type { AttrValue, PackedRow, Row } from '../model/row';
+import type { TraceSamples } from '../model/sample-facts';
 
 /**
  * A format: everything the explorer knows about one kind of file, in the format's own folder
@@ -99,7 +100,7 @@ export interface FormatOpenOptions {
    * so far and the samples they come from. Called again as more arrive; each call's rows start
    * with the last call's. What `open` returns is what counts: these are a preview.
    */
-  onRows?: (rows: readonly PackedRow[], samples: readonly PyValue[]) => void;
+  onRows?: (rows: readonly PackedRow[], samples: TraceSamples) => void;
 }
 
 /** Where streamRows puts the rows it builds. */
@@ -117,8 +118,8 @@ export interface RowSink {
 export interface FormatOpened {
   /** items packed as each row is built (core/rows/packed-items.ts) */
   rows: PackedRow[];
-  /** capabilities.samples: the file's samples by row_id (heavy lists as byte ranges); else [] */
-  samples: PyValue[];
+  /** capabilities.samples: the file's samples by row_id, their facts kept; else NO_SAMPLES */
+  samples: TraceSamples;
   /** the perf/... keys this format computes (slime's); {} for none */
   perf: PerfSummary;
   notices: string[];

@@ -97,3 +97,14 @@ export const DICT_PROTO: object = Object.freeze(Object.create(null) as object);
 export function newPyDict(): PyDict {
   return Object.create(DICT_PROTO) as PyDict;
 }
+
+/** A Python dict as the reader gives it (not a list, bytes, or a tagged value such as LazyList). */
+export function isDict(value: PyValue | undefined): value is Record<string, PyValue> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof Uint8Array) &&
+    !('$kind' in value)
+  );
+}

@@ -4,7 +4,7 @@ import type { Distribution, PerfView } from '../model/perf';
 import type { PackedRow, RowFields } from '../model/row';
 import { perfSeries } from '../rows/perf-summary';
 import type { AttrValue } from '../model/row';
-import type { PyValue } from '../model/py-value';
+import type { SampleFacts } from '../model/sample-facts';
 import { buildRolloutFigures } from './build-rollout-figures';
 
 /**
@@ -16,10 +16,10 @@ export function buildPerfView(
   withSeries: boolean,
   rows: PackedRow[],
   perfSummary: Record<string, number>,
-  samples: PyValue[] = [],
+  facts: readonly (SampleFacts | null)[] = [],
   rolloutId: AttrValue = null,
 ): PerfView {
-  const rollout = buildRolloutFigures(rows, samples, rolloutId);
+  const rollout = buildRolloutFigures(rows, facts, rolloutId);
   const view = { perf: perfSummary, rollout } as PerfView;
   // Series, the running curve and durations walk every item again (about 0.5 s at 100k rows):
   // made on first read, so the headless commands that never read them (summary, rows, export)

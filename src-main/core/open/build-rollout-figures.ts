@@ -1,5 +1,5 @@
 import type { AttrValue, PackedRow } from '../model/row';
-import type { PyValue } from '../model/py-value';
+import type { SampleFacts } from '../model/sample-facts';
 import type { RolloutFigures } from '../model/rollout-figures';
 import { minOf } from '../model/extent';
 import { buildWindows, findResumedSamples } from '../rows/rollout-window';
@@ -10,11 +10,11 @@ import { buildGroupFigures } from '../rows/group-figures';
 /** (ours) The rollout's own window, resumes, what kept it open, stragglers and groups. */
 export function buildRolloutFigures(
   rows: PackedRow[],
-  samples: PyValue[],
+  facts: readonly (SampleFacts | null)[],
   rolloutId: AttrValue,
 ): RolloutFigures {
   const globalStart = rows.length > 0 ? minOf(rows, (row) => row.start) : 0;
-  const resumed = findResumedSamples(rows, samples, rolloutId, globalStart);
+  const resumed = findResumedSamples(rows, facts, rolloutId, globalStart);
   const { whole, own } = buildWindows(rows, resumed);
   const breakdownOwn = buildOwnBreakdown(rows, own, globalStart);
   return {
@@ -25,14 +25,6 @@ export function buildRolloutFigures(
     breakdownWhole: buildWholeBreakdown(breakdownOwn, whole, resumed),
     stragglers: buildStragglerAttribution(rows, own, globalStart),
     groups: buildGroupFigures(rows, resumed, globalStart),
-    responseLengths: rows.map((row) => responseLength(samples[row.row_id])),
+    responseLengths: rows.map((row) => facts[row.row_id]?.responseLength ?? null),
   };
-}
-
-function responseLength(sample: PyValue | undefined): number | null {
-  if (!sample || typeof sample !== 'object' || Array.isArray(sample)) return null;
-  const value = (sample as Record<string, PyValue>).response_length;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'bigint') return Number(value);
-  return null;
 }

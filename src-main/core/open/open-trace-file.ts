@@ -268,7 +268,7 @@ function perfViewOf({ format, opened }: ReadTrace) {
     format.capabilities.perfSeries,
     opened.rows,
     opened.perf,
-    opened.samples,
+    opened.samples.facts,
     opened.rolloutId ?? null,
   );
 }

@@ -1,6 +1,6 @@
 import type { FileSummary, PerfView } from '../api/trace-api';
 import type { FormatDescriptor } from '../formats/format-descriptor';
-import type { PyValue } from '../model/py-value';
+import type { TraceSamples } from '../model/sample-facts';
 import type { PackedRow } from '../model/row';
 import type { TraceStore } from '../store/build-store';
 
@@ -11,8 +11,8 @@ export interface OpenedTrace {
   format: FormatDescriptor;
   store: TraceStore;
   perf: PerfView;
-  /** the file's samples by row_id (capabilities.samples; heavy lists as byte ranges); else [] */
-  samples: PyValue[];
+  /** the file's samples by row_id (capabilities.samples): facts kept, whole ones on read */
+  samples: TraceSamples;
   /** rows in slime's model (items packed), kept for the headless commands and export */
   rows: PackedRow[];
 }
@@ -21,6 +21,6 @@ export interface OpenedTrace {
 export interface TraceFigures {
   rolloutId: OpenedTrace['summary']['rolloutId'];
   rows: PackedRow[];
-  samples: PyValue[];
+  samples: TraceSamples;
   perf: PerfView;
 }

@@ -1,5 +1,5 @@
 import type { PerfView } from '../api/trace-api';
-import type { PyValue } from '../model/py-value';
+import type { TraceSamples } from '../model/sample-facts';
 import type { FormatDescriptor } from '../formats/format-descriptor';
 import type { TraceStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
@@ -29,7 +29,7 @@ const NO_PERF: PerfView = {
 export function buildPreviewTrace(
   file: PreviewFile,
   store: TraceStore,
-  samples: readonly PyValue[],
+  samples: TraceSamples,
 ): OpenedTrace {
   const kept = store.rows;
   const { format } = file;
@@ -40,8 +40,8 @@ export function buildPreviewTrace(
       formatLabels: format.labels,
       capabilities: format.capabilities,
       bytes: file.bytes,
-      samples: samples.length,
-      untracedSamples: samples.length - kept.length,
+      samples: samples.count,
+      untracedSamples: samples.count - kept.length,
       skippedLines: { count: 0, examples: [] },
       rolloutId: null,
       notices: [],
@@ -51,7 +51,7 @@ export function buildPreviewTrace(
     format,
     store,
     perf: NO_PERF,
-    samples: samples as PyValue[],
+    samples,
     rows: kept,
   };
 }

@@ -1,10 +1,10 @@
-import type { PyValue } from '../model/py-value';
+import { isDict, type PyValue } from '../model/py-value';
 import type { Attrs, PointItem, Row, RowItem, RowOwnField, SpanItem } from '../model/row';
 import { walkEvents, type WalkResult, type WalkSpan } from './collect-items';
 import { groupSiblings, ongoingEnd } from './ongoing-end';
 import { pointDepth, spanDepths } from './depth';
 import { slimeVirtualPdSpans } from './slime-pd-virtual';
-import { comparePyStr, isDict, round6, scalarText } from './python-values';
+import { comparePyStr, round6, scalarText } from './python-values';
 import {
   responseLength,
   sampleLabel,

@@ -1,6 +1,6 @@
-import type { PyValue } from '../model/py-value';
+import { isDict, type PyValue } from '../model/py-value';
 import type { Attrs } from '../model/row';
-import { isContainer, isDict, toFloat, truthy } from './python-values';
+import { isContainer, toFloat, truthy } from './python-values';
 
 /** A span as the walk over events finds it (TRACE_MODEL 3, steps 1-3). */
 export interface WalkSpan {

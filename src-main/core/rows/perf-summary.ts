@@ -1,8 +1,8 @@
-import type { PyValue } from '../model/py-value';
+import { isDict, type PyValue } from '../model/py-value';
 import { PackedItemCursor } from './packed-items';
 import type { PackedRow } from '../model/row';
 import type { PerfView } from '../model/perf';
-import { isDict, scalarText } from './python-values';
+import { scalarText } from './python-values';
 import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
 
 /** slime's perf keys: end attr of an `sglang_generate` span_end -> metric name. */

@@ -51,16 +51,6 @@ export function truthy(value: PyValue | undefined): boolean {
   return true;
 }
 
-export function isDict(value: PyValue | undefined): value is Record<string, PyValue> {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    !(value instanceof Uint8Array) &&
-    !('$kind' in value)
-  );
-}
-
 /**
  * Python's round(x, 6): the exact binary value rounded half-to-even at the 6th decimal, then
  * the double nearest that decimal.

@@ -1,5 +1,5 @@
 import type { AttrValue, PackedRow } from '../model/row';
-import type { PyValue } from '../model/py-value';
+import type { SampleFacts } from '../model/sample-facts';
 import type { ResumedSample, TimeWindow } from '../model/rollout-figures';
 import { minOf, maxOf } from '../model/extent';
 import { coveredSegments } from './sample-work';
@@ -14,14 +14,14 @@ import { coveredSegments } from './sample-work';
  */
 export function findResumedSamples(
   rows: PackedRow[],
-  samples: PyValue[],
+  facts: readonly (SampleFacts | null)[],
   rolloutId: AttrValue,
   globalStartSec: number,
 ): ResumedSample[] {
   if (typeof rolloutId !== 'number') return [];
   const resumed: ResumedSample[] = [];
   for (const row of rows) {
-    const startRolloutId = startRolloutIdOf(samples[row.row_id]);
+    const startRolloutId = facts[row.row_id]?.startRolloutId ?? null;
     if (startRolloutId === null || startRolloutId >= rolloutId) continue;
     const segments = coveredSegments(row);
     let gapAfter = -1;
@@ -44,16 +44,6 @@ export function findResumedSamples(
     });
   }
   return resumed;
-}
-
-function startRolloutIdOf(sample: PyValue | undefined): number | null {
-  if (!sample || typeof sample !== 'object' || Array.isArray(sample)) return null;
-  const metadata = (sample as Record<string, PyValue>).metadata;
-  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return null;
-  const id = (metadata as Record<string, PyValue>).start_rollout_id;
-  if (typeof id === 'number' && Number.isInteger(id)) return id;
-  if (typeof id === 'bigint') return Number(id);
-  return null;
 }
 
 /** slime's viewer span, and this rollout's own: from its first work in this rollout to its end. */

@@ -1,6 +1,6 @@
-import type { PyValue } from '../model/py-value';
+import { isDict, type PyValue } from '../model/py-value';
 import type { AttrValue } from '../model/row';
-import { isDict, toFloat, truncate } from './python-values';
+import { toFloat, truncate } from './python-values';
 
 const SOURCE_LIMIT = 64;
 const STATUS_LIMIT = 64;

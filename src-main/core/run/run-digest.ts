@@ -1,5 +1,5 @@
 import type { FormatCapabilities } from '../model/file-format';
-import type { PyValue } from '../model/py-value';
+import type { TraceSamples } from '../model/sample-facts';
 import type { AttrValue, Attrs, PackedRow, Row, SpanItem } from '../model/row';
 import { unpackRow } from '../rows/packed-items';
 import type {
@@ -21,7 +21,8 @@ export interface RunDigestInput {
     globalEndSec: number | null;
   };
   rows: PackedRow[];
-  samples: PyValue[];
+  /** what a run reads of each sample: its weight versions */
+  samples: Pick<TraceSamples, 'facts'>;
 }
 
 /** slime's client span around one SGLang call (TRACE_MODEL section 9). */
@@ -63,7 +64,7 @@ export function runDigest(trace: RunDigestInput): RunFileDigest {
     digest.role = 'samples';
     for (const packed of trace.rows) {
       const row = unpackRow(packed);
-      digest.samples.push(sampleDigest(row, trace.samples[row.row_id]));
+      digest.samples.push(sampleDigest(row, trace.samples.facts[row.row_id]?.weightVersions ?? []));
       row.items.forEach((item, itemIndex) => {
         if (item.type !== 'span' || item.name !== CLIENT_SPAN) return;
         const rid = item.attrs.end_attrs[CLIENT_RID];
@@ -85,26 +86,13 @@ export function runDigest(trace: RunDigestInput): RunFileDigest {
   return digest;
 }
 
-function sampleDigest(row: Row, sample: PyValue | undefined): RunSampleDigest {
-  const versions = fieldOf(sample, 'weight_versions');
+function sampleDigest(row: Row, weightVersions: readonly string[]): RunSampleDigest {
   return {
     rowId: row.row_id,
     sampleIndex: row.sample_index,
     groupIndex: row.group_index,
-    weightVersions: Array.isArray(versions)
-      ? versions.filter((v) => v !== null && v !== undefined).map((v) => String(v))
-      : [],
+    weightVersions: [...weightVersions],
   };
-}
-
-/** A field of a sample: a dict, or a pickled Sample object's state. */
-function fieldOf(sample: PyValue | undefined, key: string): PyValue | undefined {
-  if (sample === null || sample === undefined || typeof sample !== 'object') return undefined;
-  if (Array.isArray(sample) || sample instanceof Uint8Array) return undefined;
-  if ('$kind' in sample && typeof sample.$kind === 'string') {
-    return sample.$kind === 'object' ? fieldOf(sample.state, key) : undefined;
-  }
-  return (sample as Record<string, PyValue>)[key];
 }
 
 function serverRequests(row: Row): RunServerRequest[] {

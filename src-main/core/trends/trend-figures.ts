@@ -1,18 +1,16 @@
 import type { PerfView } from '../api/trace-api';
-import type { PyValue } from '../model/py-value';
+import type { SampleFacts, TraceSamples } from '../model/sample-facts';
 import type { RowFields } from '../model/row';
 import type { TrendPoint } from '../model/trend';
-import { isDict } from '../rows/python-values';
-import { rewardValue } from '../model/reward-value';
 import { numpySum } from '../rows/perf-summary';
 
-/** What the figures are computed from: an opened dump's rows, samples and perf view. */
+/** What the figures are computed from: an opened dump's rows, sample facts and perf view. */
 export interface TrendInput {
   path: string;
   name: string;
   rolloutId: unknown;
   rows: readonly RowFields[];
-  samples: PyValue[];
+  samples: Pick<TraceSamples, 'count' | 'facts'>;
   perf: PerfView;
 }
 
@@ -21,7 +19,7 @@ export function trendFigures(input: TrendInput): TrendPoint {
   const figures: Record<string, number> = { ...input.perf.perf };
   const e2e = input.perf.series.find((s) => s.key === 'e2e latency')?.values ?? [];
   if (e2e.length > 0) figures['perf/request/e2e_latency/p90'] = percentile(Array.from(e2e), 90);
-  figures['rollout/samples'] = input.samples.length;
+  figures['rollout/samples'] = input.samples.count;
   if (input.rows.length > 0) {
     // this rollout's own window: a resumed sample's earlier attempts ran in an earlier rollout
     figures['rollout/wall_time_sec'] = input.perf.rollout.own.durationSec;
@@ -35,7 +33,7 @@ export function trendFigures(input: TrendInput): TrendPoint {
     figures['rollout/resumed_samples'] = resumed.length;
     figures['rollout/idle_between_attempts_sec'] = breakdownWhole.seconds['idle between attempts'];
   }
-  Object.assign(figures, sampleFigures(input.samples));
+  Object.assign(figures, sampleFigures(input.samples.facts));
   return {
     path: input.path,
     name: input.name,
@@ -45,28 +43,27 @@ export function trendFigures(input: TrendInput): TrendPoint {
   };
 }
 
-/** Rewards, response lengths, statuses and GRPO groups, read from the samples themselves. */
-function sampleFigures(samples: PyValue[]): Record<string, number> {
+/** Rewards, response lengths, statuses and GRPO groups, read from the samples' facts. */
+function sampleFigures(facts: readonly (SampleFacts | null)[]): Record<string, number> {
   const rewards: number[] = [];
   const lengths: number[] = [];
   const statuses: Record<string, number> = { aborted: 0, truncated: 0 };
   const groups = new Map<string, number[]>();
-  for (const sample of samples) {
-    if (!isDict(sample)) continue;
-    const reward = rewardValue(sample.reward);
+  for (const sample of facts) {
+    if (sample === null) continue;
+    const { reward, groupIndex, responseLength, status } = sample;
     if (reward !== null) {
       rewards.push(reward);
-      const group = sample.group_index;
-      if (typeof group === 'number' || typeof group === 'string') {
-        const key = String(group);
+      if (groupIndex !== null) {
+        // 3 and '3' are one group
+        const key = String(groupIndex);
         const list = groups.get(key);
         if (list) list.push(reward);
         else groups.set(key, [reward]);
       }
     }
-    if (typeof sample.response_length === 'number') lengths.push(sample.response_length);
-    if (typeof sample.status === 'string')
-      statuses[sample.status] = (statuses[sample.status] ?? 0) + 1;
+    if (responseLength !== null) lengths.push(responseLength);
+    if (status !== null) statuses[status] = (statuses[status] ?? 0) + 1;
   }
   const figures: Record<string, number> = {};
   if (rewards.length > 0) {

@@ -6,8 +6,8 @@ import {
   compareRollout,
   compareTraces,
   completeDigest,
-  textHash,
 } from '../../../src-main/core/compare/compare-traces';
+import { textHash } from '../../../src-main/core/model/text-hash';
 import { buildRolloutFigures } from '../../../src-main/core/open/build-rollout-figures';
 import {
   rowDigestColumns,
@@ -36,9 +36,11 @@ const DUMPS = ['rollout_7.pt', 'rollout_8.pt', 'rollout_agentic.pt', 'rollout_sm
 
 /** The digest's rows as objects, built here from the opened file as the old digest built them. */
 function rowObjects(path: string): RowDigest[] {
-  const trace = openTraceFile([fixtureSource(path)]);
+  const source = fixtureSource(path);
+  const trace = openTraceFile([source]);
   return trace.rows.map((row, i) => {
-    const sample = trace.samples[row.row_id] as { prompt?: unknown } | undefined;
+    const sample = trace.samples.read(row.row_id, (use) => use(source)) as
+      { prompt?: unknown } | undefined;
     const prompt = sample?.prompt;
     return {
       row_id: row.row_id,

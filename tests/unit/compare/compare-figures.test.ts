@@ -3,7 +3,6 @@ import { packRows } from '../../../src-main/core/rows/packed-items';
 import {
   byChange,
   compareDigest,
-  textHash,
   compareTraces,
   sideStats,
   type CompareSide,
@@ -15,6 +14,8 @@ import { rowDigestColumns, rowDigestsOf } from '../../../src-main/core/compare/r
 import type { CompareFigure, FileSummary, PerfView } from '../../../src-main/core/api/trace-api';
 import type { Row } from '../../../src-main/core/model/row';
 import type { PyValue } from '../../../src-main/core/model/py-value';
+import { textHash } from '../../../src-main/core/model/text-hash';
+import { slimeSampleFacts } from '../../../src-main/core/formats/slime/sample-facts';
 import type { RolloutFigures } from '../../../src-main/core/model/rollout-figures';
 import { figures } from './hand-figures';
 import { point as pointItem, span as spanItem } from '../store/hand-rows';
@@ -318,7 +319,8 @@ describe('the digest a worker builds of one file', () => {
     const digest = compareDigest({
       summary: { samples: 7, rows: 7, untracedSamples: 0 },
       rows: packRows(rows),
-      samples,
+      // the facts a dump's samples give when it is opened
+      samples: { facts: samples.map(slimeSampleFacts) },
       perf: perf as unknown as PerfView,
     });
     // gen: 3 s + 0.5 s over two spans (the event is not a span); reward: 0.25 s

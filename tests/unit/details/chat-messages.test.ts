@@ -15,8 +15,11 @@ const PNG_1X1 =
 
 describe('prompts of real dumps', () => {
   it('reads rollout_agentic prompts as chat messages with their roles and text', () => {
-    const opened = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_agentic.pt'))]);
-    const all = opened.samples.map(sampleToDetails);
+    const source = fixtureSource(resolve(SLIME, 'rollout_agentic.pt'));
+    const opened = openTraceFile([source]);
+    const all = Array.from({ length: opened.samples.count }, (_, i) =>
+      sampleToDetails(opened.samples.read(i, (use) => use(source))!),
+    );
     const fields = all.find((f) => Array.isArray(f.prompt))!;
     expect(fields).toBeDefined();
     const raw = fields.prompt as { role: string; content: string }[];
@@ -30,8 +33,9 @@ describe('prompts of real dumps', () => {
   });
 
   it('reads a string prompt as text', () => {
-    const opened = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_small.pt'))]);
-    const prompt = sampleToDetails(opened.samples[0]).prompt;
+    const source = fixtureSource(resolve(SLIME, 'rollout_small.pt'));
+    const opened = openTraceFile([source]);
+    const prompt = sampleToDetails(opened.samples.read(0, (use) => use(source))!).prompt;
     expect(typeof prompt).toBe('string');
     expect(parsePrompt(prompt)).toEqual({ kind: 'text', text: prompt });
     expect(parsePrompt('')).toEqual({ kind: 'empty' });

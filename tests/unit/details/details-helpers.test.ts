@@ -28,7 +28,10 @@ import {
 import { SLIME, fixtureSource, readJson } from '../../support/fixtures';
 
 const small = resolve(SLIME, 'rollout_small.pt');
-const opened = openTraceFile([fixtureSource(small)]);
+const smallSource = fixtureSource(small);
+const opened = openTraceFile([smallSource]);
+/** a sample as the details view reads it: through TraceSamples.read, with the file's bytes */
+const sampleAt = (rowId: number) => opened.samples.read(rowId, (use) => use(smallSource))!;
 const expectedRows = readJson<{ rows: Row[] }>(`${small}.expected.json`).rows;
 
 describe('formatting', () => {
@@ -174,7 +177,7 @@ describe('span facts from the store', () => {
 
 describe('sample token fields', () => {
   const row = expectedRows.find((r) => r.status === 'completed')!;
-  const fields = sampleToDetails(opened.samples[row.row_id]);
+  const fields = sampleToDetails(sampleAt(row.row_id));
 
   it('counts response_length and the per-token lists without loading them', () => {
     const { responseLength, counts } = tokenCounts(fields);
@@ -191,7 +194,7 @@ describe('sample token fields', () => {
   });
 
   it('summarises loaded values compactly', () => {
-    const sample = opened.samples[row.row_id];
+    const sample = sampleAt(row.row_id);
     const mask = readLazyValues(opened.format, { kind: 'path', path: small }, sample, 'loss_mask');
     const runs = runLengths(mask.values);
     expect(runs.reduce((n, r) => n + r.count, 0)).toBe(mask.length);

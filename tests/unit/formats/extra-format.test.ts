@@ -9,6 +9,7 @@ import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { defineFormat } from '../../../src-main/core/formats/format-descriptor';
 import { FORMATS } from '../../../src-main/core/formats/registry';
 import type { Row, SpanItem } from '../../../src-main/core/model/row';
+import { NO_SAMPLES } from '../../../src-main/core/model/sample-facts';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { compareItems, rowCounts } from '../../../src-main/core/rows/build-rows';
 import { TraceService } from '../../../src-main/api/trace-service';
@@ -83,7 +84,7 @@ const tinyTrace = defineFormat({
     }));
     return {
       rows: packRows(rows),
-      samples: [],
+      samples: NO_SAMPLES,
       perf: {},
       notices: [],
       sampleCount: rows.length,

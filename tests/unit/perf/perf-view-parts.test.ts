@@ -40,7 +40,7 @@ describe('the perf view made on first read', () => {
 
   it('is made once, and a spread, JSON and a structured clone carry every part', () => {
     const trace = open('rollout_7.pt');
-    const view = buildPerfView(true, trace.rows, trace.perf.perf, trace.samples, 7);
+    const view = buildPerfView(true, trace.rows, trace.perf.perf, trace.samples.facts, 7);
     const clone = structuredClone(view);
     expect(Object.keys(clone).sort()).toEqual([
       'durations',
@@ -61,9 +61,9 @@ describe('the perf view made on first read', () => {
 
   it('has no series where the format has none, and the parts can be set', () => {
     const trace = open('rollout_small.pt');
-    const view = buildPerfView(false, trace.rows, trace.perf.perf, trace.samples, 0);
+    const view = buildPerfView(false, trace.rows, trace.perf.perf, trace.samples.facts, 0);
     expect(view.series).toEqual([]);
-    const other = buildPerfView(true, trace.rows, trace.perf.perf, trace.samples, 0);
+    const other = buildPerfView(true, trace.rows, trace.perf.perf, trace.samples.facts, 0);
     other.durations = [];
     expect(other.durations).toEqual([]);
   });

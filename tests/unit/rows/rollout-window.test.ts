@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { buildWindows, findResumedSamples } from '../../../src-main/core/rows/rollout-window';
 import type { PyValue } from '../../../src-main/core/model/py-value';
 import type { ResumedSample } from '../../../src-main/core/model/rollout-figures';
+import type { SampleFacts } from '../../../src-main/core/model/sample-facts';
+import { slimeSampleFacts } from '../../../src-main/core/formats/slime/sample-facts';
 import { packedRow as row, span } from './hand-rows';
 
-/** A sample dict carrying slime's `metadata.start_rollout_id`. */
-const startedIn = (id: PyValue): PyValue => ({ metadata: { start_rollout_id: id } });
+/** The facts of a sample dict carrying slime's `metadata.start_rollout_id`. */
+const startedIn = (id: PyValue): SampleFacts | null =>
+  slimeSampleFacts({ metadata: { start_rollout_id: id } });
 
 /** A resumed sample as findResumedSamples gives it; only rowId and the times matter here. */
 function resumedAt(rowId: number, resumeStartSec: number, idleSec: number): ResumedSample {
@@ -63,13 +66,14 @@ describe('findResumedSamples (slime partial rollout: metadata.start_rollout_id)'
   });
 
   it('only an integer start_rollout_id earlier than this rollout counts (a bigint one too)', () => {
+    const started = (id: PyValue): PyValue => ({ metadata: { start_rollout_id: id } });
     const samples: PyValue[] = [
-      startedIn(7), // 0: earlier: resumed
-      startedIn(8), // 1: this rollout: fresh
-      startedIn(9), // 2: later (a foreign sample): not resumed
-      startedIn(7.5), // 3: not an integer
-      startedIn('7'), // 4: not a number
-      startedIn(7n), // 5: an int the unpickler kept as bigint: resumed
+      started(7), // 0: earlier: resumed
+      started(8), // 1: this rollout: fresh
+      started(9), // 2: later (a foreign sample): not resumed
+      started(7.5), // 3: not an integer
+      started('7'), // 4: not a number
+      started(7n), // 5: an int the unpickler kept as bigint: resumed
       { metadata: null }, // 6
       { metadata: [7] }, // 7: metadata not a dict
       [{ metadata: { start_rollout_id: 7 } }], // 8: sample not a dict
@@ -77,7 +81,8 @@ describe('findResumedSamples (slime partial rollout: metadata.start_rollout_id)'
       null, // 10
     ];
     const rows = [...samples.keys(), 11].map((id) => row(id, [span('a', id, id + 1)]));
-    const found = findResumedSamples(rows, samples, 8, 0);
+    // as a dump's samples give them when it is opened
+    const found = findResumedSamples(rows, samples.map(slimeSampleFacts), 8, 0);
     expect(found.map((s) => [s.rowId, s.startRolloutId])).toEqual([
       [0, 7],
       [5, 7],

@@ -20,9 +20,9 @@ describe('openTraceFigures (no store)', () => {
       const whole = openTraceFile([fixtureSource(fixture.path)]);
       const figures = openTraceFigures([fixtureSource(fixture.path)]);
       expect(figures.rolloutId).toBe(whole.summary.rolloutId);
-      expect([figures.rows.length, figures.samples.length]).toEqual([
+      expect([figures.rows.length, figures.samples.count]).toEqual([
         whole.rows.length,
-        whole.samples.length,
+        whole.samples.count,
       ]);
       expect(trendFigures({ ...input, ...figures })).toEqual(
         trendFigures({ ...input, ...whole, rolloutId: whole.summary.rolloutId }),
@@ -35,7 +35,7 @@ describe('openTraceFigures (no store)', () => {
     const gz = bytesSource('rollout_7.pt.gz', gzipSync(readFileSync(path)));
     // 24 samples, rollout_id 7: tests/fixtures/slime/rollout_7_vs_8.compare.expected.json (a)
     const figures = openTraceFigures([gz]);
-    expect([figures.rolloutId, figures.samples.length]).toEqual([7, 24]);
+    expect([figures.rolloutId, figures.samples.count]).toEqual([7, 24]);
   });
 
   it("counts a gzipped dump's progress in the file's own bytes, ending at its size", () => {

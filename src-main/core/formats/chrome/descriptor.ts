@@ -9,6 +9,7 @@ import { buildChromeRows } from './build-chrome-rows';
 import type { ChromeSlice, ChromeTrace } from './chrome-trace';
 import { importTraceEvents } from './import-trace-events';
 import { sniffChromeTrace } from './sniff-chrome-trace';
+import { NO_SAMPLES } from '../../model/sample-facts';
 
 /**
  * Chrome Trace Event / Perfetto JSON (torch.profiler, Ray's timeline, AReaL): TRACE_MODEL
@@ -55,7 +56,7 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
   const rows = buildChromeRows(trace, packBlocks);
   return {
     rows: packRows(rows),
-    samples: [],
+    samples: NO_SAMPLES,
     perf: {},
     notices,
     // processes with something to draw (the global instants' row is not one)

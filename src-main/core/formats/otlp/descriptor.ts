@@ -3,6 +3,7 @@ import type { ByteSource } from '../../bytes/byte-source';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { readOtlp, readRangeToColumns, sniffOtlp, type RangeReader } from './read-otlp';
 import { findRotatedSet } from './rotated-set';
+import { NO_SAMPLES } from '../../model/sample-facts';
 
 /** OpenTelemetry traces as OTLP/JSON lines (SGLang, ROLL, any exporter): TRACE_MODEL section 6. */
 export const otlpFormat = defineFormat({
@@ -46,7 +47,7 @@ function openOtlp(sources: ByteSource[], options: FormatOpenOptions): FormatOpen
   options.onProgress?.({ bytesRead: bytes, samplesRead: doc.rows.length, phase: 'building' });
   return {
     rows: packRows(doc.rows),
-    samples: [],
+    samples: NO_SAMPLES,
     perf: {},
     notices: [...doc.notices],
     sampleCount: doc.traces,

@@ -4,6 +4,7 @@ import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../form
 import { compareItems, rowCounts } from '../../rows/build-rows';
 import { buildTimelineRows } from './build-timeline-rows';
 import { parseTimelineRecords, sniffTimeline } from './parse-timeline-records';
+import { NO_SAMPLES } from '../../model/sample-facts';
 
 /**
  * slime's trainer communication timeline (`--communication-timeline`, TRACE_MODEL section 7):
@@ -61,7 +62,7 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
   }
   return {
     rows: packRows(rows),
-    samples: [],
+    samples: NO_SAMPLES,
     perf: {},
     notices,
     sampleCount: read.records.length,

@@ -1,5 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import {
+  isDict,
   newPyDict,
   type LazyList,
   type PyDict,
@@ -8,10 +9,10 @@ import {
 } from '../../model/py-value';
 import { buildRow } from '../../rows/build-rows';
 import type { PackedRow, Row } from '../../model/row';
+import type { SampleFacts, TraceSamples } from '../../model/sample-facts';
 import { ItemPacker } from '../../rows/packed-items';
 import { buildPdView } from '../../rows/pd-lanes';
 import { PerfSummaryBuilder } from '../../rows/perf-summary';
-import { isDict } from '../../rows/python-values';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import {
   defineFormat,
@@ -20,6 +21,7 @@ import {
   type RowSink,
 } from '../format-descriptor';
 import { readLazyList, readSlimeDump, readTensorValues, sniffSlimeDump } from './read-slime-dump';
+import { slimeSampleFacts } from './sample-facts';
 
 /** slime rollout debug dumps (`rollout_{id}.pt`): TRACE_MODEL sections 1-5. */
 export const slimeFormat = defineFormat({
@@ -66,7 +68,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     shouldCancel: options.shouldCancel,
     onSamples: (samples) => {
       rows.samples.caughtUp(samples);
-      options.onRows?.(rows.rows, samples);
+      options.onRows?.(rows.rows, rows.traceSamples(samples));
     },
     onSample: rows.samples.next,
   });
@@ -90,7 +92,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     );
   return {
     rows: rows.rows,
-    samples: dump.samples,
+    samples: rows.traceSamples(dump.samples),
     perf: rows.perf.result(),
     notices,
     sampleCount: dump.samples.length,
@@ -100,9 +102,10 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
 }
 
 /**
- * Rows and perf keys of a samples list that grows at its end: each sample's row is built once,
- * its perf values added, and its trace dropped from the list (a fresh dict without it). A
- * different list (the reader picked another first, or read again) starts over.
+ * Rows, perf keys and sample facts of a samples list that grows at its end: each sample's row is
+ * built once, its perf values added, its facts taken, and its trace dropped from the list (a
+ * fresh dict without it). A different list (the reader picked another first, or read again)
+ * starts over.
  */
 class IncrementalRows {
   /** items packed as each row is built: their objects die young */
@@ -111,6 +114,8 @@ class IncrementalRows {
   /** events skipped as malformed (an id, type or name that is a dict or list) */
   tally = { skippedEvents: 0 };
   perf = new PerfSummaryBuilder();
+  /** by sample index; null where the list holds no sample dict */
+  private facts: (SampleFacts | null)[] = [];
 
   readonly samples = newSamplesOf(
     () => {
@@ -118,14 +123,30 @@ class IncrementalRows {
       this.packer = new ItemPacker();
       this.tally = { skippedEvents: 0 };
       this.perf = new PerfSummaryBuilder();
+      this.facts = [];
     },
     (sample, index) => {
       const row = sampleRow(sample, index, this.tally);
       if (row) this.rows.push(this.packer.packRow(row));
       this.perf.add(sample);
+      // samples come in index order: what was skipped before this one is no sample dict
+      while (this.facts.length < index) this.facts.push(null);
+      this.facts[index] = slimeSampleFacts(sample);
       return 'trace' in sample ? withoutTrace(sample) : sample;
     },
   );
+
+  /** The samples of `list` (the one read so far) with their facts. */
+  traceSamples(list: readonly PyValue[]): TraceSamples {
+    const { facts } = this;
+    while (facts.length < list.length) facts.push(null);
+    return {
+      count: list.length,
+      facts,
+      // the sample as kept (its trace left out); the file's bytes are not needed for it yet
+      read: (rowId) => (rowId >= 0 && rowId < list.length ? list[rowId] : undefined),
+    };
+  }
 }
 
 /**
