@@ -10,10 +10,12 @@ import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
 import type { PyValue } from '../../../src-main/core/model/py-value';
 import {
   PickleReplay,
-  readPickleItem,
   type PickleItemAt,
 } from '../../../src-main/core/formats/pickle/pickle-replay';
+import { readPickleItem } from '../../../src-main/core/formats/pickle/read-pickle-item';
 import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-dump';
+import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
+import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 
@@ -180,5 +182,42 @@ describe('where an item lies, opcode by opcode', () => {
     expect(() => readItems([MARK, ...item(1), ...rewrite, APPENDS])).toThrow(
       expect.objectContaining({ code: 'pickle/memo-rewritten' }),
     );
+  });
+});
+
+describe('an open dump keeps its samples in the file (slime descriptor)', () => {
+  /** a sample as details show it: its keys but the trace (the reader's depth marks left out) */
+  const traceless = (sample: PyValue) =>
+    Object.fromEntries(
+      Object.entries(sample as Record<string, PyValue>).filter(([k]) => k !== 'trace'),
+    );
+
+  it('reads every sample after the first batch again from the file, the same as a whole read', () => {
+    const whole = readSlimeDump(source).samples;
+    const opened = slimeFormat.open([source], {});
+    expect(opened.samples.count).toBe(SAMPLES);
+    let opens = 0;
+    const withBytes: WithBytes = (use) => {
+      opens++;
+      return use(source);
+    };
+    for (let i = 0; i < SAMPLES; i++) {
+      const before = opens;
+      expect(opened.samples.read(i, withBytes)).toEqual(traceless(whole[i]));
+      // the first batch was appended before the list was known: kept; the rest read again
+      expect(opens - before).toBe(i < 1000 ? 0 : 1);
+    }
+    expect(opened.samples.read(SAMPLES, withBytes)).toBeUndefined();
+  });
+
+  it('keeps the samples of bytes that are not a file on disk (an upload)', () => {
+    const bytes = source.read(0, source.size);
+    const upload = bytesSource('upload.pt', bytes);
+    const opened = slimeFormat.open([upload], {});
+    const withBytes: WithBytes = () => {
+      throw new Error('an upload is never read again');
+    };
+    const whole = readSlimeDump(upload).samples;
+    expect(opened.samples.read(SAMPLES - 1, withBytes)).toEqual(traceless(whole[SAMPLES - 1]));
   });
 });

@@ -22,6 +22,8 @@ import {
 } from '../format-descriptor';
 import { readLazyList, readSlimeDump, readTensorValues, sniffSlimeDump } from './read-slime-dump';
 import { slimeSampleFacts } from './sample-facts';
+import { SamplesInFile } from './samples-in-file';
+import type { PickleItemAt } from '../pickle/pickle-replay';
 
 /** slime rollout debug dumps (`rollout_{id}.pt`): TRACE_MODEL sections 1-5. */
 export const slimeFormat = defineFormat({
@@ -62,8 +64,11 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   // is its own), so rows can be shown while the rest of the file is read, and each sample's
   // trace events are let go as soon as they were used: the rows then hold everything the
   // trace said, and a dump's events are never all in memory at once.
-  const rows = new IncrementalRows();
+  // a file on disk is read again for a sample's details: its samples need not be kept (an
+  // upload's bytes or an inflated .gz would have to be kept or inflated again instead)
+  const rows = new IncrementalRows(source.path !== undefined ? new SamplesInFile() : null);
   const dump = readSlimeDump(source, {
+    replay: rows.inFile?.replay,
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
     onSamples: (samples) => {
@@ -103,11 +108,14 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
 
 /**
  * Rows, perf keys and sample facts of a samples list that grows at its end: each sample's row is
- * built once, its perf values added, its facts taken, and its trace dropped from the list (a
- * fresh dict without it). A different list (the reader picked another first, or read again)
+ * built once, its perf values added, its facts taken, and then the sample is let go (null in
+ * the list) where the file can give it again (`inFile` knows where it lies), else kept without
+ * its trace (a fresh dict). A different list (the reader picked another first, or read again)
  * starts over.
  */
 class IncrementalRows {
+  constructor(readonly inFile: SamplesInFile | null) {}
+
   /** items packed as each row is built: their objects die young */
   rows: PackedRow[] = [];
   private packer = new ItemPacker();
@@ -124,14 +132,19 @@ class IncrementalRows {
       this.tally = { skippedEvents: 0 };
       this.perf = new PerfSummaryBuilder();
       this.facts = [];
+      this.inFile?.clear();
     },
-    (sample, index) => {
+    (sample, index, at) => {
       const row = sampleRow(sample, index, this.tally);
       if (row) this.rows.push(this.packer.packRow(row));
       this.perf.add(sample);
       // samples come in index order: what was skipped before this one is no sample dict
       while (this.facts.length < index) this.facts.push(null);
       this.facts[index] = slimeSampleFacts(sample);
+      if (at !== null && this.inFile !== null) {
+        this.inFile.note(index, at);
+        return null;
+      }
       return 'trace' in sample ? withoutTrace(sample) : sample;
     },
   );
@@ -143,8 +156,12 @@ class IncrementalRows {
     return {
       count: list.length,
       facts,
-      // the sample as kept (its trace left out); the file's bytes are not needed for it yet
-      read: (rowId) => (rowId >= 0 && rowId < list.length ? list[rowId] : undefined),
+      read: (rowId, withBytes) => {
+        if (!(rowId >= 0 && rowId < list.length)) return undefined;
+        const again = this.inFile?.read(rowId, withBytes);
+        if (again === undefined) return list[rowId];
+        return isDict(again) && 'trace' in again ? withoutTrace(again) : again;
+      },
     };
   }
 }
@@ -203,10 +220,10 @@ export function streamSlimeRows(
  */
 function newSamplesOf(
   newList: () => void,
-  each: (sample: PyDict, index: number) => PyValue,
+  each: (sample: PyDict, index: number, at: PickleItemAt | null) => PyValue,
 ): {
   caughtUp: (samples: PyValue[]) => void;
-  next: (samples: PyValue[], index: number, sample: PyDict) => PyValue;
+  next: (samples: PyValue[], index: number, sample: PyDict, at: PickleItemAt | null) => PyValue;
 } {
   let list: PyValue[] | null = null;
   let done = 0;
@@ -219,14 +236,14 @@ function newSamplesOf(
       }
       for (; done < samples.length; done++) {
         const sample = samples[done];
-        if (isDict(sample)) samples[done] = each(sample, done);
+        if (isDict(sample)) samples[done] = each(sample, done, null);
       }
     },
-    next: (samples, index, sample) => {
+    next: (samples, index, sample, at) => {
       // only the next sample of the list being read: anything else waits for its append
       if (samples !== list || index !== done) return sample;
       done++;
-      return each(sample, index);
+      return each(sample, index, at);
     },
   };
 }

@@ -1,0 +1,53 @@
+import type { PyValue } from '../../model/py-value';
+import type { WithBytes } from '../../model/sample-facts';
+import { PickleReplay, type PickleItemAt } from '../pickle/pickle-replay';
+import { readPickleItem } from '../pickle/read-pickle-item';
+
+/** start, end, memo size per sample */
+const STRIDE = 3;
+
+/**
+ * Where each sample of a dump lies in its file, and the memo values samples read from before
+ * they start (PickleReplay): enough to read one sample again alone when a user opens it, so
+ * that an open dump need not keep its samples (100k of them were ~70 MB of heap; this is 24
+ * bytes a sample outside the heap, plus the few interned keys and names).
+ */
+export class SamplesInFile {
+  readonly replay = new PickleReplay();
+  private places = new Float64Array(0);
+
+  /** sample `index` lies at `at` */
+  note(index: number, at: PickleItemAt): void {
+    const from = index * STRIDE;
+    if (from + STRIDE > this.places.length) {
+      const grown = new Float64Array(Math.max(1024, (index + 1) * 2) * STRIDE).fill(NaN);
+      grown.set(this.places);
+      this.places = grown;
+    }
+    this.places[from] = at.start;
+    this.places[from + 1] = at.end;
+    this.places[from + 2] = at.memoSize;
+  }
+
+  /** the dump is read again from its start: no place is known */
+  clear(): void {
+    this.places = new Float64Array(0);
+  }
+
+  has(index: number): boolean {
+    const from = index * STRIDE;
+    return from + STRIDE <= this.places.length && !Number.isNaN(this.places[from]);
+  }
+
+  /** Sample `index` read again from the file's bytes, or undefined when its place is unknown. */
+  read(index: number, withBytes: WithBytes): PyValue | undefined {
+    if (!this.has(index)) return undefined;
+    const from = index * STRIDE;
+    const at: PickleItemAt = {
+      start: this.places[from],
+      end: this.places[from + 1],
+      memoSize: this.places[from + 2],
+    };
+    return withBytes((bytes) => readPickleItem(bytes, at, this.replay));
+  }
+}
