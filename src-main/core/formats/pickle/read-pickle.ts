@@ -90,7 +90,7 @@ class ListBuilder {
 type Slot = PyValue | ListBuilder | typeof MARK_SENTINEL;
 const MARK_SENTINEL = Symbol('mark');
 /** forgetFinished looks at the memo once at least this many slots were added */
-const FORGET_BATCH = 1 << 14;
+const FORGET_BATCH = 1 << 11;
 
 /**
  * A list or a plain dict: what forgetFinished lets go. Strings, classes and objects stay
