@@ -62,7 +62,16 @@ export function runIngestSession(
     const timer = stepTimer();
     const trace = ingest(request, {
       ...setup,
-      onStepEnd: timer.end,
+      onStepEnd: (step) => {
+        timer.end(step);
+        // every byte is read: the preview answers what came meanwhile, then is let go before
+        // the whole file's store, texts and perf view are made beside it (its store copied
+        // the columns of the rows so far: at 100k rows, part of the open's peak)
+        if (step === 'read') {
+          answerPending();
+          preview = null;
+        }
+      },
       onPreview: (rowsSoFar) => {
         preview = previewCalls(rowsSoFar, request.sources);
         post({ type: 'preview', summary: rowsSoFar.summary });

@@ -91,7 +91,12 @@ export interface PackedItems {
   /** the numbers of the rows packed together (shared chunks), this row's from `first` on */
   readonly numbers: Float64Array;
   readonly first: number;
-  readonly refs: readonly unknown[];
+  /**
+   * the refs of the rows packed together (shared chunks), this row's from `refsFirst` on; a
+   * long row's own array of them (rows/packed-items.ts)
+   */
+  readonly refs: Int32Array | readonly unknown[];
+  readonly refsFirst: number;
   /** what the rows packed together share (rows/packed-items.ts reads it) */
   readonly table: unknown;
 }

@@ -26,8 +26,14 @@ import { SpanIds } from './span-ids';
  *                    ...PD numbers]
  *            points [code, ts, attempt, lane, depth (unless COMPACT), ...attr numbers]
  *   refs:    [head, parent_span_name, span id, parent span id, ...attr values that are not
- *             numbers, ...PD phase names, extras (when the code says so: the list of their
- *             keys, then their values)]
+ *             numbers, ...PD phase names, extras (when the code says so: the set of their
+ *             keys as a bit mask, then their values)]
+ * A row that numbers its span ids keeps its refs as 32-bit integers, in shared chunks like the
+ * numbers: a value (a name, a string attr, null) is its place in ItemTable's `values`, where a
+ * primitive is kept once per file (a dump's 5M refs are a few dozen values); as a JS array
+ * each slot took 8 bytes of the heap the collector walks. A row too long to number its ids
+ * keeps its refs as they are, in an array of its own: its ids and values are mostly its own,
+ * and a Chrome trace's million-item rows through the values' table opened 15% slower.
  * `head` numbers the item's name and attrs shape among the file's (ItemTable): 6 for a dump's
  * million items, 46k for a Chrome trace's 2M (with the parent name too it was 650k). Span ids
  * are numbers of ItemTable's SpanIds (the same id twice in a row, a span's and its children's
@@ -99,10 +105,12 @@ const EXTRA_KEY_LISTS: (readonly ExtraKey[])[] = Array.from(
   (_, mask) => EXTRA_KEYS.filter((_key, k) => (mask & (1 << k)) !== 0),
 );
 
-/** What the rows of one packer share: their items' heads and span ids. */
+/** What the rows of one packer share: their items' heads, span ids and referenced values. */
 interface ItemTable {
   heads: ItemHead[];
   ids: SpanIds;
+  /** the values refs point at: null and undefined first, then as the packer met them */
+  values: unknown[];
 }
 
 /** What items of one name and attrs shape have alike. */
@@ -122,8 +130,16 @@ const DEDUPED_ROW_ITEMS = 4096;
 /** A row's ids are looked through up to this many, then found in a map. */
 const LISTED_IDS = 32;
 
-/** Refs of a row up to this many are copied to an array of their exact length. */
-const EXACT_REFS = 1 << 16;
+/** a value ref to null, and to undefined */
+const NULL_REF = 0;
+const UNDEFINED_REF = 1;
+/** strings up to this long are kept once per file (longer ones are text, rarely repeated) */
+const SHARED_TEXT = 256;
+/**
+ * At most this many distinct values are kept once: past it (a trace whose every value is its
+ * own) each is kept where it is met, as in a plain array, without a map entry for it.
+ */
+const MAX_SHARED_VALUES = 1 << 20;
 
 /** One attrs object for every item without attrs (frozen: items are never changed). */
 const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
@@ -136,7 +152,11 @@ export class ItemPacker {
   private readonly shapes = new Map<string, ItemShape>();
   /** where the rows' numbers are put side by side (NumberChunks) */
   private readonly chunks = new NumberChunks();
-  private readonly table: ItemTable = { heads: [], ids: new SpanIds() };
+  private readonly table: ItemTable = { heads: [], ids: new SpanIds(), values: [null, undefined] };
+  /** where the rows' refs are put side by side */
+  private readonly refChunks = new RefChunks();
+  /** each primitive value's ref (values kept once) */
+  private readonly valueRefs = new Map<unknown, number>();
   /** each head's number, by shape and name */
   private readonly headNumbers = new Map<ItemShape, Map<string, number>>();
   /** the head each name had last: almost every item matches it */
@@ -191,7 +211,7 @@ export class ItemPacker {
           : this.shapeOf(item.name, item.attrs, null);
       refs.push(
         this.headOf(item.name, shape),
-        item.parent_span_name,
+        this.ref(item.parent_span_name),
         this.idOf(item.span_id),
         this.idOf(item.parent_span_id),
       );
@@ -206,7 +226,7 @@ export class ItemPacker {
           numbers.push(pd.parentDurationSec, pd.phases.length);
           for (const phase of pd.phases) {
             numbers.push(phase.durationSec);
-            refs.push(phase.phase);
+            refs.push(this.ref(phase.phase));
           }
         }
       } else {
@@ -215,17 +235,46 @@ export class ItemPacker {
         this.putAttrs(shape.sections[0], item.attrs);
       }
       if (extras) {
-        const keys = EXTRA_KEY_LISTS[extras];
-        refs.push(keys);
-        for (const key of keys) refs.push(item[key]);
+        refs.push(extras);
+        for (const key of EXTRA_KEY_LISTS[extras]) refs.push(this.ref(item[key]));
       }
     }
-    // an exact copy: the array pushed to has up to half its length again of spare room (a
-    // third of the refs' memory at 100k rows); a long row's is kept (copying a Chrome process
-    // row's millions of refs held two of them at once)
     const { chunk, first } = this.chunks.put(numbers);
-    const exact = refs.length <= EXACT_REFS ? refs.slice() : refs;
-    return { count: items.length, numbers: chunk, first, refs: exact, table: this.table };
+    // a long row's refs are kept as they are (copying a Chrome process row's millions of refs
+    // held two of them at once)
+    const placed = this.numberIds
+      ? this.refChunks.put(refs as number[])
+      : { chunk: refs, first: 0 };
+    return {
+      count: items.length,
+      numbers: chunk,
+      first,
+      refs: placed.chunk,
+      refsFirst: placed.first,
+      table: this.table,
+    };
+  }
+
+  /** what a ref slot holds: the value's ref in a row that numbers its ids, else the value */
+  private ref(value: unknown): unknown {
+    return this.numberIds ? this.valueRef(value) : value;
+  }
+
+  /** `value`'s place in the table's values: a primitive's the first time it was met */
+  private valueRef(value: unknown): number {
+    if (value === null) return NULL_REF;
+    if (value === undefined) return UNDEFINED_REF;
+    const values = this.table.values;
+    const shared =
+      typeof value === 'string'
+        ? value.length <= SHARED_TEXT
+        : typeof value !== 'object' && typeof value !== 'function' && !Object.is(value, -0);
+    if (!shared) return values.push(value) - 1;
+    const known = this.valueRefs.get(value);
+    if (known !== undefined) return known;
+    const ref = values.push(value) - 1;
+    if (this.valueRefs.size < MAX_SHARED_VALUES) this.valueRefs.set(value, ref);
+    return ref;
   }
 
   private headOf(name: string, shape: ItemShape): number {
@@ -267,7 +316,7 @@ export class ItemPacker {
     for (let k = 0; k < keys.length; k++) {
       const value = attrs[keys[k]];
       if (numeric[k]) this.numbers.push(value as number);
-      else this.refs.push(value);
+      else this.refs.push(this.ref(value));
     }
   }
 
@@ -323,6 +372,28 @@ class NumberChunks {
     }
     const first = this.used;
     this.chunk.set(numbers, first);
+    this.used += n;
+    return { chunk: this.chunk, first };
+  }
+}
+
+/** Refs per chunk (a MiB); a row with more than a quarter of that gets an array of its own. */
+const REF_CHUNK = 1 << 18;
+
+/** Rows' refs side by side in shared chunks, as NumberChunks does for their numbers. */
+class RefChunks {
+  private chunk = new Int32Array(0);
+  private used = 0;
+
+  put(refs: readonly number[]): { chunk: Int32Array; first: number } {
+    const n = refs.length;
+    if (n > REF_CHUNK / 4) return { chunk: Int32Array.from(refs), first: 0 };
+    if (this.used + n > this.chunk.length) {
+      this.chunk = new Int32Array(REF_CHUNK);
+      this.used = 0;
+    }
+    const first = this.used;
+    this.chunk.set(refs, first);
     this.used += n;
     return { chunk: this.chunk, first };
   }
@@ -402,6 +473,8 @@ export class PackedItemCursor {
   parentSpanIdRef: unknown = NO_ID;
   private parentName: string | null = null;
   private table: ItemTable | null = null;
+  /** the table's values where the row keeps refs to them (not a long row: see the layout) */
+  private values: readonly unknown[] | null = null;
   /** end_ts of a closed span (read only for those) */
   endTs = NaN;
   /** the attempt (null where the item has none) */
@@ -445,9 +518,16 @@ export class PackedItemCursor {
     return this.state === 'closed_span' || this.state === 'open_span';
   }
 
+  /** the value in ref slot `at`: through the table's values where the row keeps refs */
+  private value(at: number): unknown {
+    const refs = this.packed!.refs;
+    return this.values === null ? refs[at] : this.values[refs[at] as number];
+  }
+
   /** The item last read, made as the format built it (fresh objects each call). */
   item(): RowItem {
     const { numbers, refs } = this.packed!;
+    const values = this.values;
     const shape = this.shape!;
     const state = this.state;
     const parentName = this.parentName;
@@ -469,8 +549,8 @@ export class PackedItemCursor {
         depth: this.depth,
         attrs: { start_attrs: NO_ATTRS, end_attrs: NO_ATTRS },
       };
-      readAttrs(shape.sections[0], numbers, refs, at, span.attrs, 'start_attrs');
-      readAttrs(shape.sections[1], numbers, refs, at, span.attrs, 'end_attrs');
+      readAttrs(shape.sections[0], numbers, refs, values, at, span.attrs, 'start_attrs');
+      readAttrs(shape.sections[1], numbers, refs, values, at, span.attrs, 'end_attrs');
       if (this.pdRole) {
         const phases: PdPhase[] = [];
         for (let p = 0; p < this.pdPhaseCount; p++)
@@ -492,13 +572,13 @@ export class PackedItemCursor {
         depth: this.depth,
         attrs: NO_ATTRS,
       };
-      readAttrs(shape.sections[0], numbers, refs, at, point, 'attrs');
+      readAttrs(shape.sections[0], numbers, refs, values, at, point, 'attrs');
       item = point;
     }
     const keys = this.extraKeys;
     if (keys !== null) {
       const extras = item as unknown as Record<ExtraKey, unknown>;
-      for (let k = 0; k < keys.length; k++) extras[keys[k]] = refs[this.extraF + k];
+      for (let k = 0; k < keys.length; k++) extras[keys[k]] = this.value(this.extraF + k);
     }
     return item;
   }
@@ -506,7 +586,7 @@ export class PackedItemCursor {
   /** One of the item's OTLP and Chrome specifics, undefined when it has none. */
   extra<K extends ExtraKey>(key: K): ItemExtras[K] | undefined {
     const k = this.extraKeys?.indexOf(key) ?? -1;
-    return k < 0 ? undefined : (this.packed!.refs[this.extraF + k] as ItemExtras[K]);
+    return k < 0 ? undefined : (this.value(this.extraF + k) as ItemExtras[K]);
   }
 
   /** How many attrs sections the item has: 2 for a span (start, end), 1 for a point. */
@@ -526,11 +606,10 @@ export class PackedItemCursor {
   attrAt(section: number, k: number): AttrValue {
     const shape = this.shape!;
     const { numeric, slots } = shape.sections[section];
-    const { numbers, refs } = this.packed!;
     return (
       numeric[k]
-        ? numbers[this.attrN + shape.numberStarts[section] + slots[k]]
-        : refs[this.attrF + shape.refStarts[section] + slots[k]]
+        ? this.packed!.numbers[this.attrN + shape.numberStarts[section] + slots[k]]
+        : this.value(this.attrF + shape.refStarts[section] + slots[k])
     ) as AttrValue;
   }
 
@@ -546,7 +625,7 @@ export class PackedItemCursor {
   }
 
   pdPhaseName(k: number): string {
-    return this.packed!.refs[this.pdF + k] as string;
+    return this.value(this.pdF + k) as string;
   }
 
   pdPhaseDuration(k: number): number {
@@ -559,7 +638,8 @@ export class PackedItemCursor {
     this.table = packed.table as ItemTable;
     this.index = 0;
     this.n = packed.first;
-    this.f = 0;
+    this.f = packed.refsFirst;
+    this.values = packed.refs instanceof Int32Array ? this.table.values : null;
     return this;
   }
 
@@ -577,9 +657,11 @@ export class PackedItemCursor {
     const code = low & 0xff;
     const state = STATES[code & 3];
     this.state = state;
+    const values = this.values;
     const head = this.table!.heads[refs[f] as number];
     this.name = head.name;
-    this.parentName = refs[f + 1] as string | null;
+    this.parentName = (values === null ? refs[f + 1] : values[refs[f + 1] as number]) as
+      string | null;
     this.spanIdRef = refs[f + 2];
     this.parentSpanIdRef = refs[f + 3];
     const shape = head.shape;
@@ -620,7 +702,7 @@ export class PackedItemCursor {
       }
     } else this.pdRole = null;
     if (code & HAS_EXTRAS) {
-      const keys = refs[f] as readonly ExtraKey[];
+      const keys = EXTRA_KEY_LISTS[refs[f] as number];
       this.extraKeys = keys;
       this.extraF = f + 1;
       f += 1 + keys.length;
@@ -635,7 +717,8 @@ export class PackedItemCursor {
 function readAttrs<K extends string>(
   section: AttrSection,
   numbers: Float64Array,
-  refs: readonly unknown[],
+  refs: Int32Array | readonly unknown[],
+  values: readonly unknown[] | null,
   at: { n: number; f: number },
   holder: { [key in K]: Attrs },
   key: K,
@@ -644,7 +727,9 @@ function readAttrs<K extends string>(
   if (keys.length === 0) return;
   const attrs: Record<string, AttrValue> = {};
   for (let k = 0; k < keys.length; k++) {
-    const value = (numeric[k] ? numbers[at.n++] : refs[at.f++]) as AttrValue;
+    const value = (
+      numeric[k] ? numbers[at.n++] : values === null ? refs[at.f++] : values[refs[at.f++] as number]
+    ) as AttrValue;
     // a "__proto__" key from a file stays a plain own key
     if (keys[k] === '__proto__')
       Object.defineProperty(attrs, keys[k], {
