@@ -186,6 +186,46 @@ describe('packed items give back what the format built', () => {
     packed.forEach((p, r) => expect(unpackRow(p)).toStrictEqual(rows[r]));
   });
 
+  it('rows keep refs as integers in shared chunks, values once per file; a long row keeps its own', () => {
+    const packer = new ItemPacker();
+    const text = 'x'.repeat(300); // longer than a shared value: kept where it is met
+    const attrs = (k: number) => ({
+      start_attrs: { finish: 'stop', flag: k % 2 === 0, none: null, text, list: [k] },
+      end_attrs: { phase: `p${k % 3}` },
+    });
+    const short = (r: number) =>
+      row({
+        row_id: r,
+        start: r,
+        end: r + 1,
+        items: [span({ name: 'gen', start_ts: r, span_id: `s${r}`, attrs: attrs(r) })],
+      });
+    const longItems = Array.from({ length: 5000 }, (_, k) =>
+      span({
+        name: 'gen',
+        start_ts: k,
+        span_id: `l${k}`,
+        parent_span_id: `l${k - 1}`,
+        attrs: attrs(k),
+      }),
+    );
+    const rows = [short(0), short(1), row({ row_id: 2, start: 0, end: 1, items: longItems })];
+    for (let r = 3; r < 40; r++) rows.push(short(r));
+    const packed = rows.map((r) => packer.packRow(r));
+    const [a, b, long] = packed.map((p) => p.packed);
+    expect(a.refs).toBeInstanceOf(Int32Array);
+    expect(b.refs).toBe(a.refs);
+    expect(b.refsFirst).toBeGreaterThan(a.refsFirst);
+    // 'stop', true, false, null, 'p0'..'p2', 'gen' are kept once: equal refs in every short row
+    const finish = (p: (typeof packed)[number]) =>
+      (p.packed.refs as Int32Array)[p.packed.refsFirst + 4];
+    expect(new Set(packed.filter((_, r) => r !== 2).map(finish)).size).toBe(1);
+    // a long row (its ids not numbered) holds its values themselves
+    expect(long.refs).not.toBeInstanceOf(Int32Array);
+    expect((long.refs as unknown[]).slice(0, 4)).toEqual([0, null, 'l0', 'l-1']);
+    packed.forEach((p, r) => expect(unpackRow(p)).toStrictEqual(rows[r]));
+  });
+
   it('a "__proto__" key from a file stays a plain own key, with its value', () => {
     const attrs = {} as Record<string, unknown>;
     Object.defineProperty(attrs, '__proto__', {
