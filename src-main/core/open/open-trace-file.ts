@@ -140,7 +140,7 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   const read = readTraceFile(files, options);
   const { format, sources, first, name, bytes, opened, searchTexts, rowsStore } = read;
   options.onStepEnd?.('rows');
-  const store = rowsStore ? rowsStore.storeOf(opened.rows) : buildStore({ rows: opened.rows });
+  const store = rowsStore ? rowsStore.lastStoreOf(opened.rows) : buildStore({ rows: opened.rows });
   // the last rows since the format last said (texts of rows built only at the end are made
   // after opening, while the worker is idle: warm-indexes.ts)
   if (searchTexts?.started) {

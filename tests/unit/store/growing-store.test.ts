@@ -44,6 +44,31 @@ describe('stores of rows that grow at their end', () => {
     }
   });
 
+  it('the last store hands over the columns: equal to a copying one, earlier stores unchanged, nothing added after', () => {
+    const rows = fixtureRows();
+    const growing = new GrowingRowsStore();
+    const half = growing.storeOf(rows.slice(0, 3));
+    const halfBefore = plain(half);
+    const copied = plain(buildStore({ rows: rows.slice() }));
+    const builder = new StoreBuilder();
+    builder.add(rows);
+    const copying = builder.store();
+    const last = builder.lastStore();
+    expect(plain(last)).toEqual(copied);
+    expect(plain(copying)).toEqual(copied);
+    // the last store's times are the builder's own arrays made relative in place
+    expect(last.itemStart.buffer).not.toBe(copying.itemStart.buffer);
+    expect(() => builder.add(rows.slice(0, 1))).toThrow(/last store/);
+    expect(() => builder.store()).toThrow(/last store/);
+    // the growing store's last store: every row, and the preview before it is as it was
+    expect(plain(growing.lastStoreOf(rows))).toEqual(copied);
+    expect(plain(half)).toEqual(halfBefore);
+    // and a later call starts over
+    expect(plain(growing.storeOf(rows.slice(0, 2)))).toEqual(
+      plain(buildStore({ rows: rows.slice(0, 2) })),
+    );
+  });
+
   it('a row that starts earlier moves the origin: every time column is relative to it', () => {
     const rows = fixtureRows();
     const latest = rows.reduce((a, b) => (b.start > a.start ? b : a));
