@@ -1,6 +1,6 @@
 import { minOf } from '../model/extent';
 import { PackedItemCursor } from '../rows/packed-items';
-import type { Distribution, PerfView } from '../model/perf';
+import type { Distribution, PerfView, RunningCurve } from '../model/perf';
 import type { PackedRow, RowFields } from '../model/row';
 import { perfSeries } from '../rows/perf-summary';
 import type { AttrValue } from '../model/row';
@@ -79,8 +79,8 @@ function madeOnEachRead<T extends object, K extends keyof T>(
 export function buildRunningCurve<R extends RowFields>(
   rows: readonly R[],
   startOf: (row: R) => number = (row) => row.start,
-): { tSec: number; running: number }[] {
-  if (rows.length === 0) return [];
+): RunningCurve {
+  if (rows.length === 0) return { tSec: new Float64Array(0), running: new Int32Array(0) };
   const n = rows.length;
   const globalStart = minOf(rows, startOf);
   // starts and ends sorted apart (typed arrays, no comparator: an object per edge and a
@@ -93,13 +93,18 @@ export function buildRunningCurve<R extends RowFields>(
   }
   starts.sort();
   ends.sort();
-  const curve: { tSec: number; running: number }[] = [];
+  // at most a step per start and per end
+  const tSec = new Float64Array(2 * n);
+  const counts = new Int32Array(2 * n);
+  let steps = 0;
   let running = 0;
   const step = (t: number, delta: number) => {
     running += delta;
-    const last = curve[curve.length - 1];
-    if (last && last.tSec === t) last.running = running;
-    else curve.push({ tSec: t, running });
+    if (steps > 0 && tSec[steps - 1] === t) counts[steps - 1] = running;
+    else {
+      tSec[steps] = t;
+      counts[steps++] = running;
+    }
   };
   let s = 0;
   let e = 0;
@@ -108,7 +113,7 @@ export function buildRunningCurve<R extends RowFields>(
     if (e < n && (s >= n || ends[e] <= starts[s])) step(ends[e++], -1);
     else step(starts[s++], 1);
   }
-  return curve;
+  return { tSec: tSec.slice(0, steps), running: counts.slice(0, steps) };
 }
 
 /** Durations of closed spans per span name, most frequent names first. */

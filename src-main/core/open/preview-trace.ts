@@ -16,7 +16,7 @@ export interface PreviewFile {
 const NO_PERF: PerfView = {
   perf: {},
   series: [],
-  running: [],
+  running: { tSec: new Float64Array(0), running: new Int32Array(0) },
   durations: [],
   rollout: buildRolloutFigures([], [], null),
 };

@@ -11,6 +11,7 @@ import {
   perfValues,
 } from '../../../src-main/core/open/perf-digest';
 import { buildRunningDigest, summariseRunning } from '../../../src-main/core/open/running-digest';
+import { curveOf } from '../../support/running-curve';
 import { binEdges, binValues, sharedBins } from '../../../src-main/core/open/value-bins';
 import { valueStats } from '../../../src-main/core/open/value-stats';
 import { SLIME, fixtureSource, readJson } from '../../support/fixtures';
@@ -93,7 +94,9 @@ describe('stats', () => {
 describe('the running curve', () => {
   it('keeps each column’s first, lowest, highest and last step (hand-computed)', () => {
     // 10 steps over 9 s in 2 columns: t 0-4 in the first, 5-9 in the second
-    const running = [1, 3, 2, 5, 4, 2, 0, 1, 3, 0].map((count, t) => ({ tSec: t, running: count }));
+    const running = curveOf(
+      [1, 3, 2, 5, 4, 2, 0, 1, 3, 0].map((count, t) => ({ tSec: t, running: count })),
+    );
     const digest = buildRunningDigest(running, 2);
     // column 1: first t0 (also its lowest), highest t3, last t4; column 2: first t5, lowest t6,
     // highest t8, last t9
@@ -104,10 +107,11 @@ describe('the running curve', () => {
   });
 
   it('reduces 200k steps to chart resolution and summarises them all', () => {
-    const running = Array.from({ length: 200_000 }, (_, i) => ({
+    const points = Array.from({ length: 200_000 }, (_, i) => ({
       tSec: i / 100,
       running: i === 123_457 ? 5000 : (i * 7919) % 1000,
     }));
+    const running = curveOf(points);
     const digest = buildRunningDigest(running);
     expect(digest.tSec.length).toBeLessThanOrEqual(4 * 4096);
     expect(digest.tSec.length).toBeGreaterThan(4096);
@@ -116,7 +120,7 @@ describe('the running curve', () => {
     expect(digest.summary).toMatchObject({ peak: 5000, peakAtSec: 1234.57 });
     expect(Math.max(...digest.running)).toBe(5000);
     // every kept point is a step of the full curve, in time order, first and last kept
-    const byTime = new Map(running.map((p) => [p.tSec, p.running]));
+    const byTime = new Map(points.map((p) => [p.tSec, p.running]));
     digest.tSec.forEach((t, i) => expect(byTime.get(t)).toBe(digest.running[i]));
     expect(digest.tSec.every((t, i) => i === 0 || t > digest.tSec[i - 1])).toBe(true);
     expect([digest.tSec[0], digest.tSec.at(-1)]).toEqual([0, 1999.99]);
@@ -207,8 +211,8 @@ describe('the digest of rollout_small.pt', () => {
   });
 
   it('keeps a short running curve whole and leaves the groups and per-row lists out', () => {
-    expect(Array.from(digest.running.tSec)).toEqual(view.running.map((p) => p.tSec));
-    expect(Array.from(digest.running.running)).toEqual(view.running.map((p) => p.running));
+    expect(Array.from(digest.running.tSec)).toEqual(Array.from(view.running.tSec));
+    expect(Array.from(digest.running.running)).toEqual(Array.from(view.running.running));
     expect(digest.running.summary.peak).toBe(expectedRows.length);
     expect(digest.rollout.groupCount).toBe(4);
     expect(digest.rollout).not.toHaveProperty('groups');

@@ -9,6 +9,7 @@ import { summariseRunning } from '../../../src-main/core/open/running-digest';
 import { valueStats } from '../../../src-main/core/open/value-stats';
 import { formatPerfValue, perfTableRows, perfUnit } from '../../../src-renderer/perf/perf-table';
 import { runningPath } from '../../../src-renderer/perf/running-summary';
+import { curveOf, pointsOf } from '../../support/running-curve';
 import { formatAxisValue, formatValue } from '../../../src-renderer/perf/value-format';
 import { SLIME, fixtureSource, readJson } from '../../support/fixtures';
 
@@ -106,7 +107,7 @@ describe('samples running over time', () => {
     ];
     const startOf = (r: Row) => (r.row_id === 3 ? 108 : r.start);
     // by hand, from 100: +1 at 0; -1 +1 at 5; +1 at 8; -1 +1 at 10; -1 at 15; -1 at 20
-    expect(buildRunningCurve(rows, startOf)).toEqual([
+    expect(pointsOf(buildRunningCurve(rows, startOf))).toEqual([
       { tSec: 0, running: 1 },
       { tSec: 5, running: 1 },
       { tSec: 8, running: 2 },
@@ -115,11 +116,11 @@ describe('samples running over time', () => {
       { tSec: 20, running: 0 },
     ]);
     // by their own starts: row 3 from 90
-    expect(buildRunningCurve(rows).slice(0, 2)).toEqual([
+    expect(pointsOf(buildRunningCurve(rows)).slice(0, 2)).toEqual([
       { tSec: 0, running: 1 },
       { tSec: 10, running: 2 },
     ]);
-    expect(buildRunningCurve([])).toEqual([]);
+    expect(pointsOf(buildRunningCurve([]))).toEqual([]);
   });
 
   it('finds the peak and the long tail of rollout_small', () => {
@@ -141,11 +142,11 @@ describe('samples running over time', () => {
   it('draws a step path that reaches every level and stays bounded for huge series', () => {
     const running = opened.perf.running;
     const d = runningPath(
-      curveOf(running),
+      running,
       (t) => t * 10,
       (c) => 100 - c,
     );
-    for (const p of running) expect(d).toContain(`V${(100 - p.running).toFixed(1)}`);
+    for (const count of running.running) expect(d).toContain(`V${(100 - count).toFixed(1)}`);
     const huge = Array.from({ length: 200_000 }, (_, i) => ({ tSec: i / 1000, running: i % 7 }));
     const path = runningPath(
       curveOf(huge),
@@ -195,10 +196,3 @@ describe('series statistics', () => {
     expect(formatAxisValue(100000, 'samples')).toBe('100k');
   });
 });
-
-function curveOf(points: { tSec: number; running: number }[]) {
-  return {
-    tSec: Float64Array.from(points, (p) => p.tSec),
-    running: Int32Array.from(points, (p) => p.running),
-  };
-}
