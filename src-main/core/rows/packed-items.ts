@@ -150,11 +150,11 @@ const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
  */
 export class ItemPacker {
   private readonly shapes = new Map<string, ItemShape>();
-  /** where the rows' numbers are put side by side (NumberChunks) */
-  private readonly chunks = new NumberChunks();
+  /** where the rows' numbers are put side by side */
+  private readonly chunks = new SharedChunks(Float64Array, NUMBER_CHUNK);
   private readonly table: ItemTable = { heads: [], ids: new SpanIds(), values: [null, undefined] };
   /** where the rows' refs are put side by side */
-  private readonly refChunks = new RefChunks();
+  private readonly refChunks = new SharedChunks(Int32Array, REF_CHUNK);
   /** each primitive value's ref (values kept once) */
   private readonly valueRefs = new Map<unknown, number>();
   /** each head's number, by shape and name */
@@ -351,49 +351,36 @@ export class ItemPacker {
   }
 }
 
-/** Numbers per chunk: a MiB. A row with more than a quarter of that gets an array of its own. */
+/** Values per chunk: a MiB of numbers (8 bytes), or of refs (4 bytes). */
 const NUMBER_CHUNK = 1 << 17;
-
-/**
- * Rows' numbers side by side in shared chunks, each row's from a place in its chunk: an array
- * of its own per row (or a view) cost 96 to 180 bytes of heap each, and a native allocation.
- * A chunk lives as long as a row in it.
- */
-class NumberChunks {
-  private chunk = new Float64Array(0);
-  private used = 0;
-
-  put(numbers: readonly number[]): { chunk: Float64Array; first: number } {
-    const n = numbers.length;
-    if (n > NUMBER_CHUNK / 4) return { chunk: Float64Array.from(numbers), first: 0 };
-    if (this.used + n > this.chunk.length) {
-      this.chunk = new Float64Array(NUMBER_CHUNK);
-      this.used = 0;
-    }
-    const first = this.used;
-    this.chunk.set(numbers, first);
-    this.used += n;
-    return { chunk: this.chunk, first };
-  }
-}
-
-/** Refs per chunk (a MiB); a row with more than a quarter of that gets an array of its own. */
 const REF_CHUNK = 1 << 18;
 
-/** Rows' refs side by side in shared chunks, as NumberChunks does for their numbers. */
-class RefChunks {
-  private chunk = new Int32Array(0);
+/**
+ * Rows' numbers (or refs) side by side in shared chunks, each row's from a place in its chunk:
+ * an array of its own per row (or a view) cost 96 to 180 bytes of heap each, and a native
+ * allocation. A chunk lives as long as a row in it; a row of more than a quarter of a chunk
+ * gets an array of its own.
+ */
+class SharedChunks<T extends Float64Array | Int32Array> {
+  private chunk: T;
   private used = 0;
 
-  put(refs: readonly number[]): { chunk: Int32Array; first: number } {
-    const n = refs.length;
-    if (n > REF_CHUNK / 4) return { chunk: Int32Array.from(refs), first: 0 };
+  constructor(
+    private readonly make: { new (length: number): T; from(values: readonly number[]): T },
+    private readonly size: number,
+  ) {
+    this.chunk = new make(0);
+  }
+
+  put(values: readonly number[]): { chunk: T; first: number } {
+    const n = values.length;
+    if (n > this.size / 4) return { chunk: this.make.from(values), first: 0 };
     if (this.used + n > this.chunk.length) {
-      this.chunk = new Int32Array(REF_CHUNK);
+      this.chunk = new this.make(this.size);
       this.used = 0;
     }
     const first = this.used;
-    this.chunk.set(refs, first);
+    this.chunk.set(values, first);
     this.used += n;
     return { chunk: this.chunk, first };
   }

@@ -18,6 +18,7 @@ import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
+import { readReplaying } from '../../support/read-replaying';
 
 // A sample read again alone from its bytes (readPickleItem) must be the sample a whole read of
 // the dump gives: interned keys and names it reads by memo slot from samples long before it
@@ -39,18 +40,7 @@ afterAll(() => {
 });
 
 /** the dump read as the app reads it: each sample let go as it completes, where it lies kept */
-function readLettingGo(replay: PickleReplay | undefined) {
-  const at = new Map<number, PickleItemAt | null>();
-  const dump = readSlimeDump(source, {
-    replay,
-    onSamples: () => {},
-    onSample: (_samples, index, _sample, where) => {
-      at.set(index, where);
-      return null;
-    },
-  });
-  return { dump, at };
-}
+const readLettingGo = (replay: PickleReplay | undefined) => readReplaying(source, replay, true);
 
 describe('samples read again alone (PickleReplay, readPickleItem)', () => {
   it('every sample after the first batch is told where it lies, and reads back equal to a whole read', () => {

@@ -7,7 +7,8 @@ import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { bytesSource, type ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { PickleCursor } from '../../../src-main/core/formats/pickle/pickle-cursor';
 import { readPickle } from '../../../src-main/core/formats/pickle/read-pickle';
-import { PickleReplay, type PickleItemAt } from '../../../src-main/core/formats/pickle/pickle-replay';
+import { PickleReplay } from '../../../src-main/core/formats/pickle/pickle-replay';
+import { readReplaying } from '../../support/read-replaying';
 import { readPickleItem } from '../../../src-main/core/formats/pickle/read-pickle-item';
 import type { LazyList, PyObjectRef, TensorRef } from '../../../src-main/core/model/py-value';
 import { SLIME, fixtureSource, readJson, slimeFixturesWithExpected } from '../../support/fixtures';
@@ -315,24 +316,15 @@ describe('finished samples are let go while a dump is read', () => {
   });
 
   /** readSlimeDump with a replay, as the app reads: where each sample lies, by index */
-  const readReplaying = (source: ByteSource) => {
+  const readReplayingKept = (source: ByteSource) => {
     const replay = new PickleReplay();
-    const at = new Map<number, PickleItemAt | null>();
-    const dump = readSlimeDump(source, {
-      replay,
-      onSamples: () => {},
-      onSample: (_samples, index, sample, where) => {
-        at.set(index, where);
-        return sample;
-      },
-    });
-    return { dump, replay, at };
+    return { replay, ...readReplaying(source, replay, false) };
   };
 
   it('read again keeping every value, samples still read back alone but the one sharing a dict', () => {
     const torch = bytesSource('shared.pt', legacyTorch(memoizedSamples(3000, true)));
     const whole = readSlimeDump(torch).samples;
-    const { at, replay } = readReplaying(torch);
+    const { at, replay } = readReplayingKept(torch);
     expect(at.size).toBe(2000);
     expect([...at].filter(([, where]) => where === null).map(([index]) => index)).toEqual([2999]);
     // MEMOIZE numbers slots from the memo's size: a sample read alone numbers them the same
@@ -344,7 +336,7 @@ describe('finished samples are let go while a dump is read', () => {
   it('a dump that writes again a memo slot samples read is read again without replay: no sample reads alone', () => {
     const torch = bytesSource('rewrite.pt', legacyTorch(memoizedSamples(3000, false, true)));
     const whole = readSlimeDump(torch).samples;
-    const { dump, at } = readReplaying(torch);
+    const { dump, at } = readReplayingKept(torch);
     expect(at.size).toBe(2000);
     expect([...at.values()].every((where) => where === null)).toBe(true);
     expect(dump.samples).toEqual(whole);

@@ -1,4 +1,5 @@
 import {
+  isDict,
   newPyDict,
   type NdArrayRef,
   type PyClassRef,
@@ -238,16 +239,6 @@ function looksLikeEnum(c: PyClassRef): boolean {
     c.name.includes('.') ||
     /(Status|Enum|Mode|Type|Kind|State|Reason)$/.test(c.name) ||
     c.module === 'enum'
-  );
-}
-
-function isDict(v: PyValue | undefined): v is PyDict {
-  return (
-    v !== null &&
-    typeof v === 'object' &&
-    !Array.isArray(v) &&
-    !(v instanceof Uint8Array) &&
-    !('$kind' in v)
   );
 }
 

@@ -1,6 +1,12 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
-import type { LazyList, PyDict, PyValue, TensorRef } from '../../model/py-value';
+import {
+  isDict,
+  type LazyList,
+  type PyDict,
+  type PyValue,
+  type TensorRef,
+} from '../../model/py-value';
 import { sniffZip } from '../zip/read-zip-directory';
 import { readTorchZip, type TorchArchive } from '../torch/read-torch-archive';
 import { readLegacyTorch, sniffLegacyTorch } from '../torch/read-legacy-torch';
@@ -167,16 +173,6 @@ function samplesListWatcher(
         }
       : undefined,
   };
-}
-
-function isDict(v: PyValue): v is PyDict {
-  return (
-    v !== null &&
-    typeof v === 'object' &&
-    !Array.isArray(v) &&
-    !(v instanceof Uint8Array) &&
-    !('$kind' in v)
-  );
 }
 
 /** The numbers of a LazyList, re-read from its byte range now that a user asked. */
