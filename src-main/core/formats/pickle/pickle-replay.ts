@@ -20,11 +20,13 @@ export class PickleReplay {
   /** memo values by slot, as the items read them */
   readonly before = new Map<number, PyValue>();
   /** per slot, whether `before` holds it (a byte a slot: memo reads are millions) */
-  private held = new Uint8Array(1 << 16);
+  held = new Uint8Array(1 << 16);
 
-  /** the item being read got `value` from slot `index`, written before it started */
-  keep(index: number, value: PyValue): void {
-    if (index < this.held.length && this.held[index] === 1) return;
+  /**
+   * The item being read got `value` from slot `index`, written before it started: kept.
+   * Returns `held` (grown when `index` was past it).
+   */
+  keep(index: number, value: PyValue): Uint8Array {
     if (index >= this.held.length) {
       let size = this.held.length;
       while (size <= index) size *= 2;
@@ -32,8 +34,11 @@ export class PickleReplay {
       grown.set(this.held);
       this.held = grown;
     }
-    this.held[index] = 1;
-    this.before.set(index, value);
+    if (this.held[index] === 0) {
+      this.held[index] = 1;
+      this.before.set(index, value);
+    }
+    return this.held;
   }
 
   holds(index: number): boolean {

@@ -131,6 +131,10 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   let itemMemoLength = 0;
   let itemMemoSize = 0;
   let itemAlone = false;
+  // which slots `replay` holds, read here first: memo reads are millions, almost all of a
+  // slot it already holds (the interned keys)
+  let held: Uint8Array = replay?.held ?? new Uint8Array(0);
+  const memoBefore = options.memoBefore ?? null;
   // where the last string opcode started and ended: a PUT right after it memoizes that string
   let lastStringAt = -1;
   let lastStringEnd = -1;
@@ -383,7 +387,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   };
   const memoGet = (index: number) => {
     let slot = Number.isInteger(index) && index >= 0 ? memo.get(index) : undefined;
-    if (slot === undefined && options.memoBefore) slot = options.memoBefore(index);
+    if (slot === undefined && memoBefore !== null) slot = memoBefore(index);
     if (slot === undefined)
       return fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
     if (slot === FORGOTTEN)
@@ -392,7 +396,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       sharedContainers = true;
       // a container of an earlier item: reading this item alone would not share it
       if (index < itemMemoLength) itemAlone = false;
-    } else if (replay !== null && index < itemMemoLength) replay.keep(index, slot as PyValue);
+    } else if (
+      index < itemMemoLength &&
+      replay !== null &&
+      !(index < held.length && held[index] === 1)
+    )
+      held = replay.keep(index, slot as PyValue);
     push(slot);
   };
   /** a slot an item read from before it started is written again: a replay would misread it */
