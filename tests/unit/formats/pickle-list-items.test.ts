@@ -3,6 +3,7 @@ import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { PickleCursor } from '../../../src-main/core/formats/pickle/pickle-cursor';
 import { readPickle } from '../../../src-main/core/formats/pickle/read-pickle';
 import type { PyValue } from '../../../src-main/core/model/py-value';
+import { OP, int, key } from '../../support/pickle-opcodes';
 
 // Once a reader knows the samples list (onAppend answered true), each dict of its later
 // batches goes to onListItem as soon as the next item of the batch starts (the batch's last
@@ -10,16 +11,7 @@ import type { PyValue } from '../../../src-main/core/model/py-value';
 // is young). These pickles are written opcode by opcode.
 
 const PROTO4 = [0x80, 4];
-const EMPTY_LIST = 0x5d;
-const EMPTY_DICT = 0x7d;
-const MARK = 0x28;
-const APPENDS = 0x65;
-const SETITEM = 0x73;
-const POP = 0x30;
-const STOP = 0x2e;
-const key = (k: string) => [0x8c, k.length, ...new TextEncoder().encode(k)];
-const int = (v: number) => [0x4b, v];
-const SETITEMS = 0x75;
+const { EMPTY_LIST, EMPTY_DICT, MARK, APPENDS, SETITEM, POP, STOP, SETITEMS } = OP;
 /** {'i': i, 'sub': {'x': i}} as CPython writes a dict of two keys (MARK ... SETITEMS) */
 const dict = (i: number) => [
   EMPTY_DICT,

@@ -19,6 +19,7 @@ import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 import { readReplaying } from '../../support/read-replaying';
+import { OP, int, key } from '../../support/pickle-opcodes';
 
 // A sample read again alone from its bytes (readPickleItem) must be the sample a whole read of
 // the dump gives: interned keys and names it reads by memo slot from samples long before it
@@ -90,16 +91,7 @@ describe('samples read again alone (PickleReplay, readPickleItem)', () => {
 });
 
 // Opcode by opcode: where an item is said to lie, and the items that cannot be read alone.
-const EMPTY_LIST = 0x5d;
-const EMPTY_DICT = 0x7d;
-const MARK = 0x28;
-const APPENDS = 0x65;
-const SETITEMS = 0x75;
-const BINPUT = 0x71;
-const BINGET = 0x68;
-const BINPERSID = 0x51;
-const key = (k: string) => [0x8c, k.length, ...new TextEncoder().encode(k)];
-const int = (v: number) => [0x4b, v];
+const { EMPTY_LIST, EMPTY_DICT, MARK, APPENDS, SETITEMS, BINPUT, BINGET, BINPERSID } = OP;
 /** {'i': i, 'name': <slot 0 read back>, ...more} */
 const item = (i: number, more: number[] = []) => [
   EMPTY_DICT,

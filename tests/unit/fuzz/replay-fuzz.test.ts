@@ -10,6 +10,7 @@ import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-d
 import { readReplaying } from '../../support/read-replaying';
 // the bench's writer: a dump past its first batch of 1000, so that samples are read alone
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
+import { prng } from '../../support/prng';
 
 // Mutated dumps read with a replay: each sample said to lie somewhere reads back alone either
 // equal to what a whole read of the same bytes gives, or fails with a FormatError; never
@@ -26,17 +27,6 @@ function seed(): Uint8Array {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** xorshift32: a fixed seed makes every failure reproducible. */
-function prng(start: number) {
-  let x = start >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
 }
 
 const formatErrorOr = <T>(read: () => T): T | FormatError => {

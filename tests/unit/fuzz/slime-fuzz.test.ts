@@ -5,24 +5,18 @@ import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-d
 import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { SLIME } from '../../support/fixtures';
+import { prng } from '../../support/prng';
 
 // `npm run fuzz` raises the count (FUZZ_ITERATIONS); `npm test` runs a few thousand.
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 2500);
 const TIME_BOUND_MS = 2000;
-const SEEDS = ['rollout_small.pt', 'legacy_format.pt', 'sample_objects.pt', 'rollout_tensors.pt', 'edge_cases.pt'].map(
-  (name) => new Uint8Array(readFileSync(resolve(SLIME, name))),
-);
-
-/** xorshift32: a fixed seed makes every failure reproducible. */
-function prng(seed: number) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+const SEEDS = [
+  'rollout_small.pt',
+  'legacy_format.pt',
+  'sample_objects.pt',
+  'rollout_tensors.pt',
+  'edge_cases.pt',
+].map((name) => new Uint8Array(readFileSync(resolve(SLIME, name))));
 
 function mutate(random: () => number): Uint8Array {
   const base = SEEDS[Math.floor(random() * SEEDS.length)];
@@ -31,7 +25,8 @@ function mutate(random: () => number): Uint8Array {
   if (kind === 1) {
     const out = base.slice(); // flipped bytes, often inside data.pkl
     const flips = 1 + Math.floor(random() * 8);
-    for (let i = 0; i < flips; i++) out[Math.floor(random() * out.length)] = Math.floor(random() * 256);
+    for (let i = 0; i < flips; i++)
+      out[Math.floor(random() * out.length)] = Math.floor(random() * 256);
     return out;
   }
   if (kind === 2) {
@@ -62,7 +57,9 @@ describe('fuzz: mutated, truncated and spliced dumps either read or fail with a 
         read++;
       } catch (error) {
         if (!(error instanceof FormatError)) {
-          throw new Error(`case ${i}: ${(error as Error).constructor.name}: ${(error as Error).message}`);
+          throw new Error(
+            `case ${i}: ${(error as Error).constructor.name}: ${(error as Error).message}`,
+          );
         }
         failed++;
       }

@@ -6,6 +6,7 @@ import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { FIXTURES, OTLP, SLIME } from '../../support/fixtures';
 import { HOSTILE_CASES } from './corpus';
+import { prng } from '../../support/prng';
 
 /**
  * The fuzz run over every reader the whole open pipeline reaches (sniff, read, rows, store,
@@ -82,16 +83,6 @@ const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 200);
 const TIME_BOUND_MS = 3000;
 // per case: a small constant times the input plus a floor (the README's bound)
 const memoryBound = (bytes: number) => 16 * bytes + 256 * 1024 * 1024;
-
-function prng(seed: number) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 function mutate(seeds: Uint8Array[], random: () => number): Uint8Array {
   const base = seeds[Math.floor(random() * seeds.length)];
