@@ -21,3 +21,6 @@ export function writeSlimeDump(
   maxSamples?: number,
   shape?: SlimeDumpShape,
 ): number;
+
+/** xorshift32 in [0, 1) from a seed */
+export function random(seed: number): () => number;

@@ -123,7 +123,8 @@ class PickleWriter {
   }
 }
 
-function random(seed) {
+/** xorshift32 in [0, 1): a fixed seed makes every generated dump (and fuzz case) the same */
+export function random(seed) {
   let x = seed >>> 0 || 1;
   return () => {
     x ^= x << 13;
