@@ -1,4 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,5 +208,37 @@ describe('an open dump keeps its samples in the file (slime descriptor)', () => 
     };
     const whole = readSlimeDump(upload).samples;
     expect(opened.samples.read(SAMPLES - 1, withBytes)).toEqual(traceless(whole[SAMPLES - 1]));
+  });
+});
+
+describe('a dump that changed on disk after it was opened', () => {
+  it('a sample read again is a coded error naming the file, not a wrong sample', () => {
+    const copy = join(dir, 'changed.pt');
+    copyFileSync(path, copy);
+    const file = openFileSource(copy);
+    try {
+      const opened = slimeFormat.open([file], {});
+      const withBytes: WithBytes = (use) => use(file);
+      expect(opened.samples.read(SAMPLES - 1, withBytes)).toBeDefined();
+      // rewritten: the same size, other bytes where the samples lie
+      const bytes = readFileSync(copy);
+      bytes.fill(0xff, Math.floor(bytes.length / 2), bytes.length - 1024);
+      writeFileSync(copy, bytes);
+      expect(() => opened.samples.read(SAMPLES - 1, withBytes)).toThrow(
+        expect.objectContaining({
+          code: 'slime/sample-changed',
+          message: expect.stringContaining('changed.pt'),
+        }),
+      );
+      // truncated: the sample's bytes are gone
+      truncateSync(copy, 4096);
+      expect(() => opened.samples.read(SAMPLES - 1, withBytes)).toThrow(
+        expect.objectContaining({ code: 'slime/sample-changed' }),
+      );
+      // a sample kept in memory (the first batch) still reads
+      expect(opened.samples.read(5, withBytes)).toMatchObject({ index: 5 });
+    } finally {
+      file.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { FormatError } from '../../bytes/format-error';
 import type { PyValue } from '../../model/py-value';
 import type { WithBytes } from '../../model/sample-facts';
 import { PickleReplay, type PickleItemAt } from '../pickle/pickle-replay';
@@ -48,6 +49,18 @@ export class SamplesInFile {
       end: this.places[from + 1],
       memoSize: this.places[from + 2],
     };
-    return withBytes((bytes) => readPickleItem(bytes, at, this.replay));
+    return withBytes((bytes) => {
+      try {
+        return readPickleItem(bytes, at, this.replay);
+      } catch (error) {
+        // the file changed on disk since it was opened (rewritten, truncated): say so
+        const why = error instanceof Error ? error.message : String(error);
+        throw new FormatError(
+          'slime/sample-changed',
+          `sample ${index} of ${bytes.name} could not be read again: the file changed since it was opened? (${why})`,
+          at.start,
+        );
+      }
+    });
   }
 }
