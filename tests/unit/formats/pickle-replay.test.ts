@@ -230,10 +230,24 @@ describe('a dump that changed on disk after it was opened', () => {
           message: expect.stringContaining('changed.pt'),
         }),
       );
-      // truncated: the sample's bytes are gone
+      // truncated: the sample's bytes are gone; opened again, the file says so by its size
       truncateSync(copy, 4096);
       expect(() => opened.samples.read(SAMPLES - 1, withBytes)).toThrow(
         expect.objectContaining({ code: 'slime/sample-changed' }),
+      );
+      const reopening: WithBytes = (use) => {
+        const again = openFileSource(copy);
+        try {
+          return use(again);
+        } finally {
+          again.close();
+        }
+      };
+      expect(() => opened.samples.read(SAMPLES - 1, reopening)).toThrow(
+        expect.objectContaining({
+          code: 'slime/sample-changed',
+          message: expect.stringContaining('bytes then, 4096 now'),
+        }),
       );
       // a sample kept in memory (the first batch) still reads
       expect(opened.samples.read(5, withBytes)).toMatchObject({ index: 5 });

@@ -66,7 +66,9 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   // trace said, and a dump's events are never all in memory at once.
   // a file on disk is read again for a sample's details: its samples need not be kept (an
   // upload's bytes or an inflated .gz would have to be kept or inflated again instead)
-  const rows = new IncrementalRows(source.path !== undefined ? new SamplesInFile() : null);
+  const rows = new IncrementalRows(
+    source.path !== undefined ? new SamplesInFile(source.size) : null,
+  );
   const dump = readSlimeDump(source, {
     replay: rows.inFile?.replay,
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),

@@ -17,6 +17,9 @@ export class SamplesInFile {
   readonly replay = new PickleReplay();
   private places = new Float64Array(0);
 
+  /** `fileSize`: the file's size when it was opened (a file of another size changed since) */
+  constructor(private readonly fileSize: number) {}
+
   /** sample `index` lies at `at` */
   note(index: number, at: PickleItemAt): void {
     const from = index * STRIDE;
@@ -50,16 +53,19 @@ export class SamplesInFile {
       memoSize: this.places[from + 2],
     };
     return withBytes((bytes) => {
+      const changed = (why: string) =>
+        new FormatError(
+          'slime/sample-changed',
+          `sample ${index} of ${bytes.name} could not be read again: the file changed since it was opened (${why})`,
+          at.start,
+        );
+      if (bytes.size !== this.fileSize)
+        throw changed(`${this.fileSize} bytes then, ${bytes.size} now`);
       try {
         return readPickleItem(bytes, at, this.replay);
       } catch (error) {
-        // the file changed on disk since it was opened (rewritten, truncated): say so
-        const why = error instanceof Error ? error.message : String(error);
-        throw new FormatError(
-          'slime/sample-changed',
-          `sample ${index} of ${bytes.name} could not be read again: the file changed since it was opened? (${why})`,
-          at.start,
-        );
+        // rewritten in place: its bytes no longer read as a sample
+        throw changed(error instanceof Error ? error.message : String(error));
       }
     });
   }
