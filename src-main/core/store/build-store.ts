@@ -235,6 +235,10 @@ export class StoreBuilder {
    * copied 30 MB of them; the builder only ever writes after the items taken so far). Times
    * are copies: they are made relative to the rows' start.
    */
+  store(): TraceStore {
+    return this.frozen(false);
+  }
+
   /**
    * The store of every row, the builder's own columns handed over: times made relative in
    * place and lists not copied, so that the whole file's columns are never held twice (at
@@ -242,57 +246,22 @@ export class StoreBuilder {
    * takes nothing after it.
    */
   lastStore(): TraceStore {
-    const n = this.rows.length;
-    const m = this.itemCount;
-    const origin = n === 0 ? 0 : this.globalStart;
-    const relative = (absolute: Float64Array, length: number) => {
-      const view = absolute.subarray(0, length);
-      for (let k = 0; k < length; k++) view[k] -= origin;
-      return view;
-    };
+    const store = this.frozen(true);
     this.spent = true;
-    return this.frozen(n, m, origin, {
-      strings: this.strings,
-      itemStart: relative(this.itemStartAbs, m),
-      itemEnd: relative(this.itemEndAbs, m),
-      rowStart: relative(this.rowStartAbs, n),
-      rowEnd: relative(this.rowEndAbs, n),
-      rowIndexById: this.rowIndexById,
-      rows: this.rows,
-    });
+    return store;
   }
 
-  store(): TraceStore {
+  /** `handOver`: the builder's own times (made relative in place) and lists, else copies */
+  private frozen(handOver: boolean): TraceStore {
     if (this.spent) throw new Error('the store builder gave its last store');
     const n = this.rows.length;
     const m = this.itemCount;
     const origin = n === 0 ? 0 : this.globalStart;
     const relative = (absolute: Float64Array, length: number) => {
-      const out = new Float64Array(length);
+      const out = handOver ? absolute.subarray(0, length) : new Float64Array(length);
       for (let k = 0; k < length; k++) out[k] = absolute[k] - origin;
       return out;
     };
-    return this.frozen(n, m, origin, {
-      strings: this.strings.slice(),
-      itemStart: relative(this.itemStartAbs, m),
-      itemEnd: relative(this.itemEndAbs, m),
-      rowStart: relative(this.rowStartAbs, n),
-      rowEnd: relative(this.rowEndAbs, n),
-      rowIndexById: new Map(this.rowIndexById),
-      rows: this.rows.slice(),
-    });
-  }
-
-  /** The store of the columns so far, with what store() and lastStore() make differently. */
-  private frozen(
-    n: number,
-    m: number,
-    origin: number,
-    own: Pick<
-      TraceStore,
-      'strings' | 'itemStart' | 'itemEnd' | 'rowStart' | 'rowEnd' | 'rowIndexById' | 'rows'
-    >,
-  ): TraceStore {
     return Object.freeze({
       version: ++storesBuilt,
       globalStartSec: origin,
@@ -300,9 +269,9 @@ export class StoreBuilder {
       rowCount: n,
       itemCount: m,
       linkCount: this.linkCount,
-      strings: own.strings,
-      itemStart: own.itemStart,
-      itemEnd: own.itemEnd,
+      strings: handOver ? this.strings : this.strings.slice(),
+      itemStart: relative(this.itemStartAbs, m),
+      itemEnd: relative(this.itemEndAbs, m),
       itemRow: this.itemRow.subarray(0, m),
       itemLane: this.itemLane.subarray(0, m),
       itemDepth: this.itemDepth.subarray(0, m),
@@ -312,8 +281,8 @@ export class StoreBuilder {
       itemParent: this.itemParent.subarray(0, m),
       rowItemOffset: n === 0 ? new Int32Array(1) : this.rowItemOffset.slice(0, n + 1),
       rowId: this.rowId.slice(0, n),
-      rowStart: own.rowStart,
-      rowEnd: own.rowEnd,
+      rowStart: relative(this.rowStartAbs, n),
+      rowEnd: relative(this.rowEndAbs, n),
       rowLaneCount: this.rowLaneCount.slice(0, n),
       rowOpenCount: this.rowOpenCount.slice(0, n),
       rowReward: this.rowReward.slice(0, n),
@@ -325,8 +294,8 @@ export class StoreBuilder {
       rowsBySpanName: frozenIndex(this.byName),
       rowsByStatus: frozenIndex(this.byStatus),
       rowsBySource: frozenIndex(this.bySource),
-      rowIndexById: own.rowIndexById,
-      rows: own.rows,
+      rowIndexById: handOver ? this.rowIndexById : new Map(this.rowIndexById),
+      rows: handOver ? this.rows : this.rows.slice(),
     });
   }
 
@@ -366,18 +335,21 @@ export class GrowingRowsStore {
   private builder = new StoreBuilder();
 
   storeOf(rows: readonly PackedRow[]): TraceStore {
-    if (!this.builder.isStartOf(rows)) this.builder = new StoreBuilder();
-    this.builder.add(rows.slice(this.builder.rowCount));
-    return this.builder.store();
+    return this.taken(rows).store();
   }
 
   /** The store of every row (StoreBuilder.lastStore): the next call starts a new builder. */
   lastStoreOf(rows: readonly PackedRow[]): TraceStore {
-    if (!this.builder.isStartOf(rows)) this.builder = new StoreBuilder();
-    this.builder.add(rows.slice(this.builder.rowCount));
-    const store = this.builder.lastStore();
+    const store = this.taken(rows).lastStore();
     this.builder = new StoreBuilder();
     return store;
+  }
+
+  /** the builder, with the rows of `rows` it has not taken yet (a new one for another list) */
+  private taken(rows: readonly PackedRow[]): StoreBuilder {
+    if (!this.builder.isStartOf(rows)) this.builder = new StoreBuilder();
+    this.builder.add(rows.slice(this.builder.rowCount));
+    return this.builder;
   }
 }
 

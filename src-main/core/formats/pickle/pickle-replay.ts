@@ -1,3 +1,4 @@
+import { grownColumn } from '../../model/grown-column';
 import type { PyValue } from '../../model/py-value';
 
 /** Where one item of a list lies in the file, to read it again alone (read-pickle-item.ts). */
@@ -27,22 +28,12 @@ export class PickleReplay {
    * Returns `held` (grown when `index` was past it).
    */
   keep(index: number, value: PyValue): Uint8Array {
-    if (index >= this.held.length) {
-      let size = this.held.length;
-      while (size <= index) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.held);
-      this.held = grown;
-    }
+    if (index >= this.held.length) this.held = grownColumn(this.held, index + 1, 2);
     if (this.held[index] === 0) {
       this.held[index] = 1;
       this.before.set(index, value);
     }
     return this.held;
-  }
-
-  holds(index: number): boolean {
-    return index < this.held.length && this.held[index] === 1;
   }
 
   /** The pickle is read again from its start. */

@@ -134,6 +134,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   // which slots `replay` holds, read here first: memo reads are millions, almost all of a
   // slot it already holds (the interned keys)
   let held: Uint8Array = replay?.held ?? new Uint8Array(0);
+  const isHeld = (index: number) => index < held.length && held[index] === 1;
   const memoBefore = options.memoBefore ?? null;
   // where the last string opcode started and ended: a PUT right after it memoizes that string
   let lastStringAt = -1;
@@ -396,17 +397,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       sharedContainers = true;
       // a container of an earlier item: reading this item alone would not share it
       if (index < itemMemoLength) itemAlone = false;
-    } else if (
-      index < itemMemoLength &&
-      replay !== null &&
-      !(index < held.length && held[index] === 1)
-    )
+    } else if (index < itemMemoLength && replay !== null && !isHeld(index))
       held = replay.keep(index, slot as PyValue);
     push(slot);
   };
   /** a slot an item read from before it started is written again: a replay would misread it */
   const keptByReplay = (index: number) => {
-    if (replay!.holds(index))
+    if (isHeld(index))
       fail('pickle/memo-rewritten', `the pickle writes memo ${index} again after items read it`);
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });

@@ -1,4 +1,5 @@
 import { FormatError } from '../../bytes/format-error';
+import { grownColumn } from '../../model/grown-column';
 import type { PyValue } from '../../model/py-value';
 import type { WithBytes } from '../../model/sample-facts';
 import { PickleReplay, type PickleItemAt } from '../pickle/pickle-replay';
@@ -24,9 +25,9 @@ export class SamplesInFile {
   note(index: number, at: PickleItemAt): void {
     const from = index * STRIDE;
     if (from + STRIDE > this.places.length) {
-      const grown = new Float64Array(Math.max(1024, (index + 1) * 2) * STRIDE).fill(NaN);
-      grown.set(this.places);
-      this.places = grown;
+      const known = this.places.length;
+      this.places = grownColumn(this.places, Math.max(1024 * STRIDE, from + STRIDE), 2);
+      this.places.fill(NaN, known);
     }
     this.places[from] = at.start;
     this.places[from + 1] = at.end;
