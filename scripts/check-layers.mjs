@@ -13,11 +13,13 @@ import { fileURLToPath } from 'node:url';
 export const CORE_LAYERS = [
   { layer: 'model', rank: 0, match: /^src-main\/core\/model\// },
   { layer: 'bytes', rank: 0, match: /^src-main\/core\/bytes\// },
-  // a descriptor composes its format's readers with the shared row steps: above rows
+  // a descriptor composes its format's readers with the shared row steps: above rows (a
+  // format's open/ folder holds the steps of its open that its descriptor grew too long for)
   {
     layer: 'descriptors',
     rank: 3,
-    match: /^src-main\/core\/formats\/([^/]+\/descriptor|registry|format-descriptor)\.ts$/,
+    match:
+      /^src-main\/core\/formats\/([^/]+\/descriptor|[^/]+\/open\/[^/]+|registry|format-descriptor)\.ts$/,
   },
   { layer: 'formats', rank: 1, match: /^src-main\/core\/formats\// },
   { layer: 'rows', rank: 2, match: /^src-main\/core\/rows\// },

@@ -1,7 +1,15 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { openFileSource } from '../core/bytes/file-source';
 import { formatById } from '../core/formats/registry';
-import { RANGE_BYTES, RANGE_DONE, RANGE_FAILED, RANGE_POSTING, RANGE_STATE } from './range-signal';
+import { PartBoundary } from '../core/bytes/part-reader';
+import {
+  RANGE_BOUNDARY,
+  RANGE_BYTES,
+  RANGE_DONE,
+  RANGE_FAILED,
+  RANGE_POSTING,
+  RANGE_STATE,
+} from './range-signal';
 
 // Thin helper entry: reads the end of a large file with its format's readPart while the
 // file's worker reads its start, posts the part (OTLP: spans as columns), then raises the
@@ -22,12 +30,12 @@ try {
   try {
     const readPart = formatById(format).readPart;
     if (!readPart) throw new Error(`format ${format} is not read in parts`);
-    const { part, transfer } = readPart(
-      source,
-      from,
-      (bytes) => Atomics.store(signal, RANGE_BYTES, Math.floor(bytes / 1024)),
-      () => Atomics.store(signal, RANGE_STATE, RANGE_POSTING),
-    );
+    const { part, transfer } = readPart(source, from, {
+      onBytes: (bytes) => Atomics.store(signal, RANGE_BYTES, Math.floor(bytes / 1024)),
+      onPosting: () => Atomics.store(signal, RANGE_STATE, RANGE_POSTING),
+      boundary: new PartBoundary(signal, RANGE_BOUNDARY),
+      send: (piece, pieceTransfer) => port.postMessage({ piece }, pieceTransfer),
+    });
     port.postMessage({ part }, transfer);
   } finally {
     source.close();

@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import createRangeWorker from './range-worker?nodeWorker';
-import type { FormatPartReader } from '../core/bytes/part-reader';
+import { PartBoundary, type FormatPartReader } from '../core/bytes/part-reader';
 import {
+  RANGE_BOUNDARY,
   RANGE_BYTES,
   RANGE_DONE,
   RANGE_POSTING,
@@ -25,11 +26,29 @@ const TICK_MS = 50;
  * reader is synchronous (one pipeline for the worker and the headless commands), so the file's
  * thread blocks on a shared signal (Atomics.wait) and takes the result with receiveMessageOnPort.
  */
+// TRACE_EXPLORER_THREADS=1 keeps reading on one thread (a busy machine, a comparison); a larger
+// number stands for the machine's (what more cores would do, and tests of reading in parts)
+const THREADS = Number(process.env.TRACE_EXPLORER_THREADS) || availableParallelism();
+
 export const workerRangeReader: FormatPartReader = {
+  threads: THREADS,
   start(format, path, from) {
-    // TRACE_EXPLORER_THREADS=1 keeps reading on one thread (a busy machine, a comparison)
-    if (availableParallelism() < 2 || process.env.TRACE_EXPLORER_THREADS === '1') return null;
+    if (THREADS < 2) return null;
     const signal = new Int32Array(new SharedArrayBuffer(RANGE_SLOTS * 4));
+    const boundary = new PartBoundary(signal, RANGE_BOUNDARY);
+    // the pieces sent ahead (PartHelper.send) not taken yet, in order, then the part or an error
+    const pieces: unknown[] = [];
+    let last: { part?: unknown; error?: string } | undefined;
+    const receive = () => {
+      while (last === undefined) {
+        const message = receiveMessageOnPort(port1)?.message as
+          { piece?: unknown; part?: unknown; error?: string } | undefined;
+        if (message === undefined) return;
+        if (message.piece !== undefined) pieces.push(message.piece);
+        else last = message;
+      }
+    };
+    boundary.reset();
     const { port1, port2 } = new MessageChannel();
     let worker: ReturnType<typeof createRangeWorker>;
     try {
@@ -64,17 +83,20 @@ export const workerRangeReader: FormatPartReader = {
               return null;
             onTick(kilobytes * 1024);
           }
-          const message = receiveMessageOnPort(port1)?.message as
-            { part?: unknown; error?: string } | undefined;
-          return Atomics.load(signal, RANGE_STATE) === RANGE_DONE && message?.part
-            ? message.part
-            : null;
+          if (Atomics.load(signal, RANGE_STATE) !== RANGE_DONE) return null;
+          receive();
+          return last?.part ?? null;
         } finally {
           stop();
         }
       },
       bytesRead: () => Atomics.load(signal, RANGE_BYTES) * 1024,
+      pieces: () => {
+        receive();
+        return pieces.splice(0);
+      },
       cancel: stop,
+      boundary,
     };
   },
 };

@@ -20,12 +20,13 @@ function peakKb(pid) {
 
 /**
  * Serve mode on `path`: first rows, all rows, peak memory, then the interactions. `perfOnly`:
- * just the perf view (a baseline build that has no newer calls).
+ * just the perf view (a baseline build that has no newer calls); `env`: serve mode's.
  */
-export async function benchOpenStream(cli, path, { perfOnly = false } = {}) {
+export async function benchOpenStream(cli, path, { perfOnly = false, env = process.env } = {}) {
   const port = 5400 + Math.floor(Math.random() * 400);
   const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--token', 'bench', path], {
     stdio: 'ignore',
+    env,
   });
   const started = performance.now();
   const sec = () => (performance.now() - started) / 1000;

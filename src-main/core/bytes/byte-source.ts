@@ -8,8 +8,12 @@ export interface ByteSource {
   /** the file it reads, when it reads one: another thread may read part of it too */
   readonly path?: string;
   readonly size: number;
-  /** bytes [offset, offset + length), clamped to the end of the source */
-  read(offset: number, length: number): Uint8Array;
+  /**
+   * bytes [offset, offset + length), clamped to the end of the source. `into`: a buffer the
+   * caller is done with, which a source may read into and return part of when it is long
+   * enough (a reader walking a file window by window then allocates no buffer per window).
+   */
+  read(offset: number, length: number, into?: Uint8Array): Uint8Array;
 }
 
 export function bytesSource(name: string, bytes: Uint8Array): ByteSource {

@@ -81,10 +81,13 @@ export function openFileSource(path: string): FileByteSource {
     name: basename(path),
     path,
     size,
-    read(offset, length) {
+    read(offset, length, into) {
       const start = Math.max(0, Math.min(offset, size));
       const want = Math.max(0, Math.min(offset + length, size) - start);
-      const out = Buffer.allocUnsafe(want);
+      const out =
+        into !== undefined && into.length >= want
+          ? into.subarray(0, want)
+          : Buffer.allocUnsafe(want);
       let done = 0;
       while (done < want) {
         const n = readSync(fd(), out, done, want - done, start + done);

@@ -1,5 +1,5 @@
 import type { ByteSource } from '../bytes/byte-source';
-import type { PartReader } from '../bytes/part-reader';
+import type { PartHelper, PartReader } from '../bytes/part-reader';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
 import type { PerfSummary } from '../model/perf';
 import type { PyValue } from '../model/py-value';
@@ -47,13 +47,13 @@ export interface FormatDescriptor<Id extends string = string> {
   /**
    * Reads bytes [from, end) of a large file on a helper thread (see PartReader): the result
    * must be structured-cloneable, with `transfer` its buffers. `open` receives it through
-   * `options.partReader`.
+   * `options.partReader`. A format whose parts start where only reading can tell (a pickle's
+   * items) agrees on it with the file's thread through `helper.boundary`.
    */
   readPart?(
     source: ByteSource,
     from: number,
-    onBytes: (bytesRead: number) => void,
-    onPosting: () => void,
+    helper: PartHelper,
   ): { part: unknown; transfer: ArrayBuffer[] };
   /**
    * The file's rows one at a time, for work that never needs them all at once (the CLI's
@@ -95,6 +95,8 @@ export interface FormatOpenOptions {
   joinByBootstrapRoom?: boolean;
   /** reads the end of a large file on another thread (readPart), when given */
   partReader?: PartReader;
+  /** files from this size are read in parts (given a partReader); the format's own default else */
+  splitMinBytes?: number;
   /**
    * Rows while the file is still being read (formats that can, in row order): the rows built
    * so far and the samples they come from. Called again as more arrive; each call's rows start

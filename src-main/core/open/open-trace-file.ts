@@ -238,7 +238,10 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
     joinByBootstrapRoom: options.joinByBootstrapRoom,
     partReader:
       partReader && format.readPart
-        ? { start: (path, from) => partReader.start(format.id, path, from) }
+        ? {
+            start: (path, from) => partReader.start(format.id, path, from),
+            threads: partReader.threads,
+          }
         : undefined,
   });
   return { ...found, files, opened, searchTexts, rowsStore };

@@ -746,3 +746,13 @@ export function packRows(rows: readonly Row[]): PackedRow[] {
 export function packRow(row: Row): PackedRow {
   return new ItemPacker().packRow(row);
 }
+
+/**
+ * Rows packed on another thread and structured-cloned here (a dump read by two threads): their
+ * table's span ids get their class back. Their tables stay their own: each row reads through
+ * its own, so rows of two packers live side by side in one file.
+ */
+export function revivePackedRows(rows: readonly PackedRow[]): void {
+  const tables = new Set(rows.map((row) => row.packed.table as ItemTable));
+  for (const table of tables) SpanIds.revive(table.ids);
+}

@@ -49,6 +49,13 @@ export function buildPerfSummary(samples: PyValue[]): Record<string, number> {
   return summary.result();
 }
 
+/** A PerfSummaryBuilder's values and counts (structured-cloneable). */
+export interface PerfSummaryTally {
+  values: Map<string, number[]>;
+  requests: number;
+  profiled: number;
+}
+
 /**
  * buildPerfSummary one sample at a time, as a dump is read: a sample's trace can be let go
  * once it was added (the summary keeps numbers only).
@@ -106,6 +113,21 @@ export class PerfSummaryBuilder {
         }
       }
     }
+  }
+
+  /** What was added so far, as plain data (another thread's samples, see `absorb`). */
+  tally(): PerfSummaryTally {
+    return { values: this.values, requests: this.requests, profiled: this.profiled };
+  }
+
+  /**
+   * Adds another builder's tally of the samples that come after this one's: each metric's
+   * values stay in sample order (np.mean's exact sum depends on it).
+   */
+  absorb(later: PerfSummaryTally): void {
+    for (const [metric, list] of later.values) for (const v of list) this.push(metric, v);
+    this.requests += later.requests;
+    this.profiled += later.profiled;
   }
 
   result(): Record<string, number> {

@@ -23,6 +23,16 @@ export class SpanIds {
   private count = 0;
   private readonly scratch = Buffer.alloc(MAX_DIGITS);
 
+  /**
+   * A SpanIds structured-cloned from another thread, usable again here (cloning keeps its
+   * fields, not its class).
+   */
+  static revive(cloned: SpanIds): SpanIds {
+    Object.setPrototypeOf(cloned, SpanIds.prototype);
+    (cloned as unknown as { scratch: Buffer }).scratch = Buffer.alloc(MAX_DIGITS);
+    return cloned;
+  }
+
   /** A new number for `id` (a string, or anything a format put there). */
   add(id: unknown): number {
     const index = this.count++;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -12,6 +12,8 @@ import {
   readManifest,
   slimeFixturesWithExpected,
 } from '../../support/fixtures';
+// the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
+import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 
 // The headless commands as a user runs them: the built CLI (npm test builds first).
 const CLI = resolve(__dirname, '../../../out/main/cli.js');
@@ -185,4 +187,33 @@ describe('trace-explorer CLI', () => {
     expect(last).toBeGreaterThan(out.length / 2);
     expect(out[last - 1]).toBe('not json');
   }, 60_000);
+
+  it('a large slime dump is read by two threads with the one-thread result', () => {
+    // above the 64 MB split size, with cores to spare (TRACE_EXPLORER_THREADS stands for the
+    // machine's): a helper worker builds the rows of the samples past about two thirds
+    const dir = mkdtempSync(join(tmpdir(), 'te-split-dump-'));
+    const path = join(dir, 'rollout_split.pt');
+    writeSlimeDump(path, 70e6, 400, Infinity, { resumedGroups: 2, rolloutId: 3 });
+    const oneThread = { ...process.env, TRACE_EXPLORER_THREADS: '1' };
+    const fourThreads = { ...process.env, TRACE_EXPLORER_THREADS: '4' };
+    for (const args of [
+      ['summary', '--json', path],
+      ['perf', path],
+    ]) {
+      const split = spawnSync(process.execPath, [CLI, ...args], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+        env: fourThreads,
+      });
+      const single = spawnSync(process.execPath, [CLI, ...args], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+        env: oneThread,
+      });
+      expect(split.status, split.stderr).toBe(0);
+      expect(split.stdout.length).toBeGreaterThan(500);
+      expect(split.stdout === single.stdout, args[0]).toBe(true);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
 });

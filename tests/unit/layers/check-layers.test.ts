@@ -100,6 +100,14 @@ describe('the layer checker', () => {
       'src-main/core/formats/slime/descriptor.ts',
       "import { buildRows } from '../../rows/build-rows';",
     );
+    fine(
+      'src-main/core/formats/slime/open/x.ts',
+      "import { buildRow } from '../../../rows/build-rows';",
+    );
+    broken(
+      'src-main/core/formats/slime/open/x.ts',
+      "import { buildStore } from '../../../store/build-store';",
+    );
     fine('src-main/core/open/x.ts', "import { FORMATS } from '../formats/registry';");
   });
 

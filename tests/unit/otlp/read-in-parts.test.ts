@@ -18,6 +18,7 @@ import { OTLP, readManifest } from '../../support/fixtures';
 /** The helper thread's work done in-process, its result structured-cloned as postMessage would. */
 function inProcessReader(log: string[] = []): RangeReader {
   return {
+    threads: 2,
     start(path, from): PendingRange {
       log.push(`start ${from}`);
       return {
@@ -38,6 +39,7 @@ function inProcessReader(log: string[] = []): RangeReader {
 }
 
 const failingReader: RangeReader = {
+  threads: 2,
   start: () => ({ wait: () => null, bytesRead: () => 0, cancel: () => undefined }),
 };
 
@@ -84,6 +86,7 @@ describe('a large file read in two parts gives the one-thread reading', () => {
     const log: string[] = [];
     const reader = inProcessReader(log);
     const counting: RangeReader = {
+      threads: 2,
       start(path, from) {
         const pending = reader.start(path, from)!;
         return { ...pending, bytesRead: () => 123 };

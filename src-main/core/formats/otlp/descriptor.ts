@@ -29,8 +29,13 @@ export const otlpFormat = defineFormat({
   claimUnsniffed: (_name, size) => size === 0,
   open: openOtlp,
   groupSources: findRotatedSet,
-  readPart: (source, from, onBytes, onPosting) => {
-    const { read, transfer } = readRangeToColumns(source, from, onBytes, onPosting);
+  readPart: (source, from, helper) => {
+    const { read, transfer } = readRangeToColumns(
+      source,
+      from,
+      (bytes) => helper.onBytes(bytes),
+      () => helper.onPosting(),
+    );
     return { part: read, transfer };
   },
 });

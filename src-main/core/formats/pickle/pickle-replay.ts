@@ -36,6 +36,14 @@ export class PickleReplay {
     return this.held;
   }
 
+  /**
+   * Takes in the values another reading of the same pickle kept (another thread's items): a
+   * slot both kept holds the same value, written once.
+   */
+  absorb(before: ReadonlyMap<number, PyValue>): void {
+    for (const [index, value] of before) if (!this.before.has(index)) this.before.set(index, value);
+  }
+
   /** The pickle is read again from its start. */
   clear(): void {
     this.before.clear();

@@ -1,18 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
-import {
-  isDict,
-  newPyDict,
-  type LazyList,
-  type PyDict,
-  type PyValue,
-  type TensorRef,
-} from '../../model/py-value';
-import { buildRow } from '../../rows/build-rows';
-import type { PackedRow, Row } from '../../model/row';
-import type { SampleFacts, TraceSamples } from '../../model/sample-facts';
-import { ItemPacker } from '../../rows/packed-items';
-import { buildPdView } from '../../rows/pd-lanes';
-import { PerfSummaryBuilder } from '../../rows/perf-summary';
+import type { PendingPart } from '../../bytes/part-reader';
+import type { LazyList, PyValue, TensorRef } from '../../model/py-value';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import {
   defineFormat,
@@ -21,9 +9,9 @@ import {
   type RowSink,
 } from '../format-descriptor';
 import { readLazyList, readSlimeDump, readTensorValues, sniffSlimeDump } from './read-slime-dump';
-import { slimeSampleFacts } from './sample-facts';
 import { SamplesInFile } from './samples-in-file';
-import type { PickleItemAt } from '../pickle/pickle-replay';
+import { HandedOver, IncrementalRows, newSamplesOf, sampleRow } from './open/incremental-rows';
+import { PartStarter, readSlimePart, takeSlimePart, type SlimePart } from './open/read-in-parts';
 
 /** slime rollout debug dumps (`rollout_{id}.pt`): TRACE_MODEL sections 1-5. */
 export const slimeFormat = defineFormat({
@@ -49,6 +37,7 @@ export const slimeFormat = defineFormat({
   claimUnsniffed: (name) => /\.(pt|pth)$/i.test(name),
   open: (sources, options) => openSlime(sources[0], options),
   streamRows: (sources, options, sink) => streamSlimeRows(sources[0], options, sink),
+  readPart: readSlimePart,
   readLazyValues: readSampleValues,
   rowsCache: (source, path, generatedAtSec, options) => {
     const dump = readSlimeDump(source, {
@@ -69,24 +58,58 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   const rows = new IncrementalRows(
     source.path !== undefined ? new SamplesInFile(source.size) : null,
   );
-  const dump = readSlimeDump(source, {
-    replay: rows.inFile?.replay,
-    onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
-    shouldCancel: options.shouldCancel,
-    onSamples: (samples) => {
-      rows.samples.caughtUp(samples);
-      options.onRows?.(rows.rows, rows.traceSamples(samples));
-    },
-    onSample: rows.samples.next,
-  });
+  // a large dump is read by two threads when building rows takes enough of the time
+  const starter = new PartStarter(source, options.partReader, options.splitMinBytes);
+  // (a holder: the part is started in a callback, which the compiler's narrowing cannot see)
+  const split: { part: PendingPart<SlimePart> | null; pieces: unknown[] } = {
+    part: null,
+    pieces: [],
+  };
+  let listSoFar: PyValue[] = [];
+  let dump: { samples: PyValue[]; rolloutId: PyValue };
+  try {
+    dump = readSlimeDump(source, {
+      replay: rows.inFile?.replay,
+      onProgress: (p) => {
+        const part = starter.progress(p.bytesRead, rows.built, rows.buildMs);
+        if (part !== null) {
+          split.part = part;
+          rows.shareWith({ part: 'start', boundary: part.boundary! });
+        }
+        // the helper's rows so far, as they come
+        if (split.part?.pieces) split.pieces.push(...split.part.pieces());
+        options.onProgress?.({ ...p, phase: 'reading' });
+      },
+      shouldCancel: options.shouldCancel,
+      onSamples: (samples) => {
+        listSoFar = samples;
+        rows.samples.caughtUp(samples);
+        options.onRows?.(rows.rows, rows.traceSamples(samples));
+      },
+      onSample: rows.samples.next,
+    });
+    // a list the pickle built in one step (LIST) was never seen while it was read
+    rows.samples.caughtUp(dump.samples);
+  } catch (error) {
+    const part = split.part;
+    if (!(error instanceof HandedOver) || part === null) throw error;
+    const rest = part.wait((bytesRead) =>
+      options.onProgress?.({ bytesRead, samplesRead: error.index, phase: 'reading' }),
+    );
+    // the helper failed (a dump it could not read in parts, a helper that died): this thread
+    // reads the whole dump, and says what is wrong with it if anything is
+    if (rest === null) return openSlime(source, { ...options, partReader: undefined });
+    dump = takeSlimePart(rows, listSoFar, rest, [...split.pieces, ...(part.pieces?.() ?? [])]);
+    options.onRows?.(rows.rows, rows.traceSamples(dump.samples));
+  } finally {
+    split.part?.cancel();
+  }
   options.onStepEnd?.('read');
   options.onProgress?.({
     bytesRead: source.size,
     samplesRead: dump.samples.length,
     phase: 'building',
   });
-  // a list the pickle built in one step (LIST) was never seen while it was read
-  rows.samples.caughtUp(dump.samples);
   const untracedSamples = dump.samples.length - rows.rows.length;
   const notices: string[] = [];
   if (dump.samples.length === 0) notices.push('The dump holds no samples.');
@@ -106,66 +129,6 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     untracedSamples,
     rolloutId: toJsonScalar(dump.rolloutId),
   };
-}
-
-/**
- * Rows, perf keys and sample facts of a samples list that grows at its end: each sample's row is
- * built once, its perf values added, its facts taken, and then the sample is let go (null in
- * the list) where the file can give it again (`inFile` knows where it lies), else kept without
- * its trace (a fresh dict). A different list (the reader picked another first, or read again)
- * starts over.
- */
-class IncrementalRows {
-  constructor(readonly inFile: SamplesInFile | null) {}
-
-  /** items packed as each row is built: their objects die young */
-  rows: PackedRow[] = [];
-  private packer = new ItemPacker();
-  /** events skipped as malformed (an id, type or name that is a dict or list) */
-  tally = { skippedEvents: 0 };
-  perf = new PerfSummaryBuilder();
-  /** by sample index; null where the list holds no sample dict */
-  private facts: (SampleFacts | null)[] = [];
-
-  readonly samples = newSamplesOf(
-    () => {
-      this.rows = [];
-      this.packer = new ItemPacker();
-      this.tally = { skippedEvents: 0 };
-      this.perf = new PerfSummaryBuilder();
-      this.facts = [];
-      this.inFile?.clear();
-    },
-    (sample, index, at) => {
-      const row = sampleRow(sample, index, this.tally);
-      if (row) this.rows.push(this.packer.packRow(row));
-      this.perf.add(sample);
-      // samples come in index order: what was skipped before this one is no sample dict
-      while (this.facts.length < index) this.facts.push(null);
-      this.facts[index] = slimeSampleFacts(sample);
-      if (at !== null && this.inFile !== null) {
-        this.inFile.note(index, at);
-        return null;
-      }
-      return 'trace' in sample ? withoutTrace(sample) : sample;
-    },
-  );
-
-  /** The samples of `list` (the one read so far) with their facts. */
-  traceSamples(list: readonly PyValue[]): TraceSamples {
-    const { facts } = this;
-    while (facts.length < list.length) facts.push(null);
-    return {
-      count: list.length,
-      facts,
-      read: (rowId, withBytes) => {
-        if (!(rowId >= 0 && rowId < list.length)) return undefined;
-        const again = this.inFile?.read(rowId, withBytes);
-        if (again === undefined) return list[rowId];
-        return isDict(again) && 'trace' in again ? withoutTrace(again) : again;
-      },
-    };
-  }
 }
 
 /**
@@ -212,65 +175,11 @@ export function streamSlimeRows(
   samples.caughtUp(dump.samples);
 }
 
-/**
- * A samples list that grows at its end, read as it grows: `each` sees every sample dict once,
- * in order, and what it returns takes the sample's place. `next` gives it the list's next
- * sample as soon as the pickle completed it (before its batch is appended: the sample is let go
- * while young); `caughtUp` the samples appended since (each batch's last, and all of the
- * first batch). A different list (the reader's first pick was another, or the dump is read
- * again) calls `newList` and starts from its first sample.
- */
-function newSamplesOf(
-  newList: () => void,
-  each: (sample: PyDict, index: number, at: PickleItemAt | null) => PyValue,
-): {
-  caughtUp: (samples: PyValue[]) => void;
-  next: (samples: PyValue[], index: number, sample: PyDict, at: PickleItemAt | null) => PyValue;
-} {
-  let list: PyValue[] | null = null;
-  let done = 0;
-  return {
-    caughtUp: (samples) => {
-      if (samples !== list) {
-        list = samples;
-        done = 0;
-        newList();
-      }
-      for (; done < samples.length; done++) {
-        const sample = samples[done];
-        if (isDict(sample)) samples[done] = each(sample, done, null);
-      }
-    },
-    next: (samples, index, sample, at) => {
-      // only the next sample of the list being read: anything else waits for its append
-      if (samples !== list || index !== done) return sample;
-      done++;
-      return each(sample, index, at);
-    },
-  };
-}
-
-/** One sample's row (TRACE_MODEL section 3, then the PD view), or null without a trace. */
-function sampleRow(sample: PyDict, index: number, tally: { skippedEvents: number }): Row | null {
-  const row = buildRow(sample, index, tally);
-  return row && buildPdView(row, { giveUpRow: true });
-}
-
 function toJsonScalar(value: PyValue): string | number | boolean | null {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return value.toString();
   return null;
-}
-
-/**
- * A sample's fields but its trace, as a fresh dict: `delete` would turn every sample into a
- * slow dictionary object, several times its size.
- */
-function withoutTrace(sample: PyDict): PyDict {
-  const copy = newPyDict();
-  for (const key of Object.keys(sample)) if (key !== 'trace') copy[key] = sample[key];
-  return copy;
 }
 
 /**

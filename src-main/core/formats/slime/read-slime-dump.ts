@@ -54,6 +54,8 @@ export interface ReadDumpOptions {
    * each time the dump is read again from its start.
    */
   replay?: PickleReplay;
+  /** the dump is read again from its start, and why (samples is then a new list) */
+  onReadAgain?: (why: 'memo-forgotten' | 'memo-rewritten') => void;
 }
 
 /** Cheap and never throws: a ZIP (torch's default) or torch's legacy magic pickle. */
@@ -105,6 +107,9 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
       else if (error.code === 'pickle/memo-rewritten' && replay) replay = undefined;
       else throw error;
       options.replay?.clear();
+      options.onReadAgain?.(
+        error.code === 'pickle/memo-forgotten' ? 'memo-forgotten' : 'memo-rewritten',
+      );
     }
   }
   options.replay?.done();

@@ -34,6 +34,23 @@ export class SamplesInFile {
     this.places[from + 2] = at.memoSize;
   }
 
+  /** Where samples `from` on lie (start, end, memo size each; NaN: unknown): see `noteAll`. */
+  placesFrom(from: number): Float64Array {
+    return this.places.slice(Math.min(from * STRIDE, this.places.length));
+  }
+
+  /** The places `placesFrom(from)` gave (another thread's samples). */
+  noteAll(from: number, places: Float64Array): void {
+    for (let k = 0; k + STRIDE <= places.length; k += STRIDE) {
+      if (Number.isNaN(places[k])) continue;
+      this.note(from + k / STRIDE, {
+        start: places[k],
+        end: places[k + 1],
+        memoSize: places[k + 2],
+      });
+    }
+  }
+
   /** the dump is read again from its start: no place is known */
   clear(): void {
     this.places = new Float64Array(0);

@@ -32,9 +32,9 @@ export function openZipEntry(source: ByteSource, entry: ZipEntry): EntryView {
       source: {
         name: `${source.name}:${entry.name}`,
         size,
-        read: (offset, length) => {
+        read: (offset, length, into) => {
           const from = Math.max(0, Math.min(offset, size));
-          return source.read(start + from, Math.max(0, Math.min(length, size - from)));
+          return source.read(start + from, Math.max(0, Math.min(length, size - from)), into);
         },
       },
     };

@@ -1,0 +1,273 @@
+import type { ByteSource } from '../../../bytes/byte-source';
+import type { PartHelper, PartReader, PendingPart } from '../../../bytes/part-reader';
+import type { PyValue } from '../../../model/py-value';
+import { fromCloneable, toCloneable, type ClonedPyValue } from '../../../model/py-value-clone';
+import type { PackedRow } from '../../../model/row';
+import type { SampleFacts } from '../../../model/sample-facts';
+import { revivePackedRows } from '../../../rows/packed-items';
+import type { PerfSummaryTally } from '../../../rows/perf-summary';
+import { IncrementalRows, PartGivenUp } from './incremental-rows';
+import { readSlimeDump } from '../read-slime-dump';
+import { SamplesInFile } from '../samples-in-file';
+
+/**
+ * A large dump read by two threads. A pickle can only be read from its start (its memo numbers
+ * what came before), but in a dump of many small samples most of the time goes to building
+ * rows, not to reading the pickle: the helper reads the pickle from the start building nothing,
+ * claims the first sample that starts past `from`, and builds the rows of that sample and every
+ * later one, while the file's thread builds the rows before it and stops there (PartBoundary:
+ * whichever reaches the sample first has it). The helper's rows are packed on its side and
+ * moved here.
+ */
+
+/** Dumps from this size may be read by two threads when a PartReader is given. */
+export const SPLIT_MIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Only a machine that runs this many threads at once reads a dump by two: the helper, the
+ * file's thread, the process's own and the collectors' then have cores to themselves. On 2
+ * cores, 100k samples took 0.82-0.90x the time (`summary`) for 1.4x the CPU and 1.17x the peak
+ * memory (the helper's heap and allocator arena beside the file's), and in serve mode, with the
+ * process's thread on the same cores, 0.7-1.0x.
+ */
+const SPLIT_MIN_THREADS = 4;
+
+/**
+ * Below this share of the time so far spent building rows, a dump is read by one thread. With
+ * reading the pickle taking P and building rows B, two threads take (P + B)^2 / (P + 2B) at
+ * best: 1 / (1 + B / (P + B)) of one thread's time, less the helper's start and the pieces'
+ * moving. A dump of long token lists (8000 a sample: B is 5% of the time) would only be read
+ * twice; 100k samples of short ones (B about 60%) open in about 0.65 of the time.
+ */
+const SPLIT_MIN_BUILD_SHARE = 0.3;
+
+/**
+ * Above this many bytes a sample, a dump is read by one thread whatever its build share: its
+ * samples' long token lists are scanned at the speed memory streams, and two threads scanning
+ * them at once slowed each other down so much (this thread by 1.7x on a 1 GB dump of 70 KB
+ * samples, by 1.1x at 100k samples of 6 KB) that reading in parts took 1.25x as long.
+ */
+const SPLIT_MAX_SAMPLE_BYTES = 32 * 1024;
+
+/**
+ * The helper gives up when it read this far into its part without claiming a sample (a dump
+ * whose samples cannot be read alone, a compressed entry): the file's thread reads them.
+ */
+const CLAIM_BY_FRACTION = 0.5;
+
+/**
+ * The helper sends its rows in pieces of about this many as it builds them (each packed apart:
+ * its buffers move with it) rather than holding them to the end: at 100k samples its part's
+ * rows and the message carrying them at once made the open's peak memory.
+ */
+const PIECE_ROWS = 4096;
+
+/** Rows and sample facts the helper sent ahead of its part (PartHelper.send). */
+export interface SlimeRowsPiece {
+  /** IncrementalRows.listsStarted when they were built: a list read again makes them stale */
+  list: number;
+  rows: PackedRow[];
+  /** the facts of samples `factsFrom` on (null where no sample dict) */
+  factsFrom: number;
+  facts: (SampleFacts | null)[];
+}
+
+/** What the helper read: the samples from `first` on (structured-cloneable). */
+export interface SlimePart {
+  /** IncrementalRows.listsStarted at the end: the pieces of this list come before `rows` */
+  list: number;
+  first: number;
+  sampleCount: number;
+  rolloutId: ClonedPyValue;
+  rows: PackedRow[];
+  /** the facts of samples `factsFrom` on, after the pieces' */
+  factsFrom: number;
+  facts: (SampleFacts | null)[];
+  /** SamplesInFile.placesFrom(first) */
+  places: Float64Array;
+  /** the memo values its samples read from before they started (PickleReplay.before) */
+  replay: Map<number, ClonedPyValue>;
+  /** the samples kept in memory (not read again from the file), by index */
+  kept: [number, ClonedPyValue][];
+  perf: PerfSummaryTally;
+  skippedEvents: number;
+}
+
+/**
+ * When reading a dump by two threads pays, told while this thread reads it: the share of the
+ * time that goes to building rows, measured over a stretch of the file after the first rows
+ * were built (the first ones include compiling the code that builds them), decides whether to
+ * start the helper and where its part starts.
+ */
+export class PartStarter {
+  /** when, how far in the file, how much building time and how many samples the measured stretch starts at */
+  private mark: { at: number; bytes: number; buildMs: number; built: number } | null = null;
+  private decided = false;
+
+  constructor(
+    private readonly source: ByteSource,
+    private readonly reader: PartReader | undefined,
+    minBytes = SPLIT_MIN_BYTES,
+  ) {
+    this.decided =
+      reader === undefined ||
+      reader.threads < SPLIT_MIN_THREADS ||
+      source.path === undefined ||
+      source.size < minBytes;
+  }
+
+  /**
+   * This thread read `bytesRead` bytes and built `built` samples in `buildMs` so far (counts
+   * that start again with a list read again): the helper's part once it is decided to start
+   * one (then never again), else null.
+   */
+  progress(bytesRead: number, built: number, buildMs: number): PendingPart<SlimePart> | null {
+    if (this.decided || built < WARM_SAMPLES) return null;
+    const now = performance.now();
+    if (this.mark === null || built < this.mark.built) {
+      this.mark = { at: now, bytes: bytesRead, buildMs, built };
+      return null;
+    }
+    const { size } = this.source;
+    if (
+      bytesRead - this.mark.bytes < Math.max(MEASURED_BYTES, size * MEASURED_SHARE) ||
+      built - this.mark.built < MEASURED_SAMPLES
+    )
+      return null;
+    this.decided = true;
+    const buildShare = (buildMs - this.mark.buildMs) / (now - this.mark.at);
+    const bytesPerSample = (bytesRead - this.mark.bytes) / (built - this.mark.built);
+    if (!(buildShare >= SPLIT_MIN_BUILD_SHARE) || bytesPerSample > SPLIT_MAX_SAMPLE_BYTES)
+      return null;
+    // both threads would end together were this one to read 1 / (1 + share) of what is left
+    // (the helper reads the pickle of this part too, without building its rows); this one also
+    // takes in the helper's pieces and shows previews, so its part is made a little smaller
+    const from = bytesRead + (size - bytesRead) / (1 + MAIN_SHARE_WEIGHT * buildShare);
+    const pending = this.reader!.start(this.source.path!, Math.floor(from));
+    if (pending === null) return null;
+    if (pending.boundary === undefined) {
+      pending.cancel();
+      return null;
+    }
+    return pending as PendingPart<SlimePart>;
+  }
+}
+
+/**
+ * How much more than its build share this thread's part is shortened by: it also takes in the
+ * helper's rows and shows previews. At 100k samples, with 1 the helper's part was read before
+ * this thread reached it every time.
+ */
+const MAIN_SHARE_WEIGHT = 1.25;
+
+/** samples built before the stretch the build share is measured over (the code compiled) */
+const WARM_SAMPLES = 200;
+/** that stretch: at least this many bytes and this share of the file, and this many samples */
+const MEASURED_BYTES = 2 * 1024 * 1024;
+const MEASURED_SHARE = 0.02;
+const MEASURED_SAMPLES = 300;
+
+/** The helper's side (FormatDescriptor.readPart): its part of the dump from `from` on. */
+export function readSlimePart(
+  source: ByteSource,
+  from: number,
+  helper: PartHelper,
+): { part: SlimePart; transfer: ArrayBuffer[] } {
+  const inFile = new SamplesInFile(source.size);
+  const rows = new IncrementalRows(inFile, { part: 'rest', boundary: helper.boundary, from });
+  const claimBy = from + (source.size - from) * CLAIM_BY_FRACTION;
+  // the facts sent so far end here (a list read again starts over)
+  let factsSent = 0;
+  let factsList = 0;
+  const factsToSend = () => {
+    if (factsList !== rows.listsStarted) {
+      factsList = rows.listsStarted;
+      factsSent = 0;
+    }
+    const factsFrom = Math.max(factsSent, rows.claimed);
+    factsSent = rows.facts.length;
+    return { factsFrom, facts: rows.facts.slice(factsFrom) };
+  };
+  const dump = readSlimeDump(source, {
+    replay: inFile.replay,
+    onProgress: ({ bytesRead }) => {
+      helper.onBytes(bytesRead);
+      if (rows.claimed < 0 && bytesRead > claimBy)
+        throw new PartGivenUp('no sample of the part could be claimed');
+      if (rows.rows.length >= PIECE_ROWS) {
+        const list = rows.listsStarted;
+        const piece: SlimeRowsPiece = { list, rows: rows.takeRows(), ...factsToSend() };
+        // copied, not transferred: moved buffers would stay in the helper's allocator arena,
+        // whose freed memory the process then keeps (20-30 MB more resident at 100k samples)
+        helper.send(piece, []);
+      }
+    },
+    onSamples: (samples) => rows.samples.caughtUp(samples),
+    onSample: rows.samples.next,
+    onReadAgain: (why) => {
+      // samples that cannot be read alone: the file's thread, which let its own go, must read
+      // the whole dump again (it finds out the same way)
+      if (why === 'memo-rewritten')
+        throw new PartGivenUp('the dump rewrites memo slots its samples read');
+    },
+  });
+  rows.samples.caughtUp(dump.samples);
+  const first = rows.claimed;
+  if (first < 0) throw new PartGivenUp('no sample of the part could be claimed');
+  helper.onPosting();
+  const kept: [number, ClonedPyValue][] = [];
+  for (let index = first; index < dump.samples.length; index++) {
+    const sample = dump.samples[index];
+    if (sample !== null) kept.push([index, toCloneable(sample)]);
+  }
+  const replay = new Map<number, ClonedPyValue>();
+  for (const [slot, value] of inFile.replay.before) replay.set(slot, toCloneable(value));
+  const places = inFile.placesFrom(first);
+  const part: SlimePart = {
+    list: rows.listsStarted,
+    first,
+    sampleCount: dump.samples.length,
+    rolloutId: toCloneable(dump.rolloutId),
+    rows: rows.rows,
+    ...factsToSend(),
+    places,
+    replay,
+    kept,
+    perf: rows.perf.tally(),
+    skippedEvents: rows.tally.skippedEvents,
+  };
+  return { part, transfer: [] };
+}
+
+/**
+ * The file's thread stopped at the helper's first sample: its rows, facts, places and perf
+ * values are added to this thread's, in sample order. Returns the whole samples list (`list`:
+ * the one read here) and the dump's rollout id.
+ */
+export function takeSlimePart(
+  rows: IncrementalRows,
+  list: readonly PyValue[],
+  part: SlimePart,
+  pieces: readonly unknown[],
+): { samples: PyValue[]; rolloutId: PyValue } {
+  const samples = rows.listUpTo(list, part.first);
+  for (let index = samples.length; index < part.sampleCount; index++) samples.push(null);
+  for (const [index, sample] of part.kept) samples[index] = fromCloneable(sample);
+  rows.facts.length = Math.min(rows.facts.length, part.first);
+  for (const piece of [...(pieces as SlimeRowsPiece[]), part]) {
+    if (piece.list !== part.list) continue;
+    revivePackedRows(piece.rows);
+    for (const row of piece.rows) rows.rows.push(row);
+    while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
+    for (const facts of piece.facts) rows.facts.push(facts);
+  }
+  if (rows.inFile !== null) {
+    rows.inFile.noteAll(part.first, part.places);
+    const before = new Map<number, PyValue>();
+    for (const [slot, value] of part.replay) before.set(slot, fromCloneable(value));
+    rows.inFile.replay.absorb(before);
+  }
+  rows.perf.absorb(part.perf);
+  rows.tally.skippedEvents += part.skippedEvents;
+  return { samples, rolloutId: fromCloneable(part.rolloutId) };
+}

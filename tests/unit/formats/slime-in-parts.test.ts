@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFileSource } from '../../../src-main/core/bytes/file-source';
+import {
+  PartBoundary,
+  type PartReader,
+  type PendingPart,
+} from '../../../src-main/core/bytes/part-reader';
+import type { FormatOpened } from '../../../src-main/core/formats/format-descriptor';
+import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
+import type { SlimePart } from '../../../src-main/core/formats/slime/open/read-in-parts';
+import { unpackItems } from '../../../src-main/core/rows/packed-items';
+import type { WithBytes } from '../../../src-main/core/model/sample-facts';
+// the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
+import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
+
+// A dump read by two threads (open/read-in-parts.ts) must open exactly as one thread reads it:
+// every row and item, each sample's facts, the perf summary, the notices, and every sample read
+// again from the file. The helper's work is done here, before the file's thread starts, and
+// what it sends is structured-cloned with its buffers transferred, as postMessage does.
+let dir: string;
+let path: string;
+/** the dump read by one thread */
+let whole: FormatOpened;
+const SAMPLES = 20_000;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'in-parts-'));
+  path = join(dir, 'rollout_parts.pt');
+  writeSlimeDump(path, Infinity, 20, SAMPLES, { resumedGroups: 3, rolloutId: 7 });
+  whole = slimeFormat.open([openFileSource(path)], {});
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface HelperLog {
+  first?: number;
+  pieces: number;
+  failed?: string;
+  cancelled: boolean;
+  waited: boolean;
+}
+
+/** The helper thread's work done in-process first; `lose`: its part never arrives. */
+function inProcessReader(log: HelperLog, lose = false): PartReader {
+  return {
+    // cores to spare: a dump is read in parts from 4 (read-in-parts.ts)
+    threads: 4,
+    start(helperPath, from): PendingPart {
+      const boundary = PartBoundary.local();
+      const pieces: unknown[] = [];
+      let part: SlimePart | null = null;
+      const source = openFileSource(helperPath);
+      try {
+        const read = slimeFormat.readPart!(source, from, {
+          onBytes: () => {},
+          onPosting: () => {},
+          boundary,
+          send: (piece, transfer) => pieces.push(structuredClone(piece, { transfer })),
+        });
+        part = structuredClone(read.part, { transfer: read.transfer }) as SlimePart;
+        log.first = part.first;
+        log.pieces = pieces.length;
+      } catch (error) {
+        log.failed = String(error);
+      } finally {
+        source.close();
+      }
+      return {
+        wait: () => {
+          log.waited = true;
+          return lose ? null : part;
+        },
+        // what was not taken yet, as the worker-range-reader gives them
+        pieces: () => pieces.splice(0),
+        bytesRead: () => 0,
+        cancel: () => void (log.cancelled = true),
+        boundary,
+      };
+    },
+  };
+}
+
+const withFile: WithBytes = (use) => {
+  const source = openFileSource(path);
+  try {
+    return use(source);
+  } finally {
+    source.close();
+  }
+};
+
+function expectSameOpen(parts: FormatOpened) {
+  expect(parts.rows.length).toBe(whole.rows.length);
+  // as text: a deep comparison of 20k rows' items one by one takes seconds
+  const rowText = ({ packed, ...fields }: FormatOpened['rows'][number]) =>
+    JSON.stringify([fields, unpackItems(packed)]);
+  parts.rows.forEach((row, k) => {
+    const text = rowText(row);
+    if (text !== rowText(whole.rows[k])) expect(text, `row ${k}`).toBe(rowText(whole.rows[k]));
+  });
+  expect(parts.samples.count).toBe(whole.samples.count);
+  expect(parts.samples.facts).toEqual(whole.samples.facts);
+  expect(parts.perf).toEqual(whole.perf);
+  expect(parts.notices).toEqual(whole.notices);
+  expect(parts.sampleCount).toBe(whole.sampleCount);
+  expect(parts.untracedSamples).toBe(whole.untracedSamples);
+  expect(parts.rolloutId).toBe(whole.rolloutId);
+  for (const index of [0, 999, 1000, 5000, 8000, 12_345, 15_000, 17_777, SAMPLES - 1]) {
+    const again = parts.samples.read(index, withFile);
+    expect(again, `sample ${index}`).toEqual(whole.samples.read(index, withFile));
+    expect(again).toMatchObject({ index });
+  }
+}
+
+describe('a large dump read by two threads (slime readPart)', () => {
+  it('opens exactly as one thread reads it, the helper building the samples from the one it claimed', () => {
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const parts = slimeFormat.open([openFileSource(path)], {
+      partReader: inProcessReader(log),
+      splitMinBytes: 0,
+    });
+    expect(log.failed).toBeUndefined();
+    // the first sample past about two thirds of what was left when the build share was
+    // measured (it depends on the time each step took, so within bounds)
+    expect(log.first).toBeGreaterThan(SAMPLES * 0.5);
+    expect(log.first).toBeLessThan(SAMPLES * 0.75);
+    // its rows arrived in pieces ahead of the part (4096 rows each: its part is longer) as well
+    // as with it
+    expect(log.pieces).toBeGreaterThan(0);
+    expect(log.waited).toBe(true);
+    expect(log.cancelled).toBe(true);
+    expectSameOpen(parts);
+    // the rows keep sample order across the two threads' rows
+    expect(parts.rows.map((row) => row.row_id)).toEqual(whole.rows.map((row) => row.row_id));
+  });
+
+  it('reads the whole dump on this thread when the helper’s part never arrives', () => {
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const parts = slimeFormat.open([openFileSource(path)], {
+      partReader: inProcessReader(log, true),
+      splitMinBytes: 0,
+    });
+    expect(log.waited).toBe(true);
+    expectSameOpen(parts);
+  });
+
+  it('a small dump, or a machine with no cores to spare, reads it by one thread', () => {
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    slimeFormat.open([openFileSource(path)], { partReader: inProcessReader(log) });
+    const twoCores = { ...inProcessReader(log), threads: 2 };
+    slimeFormat.open([openFileSource(path)], { partReader: twoCores, splitMinBytes: 0 });
+    expect(log).toEqual({ pieces: 0, cancelled: false, waited: false });
+  });
+});
+
+describe('PartBoundary: one of the two threads builds the claimed item, never both', () => {
+  it('the file’s thread stops at the item claimed before it got there', () => {
+    const boundary = PartBoundary.local();
+    expect(boundary.reached(10)).toBe(false);
+    expect(boundary.claim(500)).toBe(true);
+    expect(boundary.reached(499)).toBe(false);
+    expect(boundary.reached(500)).toBe(true);
+  });
+
+  it('the helper cannot claim an item the file’s thread is at or past', () => {
+    const boundary = PartBoundary.local();
+    expect(boundary.reached(500)).toBe(false);
+    expect(boundary.claim(500)).toBe(false);
+    expect(boundary.claim(400)).toBe(false);
+    expect(boundary.claim(501)).toBe(true);
+  });
+
+  it('two views of one shared array see each other (a worker and its file’s thread)', () => {
+    const shared = new Int32Array(new SharedArrayBuffer(16));
+    const fileThread = new PartBoundary(shared, 2);
+    fileThread.reset();
+    const helper = new PartBoundary(shared, 2);
+    expect(helper.claim(7)).toBe(true);
+    expect(fileThread.reached(6)).toBe(false);
+    expect(fileThread.reached(7)).toBe(true);
+    expect([shared[0], shared[1]]).toEqual([0, 0]);
+  });
+});
