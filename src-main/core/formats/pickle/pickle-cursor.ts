@@ -52,7 +52,8 @@ export class PickleCursor {
     const chunk = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     // a pickle longer than a window: the next ones are read into a buffer of ours (a source
     // that reads from memory ignores it)
-    if (this.buffer === undefined && read.byteLength === WINDOW) this.buffer = new Uint8Array(WINDOW);
+    if (this.buffer === undefined && read.byteLength === WINDOW)
+      this.buffer = new Uint8Array(WINDOW);
     this.window = chunk;
     this.view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.windowStart = at;
