@@ -98,13 +98,24 @@ export function newPyDict(): PyDict {
   return Object.create(DICT_PROTO) as PyDict;
 }
 
-/** A Python dict as the reader gives it (not a list, bytes, or a tagged value such as LazyList). */
+/**
+ * A Python dict as the reader gives it (not a list, bytes, or a tagged value such as LazyList).
+ * A dict read from a pickle is one whatever its keys, a key "$kind" included; a plain object
+ * (a test's, a JSON file's) is one unless it has that key.
+ */
 export function isDict(value: PyValue | undefined): value is Record<string, PyValue> {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    !(value instanceof Uint8Array) &&
-    !('$kind' in value)
-  );
+  if (value === null || typeof value !== 'object') return false;
+  if (Object.getPrototypeOf(value) === DICT_PROTO) return true;
+  return !Array.isArray(value) && !(value instanceof Uint8Array) && !('$kind' in value);
+}
+
+/**
+ * A tagged value's kind ('lazy-list', 'tensor', 'set', 'object', ...), or undefined for
+ * anything else: a dict with a "$kind" key is a dict.
+ */
+export function pyKind(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (value instanceof Uint8Array || isDict(value as PyValue)) return undefined;
+  const kind = (value as { $kind?: unknown }).$kind;
+  return typeof kind === 'string' ? kind : undefined;
 }

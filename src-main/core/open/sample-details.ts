@@ -1,5 +1,5 @@
 import type { AttrValue, Attrs } from '../model/row';
-import type { PyValue } from '../model/py-value';
+import { pyKind, type PyValue } from '../model/py-value';
 
 const MAX_DEPTH = 32;
 
@@ -27,8 +27,8 @@ export function toDisplayJson(value: PyValue | undefined, depth: number): AttrVa
   }
   if (value instanceof Uint8Array) return { $bytes: value.byteLength };
   if (Array.isArray(value)) return value.map((item) => toDisplayJson(item, depth + 1));
-  const tagged = value as { $kind?: string };
-  switch (tagged.$kind) {
+  // a dict with a "$kind" key is shown as the dict it is
+  switch (pyKind(value)) {
     case 'lazy-list': {
       const list = value as { length: number; elemType: string };
       return { $lazy: true, length: list.length, elemType: list.elemType };

@@ -1,4 +1,4 @@
-import type { PyValue } from '../model/py-value';
+import { isDict, type PyValue } from '../model/py-value';
 
 const DIGITS = String.raw`\d(?:_?\d)*`;
 const FLOAT_LITERAL = new RegExp(
@@ -47,7 +47,7 @@ export function truthy(value: PyValue | undefined): boolean {
   }
   if (Array.isArray(value)) return value.length > 0;
   if (value instanceof Uint8Array) return value.length > 0;
-  if (typeof value === 'object' && !('$kind' in value)) return Object.keys(value).length > 0;
+  if (isDict(value)) return Object.keys(value).length > 0;
   return true;
 }
 

@@ -1,6 +1,7 @@
 import {
   isDict,
   newPyDict,
+  pyKind,
   type NdArrayRef,
   type PyClassRef,
   type PyDict,
@@ -25,8 +26,7 @@ export interface StorageRef {
   storage: { key: string; dtype: string; numel: number; byteOffset: number; byteLength: number };
 }
 
-const isClass = (v: PyValue): v is PyClassRef =>
-  v !== null && typeof v === 'object' && (v as { $kind?: string }).$kind === 'class';
+const isClass = (v: PyValue): v is PyClassRef => pyKind(v) === 'class';
 
 const qualified = (c: PyClassRef) => `${c.module}.${c.name}`;
 
@@ -127,7 +127,7 @@ export function interpretCall(
 /** BUILD(obj, state): numpy arrays take their data; unknown objects read as their dict. */
 export function interpretBuild(obj: PyValue, state: PyValue, _ctx: CallContext): PyValue {
   if (obj === null || typeof obj !== 'object') return obj;
-  const kind = (obj as { $kind?: string }).$kind;
+  const kind = pyKind(obj);
   if (kind === 'ndarray') {
     const array = obj as NdArrayRef;
     if (Array.isArray(state) && state.length >= 5) {
@@ -207,7 +207,7 @@ function numpyScalar(dtype: PyValue, data: PyValue): PyValue {
 }
 
 function dtypeName(dtype: PyValue): string {
-  if (dtype && typeof dtype === 'object' && (dtype as PyObjectRef).$kind === 'object') {
+  if (pyKind(dtype) === 'object') {
     const raw = String((dtype as PyObjectRef).args[0] ?? 'unknown');
     const map: Record<string, string> = {
       f8: 'float64',
@@ -247,8 +247,7 @@ function inert(module: string, name: string, args: PyValue[]): PyObjectRef {
 }
 
 function describe(v: PyValue): string {
-  if (v && typeof v === 'object' && '$kind' in v) return String((v as { $kind: string }).$kind);
-  return typeof v;
+  return pyKind(v) ?? (isDict(v) ? 'dict' : typeof v);
 }
 
 function latin1Bytes(text: string, ctx: CallContext): Uint8Array {

@@ -1,6 +1,8 @@
 import { FormatError } from '../../bytes/format-error';
 import {
+  isDict,
   newPyDict,
+  pyKind,
   type LazyList,
   type PyClassRef,
   type PyDict,
@@ -99,7 +101,7 @@ const FORGET_BATCH = 1 << 11;
 function isFinishedContainer(slot: Slot): boolean {
   if (slot instanceof ListBuilder) return true;
   if (slot === null || typeof slot !== 'object' || slot instanceof Uint8Array) return false;
-  return Array.isArray(slot) || !('$kind' in slot);
+  return Array.isArray(slot) || isDict(slot);
 }
 
 /**
@@ -248,10 +250,10 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       dict === null ||
       typeof dict !== 'object' ||
       Array.isArray(dict) ||
-      '$kind' in dict
+      !isDict(dict)
     ) {
       // SETITEM on an inert object: keep the state as data
-      if (dict && typeof dict === 'object' && (dict as PyObjectRef).$kind === 'object') {
+      if (pyKind(dict) === 'object') {
         const obj = dict as PyObjectRef;
         const state = (
           obj.state && typeof obj.state === 'object' ? obj.state : (obj.state = newPyDict())
@@ -308,11 +310,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       return;
     }
     const t = value(target);
-    if (t && typeof t === 'object' && (t as { $kind?: string }).$kind === 'set') {
+    if (pyKind(t) === 'set') {
+      const set = t as { items: PyValue[] };
       for (const item of items) {
         const v = value(item);
-        (t as { items: PyValue[] }).items.push(v);
-        nest(t, v);
+        set.items.push(v);
+        nest(set, v);
       }
       return;
     }
@@ -370,8 +373,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     if (replay !== null && index < memo.length) keptByReplay(index);
     const slot = top();
     memo.put(index, slot, opOffset === lastStringEnd ? lastStringAt : -1);
-    if (slot && typeof slot === 'object' && (slot as PyObjectRef).$kind === 'object')
-      memoOfObject.set(slot, index);
+    if (pyKind(slot) === 'object') memoOfObject.set(slot as PyObjectRef, index);
   };
   // memo slots below this were looked at by forgetFinished; forgotten ones hold FORGOTTEN
   let forgottenUpTo = 0;
@@ -843,14 +845,14 @@ export function dictKey(key: PyValue): string {
   if (key === false) return 'false';
   if (typeof key === 'number' || typeof key === 'bigint') return String(key);
   if (Array.isArray(key)) return JSON.stringify(key.map((k) => dictKey(k)));
-  return String((key as { $kind?: string }).$kind ?? 'object');
+  return pyKind(key) ?? 'object';
 }
 
 /** The values a container holds (dict values, list and set items, an object's args and state). */
 function childrenOf(container: object): PyValue[] {
   if (Array.isArray(container)) return container as PyValue[];
   if (container instanceof Uint8Array) return [];
-  const kind = (container as { $kind?: string }).$kind;
+  const kind = pyKind(container);
   if (kind === undefined) return Object.values(container as PyDict);
   if (kind === 'set') return (container as { items: PyValue[] }).items;
   if (kind === 'object') {
@@ -862,22 +864,16 @@ function childrenOf(container: object): PyValue[] {
 
 /** A dict read from the pickle (not a list, an object, a set or another tagged value). */
 function isPlainDict(slot: Slot): slot is PyDict {
-  return (
-    slot !== null &&
-    typeof slot === 'object' &&
-    !(slot instanceof ListBuilder) &&
-    !Array.isArray(slot) &&
-    !(slot instanceof Uint8Array) &&
-    !('$kind' in slot)
-  );
+  return !(slot instanceof ListBuilder) && slot !== MARK_SENTINEL && isDict(slot);
 }
 
 /** Whether a stack slot can hold other values (a class reference or a number cannot). */
 function holdsValues(slot: Slot): boolean {
   if (slot instanceof ListBuilder) return true;
   if (slot === null || typeof slot !== 'object' || slot instanceof Uint8Array) return false;
-  const kind = (slot as { $kind?: string }).$kind;
-  return kind === undefined || kind === 'set' || kind === 'object';
+  if (isDict(slot as PyValue) || Array.isArray(slot)) return true;
+  const kind = pyKind(slot);
+  return kind === 'set' || kind === 'object';
 }
 
 /** On a container: in progress (-1) or its checked depth, while checkGraph runs. */

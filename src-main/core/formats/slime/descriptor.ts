@@ -1,6 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import type { PendingPart } from '../../bytes/part-reader';
-import type { LazyList, PyValue, TensorRef } from '../../model/py-value';
+import { pyKind, type LazyList, type PyValue, type TensorRef } from '../../model/py-value';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import {
   defineFormat,
@@ -194,7 +194,7 @@ function readSampleValues(
 ): { length: number; values: number[] } {
   const value =
     sample && typeof sample === 'object' ? (sample as Record<string, PyValue>)[field] : undefined;
-  const kind = (value as { $kind?: string } | null | undefined)?.$kind;
+  const kind = pyKind(value);
   if (kind !== 'lazy-list' && kind !== 'tensor') {
     if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
       return { length: value.length, values: value as number[] };
