@@ -20,6 +20,22 @@ const CLI = resolve(__dirname, '../../../out/main/cli.js');
 const run = (...args: string[]) =>
   spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
+/**
+ * `args` print the same read in parts (a helper thread; `threads`: the machine's thread count
+ * as TRACE_EXPLORER_THREADS says it, else this machine's) as on one thread.
+ */
+function expectSameOnOneThread(args: string[], threads?: string) {
+  const runWith = (env: NodeJS.ProcessEnv) =>
+    spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env });
+  const split = runWith(
+    threads ? { ...process.env, TRACE_EXPLORER_THREADS: threads } : process.env,
+  );
+  const single = runWith({ ...process.env, TRACE_EXPLORER_THREADS: '1' });
+  expect(split.status, split.stderr).toBe(0);
+  expect(split.stdout.length).toBeGreaterThan(500);
+  expect(split.stdout === single.stdout, args[0]).toBe(true);
+}
+
 describe('trace-explorer CLI', () => {
   it('--help lists the commands, and each command has its own --help', () => {
     const help = run('--help');
@@ -155,26 +171,9 @@ describe('trace-explorer CLI', () => {
       if (copy % 3 === 1) out.push('not json');
     }
     writeFileSync(path, `${out.join('\n')}\n`);
-    const oneThread = { ...process.env, TRACE_EXPLORER_THREADS: '1' };
     // every span, event and attribute is in the Perfetto export
-    for (const args of [
-      ['summary', '--json', path],
-      ['export', path, '--format', 'perfetto'],
-    ]) {
-      const command = args[0];
-      const split = spawnSync(process.execPath, [CLI, ...args], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 30,
-      });
-      const single = spawnSync(process.execPath, [CLI, ...args], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 30,
-        env: oneThread,
-      });
-      expect(split.status, split.stderr).toBe(0);
-      expect(split.stdout.length).toBeGreaterThan(500);
-      expect(split.stdout === single.stdout, command).toBe(true);
-    }
+    expectSameOnOneThread(['summary', '--json', path]);
+    expectSameOnOneThread(['export', path, '--format', 'perfetto']);
     const summary = JSON.parse(run('summary', '--json', path).stdout) as {
       spans: number;
       skippedLines: number;
@@ -194,26 +193,8 @@ describe('trace-explorer CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'te-split-dump-'));
     const path = join(dir, 'rollout_split.pt');
     writeSlimeDump(path, 70e6, 400, Infinity, { resumedGroups: 2, rolloutId: 3 });
-    const oneThread = { ...process.env, TRACE_EXPLORER_THREADS: '1' };
-    const fourThreads = { ...process.env, TRACE_EXPLORER_THREADS: '4' };
-    for (const args of [
-      ['summary', '--json', path],
-      ['perf', path],
-    ]) {
-      const split = spawnSync(process.execPath, [CLI, ...args], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 30,
-        env: fourThreads,
-      });
-      const single = spawnSync(process.execPath, [CLI, ...args], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 30,
-        env: oneThread,
-      });
-      expect(split.status, split.stderr).toBe(0);
-      expect(split.stdout.length).toBeGreaterThan(500);
-      expect(split.stdout === single.stdout, args[0]).toBe(true);
-    }
+    expectSameOnOneThread(['summary', '--json', path], '4');
+    expectSameOnOneThread(['perf', path], '4');
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 });
