@@ -9,6 +9,11 @@ export interface ByteSource {
   readonly path?: string;
   readonly size: number;
   /**
+   * when the file was last modified, as seen when it was opened (a file's source): a file read
+   * again later that was rewritten in place meanwhile, at the same size, tells by this
+   */
+  readonly modifiedMs?: number;
+  /**
    * bytes [offset, offset + length), clamped to the end of the source. `into`: a buffer the
    * caller is done with, which a source may read into and return part of when it is long
    * enough (a reader walking a file window by window then allocates no buffer per window).

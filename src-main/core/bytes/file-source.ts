@@ -37,7 +37,7 @@ function release(file: PooledFile): void {
  * Opens without blocking and refuses anything but a regular file: a FIFO named `x.pt` would
  * otherwise block the open (or the first read) forever, and a device never ends.
  */
-function openRegularFile(path: string): { fd: number; size: number } {
+function openRegularFile(path: string): { fd: number; size: number; modifiedMs: number } {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stat = fstatSync(fd);
@@ -47,7 +47,7 @@ function openRegularFile(path: string): { fd: number; size: number } {
         'io/not-a-file',
         'is not a regular file (a pipe, socket or device): only files can be opened',
       );
-    return { fd, size: stat.size };
+    return { fd, size: stat.size, modifiedMs: stat.mtimeMs };
   } catch (error) {
     closeSync(fd);
     throw error;
@@ -81,6 +81,7 @@ export function openFileSource(path: string): FileByteSource {
     name: basename(path),
     path,
     size,
+    modifiedMs: first.modifiedMs,
     read(offset, length, into) {
       const start = Math.max(0, Math.min(offset, size));
       const want = Math.max(0, Math.min(offset + length, size) - start);

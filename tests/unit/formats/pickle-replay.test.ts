@@ -4,6 +4,7 @@ import {
   readFileSync,
   rmSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -254,5 +255,31 @@ describe('a dump that changed on disk after it was opened', () => {
     } finally {
       file.close();
     }
+  });
+
+  it('a file written again at the same size since it was opened says so, by its modification time', () => {
+    const copy = join(dir, 'rewritten.pt');
+    copyFileSync(path, copy);
+    const reopening: WithBytes = (use) => {
+      const again = openFileSource(copy);
+      try {
+        return use(again);
+      } finally {
+        again.close();
+      }
+    };
+    const opened = slimeFormat.open([openFileSource(copy)], {});
+    expect(opened.samples.read(SAMPLES - 1, reopening)).toMatchObject({ index: SAMPLES - 1 });
+    // another dump of the same size in its place (here the same bytes, written a minute later):
+    // its bytes would read as some sample, not necessarily this one
+    writeFileSync(copy, readFileSync(path));
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(copy, later, later);
+    expect(() => opened.samples.read(SAMPLES - 1, reopening)).toThrow(
+      expect.objectContaining({
+        code: 'slime/sample-changed',
+        message: expect.stringContaining(`modified at ${later.toISOString().slice(0, 16)}`),
+      }),
+    );
   });
 });

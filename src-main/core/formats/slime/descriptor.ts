@@ -56,7 +56,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   // a file on disk is read again for a sample's details: its samples need not be kept (an
   // upload's bytes or an inflated .gz would have to be kept or inflated again instead)
   const rows = new IncrementalRows(
-    source.path !== undefined ? new SamplesInFile(source.size) : null,
+    source.path !== undefined ? new SamplesInFile(source.size, source.modifiedMs) : null,
   );
   // a large dump is read by two threads when building rows takes enough of the time
   const starter = new PartStarter(source, options.partReader, options.splitMinBytes);

@@ -18,8 +18,14 @@ export class SamplesInFile {
   readonly replay = new PickleReplay();
   private places = new Float64Array(0);
 
-  /** `fileSize`: the file's size when it was opened (a file of another size changed since) */
-  constructor(private readonly fileSize: number) {}
+  /**
+   * `fileSize` and `modifiedMs`: the file's size and modification time when it was opened (a
+   * file of another size, or modified since, changed since)
+   */
+  constructor(
+    private readonly fileSize: number,
+    private readonly modifiedMs?: number,
+  ) {}
 
   /** sample `index` lies at `at` */
   note(index: number, at: PickleItemAt): void {
@@ -79,6 +85,14 @@ export class SamplesInFile {
         );
       if (bytes.size !== this.fileSize)
         throw changed(`${this.fileSize} bytes then, ${bytes.size} now`);
+      // rewritten in place at the same size (another dump of the same run): its bytes may well
+      // read as a sample, another one
+      if (
+        this.modifiedMs !== undefined &&
+        bytes.modifiedMs !== undefined &&
+        bytes.modifiedMs !== this.modifiedMs
+      )
+        throw changed(`modified at ${new Date(bytes.modifiedMs).toISOString()}`);
       try {
         return readPickleItem(bytes, at, this.replay);
       } catch (error) {
