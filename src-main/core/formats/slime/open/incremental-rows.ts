@@ -136,7 +136,8 @@ export class IncrementalRows {
 
   /**
    * The rows built since the last call, packed apart from the later ones (a packer of their
-   * own): another thread can take them, buffers and all, while this one goes on.
+   * own): another thread can take them, with the table they read through, while this one
+   * goes on.
    */
   takeRows(): PackedRow[] {
     const rows = this.rows;

@@ -17,7 +17,7 @@ import { SamplesInFile } from '../samples-in-file';
  * claims the first sample that starts past `from`, and builds the rows of that sample and every
  * later one, while the file's thread builds the rows before it and stops there (PartBoundary:
  * whichever reaches the sample first has it). The helper's rows are packed on its side and
- * moved here.
+ * copied here, each with the table it reads through.
  */
 
 /** Dumps from this size may be read by two threads when a PartReader is given. */
@@ -56,9 +56,10 @@ const SPLIT_MAX_SAMPLE_BYTES = 32 * 1024;
 const CLAIM_BY_FRACTION = 0.5;
 
 /**
- * The helper sends its rows in pieces of about this many as it builds them (each packed apart:
- * its buffers move with it) rather than holding them to the end: at 100k samples its part's
- * rows and the message carrying them at once made the open's peak memory.
+ * The helper sends its rows in pieces of about this many as it builds them (each packed apart,
+ * with a table of its own) rather than holding them to the end, and the file's thread takes
+ * them as they come: at 100k samples the part's rows, the message carrying them and their
+ * copy here all at once made the open's peak memory.
  */
 const PIECE_ROWS = 4096;
 
