@@ -27,6 +27,7 @@ import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 import { readReplaying } from '../../support/read-replaying';
+import { reopeningFile } from '../../support/reopening-file';
 import { OP, int, key } from '../../support/pickle-opcodes';
 
 // A sample read again alone from its bytes (readPickleItem) must be the sample a whole read of
@@ -236,14 +237,7 @@ describe('a dump that changed on disk after it was opened', () => {
       expect(() => opened.samples.read(SAMPLES - 1, withBytes)).toThrow(
         expect.objectContaining({ code: 'slime/sample-changed' }),
       );
-      const reopening: WithBytes = (use) => {
-        const again = openFileSource(copy);
-        try {
-          return use(again);
-        } finally {
-          again.close();
-        }
-      };
+      const reopening = reopeningFile(copy);
       expect(() => opened.samples.read(SAMPLES - 1, reopening)).toThrow(
         expect.objectContaining({
           code: 'slime/sample-changed',
@@ -260,14 +254,7 @@ describe('a dump that changed on disk after it was opened', () => {
   it('a file written again at the same size since it was opened says so, by its modification time', () => {
     const copy = join(dir, 'rewritten.pt');
     copyFileSync(path, copy);
-    const reopening: WithBytes = (use) => {
-      const again = openFileSource(copy);
-      try {
-        return use(again);
-      } finally {
-        again.close();
-      }
-    };
+    const reopening = reopeningFile(copy);
     const opened = slimeFormat.open([openFileSource(copy)], {});
     expect(opened.samples.read(SAMPLES - 1, reopening)).toMatchObject({ index: SAMPLES - 1 });
     // another dump of the same size in its place (here the same bytes, written a minute later):

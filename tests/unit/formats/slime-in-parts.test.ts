@@ -13,6 +13,7 @@ import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
 import type { SlimePart } from '../../../src-main/core/formats/slime/open/read-in-parts';
 import { unpackItems } from '../../../src-main/core/rows/packed-items';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
+import { reopeningFile } from '../../support/reopening-file';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 
@@ -82,14 +83,8 @@ function inProcessReader(log: HelperLog, lose = false): PartReader {
   };
 }
 
-const withFile: WithBytes = (use) => {
-  const source = openFileSource(path);
-  try {
-    return use(source);
-  } finally {
-    source.close();
-  }
-};
+/** the dump opened again for each sample read again, as the app does */
+const withFile: WithBytes = (use) => reopeningFile(path)(use);
 
 function expectSameOpen(parts: FormatOpened) {
   expect(parts.rows.length).toBe(whole.rows.length);
