@@ -1,3 +1,4 @@
+import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
 import { grownColumn } from '../../model/grown-column';
 import type { PyValue } from '../../model/py-value';
@@ -77,28 +78,54 @@ export class SamplesInFile {
       memoSize: this.places[from + 2],
     };
     return withBytes((bytes) => {
-      const changed = (why: string) =>
-        new FormatError(
-          'slime/sample-changed',
-          `sample ${index} of ${bytes.name} could not be read again: the file changed since it was opened (${why})`,
-          at.start,
-        );
-      if (bytes.size !== this.fileSize)
-        throw changed(`${this.fileSize} bytes then, ${bytes.size} now`);
-      // rewritten in place at the same size (another dump of the same run): its bytes may well
-      // read as a sample, another one
-      if (
-        this.modifiedMs !== undefined &&
-        bytes.modifiedMs !== undefined &&
-        bytes.modifiedMs !== this.modifiedMs
-      )
-        throw changed(`modified at ${new Date(bytes.modifiedMs).toISOString()}`);
+      this.checkUnchanged(bytes, index, at.start);
       try {
         return readPickleItem(bytes, at, this.replay);
       } catch (error) {
         // rewritten in place: its bytes no longer read as a sample
-        throw changed(error instanceof Error ? error.message : String(error));
+        throw changed(
+          bytes,
+          index,
+          at.start,
+          error instanceof Error ? error.message : String(error),
+        );
       }
     });
   }
+
+  /**
+   * Sample `index`, kept in memory, is about to be shown: its token lists are byte ranges of
+   * the file, so a file that changed since it was opened says so now rather than give another
+   * sample's tokens later.
+   */
+  checkKept(index: number, withBytes: WithBytes): void {
+    withBytes((bytes) => this.checkUnchanged(bytes, index, 0));
+  }
+
+  /** `bytes` are the file as it was opened: the same size and modification time. */
+  private checkUnchanged(bytes: ByteSource, index: number, offset: number): void {
+    if (bytes.size !== this.fileSize)
+      throw changed(bytes, index, offset, `${this.fileSize} bytes then, ${bytes.size} now`);
+    // rewritten in place at the same size (another dump of the same run): its bytes may well
+    // read as a sample, another one
+    if (
+      this.modifiedMs !== undefined &&
+      bytes.modifiedMs !== undefined &&
+      bytes.modifiedMs !== this.modifiedMs
+    )
+      throw changed(
+        bytes,
+        index,
+        offset,
+        `modified at ${new Date(bytes.modifiedMs).toISOString()}`,
+      );
+  }
+}
+
+function changed(bytes: ByteSource, index: number, offset: number, why: string): FormatError {
+  return new FormatError(
+    'slime/sample-changed',
+    `sample ${index} of ${bytes.name} could not be read again: the file changed since it was opened (${why})`,
+    offset,
+  );
 }

@@ -166,7 +166,10 @@ export class IncrementalRows {
       read: (rowId, withBytes) => {
         if (!(rowId >= 0 && rowId < list.length)) return undefined;
         const again = this.inFile?.read(rowId, withBytes);
-        if (again === undefined) return list[rowId];
+        if (again === undefined) {
+          this.inFile?.checkKept(rowId, withBytes);
+          return list[rowId];
+        }
         return isDict(again) && 'trace' in again ? withoutTrace(again) : again;
       },
     };
