@@ -21,15 +21,15 @@ const STALL_MS = 10_000;
 const POSTING_MS = 60_000;
 const TICK_MS = 50;
 
+// TRACE_EXPLORER_THREADS=1 keeps reading on one thread (a busy machine, a comparison); a larger
+// number stands for the machine's (what more cores would do, and tests of reading in parts)
+const THREADS = Number(process.env.TRACE_EXPLORER_THREADS) || availableParallelism();
+
 /**
  * Reads the second half of a large file on a second thread, with its format's readPart. The
  * reader is synchronous (one pipeline for the worker and the headless commands), so the file's
  * thread blocks on a shared signal (Atomics.wait) and takes the result with receiveMessageOnPort.
  */
-// TRACE_EXPLORER_THREADS=1 keeps reading on one thread (a busy machine, a comparison); a larger
-// number stands for the machine's (what more cores would do, and tests of reading in parts)
-const THREADS = Number(process.env.TRACE_EXPLORER_THREADS) || availableParallelism();
-
 export const workerRangeReader: FormatPartReader = {
   threads: THREADS,
   start(format, path, from) {

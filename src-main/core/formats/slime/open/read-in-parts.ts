@@ -73,17 +73,14 @@ export interface SlimeRowsPiece {
   facts: (SampleFacts | null)[];
 }
 
-/** What the helper read: the samples from `first` on (structured-cloneable). */
-export interface SlimePart {
-  /** IncrementalRows.listsStarted at the end: the pieces of this list come before `rows` */
-  list: number;
+/**
+ * What the helper read: the samples from `first` on (structured-cloneable). It is the last
+ * piece too: the pieces of its `list` come before its rows and facts.
+ */
+export interface SlimePart extends SlimeRowsPiece {
   first: number;
   sampleCount: number;
   rolloutId: ClonedPyValue;
-  rows: PackedRow[];
-  /** the facts of samples `factsFrom` on, after the pieces' */
-  factsFrom: number;
-  facts: (SampleFacts | null)[];
   /** SamplesInFile.placesFrom(first) */
   places: Float64Array;
   /** the memo values its samples read from before they started (PickleReplay.before) */
@@ -180,14 +177,16 @@ export function readSlimePart(
   // the facts sent so far end here (a list read again starts over)
   let factsSent = 0;
   let factsList = 0;
-  const factsToSend = () => {
+  /** the rows and facts built since the last piece */
+  const nextPiece = (): SlimeRowsPiece => {
     if (factsList !== rows.listsStarted) {
       factsList = rows.listsStarted;
       factsSent = 0;
     }
     const factsFrom = Math.max(factsSent, rows.claimed);
     factsSent = rows.facts.length;
-    return { factsFrom, facts: rows.facts.slice(factsFrom) };
+    const facts = rows.facts.slice(factsFrom);
+    return { list: rows.listsStarted, rows: rows.takeRows(), factsFrom, facts };
   };
   const dump = readSlimeDump(source, {
     replay: inFile.replay,
@@ -195,13 +194,9 @@ export function readSlimePart(
       helper.onBytes(bytesRead);
       if (rows.claimed < 0 && bytesRead > claimBy)
         throw new PartGivenUp('no sample of the part could be claimed');
-      if (rows.rows.length >= PIECE_ROWS) {
-        const list = rows.listsStarted;
-        const piece: SlimeRowsPiece = { list, rows: rows.takeRows(), ...factsToSend() };
-        // copied, not transferred: moved buffers would stay in the helper's allocator arena,
-        // whose freed memory the process then keeps (20-30 MB more resident at 100k samples)
-        helper.send(piece, []);
-      }
+      // copied, not transferred: moved buffers would stay in the helper's allocator arena,
+      // whose freed memory the process then keeps (20-30 MB more resident at 100k samples)
+      if (rows.rows.length >= PIECE_ROWS) helper.send(nextPiece(), []);
     },
     onSamples: (samples) => rows.samples.caughtUp(samples),
     onSample: rows.samples.next,
@@ -225,12 +220,10 @@ export function readSlimePart(
   for (const [slot, value] of inFile.replay.before) replay.set(slot, toCloneable(value));
   const places = inFile.placesFrom(first);
   const part: SlimePart = {
-    list: rows.listsStarted,
+    ...nextPiece(),
     first,
     sampleCount: dump.samples.length,
     rolloutId: toCloneable(dump.rolloutId),
-    rows: rows.rows,
-    ...factsToSend(),
     places,
     replay,
     kept,
