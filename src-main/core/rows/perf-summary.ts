@@ -152,7 +152,9 @@ export class PerfSummaryBuilder {
 
 /** mean, median (numpy's: mean of the middle two), max, min */
 export function stats(metric: string, values: number[]): Record<string, number> {
-  const sorted = [...values].sort((a, b) => a - b);
+  // a typed array sorts numbers without a comparator call per comparison: at 100k samples the
+  // comparator sort was a quarter of a second of each open
+  const sorted = Float64Array.from(values).sort();
   const n = sorted.length;
   const median = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   return {

@@ -19,12 +19,16 @@ type Stats = Pick<
 export function buildStoreStats(store: TraceStore): Stats {
   let spans = 0;
   let events = 0;
-  const nameCounts = new Map<number, number>();
+  // counted by string id in a typed column: a Map update per item was a tenth of a second at
+  // 100k samples (3M items)
+  const counts = new Uint32Array(store.strings.length);
   for (let i = 0; i < store.itemCount; i++) {
     if (store.itemKind[i] === ITEM_KIND.span) spans++;
     else events++;
-    nameCounts.set(store.itemName[i], (nameCounts.get(store.itemName[i]) ?? 0) + 1);
+    counts[store.itemName[i]]++;
   }
+  const nameCounts: [number, number][] = [];
+  for (let id = 0; id < counts.length; id++) if (counts[id] > 0) nameCounts.push([id, counts[id]]);
   const attempts = [...new Set(Array.from(store.rowAttempt).filter((a) => !Number.isNaN(a)))].sort(
     (a, b) => a - b,
   );
@@ -42,7 +46,7 @@ export function buildStoreStats(store: TraceStore): Stats {
       .map((id) => store.strings[id])
       .sort(),
     attempts,
-    spanNames: [...nameCounts.entries()]
+    spanNames: nameCounts
       .sort((a, b) => b[1] - a[1] || store.strings[a[0]].localeCompare(store.strings[b[0]]))
       .map(([id, count]) => ({ name: store.strings[id], count })),
     globalStartSec: store.rowCount === 0 ? null : store.globalStartSec,

@@ -10,7 +10,11 @@ import {
 } from '../../../src-main/core/bytes/part-reader';
 import type { FormatOpened } from '../../../src-main/core/formats/format-descriptor';
 import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
-import type { SlimePart } from '../../../src-main/core/formats/slime/open/read-in-parts';
+import {
+  PartStarter,
+  type SlimePart,
+} from '../../../src-main/core/formats/slime/open/read-in-parts';
+import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { unpackItems } from '../../../src-main/core/rows/packed-items';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 import { reopeningFile } from '../../support/reopening-file';
@@ -37,6 +41,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface HelperLog {
   first?: number;
+  walkedPast?: number;
   pieces: number;
   failed?: string;
   cancelled: boolean;
@@ -46,8 +51,8 @@ interface HelperLog {
 /** The helper thread's work done in-process first; `lose`: its part never arrives. */
 function inProcessReader(log: HelperLog, lose = false): PartReader {
   return {
-    // cores to spare: a dump is read in parts from 4 (read-in-parts.ts)
-    threads: 4,
+    // a core to spare: a dump is read in parts from 2 (read-in-parts.ts)
+    threads: 2,
     start(helperPath, from): PendingPart {
       const boundary = PartBoundary.local();
       const pieces: unknown[] = [];
@@ -62,6 +67,7 @@ function inProcessReader(log: HelperLog, lose = false): PartReader {
         });
         part = structuredClone(read.part, { transfer: read.transfer }) as SlimePart;
         log.first = part.first;
+        log.walkedPast = part.walkedPast;
         log.pieces = pieces.length;
       } catch (error) {
         log.failed = String(error);
@@ -117,10 +123,13 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.failed).toBeUndefined();
-    // the first sample past about two thirds of what was left when the build share was
-    // measured (it depends on the time each step took, so within bounds)
+    // the first sample past 55% of what was left when the build share was measured (when that
+    // was depends on the time each step took, so within bounds)
     expect(log.first).toBeGreaterThan(SAMPLES * 0.5);
     expect(log.first).toBeLessThan(SAMPLES * 0.75);
+    // it walked past every sample before it but the first batch (read before the samples list
+    // is known): building none of them
+    expect(log.walkedPast).toBe(log.first! - 1000);
     // its rows arrived in pieces ahead of the part (4096 rows each: its part is longer) as well
     // as with it
     expect(log.pieces).toBeGreaterThan(0);
@@ -144,9 +153,59 @@ describe('a large dump read by two threads (slime readPart)', () => {
   it('a small dump, or a machine with no cores to spare, reads it by one thread', () => {
     const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
     slimeFormat.open([openFileSource(path)], { partReader: inProcessReader(log) });
-    const twoCores = { ...inProcessReader(log), threads: 2 };
-    slimeFormat.open([openFileSource(path)], { partReader: twoCores, splitMinBytes: 0 });
+    const oneCore = { ...inProcessReader(log), threads: 1 };
+    slimeFormat.open([openFileSource(path)], { partReader: oneCore, splitMinBytes: 0 });
     expect(log).toEqual({ pieces: 0, cancelled: false, waited: false });
+  });
+});
+
+describe('PartStarter: whether and where a helper reads the rest', () => {
+  const MB = 1024 * 1024;
+  const source: ByteSource = {
+    name: 'rollout.pt',
+    path: '/runs/rollout.pt',
+    size: 600 * MB,
+    read: () => new Uint8Array(0),
+  };
+  /** the parts started (where from), by a reader of a 2-core machine */
+  function starter(threads = 2) {
+    const started: number[] = [];
+    const reader: PartReader = {
+      threads,
+      start: (_path, from) => {
+        started.push(from);
+        return {
+          wait: () => null,
+          bytesRead: () => 0,
+          cancel: () => {},
+          boundary: PartBoundary.local(),
+        };
+      },
+    };
+    return { started, starter: new PartStarter(source, reader) };
+  }
+  // building takes all the time measured (buildMs far above the time passed)
+  const busy = (built: number, notAlone = 0) => ({ built, buildMs: built * 1e9, notAlone });
+
+  it('starts the helper at 55% of what is left, once 2% of the file was measured', () => {
+    const { started, starter: s } = starter();
+    expect(s.progress(1 * MB, busy(199))).toBeNull(); // compiling: not measured
+    expect(s.progress(2 * MB, busy(200))).toBeNull(); // the measured stretch starts
+    expect(s.progress(12 * MB, busy(900))).toBeNull(); // 10 MB: under 2% of 600 MB
+    expect(s.progress(14 * MB, busy(1000))).not.toBeNull();
+    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.55)]);
+    expect(s.progress(20 * MB, busy(2000))).toBeNull(); // decided once
+  });
+
+  it('never on one core, nor when samples share values with earlier ones', () => {
+    const oneCore = starter(1);
+    oneCore.starter.progress(2 * MB, busy(200));
+    expect(oneCore.starter.progress(14 * MB, busy(1000))).toBeNull();
+    // a helper walking past samples could not read one that reads back an earlier one's list
+    const sharing = starter();
+    sharing.starter.progress(2 * MB, busy(200));
+    expect(sharing.starter.progress(14 * MB, busy(1000, 1))).toBeNull();
+    expect([...oneCore.started, ...sharing.started]).toEqual([]);
   });
 });
 

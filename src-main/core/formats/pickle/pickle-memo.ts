@@ -1,6 +1,8 @@
 /** a memo slot whose container was let go (PickleMemo.forgetFinished) */
 export const FORGOTTEN: unique symbol = Symbol('forgotten');
 export type MemoSlot<T> = T | typeof FORGOTTEN | undefined;
+/** a live slot holding a string the reader walked past (skipListItem): decoded if read back */
+const UNREAD: unique symbol = Symbol('unread');
 
 /** Slots per segment: the memo is settled a segment at a time. */
 const SEGMENT_BITS = 14;
@@ -20,7 +22,7 @@ const HOT_MASK = (1 << HOT_BITS) - 1;
 
 interface Segment<T> {
   /** the slots while the segment is live (a plain array: V8 keeps a sparse one small) */
-  values: MemoSlot<T>[] | null;
+  values: (MemoSlot<T> | typeof UNREAD)[] | null;
   /** per live slot holding a string read from an opcode: that opcode's offset + STRING_AT */
   stringAt: number[] | null;
   /** how many slots of the segment were written */
@@ -89,11 +91,47 @@ export class PickleMemo<T> {
     if (this.hotIndex[index & HOT_MASK] === index) this.hotIndex[index & HOT_MASK] = -1;
   }
 
+  /**
+   * Slot `index` was written by a value the reader walked past without reading it (an item
+   * skipped, PickleOptions.skipListItem): a string opcode at `stringAt`, decoded only if the
+   * pickle reads it back (a later item reading an interned key first written there), or, with
+   * -1, anything else, let go (reading it back fails as a forgotten container does).
+   */
+  putUnread(index: number, stringAt: number): void {
+    let segment = this.segments[index >>> SEGMENT_BITS];
+    if (segment === undefined) {
+      segment = { values: [], stringAt: [], written: 0, codes: null, kept: null };
+      this.segments[index >>> SEGMENT_BITS] = segment;
+    }
+    const k = index & SLOT_MASK;
+    if (segment.values !== null) {
+      if (segment.values[k] === undefined) {
+        this.size++;
+        segment.written++;
+      }
+      segment.values[k] = stringAt < 0 ? FORGOTTEN : UNREAD;
+      segment.stringAt![k] = stringAt < 0 ? 0 : stringAt + STRING_AT;
+    } else {
+      const codes = segment.codes!;
+      if (codes[k] === EMPTY) this.size++;
+      if (codes[k] === KEPT) segment.kept!.delete(index);
+      codes[k] = stringAt < 0 ? LET_GO : stringAt + STRING_AT;
+    }
+    if (index >= this.length) this.length = index + 1;
+    if (this.hotIndex[index & HOT_MASK] === index) this.hotIndex[index & HOT_MASK] = -1;
+  }
+
   get(index: number): MemoSlot<T> {
     const segment = this.segments[index >>> SEGMENT_BITS];
     if (segment === undefined) return undefined;
     const k = index & SLOT_MASK;
-    if (segment.values !== null) return segment.values[k];
+    if (segment.values !== null) {
+      const slot = segment.values[k];
+      if (slot !== UNREAD) return slot;
+      const value = this.readString(segment.stringAt![k] - STRING_AT) as T;
+      segment.values[k] = value;
+      return value;
+    }
     const code = segment.codes![k];
     if (code >= STRING_AT || code === KEPT) {
       const h = index & HOT_MASK;
@@ -132,7 +170,8 @@ export class PickleMemo<T> {
       const base = s << SEGMENT_BITS;
       for (let k = Math.max(0, from - base); k < values.length; k++) {
         const slot = values[k];
-        if (slot === undefined || slot === FORGOTTEN || !isFinished(slot)) continue;
+        if (slot === undefined || slot === FORGOTTEN || slot === UNREAD || !isFinished(slot))
+          continue;
         values[k] = FORGOTTEN;
         onLetGo(slot);
       }
@@ -151,7 +190,8 @@ export class PickleMemo<T> {
       const slot = values[k];
       if (slot === undefined) continue;
       if (slot === FORGOTTEN) codes[k] = LET_GO;
-      else if (typeof slot === 'string' && stringAt[k] > 0) codes[k] = stringAt[k];
+      else if ((typeof slot === 'string' || slot === UNREAD) && stringAt[k] > 0)
+        codes[k] = stringAt[k];
       else {
         codes[k] = KEPT;
         (kept ??= new Map()).set(base + k, slot);

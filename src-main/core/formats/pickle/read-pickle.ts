@@ -14,6 +14,7 @@ import { AsciiStringCache, FNV_START, fnv } from '../../bytes/ascii-string-cache
 import { interpretCall, interpretBuild, type CallContext } from './allow-list';
 import { FORGOTTEN, PickleMemo } from './pickle-memo';
 import type { PickleItemAt, PickleReplay } from './pickle-replay';
+import { skipItem, type SkippedMemoWrites } from './skip-item';
 
 export interface PickleOptions {
   /** persistent ids (torch storages) become what this returns */
@@ -52,6 +53,14 @@ export interface PickleOptions {
    * A pickle that rewrites a memo slot an item read that way fails with pickle/memo-rewritten.
    */
   replay?: PickleReplay;
+  /**
+   * Asked before each dict of a list that `onAppend` answered true for is read, with where the
+   * list will hold it and where its bytes start: true walks past the item without building it
+   * (skip-item.ts: its memo strings noted where they lie, anything else it memoized let go)
+   * and null takes its place; onListItem does not see it. A later item that reads back a
+   * container of a skipped one fails with pickle/memo-forgotten.
+   */
+  skipListItem?: (list: PyValue[], index: number, start: number) => boolean;
   /** reading one item again (readPickleItem): memo slots written before it started */
   memoBefore?: (index: number) => PyValue | undefined;
   /** reading one item again: the memo's size when it started (what MEMOIZE numbers from) */
@@ -130,6 +139,8 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   // read again alone
   let itemStart = -1;
   let itemDict: PyDict | null = null;
+  // the dict about to be made starts the item
+  let itemPending = false;
   let itemMemoLength = 0;
   let itemMemoSize = 0;
   let itemAlone = false;
@@ -138,6 +149,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   let held: Uint8Array = replay?.held ?? new Uint8Array(0);
   const isHeld = (index: number) => index < held.length && held[index] === 1;
   const memoBefore = options.memoBefore ?? null;
+  const skipListItem = options.skipListItem ?? null;
   // where the last string opcode started and ended: a PUT right after it memoizes that string
   let lastStringAt = -1;
   let lastStringEnd = -1;
@@ -190,20 +202,33 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
    * (CPython's pickler never changes an item once the next one started; a pickle that does
    * changes the value that took its place.)
    */
-  const itemDone = (opOffset: number, next: PyDict) => {
+  const itemDone = (opOffset: number): boolean => {
     const m = marks[marks.length - 1];
     const target = watched;
-    if (target === null || stack[m - 1] !== target) return;
+    if (target === null || stack[m - 1] !== target) return false;
     const p = stack.length - 1;
     if (p >= m) itemComplete(target, p - m, p, opOffset);
     // the dict about to be pushed starts the next item
+    const index = (target.items?.length ?? 0) + p + 1 - m;
+    if (
+      skipListItem !== null &&
+      target.items !== null &&
+      skipListItem(target.items, index, cursor.abs(opOffset))
+    ) {
+      ops += skipItem(cursor, skippedWrites);
+      push(null);
+      nextWatchedItem = index + 1;
+      itemDict = null;
+      return true;
+    }
     if (replay !== null) {
       itemStart = cursor.abs(opOffset);
-      itemDict = next;
+      itemPending = true;
       itemMemoLength = memo.length;
       itemMemoSize = memo.size;
       itemAlone = true;
     }
+    return false;
   };
   /** The watched list's item at stack[p] (`k`th of its batch) is complete; its bytes end at `end`. */
   const itemComplete = (target: ListBuilder, k: number, p: number, end: number) => {
@@ -366,10 +391,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   };
   // objects that BUILD may turn into their attribute dict, and the memo slot that holds them
   const memoOfObject = new Map<object, number>();
-  const memoPut = (index: number, opOffset: number) => {
+  const checkMemoIndex = (index: number) => {
     if (!Number.isInteger(index) || index < 0)
       fail('pickle/bad-memo', `the pickle writes memo slot ${index}`);
     if (index >= MAX_MEMO) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
+  };
+  const memoPut = (index: number, opOffset: number) => {
+    checkMemoIndex(index);
     if (replay !== null && index < memo.length) keptByReplay(index);
     const slot = top();
     memo.put(index, slot, opOffset === lastStringEnd ? lastStringAt : -1);
@@ -407,6 +435,22 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const keptByReplay = (index: number) => {
     if (isHeld(index))
       fail('pickle/memo-rewritten', `the pickle writes memo ${index} again after items read it`);
+  };
+  /** the memo writes of an item walked past (skipListItem), checked as memoPut checks them */
+  const skippedWrites: SkippedMemoWrites = {
+    get size() {
+      return memo.size;
+    },
+    write: (index, stringAt) => {
+      checkMemoIndex(index);
+      if (replay !== null && index < memo.length) keptByReplay(index);
+      memo.putUnread(index, stringAt);
+    },
+    writeClass: (index, module, name) => {
+      checkMemoIndex(index);
+      if (replay !== null && index < memo.length) keptByReplay(index);
+      memo.put(index, classRef(module, name), -1);
+    },
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const shortStrings = new AsciiStringCache();
@@ -657,8 +701,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       }
       case 0x7d: {
         // EMPTY_DICT
+        if (watched !== null && marks.length > 0 && itemDone(opOffset)) break;
         const dict = newPyDict();
-        if (watched !== null && marks.length > 0) itemDone(opOffset, dict);
+        if (itemPending) {
+          itemDict = dict;
+          itemPending = false;
+        }
         push(dict);
         break;
       }

@@ -71,7 +71,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     dump = readSlimeDump(source, {
       replay: rows.inFile?.replay,
       onProgress: (p) => {
-        const part = starter.progress(p.bytesRead, rows.built, rows.buildMs);
+        const part = starter.progress(p.bytesRead, rows);
         if (part !== null) {
           split.part = part;
           rows.shareWith({ part: 'start', boundary: part.boundary! });
@@ -99,8 +99,9 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     // the helper failed (a dump it could not read in parts, a helper that died): this thread
     // reads the whole dump, and says what is wrong with it if anything is
     if (rest === null) return openSlime(source, { ...options, partReader: undefined });
+    // no preview of them: every byte is read, and the whole file's store takes them in next
+    // (a preview of 100k rows here cost a second before the file could be said to be open)
     dump = takeSlimePart(rows, listSoFar, rest, [...split.pieces, ...(part.pieces?.() ?? [])]);
-    options.onRows?.(rows.rows, rows.traceSamples(dump.samples));
   } finally {
     split.part?.cancel();
   }

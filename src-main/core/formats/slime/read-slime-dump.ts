@@ -50,6 +50,12 @@ export interface ReadDumpOptions {
     at: PickleItemAt | null,
   ) => PyValue;
   /**
+   * Once the samples list is known, asked before each later sample dict is read (its index
+   * and where its bytes start): true walks past it without building it (null takes its place;
+   * onSample does not see it). A helper thread reads a dump's first part this way.
+   */
+  skipSample?: (index: number, start: number) => boolean;
+  /**
    * Filled with what reading samples again alone needs (PickleOptions.replay), and cleared
    * each time the dump is read again from its start.
    */
@@ -86,9 +92,15 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
     );
   const read = (forget: boolean, replay: PickleReplay | undefined) => {
     const watcher = options.onSamples
-      ? samplesListWatcher(options.onSamples, options.onSample, forget)
+      ? samplesListWatcher(options.onSamples, options.onSample, options.skipSample, forget)
       : undefined;
-    const hooks = { onTick, onAppend: watcher?.onAppend, onListItem: watcher?.onListItem, replay };
+    const hooks = {
+      onTick,
+      onAppend: watcher?.onAppend,
+      onListItem: watcher?.onListItem,
+      skipListItem: watcher?.skipListItem,
+      replay,
+    };
     return isZip ? readTorchZip(source, hooks) : readLegacyTorch(source, hooks);
   };
   let archive: TorchArchive;
@@ -146,6 +158,7 @@ const SAMPLES_LIST_MAX_DEPTH = 8;
 function samplesListWatcher(
   onSamples: (samples: PyValue[]) => void,
   onSample: ReadDumpOptions['onSample'],
+  skipSample: ReadDumpOptions['skipSample'],
   forget: boolean,
 ) {
   let chosen: PyValue[] | null = null;
@@ -176,6 +189,10 @@ function samplesListWatcher(
           if (forget) forgetFinished();
           return kept;
         }
+      : undefined,
+    skipListItem: skipSample
+      ? (list: PyValue[], index: number, start: number) =>
+          list === chosen && skipSample(index, start)
       : undefined,
   };
 }

@@ -40,6 +40,7 @@ export function readLegacyTorch(source: ByteSource, options: TorchReadOptions = 
     onTick: options.onTick,
     onAppend: options.onAppend,
     onListItem: options.onListItem,
+    skipListItem: options.skipListItem,
     replay: options.replay,
     persistentLoad: (pid: PyValue) => {
       const { key, storageClass, numel } = parseStoragePid(pid);

@@ -14,6 +14,8 @@ export interface TorchReadOptions {
   onAppend?: PickleOptions['onAppend'];
   /** see PickleOptions.onListItem (the data pickle only) */
   onListItem?: PickleOptions['onListItem'];
+  /** see PickleOptions.skipListItem (the data pickle only) */
+  skipListItem?: PickleOptions['skipListItem'];
   /** see PickleOptions.replay (the data pickle only) */
   replay?: PickleOptions['replay'];
 }
@@ -46,6 +48,7 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
     onTick: options.onTick,
     onAppend: options.onAppend,
     onListItem: options.onListItem,
+    skipListItem: options.skipListItem,
     replay: options.replay,
     persistentLoad: (pid) => {
       const { key, storageClass, numel } = parseStoragePid(pid);

@@ -51,6 +51,14 @@ export class IncrementalRows {
   /** samples built, and the milliseconds that took (rows, perf values, facts: what a helper could share) */
   built = 0;
   buildMs = 0;
+  /**
+   * samples completed while the list was read that cannot be read again alone (they read back
+   * a container of an earlier sample, or load a tensor): a helper that walks past samples
+   * could not read such a dump
+   */
+  notAlone = 0;
+  /** samples walked past without building them (`samples.skip`) */
+  walkedPast = 0;
 
   /** items packed as each row is built: their objects die young */
   rows: PackedRow[] = [];
@@ -75,6 +83,8 @@ export class IncrementalRows {
       this.listsStarted++;
       this.built = 0;
       this.buildMs = 0;
+      this.notAlone = 0;
+      this.walkedPast = 0;
       this.rows = [];
       this.packer = new ItemPacker();
       this.tally = { skippedEvents: 0 };
@@ -99,8 +109,22 @@ export class IncrementalRows {
       this.list.caughtUp(samples);
       this.kept.clear();
     },
-    next: (samples: PyValue[], index: number, sample: PyDict, at: PickleItemAt | null) =>
-      this.list.next(samples, index, sample, at),
+    next: (samples: PyValue[], index: number, sample: PyDict, at: PickleItemAt | null) => {
+      if (at === null) this.notAlone++;
+      return this.list.next(samples, index, sample, at);
+    },
+    /**
+     * Whether the reader walks past sample `index`, whose bytes start at `start`, without
+     * building it (ReadDumpOptions.skipSample): the helper does until its part starts.
+     */
+    skip: (index: number, start: number): boolean => {
+      const share = this.share;
+      if (share === null || share.part !== 'rest' || this.claimed >= 0 || start >= share.from)
+        return false;
+      this.list.skipped(index);
+      this.walkedPast++;
+      return true;
+    },
   };
 
   /** Sample `index`'s row, perf values and facts; what takes its place in the list. */
@@ -178,7 +202,8 @@ export class IncrementalRows {
 
 /**
  * A samples list that grows at its end, read as it grows: `each` sees every sample dict once,
- * in order, and what it returns takes the sample's place. `next` gives it the list's next
+ * in order (but those the reader walked past: `skipped`), and what it returns takes the
+ * sample's place. `next` gives it the list's next
  * sample as soon as the pickle completed it (before its batch is appended: the sample is let go
  * while young); `caughtUp` the samples appended since (each batch's last, and all of the
  * first batch). A different list (the reader's first pick was another, or the dump is read
@@ -190,6 +215,7 @@ export function newSamplesOf(
 ): {
   caughtUp: (samples: PyValue[]) => void;
   next: (samples: PyValue[], index: number, sample: PyDict, at: PickleItemAt | null) => PyValue;
+  skipped: (index: number) => void;
 } {
   let list: PyValue[] | null = null;
   let done = 0;
@@ -210,6 +236,10 @@ export function newSamplesOf(
       if (samples !== list || index !== done) return sample;
       done++;
       return each(sample, index, at);
+    },
+    // the reader walked past the list's next sample: null takes its place
+    skipped: (index) => {
+      if (index === done) done++;
     },
   };
 }

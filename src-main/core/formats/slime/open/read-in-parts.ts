@@ -24,20 +24,17 @@ import { SamplesInFile } from '../samples-in-file';
 export const SPLIT_MIN_BYTES = 64 * 1024 * 1024;
 
 /**
- * Only a machine that runs this many threads at once reads a dump by two: the helper, the
- * file's thread, the process's own and the collectors' then have cores to themselves. On 2
- * cores, 100k samples took 0.82-0.90x the time (`summary`) for 1.4x the CPU and 1.17x the peak
- * memory (the helper's heap and allocator arena beside the file's), and in serve mode, with the
- * process's thread on the same cores, 0.7-1.0x.
+ * Only a machine that runs this many threads at once reads a dump by two: the file's thread and
+ * the helper then each have a core. The process's own thread and the collectors' share them:
+ * they are idle or short while a file is read.
  */
-const SPLIT_MIN_THREADS = 4;
+const SPLIT_MIN_THREADS = 2;
 
 /**
- * Below this share of the time so far spent building rows, a dump is read by one thread. With
- * reading the pickle taking P and building rows B, two threads take (P + B)^2 / (P + 2B) at
- * best: 1 / (1 + B / (P + B)) of one thread's time, less the helper's start and the pieces'
- * moving. A dump of long token lists (8000 a sample: B is 5% of the time) would only be read
- * twice; 100k samples of short ones (B about 60%) open in about 0.65 of the time.
+ * Below this share of the time so far spent building rows, a dump is read by one thread. The
+ * helper walks past the samples before its part (skip-item.ts) at about a tenth of the cost
+ * of building them, but its part's pickle and token lists cost it what they cost this thread:
+ * a dump of long token lists (8000 a sample: building 5% of the time) would only be read twice.
  */
 const SPLIT_MIN_BUILD_SHARE = 0.3;
 
@@ -89,6 +86,8 @@ export interface SlimePart extends SlimeRowsPiece {
   kept: [number, ClonedPyValue][];
   perf: PerfSummaryTally;
   skippedEvents: number;
+  /** the samples before `first` it walked past without building them */
+  walkedPast: number;
 }
 
 /**
@@ -115,11 +114,15 @@ export class PartStarter {
   }
 
   /**
-   * This thread read `bytesRead` bytes and built `built` samples in `buildMs` so far (counts
-   * that start again with a list read again): the helper's part once it is decided to start
-   * one (then never again), else null.
+   * This thread read `bytesRead` bytes and built `rows.built` samples in `rows.buildMs` so far
+   * (counts that start again with a list read again): the helper's part once it is decided to
+   * start one (then never again), else null.
    */
-  progress(bytesRead: number, built: number, buildMs: number): PendingPart<SlimePart> | null {
+  progress(
+    bytesRead: number,
+    rows: Pick<IncrementalRows, 'built' | 'buildMs' | 'notAlone'>,
+  ): PendingPart<SlimePart> | null {
+    const { built, buildMs } = rows;
     if (this.decided || built < WARM_SAMPLES) return null;
     const now = performance.now();
     if (this.mark === null || built < this.mark.built) {
@@ -135,12 +138,13 @@ export class PartStarter {
     this.decided = true;
     const buildShare = (buildMs - this.mark.buildMs) / (now - this.mark.at);
     const bytesPerSample = (bytesRead - this.mark.bytes) / (built - this.mark.built);
-    if (!(buildShare >= SPLIT_MIN_BUILD_SHARE) || bytesPerSample > SPLIT_MAX_SAMPLE_BYTES)
+    if (
+      !(buildShare >= SPLIT_MIN_BUILD_SHARE) ||
+      bytesPerSample > SPLIT_MAX_SAMPLE_BYTES ||
+      rows.notAlone > 0
+    )
       return null;
-    // both threads would end together were this one to read 1 / (1 + share) of what is left
-    // (the helper reads the pickle of this part too, without building its rows); this one also
-    // takes in the helper's pieces and shows previews, so its part is made a little smaller
-    const from = bytesRead + (size - bytesRead) / (1 + MAIN_SHARE_WEIGHT * buildShare);
+    const from = bytesRead + (size - bytesRead) * MAIN_PART;
     const pending = this.reader!.start(this.source.path!, Math.floor(from));
     if (pending === null) return null;
     if (pending.boundary === undefined) {
@@ -152,11 +156,13 @@ export class PartStarter {
 }
 
 /**
- * How much more than its build share this thread's part is shortened by: it also takes in the
- * helper's rows and shows previews. At 100k samples, with 1 the helper's part was read before
- * this thread reached it every time.
+ * The share of what is left to read that this thread builds. The helper walks past this
+ * thread's part (a tenth of its cost) and builds the rest; this thread also grows the store
+ * and search texts of its rows and shows previews, which the helper does not. At 100k samples
+ * on 2 cores, with 0.5 the helper's part came 0.15-0.4 s after this thread reached it; with
+ * 0.55 the two ended within milliseconds.
  */
-const MAIN_SHARE_WEIGHT = 1.25;
+const MAIN_PART = 0.55;
 
 /** samples built before the stretch the build share is measured over (the code compiled) */
 const WARM_SAMPLES = 200;
@@ -200,11 +206,16 @@ export function readSlimePart(
     },
     onSamples: (samples) => rows.samples.caughtUp(samples),
     onSample: rows.samples.next,
+    skipSample: rows.samples.skip,
     onReadAgain: (why) => {
-      // samples that cannot be read alone: the file's thread, which let its own go, must read
-      // the whole dump again (it finds out the same way)
-      if (why === 'memo-rewritten')
-        throw new PartGivenUp('the dump rewrites memo slots its samples read');
+      // samples that cannot be read alone, or that read back a container of a sample walked
+      // past: the file's thread, which let its own go, reads the whole dump (it finds out the
+      // same way)
+      throw new PartGivenUp(
+        why === 'memo-rewritten'
+          ? 'the dump rewrites memo slots its samples read'
+          : 'a sample reads back a container of an earlier one',
+      );
     },
   });
   rows.samples.caughtUp(dump.samples);
@@ -229,6 +240,7 @@ export function readSlimePart(
     kept,
     perf: rows.perf.tally(),
     skippedEvents: rows.tally.skippedEvents,
+    walkedPast: rows.walkedPast,
   };
   return { part, transfer: [] };
 }
