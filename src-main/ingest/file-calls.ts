@@ -8,7 +8,7 @@ import { getRowViews, getSpanDetails, rowFactsOf, rowOrderOf } from '../core/sto
 import { compareTraces, keptCompareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
 import { NotFoundError } from '../core/api/call-errors';
-import { perfBinRows, perfDigest, perfValues } from '../core/open/perf-digest';
+import { buildPerfDigest, perfBinRows, perfValues } from '../core/open/perf-digest';
 import { groupPage } from '../core/open/group-page';
 import { readLazyValues, withSource } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
@@ -35,9 +35,8 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     },
     getLazyValues: (rowId, field) =>
       readLazyValues(trace.format, sources[0], sampleOf(rowId), field),
-    // made once: by the session's warm-up after it said the file is open (ingest-session.ts),
-    // or its steps left taken on ask
-    getPerf: () => perfDigest(trace.perf),
+    // built once: by the session before it says the file is open (ingest-session.ts), or on ask
+    getPerf: once(() => buildPerfDigest(trace.perf)),
     getPerfBinRows(seriesKey, binIndex) {
       const rows = perfBinRows(trace.perf, seriesKey, binIndex);
       if (rows === null) throw new NotFoundError(`no perf series ${seriesKey}`);
@@ -77,4 +76,9 @@ export function previewCalls(preview: OpenedTrace, sources: IngestSource[]): Fil
     compareDigestWhenWarm: later('compare'),
     compareWith: later('compare'),
   };
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }

@@ -8,7 +8,6 @@ import type {
 import { buildRunningDigest } from './running-digest';
 import { binValues, rowsInBin, sharedBins } from './value-bins';
 import { valueStats } from './value-stats';
-import { KeptSteps, finishSteps } from '../store/kept-steps';
 
 /** Bins per histogram in the perf view (the renderer drew 20 before the binning moved here). */
 export const PERF_BINS = 20;
@@ -21,51 +20,18 @@ export const SHARED_BINS = 24;
  * its per-group and per-row lists. Its size does not grow with the rows.
  */
 export function buildPerfDigest(view: PerfView): PerfDigest {
-  return finishSteps(perfDigestSteps(view));
-}
-
-/** Per perf view, its digest as far as it is made (a worker makes it in steps after opening). */
-const kept = new KeptSteps(perfDigestSteps);
-
-/** The digest of `view`, made once (the steps a warm-up has not taken yet are taken now). */
-export function perfDigest(view: PerfView): PerfDigest {
-  return kept.value(view);
-}
-
-/**
- * The digest of `view` made a step at a time: a worker makes it while idle after it said the
- * file is open. Made before, it held that back by a third of a second at 100k rows; made in
- * one go after, it held back a sort asked meanwhile as long.
- */
-export function warmPerfDigest(view: PerfView): Generator<void, void, void> {
-  return kept.warm(view);
-}
-
-/** buildPerfDigest a part at a time: series, each series' bins, the running curve, durations. */
-function* perfDigestSteps(view: PerfView): Generator<void, PerfDigest, void> {
   const { groups, responseLengths, ...rollout } = view.rollout;
   void responseLengths;
-  // each of these walks every item once (made on first read: build-perf-view.ts)
-  const allSeries = view.series;
-  yield;
-  const series: PerfDigest['series'] = [];
-  for (const s of allSeries) {
-    series.push({
+  return {
+    perf: view.perf,
+    series: view.series.map((s) => ({
       key: s.key,
       unit: s.unit,
       spanNames: s.spanNames,
       ...binned(s.values, s.rowIds),
-    });
-    yield;
-  }
-  const running = buildRunningDigest(view.running);
-  yield;
-  const durations = view.durations.map((d) => ({ name: d.name, ...binned(d.valuesSec, null) }));
-  return {
-    perf: view.perf,
-    series,
-    running,
-    durations,
+    })),
+    running: buildRunningDigest(view.running),
+    durations: view.durations.map((d) => ({ name: d.name, ...binned(d.valuesSec, null) })),
     rollout: { ...rollout, groupCount: groups.length },
   };
 }

@@ -8,9 +8,7 @@ import {
   buildPerfDigest,
   buildSharedBins,
   perfBinRows,
-  perfDigest,
   perfValues,
-  warmPerfDigest,
 } from '../../../src-main/core/open/perf-digest';
 import { buildRunningDigest, summariseRunning } from '../../../src-main/core/open/running-digest';
 import { curveOf } from '../../support/running-curve';
@@ -126,24 +124,6 @@ describe('the running curve', () => {
     digest.tSec.forEach((t, i) => expect(byTime.get(t)).toBe(digest.running[i]));
     expect(digest.tSec.every((t, i) => i === 0 || t > digest.tSec[i - 1])).toBe(true);
     expect([digest.tSec[0], digest.tSec.at(-1)]).toEqual([0, 1999.99]);
-  });
-});
-
-describe('the digest made in steps (a worker’s warm-up after opening)', () => {
-  it('takes a step per series and per walk of the rows, and is then kept as made', () => {
-    const view = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_small.pt'))]).perf;
-    const whole = buildPerfDigest(view);
-    let steps = 0;
-    for (const _ of warmPerfDigest(view)) steps++;
-    // the series, each series' bins, the running curve: then the durations end it
-    expect(steps).toBe(2 + whole.series.length);
-    const kept = perfDigest(view);
-    expect(kept).toEqual(whole);
-    // asked again (getPerf), the same answer, not made again
-    expect(perfDigest(view)).toBe(kept);
-    // asked before any warm-up: every step taken at once
-    const fresh = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_small.pt'))]).perf;
-    expect(perfDigest(fresh)).toEqual(whole);
   });
 });
 
