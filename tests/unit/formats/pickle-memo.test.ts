@@ -57,6 +57,35 @@ describe('the memo, slot by slot', () => {
     expect(decoded).toEqual([5, 5 + 4096]);
   });
 
+  it('slots a skipped item wrote: its strings decoded only when read back, the rest let go, live or settled', () => {
+    const { memo, decoded } = memoOfStrings();
+    // live segment: a string walked past (at offset 700) and a container walked past
+    memo.putUnread(0, 700);
+    memo.putUnread(1, -1);
+    expect(memo.size).toBe(2);
+    expect(decoded).toEqual([]);
+    // settle the first segment (the highest slot written lies past it), walked-past slots too
+    memo.putUnread(20_000, 900);
+    memo.putUnread(2, 800);
+    memo.forgetFinished(0, finished, () => {});
+    // written again after it settled: one walked-past string, one walked-past value
+    memo.putUnread(3, 1000);
+    memo.putUnread(4, -1);
+    memo.put(5, 'read', -1);
+    memo.putUnread(5, 1100);
+    expect(memo.size).toBe(7);
+    expect(memo.get(0)).toBe('s700');
+    expect(memo.get(2)).toBe('s800');
+    expect(memo.get(3)).toBe('s1000');
+    expect(memo.get(5)).toBe('s1100');
+    expect(memo.get(20_000)).toBe('s900');
+    expect(memo.get(20_000)).toBe('s900');
+    expect(memo.get(1)).toBe(FORGOTTEN);
+    expect(memo.get(4)).toBe(FORGOTTEN);
+    // each decoded once, when first read back
+    expect(decoded).toEqual([700, 800, 1000, 1100, 900]);
+  });
+
   it('a slot written again after it settled reads the new value; MEMOIZE counts it once', () => {
     const { memo } = memoOfStrings();
     for (let i = 0; i < 40_000; i++) memo.put(i, `s${i}`, i);

@@ -63,6 +63,20 @@ export class PickleMemo<T> {
 
   /** `at`: where the opcode that read `value` (a string) starts, or -1 (anything else). */
   put(index: number, value: T, at: number): void {
+    this.write(index, value, at);
+  }
+
+  /**
+   * Slot `index` was written by a value the reader walked past without reading it (an item
+   * skipped, PickleOptions.skipListItem): a string opcode at `stringAt`, decoded only if the
+   * pickle reads it back (a later item reading an interned key first written there), or, with
+   * -1, anything else, let go (reading it back fails as a forgotten container does).
+   */
+  putUnread(index: number, stringAt: number): void {
+    this.write(index, stringAt < 0 ? FORGOTTEN : UNREAD, stringAt);
+  }
+
+  private write(index: number, value: T | typeof UNREAD | typeof FORGOTTEN, at: number): void {
     let segment = this.segments[index >>> SEGMENT_BITS];
     if (segment === undefined) {
       segment = { values: [], stringAt: [], written: 0, codes: null, kept: null };
@@ -80,44 +94,16 @@ export class PickleMemo<T> {
       const codes = segment.codes!;
       if (codes[k] === EMPTY) this.size++;
       if (codes[k] === KEPT) segment.kept!.delete(index);
-      if (at >= 0 && typeof value === 'string') codes[k] = at + STRING_AT;
+      if (value === FORGOTTEN) codes[k] = LET_GO;
+      else if (at >= 0 && (typeof value === 'string' || value === UNREAD))
+        codes[k] = at + STRING_AT;
       else {
         codes[k] = KEPT;
-        (segment.kept ??= new Map()).set(index, value);
+        (segment.kept ??= new Map()).set(index, value as T);
       }
     }
     if (index >= this.length) this.length = index + 1;
     // a slot written again never reads back the string it had
-    if (this.hotIndex[index & HOT_MASK] === index) this.hotIndex[index & HOT_MASK] = -1;
-  }
-
-  /**
-   * Slot `index` was written by a value the reader walked past without reading it (an item
-   * skipped, PickleOptions.skipListItem): a string opcode at `stringAt`, decoded only if the
-   * pickle reads it back (a later item reading an interned key first written there), or, with
-   * -1, anything else, let go (reading it back fails as a forgotten container does).
-   */
-  putUnread(index: number, stringAt: number): void {
-    let segment = this.segments[index >>> SEGMENT_BITS];
-    if (segment === undefined) {
-      segment = { values: [], stringAt: [], written: 0, codes: null, kept: null };
-      this.segments[index >>> SEGMENT_BITS] = segment;
-    }
-    const k = index & SLOT_MASK;
-    if (segment.values !== null) {
-      if (segment.values[k] === undefined) {
-        this.size++;
-        segment.written++;
-      }
-      segment.values[k] = stringAt < 0 ? FORGOTTEN : UNREAD;
-      segment.stringAt![k] = stringAt < 0 ? 0 : stringAt + STRING_AT;
-    } else {
-      const codes = segment.codes!;
-      if (codes[k] === EMPTY) this.size++;
-      if (codes[k] === KEPT) segment.kept!.delete(index);
-      codes[k] = stringAt < 0 ? LET_GO : stringAt + STRING_AT;
-    }
-    if (index >= this.length) this.length = index + 1;
     if (this.hotIndex[index & HOT_MASK] === index) this.hotIndex[index & HOT_MASK] = -1;
   }
 
