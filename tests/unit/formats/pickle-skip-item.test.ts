@@ -216,6 +216,17 @@ describe('walking past a list’s items (PickleOptions.skipListItem)', () => {
     expect((error as FormatError).code).toBe('pickle/unskippable-item');
   });
 
+  it('fails with a code on an item that opens marks without end (a byte each), holding none', () => {
+    const marks = listPickle([[EMPTY_DICT, ...new Array<number>(200_000).fill(MARK)], small(3)]);
+    // stopped at the bound, not at the end of the pickle
+    expect(() => read(marks, (index) => index === 2)).toThrow(
+      expect.objectContaining({
+        code: 'pickle/unskippable-item',
+        message: expect.stringContaining('too many marks') as unknown,
+      }),
+    );
+  });
+
   it('fails as memo-rewritten when a skipped item writes a slot an item read alone took', () => {
     // item 2 is read (with replay, it keeps slot 5 that it read from batch 1's key), item 3,
     // skipped, writes slot 5 again: reading item 2 alone would then misread it

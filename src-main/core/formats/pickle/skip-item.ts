@@ -11,6 +11,8 @@ export interface SkippedMemoWrites {
   writeClass(index: number, module: string, name: string): void;
 }
 
+/** as read-pickle.ts bounds them: a mark a byte would otherwise cost 8 bytes of memory each */
+const MAX_MARKS = 100_000;
 const EMPTY_DICT = 0x7d;
 const APPENDS = 0x65;
 
@@ -80,6 +82,7 @@ export function skipItem(cursor: PickleCursor, memo: SkippedMemoWrites): number 
           ops += count;
         } else {
           cursor.seek(from);
+          if (marks.length >= MAX_MARKS) lost('it opens too many marks');
           marks.push(depth);
         }
         break;
