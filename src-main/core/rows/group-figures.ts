@@ -2,7 +2,7 @@ import type { PackedRow } from '../model/row';
 import type { GroupFigures, ResumedSample } from '../model/rollout-figures';
 import { rewardValue } from '../model/reward-value';
 import { maxOf, minOf } from '../model/extent';
-import { sampleWorkEnd } from './sample-work';
+import { WorkEnds } from './sample-work';
 
 /**
  * One line per GRPO group: its samples' band in this rollout, its slowest sample, its wall time
@@ -13,10 +13,13 @@ export function buildGroupFigures(
   rows: PackedRow[],
   resumed: ResumedSample[],
   globalStartSec: number,
+  workEnds = new WorkEnds(rows),
 ): GroupFigures[] {
   const resumeStart = new Map(resumed.map((r) => [r.rowId, r.resumeStartSec + globalStartSec]));
-  const groups = new Map<string, PackedRow[]>();
-  for (const row of rows) {
+  // each group's rows by their place in `rows`
+  const groups = new Map<string, number[]>();
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
     const group = row.group_index;
     const key =
       group === null || group === undefined
@@ -26,17 +29,18 @@ export function buildGroupFigures(
           ? String(group)
           : JSON.stringify(group);
     const list = groups.get(key);
-    if (list) list.push(row);
-    else groups.set(key, [row]);
+    if (list) list.push(r);
+    else groups.set(key, [r]);
   }
-  return [...groups.values()].map((members) => {
+  return [...groups.values()].map((places) => {
+    const members = places.map((r) => rows[r]);
     const starts = members.map((row) => resumeStart.get(row.row_id) ?? row.start);
     // loops, not Math.min(...list): a group can hold every sample of a big dump
     const start = minOf(starts, (t) => t);
     const end = maxOf(members, (row) => row.end);
-    const workEnds = members.map((row, i) => sampleWorkEnd(row, starts[i]));
+    const ends = places.map((r, i) => workEnds.of(r, starts[i]));
     let slowest = 0;
-    for (let i = 1; i < members.length; i++) if (workEnds[i] > workEnds[slowest]) slowest = i;
+    for (let i = 1; i < members.length; i++) if (ends[i] > ends[slowest]) slowest = i;
     const rewards = members
       .map((row) => rewardValue(row.reward))
       .filter((r): r is number => r !== null);
@@ -52,8 +56,8 @@ export function buildGroupFigures(
       endSec: end - globalStartSec,
       wallSec: end - start,
       slowestRowId: members[slowest].row_id,
-      slowestEndSec: workEnds[slowest] - globalStartSec,
-      medianSampleSec: median(workEnds.map((e, i) => e - starts[i])),
+      slowestEndSec: ends[slowest] - globalStartSec,
+      medianSampleSec: median(ends.map((e, i) => e - starts[i])),
       rewardMean: mean,
       rewardStd: std,
       zeroVariance: rewards.length >= 2 && rewards.every((r) => r === rewards[0]),

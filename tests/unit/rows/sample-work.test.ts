@@ -5,6 +5,7 @@ import {
   itemEnd,
   itemStart,
   sampleWorkEnd,
+  WorkEnds,
 } from '../../../src-main/core/rows/sample-work';
 import { point, packedRow as row, span } from './hand-rows';
 
@@ -72,5 +73,32 @@ describe('sampleWorkEnd', () => {
   it('is the row’s end when the row holds only group-wide spans', () => {
     const r = row(0, [span('generate_and_rm_group', 0, 30)], { end: 31 });
     expect(sampleWorkEnd(r)).toBe(31);
+  });
+});
+
+describe('WorkEnds (each row walked once for the rollout figures)', () => {
+  it('answers sampleWorkEnd for every bound: before, between and after its items’ ends', () => {
+    const rows = [
+      row(0, [
+        span('generate_and_rm_group', 0, 100),
+        span('sglang_generate', 5, 30),
+        point('tool', 50),
+      ]),
+      // only a group-wide span: its row's end
+      row(1, [span('generate_and_rm_group', 0, 100)]),
+      // a span drawn to before its own start (a malformed end): the earliest end is before the
+      // row's start, so a bound at the row's start does leave it out
+      row(2, [span('sglang_generate', 20, 10), span('tool_call', 15, 25)], { start: 15 }),
+      row(3, []),
+      // its one item ends before the row starts: bounded at the row's start, no item is left
+      // and the row's end answers
+      row(4, [span('sglang_generate', 20, 10)], { start: 20, end: 40 }),
+    ];
+    const ends = new WorkEnds(rows);
+    for (const from of [-Infinity, 0, 5, 10, 12, 15, 25, 30, 40, 50, 60, 200])
+      rows.forEach((r, k) =>
+        expect(ends.of(k, from), `row ${k} from ${from}`).toBe(sampleWorkEnd(r, from)),
+      );
+    expect([ends.of(0), ends.of(1), ends.of(2, 15), ends.of(4, 20)]).toEqual([50, 100, 25, 40]);
   });
 });

@@ -49,6 +49,17 @@ describe('buildStragglerAttribution', () => {
     );
   });
 
+  it('ends equal across the tail’s edge: the tail is the latest by end, then by row id', () => {
+    // twenty samples, k = 2; rows 5, 18 and 19 all end at 95 s: the tail is rows 18 and 19
+    // (the highest ids of the tie), and every other sample was done at 95 s too (row 5)
+    const rows = [...Array(20).keys()].map((id) =>
+      sampleEnding(id, id === 5 || id >= 18 ? 95 : 10 + id),
+    );
+    const s = buildStragglerAttribution(rows, window(0, 100), 1000)!;
+    expect(s.rowIds).toEqual([18, 19]);
+    expect(s.tailSec).toBe(5);
+  });
+
   it('one sample: it alone kept the whole window open', () => {
     const s = buildStragglerAttribution([sampleEnding(0, 30)], window(20, 100), 1000)!;
     expect([s.rowIds, s.tailSec, s.wallShare]).toEqual([[0], 80, 1]);
