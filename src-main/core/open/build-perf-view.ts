@@ -2,7 +2,7 @@ import { minOf } from '../model/extent';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { Distribution, PerfView, RunningCurve } from '../model/perf';
 import type { PackedRow, RowFields } from '../model/row';
-import { PerfSeriesBuilder } from '../rows/perf-summary';
+import { perfSeries } from '../rows/perf-summary';
 import type { AttrValue } from '../model/row';
 import type { SampleFacts } from '../model/sample-facts';
 import { buildRolloutFigures } from './build-rollout-figures';
@@ -24,10 +24,7 @@ export function buildPerfView(
   // Series, the running curve and durations walk every item again (about 0.5 s at 100k rows):
   // made on first read, so the headless commands that never read them (summary, rows, export)
   // never pay for them. The summary needs only the perf keys and the rollout figures.
-  // series and durations from one walk of the items, made when the first of them is read
-  let walked: Pick<PerfView, 'series' | 'durations'> | null = null;
-  const walk = () => (walked ??= seriesAndDurations(rows, withSeries));
-  keptOnFirstRead(view, 'series', () => walk().series);
+  keptOnFirstRead(view, 'series', () => (withSeries ? perfSeries(rows) : []));
   // the running curve is read once, for the perf digest (getPerf): 200k steps as objects at
   // 100k rows (13 MB) are made then and let go, not kept beside the rows
   madeOnEachRead(view, 'running', () => {
@@ -38,7 +35,7 @@ export function buildPerfView(
     // over the rollout's own window: a resumed sample runs from its resume, not an hour earlier
     return buildRunningCurve(rows, (row) => resumedAt.get(row.row_id) ?? row.start);
   });
-  keptOnFirstRead(view, 'durations', () => walk().durations);
+  keptOnFirstRead(view, 'durations', () => buildDurations(rows));
   return view;
 }
 
@@ -121,34 +118,17 @@ export function buildRunningCurve<R extends RowFields>(
 
 /** Durations of closed spans per span name, most frequent names first. */
 export function buildDurations(rows: PackedRow[]): Distribution[] {
-  return seriesAndDurations(rows, false).durations;
-}
-
-/**
- * perfSeries (`withSeries`) and buildDurations from one walk of the rows' items: each walk of
- * 100k samples' items is about a tenth of a second.
- */
-function seriesAndDurations(
-  rows: PackedRow[],
-  withSeries: boolean,
-): Pick<PerfView, 'series' | 'durations'> {
-  const series = withSeries ? new PerfSeriesBuilder() : null;
   const byName = new Map<string, number[]>();
   const item = new PackedItemCursor();
   for (const row of rows) {
     item.reset(row.packed);
     while (item.next()) {
       if (item.state !== 'closed_span') continue;
-      series?.add(item, row.row_id);
       let list = byName.get(item.name);
       if (!list) byName.set(item.name, (list = []));
       list.push(item.endTs - item.start);
     }
   }
-  return { series: series?.result() ?? [], durations: durationsByName(byName) };
-}
-
-function durationsByName(byName: Map<string, number[]>): Distribution[] {
   return [...byName.entries()]
     .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
     .map(([name, valuesSec]) => ({ name, valuesSec: Float64Array.from(valuesSec) }));

@@ -193,65 +193,50 @@ export function numpySum(values: number[], from = 0, n = values.length): number 
 
 /** Per-request values for histograms, each with the row it came from. */
 export function perfSeries(rows: PackedRow[]): PerfView['series'] {
-  const series = new PerfSeriesBuilder();
-  const item = new PackedItemCursor();
-  for (const row of rows) {
-    item.reset(row.packed);
-    while (item.next()) series.add(item, row.row_id);
-  }
-  return series.result();
-}
-
-interface SeriesEntry {
-  unit: PerfView['series'][number]['unit'];
-  values: number[];
-  rowIds: number[];
-  spanNames: Set<string>;
-}
-
-/** perfSeries an item at a time: for a walk of the rows that gathers more than the series. */
-export class PerfSeriesBuilder {
-  private readonly series = new Map<string, SeriesEntry>();
-
-  private push(
+  const series = new Map<
+    string,
+    {
+      unit: PerfView['series'][number]['unit'];
+      values: number[];
+      rowIds: number[];
+      spanNames: Set<string>;
+    }
+  >();
+  const add = (
     key: string,
-    unit: SeriesEntry['unit'],
+    unit: PerfView['series'][number]['unit'],
     value: unknown,
     rowId: number,
     spanName: string,
-  ): void {
+  ) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return;
-    let entry = this.series.get(key);
-    if (entry === undefined) {
-      entry = { unit, values: [], rowIds: [], spanNames: new Set() };
-      this.series.set(key, entry);
-    }
+    const entry = series.get(key) ?? { unit, values: [], rowIds: [], spanNames: new Set() };
     entry.values.push(value);
     entry.rowIds.push(rowId);
     entry.spanNames.add(spanName);
-  }
-
-  /** The values of the item the cursor is on, of row `rowId`. */
-  add(item: PackedItemCursor, rowId: number): void {
-    if (item.state !== 'closed_span') return;
-    if (item.name === 'sglang_generate') {
-      this.push('e2e latency', 's', item.attr(1, 'e2e_latency'), rowId, item.name);
-      this.push('queue time', 's', item.attr(1, 'queue_time'), rowId, item.name);
-      this.push('decode throughput', 'tok/s', item.attr(1, 'decode_throughput'), rowId, item.name);
+    series.set(key, entry);
+  };
+  const item = new PackedItemCursor();
+  for (const row of rows) {
+    item.reset(row.packed);
+    while (item.next()) {
+      if (item.state !== 'closed_span') continue;
+      if (item.name === 'sglang_generate') {
+        add('e2e latency', 's', item.attr(1, 'e2e_latency'), row.row_id, item.name);
+        add('queue time', 's', item.attr(1, 'queue_time'), row.row_id, item.name);
+        add('decode throughput', 'tok/s', item.attr(1, 'decode_throughput'), row.row_id, item.name);
+      }
+      for (let k = 0; k < item.pdPhaseCount; k++) {
+        const key = `${item.pdRole} ${item.pdPhaseName(k)}`;
+        add(key, 's', item.pdPhaseDuration(k), row.row_id, item.name);
+      }
     }
-    for (let k = 0; k < item.pdPhaseCount; k++) {
-      const key = `${item.pdRole} ${item.pdPhaseName(k)}`;
-      this.push(key, 's', item.pdPhaseDuration(k), rowId, item.name);
-    }
   }
-
-  result(): PerfView['series'] {
-    return [...this.series.entries()].map(([key, s]) => ({
-      key,
-      unit: s.unit,
-      values: Float64Array.from(s.values),
-      rowIds: Int32Array.from(s.rowIds),
-      spanNames: [...s.spanNames],
-    }));
-  }
+  return [...series.entries()].map(([key, s]) => ({
+    key,
+    unit: s.unit,
+    values: Float64Array.from(s.values),
+    rowIds: Int32Array.from(s.rowIds),
+    spanNames: [...s.spanNames],
+  }));
 }

@@ -283,6 +283,38 @@ describe('packed items give back what the format built', () => {
   });
 });
 
+describe('rows sent to another thread (a helper’s pieces)', () => {
+  it('give back the same items from their last chunks cut to what is used', () => {
+    // every fixture dump's rows, many times over: more numbers than one chunk holds
+    const rows = dumps.flatMap((name) => slimeRows(resolve(SLIME, name)));
+    const many = Array.from({ length: 40 }, () => rows).flat();
+    const packer = new ItemPacker();
+    const packed = many.map((r) => packer.packRow(r));
+    const sent = packer.rowsToSend(packed);
+    expect(sent).toHaveLength(packed.length);
+    const chunks = new Set(sent.map((r) => r.packed.numbers.buffer));
+    expect(chunks.size).toBeGreaterThan(1);
+    // the full chunks are shared as they were; the last one is only as long as its numbers
+    const last = sent.at(-1)!.packed;
+    expect(last.numbers.length).toBeLessThan(1 << 17);
+    // the used part of the chunk the last rows were packed into
+    expect(Array.from(last.numbers)).toEqual(
+      Array.from(packed.at(-1)!.packed.numbers.subarray(0, last.numbers.length)),
+    );
+    expect(packed.at(-1)!.packed.numbers.length).toBe(1 << 17);
+    expect(sent[0].packed.numbers).toBe(packed[0].packed.numbers);
+    sent.forEach((r, k) => {
+      if (k % 97 === 0 || r.packed.numbers === last.numbers)
+        expect(JSON.stringify(unpackItems(r.packed))).toBe(
+          JSON.stringify(unpackItems(packed[k].packed)),
+        );
+    });
+    // structured cloning copies the cut chunk, not a whole one
+    const clone = structuredClone(sent.slice(-1));
+    expect(clone[0].packed.numbers.buffer.byteLength).toBe(last.numbers.length * 8);
+  });
+});
+
 describe('one item unpacked alone (a click on one of a million)', () => {
   it.each(['roll_traces.jsonl', 'sglang_otel_trace.json'])(
     '%s: each index as unpackItems gives it',

@@ -164,7 +164,7 @@ export class IncrementalRows {
    * goes on.
    */
   takeRows(): PackedRow[] {
-    const rows = this.rows;
+    const rows = this.packer.rowsToSend(this.rows);
     this.rows = [];
     this.packer = new ItemPacker();
     return rows;
