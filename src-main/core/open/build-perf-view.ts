@@ -118,18 +118,29 @@ export function buildRunningCurve<R extends RowFields>(
 
 /** Durations of closed spans per span name, most frequent names first. */
 export function buildDurations(rows: PackedRow[]): Distribution[] {
-  const byName = new Map<string, number[]>();
+  // counted first, then written into arrays of their size: growing a list per name and then
+  // copying it held 2.5 times the values at once (3M spans at 100k samples: about 60 MB at
+  // the moment the open's memory peaks), for one more walk of the items (a twentieth of a second)
+  const counts = new Map<string, number>();
   const item = new PackedItemCursor();
   for (const row of rows) {
     item.reset(row.packed);
     while (item.next()) {
       if (item.state !== 'closed_span') continue;
-      let list = byName.get(item.name);
-      if (!list) byName.set(item.name, (list = []));
-      list.push(item.endTs - item.start);
+      counts.set(item.name, (counts.get(item.name) ?? 0) + 1);
+    }
+  }
+  const byName = new Map<string, { values: Float64Array; n: number }>();
+  for (const [name, count] of counts) byName.set(name, { values: new Float64Array(count), n: 0 });
+  for (const row of rows) {
+    item.reset(row.packed);
+    while (item.next()) {
+      if (item.state !== 'closed_span') continue;
+      const list = byName.get(item.name)!;
+      list.values[list.n++] = item.endTs - item.start;
     }
   }
   return [...byName.entries()]
-    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
-    .map(([name, valuesSec]) => ({ name, valuesSec: Float64Array.from(valuesSec) }));
+    .sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]))
+    .map(([name, { values }]) => ({ name, valuesSec: values }));
 }
