@@ -188,8 +188,8 @@ describe('trace-explorer CLI', () => {
   }, 60_000);
 
   it('a large slime dump is read by two threads with the one-thread result', () => {
-    // above the 64 MB split size, with cores to spare (TRACE_EXPLORER_THREADS stands for the
-    // machine's): a helper worker builds the rows of the samples past about two thirds
+    // above the 64 MB split size, with a core to spare (TRACE_EXPLORER_THREADS stands for the
+    // machine's): a helper worker walks past the first half's samples and builds the rest's
     const dir = mkdtempSync(join(tmpdir(), 'te-split-dump-'));
     const path = join(dir, 'rollout_split.pt');
     writeSlimeDump(path, 70e6, 400, Infinity, { resumedGroups: 2, rolloutId: 3 });

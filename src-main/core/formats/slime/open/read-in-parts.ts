@@ -13,11 +13,11 @@ import { SamplesInFile } from '../samples-in-file';
 /**
  * A large dump read by two threads. A pickle can only be read from its start (its memo numbers
  * what came before), but in a dump of many small samples most of the time goes to building
- * rows, not to reading the pickle: the helper reads the pickle from the start building nothing,
- * claims the first sample that starts past `from`, and builds the rows of that sample and every
- * later one, while the file's thread builds the rows before it and stops there (PartBoundary:
- * whichever reaches the sample first has it). The helper's rows are packed on its side and
- * copied here, each with the table it reads through.
+ * rows, not to reading the pickle: the helper walks the pickle from the start past the samples
+ * without reading them (skip-item.ts), claims the first sample that starts past `from`, and
+ * builds the rows of that sample and every later one, while the file's thread builds the rows
+ * before it and stops there (PartBoundary: whichever reaches the sample first has it). The
+ * helper's rows are packed on its side and copied here, each with the table it reads through.
  */
 
 /** Dumps from this size may be read by two threads when a PartReader is given. */
