@@ -171,7 +171,6 @@ export class ItemPacker {
   private numbers: number[] = [];
   private refs: unknown[] = [];
 
-  /** `row` without its item objects: what a file keeps of it. */
   /**
    * `rows` (packed here, and none will be after) for another thread: those in its last shared
    * chunks given copies cut to what is used. A copy to another thread copies whole buffers:
@@ -197,6 +196,7 @@ export class ItemPacker {
     });
   }
 
+  /** `row` without its item objects: what a file keeps of it. */
   packRow(row: Row): PackedRow {
     const { items, ...fields } = row;
     return Object.assign(fields, { packed: this.pack(items) });

@@ -215,7 +215,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       target.items !== null &&
       skipListItem(target.items, index, cursor.abs(opOffset))
     ) {
-      ops += skipItem(cursor, skippedWrites);
+      ops += skipItem(cursor, skippedWrites, MAX_MARKS);
       push(null);
       nextWatchedItem = index + 1;
       itemDict = null;
@@ -391,14 +391,15 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   };
   // objects that BUILD may turn into their attribute dict, and the memo slot that holds them
   const memoOfObject = new Map<object, number>();
-  const checkMemoIndex = (index: number) => {
+  /** a memo write's slot is one the memo may hold and a replay did not keep (read or walked past) */
+  const checkMemoWrite = (index: number) => {
     if (!Number.isInteger(index) || index < 0)
       fail('pickle/bad-memo', `the pickle writes memo slot ${index}`);
     if (index >= MAX_MEMO) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
+    if (replay !== null && index < memo.length) keptByReplay(index);
   };
   const memoPut = (index: number, opOffset: number) => {
-    checkMemoIndex(index);
-    if (replay !== null && index < memo.length) keptByReplay(index);
+    checkMemoWrite(index);
     const slot = top();
     memo.put(index, slot, opOffset === lastStringEnd ? lastStringAt : -1);
     if (pyKind(slot) === 'object') memoOfObject.set(slot as PyObjectRef, index);
@@ -442,13 +443,11 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       return memo.size;
     },
     write: (index, stringAt) => {
-      checkMemoIndex(index);
-      if (replay !== null && index < memo.length) keptByReplay(index);
+      checkMemoWrite(index);
       memo.putUnread(index, stringAt);
     },
     writeClass: (index, module, name) => {
-      checkMemoIndex(index);
-      if (replay !== null && index < memo.length) keptByReplay(index);
+      checkMemoWrite(index);
       memo.put(index, classRef(module, name), -1);
     },
   };

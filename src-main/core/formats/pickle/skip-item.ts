@@ -11,8 +11,6 @@ export interface SkippedMemoWrites {
   writeClass(index: number, module: string, name: string): void;
 }
 
-/** as read-pickle.ts bounds them: a mark a byte would otherwise cost 8 bytes of memory each */
-const MAX_MARKS = 100_000;
 const EMPTY_DICT = 0x7d;
 const APPENDS = 0x65;
 
@@ -27,7 +25,12 @@ const APPENDS = 0x65;
  * A dump's helper thread reads its start this way (read-in-parts.ts): about 10x faster than
  * building the values, so its own part can start near the middle of the file.
  */
-export function skipItem(cursor: PickleCursor, memo: SkippedMemoWrites): number {
+export function skipItem(
+  cursor: PickleCursor,
+  memo: SkippedMemoWrites,
+  // the reader's bound on open marks: a mark a byte would otherwise cost 8 bytes of memory each
+  maxMarks: number,
+): number {
   // values above the list's batch (the item is the first), and the depths marks were opened at
   let depth = 1;
   const marks: number[] = [];
@@ -82,7 +85,7 @@ export function skipItem(cursor: PickleCursor, memo: SkippedMemoWrites): number 
           ops += count;
         } else {
           cursor.seek(from);
-          if (marks.length >= MAX_MARKS) lost('it opens too many marks');
+          if (marks.length >= maxMarks) lost('it opens too many marks');
           marks.push(depth);
         }
         break;
