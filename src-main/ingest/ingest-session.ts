@@ -1,6 +1,7 @@
 import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer } from '../core/open/step-timer';
 import { NotFoundError } from '../core/api/call-errors';
+import { isFormatError } from '../core/bytes/format-error';
 import type { FileCallMessage, FileCalls, IngestMessage, IngestRequest } from './ingest-protocol';
 import { ingest, toFileError } from './open-sources';
 import { fileCalls, previewCalls } from './file-calls';
@@ -47,7 +48,12 @@ export function runIngestSession(
         id: message.id,
         error: {
           notFound: error instanceof NotFoundError,
-          message: error instanceof Error ? error.message : String(error),
+          // a coded error (a file changed or gone since it was opened) keeps its code in view
+          message: isFormatError(error)
+            ? `${error.message} (${error.code})`
+            : error instanceof Error
+              ? error.message
+              : String(error),
         },
       });
     }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -122,6 +122,27 @@ describe('TraceService over the ingest session', () => {
     await expect(service.compare(a, otlp)).rejects.toThrow(
       'cannot compare a slime dump with a OpenTelemetry trace',
     );
+  });
+
+  it('a dump moved away after opening: its rows stay, its samples fail with a coded error naming it', async () => {
+    const { service } = serviceWithProgress();
+    const dir = mkdtempSync(join(tmpdir(), 'te-gone-'));
+    const path = join(dir, 'rollout_gone.pt');
+    copyFileSync(resolve(SLIME, 'rollout_small.pt'), path);
+    const result = await service.open({ openId: 'g1', sources: [{ kind: 'path', path }] });
+    if (!result.ok) throw new Error(result.error.message);
+    const { fileId } = result.file;
+    const before = await service.getSample(fileId, 3);
+    expect(Object.keys(before.fields).length).toBeGreaterThan(0);
+    renameSync(path, join(dir, 'elsewhere.pt'));
+    // the rows are in memory: they still show
+    expect((await service.getRows(fileId, [3]))[0].rowId).toBe(3);
+    // the first batch's samples too re-read their token ranges from the file
+    for (const rowId of [3, 15])
+      await expect(service.getSample(fileId, rowId)).rejects.toThrow(
+        'rollout_gone.pt was moved or deleted after it was opened: open it again to see its samples (io/file-gone)',
+      );
+    await service.close(fileId);
   });
 
   it('opens bytes sent by the renderer (a dropped file without a path)', async () => {
