@@ -36,7 +36,7 @@ import type { TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
 import { buildSharedBins } from '../core/open/perf-digest';
-import type { IngestRequest, IngestSource } from '../ingest/ingest-protocol';
+import { sharedBytes, type IngestRequest, type IngestSource } from '../ingest/ingest-protocol';
 import {
   IngestFailure,
   type IngestJob,
@@ -208,7 +208,7 @@ export class TraceService implements TraceApi {
         sources.push({
           kind: 'bytes',
           name: source.name,
-          bytes: Buffer.from(source.bytesBase64, 'base64'),
+          bytes: sharedBytes(Buffer.from(source.bytesBase64, 'base64')),
         });
         continue;
       }

@@ -3,7 +3,8 @@ import type { FileError } from '../core/api/trace-api';
 /** A file's bytes received before its open (serve mode's upload), with the name it came with. */
 export interface UploadedFile {
   name: string;
-  bytes: Buffer;
+  /** in shared memory: the file's worker reads these bytes, not a copy (IngestSource) */
+  bytes: Uint8Array<SharedArrayBuffer>;
 }
 
 /**

@@ -18,9 +18,23 @@ import type { PerfDigest, PerfDistributionId } from '../core/model/perf';
 import type { CompareDigest, CompareSide } from '../core/compare/compare-traces';
 import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-file';
 
-/** One file, or one rotated OTLP set (oldest first), as the worker receives it. */
+/**
+ * One file, or one rotated OTLP set (oldest first), as the worker receives it. A file's bytes
+ * (dropped or uploaded: no path) lie in shared memory (`sharedBytes`): the worker reads the very
+ * bytes the service keeps for a reopen, where a plain buffer was copied into it (a file held
+ * twice for as long as it is open).
+ */
 export type IngestSource =
-  { kind: 'path'; path: string } | { kind: 'bytes'; name: string; bytes: Uint8Array };
+  | { kind: 'path'; path: string }
+  | { kind: 'bytes'; name: string; bytes: Uint8Array<SharedArrayBuffer> };
+
+/** `bytes` in shared memory: as they are when they already are, else copied there once. */
+export function sharedBytes(bytes: Uint8Array): Uint8Array<SharedArrayBuffer> {
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes as Uint8Array<SharedArrayBuffer>;
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  shared.set(bytes);
+  return shared;
+}
 
 export interface IngestRequest {
   sources: IngestSource[];

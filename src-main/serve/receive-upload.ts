@@ -22,7 +22,8 @@ export async function receiveUpload(
   const room = store.reserve(size);
   if (!room) throw busy();
   try {
-    const bytes = await readBodyInto(req, Buffer.allocUnsafeSlow(size));
+    // shared memory, written once: the file's worker then reads these bytes, not a copy
+    const bytes = await readBodyInto(req, Buffer.from(new SharedArrayBuffer(size)));
     return { uploadId: store.put(name, bytes), bytes: size };
   } finally {
     room.release();
@@ -57,7 +58,10 @@ export function fileName(header: string | string[] | undefined): string {
 }
 
 /** The body into `target`; it must fill it exactly (Node's parser never gives more). */
-function readBodyInto(req: IncomingMessage, target: Buffer): Promise<Buffer> {
+function readBodyInto(
+  req: IncomingMessage,
+  target: Buffer<SharedArrayBuffer>,
+): Promise<Buffer<SharedArrayBuffer>> {
   return new Promise((resolve, reject) => {
     let at = 0;
     let ended = false;

@@ -42,7 +42,7 @@ export class UploadStore implements UploadedFiles {
   }
 
   /** Keeps a received file until an open takes it or it expires; answers its id. */
-  put(name: string, bytes: Buffer): string {
+  put(name: string, bytes: Uint8Array<SharedArrayBuffer>): string {
     const uploadId = randomUUID();
     const timer = setTimeout(() => this.drop(uploadId), this.ttlMs);
     // a waiting upload never keeps the process alive

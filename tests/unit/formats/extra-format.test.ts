@@ -15,6 +15,7 @@ import { compareItems, rowCounts } from '../../../src-main/core/rows/build-rows'
 import { TraceService } from '../../../src-main/api/trace-service';
 import { runCommand } from '../../../src-main/cli/run-command';
 import { ingestInThread } from '../../support/in-thread-ingest';
+import { sharedBytes } from '../../../src-main/ingest/ingest-protocol';
 
 // A third format that exists only in this file: registered here, opened through the open path,
 // the ingest worker's session, the CLI's summary and the TraceApi service. No other file of the
@@ -150,7 +151,7 @@ describe('a format defined only in a test', () => {
 
   it('opens through the ingest worker’s session and answers calls there', async () => {
     const job = ingestInThread(WITH_TINY)(
-      { sources: [{ kind: 'bytes', name: 'run.tiny.json', bytes: TINY_BYTES }] },
+      { sources: [{ kind: 'bytes', name: 'run.tiny.json', bytes: sharedBytes(TINY_BYTES) }] },
       () => undefined,
     );
     const file = await job.result;

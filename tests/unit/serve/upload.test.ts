@@ -10,6 +10,7 @@ import { startServeMode, type ServeHandle } from '../../../src-main/serve/serve-
 import { UploadStore } from '../../../src-main/serve/upload-store';
 import { ingestInThread } from '../../support/in-thread-ingest';
 import { SLIME } from '../../support/fixtures';
+import type { IngestRequest } from '../../../src-main/ingest/ingest-protocol';
 import { parseTypedJson } from '../../../src-main/core/api/typed-json';
 
 // Serve mode's binary upload (POST /api/upload) with the real service and ingest session: a
@@ -29,7 +30,18 @@ afterAll(async () => {
 
 /** A serve mode whose service takes uploads from `store`, as run-serve.ts builds it. */
 async function serveWith(store: UploadStore) {
-  const api = new TraceService(ingestInThread(FORMATS), null, null, store);
+  // what the service hands each file's worker, kept for the test to look at
+  const requests: IngestRequest[] = [];
+  const ingest = ingestInThread(FORMATS);
+  const api = new TraceService(
+    (request, ...rest) => {
+      requests.push(request);
+      return ingest(request, ...rest);
+    },
+    null,
+    null,
+    store,
+  );
   const handle = await startServeMode({ api, rendererDir, token: 'tok', uploads: store });
   servers.push(handle);
   const base = `http://127.0.0.1:${new URL(handle.url).port}`;
@@ -54,7 +66,7 @@ async function serveWith(store: UploadStore) {
   const openUpload = async (uploadId: string) =>
     (await call('open', [{ openId: `o-${uploadId}`, sources: [{ kind: 'upload', uploadId }] }]))
       .body.result as OpenResult;
-  return { base, upload, call, openUpload };
+  return { base, upload, call, openUpload, requests };
 }
 
 /** An upload request left open: its headers and `sent` bytes go, the rest never does. */
@@ -85,7 +97,7 @@ const until = async (done: () => boolean) => {
 describe('POST /api/upload', () => {
   it('an upload opened by its id gives the rows opening by path gives; the bytes are taken once', async () => {
     const store = new UploadStore(4 * MiB);
-    const { upload, call, openUpload } = await serveWith(store);
+    const { upload, call, openUpload, requests } = await serveWith(store);
     const bytes = readFileSync(SMALL);
     const sent = await upload(bytes);
     expect(sent.status).toBe(200);
@@ -121,6 +133,13 @@ describe('POST /api/upload', () => {
     const reopened = (await call('reopen', [uploaded.file.fileId, { joinByBootstrapRoom: false }]))
       .body.result as OpenResult;
     expect(reopened).toMatchObject({ ok: true, file: { name: 'rollout_small.pt', rows: 16 } });
+    // the upload is held once: its worker gets shared memory (a plain buffer is copied into a
+    // worker thread, then two copies lived as long as the file), and the reopen the same bytes
+    const [first, , third] = requests.map((r) => r.sources[0]);
+    if (first.kind !== 'bytes' || third.kind !== 'bytes') throw new Error('uploads are bytes');
+    expect(first.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(third.bytes.buffer).toBe(first.bytes.buffer);
+    expect(Buffer.from(first.bytes).equals(bytes)).toBe(true);
   });
 
   it('without the token or with a wrong one: 403 and nothing held', async () => {
