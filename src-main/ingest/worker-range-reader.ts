@@ -24,6 +24,9 @@ const TICK_MS = 50;
 // TRACE_EXPLORER_THREADS=1 keeps reading on one thread (a busy machine, a comparison); a larger
 // number stands for the machine's (what more cores would do, and tests of reading in parts)
 const THREADS = Number(process.env.TRACE_EXPLORER_THREADS) || availableParallelism();
+// TRACE_EXPLORER_SPLIT_MIN_SECONDS: how long the rest of a file must take one thread to be read
+// by two (PartReader.splitMinSeconds): 0 reads every file past the split size in parts (tests)
+const splitMinSeconds = process.env.TRACE_EXPLORER_SPLIT_MIN_SECONDS;
 
 /**
  * Reads the second half of a large file on a second thread, with its format's readPart. The
@@ -32,6 +35,7 @@ const THREADS = Number(process.env.TRACE_EXPLORER_THREADS) || availableParalleli
  */
 export const workerRangeReader: FormatPartReader = {
   threads: THREADS,
+  splitMinSeconds: splitMinSeconds ? Number(splitMinSeconds) : undefined,
   start(format, path, from) {
     if (THREADS < 2) return null;
     const signal = new Int32Array(new SharedArrayBuffer(RANGE_SLOTS * 4));

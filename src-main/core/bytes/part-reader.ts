@@ -11,6 +11,11 @@ export interface PartReader<T = unknown> {
    * (a pickle is read from its start) gains only with cores to spare.
    */
   readonly threads: number;
+  /**
+   * Formats that decide while reading: the least time this thread alone would take for the
+   * rest that is worth a helper, in seconds (tests, comparisons); the format's default else.
+   */
+  readonly splitMinSeconds?: number;
 }
 
 export interface PendingPart<T = unknown> {
@@ -48,6 +53,7 @@ export interface PartHelper {
 export interface FormatPartReader {
   start(format: string, path: string, from: number): PendingPart | null;
   readonly threads: number;
+  readonly splitMinSeconds?: number;
 }
 
 /**
@@ -80,7 +86,8 @@ export class PartBoundary {
 
   /**
    * The helper: the part starts at item `index`, unless the file's thread already reached it
-   * (false: the helper gives up; the file's thread may have stopped there, and reads again).
+   * (false: the helper gives up; the file's thread may still stop at a later item, having seen
+   * the claim, and then reads on alone once it hears the helper gave up).
    */
   claim(index: number): boolean {
     Atomics.store(this.slots, this.at, index);

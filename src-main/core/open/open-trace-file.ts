@@ -241,6 +241,7 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
         ? {
             start: (path, from) => partReader.start(format.id, path, from),
             threads: partReader.threads,
+            splitMinSeconds: partReader.splitMinSeconds,
           }
         : undefined,
   });

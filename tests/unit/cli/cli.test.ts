@@ -28,7 +28,9 @@ function expectSameOnOneThread(args: string[], threads?: string) {
   const runWith = (env: NodeJS.ProcessEnv) =>
     spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env });
   const split = runWith(
-    threads ? { ...process.env, TRACE_EXPLORER_THREADS: threads } : process.env,
+    threads
+      ? { ...process.env, TRACE_EXPLORER_THREADS: threads, TRACE_EXPLORER_SPLIT_MIN_SECONDS: '0' }
+      : process.env,
   );
   const single = runWith({ ...process.env, TRACE_EXPLORER_THREADS: '1' });
   expect(split.status, split.stderr).toBe(0);
@@ -189,7 +191,8 @@ describe('trace-explorer CLI', () => {
 
   it('a large slime dump is read by two threads with the one-thread result', () => {
     // above the 64 MB split size, with a core to spare (TRACE_EXPLORER_THREADS stands for the
-    // machine's): a helper worker walks past the first half's samples and builds the rest's
+    // machine's) and however soon it is read (it pays from 2 s left): a helper worker walks
+    // past the first half's samples and builds the rest's
     const dir = mkdtempSync(join(tmpdir(), 'te-split-dump-'));
     const path = join(dir, 'rollout_split.pt');
     writeSlimeDump(path, 70e6, 400, Infinity, { resumedGroups: 2, rolloutId: 3 });

@@ -51,8 +51,10 @@ interface HelperLog {
 /** The helper thread's work done in-process first; `lose`: its part never arrives. */
 function inProcessReader(log: HelperLog, lose = false): PartReader {
   return {
-    // a core to spare: a dump is read in parts from 2 (read-in-parts.ts)
+    // a core to spare: a dump is read in parts from 2 (read-in-parts.ts); this small dump
+    // however soon it is read
     threads: 2,
+    splitMinSeconds: 0,
     start(helperPath, from): PendingPart {
       const boundary = PartBoundary.local();
       const pieces: unknown[] = [];
@@ -86,6 +88,20 @@ function inProcessReader(log: HelperLog, lose = false): PartReader {
         boundary,
       };
     },
+  };
+}
+
+/** `source`, counting the bytes read from it */
+function countingReads(source: ByteSource): ByteSource & { bytesRead(): number } {
+  let read = 0;
+  return {
+    ...source,
+    read(offset, length, into) {
+      const bytes = source.read(offset, length, into);
+      read += bytes.length;
+      return bytes;
+    },
+    bytesRead: () => read,
   };
 }
 
@@ -140,14 +156,40 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expect(parts.rows.map((row) => row.row_id)).toEqual(whole.rows.map((row) => row.row_id));
   });
 
-  it('reads the whole dump on this thread when the helper’s part never arrives', () => {
+  it('reads on from where it stopped when the helper’s part never arrives', () => {
     const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const parts = slimeFormat.open([openFileSource(path)], {
+    const file = countingReads(openFileSource(path));
+    const parts = slimeFormat.open([file], {
       partReader: inProcessReader(log, true),
       splitMinBytes: 0,
     });
     expect(log.waited).toBe(true);
     expectSameOpen(parts);
+    // every byte once: it used to read the whole dump again from its start (twice the time)
+    expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
+  });
+
+  it('a claim that lost the race (both threads saw each other) stops this thread a little later; it reads on alone', () => {
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const reader = inProcessReader(log);
+    const file = countingReads(openFileSource(path));
+    const parts = slimeFormat.open([file], {
+      partReader: {
+        ...reader,
+        start(helperPath, from) {
+          const pending = reader.start(helperPath, from)!;
+          // the file's thread got to sample `first` just as the helper claimed it: the helper
+          // gives up, but its claim stays in view and stops the file's thread at the next one
+          pending.boundary!.reached(log.first!);
+          expect(pending.boundary!.claim(log.first!)).toBe(false);
+          return { ...pending, wait: () => ((log.waited = true), null) };
+        },
+      },
+      splitMinBytes: 0,
+    });
+    expect(log.waited).toBe(true);
+    expectSameOpen(parts);
+    expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
   });
 
   it('a small dump, or a machine with no cores to spare, reads it by one thread', () => {
@@ -167,8 +209,11 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     size: 600 * MB,
     read: () => new Uint8Array(0),
   };
-  /** the parts started (where from), by a reader of a 2-core machine */
-  function starter(threads = 2) {
+  /**
+   * the parts started (where from), by a reader of a 2-core machine; `msPerMb`: how fast this
+   * thread reads (the clock the starter measures with moves by the bytes read)
+   */
+  function starter(threads = 2, msPerMb = 10) {
     const started: number[] = [];
     const reader: PartReader = {
       threads,
@@ -182,7 +227,17 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
         };
       },
     };
-    return { started, starter: new PartStarter(source, reader) };
+    let at = 0;
+    const starter = new PartStarter(source, reader, {}, () => at);
+    return {
+      started,
+      starter: {
+        progress: (bytesRead: number, rows: ReturnType<typeof busy>) => {
+          at = (bytesRead / MB) * msPerMb;
+          return starter.progress(bytesRead, rows);
+        },
+      },
+    };
   }
   // building takes all the time measured (buildMs far above the time passed)
   const busy = (built: number, notAlone = 0) => ({ built, buildMs: built * 1e9, notAlone });
@@ -195,6 +250,22 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     expect(s.progress(14 * MB, busy(1000))).not.toBeNull();
     expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.55)]);
     expect(s.progress(20 * MB, busy(2000))).toBeNull(); // decided once
+  });
+
+  it('not when this thread alone would read the rest in under 2 s', () => {
+    // 586 MB left at 1 GB/s: 0.59 s
+    const fast = starter(2, 1);
+    fast.starter.progress(2 * MB, busy(200));
+    expect(fast.starter.progress(14 * MB, busy(1000))).toBeNull();
+    // at 300 MB/s: 1.95 s
+    const almost = starter(2, 3.33);
+    almost.starter.progress(2 * MB, busy(200));
+    expect(almost.starter.progress(14 * MB, busy(1000))).toBeNull();
+    // at 250 MB/s: 2.34 s
+    const slower = starter(2, 4);
+    slower.starter.progress(2 * MB, busy(200));
+    expect(slower.starter.progress(14 * MB, busy(1000))).not.toBeNull();
+    expect([...fast.started, ...almost.started, slower.started.length]).toEqual([1]);
   });
 
   it('never on one core, nor when samples share values with earlier ones', () => {

@@ -59,12 +59,16 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     source.path !== undefined ? new SamplesInFile(source.size, source.modifiedMs) : null,
   );
   // a large dump is read by two threads when building rows takes enough of the time
-  const starter = new PartStarter(source, options.partReader, options.splitMinBytes);
+  const starter = new PartStarter(source, options.partReader, {
+    bytes: options.splitMinBytes,
+    seconds: options.partReader?.splitMinSeconds,
+  });
   // (a holder: the part is started in a callback, which the compiler's narrowing cannot see)
-  const split: { part: PendingPart<SlimePart> | null; pieces: unknown[] } = {
-    part: null,
-    pieces: [],
-  };
+  const split: {
+    part: PendingPart<SlimePart> | null;
+    pieces: unknown[];
+    rest: SlimePart | null;
+  } = { part: null, pieces: [], rest: null };
   let listSoFar: PyValue[] = [];
   let dump: { samples: PyValue[]; rolloutId: PyValue };
   try {
@@ -74,7 +78,16 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
         const part = starter.progress(p.bytesRead, rows);
         if (part !== null) {
           split.part = part;
-          rows.shareWith({ part: 'start', boundary: part.boundary! });
+          rows.shareWith({
+            part: 'start',
+            boundary: part.boundary!,
+            handOver: (index) => {
+              split.rest = part.wait((bytesRead) =>
+                options.onProgress?.({ bytesRead, samplesRead: index, phase: 'reading' }),
+              );
+              return split.rest !== null;
+            },
+          });
         }
         // the helper's rows so far, as they come
         if (split.part?.pieces) split.pieces.push(...split.part.pieces());
@@ -91,14 +104,10 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     // a list the pickle built in one step (LIST) was never seen while it was read
     rows.samples.caughtUp(dump.samples);
   } catch (error) {
-    const part = split.part;
-    if (!(error instanceof HandedOver) || part === null) throw error;
-    const rest = part.wait((bytesRead) =>
-      options.onProgress?.({ bytesRead, samplesRead: error.index, phase: 'reading' }),
-    );
-    // the helper failed (a dump it could not read in parts, a helper that died): this thread
-    // reads the whole dump, and says what is wrong with it if anything is
-    if (rest === null) return openSlime(source, { ...options, partReader: undefined });
+    // handed over: the helper's part holds the rest (a helper that failed, on a dump it could
+    // not read in parts or by dying, let this thread read on: IncrementalRows.builds)
+    const { part, rest } = split;
+    if (!(error instanceof HandedOver) || part === null || rest === null) throw error;
     // no preview of them: every byte is read, and the whole file's store takes them in next
     // (a preview of 100k rows here cost a second before the file could be said to be open)
     dump = takeSlimePart(rows, listSoFar, rest, [...split.pieces, ...(part.pieces?.() ?? [])]);

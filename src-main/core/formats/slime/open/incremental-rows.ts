@@ -17,7 +17,16 @@ import type { PickleItemAt } from '../../pickle/pickle-replay';
  * `from` and that it could claim (`rest`).
  */
 export type SamplesShare =
-  | { part: 'start'; boundary: PartBoundary }
+  | {
+      part: 'start';
+      boundary: PartBoundary;
+      /**
+       * This thread reached sample `index`, which the helper claimed: blocks until the helper's
+       * part is read; true when it holds the samples from `index` on (this thread stops), false
+       * when the helper gave up (this thread builds on alone, from where it is).
+       */
+      handOver(index: number): boolean;
+    }
   | { part: 'rest'; boundary: PartBoundary; from: number };
 
 /** The file's thread reached the sample the helper claimed: its part has the rest. */
@@ -147,7 +156,12 @@ export class IncrementalRows {
   /** Whether this thread builds sample `index` (see SamplesShare); may end the reading. */
   private builds(share: SamplesShare, index: number, at: PickleItemAt | null): boolean {
     if (share.part === 'start') {
-      if (share.boundary.reached(index)) throw new HandedOver(index);
+      if (!share.boundary.reached(index)) return true;
+      if (share.handOver(index)) throw new HandedOver(index);
+      // the helper gave up after its claim: one that failed because this thread was there
+      // first (both saw each other) stops this thread a sample or more past it; reading the
+      // whole dump again from its start cost twice the time
+      this.share = null;
       return true;
     }
     if (this.claimed >= 0) return index >= this.claimed;
