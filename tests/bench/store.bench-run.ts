@@ -18,14 +18,43 @@ it('store queries on 100k rows', () => {
   });
   let t = performance.now();
   const store = buildStore({ rows: packRows(rows) });
-  console.log(`buildStore: ${(performance.now() - t).toFixed(0)} ms for ${ROWS} rows, ${store.itemCount} items`);
+  console.log(
+    `buildStore: ${(performance.now() - t).toFixed(0)} ms for ${ROWS} rows, ${store.itemCount} items`,
+  );
   const queries: [string, RowQuery, (rs: Row[]) => Row[]][] = [
-    ['sort by duration', { sort: 'duration', descending: true }, (rs) => [...rs].sort((a, b) => b.end - b.start - (a.end - a.start))],
-    ['filter status', { sort: 'row_id', filter: { statuses: ['completed'] } }, (rs) => rs.filter((r) => r.status === 'completed')],
-    ['span name present', { sort: 'start', filter: { spanName: 'tool_call' } }, (rs) => rs.filter((r) => r.items.some((i) => i.name === 'tool_call')).sort((a, b) => a.start - b.start)],
-    ['reward range', { sort: 'reward', filter: { rewardMin: 0.5 } }, (rs) => rs.filter((r) => typeof r.reward === 'number' && r.reward >= 0.5)],
-    ['text (first, builds index)', { sort: 'row_id', filter: { text: 'python' } }, (rs) => rs.filter((r) => JSON.stringify(r).includes('python'))],
-    ['text (again)', { sort: 'row_id', filter: { text: 'gsm8k' } }, (rs) => rs.filter((r) => JSON.stringify(r).includes('gsm8k'))],
+    [
+      'sort by duration',
+      { sort: 'duration', descending: true },
+      (rs) => [...rs].sort((a, b) => b.end - b.start - (a.end - a.start)),
+    ],
+    [
+      'filter status',
+      { sort: 'row_id', filter: { statuses: ['completed'] } },
+      (rs) => rs.filter((r) => r.status === 'completed'),
+    ],
+    [
+      'span name present',
+      { sort: 'start', filter: { spanName: 'tool_call' } },
+      (rs) =>
+        rs
+          .filter((r) => r.items.some((i) => i.name === 'tool_call'))
+          .sort((a, b) => a.start - b.start),
+    ],
+    [
+      'reward range',
+      { sort: 'reward', filter: { rewardMin: 0.5 } },
+      (rs) => rs.filter((r) => typeof r.reward === 'number' && r.reward >= 0.5),
+    ],
+    [
+      'text (first, builds index)',
+      { sort: 'row_id', filter: { text: 'python' } },
+      (rs) => rs.filter((r) => JSON.stringify(r).includes('python')),
+    ],
+    [
+      'text (again)',
+      { sort: 'row_id', filter: { text: 'gsm8k' } },
+      (rs) => rs.filter((r) => JSON.stringify(r).includes('gsm8k')),
+    ],
   ];
   for (const [name, query, naive] of queries) {
     t = performance.now();
@@ -34,6 +63,8 @@ it('store queries on 100k rows', () => {
     t = performance.now();
     naive(rows);
     const baseline = performance.now() - t;
-    console.log(`${name}: ${ours.toFixed(1)} ms (${order.length} rows); naive over Row objects ${baseline.toFixed(1)} ms; ratio ${(ours / baseline).toFixed(2)}`);
+    console.log(
+      `${name}: ${ours.toFixed(1)} ms (${order.length} rows); naive over Row objects ${baseline.toFixed(1)} ms; ratio ${(ours / baseline).toFixed(2)}`,
+    );
   }
 });

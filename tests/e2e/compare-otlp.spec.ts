@@ -7,35 +7,55 @@ const URL = '/?token=e2e-test-token';
 
 async function dropTwo(page: Page, a: string, b: string) {
   await page.goto(URL);
-  const files = [a, b].map((p) => ({ name: p.split('/').pop()!, b64: readFileSync(resolve(FIXTURES, p)).toString('base64') }));
+  const files = [a, b].map((p) => ({
+    name: p.split('/').pop()!,
+    b64: readFileSync(resolve(FIXTURES, p)).toString('base64'),
+  }));
   await page.evaluate((list) => {
     const data = new DataTransfer();
-    for (const f of list) data.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+    for (const f of list)
+      data.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
     for (const type of ['dragenter', 'dragover', 'drop']) {
-      window.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+      window.dispatchEvent(
+        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
     }
   }, files);
   await expect(page.getByTestId('compare-view')).toBeVisible();
 }
 
-test('two dropped dumps compare: perf table values equal slime’s perf for each side', async ({ page }) => {
+test('two dropped dumps compare: perf table values equal slime’s perf for each side', async ({
+  page,
+}) => {
   await dropTwo(page, 'slime/rollout_small.pt', 'slime/rollout_nopd.pt');
-  const perfA = JSON.parse(readFileSync(resolve(FIXTURES, 'slime/rollout_small.pt.perf.expected.json'), 'utf8')) as Record<string, number>;
-  const perfB = JSON.parse(readFileSync(resolve(FIXTURES, 'slime/rollout_nopd.pt.perf.expected.json'), 'utf8')) as Record<string, number>;
-  for (const key of ['perf/request/e2e_latency/mean', 'perf/decode/throughput/median', 'perf/request/queue_time/max']) {
+  const perfA = JSON.parse(
+    readFileSync(resolve(FIXTURES, 'slime/rollout_small.pt.perf.expected.json'), 'utf8'),
+  ) as Record<string, number>;
+  const perfB = JSON.parse(
+    readFileSync(resolve(FIXTURES, 'slime/rollout_nopd.pt.perf.expected.json'), 'utf8'),
+  ) as Record<string, number>;
+  for (const key of [
+    'perf/request/e2e_latency/mean',
+    'perf/decode/throughput/median',
+    'perf/request/queue_time/max',
+  ]) {
     const row = page.locator(`[data-testid=perf-diff-table] tr[data-metric="${key}"]`);
     expect(Number(await row.getAttribute('data-a'))).toBeCloseTo(perfA[key], 9);
     expect(Number(await row.getAttribute('data-b'))).toBeCloseTo(perfB[key], 9);
   }
   // where the time went, distributions and matched samples
   await page.getByRole('tab', { name: 'Span totals' }).click();
-  await expect(page.locator('[data-testid=time-breakdown] tr[data-span=sglang_generate]')).toBeVisible();
+  await expect(
+    page.locator('[data-testid=time-breakdown] tr[data-span=sglang_generate]'),
+  ).toBeVisible();
   await page.getByRole('tab', { name: 'Distributions' }).click();
   await expect(page.getByTestId('distribution-stats')).toContainText('n=');
   await page.getByRole('tab', { name: 'Matched samples' }).click();
   // both rollouts hold samples 0..15, but with other prompts: an index means nothing across
   // them, so samples match by group and prompt, and none does (issue 17)
-  await expect(page.getByTestId('match-counts')).toContainText('0 matched · 16 only in A · 16 only in B · matched by group and prompt');
+  await expect(page.getByTestId('match-counts')).toContainText(
+    '0 matched · 16 only in A · 16 only in B · matched by group and prompt',
+  );
 });
 
 test('a dump and an OTLP file cannot be compared, and the app says so', async ({ page }) => {
@@ -43,12 +63,19 @@ test('a dump and an OTLP file cannot be compared, and the app says so', async ({
   await expect(page.getByTestId('compare-error')).toContainText('cannot compare');
 });
 
-test('an OTLP file opens as rows; a span can be selected and shows its OpenTelemetry fields', async ({ page }) => {
+test('an OTLP file opens as rows; a span can be selected and shows its OpenTelemetry fields', async ({
+  page,
+}) => {
   await page.goto(URL);
-  await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
+  await page
+    .getByTestId('file-input')
+    .setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
   await expect(page.getByTestId('file-tab')).toContainText('sglang_otel_trace.json');
   // the tab's tooltip says how long opening took and how fast the file was read
-  await expect(page.getByTestId('file-tab')).toHaveAttribute('title', /opened in [\d.]+ s \(read in [\d.]+ s, \d+ MB\/s\)/);
+  await expect(page.getByTestId('file-tab')).toHaveAttribute(
+    'title',
+    /opened in [\d.]+ s \(read in [\d.]+ s, \d+ MB\/s\)/,
+  );
   await expect(page.getByTestId('row-count')).toContainText('20 / 20 rows');
   // wait until the first rows are drawn, so the click lands on a bar
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
@@ -67,7 +94,9 @@ test('an OTLP file opens as rows; a span can be selected and shows its OpenTelem
 
 test('the mixed-garbage OTLP file opens with a notice of skipped lines', async ({ page }) => {
   await page.goto(URL);
-  await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/otlp_mixed_garbage.jsonl'));
+  await page
+    .getByTestId('file-input')
+    .setInputFiles(resolve(FIXTURES, 'otlp/otlp_mixed_garbage.jsonl'));
   await expect(page.getByTestId('file-notices')).toContainText('11 lines skipped: line 2 not JSON');
 });
 
@@ -77,7 +106,10 @@ test('compared timelines share zoom and cursor; one search filters both', async 
   const axes = page.getByTestId('time-axis');
   await expect(axes).toHaveCount(2);
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
-  const range = async (i: number) => [Number(await axes.nth(i).getAttribute('data-start')), Number(await axes.nth(i).getAttribute('data-end'))];
+  const range = async (i: number) => [
+    Number(await axes.nth(i).getAttribute('data-start')),
+    Number(await axes.nth(i).getAttribute('data-end')),
+  ];
   const before = await range(0);
   await page.keyboard.press('w');
   const a = await range(0);
@@ -87,18 +119,32 @@ test('compared timelines share zoom and cursor; one search filters both', async 
   const box = (await page.getByTestId('timeline-canvas').first().boundingBox())!;
   await page.mouse.move(box.x + 200, box.y + 20);
   await expect(page.getByTestId('compare-side-b').getByTestId('cursor-line')).toBeVisible();
-  await expect(page.getByTestId('compare-side-b').getByTestId('cursor-readout')).toContainText('running');
+  await expect(page.getByTestId('compare-side-b').getByTestId('cursor-readout')).toContainText(
+    'running',
+  );
   // one search for both sides
   await page.getByTestId('compare-search-a').fill('aborted');
   const aborted = (name: string) =>
-    (JSON.parse(readFileSync(resolve(FIXTURES, `slime/${name}.expected.json`), 'utf8')) as { rows: { status: string }[] }).rows.filter((r) => r.status === 'aborted').length;
-  await expect(page.getByTestId('compare-count-a')).toHaveText(`${aborted('rollout_small.pt')} / 16 rows`);
-  await expect(page.getByTestId('compare-count-b')).toHaveText(`${aborted('rollout_nopd.pt')} / 16 rows`);
+    (
+      JSON.parse(readFileSync(resolve(FIXTURES, `slime/${name}.expected.json`), 'utf8')) as {
+        rows: { status: string }[];
+      }
+    ).rows.filter((r) => r.status === 'aborted').length;
+  await expect(page.getByTestId('compare-count-a')).toHaveText(
+    `${aborted('rollout_small.pt')} / 16 rows`,
+  );
+  await expect(page.getByTestId('compare-count-b')).toHaveText(
+    `${aborted('rollout_nopd.pt')} / 16 rows`,
+  );
 });
 
-test('SGLang slices draw their links as arrows; PD halves can be joined by bootstrap_room', async ({ page }) => {
+test('SGLang slices draw their links as arrows; PD halves can be joined by bootstrap_room', async ({
+  page,
+}) => {
   await page.goto(URL);
-  await page.getByTestId('file-input').setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
+  await page
+    .getByTestId('file-input')
+    .setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
   const first = page.getByTestId('timeline-row').first();
   await expect(first).toHaveAttribute('data-bars', /\d+/);
   // zoom to the first row so that linked slices are wide enough to be drawn apart
@@ -111,26 +157,53 @@ test('SGLang slices draw their links as arrows; PD halves can be joined by boots
   await expect(page.getByTestId('row-count')).toContainText('/ 20 rows');
 });
 
-test('opening one file of a rotated set by path offers the set; a folder opens every trace it holds', async ({ request }) => {
+test('opening one file of a rotated set by path offers the set; a folder opens every trace it holds', async ({
+  request,
+}) => {
   const call = (method: string, args: unknown[]) =>
-    request.post('/api/call', { data: { method, args }, headers: { 'x-trace-token': 'e2e-test-token' } }).then((r) => r.json());
-  const one = (await call('open', [{ openId: 'o1', sources: [{ kind: 'path', path: resolve(FIXTURES, 'otlp/roll_traces.1.jsonl') }] }])) as {
+    request
+      .post('/api/call', { data: { method, args }, headers: { 'x-trace-token': 'e2e-test-token' } })
+      .then((r) => r.json());
+  const one = (await call('open', [
+    {
+      openId: 'o1',
+      sources: [{ kind: 'path', path: resolve(FIXTURES, 'otlp/roll_traces.1.jsonl') }],
+    },
+  ])) as {
     result: { ok: boolean; file: { rotatedSet: string[]; spans: number } };
   };
   expect(one.result.ok).toBe(true);
   expect(one.result.file.spans).toBe(801);
-  expect(one.result.file.rotatedSet.map((p) => p.split('/').pop())).toEqual(['roll_traces.jsonl', 'roll_traces.1.jsonl']);
+  expect(one.result.file.rotatedSet.map((p) => p.split('/').pop())).toEqual([
+    'roll_traces.jsonl',
+    'roll_traces.1.jsonl',
+  ]);
   // a folder opens every trace it holds: the first in name order answers the call, the others
   // open as tabs of their own, the rotated set as one (spans: tests/fixtures/otlp/README.md)
-  const folder = (await call('open', [{ openId: 'o2', sources: [{ kind: 'path', path: resolve(FIXTURES, 'otlp') }] }])) as {
+  const folder = (await call('open', [
+    { openId: 'o2', sources: [{ kind: 'path', path: resolve(FIXTURES, 'otlp') }] },
+  ])) as {
     result: { ok: boolean; file: { name: string; spans: number } };
   };
   expect(folder.result.ok).toBe(true);
-  expect([folder.result.file.name, folder.result.file.spans]).toEqual(['otlp_mixed_garbage.jsonl', 36]);
+  expect([folder.result.file.name, folder.result.file.spans]).toEqual([
+    'otlp_mixed_garbage.jsonl',
+    36,
+  ]);
   await expect
     .poll(async () => {
-      const files = ((await call('listFiles', [])) as { result: { name: string; spans: number }[] }).result;
-      return files.filter((f) => f.name !== 'otlp_mixed_garbage.jsonl' && f.name !== 'roll_traces.1.jsonl').map((f) => [f.name, f.spans]).sort();
+      const files = ((await call('listFiles', [])) as { result: { name: string; spans: number }[] })
+        .result;
+      return files
+        .filter((f) => f.name !== 'otlp_mixed_garbage.jsonl' && f.name !== 'roll_traces.1.jsonl')
+        .map((f) => [f.name, f.spans])
+        .sort();
     })
-    .toEqual(expect.arrayContaining([['otlp_truncated.jsonl', 56], ['roll_traces.jsonl (+1)', 2348 + 801], ['sglang_otel_trace.json', 1396]]));
+    .toEqual(
+      expect.arrayContaining([
+        ['otlp_truncated.jsonl', 56],
+        ['roll_traces.jsonl (+1)', 2348 + 801],
+        ['sglang_otel_trace.json', 1396],
+      ]),
+    );
 });

@@ -140,7 +140,8 @@ test.describe('details panel', () => {
     await expect(section.getByTestId('span-parent')).toContainText(span.parent_span_name!);
     for (const [key, value] of Object.entries(attrs.start_attrs))
       await expectShown(page, 'start-attrs', key, value);
-    for (const [key, value] of Object.entries(attrs.end_attrs)) await expectShown(page, 'end-attrs', key, value);
+    for (const [key, value] of Object.entries(attrs.end_attrs))
+      await expectShown(page, 'end-attrs', key, value);
 
     // search narrows both attribute tables; "Copy all" puts the end attrs on the clipboard
     await page

@@ -17,7 +17,9 @@ test('opening a dump through the file input shows its tab', async ({ page }) => 
   await expect(page.getByTestId('empty-state')).toHaveCount(0);
 });
 
-test('a file that cannot be read shows a banner naming it; the app stays usable', async ({ page }) => {
+test('a file that cannot be read shows a banner naming it; the app stays usable', async ({
+  page,
+}) => {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(resolve(fixtures, 'slime/not_a_dump.pt'));
   const banner = page.getByTestId('error-banner');
@@ -43,7 +45,9 @@ test('API calls without the token are refused', async ({ request }) => {
   expect(bad.status()).toBe(400);
 });
 
-test('a theme choice wins over the system setting, both ways, and the canvas follows', async ({ page }) => {
+test('a theme choice wins over the system setting, both ways, and the canvas follows', async ({
+  page,
+}) => {
   const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   const canvasCorner = () =>
     page.getByTestId('timeline-canvas').evaluate((c: HTMLCanvasElement) => {

@@ -17,7 +17,9 @@ function line(spans: object[]): string {
   return JSON.stringify({
     resourceSpans: [
       {
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: PAYLOADS.service } }] },
+        resource: {
+          attributes: [{ key: 'service.name', value: { stringValue: PAYLOADS.service } }],
+        },
         scopeSpans: [{ scope: { name: 'x' }, spans }],
       },
     ],
@@ -51,7 +53,9 @@ const FILE = [
   ]),
 ].join('\n');
 
-test('HTML and script in span names, attributes and services show as text and never run', async ({ page }) => {
+test('HTML and script in span names, attributes and services show as text and never run', async ({
+  page,
+}) => {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles({
     name: 'hostile.jsonl',
@@ -69,11 +73,19 @@ test('HTML and script in span names, attributes and services show as text and ne
   await expect(details).toContainText('key');
   await page.mouse.move(box.x + 5, box.y + 5);
   // nothing the file said became markup, and nothing ran
-  expect(await page.locator('img[src=x], script:text("__pwned"), svg[onload], iframe, b[onmouseover]').count()).toBe(0);
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(
+    await page
+      .locator('img[src=x], script:text("__pwned"), svg[onload], iframe, b[onmouseover]')
+      .count(),
+  ).toBe(0);
+  expect(
+    await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+  ).toBeUndefined();
 });
 
-test('HTML and script in a sample’s prompt, response and label show as text and never run', async ({ page }) => {
+test('HTML and script in a sample’s prompt, response and label show as text and never run', async ({
+  page,
+}) => {
   const prompt = '<img src=x onerror="window.__pwned=6">hello';
   const response = '<script>window.__pwned=7</script>answer';
   const dump = slimeDump((w) =>
@@ -101,8 +113,12 @@ test('HTML and script in a sample’s prompt, response and label show as text an
   });
   await expect(page.getByTestId('file-tab')).toContainText('hostile.pt');
   await page.locator('[data-testid=timeline-row][data-row-id="0"]').click();
-  await expect(page.getByTestId('sample-prompt').getByTestId('chat-message').locator('.chat-content')).toHaveText(prompt);
+  await expect(
+    page.getByTestId('sample-prompt').getByTestId('chat-message').locator('.chat-content'),
+  ).toHaveText(prompt);
   await expect(page.getByText(response)).toBeVisible();
   expect(await page.locator('img[src=x], svg[onload]').count()).toBe(0);
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(
+    await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+  ).toBeUndefined();
 });

@@ -89,8 +89,15 @@ test('search, status filter and sort change the rows shown', async ({ page }) =>
   // the group's duration: the whole row (every sample of a group ties; the lowest row id first)
   await page.getByTestId('sort-select').selectOption('group_duration');
   await page.getByTestId('sort-direction').click();
-  const longest = [...rows].sort((a, b) => (b as unknown as { duration: number }).duration - (a as unknown as { duration: number }).duration)[0];
-  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-row-id', String(longest.row_id));
+  const longest = [...rows].sort(
+    (a, b) =>
+      (b as unknown as { duration: number }).duration -
+      (a as unknown as { duration: number }).duration,
+  )[0];
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute(
+    'data-row-id',
+    String(longest.row_id),
+  );
   // the sample's own duration: without the group span every sample of its group carries
   await page.getByTestId('sort-select').selectOption('duration');
   const own = (row: ExpectedRow) => {
@@ -101,13 +108,19 @@ test('search, status filter and sort change the rows shown', async ({ page }) =>
       });
     const group = (r: ExpectedRow) => (r as unknown as { group_index: number }).group_index;
     const shared = (item: readonly [number, number, string]) =>
-      rows.some((o) => o !== row && group(o) === group(row) && times(o).some((x) => x.join() === item.join()));
+      rows.some(
+        (o) =>
+          o !== row && group(o) === group(row) && times(o).some((x) => x.join() === item.join()),
+      );
     const mine = times(row).filter((item, k) => row.items[k].type !== 'span' || !shared(item));
     return Math.max(...mine.map((x) => x[1])) - Math.min(...mine.map((x) => x[0]));
   };
   const longestOwn = [...rows].sort((a, b) => own(b) - own(a) || a.row_id - b.row_id)[0];
   expect(longestOwn.row_id).not.toBe(longest.row_id);
-  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-row-id', String(longestOwn.row_id));
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute(
+    'data-row-id',
+    String(longestOwn.row_id),
+  );
 });
 
 test('zoom keys and fit-all change the time axis', async ({ page }) => {

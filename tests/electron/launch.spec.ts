@@ -1,7 +1,9 @@
 import { test, expect, _electron as electron } from '@playwright/test';
 import { resolve } from 'node:path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { findElectronBinary } = require('../../scripts/electron-binary.cjs') as { findElectronBinary(): string | null };
+const { findElectronBinary } = require('../../scripts/electron-binary.cjs') as {
+  findElectronBinary(): string | null;
+};
 
 const root = resolve(__dirname, '../..');
 const binary = findElectronBinary();
@@ -26,7 +28,9 @@ test.describe('Electron app', () => {
     await expect(window.getByTestId('details-panel')).toBeVisible();
     const prefs = await app.evaluate(({ BrowserWindow }) => {
       const w = BrowserWindow.getAllWindows()[0];
-      return (w.webContents as unknown as { getLastWebPreferences(): unknown }).getLastWebPreferences();
+      return (
+        w.webContents as unknown as { getLastWebPreferences(): unknown }
+      ).getLastWebPreferences();
     });
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
     await app.close();

@@ -16,13 +16,17 @@ describe('typed arrays over JSON', () => {
     expect(Array.from(back.result.startSec)).toEqual(Array.from(order.startSec));
     expect(back.result.plain).toEqual([1, 2]);
     const big = Int32Array.from({ length: 100_000 }, (_, i) => i * 7);
-    expect(JSON.stringify(big, typedReplacer).length).toBeLessThan(JSON.stringify(Array.from(big)).length);
+    expect(JSON.stringify(big, typedReplacer).length).toBeLessThan(
+      JSON.stringify(Array.from(big)).length,
+    );
   });
 
   it('parse without a reviver when the text holds no typed array, and with it when it does', () => {
     const plain = { result: { series: [1, 2, 3], label: 'ttft' } };
     expect(parseTypedJson(JSON.stringify(plain))).toEqual(plain);
-    const typed = parseTypedJson(JSON.stringify({ result: Float64Array.from([0.5, 2]) }, typedReplacer)) as {
+    const typed = parseTypedJson(
+      JSON.stringify({ result: Float64Array.from([0.5, 2]) }, typedReplacer),
+    ) as {
       result: Float64Array;
     };
     expect(typed.result).toBeInstanceOf(Float64Array);

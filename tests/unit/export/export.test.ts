@@ -2,7 +2,12 @@ import { gunzipSync } from 'node:zlib';
 import { packRows } from '../../../src-main/core/rows/packed-items';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildPerfettoTrace, perfettoJsonChunks, writePerfettoJson, type TraceEvent } from '../../../src-main/core/export/perfetto-export';
+import {
+  buildPerfettoTrace,
+  perfettoJsonChunks,
+  writePerfettoJson,
+  type TraceEvent,
+} from '../../../src-main/core/export/perfetto-export';
 import { buildRowsCsv } from '../../../src-main/core/export/csv-export';
 import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-dump';
 import { buildRows } from '../../../src-main/core/rows/build-rows';
@@ -13,23 +18,28 @@ import { SLIME, fixtureSource, readJson, slimeFixturesWithExpected } from '../..
 /** The Trace Event Format's rules, as Perfetto and chrome://tracing apply them. */
 function validateTef(events: TraceEvent[]): string[] {
   const problems: string[] = [];
-  const named = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => `${e.pid}/${e.tid}`));
+  const named = new Set(
+    events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => `${e.pid}/${e.tid}`),
+  );
   const lastTs = new Map<string, number>();
   const open = new Map<string, TraceEvent>();
   const stacks = new Map<string, number[]>();
   for (const e of events) {
     if (!e.name) problems.push('event without a name');
-    if (!Number.isInteger(e.pid) || !Number.isInteger(e.tid) || e.pid > 1e6 || e.tid > 1e6) problems.push(`bad pid/tid ${e.pid}/${e.tid}`);
+    if (!Number.isInteger(e.pid) || !Number.isInteger(e.tid) || e.pid > 1e6 || e.tid > 1e6)
+      problems.push(`bad pid/tid ${e.pid}/${e.tid}`);
     if (e.ph === 'M') continue;
     const thread = `${e.pid}/${e.tid}`;
     if (!named.has(thread)) problems.push(`thread ${thread} has no name`);
-    if ((lastTs.get(thread) ?? -Infinity) > e.ts!) problems.push(`timestamps not sorted on ${thread}`);
+    if ((lastTs.get(thread) ?? -Infinity) > e.ts!)
+      problems.push(`timestamps not sorted on ${thread}`);
     lastTs.set(thread, e.ts!);
     if (e.ph === 'X') {
       if (!(e.dur! >= 0)) problems.push(`negative duration ${e.name}`);
       const stack = stacks.get(thread) ?? [];
       while (stack.length > 0 && stack[stack.length - 1] <= e.ts! + 1e-9) stack.pop();
-      if (stack.length > 0 && e.ts! + e.dur! > stack[stack.length - 1] + 1e-6) problems.push(`X ${e.name} overlaps its parent on ${thread}`);
+      if (stack.length > 0 && e.ts! + e.dur! > stack[stack.length - 1] + 1e-6)
+        problems.push(`X ${e.name} overlaps its parent on ${thread}`);
       stack.push(e.ts! + e.dur!);
       stacks.set(thread, stack);
     }
@@ -45,10 +55,14 @@ function validateTef(events: TraceEvent[]): string[] {
 }
 
 describe('Perfetto export', () => {
-  for (const fixture of slimeFixturesWithExpected().filter((f) => !f.name.startsWith('empty') && !f.name.startsWith('no_trace'))) {
+  for (const fixture of slimeFixturesWithExpected().filter(
+    (f) => !f.name.startsWith('empty') && !f.name.startsWith('no_trace'),
+  )) {
     it(`${fixture.name}: follows the Trace Event Format and keeps every item`, () => {
       const cache = readJson<{ rows: Row[]; global_start: number }>(fixture.expectedPath);
-      const trace = buildPerfettoTrace([{ name: fixture.name, rows: packRows(cache.rows), globalStart: cache.global_start }]);
+      const trace = buildPerfettoTrace([
+        { name: fixture.name, rows: packRows(cache.rows), globalStart: cache.global_start },
+      ]);
       expect(validateTef(trace.traceEvents)).toEqual([]);
       const spans = cache.rows.flatMap((r) => r.items).filter((i) => i.type === 'span').length;
       const points = cache.rows.flatMap((r) => r.items).filter((i) => i.type !== 'span').length;
@@ -56,21 +70,40 @@ describe('Perfetto export', () => {
       const b = trace.traceEvents.filter((e) => e.ph === 'b').length;
       expect(x + b).toBe(spans);
       expect(trace.traceEvents.filter((e) => e.ph === 'i').length).toBe(points);
-      const names = trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => e.args!.name);
-      expect(names).toEqual(cache.rows.map((r) => `#${String(r.sample_index)} ${r.source ?? ''}`.trim()));
+      const names = trace.traceEvents
+        .filter((e) => e.ph === 'M' && e.name === 'thread_name')
+        .map((e) => e.args!.name);
+      expect(names).toEqual(
+        cache.rows.map((r) => `#${String(r.sample_index)} ${r.source ?? ''}`.trim()),
+      );
       // a known span: microseconds from the rollout start
       const item = cache.rows[0].items.find((i) => i.type === 'span')!;
-      const event = trace.traceEvents.find((e) => e.ph !== 'M' && e.tid === 1 && e.name === item.name)!;
-      expect(event.ts).toBeCloseTo(((item as { start_ts: number }).start_ts - cache.global_start) * 1e6, 0);
+      const event = trace.traceEvents.find(
+        (e) => e.ph !== 'M' && e.tid === 1 && e.name === item.name,
+      )!;
+      expect(event.ts).toBeCloseTo(
+        ((item as { start_ts: number }).start_ts - cache.global_start) * 1e6,
+        0,
+      );
     });
   }
 
   it('PD phases become nested slices inside their request, and gzip round-trips', () => {
-    const rows = buildRows(readSlimeDump(fixtureSource(resolve(SLIME, 'rollout_small.pt'))).samples).rows.map((r) => buildPdView(r));
-    const trace = buildPerfettoTrace([{ name: 'rollout_small.pt', rows: packRows(rows), globalStart: Math.min(...rows.map((r) => r.start)) }]);
+    const rows = buildRows(
+      readSlimeDump(fixtureSource(resolve(SLIME, 'rollout_small.pt'))).samples,
+    ).rows.map((r) => buildPdView(r));
+    const trace = buildPerfettoTrace([
+      {
+        name: 'rollout_small.pt',
+        rows: packRows(rows),
+        globalStart: Math.min(...rows.map((r) => r.start)),
+      },
+    ]);
     expect(validateTef(trace.traceEvents)).toEqual([]);
     expect(trace.traceEvents.some((e) => e.name === 'decode forward' && e.ph === 'X')).toBe(true);
-    const back = JSON.parse(gunzipSync(writePerfettoJson(trace, true)).toString('utf8')) as typeof trace;
+    const back = JSON.parse(
+      gunzipSync(writePerfettoJson(trace, true)).toString('utf8'),
+    ) as typeof trace;
     expect(back.traceEvents.length).toBe(trace.traceEvents.length);
   });
 });
@@ -108,7 +141,13 @@ describe('CSV export', () => {
     const cache = readJson<{ rows: Row[] }>(resolve(SLIME, 'edge_cases.pt.expected.json'));
     const rows = cache.rows.map((r, i) => (i === 0 ? { ...r, label: 'a, "quoted"\nlabel' } : r));
     const parsed = parseCsv(buildRowsCsv(rows));
-    expect(parsed[0].slice(0, 5)).toEqual(['row_id', 'sample_index', 'group_index', 'source', 'status']);
+    expect(parsed[0].slice(0, 5)).toEqual([
+      'row_id',
+      'sample_index',
+      'group_index',
+      'source',
+      'status',
+    ]);
     expect(parsed).toHaveLength(rows.length + 1);
     expect(parsed[1][5]).toBe('a, "quoted"\nlabel');
     parsed.slice(1).forEach((cells, i) => {
@@ -129,7 +168,9 @@ describe('Perfetto export streamed in chunks (issue 18)', () => {
   it('gives exactly the bytes of the whole trace stringified at once, in several chunks', () => {
     for (const fixture of slimeFixturesWithExpected()) {
       const cache = readJson<{ rows: Row[]; global_start: number }>(fixture.expectedPath);
-      const files = [{ name: fixture.name, rows: packRows(cache.rows), globalStart: cache.global_start }];
+      const files = [
+        { name: fixture.name, rows: packRows(cache.rows), globalStart: cache.global_start },
+      ];
       const chunks = [...perfettoJsonChunks(files, 4096)];
       expect(chunks.join(''), fixture.name).toBe(JSON.stringify(buildPerfettoTrace(files)));
     }
@@ -137,8 +178,12 @@ describe('Perfetto export streamed in chunks (issue 18)', () => {
 
   it('yields a chunk as soon as a few KiB of events are made', () => {
     // rollout_agentic: 16 rows of tool calls and PD children, ~100 KiB of events
-    const cache = readJson<{ rows: Row[]; global_start: number }>(resolve(SLIME, 'rollout_agentic.pt.expected.json'));
-    const files = [{ name: 'rollout_agentic.pt', rows: packRows(cache.rows), globalStart: cache.global_start }];
+    const cache = readJson<{ rows: Row[]; global_start: number }>(
+      resolve(SLIME, 'rollout_agentic.pt.expected.json'),
+    );
+    const files = [
+      { name: 'rollout_agentic.pt', rows: packRows(cache.rows), globalStart: cache.global_start },
+    ];
     const chunks = [...perfettoJsonChunks(files, 4096)];
     // a chunk leaves once it holds 4 KiB, at the end of a row: many chunks, none held back
     expect(chunks.length).toBeGreaterThan(10);

@@ -2,7 +2,11 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DICT_PROTO } from '../../../src-main/core/model/py-value';
 import { describe, expect, it } from 'vitest';
-import { readSlimeDump, readLazyList, readTensorValues } from '../../../src-main/core/formats/slime/read-slime-dump';
+import {
+  readSlimeDump,
+  readLazyList,
+  readTensorValues,
+} from '../../../src-main/core/formats/slime/read-slime-dump';
 import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { bytesSource, type ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { PickleCursor } from '../../../src-main/core/formats/pickle/pickle-cursor';
@@ -20,7 +24,8 @@ import { buildPdView } from '../../../src-main/core/rows/pd-lanes';
 import { unpackRow } from '../../../src-main/core/rows/packed-items';
 
 type Sample = Record<string, unknown> & { trace?: { events: unknown[]; trace_id: string } };
-const samplesOf = (name: string) => readSlimeDump(fixtureSource(resolve(SLIME, name))).samples as Sample[];
+const samplesOf = (name: string) =>
+  readSlimeDump(fixtureSource(resolve(SLIME, name))).samples as Sample[];
 
 function expectFormatError(fn: () => unknown, code: string | RegExp): FormatError {
   try {
@@ -36,7 +41,15 @@ function expectFormatError(fn: () => unknown, code: string | RegExp): FormatErro
 describe('every valid fixture reads to the samples slime saw', () => {
   for (const fixture of slimeFixturesWithExpected()) {
     it(fixture.name, () => {
-      const expected = readJson<{ rows: { row_id: number; sample_index: unknown; status: string; reward: unknown; trace_id: string }[] }>(fixture.expectedPath);
+      const expected = readJson<{
+        rows: {
+          row_id: number;
+          sample_index: unknown;
+          status: string;
+          reward: unknown;
+          trace_id: string;
+        }[];
+      }>(fixture.expectedPath);
       const samples = readSlimeDump(fixtureSource(fixture.path)).samples as Sample[];
       for (const row of expected.rows) {
         const sample = samples[row.row_id];
@@ -87,7 +100,9 @@ describe('layouts and shapes', () => {
     const values = readLazyList(source, tokens);
     expect(values).toHaveLength(tokens.length);
     expect(values.every(Number.isInteger)).toBe(true);
-    const withLogProbs = readSlimeDump(source).samples.find((s) => (s as Sample).rollout_log_probs) as Sample;
+    const withLogProbs = readSlimeDump(source).samples.find(
+      (s) => (s as Sample).rollout_log_probs,
+    ) as Sample;
     const logProbs = withLogProbs.rollout_log_probs as LazyList;
     expect(logProbs.elemType).toBe('float');
     expect(readLazyList(source, logProbs).every((v) => v <= 0)).toBe(true);
@@ -111,19 +126,31 @@ describe('layouts and shapes', () => {
   it('reads the same through a source that serves tiny reads', () => {
     const bytes = new Uint8Array(readFileSync(resolve(SLIME, 'rollout_small.pt')));
     const whole = bytesSource('x', bytes);
-    const tiny: ByteSource = { name: 'x', size: bytes.length, read: (o, n) => whole.read(o, n).slice() };
-    expect(JSON.stringify(readSlimeDump(tiny).samples)).toBe(JSON.stringify(readSlimeDump(whole).samples));
+    const tiny: ByteSource = {
+      name: 'x',
+      size: bytes.length,
+      read: (o, n) => whole.read(o, n).slice(),
+    };
+    expect(JSON.stringify(readSlimeDump(tiny).samples)).toBe(
+      JSON.stringify(readSlimeDump(whole).samples),
+    );
   });
 });
 
 describe('bad input: a clear error with a code and an offset, never a crash', () => {
   it('truncated.pt: no central directory', () => {
-    const error = expectFormatError(() => readSlimeDump(fixtureSource(resolve(SLIME, 'truncated.pt'))), 'zip/eocd-not-found');
+    const error = expectFormatError(
+      () => readSlimeDump(fixtureSource(resolve(SLIME, 'truncated.pt'))),
+      'zip/eocd-not-found',
+    );
     expect(error.offset).toBe(85853);
   });
 
   it('not_a_dump.pt: random bytes are not a torch file', () => {
-    expectFormatError(() => readSlimeDump(fixtureSource(resolve(SLIME, 'not_a_dump.pt'))), 'slime/not-a-dump');
+    expectFormatError(
+      () => readSlimeDump(fixtureSource(resolve(SLIME, 'not_a_dump.pt'))),
+      'slime/not-a-dump',
+    );
   });
 
   it('empty_samples.pt opens with no samples; no_trace.pt with samples but no traces', () => {
@@ -137,18 +164,52 @@ describe('bad input: a clear error with a code and an offset, never a crash', ()
     rmSync('/tmp/pwned', { force: true });
     const samples = samplesOf('evil.pt');
     const note = (samples[0].metadata as Record<string, unknown>).note as PyObjectRef;
-    expect(note).toMatchObject({ $kind: 'object', module: 'os', name: 'system', args: ['touch /tmp/pwned'] });
+    expect(note).toMatchObject({
+      $kind: 'object',
+      module: 'os',
+      name: 'system',
+      args: ['touch /tmp/pwned'],
+    });
     expect(existsSync('/tmp/pwned')).toBe(false);
   });
 });
 
 describe('pickle opcodes of protocols 2 to 5, as data', () => {
-  const run = (bytes: number[]) => readPickle(new PickleCursor(bytesSource('p', new Uint8Array(bytes)), 0, 0)).value;
+  const run = (bytes: number[]) =>
+    readPickle(new PickleCursor(bytesSource('p', new Uint8Array(bytes)), 0, 0)).value;
   const text = (s: string) => [...Buffer.from(s)];
 
   it('protocol 4: FRAME, SHORT_BINUNICODE, MEMOIZE, EMPTY_DICT, SETITEMS', () => {
     // {"a": 1, "__proto__": "x"}
-    const value = run([0x80, 4, 0x95, 20, 0, 0, 0, 0, 0, 0, 0, 0x7d, 0x94, 0x28, 0x8c, 1, ...text('a'), 0x4b, 1, 0x8c, 9, ...text('__proto__'), 0x8c, 1, ...text('x'), 0x75, 0x2e]) as Record<string, unknown>;
+    const value = run([
+      0x80,
+      4,
+      0x95,
+      20,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0x7d,
+      0x94,
+      0x28,
+      0x8c,
+      1,
+      ...text('a'),
+      0x4b,
+      1,
+      0x8c,
+      9,
+      ...text('__proto__'),
+      0x8c,
+      1,
+      ...text('x'),
+      0x75,
+      0x2e,
+    ]) as Record<string, unknown>;
     expect(value.a).toBe(1);
     expect(Object.keys(value)).toContain('__proto__');
     expect(value.__proto__).toBe('x');
@@ -156,26 +217,50 @@ describe('pickle opcodes of protocols 2 to 5, as data', () => {
   });
 
   it('protocol 5: BYTEARRAY8 and a frozenset', () => {
-    const value = run([0x80, 5, 0x96, 2, 0, 0, 0, 0, 0, 0, 0, 7, 8, 0x28, 0x4b, 1, 0x91, 0x86, 0x2e]) as unknown[];
+    const value = run([
+      0x80, 5, 0x96, 2, 0, 0, 0, 0, 0, 0, 0, 7, 8, 0x28, 0x4b, 1, 0x91, 0x86, 0x2e,
+    ]) as unknown[];
     expect(Array.from(value[0] as Uint8Array)).toEqual([7, 8]);
     expect(value[1]).toEqual({ $kind: 'set', frozen: true, items: [1] });
   });
 
   it('protocol 3: BINBYTES and LONG1 beyond 2^53 as a bigint', () => {
-    const value = run([0x80, 3, 0x42, 1, 0, 0, 0, 9, 0x8a, 8, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x86, 0x2e]) as unknown[];
+    const value = run([
+      0x80, 3, 0x42, 1, 0, 0, 0, 9, 0x8a, 8, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x86, 0x2e,
+    ]) as unknown[];
     expect(Array.from(value[0] as Uint8Array)).toEqual([9]);
     expect(value[1]).toBe(2n ** 62n);
   });
 
   it('GLOBAL + REDUCE of anything off the allow-list stays an inert object', () => {
-    const value = run([0x80, 2, 0x63, ...text('subprocess\ncall\n'), 0x8c, 2, ...text('ls'), 0x85, 0x52, 0x2e]);
-    expect(value).toEqual({ $kind: 'object', module: 'subprocess', name: 'call', args: ['ls'], state: undefined });
+    const value = run([
+      0x80,
+      2,
+      0x63,
+      ...text('subprocess\ncall\n'),
+      0x8c,
+      2,
+      ...text('ls'),
+      0x85,
+      0x52,
+      0x2e,
+    ]);
+    expect(value).toEqual({
+      $kind: 'object',
+      module: 'subprocess',
+      name: 'call',
+      args: ['ls'],
+      state: undefined,
+    });
   });
 
   it('bombs become errors: deep nesting, huge lengths, unknown opcodes, truncation', () => {
     const deep = [0x80, 2, ...Array(400).fill(0x5d), ...Array(399).fill(0x61), 0x2e];
     expectFormatError(() => run(deep), 'pickle/too-deep');
-    expectFormatError(() => run([0x80, 4, 0x8e, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0x2e]), /pickle\/(truncated|too-large)/);
+    expectFormatError(
+      () => run([0x80, 4, 0x8e, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0x2e]),
+      /pickle\/(truncated|too-large)/,
+    );
     expectFormatError(() => run([0x80, 2, 0xff]), 'pickle/bad-opcode');
     expectFormatError(() => run([0x80, 2, 0x5d, 0x28, 0x4b]), 'pickle/truncated');
     expectFormatError(() => run([0x80, 2, 0x68, 5, 0x2e]), 'pickle/bad-memo');
@@ -267,7 +352,11 @@ describe('finished samples are let go while a dump is read', () => {
   it('the memo lets go of finished dicts and lists, and keeps strings read back later', () => {
     const value = readForgetting(memoizedSamples(3000, false));
     expect(value.samples).toHaveLength(3000);
-    const last = value.samples[2999] as unknown as { index: number; meta: { k: number }; trace: { events: Record<string, unknown>[] } };
+    const last = value.samples[2999] as unknown as {
+      index: number;
+      meta: { k: number };
+      trace: { events: Record<string, unknown>[] };
+    };
     // interned keys and names were read back by BINGET long after the memo let samples go
     expect(Object.keys(last)).toEqual(['index', 'meta', 'trace']);
     expect(last.meta.k).toBe(2999);
@@ -280,12 +369,16 @@ describe('finished samples are let go while a dump is read', () => {
   it('a finished dict read back later is a coded error to a reader that let go, and the dump still reads', () => {
     const bytes = memoizedSamples(3000, true);
     expectFormatError(() => readForgetting(bytes), 'pickle/memo-forgotten');
-    const plain = readPickle(new PickleCursor(bytesSource('p', bytes), 0, 0)).value as { samples: { meta: unknown }[] };
+    const plain = readPickle(new PickleCursor(bytesSource('p', bytes), 0, 0)).value as {
+      samples: { meta: unknown }[];
+    };
     expect(plain.samples[2999].meta).toBe(plain.samples[0].meta);
     // readSlimeDump, asked for samples as they arrive (the way the app opens), reads it again
     const torch = legacyTorch(bytes);
     let seen = 0;
-    const streamed = readSlimeDump(bytesSource('shared.pt', torch), { onSamples: (s) => (seen = s.length) });
+    const streamed = readSlimeDump(bytesSource('shared.pt', torch), {
+      onSamples: (s) => (seen = s.length),
+    });
     const whole = readSlimeDump(bytesSource('shared.pt', torch));
     expect(seen).toBe(3000);
     expect(streamed.samples).toHaveLength(3000);

@@ -135,14 +135,14 @@ describe('sorted orders', () => {
       rows: packRows(
         (
           [
-          [30, 0.5],
-          [12, null],
-          [25, 0.5],
-          [7, 1],
-          [19, 0.5],
-          [3, null],
-          [40, -1],
-        ] as const
+            [30, 0.5],
+            [12, null],
+            [25, 0.5],
+            [7, 1],
+            [19, 0.5],
+            [3, null],
+            [40, -1],
+          ] as const
         ).map(([row_id, reward]) =>
           row({ row_id, start: 0, end: 1, reward: reward as never, items: [] }),
         ),

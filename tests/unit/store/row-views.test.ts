@@ -215,7 +215,9 @@ describe('row views', () => {
         }),
       ],
     });
-    expect(getRowViews(buildStore({ rows: packRows([only]) }), [1])[0].items[0]).not.toHaveProperty('links');
+    expect(getRowViews(buildStore({ rows: packRows([only]) }), [1])[0].items[0]).not.toHaveProperty(
+      'links',
+    );
   });
 });
 

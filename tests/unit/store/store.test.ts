@@ -281,11 +281,13 @@ describe('queryRows sorts exactly as a plain comparator sort', () => {
       Array.from(queryRows(synthetic, { sort: 'start', filter: { statuses: ['none'] } })),
     ).toEqual([]);
     expect(
-      Array.from(queryRows(buildStore({ rows: packRows([]) }), { sort: 'duration', descending: true })),
+      Array.from(
+        queryRows(buildStore({ rows: packRows([]) }), { sort: 'duration', descending: true }),
+      ),
     ).toEqual([]);
-    expect(Array.from(queryRows(buildStore({ rows: packRows([rows[3]]) }), { sort: 'reward' }))).toEqual([
-      rows[3].row_id,
-    ]);
+    expect(
+      Array.from(queryRows(buildStore({ rows: packRows([rows[3]]) }), { sort: 'reward' })),
+    ).toEqual([rows[3].row_id]);
   });
 });
 
