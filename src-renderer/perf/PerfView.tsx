@@ -10,6 +10,7 @@ import { Histogram } from './Histogram';
 import { PERF_STATS, formatPerfValue, perfTableRows, perfUnit } from './perf-table';
 import { RunningChart } from './RunningChart';
 import { formatValue } from './value-format';
+import { keptOpenText } from './kept-open';
 import './perf.css';
 
 /** Span names whose duration distributions get a chart (the rest are in the table). */
@@ -143,13 +144,7 @@ export function PerfView({ file }: { file: FileSummary }) {
           >
             {rollout.stragglers.sentence}
           </button>
-          . What kept the rollout open:{' '}
-          {Object.entries(rollout.breakdownOwn.seconds)
-            .filter(([, sec]) => sec > 0)
-            .sort((x, y) => y[1] - x[1])
-            .map(([category, sec]) => `${category} ${formatValue(sec, 's')}`)
-            .join(', ')}
-          .
+          . What kept the rollout open: {keptOpenText(rollout.breakdownOwn.seconds)}.
         </p>
       )}
 
