@@ -85,7 +85,11 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
               split.rest = part.wait((bytesRead) =>
                 options.onProgress?.({ bytesRead, samplesRead: index, phase: 'reading' }),
               );
-              return split.rest !== null;
+              if (split.rest !== null) return true;
+              // it gave up (and is ended): what it sent ahead is nobody's rows
+              split.part = null;
+              split.pieces = [];
+              return false;
             },
           });
         }
