@@ -1,5 +1,5 @@
 import type { ByteSource } from '../../bytes/byte-source';
-import type { PendingPart } from '../../bytes/part-reader';
+import type { MadeOfPartRows, PendingPart } from '../../bytes/part-reader';
 import { pyKind, type LazyList, type PyValue, type TensorRef } from '../../model/py-value';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import {
@@ -70,7 +70,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     rest: SlimePart | null;
   } = { part: null, pieces: [], rest: null };
   let listSoFar: PyValue[] = [];
-  let dump: { samples: PyValue[]; rolloutId: PyValue };
+  let dump: { samples: PyValue[]; rolloutId: PyValue; madeOfPartRows?: MadeOfPartRows[] };
   try {
     dump = readSlimeDump(source, {
       replay: rows.inFile?.replay,
@@ -142,6 +142,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     sampleCount: dump.samples.length,
     untracedSamples,
     rolloutId: toJsonScalar(dump.rolloutId),
+    madeOfPartRows: dump.madeOfPartRows,
   };
 }
 

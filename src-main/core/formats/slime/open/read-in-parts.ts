@@ -1,5 +1,10 @@
 import type { ByteSource } from '../../../bytes/byte-source';
-import type { PartHelper, PartReader, PendingPart } from '../../../bytes/part-reader';
+import type {
+  MadeOfPartRows,
+  PartHelper,
+  PartReader,
+  PendingPart,
+} from '../../../bytes/part-reader';
 import type { PyValue } from '../../../model/py-value';
 import { fromCloneable, toCloneable, type ClonedPyValue } from '../../../model/py-value-clone';
 import type { PackedRow } from '../../../model/row';
@@ -78,6 +83,8 @@ export interface SlimeRowsPiece {
   /** the facts of samples `factsFrom` on (null where no sample dict) */
   factsFrom: number;
   facts: (SampleFacts | null)[];
+  /** what the file's thread asked made of these rows (PartHelper.madeOfRows), if it asked */
+  made?: unknown;
 }
 
 /**
@@ -155,13 +162,15 @@ export class PartStarter {
     const bytesPerSample = (bytesRead - this.mark.bytes) / (built - this.mark.built);
     const secondsLeft =
       ((size - bytesRead) * (now - this.mark.at)) / (bytesRead - this.mark.bytes) / 1000;
-    if (
-      !(buildShare >= SPLIT_MIN_BUILD_SHARE) ||
-      bytesPerSample > SPLIT_MAX_SAMPLE_BYTES ||
-      !(secondsLeft >= this.minSeconds) ||
-      rows.notAlone > 0
-    )
-      return null;
+    // no least time (tests, comparisons): every dump its samples let be read in parts is, whether
+    // or not it pays
+    const forced = this.minSeconds === 0;
+    const pays =
+      forced ||
+      (buildShare >= SPLIT_MIN_BUILD_SHARE &&
+        bytesPerSample <= SPLIT_MAX_SAMPLE_BYTES &&
+        secondsLeft >= this.minSeconds);
+    if (!pays || rows.notAlone > 0) return null;
     const from = bytesRead + (size - bytesRead) * MAIN_PART;
     const pending = this.reader!.start(this.source.path!, Math.floor(from));
     if (pending === null) return null;
@@ -210,7 +219,14 @@ export function readSlimePart(
     const factsFrom = Math.max(factsSent, rows.claimed);
     factsSent = rows.facts.length;
     const facts = rows.facts.slice(factsFrom);
-    return { list: rows.listsStarted, rows: rows.takeRows(), factsFrom, facts };
+    const sent = rows.takeRows();
+    return {
+      list: rows.listsStarted,
+      rows: sent,
+      factsFrom,
+      facts,
+      made: helper.madeOfRows?.(sent),
+    };
   };
   const dump = readSlimeDump(source, {
     replay: inFile.replay,
@@ -273,14 +289,21 @@ export function takeSlimePart(
   list: readonly PyValue[],
   part: SlimePart,
   pieces: readonly unknown[],
-): { samples: PyValue[]; rolloutId: PyValue } {
+): { samples: PyValue[]; rolloutId: PyValue; madeOfPartRows: MadeOfPartRows[] } {
   const samples = rows.listUpTo(list, part.first);
+  const madeOfPartRows: MadeOfPartRows[] = [];
   for (let index = samples.length; index < part.sampleCount; index++) samples.push(null);
   for (const [index, sample] of part.kept) samples[index] = fromCloneable(sample);
   rows.facts.length = Math.min(rows.facts.length, part.first);
   for (const piece of [...(pieces as SlimeRowsPiece[]), part]) {
     if (piece.list !== part.list) continue;
     revivePackedRows(piece.rows);
+    if (piece.made !== undefined)
+      madeOfPartRows.push({
+        firstRow: rows.rows.length,
+        rows: piece.rows.length,
+        made: piece.made,
+      });
     for (const row of piece.rows) rows.rows.push(row);
     while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
     for (const facts of piece.facts) rows.facts.push(facts);
@@ -293,5 +316,5 @@ export function takeSlimePart(
   }
   rows.perf.absorb(part.perf);
   rows.tally.skippedEvents += part.skippedEvents;
-  return { samples, rolloutId: fromCloneable(part.rolloutId) };
+  return { samples, rolloutId: fromCloneable(part.rolloutId), madeOfPartRows };
 }
