@@ -1,4 +1,4 @@
-import type { PackedRow, SpanItem } from '../model/row';
+import type { PackedRow, PdPhase, PdRole, SpanItem } from '../model/row';
 import { unpackItems } from './packed-items';
 import type {
   ResumedSample,
@@ -8,6 +8,7 @@ import type {
 } from '../model/rollout-figures';
 import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
 import { isGroupWide, sampleWorkEnd } from './sample-work';
+import { layOutFlatPdPhases } from './flat-pd-stretches';
 
 /**
  * What kept the rollout open, moment by moment, over its own window: a rollout ends when its
@@ -28,11 +29,11 @@ export function buildOwnBreakdown(
   }
   const from = globalStartSec + own.startSec;
   const to = globalStartSec + own.endSec;
-  const spans = unpackItems(bounding.packed).filter(
-    (item): item is SpanItem =>
-      item.type === 'span' && !isGroupWide(item) && !isVirtualPdSpan(item),
+  const allSpans = unpackItems(bounding.packed).filter(
+    (item): item is SpanItem => item.type === 'span' && !isGroupWide(item),
   );
-  const pieces = spans.flatMap(categorisedPieces);
+  const spans = allSpans.filter((span) => !isVirtualPdSpan(span));
+  const pieces = [...spans.flatMap(categorisedPieces), ...flatPdPieces(allSpans, spans)];
   const rowStart = Math.max(from, firstWorkStart(bounding, from));
   const cuts = new Set<number>([from, to, rowStart]);
   for (const piece of pieces) {
@@ -211,4 +212,31 @@ function unionLength(intervals: [number, number][]): number {
 /** slime's legacy `[P]`/`[D]` spans repeat their request's interval: the request counts once. */
 function isVirtualPdSpan(span: SpanItem): boolean {
   return span.attrs.end_attrs.timeline_pd_virtual_role !== undefined;
+}
+
+/**
+ * A request with flat PD keys (its `[P]`/`[D]` virtual spans carry the phases) counts its
+ * phases as prefill and decode, laid out as current dumps' `sglang_pd_*` children are, at the
+ * depth those children would have: without this the whole request counted as generation.
+ */
+function flatPdPieces(allSpans: SpanItem[], realSpans: SpanItem[]): Piece[] {
+  const phasesOf = new Map<string, Partial<Record<PdRole, PdPhase[]>>>();
+  for (const span of allSpans) {
+    if (!span.pd || !isVirtualPdSpan(span) || !span.parent_span_id) continue;
+    const phases = phasesOf.get(span.parent_span_id) ?? {};
+    phases[span.pd.role] = span.pd.phases;
+    phasesOf.set(span.parent_span_id, phases);
+  }
+  if (phasesOf.size === 0) return [];
+  const pieces: Piece[] = [];
+  for (const request of realSpans) {
+    const phases = request.span_id ? phasesOf.get(request.span_id) : undefined;
+    if (!phases) continue;
+    const interval = { start: request.start_ts, end: request.display_end_ts };
+    for (const stretch of layOutFlatPdPhases(interval, phases)) {
+      const { start, end, role } = stretch;
+      pieces.push({ start, end, rank: request.depth + 1, category: role });
+    }
+  }
+  return pieces;
 }

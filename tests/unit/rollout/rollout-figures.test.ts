@@ -206,3 +206,43 @@ describe('synthetic dumps with resumed groups (tests/bench/slime-dump-writer.mjs
     expect(idle.b!).toBeGreaterThan(3000);
   });
 });
+
+describe('rollout_pd_legacy: flat PD keys split what kept the rollout open (TRACE_MODEL 4)', () => {
+  interface RequestItem extends CacheItem {
+    attrs: { end_attrs: Record<string, unknown> };
+  }
+  const cache = readJson<Cache>(resolve(SLIME, 'rollout_pd_legacy.pt.expected.json'));
+
+  it('the bounding sample’s request counts its phases as prefill and decode, the rest generation', () => {
+    const r = open(resolve(SLIME, 'rollout_pd_legacy.pt')).perf.rollout;
+    const bounding = cache.rows.find((row) => row.row_id === r.breakdownOwn.boundingRowId)!;
+    // the last group to end holds the bounding sample (slime's rows: the latest row end)
+    expect(bounding.group_index).toBe(
+      cache.rows.find((row) => row.end === Math.max(...cache.rows.map((x) => x.end)))!.group_index,
+    );
+    // independently, from slime's own rows of the file: its one request and its flat keys
+    const requests = bounding.items.filter((i) => i.name === 'sglang_generate') as RequestItem[];
+    expect(requests).toHaveLength(1);
+    const request = requests[0];
+    const attrs = request.attrs.end_attrs;
+    const sumOf = (role: string) =>
+      Object.entries(attrs)
+        .filter(([key]) => key.startsWith(`pd_${role}_`) && key.endsWith('_duration'))
+        .reduce((sum, [, value]) => sum + (value as number), 0);
+    const [prefill, decode, queue] = [sumOf('prefill'), sumOf('decode'), attrs.queue_time];
+    const length = request.display_end_ts! - request.start_ts!;
+    // the phases fit in the request and the queue time in its prefill: laid out from the
+    // request's start, queue time first, then prefill, then decode, then the rest
+    expect(prefill + decode).toBeLessThan(length);
+    expect(queue).toBeLessThan(prefill);
+    const seconds = r.breakdownOwn.seconds;
+    expect(seconds.prefill).toBeCloseTo(prefill - (queue as number), 6);
+    expect(seconds.decode).toBeCloseTo(decode, 6);
+    expect(seconds.generation).toBeCloseTo(length - prefill - decode, 6);
+    // before its request the sample had not started, or queued: no other generation
+    expect(seconds.queueing).toBeCloseTo(
+      request.start_ts! - cache.global_start + (queue as number),
+      6,
+    );
+  });
+});

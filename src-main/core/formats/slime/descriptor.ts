@@ -10,6 +10,7 @@ import {
 } from '../format-descriptor';
 import { readLazyList, readSlimeDump, readTensorValues, sniffSlimeDump } from './read-slime-dump';
 import { SamplesInFile } from './samples-in-file';
+import { dumpRolloutId } from './dump-rollout-id';
 import { HandedOver, IncrementalRows, newSamplesOf, sampleRow } from './open/incremental-rows';
 import { PartStarter, readSlimePart, takeSlimePart, type SlimePart } from './open/read-in-parts';
 
@@ -134,14 +135,22 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     notices.push(
       `${rows.tally.skippedEvents} trace events skipped: an id, type or name that is not a plain value.`,
     );
+  const samples = rows.traceSamples(dump.samples);
+  // only traced samples can be resumed: theirs are the start rollout ids that count
+  const { rolloutId, notice } = dumpRolloutId(
+    toJsonScalar(dump.rolloutId),
+    source.name,
+    rows.rows.map((row) => samples.facts[row.row_id]?.startRolloutId ?? null),
+  );
+  if (notice !== null) notices.push(notice);
   return {
     rows: rows.rows,
-    samples: rows.traceSamples(dump.samples),
+    samples,
     perf: rows.perf.result(),
     notices,
     sampleCount: dump.samples.length,
     untracedSamples,
-    rolloutId: toJsonScalar(dump.rolloutId),
+    rolloutId,
     madeOfPartRows: dump.madeOfPartRows,
   };
 }
