@@ -99,9 +99,11 @@ export function App() {
 
   useEffect(() => {
     restoreTheme();
-    const offProgress = host.api.onProgress((progress) =>
-      useFilesStore.getState().progress(progress),
-    );
+    // a run's files show in its tab's strip and as its one top-bar item, not as opening files
+    const offProgress = host.api.onProgress((progress) => {
+      if (!useRunStore.getState().fileProgress(progress))
+        useFilesStore.getState().progress(progress);
+    });
     const offHost = host.api.onHostEvent((event) => {
       if (event.type === 'files-opened') {
         void adoptFiles(event.fileIds, event.compare, event.errors);
@@ -117,7 +119,8 @@ export function App() {
     // at once with the rows read so far, instead of at their next progress or preview; after
     // a break in serve mode's event stream, opens that ended meanwhile end here too. A failed
     // ask changes nothing: the stream's next connection asks again.
-    const sync = () => void syncOpens(host.api).catch(() => {});
+    const sync = () =>
+      void syncOpens(host.api, (openId) => useRunStore.getState().ownsOpen(openId)).catch(() => {});
     sync();
     const offConnected = host.onEventsConnected(sync);
     // Files named on the command line (or the demo rollout) are opened by main at start-up.

@@ -4,13 +4,17 @@ import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
 import { RunTabs } from '../run/RunTabs';
+import { RunOpeningItems } from '../run/RunOpeningItems';
 import { useRunStore } from '../run/run-store';
 import { cancelOpening, openFiles } from '../state/open-files';
 import { TopBarActions } from './TopBarActions';
 
 const ACCEPT = '.pt,.pth,.jsonl,.json,.gz';
 
-/** Open button, one tab per open file (with close), and the files being opened. */
+/**
+ * Open button, one tab per open file (with close), and what is being opened: each file, and
+ * each run as one item (its files inside it).
+ */
 export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
   const host = useHost();
   const input = useRef<HTMLInputElement>(null);
@@ -114,6 +118,7 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
           </div>
         ))}
         <RunTabs host={host} onActivate={() => setActiveTrends(null)} />
+        <RunOpeningItems host={host} />
         {opening.map((o) => (
           <div key={o.openId} className="tab opening" data-testid="opening-tab">
             <span className="tab-name">{o.name}</span>

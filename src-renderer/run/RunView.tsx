@@ -142,7 +142,7 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   const selectedKey = selection?.kind === 'sample' ? keyOf(selection.file, selection.rowId) : null;
   return (
     <div className="run-view" data-testid="run-view">
-      {result.complete ? null : <RunProgress host={host} runId={runId} result={result} />}
+      {result.complete ? null : <RunProgress host={host} runId={runId} />}
       <header className="run-header">
         <span data-testid="run-counts">
           {counts.samples} samples · {counts.samplesWithServerRequests} joined to{' '}

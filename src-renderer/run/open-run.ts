@@ -89,6 +89,8 @@ export async function openDroppedTogether(host: TraceHost, paths: string[]): Pro
     if (first.isRun) {
       isTab = true;
       useRunStore.getState().start(id, `${paths.length} files`, paths);
+      // its files' progress came before main said they are a run: they showed as opening files
+      useFilesStore.getState().handOver((openId) => useRunStore.getState().ownsOpen(openId));
       adopt(host, id, first);
       // a state that came before the answer
       if (latest) adopt(host, id, latest);

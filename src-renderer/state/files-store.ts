@@ -57,6 +57,11 @@ export interface FilesState {
   /** bytes prepared or sent so far, before main reads the file */
   sendProgress(openId: string, stage: 'preparing' | 'uploading', done: number): void;
   cancelLocal(openId: string): void;
+  /**
+   * Opens shown elsewhere from now on (a run's files: its tab's strip and its one top-bar
+   * item): their opening tabs go, and later events of them are not this store's.
+   */
+  handOver(isTaken: (openId: string) => boolean): void;
   addError(error: FileError): void;
   dismissError(index: number): void;
 }
@@ -106,6 +111,14 @@ export const useFilesStore = create<FilesState>()((set) => ({
     set((s) => ({
       opening: s.opening.map((o) => (o.openId === openId ? { ...o, cancelled: true } : o)),
     })),
+  handOver: (isTaken) =>
+    set((s) => {
+      const taken = s.opening.filter((o) => isTaken(o.openId));
+      if (taken.length === 0) return {};
+      const ended = new Set(s.ended);
+      for (const o of taken) ended.add(o.openId);
+      return { opening: s.opening.filter((o) => !isTaken(o.openId)), ended };
+    }),
   // the open's call answered: a file shown while it was read but never opened whole (failed,
   // cancelled) goes; one opened whole has its summary from the answer already
   finishOpening: (openId) =>

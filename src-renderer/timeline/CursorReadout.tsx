@@ -1,7 +1,6 @@
 import type { RowView } from '../../src-main/core/api/trace-api';
 import type { ShownOrder } from '../host/shown-order';
 import { cursorCounts } from './cursor-counts';
-import { formatExactClock } from './time-format';
 
 /**
  * The line under the timeline: at the cursor's time, how many samples had not started, were
@@ -13,14 +12,16 @@ export function CursorReadout(props: {
   hoverRow: RowView | undefined;
   /** a time in the axis' format at the current zoom */
   clock: (sec: number) => string;
+  /** the same time exact to the microsecond */
+  exactClock: (sec: number) => string;
 }) {
-  const { order, cursorSec, hoverRow, clock } = props;
+  const { order, cursorSec, hoverRow, clock, exactClock } = props;
   const counts = cursorSec === null || !order ? null : cursorCounts(order, cursorSec);
   return (
     <div className="cursor-readout" data-testid="cursor-readout">
       {counts && cursorSec !== null ? (
         <>
-          at <span title={formatExactClock(cursorSec)}>{clock(cursorSec)}</span>:{' '}
+          at <span title={exactClock(cursorSec)}>{clock(cursorSec)}</span>:{' '}
           <b>{counts.notStarted}</b> not started · <b>{counts.running}</b> running ·{' '}
           <b>{counts.finished}</b> finished
           {hoverRow && (

@@ -1,25 +1,28 @@
 import { useState } from 'react';
 import type { Window } from './time-window';
 import { buildTicks, labelWidthPx } from './time-format';
+import type { TimelineClock } from './timeline-clock';
 
 export const AXIS_HEIGHT = 28;
 
 /**
- * The time axis: ticks at round steps as clock times from the file's start (or wall clock),
- * first and last labels kept inside the axis; dragging over it zooms to the dragged range.
+ * The time axis: ticks at round steps of the timeline's clock (from the file's start, from a
+ * compared rollout's own window start, or the wall clock), first and last labels kept inside
+ * the axis; dragging over it zooms to the dragged range.
  */
 export function TimeAxis(props: {
   window: Window;
   width: number;
   left: number;
-  /** the file's start as epoch seconds, when ticks show wall-clock time */
-  wallClockBaseSec: number | null;
+  /** what the window's file seconds read as */
+  clock: TimelineClock;
   onZoomTo(window: Window): void;
 }) {
-  const { window: w, width, wallClockBaseSec } = props;
+  const { window: w, width, clock } = props;
   const [brush, setBrush] = useState<{ from: number; to: number } | null>(null);
-  const base = wallClockBaseSec ?? 0;
-  const ticks = buildTicks(base + w.startSec, base + w.endSec, width);
+  // ticks sit at round times of the clock shown, not of the file
+  const shift = clock.shownMinusFileSec;
+  const ticks = buildTicks(shift + w.startSec, shift + w.endSec, width);
   const toSec = (clientX: number, el: Element) => {
     const rect = el.getBoundingClientRect();
     return w.startSec + ((clientX - rect.left) / rect.width) * (w.endSec - w.startSec);

@@ -6,7 +6,8 @@ import { useRowPage } from '../host/data-hooks';
 import type { HitBox, RowDrawStats } from './draw-timeline';
 import { rowAt, visibleRange } from './row-layout';
 import { fitWindow, panWindow, zoomWindow } from './time-window';
-import { decimalsForPixel, formatClock } from './time-format';
+import { decimalsForPixel } from './time-format';
+import { clockText, exactClockText, timelineClock } from './timeline-clock';
 import { useViewport, useWheelZoom } from './use-viewport';
 import { useRowExpansion } from './use-row-expansion';
 import { useTimelineKeys } from './use-timeline-keys';
@@ -46,8 +47,9 @@ export function Timeline({
   /** whether this timeline answers the keyboard (one of two compared timelines does) */
   keyboard?: boolean;
   /**
-   * (ours) where this timeline's shared window and cursor start, in its file's seconds: compared
-   * rollouts align on their own windows (a resumed rollout's own work starts an hour in)
+   * (ours) where this timeline's shared window and cursor start, in its file's seconds, and
+   * where its clock reads 0: compared rollouts align on their own windows (a resumed rollout's
+   * own work starts an hour in), and their axes, cursor and tooltips read alike
    */
   originSec?: number;
 }) {
@@ -223,12 +225,16 @@ export function Timeline({
     }
   };
 
-  // one time format everywhere: a clock from the file's start (or the wall clock, UTC), with
-  // the decimals the zoom needs; exact to the microsecond in titles
-  const wallBase = wallClock ? (file.globalStartSec ?? 0) % 86400 : null;
+  // one clock everywhere (axis, cursor readout, tooltip): from this timeline's origin (the
+  // file's start; a compared rollout's own window start) or the wall clock (UTC), with the
+  // decimals the zoom needs; exact to the microsecond in titles
+  const timeClock = useMemo(
+    () => timelineClock(originSec, wallClock ? (file.globalStartSec ?? 0) : null),
+    [originSec, wallClock, file.globalStartSec],
+  );
   const decimals = decimalsForPixel((window.endSec - window.startSec) / canvasWidth);
-  const clock = (sec: number) =>
-    wallBase === null ? formatClock(sec, decimals) : formatClock(wallBase + sec, decimals, true);
+  const clock = (sec: number) => clockText(timeClock, sec, decimals);
+  const exactClock = (sec: number) => exactClockText(timeClock, sec);
 
   // the cursor of a compared timeline follows the pointer over its twin
   const cursorSec = hover ? secAt(hover.x) : sharedCursor;
@@ -282,7 +288,7 @@ export function Timeline({
           window={window}
           width={canvasWidth}
           left={labelWidth}
-          wallClockBaseSec={wallBase}
+          clock={timeClock}
           onZoomTo={setWindow}
         />
         <div
@@ -373,7 +379,13 @@ export function Timeline({
           </div>
         )}
       </div>
-      <CursorReadout order={order} cursorSec={cursorSec} hoverRow={hoverRow} clock={clock} />
+      <CursorReadout
+        order={order}
+        cursorSec={cursorSec}
+        hoverRow={hoverRow}
+        clock={clock}
+        exactClock={exactClock}
+      />
       {hover?.hit && hoverItem && (
         <TimelineTooltip
           item={hoverItem}

@@ -1,7 +1,8 @@
 /**
  * One time format for the timeline: ticks, tooltips, the cursor readout and the details panel
- * all show a time as a compact clock from the file's start (`52:50.0`, `1:02:13.350`) with as
- * many decimals as the zoom needs; durations keep units (`1.67 min`, `12.5 ms`).
+ * all show a time as a compact clock from the file's start (`52:50.0`, `1:02:13.350`; a
+ * compared timeline's from its own window start, `timeline-clock.ts`) with as many decimals as
+ * the zoom needs; durations keep units (`1.67 min`, `12.5 ms`).
  */
 
 /** Tick steps in seconds: 1-2-5 below a second, then clock-friendly steps. */

@@ -63,6 +63,25 @@ test('compare 7 vs 8: the answer on top names the idle time between attempts and
     );
   await expect.poll(() => axisStart('b')).toBeCloseTo(3570 - 58.332262 * 0.03, 3);
   await expect.poll(() => axisStart('a')).toBeCloseTo(-58.332262 * 0.03, 3);
+  // and both read time since their own window's start: the same labels at the same places,
+  // where B's used to read from its file's start (0:59:30 ... 1:00:30)
+  const side = (s: 'a' | 'b') => page.getByTestId(`compare-side-${s}`);
+  const tickLabels = (s: 'a' | 'b') => side(s).getByTestId('axis-tick').allTextContents();
+  await expect.poll(() => tickLabels('b')).toEqual(await tickLabels('a'));
+  expect((await tickLabels('a'))[0]).toBe('0:00');
+  expect(await tickLabels('a')).toContain('0:30');
+  // the shared cursor reads the same moment on both
+  const canvasA = await side('a').getByTestId('timeline-canvas').boundingBox();
+  await page.mouse.move(canvasA!.x + canvasA!.width * 0.4, canvasA!.y + 5);
+  const readoutAt = async (s: 'a' | 'b') =>
+    /^at (\S+):/.exec((await side(s).getByTestId('cursor-readout').textContent()) ?? '')?.[1];
+  await expect.poll(() => readoutAt('a')).toMatch(/^0:2\d\.\d+$/);
+  expect(await readoutAt('b')).toBe(await readoutAt('a'));
+  // a tooltip on B: row 0 (resumed) starts its group span at the own window's start
+  const canvasB = await side('b').getByTestId('timeline-canvas').boundingBox();
+  await page.mouse.move(canvasB!.x + canvasB!.width * 0.3, canvasB!.y + 10);
+  await expect(side('b').getByTestId('tooltip')).toContainText(/0:00\.\d+ → 0:42\.\d+/);
+  await page.mouse.move(0, 0);
   // the linked figure opens B with exactly those rows
   await answer.getByRole('button', { name: '8 samples resumed from rollout 7' }).click();
   await expect(page.getByTestId('row-count')).toContainText('8 / 24 rows');

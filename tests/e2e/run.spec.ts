@@ -1,7 +1,10 @@
 import { test, expect } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { startServe } from './support/start-serve';
-import { resolve } from 'node:path';
+import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
 
 /**
  * A run folder (issue 20) opens as one run tab: trainer lanes above the samples, rollouts and
@@ -86,4 +89,43 @@ test('a run folder opens as one tab; a sample leads to its SGLang request and ba
   // no stale sample in this run: the filter leaves no row
   await page.getByTestId('run-stale-only').check();
   await expect(page.getByTestId('run-sample-row')).toHaveCount(0);
+});
+
+test('a run still opening is one item in the top bar, its files counted inside it, with one Cancel', async ({
+  page,
+}) => {
+  // the fixture run and a dump that takes seconds to read (short token lists, many samples), so
+  // the run is still opening while the page is looked at
+  const dir = mkdtempSync(join(tmpdir(), 'te-run-opening-'));
+  for (const name of ['rollout_0.pt', 'rollout_1.pt', 'sglang_otel_trace.json'])
+    copyFileSync(join(RUN, name), join(dir, name));
+  cpSync(join(RUN, 'comm_timeline'), join(dir, 'comm_timeline'), { recursive: true });
+  writeSlimeDump(join(dir, 'rollout_2.pt'), Infinity, 150, 30_000, { rolloutId: 2 });
+  const { server: opening } = await startServe(CLI, PORT + 1, TOKEN, [dir]);
+  try {
+    await page.goto(`http://127.0.0.1:${PORT + 1}/?token=${TOKEN}`);
+    await expect(page.getByTestId('run-tab')).toHaveCount(1);
+    const item = page.getByTestId('run-opening-tab');
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText(basename(dir));
+    // 2 dumps, SGLang's file, 2 trainer ranks and the big dump
+    await expect(item.getByTestId('run-opening-files')).toContainText(/\d of 6 files in/);
+    // once the strip shows a file being read, its progress has reached the page: the file is
+    // inside the run's item, not an opening file of its own with a Cancel of its own
+    const strip = page.getByTestId('run-progress');
+    await expect(strip.locator('.run-progress-bar').first()).toBeVisible();
+    expect(await page.getByTestId('opening-tab').count()).toBe(0);
+    expect(await page.getByTestId('cancel-open').count()).toBe(0);
+    expect(await strip.isVisible()).toBe(true);
+    // the item's one Cancel stops the run: the files in stay in the run tab
+    await item.getByTestId('run-opening-cancel').click();
+    await expect(strip).toHaveCount(0);
+    await expect(item).toHaveCount(0);
+    await expect(page.getByTestId('run-tab')).toHaveCount(1);
+    await expect(page.getByTestId('run-counts')).toContainText('samples');
+    await expect(page.getByTestId('opening-tab')).toHaveCount(0);
+  } finally {
+    opening.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
