@@ -1,8 +1,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { openFileSource } from '../core/bytes/file-source';
 import { formatById } from '../core/formats/registry';
-import { PartBoundary, type PartRowProducts } from '../core/bytes/part-reader';
-import { partRowsMaker } from './part-row-products';
+import { PartBoundary } from '../core/bytes/part-reader';
 import {
   RANGE_BOUNDARY,
   RANGE_BYTES,
@@ -23,11 +22,9 @@ export interface RangeWorkerData {
   port: MessagePort;
   /** RANGE_STATE and RANGE_BYTES (range-signal.ts) */
   signal: Int32Array;
-  /** what to make of the part's rows beside them (FormatPartReader.start's madeOfRows) */
-  madeOfRows: PartRowProducts | null;
 }
 
-const { format, path, from, port, signal, madeOfRows } = workerData as RangeWorkerData;
+const { format, path, from, port, signal } = workerData as RangeWorkerData;
 try {
   const source = openFileSource(path);
   try {
@@ -38,7 +35,6 @@ try {
       onPosting: () => Atomics.store(signal, RANGE_STATE, RANGE_POSTING),
       boundary: new PartBoundary(signal, RANGE_BOUNDARY),
       send: (piece, pieceTransfer) => port.postMessage({ piece }, pieceTransfer),
-      madeOfRows: partRowsMaker(madeOfRows),
     });
     port.postMessage({ part }, transfer);
   } finally {

@@ -47,38 +47,11 @@ export interface PartHelper {
    * would otherwise hold its whole part until the end lets each piece go (PendingPart.pieces).
    */
   send(piece: unknown, transfer: ArrayBuffer[]): void;
-  /**
-   * What the file's thread asked to be made of the part's rows (FormatPartReader.start), made of
-   * one batch of them in row order: a format that sends its rows in pieces puts the result beside
-   * each piece's rows and gives them back with its rows (FormatOpened.madeOfPartRows). Absent
-   * when nothing was asked.
-   */
-  madeOfRows?(rows: readonly unknown[]): unknown;
-}
-
-/** What can be made of a part's rows on the helper thread (its id names the maker). */
-export type PartRowProducts = 'search-texts';
-
-/** A batch of the part's rows (from `firstRow`, `rows` of them) and what was made of them. */
-export interface MadeOfPartRows {
-  firstRow: number;
-  rows: number;
-  made: unknown;
 }
 
 /** A PartReader for any format: the helper thread reads the part with that format's readPart. */
 export interface FormatPartReader {
-  /**
-   * `madeOfRows`: what the helper makes of each batch of rows it builds, beside them
-   * (PartHelper.madeOfRows), for the file's thread to take in rather than make after both
-   * are done.
-   */
-  start(
-    format: string,
-    path: string,
-    from: number,
-    madeOfRows?: PartRowProducts | null,
-  ): PendingPart | null;
+  start(format: string, path: string, from: number): PendingPart | null;
   readonly threads: number;
   readonly splitMinSeconds?: number;
 }

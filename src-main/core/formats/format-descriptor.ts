@@ -1,5 +1,5 @@
 import type { ByteSource } from '../bytes/byte-source';
-import type { MadeOfPartRows, PartHelper, PartReader } from '../bytes/part-reader';
+import type { PartHelper, PartReader } from '../bytes/part-reader';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
 import type { PerfSummary } from '../model/perf';
 import type { PyValue } from '../model/py-value';
@@ -135,8 +135,6 @@ export interface FormatOpened {
   /** distinct bootstrap_room values, and whether they were joined */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
-  /** what a helper thread made of the rows it read, in row order (PartReader.madeOfRows) */
-  madeOfPartRows?: MadeOfPartRows[];
 }
 
 /** A descriptor with its id kept as a literal type, so the registry's id type derives from it. */

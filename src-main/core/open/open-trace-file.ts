@@ -144,8 +144,6 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   // the last rows since the format last said (texts of rows built only at the end are made
   // after opening, while the worker is idle: warm-indexes.ts)
   if (searchTexts?.started) {
-    // the helper thread's rows' texts, made beside them there; the rest made here
-    if (opened.madeOfPartRows) searchTexts.adopt(opened.rows, opened.madeOfPartRows);
     searchTexts.extend(opened.rows);
     searchTexts.seed(store);
   }
@@ -241,9 +239,7 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
     partReader:
       partReader && format.readPart
         ? {
-            // the app's path makes search texts as rows are read: the helper makes its rows'
-            start: (path, from) =>
-              partReader.start(format.id, path, from, searchTexts ? 'search-texts' : null),
+            start: (path, from) => partReader.start(format.id, path, from),
             threads: partReader.threads,
             splitMinSeconds: partReader.splitMinSeconds,
           }

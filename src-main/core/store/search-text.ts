@@ -1,6 +1,5 @@
-import type { MadeOfPartRows } from '../bytes/part-reader';
-import type { PackedRow } from '../model/row';
-import { isSearchTextRun, rowText, SEP_BYTE, type SearchTextRun } from '../rows/row-search-text';
+import type { AttrValue, PackedRow } from '../model/row';
+import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 import { grownColumn } from '../model/grown-column';
 
@@ -53,24 +52,6 @@ export class SearchTextsWhileReading {
       this.texts = new SearchTextColumn();
     }
     for (let r = this.texts.length; r < rows.length; r++) this.texts.add(rows[r]);
-  }
-
-  /**
-   * Takes in the texts a helper thread made of the rows it read (FormatOpened.madeOfPartRows,
-   * in row order), as far as they follow on from the texts made here: rows from `rows` the
-   * format gave last (the whole file's). What is not a run of its rows' texts is left for
-   * `extend` to make here.
-   */
-  adopt(rows: readonly PackedRow[], made: readonly MadeOfPartRows[]): void {
-    if (rows !== this.rows) return;
-    for (const batch of made) {
-      const { firstRow } = batch;
-      if (firstRow < this.texts.length || firstRow + batch.rows > rows.length) continue;
-      if (!isSearchTextRun(batch.made, batch.rows)) continue;
-      // this thread's last rows, read since the format last gave its rows
-      for (let r = this.texts.length; r < firstRow; r++) this.texts.add(rows[r]);
-      this.texts.appendRun(batch.made);
-    }
   }
 
   /** gives `store` the texts made so far of its rows (the same Row objects, in order) */
@@ -136,38 +117,6 @@ export class SearchTextColumn {
     this.used += size + 1;
     this.chunkUsed[this.chunks.length - 1] = this.used;
     this.length = r + 1;
-  }
-
-  /**
-   * Adds the rows whose texts `run` holds (made by another thread) after the last row's: copied
-   * into the last chunk where they fit, else kept as a chunk of their own.
-   */
-  appendRun(run: SearchTextRun): void {
-    if (run.ends.length === 0) return;
-    const size = run.ends[run.ends.length - 1] + 1;
-    let chunk = this.chunks[this.chunks.length - 1];
-    let at = this.used;
-    if (chunk !== undefined && at + size <= chunk.length)
-      chunk.set(run.bytes.subarray(0, size), at);
-    else {
-      chunk = run.bytes;
-      at = 0;
-      this.chunks.push(chunk);
-      this.chunkUsed.push(0);
-    }
-    const c = this.chunks.length - 1;
-    let start = at;
-    for (let i = 0; i < run.ends.length; i++) {
-      const r = this.length;
-      if (r === this.rowStart.length) this.growRows();
-      this.rowChunk[r] = c;
-      this.rowStart[r] = start;
-      this.rowEnd[r] = at + run.ends[i];
-      start = this.rowEnd[r] + 1;
-      this.length = r + 1;
-    }
-    this.used = at + size;
-    this.chunkUsed[c] = this.used;
   }
 
   /** The first `n` rows' texts, sharing these bytes. */
@@ -240,3 +189,135 @@ export class SearchTextColumn {
 }
 
 const decoder = new TextDecoder();
+
+/** Values up to this long are tried as ASCII first (TextBytes.put). */
+const ASCII_RUN = 64;
+
+/** Row text bytes made in place (reused for every row: only its copy in a chunk is kept). */
+class TextBytes {
+  bytes = Buffer.alloc(4096);
+  size = 0;
+
+  /** `text` lowercased (Unicode's rules, by the engine), as UTF-8 */
+  put(text: string): void {
+    // most values are short ASCII (keys, numbers, names, ids): lowercased byte by byte here,
+    // without a lowercased copy and a native call each (a second per 100k rows)
+    const n = text.length;
+    if (n <= ASCII_RUN) {
+      this.room(n);
+      const bytes = this.bytes;
+      const at = this.size;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0x80) break;
+        bytes[at + i] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+      }
+      if (i === n) {
+        this.size = at + n;
+        return;
+      }
+    }
+    const lower = text.toLowerCase();
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; a long value is measured instead, so a
+    // hostile 100 MB attr does not make room for 300 MB
+    this.room(lower.length < 65_536 ? lower.length * 3 : Buffer.byteLength(lower));
+    // Buffer.write encodes natively, in place
+    this.size += this.bytes.write(lower, this.size);
+  }
+
+  /** one ASCII byte (a separator) */
+  byte(b: number): void {
+    this.room(1);
+    this.bytes[this.size++] = b;
+  }
+
+  private room(n: number): void {
+    if (this.size + n <= this.bytes.length) return;
+    const bigger = Buffer.alloc(Math.max(this.bytes.length * 2, this.size + n));
+    this.bytes.copy(bigger, 0, 0, this.size);
+    this.bytes = bigger;
+  }
+}
+
+const out = new TextBytes();
+
+/**
+ * The row's text in `out` (the same bytes object each call): the parts joined by SEP, each
+ * attribute section as `key=value` pairs joined by spaces, span names once each, lowercased.
+ */
+function rowText(row: PackedRow): TextBytes {
+  out.size = 0;
+  const index = String(row.sample_index);
+  out.byte(HASH_BYTE);
+  out.put(index);
+  out.byte(SEP_BYTE);
+  out.put(index);
+  out.byte(SEP_BYTE);
+  out.put(row.source ?? '');
+  out.byte(SEP_BYTE);
+  out.put(row.status ?? '');
+  out.byte(SEP_BYTE);
+  putFlat(row.label);
+  out.byte(SEP_BYTE);
+  out.put(row.trace_id ?? '');
+  const names = new Set<string>();
+  // read in place: no item objects are made for the texts of 100k rows
+  const item = cursor.reset(row.packed);
+  while (item.next()) {
+    names.add(item.name);
+    for (let s = 0; s < item.sectionCount; s++) {
+      out.byte(SEP_BYTE);
+      const keys = item.sectionKeys(s);
+      for (let k = 0; k < keys.length; k++) {
+        if (k > 0) out.byte(SPACE_BYTE);
+        out.put(keys[k]);
+        out.byte(EQUALS_BYTE);
+        putFlat(item.attrAt(s, k));
+      }
+    }
+    const service = item.extra('service');
+    if (service) {
+      out.byte(SEP_BYTE);
+      out.put(service);
+    }
+  }
+  for (const name of names) {
+    out.byte(SEP_BYTE);
+    out.put(name);
+  }
+  return out;
+}
+
+/** an attribute value as text into `out`: `key=value` pairs and list items, space-separated */
+function putFlat(value: AttrValue): void {
+  if (value === null || value === undefined) return;
+  if (typeof value !== 'object') {
+    out.put(String(value));
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.byte(SPACE_BYTE);
+      putFlat(value[i]);
+    }
+    return;
+  }
+  let first = true;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (!first) out.byte(SPACE_BYTE);
+    out.put(key);
+    out.byte(EQUALS_BYTE);
+    putFlat(value[key]);
+    first = false;
+  }
+}
+
+const cursor = new PackedItemCursor();
+
+/** between the parts of a row's text (and after each row's): no search box input holds it */
+const SEP_BYTE = 0x01;
+const HASH_BYTE = 0x23;
+const SPACE_BYTE = 0x20;
+const EQUALS_BYTE = 0x3d;

@@ -5,9 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileSource } from '../../../src-main/core/bytes/file-source';
 import {
   PartBoundary,
-  type PartHelper,
   type PartReader,
-  type PartRowProducts,
   type PendingPart,
 } from '../../../src-main/core/bytes/part-reader';
 import type { FormatOpened } from '../../../src-main/core/formats/format-descriptor';
@@ -20,10 +18,6 @@ import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { unpackItems } from '../../../src-main/core/rows/packed-items';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 import { reopeningFile } from '../../support/reopening-file';
-import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
-import { buildStore } from '../../../src-main/core/store/build-store';
-import { searchTextReady, searchTextsOf } from '../../../src-main/core/store/search-text';
-import { partRowsMaker } from '../../../src-main/ingest/part-row-products';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
 import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
 
@@ -54,15 +48,8 @@ interface HelperLog {
   waited: boolean;
 }
 
-/**
- * The helper thread's work done in-process first; `lose`: its part never arrives; `madeOfRows`:
- * what it makes of its rows beside them, as the range worker does when the file's thread asks.
- */
-function inProcessReader(
-  log: HelperLog,
-  lose = false,
-  madeOfRows?: PartHelper['madeOfRows'],
-): PartReader {
+/** The helper thread's work done in-process first; `lose`: its part never arrives. */
+function inProcessReader(log: HelperLog, lose = false): PartReader {
   return {
     // a core to spare: a dump is read in parts from 2 (read-in-parts.ts); this small dump
     // however soon it is read
@@ -79,7 +66,6 @@ function inProcessReader(
           onPosting: () => {},
           boundary,
           send: (piece, transfer) => pieces.push(structuredClone(piece, { transfer })),
-          madeOfRows,
         });
         part = structuredClone(read.part, { transfer: read.transfer }) as SlimePart;
         log.first = part.first;
@@ -204,53 +190,6 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expect(log.waited).toBe(true);
     expectSameOpen(parts);
     expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
-  });
-
-  it('in the app, the helper makes its rows’ search texts beside them: the file is searchable as read, with the texts made here', () => {
-    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    let asked: PartRowProducts | null | undefined;
-    let madeFor = 0;
-    const trace = openTraceFile([openFileSource(path)], {
-      onPreview: () => {},
-      // this small dump read in parts, as one past SPLIT_MIN_BYTES is
-      formats: [
-        { ...slimeFormat, open: (s, o) => slimeFormat.open(s, { ...o, splitMinBytes: 0 }) },
-      ],
-      partReader: {
-        threads: 2,
-        splitMinSeconds: 0,
-        start(_format, helperPath, from, madeOfRows) {
-          asked = madeOfRows;
-          const make = partRowsMaker(madeOfRows)!;
-          const counted = (rows: readonly unknown[]) => ((madeFor += rows.length), make(rows));
-          return inProcessReader(log, false, counted).start(helperPath, from);
-        },
-      },
-    });
-    expect(asked).toBe('search-texts');
-    expect(log.failed).toBeUndefined();
-    // every row of its part, in pieces and with the part
-    expect(madeFor).toBe(trace.rows.length - log.first!);
-    expect(searchTextReady(trace.store)).toBe(true);
-    const texts = searchTextsOf(trace.store);
-    const after = searchTextsOf(buildStore({ rows: trace.rows.map((row) => ({ ...row })) }));
-    for (let r = 0; r < trace.rows.length; r++)
-      if (texts.text(r) !== after.text(r)) expect(texts.text(r), `row ${r}`).toBe(after.text(r));
-    // the headless commands never ask for texts
-    openTraceFile([openFileSource(path)], {
-      formats: [
-        { ...slimeFormat, open: (s, o) => slimeFormat.open(s, { ...o, splitMinBytes: 0 }) },
-      ],
-      partReader: {
-        threads: 2,
-        splitMinSeconds: 0,
-        start: (_format, helperPath, from, madeOfRows) => {
-          asked = madeOfRows;
-          return inProcessReader(log).start(helperPath, from);
-        },
-      },
-    });
-    expect(asked).toBeNull();
   });
 
   it('a small dump, or a machine with no cores to spare, reads it by one thread', () => {

@@ -12,7 +12,6 @@ import { resolve } from 'node:path';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { SLIME, fixtureSource } from '../../support/fixtures';
 import { point, row, span } from './hand-rows';
-import { searchTextRun } from '../../../src-main/core/rows/row-search-text';
 
 /** every row's search text, as strings */
 const textsOf = (store: Parameters<typeof searchTextsOf>[0]) => {
@@ -262,63 +261,5 @@ describe('searching the texts', () => {
     const out = new Uint8Array(2);
     long.matchInto('abab τέλος', out, null);
     expect(Array.from(out)).toEqual([1, 0]);
-  });
-});
-
-describe('texts made by another thread (a helper reading the end of a file)', () => {
-  // the rows of a real dump: the first 5 made here, the rest in runs as a helper makes them
-  const store = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_agentic.pt'))]).store;
-  const all = store.rows;
-  const made = textsOf(buildStore({ rows: all.map((r) => ({ ...r })) }));
-
-  it('a column takes runs after its own rows and reads and searches them as its own', () => {
-    for (const chunkBytes of [256, 1 << 20]) {
-      // small chunks: runs do not fit the last chunk and are kept as their own; large: copied in
-      const column = new SearchTextColumn(chunkBytes);
-      for (const r of all.slice(0, 5)) column.add(r);
-      column.appendRun(searchTextRun(all.slice(5, 9)));
-      column.appendRun(searchTextRun([]));
-      column.appendRun(searchTextRun(all.slice(9, 12)));
-      for (const r of all.slice(12)) column.add(r);
-      expect(Array.from({ length: column.length }, (_, r) => column.text(r))).toEqual(made);
-      for (const needle of ['sglang_generate', 'tool', '#1', 'e']) {
-        const out = new Uint8Array(column.length);
-        column.matchInto(needle, out, null);
-        expect(Array.from(out)).toEqual(made.map((t) => (t.includes(needle) ? 1 : 0)));
-      }
-    }
-  });
-
-  it('rows read while reading take in what the helper made of its rows, in order; what is not a run of them is made here', () => {
-    const rowsSoFar = all.slice(0, 3);
-    const reading = new SearchTextsWhileReading();
-    reading.extend(rowsSoFar);
-    // the file's thread read two more rows before it stopped; the helper's rows follow
-    rowsSoFar.push(...all.slice(3));
-    // runs made of other rows show they were taken in, not made again
-    const other = (from: number, to: number) => searchTextRun(all.slice(from, to).reverse());
-    reading.adopt(rowsSoFar, [
-      { firstRow: 5, rows: 3, made: other(5, 8) },
-      // not a run of 2 rows: made here
-      { firstRow: 8, rows: 2, made: other(8, 11) },
-      { firstRow: 10, rows: 2, made: { bytes: new Uint8Array(4), ends: new Int32Array([9, 2]) } },
-      { firstRow: 12, rows: 1, made: other(12, 13) },
-    ]);
-    reading.extend(rowsSoFar);
-    const whole = buildStore({ rows: rowsSoFar });
-    reading.seed(whole);
-    const texts = textsOf(whole);
-    expect(texts.slice(0, 5)).toEqual(made.slice(0, 5));
-    expect(texts.slice(5, 8)).toEqual(made.slice(5, 8).reverse());
-    expect(texts.slice(8, 12)).toEqual(made.slice(8, 12));
-    expect(texts.slice(12)).toEqual(made.slice(12));
-    // another list than the one read: nothing taken
-    const elsewhere = new SearchTextsWhileReading();
-    elsewhere.extend(all.slice(0, 3));
-    elsewhere.adopt(all.slice(), [{ firstRow: 3, rows: 1, made: other(3, 4) }]);
-    elsewhere.extend(all.slice(0, 4));
-    const four = buildStore({ rows: all.slice(0, 4) });
-    elsewhere.seed(four);
-    expect(textsOf(four)).toEqual(made.slice(0, 4));
   });
 });

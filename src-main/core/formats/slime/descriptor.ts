@@ -1,5 +1,5 @@
 import type { ByteSource } from '../../bytes/byte-source';
-import type { MadeOfPartRows, PendingPart } from '../../bytes/part-reader';
+import type { PendingPart } from '../../bytes/part-reader';
 import { pyKind, type LazyList, type PyValue, type TensorRef } from '../../model/py-value';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import {
@@ -71,7 +71,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     rest: SlimePart | null;
   } = { part: null, pieces: [], rest: null };
   let listSoFar: PyValue[] = [];
-  let dump: { samples: PyValue[]; rolloutId: PyValue; madeOfPartRows?: MadeOfPartRows[] };
+  let dump: { samples: PyValue[]; rolloutId: PyValue };
   try {
     dump = readSlimeDump(source, {
       replay: rows.inFile?.replay,
@@ -151,7 +151,6 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     sampleCount: dump.samples.length,
     untracedSamples,
     rolloutId,
-    madeOfPartRows: dump.madeOfPartRows,
   };
 }
 

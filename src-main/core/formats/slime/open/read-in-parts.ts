@@ -1,10 +1,5 @@
 import type { ByteSource } from '../../../bytes/byte-source';
-import type {
-  MadeOfPartRows,
-  PartHelper,
-  PartReader,
-  PendingPart,
-} from '../../../bytes/part-reader';
+import type { PartHelper, PartReader, PendingPart } from '../../../bytes/part-reader';
 import type { PyValue } from '../../../model/py-value';
 import { fromCloneable, toCloneable, type ClonedPyValue } from '../../../model/py-value-clone';
 import type { PackedRow } from '../../../model/row';
@@ -83,8 +78,6 @@ export interface SlimeRowsPiece {
   /** the facts of samples `factsFrom` on (null where no sample dict) */
   factsFrom: number;
   facts: (SampleFacts | null)[];
-  /** what the file's thread asked made of these rows (PartHelper.madeOfRows), if it asked */
-  made?: unknown;
 }
 
 /**
@@ -219,14 +212,7 @@ export function readSlimePart(
     const factsFrom = Math.max(factsSent, rows.claimed);
     factsSent = rows.facts.length;
     const facts = rows.facts.slice(factsFrom);
-    const sent = rows.takeRows();
-    return {
-      list: rows.listsStarted,
-      rows: sent,
-      factsFrom,
-      facts,
-      made: helper.madeOfRows?.(sent),
-    };
+    return { list: rows.listsStarted, rows: rows.takeRows(), factsFrom, facts };
   };
   const dump = readSlimeDump(source, {
     replay: inFile.replay,
@@ -289,21 +275,14 @@ export function takeSlimePart(
   list: readonly PyValue[],
   part: SlimePart,
   pieces: readonly unknown[],
-): { samples: PyValue[]; rolloutId: PyValue; madeOfPartRows: MadeOfPartRows[] } {
+): { samples: PyValue[]; rolloutId: PyValue } {
   const samples = rows.listUpTo(list, part.first);
-  const madeOfPartRows: MadeOfPartRows[] = [];
   for (let index = samples.length; index < part.sampleCount; index++) samples.push(null);
   for (const [index, sample] of part.kept) samples[index] = fromCloneable(sample);
   rows.facts.length = Math.min(rows.facts.length, part.first);
   for (const piece of [...(pieces as SlimeRowsPiece[]), part]) {
     if (piece.list !== part.list) continue;
     revivePackedRows(piece.rows);
-    if (piece.made !== undefined)
-      madeOfPartRows.push({
-        firstRow: rows.rows.length,
-        rows: piece.rows.length,
-        made: piece.made,
-      });
     for (const row of piece.rows) rows.rows.push(row);
     while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
     for (const facts of piece.facts) rows.facts.push(facts);
@@ -316,5 +295,5 @@ export function takeSlimePart(
   }
   rows.perf.absorb(part.perf);
   rows.tally.skippedEvents += part.skippedEvents;
-  return { samples, rolloutId: fromCloneable(part.rolloutId), madeOfPartRows };
+  return { samples, rolloutId: fromCloneable(part.rolloutId) };
 }
