@@ -1,4 +1,5 @@
 import type { AttrValue } from '../../src-main/core/model/row';
+import { formatBytes } from '../units/byte-size';
 
 /** Seconds as a short human duration: µs below a millisecond, min and h above a minute. */
 export function formatDuration(sec: number | null | undefined): string {
@@ -29,19 +30,6 @@ export function formatShare(part: number, whole: number): string {
   const pct = (part / whole) * 100;
   if (pct > 0 && pct < 0.1) return '<0.1%';
   return `${pct.toFixed(1)}%`;
-}
-
-/** Byte counts in binary units (the dump sizes users compare with `ls -lh`). */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '—';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /**

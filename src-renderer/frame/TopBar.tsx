@@ -8,6 +8,7 @@ import { RunOpeningItems } from '../run/RunOpeningItems';
 import { useRunStore } from '../run/run-store';
 import { cancelOpening, openFiles } from '../state/open-files';
 import { TopBarActions } from './TopBarActions';
+import { formatBytesOf, formatMegabytesPerSecond } from '../units/byte-size';
 
 const ACCEPT = '.pt,.pth,.jsonl,.json,.gz';
 
@@ -152,9 +153,7 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
 }
 
 function formatProgress(bytesRead: number, bytesTotal: number, samples: number): string {
-  const mb = (n: number) => (n / 1024 ** 2).toFixed(1);
-  const total = bytesTotal > 0 ? ` / ${mb(bytesTotal)} MB` : ' MB';
-  return `${mb(bytesRead)}${total}${samples > 0 ? ` · ${samples} samples` : ''}`;
+  return `${formatBytesOf(bytesRead, bytesTotal)}${samples > 0 ? ` · ${samples} samples` : ''}`;
 }
 
 /** The tab's tooltip: where the file is, and how long it took to open. */
@@ -162,6 +161,6 @@ function tabTitle(file: FileSummary): string {
   const where = file.path ?? file.name;
   const t = file.openTimings;
   if (!t) return where;
-  const speed = (file.bytes / 1e6 / t.readSec).toFixed(0);
-  return `${where}\nopened in ${t.openSec.toFixed(2)} s (read in ${t.readSec.toFixed(2)} s, ${speed} MB/s)`;
+  const speed = formatMegabytesPerSecond(file.bytes, t.readSec);
+  return `${where}\nopened in ${t.openSec.toFixed(2)} s (read in ${t.readSec.toFixed(2)} s, ${speed})`;
 }

@@ -2,6 +2,7 @@ import type { TraceHost } from '../host/trace-host';
 import { cancelRun } from './open-run';
 import { runReading, type RunReading } from './run-reading';
 import { useRunStore } from './run-store';
+import { formatBytesOf } from '../units/byte-size';
 import './run.css';
 
 /**
@@ -50,9 +51,8 @@ export function RunOpeningItems({ host }: { host: TraceHost }) {
 
 /** `2 of 6 files in · 45.0 / 130.0 MB` (files unknown until main first answers: `opening`). */
 export function describeReading(reading: RunReading): string {
-  const mb = (n: number) => (n / 1024 ** 2).toFixed(1);
   const bytes =
-    reading.bytesTotal > 0 ? ` · ${mb(reading.bytesRead)} / ${mb(reading.bytesTotal)} MB` : '';
+    reading.bytesTotal > 0 ? ` · ${formatBytesOf(reading.bytesRead, reading.bytesTotal)}` : '';
   const files =
     reading.files === null ? 'opening' : `${reading.filesIn} of ${reading.files} files in`;
   return `${files}${bytes}`;

@@ -2,6 +2,7 @@ import type { TraceHost } from '../host/trace-host';
 import { cancelRun } from './open-run';
 import { runReading } from './run-reading';
 import { useRunStore } from './run-store';
+import { formatBytes, formatBytesOf } from '../units/byte-size';
 
 /**
  * Above a run still opening: how many of its files are in, each pending file's bytes read (its
@@ -23,7 +24,7 @@ export function RunProgress({ host, runId }: { host: TraceHost; runId: string })
             return (
               <li key={file.openId} data-testid="run-progress-file" title={file.path}>
                 <span className="run-progress-name">{file.name}</span>
-                <span className="muted">waiting · {(file.bytes / 1e6).toFixed(0)} MB</span>
+                <span className="muted">waiting · {formatBytes(file.bytes)}</span>
               </li>
             );
           }
@@ -34,8 +35,8 @@ export function RunProgress({ host, runId }: { host: TraceHost; runId: string })
               <span className="run-progress-bar">
                 <span style={{ width: `${percent}%` }} />
               </span>
-              <span className="muted">
-                {(read.bytesRead / 1e6).toFixed(0)} / {(file.bytes / 1e6).toFixed(0)} MB
+              <span className="muted" data-testid="run-progress-bytes">
+                {formatBytesOf(read.bytesRead, file.bytes)}
               </span>
             </li>
           );

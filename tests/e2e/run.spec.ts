@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { startServe } from './support/start-serve';
-import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
@@ -117,6 +117,16 @@ test('a run still opening is one item in the top bar, its files counted inside i
     expect(await page.getByTestId('opening-tab').count()).toBe(0);
     expect(await page.getByTestId('cancel-open').count()).toBe(0);
     expect(await strip.isVisible()).toBe(true);
+    // one size in both places, in decimal MB (src-renderer/units/byte-size.ts): the big dump's
+    // line in the strip, and the run's item (the bytes of all 6 files), as the files on disk are
+    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+    const runBytes = readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+    await expect(
+      strip.getByTestId('run-progress-file').filter({ hasText: 'rollout_2.pt' }),
+    ).toContainText(mb(statSync(join(dir, 'rollout_2.pt')).size));
+    await expect(item.getByTestId('run-opening-files')).toContainText(`/ ${mb(runBytes)}`);
     // the item's one Cancel stops the run: the files in stay in the run tab
     await item.getByTestId('run-opening-cancel').click();
     await expect(strip).toHaveCount(0);

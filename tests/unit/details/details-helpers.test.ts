@@ -11,7 +11,6 @@ import { flattenAttrs, searchAttrs, copyText } from '../../../src-renderer/detai
 import { describeSpanState, pdPhaseRows } from '../../../src-renderer/details/span-facts';
 import {
   formatAttrValue,
-  formatBytes,
   formatDuration,
   formatMs,
   formatShare,
@@ -53,9 +52,8 @@ describe('formatting', () => {
     expect(formatShare(1, 3)).toBe('33.3%');
     expect(formatShare(1, 100000)).toBe('<0.1%');
     expect(formatShare(1, 0)).toBe('—');
-    expect(formatBytes(171707)).toBe('167.7 KiB');
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(3 * 1024 ** 3)).toBe('3.0 GiB');
+    // bytes: tests/unit/renderer/byte-size.test.ts
+    expect(formatAttrValue({ $bytes: 171707 })).toBe('171.7 kB of bytes');
   });
 
   it('reads main’s value markers as what they are', () => {

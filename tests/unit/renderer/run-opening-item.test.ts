@@ -19,7 +19,8 @@ import { emptyFilesStore } from './empty-files-store';
 // the top bar shows the run as one opening item; they are never opening files of their own
 // (each with a Cancel of its own, as they were).
 
-const MB = 1024 ** 2;
+// decimal, as the app shows sizes (src-renderer/units/byte-size.ts)
+const MB = 1e6;
 
 function progress(openId: string, bytesRead: number, bytesTotal: number): OpenProgress {
   return { openId, name: openId, bytesRead, bytesTotal, samplesRead: 0, phase: 'reading' };
