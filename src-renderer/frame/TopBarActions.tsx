@@ -3,6 +3,9 @@ import { useCommand, useHost } from '../host/host-context';
 import { applyTheme, type ThemeChoice } from '../theme/theme-store';
 import { exportActiveFile } from './export-active-file';
 import { useFilesStore } from '../state/files-store';
+import { useTrendsStore } from '../state/trends-store';
+import { useRunStore } from '../run/run-store';
+import { compareAvailability } from './compare-availability';
 
 /** Export, theme and help: the menu's commands, reachable in serve mode too. */
 export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
@@ -13,9 +16,14 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
   const compareFileId = useFilesStore((s) => s.compareFileId);
   const setCompare = useFilesStore((s) => s.setCompare);
   const others = files.filter((f) => f.fileId !== activeFileId);
+  const runActive = useRunStore((s) => s.activeId !== null);
+  const trendsActive = useTrendsStore((s) => s.activeId !== null);
+  const compare = compareAvailability({ hasFile, runActive, trendsActive });
+  // a file's compare shows only on its own page: not under a run or trends tab shown instead
+  const comparing = compareFileId !== null && compare.available;
   const [open, setOpen] = useState<'export' | 'theme' | 'compare' | null>(null);
 
-  useCommand((command) => command === 'compare' && setOpen('compare'));
+  useCommand((command) => command === 'compare' && compare.available && setOpen('compare'));
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -38,16 +46,17 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
         <button
           type="button"
           className="button"
-          disabled={!hasFile}
-          aria-pressed={compareFileId !== null}
+          disabled={!compare.available}
+          title={compare.available ? undefined : compare.reason}
+          aria-pressed={comparing}
           data-testid="compare-button"
           onClick={() =>
-            compareFileId ? setCompare(null) : setOpen(open === 'compare' ? null : 'compare')
+            comparing ? setCompare(null) : setOpen(open === 'compare' ? null : 'compare')
           }
         >
-          {compareFileId ? 'Exit compare' : 'Compare with ▾'}
+          {comparing ? 'Exit compare' : 'Compare with ▾'}
         </button>
-        {open === 'compare' && (
+        {open === 'compare' && compare.available && (
           <div className="menu-popup" role="menu" data-testid="compare-menu">
             {others.length === 0 && (
               <span className="muted menu-note">Open a second file to compare.</span>

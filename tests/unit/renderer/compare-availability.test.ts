@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { compareAvailability } from '../../../src-renderer/frame/compare-availability';
+
+// "Compare with ▾" compares the shown file with another. A run or trends tab is shown instead of
+// any file: there it is disabled, its tooltip saying why (it compared the hidden file before).
+
+describe('"Compare with" in the top bar', () => {
+  it("is offered on a file's page", () => {
+    expect(compareAvailability({ hasFile: true, runActive: false, trendsActive: false })).toEqual({
+      available: true,
+    });
+  });
+
+  it('is not on a run tab, even with a file open behind it, and says why', () => {
+    const onRun = compareAvailability({ hasFile: true, runActive: true, trendsActive: false });
+    expect(onRun.available).toBe(false);
+    expect(!onRun.available && onRun.reason).toMatch(/^A run is many files on one clock/);
+    expect(compareAvailability({ hasFile: false, runActive: true, trendsActive: false })).toEqual(
+      onRun,
+    );
+  });
+
+  it('is not on a trends tab (trends compare their own dots), nor with no file open', () => {
+    const onTrends = compareAvailability({ hasFile: true, runActive: false, trendsActive: true });
+    expect(!onTrends.available && onTrends.reason).toMatch(/shift\+click two dots/);
+    const none = compareAvailability({ hasFile: false, runActive: false, trendsActive: false });
+    expect(!none.available && none.reason).toBe('Open a file to compare it.');
+  });
+});
