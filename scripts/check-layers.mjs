@@ -128,6 +128,7 @@ export const RENDERER_VALUE_MODULES = {
   'src-main/core/model/pd-phases': 'the PD phase order and colours (data)',
   'src-main/core/model/group-wall-ratio':
     "a group's wall time over its median sample: the groups view's column and its sort",
+  'src-main/core/model/count-of': 'a count with its noun ("1 file", "2 files"), worded as main words it',
 };
 
 /** Import cycles allowed anyway, each with its reason (none today). */

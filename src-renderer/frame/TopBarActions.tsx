@@ -5,7 +5,7 @@ import { exportActiveFile } from './export-active-file';
 import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
 import { useRunStore } from '../run/run-store';
-import { compareAvailability } from './compare-availability';
+import { compareAvailability, exportAvailability } from './compare-availability';
 
 /** Export, theme and help: the menu's commands, reachable in serve mode too. */
 export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
@@ -19,6 +19,7 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
   const runActive = useRunStore((s) => s.activeId !== null);
   const trendsActive = useTrendsStore((s) => s.activeId !== null);
   const compare = compareAvailability({ hasFile, runActive, trendsActive });
+  const exporting = exportAvailability({ hasFile, runActive, trendsActive });
   // a file's compare shows only on its own page: not under a run or trends tab shown instead
   const comparing = compareFileId !== null && compare.available;
   const [open, setOpen] = useState<'export' | 'theme' | 'compare' | null>(null);
@@ -81,13 +82,14 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
         <button
           type="button"
           className="button"
-          disabled={!hasFile}
+          disabled={!exporting.available}
+          title={exporting.available ? undefined : exporting.reason}
           data-testid="export-button"
           onClick={() => setOpen(open === 'export' ? null : 'export')}
         >
           Export ▾
         </button>
-        {open === 'export' && (
+        {open === 'export' && exporting.available && (
           <div className="menu-popup" role="menu">
             <button
               type="button"

@@ -1,4 +1,4 @@
-/** What the top bar's "Compare with ▾" may do in the tab shown, and why not when it may not. */
+/** What a top-bar action on the shown file may do in the tab shown, and why not when it may not. */
 export type CompareAvailability = { available: true } | { available: false; reason: string };
 
 export interface ShownTab {
@@ -28,5 +28,24 @@ export function compareAvailability(shown: ShownTab): CompareAvailability {
       reason: 'Trends compare their own rollouts: shift+click two dots, then Compare.',
     };
   if (!shown.hasFile) return { available: false, reason: 'Open a file to compare it.' };
+  return { available: true };
+}
+
+/**
+ * Export writes the shown file. A run or trends tab shows no single file: exporting there wrote
+ * the file open behind it, which the user was not looking at.
+ */
+export function exportAvailability(shown: ShownTab): CompareAvailability {
+  if (shown.runActive)
+    return {
+      available: false,
+      reason: "A run is many files: pick a file's tab to export that file.",
+    };
+  if (shown.trendsActive)
+    return {
+      available: false,
+      reason: 'Trends show a run of dumps: click a dot to open that rollout, then export it.',
+    };
+  if (!shown.hasFile) return { available: false, reason: 'Open a file to export it.' };
   return { available: true };
 }

@@ -1,11 +1,20 @@
 import type { ExportFormat } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { useFilesStore } from '../state/files-store';
+import { useTrendsStore } from '../state/trends-store';
+import { useRunStore } from '../run/run-store';
+import { exportAvailability } from './compare-availability';
 
 /** Saves an export through the browser's download (Electron shows its save dialog). */
 export async function exportActiveFile(host: TraceHost, format: ExportFormat): Promise<void> {
   const { activeFileId, addError, files } = useFilesStore.getState();
-  if (!activeFileId) return;
+  // the menu's Export too: never the file hidden behind a run or trends tab
+  const shown = {
+    hasFile: activeFileId !== null,
+    runActive: useRunStore.getState().activeId !== null,
+    trendsActive: useTrendsStore.getState().activeId !== null,
+  };
+  if (!activeFileId || !exportAvailability(shown).available) return;
   const name = files.find((f) => f.fileId === activeFileId)?.name ?? 'file';
   try {
     const exported = await host.api.exportTrace(activeFileId, format);

@@ -12,6 +12,7 @@ import { useWidth } from './use-width';
 import { RunProgress } from './RunProgress';
 import { cancelRun } from './open-run';
 import './run.css';
+import { countOf } from '../../src-main/core/model/count-of';
 
 const LABEL_PX = 150;
 
@@ -152,7 +153,7 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
         </span>
         {result.complete ? null : (
           <span className="muted" data-testid="run-joins-partial">
-            (joins so far: {result.pending.length} files still opening)
+            (joins so far: {countOf(result.pending.length, 'file')} still opening)
           </span>
         )}
         <span className="muted" data-testid="run-trainer-summary">

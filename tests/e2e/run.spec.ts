@@ -91,26 +91,33 @@ test('a run folder opens as one tab; a sample leads to its SGLang request and ba
   await expect(page.getByTestId('run-sample-row')).toHaveCount(0);
 });
 
-test('"Compare with" takes a file: on a run tab it is disabled and says why', async ({ page }) => {
+test('"Compare with" and "Export" take a file: on a run tab they are disabled and say why', async ({
+  page,
+}) => {
   await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
   await expect(page.getByTestId('run-counts')).toContainText('64 samples');
   const compare = page.getByTestId('compare-button');
+  const exportButton = page.getByTestId('export-button');
   // a file beside the run: on the file's own tab Compare is offered
   await page
     .getByTestId('file-input')
     .setInputFiles(resolve(__dirname, '../fixtures/slime/rollout_small.pt'));
   await expect(page.getByTestId('row-count')).toContainText('16 / 16 rows', { timeout: 10_000 });
   await expect(compare).toBeEnabled();
-  // the run's tab: a run is no single file to compare, and picking one there compared the file
-  // hidden behind the run
+  await expect(exportButton).toBeEnabled();
+  // the run's tab: a run is no single file to compare or export, and picking one there compared
+  // (or wrote) the file hidden behind the run
   await page.getByTestId('run-tab').click();
   await expect(page.getByTestId('run-counts')).toBeVisible();
   await expect(compare).toBeDisabled();
   await expect(compare).toHaveAttribute('title', /^A run is many files on one clock/);
-  // back on the file, Compare is offered again
+  await expect(exportButton).toBeDisabled();
+  await expect(exportButton).toHaveAttribute('title', /^A run is many files/);
+  // back on the file, both are offered again
   await page.getByTestId('file-tab').click();
   await expect(compare).toBeEnabled();
   await expect(compare).not.toHaveAttribute('title');
+  await expect(exportButton).toBeEnabled();
 });
 
 test('a run still opening is one item in the top bar, its files counted inside it, with one Cancel', async ({

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareAvailability } from '../../../src-renderer/frame/compare-availability';
+import {
+  compareAvailability,
+  exportAvailability,
+} from '../../../src-renderer/frame/compare-availability';
 
 // "Compare with ▾" compares the shown file with another. A run or trends tab is shown instead of
 // any file: there it is disabled, its tooltip saying why (it compared the hidden file before).
@@ -25,5 +28,18 @@ describe('"Compare with" in the top bar', () => {
     expect(!onTrends.available && onTrends.reason).toMatch(/shift\+click two dots/);
     const none = compareAvailability({ hasFile: false, runActive: false, trendsActive: false });
     expect(!none.available && none.reason).toBe('Open a file to compare it.');
+  });
+});
+
+describe('"Export" in the top bar and the menu', () => {
+  it("exports the file shown: on a file's page only", () => {
+    const file = { hasFile: true, runActive: false, trendsActive: false };
+    expect(exportAvailability(file)).toEqual({ available: true });
+    const onRun = exportAvailability({ ...file, runActive: true });
+    expect(!onRun.available && onRun.reason).toMatch(/^A run is many files/);
+    const onTrends = exportAvailability({ ...file, trendsActive: true });
+    expect(!onTrends.available && onTrends.reason).toMatch(/click a dot/);
+    const none = exportAvailability({ ...file, hasFile: false });
+    expect(!none.available && none.reason).toBe('Open a file to export it.');
   });
 });
