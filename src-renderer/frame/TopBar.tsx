@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { OpeningItem } from './OpeningItem';
 import { useHost } from '../host/host-context';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useFilesStore } from '../state/files-store';
@@ -121,13 +122,15 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
         <RunTabs host={host} onActivate={() => setActiveTrends(null)} />
         <RunOpeningItems host={host} />
         {opening.map((o) => (
-          <div key={o.openId} className="tab opening" data-testid="opening-tab">
-            <span className="tab-name">{o.name}</span>
-            <progress
-              max={Math.max(1, o.bytesTotal)}
-              value={o.bytesRead}
-              aria-label={`Reading ${o.name}`}
-            />
+          <OpeningItem
+            key={o.openId}
+            name={o.name}
+            bytesRead={o.bytesRead}
+            bytesTotal={o.bytesTotal}
+            progressLabel={`Reading ${o.name}`}
+            onCancel={() => cancelOpening(host, o.openId)}
+            testIds={{ item: 'opening-tab', cancel: 'cancel-open' }}
+          >
             <span
               className="tab-progress"
               data-testid="opening-stage"
@@ -136,15 +139,7 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
               {o.stage === 'preparing' ? 'preparing ' : o.stage === 'uploading' ? 'sending ' : ''}
               {formatProgress(o.bytesRead, o.bytesTotal, o.samplesRead)}
             </span>
-            <button
-              type="button"
-              className="button small"
-              data-testid="cancel-open"
-              onClick={() => cancelOpening(host, o.openId)}
-            >
-              Cancel
-            </button>
-          </div>
+          </OpeningItem>
         ))}
       </nav>
       <TopBarActions onShortcuts={onShortcuts} />

@@ -3,6 +3,7 @@ import { cancelRun } from './open-run';
 import { runReading, type RunReading } from './run-reading';
 import { useRunStore } from './run-store';
 import { formatBytesOf } from '../units/byte-size';
+import { OpeningItem } from '../frame/OpeningItem';
 import './run.css';
 
 /**
@@ -18,31 +19,22 @@ export function RunOpeningItems({ host }: { host: TraceHost }) {
         const reading = runReading(run);
         if (!reading) return null;
         return (
-          <div
+          <OpeningItem
             key={run.id}
-            className="tab opening run-opening"
-            data-testid="run-opening-tab"
+            className="run-opening"
+            format="Run"
+            name={run.title}
             title={`Opening the run ${run.paths.join(', ')}`}
+            bytesRead={reading.bytesRead}
+            bytesTotal={reading.bytesTotal}
+            progressLabel={`Reading the run ${run.title}`}
+            onCancel={() => cancelRun(host, run.id)}
+            testIds={{ item: 'run-opening-tab', cancel: 'run-opening-cancel' }}
           >
-            <span className="tab-format">Run</span>
-            <span className="tab-name">{run.title}</span>
-            <progress
-              max={Math.max(1, reading.bytesTotal)}
-              value={reading.bytesRead}
-              aria-label={`Reading the run ${run.title}`}
-            />
             <span className="tab-progress" data-testid="run-opening-files">
               {describeReading(reading)}
             </span>
-            <button
-              type="button"
-              className="button small"
-              data-testid="run-opening-cancel"
-              onClick={() => cancelRun(host, run.id)}
-            >
-              Cancel
-            </button>
-          </div>
+          </OpeningItem>
         );
       })}
     </>
