@@ -146,9 +146,10 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
       {result.complete ? null : <RunProgress host={host} runId={runId} />}
       <header className="run-header">
         <span data-testid="run-counts">
-          {counts.samples} samples · {counts.samplesWithServerRequests} joined to{' '}
-          {counts.serverRequests} SGLang requests · {counts.serverRequestsWithoutSample} requests
-          without sample · {counts.samplesWithoutServerRequest} samples without request ·{' '}
+          {countOf(counts.samples, 'sample')} · {counts.samplesWithServerRequests} joined to{' '}
+          {countOf(counts.serverRequests, 'SGLang request')} ·{' '}
+          {countOf(counts.serverRequestsWithoutSample, 'request')} without sample ·{' '}
+          {countOf(counts.samplesWithoutServerRequest, 'sample')} without request ·{' '}
           {counts.staleSamples} stale
         </span>
         {result.complete ? null : (
@@ -157,7 +158,8 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
           </span>
         )}
         <span className="muted" data-testid="run-trainer-summary">
-          trainer: {trainerSummary.files} files, {trainerSummary.records} records
+          trainer: {countOf(trainerSummary.files, 'file')},{' '}
+          {countOf(trainerSummary.records, 'record')}
           {trainerSummary.skippedLines > 0 ? `, ${trainerSummary.skippedLines} lines skipped` : ''}
         </span>
         <label className="run-filter">
@@ -246,6 +248,9 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   );
 }
 
+/** How many of each unjoined list are shown: a run of 100k samples without ids would be a list of 100k links. */
+const UNJOINED_SHOWN = 200;
+
 /** What did not join, both ways: a click shows it. */
 function Unjoined({ result, onSelect }: { result: RunResult; onSelect(s: RunSelection): void }) {
   const { serverRequestsWithoutSample, samplesWithoutServerRequest } = result.joins;
@@ -253,7 +258,7 @@ function Unjoined({ result, onSelect }: { result: RunResult; onSelect(s: RunSele
     <div className="run-unjoined">
       <h4>SGLang requests without a sample ({serverRequestsWithoutSample.length})</h4>
       <ul data-testid="run-orphan-requests">
-        {serverRequestsWithoutSample.slice(0, 200).map((s) => (
+        {serverRequestsWithoutSample.slice(0, UNJOINED_SHOWN).map((s) => (
           <li key={s.rid}>
             <button
               type="button"
@@ -266,9 +271,10 @@ function Unjoined({ result, onSelect }: { result: RunResult; onSelect(s: RunSele
           </li>
         ))}
       </ul>
+      <MoreNotShown count={serverRequestsWithoutSample.length} />
       <h4>Samples without a request ({samplesWithoutServerRequest.length})</h4>
       <ul data-testid="run-samples-without-request">
-        {samplesWithoutServerRequest.slice(0, 200).map((s) => (
+        {samplesWithoutServerRequest.slice(0, UNJOINED_SHOWN).map((s) => (
           <li key={keyOf(s.file, s.rowId)}>
             <button
               type="button"
@@ -280,7 +286,18 @@ function Unjoined({ result, onSelect }: { result: RunResult; onSelect(s: RunSele
           </li>
         ))}
       </ul>
+      <MoreNotShown count={samplesWithoutServerRequest.length} />
     </div>
+  );
+}
+
+/** Says how many of an unjoined list are not listed (the header counts them all). */
+function MoreNotShown({ count }: { count: number }) {
+  if (count <= UNJOINED_SHOWN) return null;
+  return (
+    <p className="muted run-more" data-testid="run-unjoined-more">
+      the first {UNJOINED_SHOWN} of {count.toLocaleString('en-US')} listed
+    </p>
   );
 }
 

@@ -35,7 +35,7 @@ test('a run folder opens as one tab; a sample leads to its SGLang request and ba
   await expect(page.getByTestId('run-tab')).toHaveCount(1);
   await expect(page.getByTestId('file-tab')).toHaveCount(0);
   await expect(page.getByTestId('run-counts')).toHaveText(
-    '64 samples · 64 joined to 65 SGLang requests · 1 requests without sample · 0 samples without request · 0 stale',
+    '64 samples · 64 joined to 65 SGLang requests · 1 request without sample · 0 samples without request · 0 stale',
   );
   // both timeline schemas of 2 ranks: 4 lane groups, 2 x 123 + 2 x 105 records
   await expect(page.getByTestId('run-trainer-summary')).toContainText('4 files, 456 records');
