@@ -16,6 +16,8 @@ import { openTrends } from './trends/open-trends';
 import { useTrendsStore } from './state/trends-store';
 import { openRun } from './run/open-run';
 import { useRunStore } from './run/run-store';
+import { syncRuns } from './run/sync-runs';
+import { syncTrends } from './trends/sync-trends';
 
 /** The frame (tabs, banners, drop zone) around the workspace: a file's page or a workspace view. */
 export function App() {
@@ -117,10 +119,14 @@ export function App() {
     let cancelled = false;
     // Opens that began before this page was there (a file named at start-up, a reload) show
     // at once with the rows read so far, instead of at their next progress or preview; after
-    // a break in serve mode's event stream, opens that ended meanwhile end here too. A failed
-    // ask changes nothing: the stream's next connection asks again.
-    const sync = () =>
+    // a break in serve mode's event stream, opens that ended meanwhile end here too, and run
+    // and trends tabs still opening catch up with what main said meanwhile. A failed ask
+    // changes nothing: the stream's next connection asks again.
+    const sync = () => {
       void syncOpens(host.api, (openId) => useRunStore.getState().ownsOpen(openId)).catch(() => {});
+      void syncRuns(host).catch(() => {});
+      void syncTrends(host.api).catch(() => {});
+    };
     sync();
     const offConnected = host.onEventsConnected(sync);
     // Files named on the command line (or the demo rollout) are opened by main at start-up.

@@ -32,7 +32,7 @@ import { openEnded } from '../core/api/trace-api';
 import { findRunFiles } from '../ingest/run-files';
 import { sniffPath } from '../ingest/sniff-path';
 import { holdsRolloutSamples } from '../core/formats/registry';
-import type { TrendsResult } from '../core/model/trend';
+import type { TrendFileProgress, TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
 import { buildSharedBins } from '../core/open/perf-digest';
@@ -48,6 +48,7 @@ import { NotFoundError } from '../core/api/call-errors';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
 import { notFoundError, type PathPolicy } from './path-policy';
 import { RunOpening, type RunOpenSteps } from './run-opening';
+import { RunStates } from './run-states';
 import { CompareDigests } from './compare-digests';
 import { unknownUploadError, type UploadedFiles } from './uploaded-files';
 
@@ -98,8 +99,12 @@ export class TraceService implements TraceApi {
     runs: [],
   };
   private readonly trendJobs = new Map<string, AbortController>();
+  /** each dump's latest progress of each openTrends call still reading, by openId (trendsNow) */
+  private readonly trendsLatest = new Map<string, Map<string, TrendFileProgress>>();
   /** runs still opening files, by openId: cancelOpen stops them */
   private readonly runs = new Map<string, RunOpening>();
+  /** each run's latest state, kept after it is complete (runNow) */
+  private readonly runStates = new RunStates();
   private initialReady: Promise<void> = Promise.resolve();
 
   constructor(
@@ -366,16 +371,27 @@ export class TraceService implements TraceApi {
     if (refused !== undefined) throw new NotFoundError(`no such file: ${basename(refused)}`);
     const controller = new AbortController();
     this.trendJobs.set(request.openId, controller);
+    const latest = new Map<string, TrendFileProgress>();
+    this.trendsLatest.set(request.openId, latest);
     try {
       return await this.trends.run(request.paths, {
         cacheDir: this.trends.cacheDir,
         signal: controller.signal,
-        onFile: (progress) =>
-          this.emitHostEvent({ type: 'trends-progress', openId: request.openId, progress }),
+        onFile: (progress) => {
+          latest.set(progress.path, progress);
+          this.emitHostEvent({ type: 'trends-progress', openId: request.openId, progress });
+        },
       });
     } finally {
+      // the answer holds every point: nothing more to catch up on
       this.trendJobs.delete(request.openId);
+      this.trendsLatest.delete(request.openId);
     }
+  }
+
+  async trendsNow(openId: string): Promise<TrendFileProgress[] | null> {
+    const latest = this.trendsLatest.get(openId);
+    return latest ? [...latest.values()] : null;
   }
 
   async openRun(request: RunRequest): Promise<RunResult> {
@@ -397,12 +413,21 @@ export class TraceService implements TraceApi {
         this.openFile({ openId, sources: paths.map((path) => ({ kind: 'path', path })) }, false),
       digestOf: (fileId) => this.file(fileId).opened.call('runDigest'),
     };
-    const run = new RunOpening(request, found, groups, steps, (result) =>
-      this.emitHostEvent({ type: 'run-updated', openId: request.openId, result }),
-    );
+    const run = new RunOpening(request, found, groups, steps, (result) => {
+      this.runStates.note(request.openId, result);
+      this.emitHostEvent({ type: 'run-updated', openId: request.openId, result });
+    });
     this.runs.set(request.openId, run);
-    void run.allFiles.finally(() => this.runs.delete(request.openId));
+    void run.allFiles.then((result) => {
+      // the final state (a run without files, or cancelled before any was read, has no update)
+      this.runStates.note(request.openId, result);
+      this.runs.delete(request.openId);
+    });
     return request.answer === 'first-file' ? run.firstAnswer : run.allFiles;
+  }
+
+  async runNow(openId: string): Promise<RunResult | null> {
+    return this.runStates.get(openId);
   }
 
   async close(fileId: string): Promise<void> {
@@ -413,6 +438,7 @@ export class TraceService implements TraceApi {
     this.files.get(fileId)?.opened.close();
     this.files.delete(fileId);
     this.compareDigests.forget(fileId);
+    this.runStates.forgetFile(fileId);
   }
 
   async listFiles(): Promise<FileSummary[]> {

@@ -120,6 +120,8 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   initialFiles: [],
   openTrends: [isPathsRequest],
   openRun: [isRunRequest],
+  runNow: [isString],
+  trendsNow: [isString],
   queryRows: [isString, isRowQuery],
   getRowFacts: [isString],
   getRows: [isString, isIndexList],

@@ -5,16 +5,24 @@ import { useRunStore } from './run-store';
 
 let counter = 0;
 
+/** How each run tab still opening hears of its states: stopped when one is complete. */
+const following = new Map<string, () => void>();
+
 /**
  * Calls `onState` with each state of the run `openId` that main announces ('run-updated'), until
  * the complete one. Subscribed before openRun is called, so that no arrival is missed.
  */
 function followRun(host: TraceHost, openId: string, onState: (result: RunResult) => void) {
-  const off = host.api.onHostEvent((event) => {
+  const stop = host.api.onHostEvent((event) => {
     if (event.type !== 'run-updated' || event.openId !== openId) return;
     onState(event.result);
     if (event.result.complete) off();
   });
+  const off = () => {
+    stop();
+    following.delete(openId);
+  };
+  following.set(openId, off);
   return off;
 }
 
@@ -26,10 +34,10 @@ export async function openRun(host: TraceHost, paths: string[]): Promise<void> {
   const id = `run-${Date.now()}-${++counter}`;
   const title = paths.length === 1 ? baseName(paths[0]) : `${paths.length} files`;
   useRunStore.getState().start(id, title, paths);
-  const off = followRun(host, id, (result) => adopt(host, id, result));
+  const off = followRun(host, id, (result) => adoptRunState(host, id, result));
   try {
     const first = await host.api.openRun({ openId: id, paths, answer: 'first-file' });
-    adopt(host, id, first);
+    adoptRunState(host, id, first);
     if (first.complete) off();
   } catch (error) {
     off();
@@ -37,8 +45,13 @@ export async function openRun(host: TraceHost, paths: string[]): Promise<void> {
   }
 }
 
-/** A state of the run into its tab; a tab closed meanwhile closes the files still coming in. */
-function adopt(host: TraceHost, id: string, result: RunResult): void {
+/**
+ * A state of the run into its tab (an event, openRun's answer, or main's answer to runNow after
+ * a break in the event stream); a tab closed meanwhile closes the files still coming in. Once
+ * the run is complete no more of its events come: they are no longer listened for.
+ */
+export function adoptRunState(host: TraceHost, id: string, result: RunResult): void {
+  if (result.complete) following.get(id)?.();
   if (!useRunStore.getState().runs.some((r) => r.id === id)) {
     for (const { file } of result.files) void host.api.close(file.fileId);
     return;
@@ -81,7 +94,7 @@ export async function openDroppedTogether(host: TraceHost, paths: string[]): Pro
   const complete = new Promise<RunResult>((done) => (completed = done));
   const off = followRun(host, id, (result) => {
     latest = result;
-    if (isTab) adopt(host, id, result);
+    if (isTab) adoptRunState(host, id, result);
     if (result.complete) completed(result);
   });
   try {
@@ -91,9 +104,9 @@ export async function openDroppedTogether(host: TraceHost, paths: string[]): Pro
       useRunStore.getState().start(id, `${paths.length} files`, paths);
       // its files' progress came before main said they are a run: they showed as opening files
       useFilesStore.getState().handOver((openId) => useRunStore.getState().ownsOpen(openId));
-      adopt(host, id, first);
+      adoptRunState(host, id, first);
       // a state that came before the answer
-      if (latest) adopt(host, id, latest);
+      if (latest) adoptRunState(host, id, latest);
       if (first.complete) off();
       return [];
     }

@@ -463,6 +463,17 @@ export interface TraceApi {
    * in; cancelOpen(request.openId) stops the files not yet in
    */
   openRun(request: RunRequest): Promise<RunResult>;
+  /**
+   * the latest state of run `openId` (openRun's): what its 'run-updated' events said last, for a
+   * page whose event stream broke meanwhile; null when main knows no such run (never opened, or
+   * its files closed)
+   */
+  runNow(openId: string): Promise<RunResult | null>;
+  /**
+   * each dump's latest progress of trends `openId` while openTrends reads them, for a page whose
+   * event stream broke meanwhile; null once the call has answered (or for no such call)
+   */
+  trendsNow(openId: string): Promise<TrendFileProgress[] | null>;
   onProgress(listener: (progress: OpenProgress) => void): () => void;
   /**
    * the opens still going on, each as its latest progress (with its latest rows so far, `file`):
@@ -525,6 +536,8 @@ export const TRACE_API_METHODS = [
   'openingNow',
   'openTrends',
   'openRun',
+  'runNow',
+  'trendsNow',
   'queryRows',
   'getRowFacts',
   'getRows',

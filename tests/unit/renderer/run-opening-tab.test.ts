@@ -8,6 +8,7 @@ import type {
 import type { TraceHost } from '../../../src-renderer/host/trace-host';
 import { closeRun, openRun } from '../../../src-renderer/run/open-run';
 import { useRunStore } from '../../../src-renderer/run/run-store';
+import { syncRuns } from '../../../src-renderer/run/sync-runs';
 
 // The run tab's side of an opening run: openRun's answer and the 'run-updated' events travel
 // apart (an HTTP answer, an event stream), so the tab must keep the later state whichever comes
@@ -36,6 +37,8 @@ function fakeHost() {
   const listeners = new Set<(event: HostEvent) => void>();
   const calls: string[] = [];
   let answer!: (result: RunResult) => void;
+  /** what main's runNow answers: its latest state of the run */
+  let now: RunResult | null = null;
   const api = {
     onHostEvent: (listener: (event: HostEvent) => void) => {
       listeners.add(listener);
@@ -47,6 +50,10 @@ function fakeHost() {
     },
     cancelOpen: async (openId: string) => void calls.push(`cancelOpen ${openId}`),
     close: async (fileId: string) => void calls.push(`close ${fileId}`),
+    runNow: async (openId: string) => {
+      calls.push(`runNow ${openId}`);
+      return now;
+    },
   } as unknown as TraceApi;
   const host: TraceHost = {
     kind: 'browser',
@@ -59,7 +66,14 @@ function fakeHost() {
     const openId = useRunStore.getState().runs[0].id;
     for (const listener of [...listeners]) listener({ type: 'run-updated', openId, result });
   };
-  return { host, calls, listeners, emit, answer: (r: RunResult) => answer(r) };
+  return {
+    host,
+    calls,
+    listeners,
+    emit,
+    answer: (r: RunResult) => answer(r),
+    mainHas: (r: RunResult | null) => (now = r),
+  };
 }
 
 beforeEach(() => useRunStore.setState({ runs: [], activeId: null }));
@@ -94,5 +108,48 @@ describe('a run tab while its files come in', () => {
       listener({ type: 'run-updated', openId: id, result: state(2, true) });
     expect(fake.calls.slice(3)).toEqual(['close f0', 'close f1']);
     expect(useRunStore.getState().runs).toEqual([]);
+  });
+});
+
+describe('a run tab after a break in the event stream', () => {
+  it('shows the state main has now, once, and stops following a run that finished meanwhile', async () => {
+    const fake = fakeHost();
+    const opening = openRun(fake.host, ['/run']);
+    fake.answer(state(1, false));
+    await opening;
+    const id = useRunStore.getState().runs[0].id;
+    // the 'run-updated' events of files 2 and 3 were lost: main has the run complete
+    fake.mainHas(state(3, true));
+    await syncRuns(fake.host);
+    expect(fake.calls).toEqual(['openRun first-file', `runNow ${id}`]);
+    const tab = useRunStore.getState().runs[0];
+    expect(tab.result!.complete).toBe(true);
+    expect(tab.result!.files.map(({ file }) => file.fileId)).toEqual(['f0', 'f1', 'f2']);
+    expect(fake.listeners.size).toBe(0);
+    // a complete run is not asked about again
+    await syncRuns(fake.host);
+    expect(fake.calls).toHaveLength(2);
+  });
+
+  it('a state already shown (or an older one) changes nothing; a later event still shows', async () => {
+    const fake = fakeHost();
+    const opening = openRun(fake.host, ['/run']);
+    fake.answer(state(2, false));
+    await opening;
+    const shown = useRunStore.getState().runs[0].result;
+    fake.mainHas(state(1, false));
+    await syncRuns(fake.host);
+    expect(useRunStore.getState().runs[0].result).toBe(shown);
+    fake.mainHas(state(2, false));
+    await syncRuns(fake.host);
+    expect(useRunStore.getState().runs[0].result!.files).toHaveLength(2);
+    // main has nothing of it (its files closed elsewhere): the tab stays as it is
+    fake.mainHas(null);
+    await syncRuns(fake.host);
+    expect(useRunStore.getState().runs[0].result!.files).toHaveLength(2);
+    // still following: the next event shows
+    fake.emit(state(3, true));
+    expect(useRunStore.getState().runs[0].result!.files).toHaveLength(3);
+    expect(fake.listeners.size).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TraceService } from '../../../src-main/api/trace-service';
+import type { RunResult } from '../../../src-main/core/api/trace-api';
 import { validateCall } from '../../../src-main/api/validate-call';
 import { FORMATS } from '../../../src-main/core/formats/registry';
 import { groupPaths } from '../../../src-main/ingest/group-files';
@@ -77,6 +78,57 @@ describe('TraceApi.openRun', () => {
       runs: true,
     });
     expect(dumps.runs).toEqual([]);
+  });
+});
+
+describe('TraceApi.runNow', () => {
+  // a page whose event stream broke asks main where the run is: its last 'run-updated' state
+  it("answers the run's last state, after it is complete too, until its files are closed", async () => {
+    const service = new TraceService(ingestInThread(FORMATS));
+    expect(await service.runNow('r4')).toBeNull();
+    const said: RunResult[] = [];
+    service.onHostEvent((event) => {
+      if (event.type === 'run-updated' && event.openId === 'r4') said.push(event.result);
+    });
+    const whole = await service.openRun({ openId: 'r4', paths: [RUN] });
+    expect(whole.complete).toBe(true);
+    expect(await service.runNow('r4')).toEqual(said[said.length - 1]);
+    expect(await service.runNow('r4')).toEqual(whole);
+    await service.close(whole.files[0].file.fileId);
+    expect(await service.runNow('r4')).toBeNull();
+  });
+
+  it('and trendsNow are validated like the other calls', () => {
+    expect(validateCall('runNow', ['r1']).args).toEqual(['r1']);
+    expect(validateCall('trendsNow', ['t1']).args).toEqual(['t1']);
+    expect(() => validateCall('runNow', [])).toThrow('runNow takes 1 arguments');
+    expect(() => validateCall('trendsNow', [7])).toThrow('not valid');
+    expect(() => validateCall('runNow', [''])).toThrow('not valid');
+  });
+});
+
+describe('TraceApi.trendsNow', () => {
+  it("answers each dump's latest progress while openTrends reads, and null once it answered", async () => {
+    let readOn!: () => void;
+    const service = new TraceService(ingestInThread(FORMATS), {
+      cacheDir: null,
+      run: async (_paths, options) => {
+        options.onFile?.({ path: '/a.pt', state: 'reading', bytesRead: 0, bytesTotal: 9 });
+        options.onFile?.({ path: '/b.pt', state: 'cached', bytesRead: 9, bytesTotal: 9 });
+        options.onFile?.({ path: '/a.pt', state: 'reading', bytesRead: 5, bytesTotal: 9 });
+        await new Promise<void>((resolve) => (readOn = resolve));
+        return { points: [], incomplete: [], skipped: [], cached: 1, units: {} };
+      },
+    });
+    const answer = service.openTrends({ openId: 't1', paths: ['/run'] });
+    expect(await service.trendsNow('t1')).toEqual([
+      { path: '/a.pt', state: 'reading', bytesRead: 5, bytesTotal: 9 },
+      { path: '/b.pt', state: 'cached', bytesRead: 9, bytesTotal: 9 },
+    ]);
+    expect(await service.trendsNow('t2')).toBeNull();
+    readOn();
+    await answer;
+    expect(await service.trendsNow('t1')).toBeNull();
   });
 });
 
