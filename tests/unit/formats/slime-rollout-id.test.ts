@@ -91,7 +91,7 @@ describe('a bare-list dump (no rollout_id) still tells its resumed samples', () 
 
 describe('dumpRolloutId', () => {
   it('slime’s names, also gzipped; other names give nothing', () => {
-    const fromName = (name: string) => dumpRolloutId(null, name, []).rolloutId;
+    const fromName = (name: string) => dumpRolloutId(null, name, () => []).rolloutId;
     expect(fromName('rollout_12.pt')).toBe(12);
     expect(fromName('eval_0.pt')).toBe(0);
     expect(fromName('rollout_eval_4.pt')).toBe(4);
@@ -102,18 +102,24 @@ describe('dumpRolloutId', () => {
   });
 
   it('the name before the samples; the samples’ largest id when every one carries one', () => {
-    expect(dumpRolloutId(null, 'rollout_9.pt', [3, 4]).rolloutId).toBe(9);
-    const all = dumpRolloutId(null, 'dump.pt', [5, 6, 6, 4]);
+    expect(dumpRolloutId(null, 'rollout_9.pt', () => [3, 4]).rolloutId).toBe(9);
+    const all = dumpRolloutId(null, 'dump.pt', () => [5, 6, 6, 4]);
     expect(all.rolloutId).toBe(6);
     expect(all.notice).toMatch(/taken as 6, the largest metadata\.start_rollout_id/);
   });
 
   it('nothing to go on: no id and nothing said', () => {
-    expect(dumpRolloutId(null, 'dump.pt', [null, null])).toEqual({ rolloutId: null, notice: null });
-    expect(dumpRolloutId(null, 'dump.pt', [])).toEqual({ rolloutId: null, notice: null });
+    expect(dumpRolloutId(null, 'dump.pt', () => [null, null])).toEqual({
+      rolloutId: null,
+      notice: null,
+    });
+    expect(dumpRolloutId(null, 'dump.pt', () => [])).toEqual({ rolloutId: null, notice: null });
   });
 
   it('an id the dump wrote is kept', () => {
-    expect(dumpRolloutId(0, 'rollout_9.pt', [4, null])).toEqual({ rolloutId: 0, notice: null });
+    expect(dumpRolloutId(0, 'rollout_9.pt', () => [4, null])).toEqual({
+      rolloutId: 0,
+      notice: null,
+    });
   });
 });

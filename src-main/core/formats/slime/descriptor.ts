@@ -137,9 +137,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     );
   const samples = rows.traceSamples(dump.samples);
   // only traced samples can be resumed: theirs are the start rollout ids that count
-  const { rolloutId, notice } = dumpRolloutId(
-    toJsonScalar(dump.rolloutId),
-    source.name,
+  const { rolloutId, notice } = dumpRolloutId(toJsonScalar(dump.rolloutId), source.name, () =>
     rows.rows.map((row) => samples.facts[row.row_id]?.startRolloutId ?? null),
   );
   if (notice !== null) notices.push(notice);

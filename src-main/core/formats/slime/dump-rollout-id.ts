@@ -24,8 +24,11 @@ const SLIME_DUMP_NAME = /(?:^|[^A-Za-z0-9])(?:rollout|eval)_(\d{1,15})\.pt(?:\.g
 export function dumpRolloutId(
   written: AttrValue,
   fileName: string,
-  /** each traced sample's `metadata.start_rollout_id` (null: none) */
-  startRolloutIds: readonly (number | null)[],
+  /**
+   * each traced sample's `metadata.start_rollout_id` (null: none), asked only when neither the
+   * dump nor its name says (a walk of every row at the end of every open otherwise)
+   */
+  startRolloutIds: () => readonly (number | null)[],
 ): DumpRolloutId {
   if (written !== null) return { rolloutId: written, notice: null };
   const named = SLIME_DUMP_NAME.exec(fileName);
@@ -38,7 +41,8 @@ export function dumpRolloutId(
   }
   let largest: number | null = null;
   let unmarked = 0;
-  for (const id of startRolloutIds) {
+  const ids = startRolloutIds();
+  for (const id of ids) {
     if (id === null) unmarked++;
     else if (largest === null || id > largest) largest = id;
   }
@@ -49,7 +53,7 @@ export function dumpRolloutId(
       notice: `The dump holds no rollout_id and its file name gives none: taken as ${largest}, the largest metadata.start_rollout_id of its samples.`,
     };
   }
-  const marked = startRolloutIds.length - unmarked;
+  const marked = ids.length - unmarked;
   return {
     rolloutId: largest + 1,
     notice: `The dump holds no rollout_id and its file name gives none: taken as ${largest + 1}, one past the largest metadata.start_rollout_id (${largest}); slime marks only resumed samples, so the ${marked} marked samples count as resumed.`,
