@@ -418,11 +418,10 @@ export class TraceService implements TraceApi {
       this.emitHostEvent({ type: 'run-updated', openId: request.openId, result });
     });
     this.runs.set(request.openId, run);
-    void run.allFiles.then((result) => {
+    void run.allFiles
       // the final state (a run without files, or cancelled before any was read, has no update)
-      this.runStates.note(request.openId, result);
-      this.runs.delete(request.openId);
-    });
+      .then((result) => this.runStates.note(request.openId, result))
+      .finally(() => this.runs.delete(request.openId));
     return request.answer === 'first-file' ? run.firstAnswer : run.allFiles;
   }
 
