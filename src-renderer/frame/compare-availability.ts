@@ -10,42 +10,41 @@ export interface ShownTab {
   trendsActive: boolean;
 }
 
+/** Why an action on the shown file is not offered: in a run tab, a trends tab, or no file. */
+interface NotOffered {
+  run: string;
+  trends: string;
+  noFile: string;
+}
+
 /**
- * Compare takes two single files, the shown one and another. A run tab or a trends tab is shown
- * instead of any file: picking a file there would compare a file the user is not looking at, and
- * the compare would not show until that file's tab was picked.
+ * The one rule of both actions on the shown file: a run tab or a trends tab is shown instead of
+ * any file, so acting there would act on a file the user is not looking at.
  */
-export function compareAvailability(shown: ShownTab): CompareAvailability {
-  if (shown.runActive)
-    return {
-      available: false,
-      reason:
-        "A run is many files on one clock, not one rollout file. Compare takes two files: pick a file's tab to compare it.",
-    };
-  if (shown.trendsActive)
-    return {
-      available: false,
-      reason: 'Trends compare their own rollouts: shift+click two dots, then Compare.',
-    };
-  if (!shown.hasFile) return { available: false, reason: 'Open a file to compare it.' };
+function availability(shown: ShownTab, why: NotOffered): CompareAvailability {
+  if (shown.runActive) return { available: false, reason: why.run };
+  if (shown.trendsActive) return { available: false, reason: why.trends };
+  if (!shown.hasFile) return { available: false, reason: why.noFile };
   return { available: true };
 }
 
 /**
- * Export writes the shown file. A run or trends tab shows no single file: exporting there wrote
- * the file open behind it, which the user was not looking at.
+ * Compare takes two single files, the shown one and another: picked under a run or trends tab,
+ * the compare would not show until that file's tab was picked.
  */
+export function compareAvailability(shown: ShownTab): CompareAvailability {
+  return availability(shown, {
+    run: "A run is many files on one clock, not one rollout file. Compare takes two files: pick a file's tab to compare it.",
+    trends: 'Trends compare their own rollouts: shift+click two dots, then Compare.',
+    noFile: 'Open a file to compare it.',
+  });
+}
+
+/** Export writes the shown file: under a run or trends tab it wrote the file open behind it. */
 export function exportAvailability(shown: ShownTab): CompareAvailability {
-  if (shown.runActive)
-    return {
-      available: false,
-      reason: "A run is many files: pick a file's tab to export that file.",
-    };
-  if (shown.trendsActive)
-    return {
-      available: false,
-      reason: 'Trends show a run of dumps: click a dot to open that rollout, then export it.',
-    };
-  if (!shown.hasFile) return { available: false, reason: 'Open a file to export it.' };
-  return { available: true };
+  return availability(shown, {
+    run: "A run is many files: pick a file's tab to export that file.",
+    trends: 'Trends show a run of dumps: click a dot to open that rollout, then export it.',
+    noFile: 'Open a file to export it.',
+  });
 }
