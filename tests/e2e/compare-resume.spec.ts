@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { dropFiles } from './support/drop-files';
 
 const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
@@ -10,20 +11,13 @@ test('compare 7 vs 8: the answer on top names the idle time between attempts and
   page,
 }) => {
   await page.goto(URL);
-  const files = ['slime/rollout_7.pt', 'slime/rollout_8.pt'].map((p) => ({
-    name: p.split('/').pop()!,
-    b64: readFileSync(resolve(FIXTURES, p)).toString('base64'),
-  }));
-  await page.evaluate((list) => {
-    const data = new DataTransfer();
-    for (const f of list)
-      data.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      window.dispatchEvent(
-        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
-      );
-    }
-  }, files);
+  await dropFiles(
+    page,
+    ['slime/rollout_7.pt', 'slime/rollout_8.pt'].map((p) => ({
+      name: p.split('/').pop()!,
+      bytes: readFileSync(resolve(FIXTURES, p)),
+    })),
+  );
   const answer = page.getByTestId('compare-answer');
   await expect(answer).toContainText(
     '3539 s are idle time before the second attempts of 8 samples resumed from rollout 7',

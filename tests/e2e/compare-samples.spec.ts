@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { dropFiles } from './support/drop-files';
 
 const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
@@ -17,20 +18,10 @@ function slimeRows(name: string) {
 
 async function dropTwo(page: Page, a: string, b: string) {
   await page.goto(URL);
-  const files = [a, b].map((p) => ({
-    name: p.split('/').pop()!,
-    b64: readFileSync(resolve(FIXTURES, p)).toString('base64'),
-  }));
-  await page.evaluate((list) => {
-    const data = new DataTransfer();
-    for (const f of list)
-      data.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      window.dispatchEvent(
-        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
-      );
-    }
-  }, files);
+  await dropFiles(
+    page,
+    [a, b].map((p) => ({ name: p.split('/').pop()!, bytes: readFileSync(resolve(FIXTURES, p)) })),
+  );
   await expect(page.getByTestId('compare-view')).toBeVisible();
   await page.getByRole('tab', { name: 'Matched samples' }).click();
 }

@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { dropFiles } from './support/drop-files';
 
 const SLIME = resolve(__dirname, '../fixtures/slime');
 const URL = '/?token=e2e-test-token';
@@ -139,17 +140,9 @@ test('zoom keys and fit-all change the time axis', async ({ page }) => {
 
 test('a synthetic drop opens a file', async ({ page }) => {
   await page.goto(URL);
-  const base64 = readFileSync(resolve(SLIME, 'rollout_nopd.pt')).toString('base64');
-  await page.evaluate((b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const data = new DataTransfer();
-    data.items.add(new File([bytes], 'rollout_nopd.pt'));
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      window.dispatchEvent(
-        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
-      );
-    }
-  }, base64);
+  await dropFiles(page, [
+    { name: 'rollout_nopd.pt', bytes: readFileSync(resolve(SLIME, 'rollout_nopd.pt')) },
+  ]);
   await expect(page.getByTestId('file-tab')).toContainText('rollout_nopd.pt');
 });
 

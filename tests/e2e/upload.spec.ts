@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
+import { dropFiles } from './support/drop-files';
 import { startThrottlingProxy, type ThrottlingProxy } from './support/throttling-proxy';
 
 /**
@@ -57,16 +58,9 @@ test('a dropped file whose name has spaces, accents and a percent sign opens und
   page,
 }) => {
   await page.goto(`/?token=${TOKEN}`);
-  const bytes = [...readFileSync(resolve(SLIME, 'rollout_nopd.pt'))];
-  await page.evaluate((data) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([new Uint8Array(data)], 'résumé 100%.pt'));
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      window.dispatchEvent(
-        new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }),
-      );
-    }
-  }, bytes);
+  await dropFiles(page, [
+    { name: 'résumé 100%.pt', bytes: readFileSync(resolve(SLIME, 'rollout_nopd.pt')) },
+  ]);
   await expect(page.getByTestId('file-tab')).toContainText('résumé 100%.pt');
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
 });
