@@ -47,14 +47,18 @@ export function groupSiblings(spans: Iterable<WalkSpan>): Map<string | null, Wal
   }
   // Python's `end_ts or inf` also turns an end of exactly 0 into +inf
   const endKey = (s: WalkSpan) => (s.end === null || s.end === 0 ? Infinity : s.end);
-  for (const list of groups.values()) {
-    list.sort(
-      (a, b) =>
-        a.start - b.start ||
-        endKey(a) - endKey(b) ||
-        comparePyStr(a.name || 'span', b.name || 'span'),
-    );
-  }
+  // -1/0/1 rather than differences of times (a heap number per comparison); a NaN compares
+  // equal, as `NaN || next` did
+  const bySiblingOrder = (a: WalkSpan, b: WalkSpan): number => {
+    if (a.start < b.start) return -1;
+    if (a.start > b.start) return 1;
+    const aEnd = endKey(a);
+    const bEnd = endKey(b);
+    if (aEnd < bEnd) return -1;
+    if (aEnd > bEnd) return 1;
+    return comparePyStr(a.name || 'span', b.name || 'span');
+  };
+  for (const list of groups.values()) if (list.length > 1) list.sort(bySiblingOrder);
   return groups;
 }
 

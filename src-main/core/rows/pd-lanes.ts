@@ -1,6 +1,6 @@
 import type { PdPhase, PdRole, Row, RowItem, SpanItem } from '../model/row';
 import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
-import { compareItems } from './build-rows';
+import { sortItems } from './build-rows';
 
 /** The fixed phase order and colours live in the model, where the renderer can import them. */
 export { PD_PHASES, pdPhaseColour } from '../model/pd-phases';
@@ -21,7 +21,16 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
   const items = options.giveUpRow ? row.items : row.items.map((item) => ({ ...item }));
   // (100k rows are built while a file is read: each loop below skips a span by its name's
   // prefix before any regex, map or string is made for it)
-  const byId = new Map<string, SpanItem>();
+  // spans by id, for the parents of PD spans: made at the first one (most rows hold none)
+  let byIdMap: Map<string, SpanItem> | null = null;
+  const byId = (id: string): SpanItem | undefined => {
+    if (byIdMap === null) {
+      byIdMap = new Map();
+      for (const item of items)
+        if (item.type === 'span' && item.span_id) byIdMap.set(item.span_id, item);
+    }
+    return byIdMap.get(id);
+  };
   const childrenOf = new Map<string, SpanItem[]>();
   /** span ids of the form `<id>:pd:prefill`: slime's virtual prefill spans already there */
   let virtualPrefillIds: Set<string> | null = null;
@@ -31,7 +40,6 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     if (typeof id === 'string' && id.endsWith(VIRTUAL_PREFILL))
       (virtualPrefillIds ??= new Set()).add(id);
     if (item.type !== 'span') continue;
-    if (item.span_id) byId.set(item.span_id, item);
     if (!item.parent_span_id || !item.name.startsWith(PD_PREFIX)) continue;
     if (!PHASE_OF_CHILD.test(item.name)) continue;
     const list = childrenOf.get(item.parent_span_id);
@@ -46,8 +54,7 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     if (role) {
       const children = item.span_id ? (childrenOf.get(item.span_id) ?? NO_CHILDREN) : NO_CHILDREN;
       const phases: PdPhase[] = [];
-      for (const { phase, key } of PD_FLAT_KEYS[role]) {
-        const childName = `${PD_PREFIX}${role}_${phase}`;
+      for (const { phase, key, childName } of children.length > 0 ? PD_CHILD_PHASES[role] : []) {
         const child = children.find((c) => c.name === childName);
         if (!child) continue;
         const attr = child.attrs.end_attrs[key];
@@ -55,7 +62,7 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
         if (durationSec > 0) phases.push({ phase, durationSec });
       }
       for (const child of children) (drop ??= new Set()).add(child);
-      const parent = item.parent_span_id ? byId.get(item.parent_span_id) : undefined;
+      const parent = item.parent_span_id ? byId(item.parent_span_id) : undefined;
       item.pd = {
         role,
         phases,
@@ -67,7 +74,7 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     }
     const virtualRole = item.attrs.end_attrs.timeline_pd_virtual_role;
     if (virtualRole === 'prefill' || virtualRole === 'decode') {
-      const parent = item.parent_span_id ? byId.get(item.parent_span_id) : undefined;
+      const parent = item.parent_span_id ? byId(item.parent_span_id) : undefined;
       item.pd = {
         role: virtualRole,
         phases: flatPhases(virtualRole, parent?.attrs.end_attrs ?? item.attrs.end_attrs),
@@ -87,7 +94,7 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
       continue;
     // the older keys first: most spans have none, and their phases are then never looked up
     const endAttrs = item.attrs.end_attrs;
-    if (!PD_OLDER_PREFILL_KEYS.some(({ key }) => positive(endAttrs[key]))) continue;
+    if (!hasOlderPrefillKey(endAttrs)) continue;
     if (virtualPrefillIds?.has(`${item.span_id}${VIRTUAL_PREFILL}`)) continue;
     const phases = flatPhases('prefill', endAttrs);
     added.push({
@@ -114,6 +121,19 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
 }
 
 const PD_PREFIX = 'sglang_pd_';
+
+/** per role, its phases with their flat key and the name of the child span that times them */
+const PD_CHILD_PHASES: Record<PdRole, { phase: string; key: string; childName: string }[]> = {
+  prefill: PD_FLAT_KEYS.prefill.map((p) => ({ ...p, childName: `${PD_PREFIX}prefill_${p.phase}` })),
+  decode: PD_FLAT_KEYS.decode.map((p) => ({ ...p, childName: `${PD_PREFIX}decode_${p.phase}` })),
+};
+
+/** whether the end attrs hold an older unprefixed prefill key (a loop: no closure per span) */
+function hasOlderPrefillKey(endAttrs: Record<string, unknown>): boolean {
+  for (let k = 0; k < PD_OLDER_PREFILL_KEYS.length; k++)
+    if (positive(endAttrs[PD_OLDER_PREFILL_KEYS[k].key])) return true;
+  return false;
+}
 const VIRTUAL_PREFILL = ':pd:prefill';
 const NO_CHILDREN: SpanItem[] = [];
 
@@ -143,17 +163,18 @@ function flatPhases(role: PdRole, attrs: Record<string, unknown>): PdPhase[] {
 /**
  * Real items keep their depth order, with lanes left empty by dropped phase children closed up;
  * PD spans go below, [P] then [D], each packed greedily into the first lane free at its start.
+ * Sorts `items` in place: it is this view's own array (the given-up row's, or a copy).
  */
 function packLanes(items: RowItem[]): { items: RowItem[]; lane_count: number; item_count: number } {
-  const real = items.filter((i) => !(i.type === 'span' && i.pd));
-  const usedLanes = [...new Set(real.map((i) => i.lane))].sort((a, b) => a - b);
-  const laneMap = new Map(usedLanes.map((lane, index) => [lane, index]));
-  for (const item of real) item.lane = laneMap.get(item.lane)!;
-  let nextLane = usedLanes.length;
+  const isPd = (i: RowItem) => i.type === 'span' && i.pd !== undefined;
+  const laneIndex = closedUpLanes(items, isPd);
+  for (const item of items) if (!isPd(item)) item.lane = laneIndex.get(item.lane)!;
+  let nextLane = laneIndex.size;
   for (const role of ['prefill', 'decode'] as const) {
-    const spans = items
-      .filter((i): i is SpanItem => i.type === 'span' && i.pd?.role === role)
-      .sort((a, b) => a.start_ts - b.start_ts);
+    const spans: SpanItem[] = [];
+    for (const i of items) if (i.type === 'span' && i.pd?.role === role) spans.push(i);
+    if (spans.length === 0) continue;
+    spans.sort((a, b) => (a.start_ts < b.start_ts ? -1 : a.start_ts > b.start_ts ? 1 : 0));
     const laneEnds: number[] = [];
     for (const span of spans) {
       let lane = laneEnds.findIndex((end) => end <= span.start_ts);
@@ -163,6 +184,40 @@ function packLanes(items: RowItem[]): { items: RowItem[]; lane_count: number; it
     }
     nextLane += laneEnds.length;
   }
-  const sorted = [...items].sort(compareItems);
+  const sorted = sortItems(items);
   return { items: sorted, lane_count: Math.max(1, nextLane), item_count: sorted.length };
+}
+
+/**
+ * The lanes real (non-PD) items use, each to its rank among them. Lanes already 0..k (most
+ * rows: depths) map to themselves, found without a set or a sort per row.
+ */
+function closedUpLanes(items: RowItem[], isPd: (i: RowItem) => boolean): Map<number, number> {
+  const seen = new Uint8Array(items.length + 1);
+  let contiguous = true;
+  for (const item of items) {
+    if (isPd(item)) continue;
+    const lane = item.lane;
+    if (Number.isInteger(lane) && lane >= 0 && lane < seen.length) seen[lane] = 1;
+    else contiguous = false;
+  }
+  let used = 0;
+  while (used < seen.length && seen[used] === 1) used++;
+  for (let l = used; contiguous && l < seen.length; l++) if (seen[l] === 1) contiguous = false;
+  if (contiguous) return identityLanes(used);
+  const usedLanes = [...new Set(items.filter((i) => !isPd(i)).map((i) => i.lane))].sort(
+    (a, b) => a - b,
+  );
+  return new Map(usedLanes.map((lane, index) => [lane, index]));
+}
+
+/** lane -> lane for lanes 0..n-1, shared per n (never changed by its users) */
+const identityLaneMaps: Map<number, number>[] = [];
+function identityLanes(n: number): Map<number, number> {
+  let map = identityLaneMaps[n];
+  if (map === undefined) {
+    map = new Map(Array.from({ length: n }, (_, i) => [i, i]));
+    if (n < 64) identityLaneMaps[n] = map;
+  }
+  return map;
 }

@@ -1,7 +1,7 @@
 import { packRows } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
-import { compareItems, rowCounts } from '../../rows/build-rows';
+import { rowCounts, sortItems } from '../../rows/build-rows';
 import { buildTimelineRows } from './build-timeline-rows';
 import { parseTimelineRecords, sniffTimeline } from './parse-timeline-records';
 import { NO_SAMPLES } from '../../model/sample-facts';
@@ -44,7 +44,7 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
   options.onStepEnd?.('read');
   const rows = buildTimelineRows(read.records, (items) => ({
     ...rowCounts(items),
-    items: items.sort(compareItems),
+    items: sortItems(items),
   }));
   const spans = read.records.filter((r) => r.recordType === 'span').length;
   const notices: string[] = [];
