@@ -25,7 +25,7 @@ function peakKb(pid) {
 export async function benchOpenStream(cli, path, { perfOnly = false, env = process.env } = {}) {
   const port = 5400 + Math.floor(Math.random() * 400);
   const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--token', 'bench', path], {
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', process.env.BENCH_STDERR ? 'inherit' : 'ignore'],
     env,
   });
   const started = performance.now();

@@ -401,8 +401,10 @@ describe('the compare digest made in steps (a worker answers calls between them)
     let yields = 0;
     let step = steps.next();
     for (; !step.done; step = steps.next()) yields++;
-    // 16 rows in slices of 5: a yield after rows 5, 10 and 15
-    expect(yields).toBe(3);
+    // 16 rows in slices of 5: a yield after rows 5, 10 and 15; then one before each part made
+    // from every row (the rows' number columns, their index keys, their prompt keys, the
+    // rollout's parts, the figures, the rows behind each status) and none after the last
+    expect(yields).toBe(3 + 6);
     expect(step.value).toEqual(compareDigest(trace));
   });
 
