@@ -3,7 +3,7 @@ import type { FileError, FileSummary, MenuCommand } from '../src-main/core/api/t
 import { useDispatchCommand, useHost } from './host/host-context';
 import { useViewStore } from './state/view-store';
 import { useFilesStore } from './state/files-store';
-import { syncOpens } from './state/sync-opens';
+import { opensSyncInTurn } from './state/sync-opens';
 import { TopBar } from './frame/TopBar';
 import { ErrorBanner } from './frame/ErrorBanner';
 import { DropZone, EmptyState } from './frame/DropZone';
@@ -122,8 +122,11 @@ export function App() {
     // a break in serve mode's event stream, opens that ended meanwhile end here too, and run
     // and trends tabs still opening catch up with what main said meanwhile. A failed ask
     // changes nothing: the stream's next connection asks again.
+    const syncOpensNow = opensSyncInTurn(host.api, (openId) =>
+      useRunStore.getState().ownsOpen(openId),
+    );
     const sync = () => {
-      void syncOpens(host.api, (openId) => useRunStore.getState().ownsOpen(openId)).catch(() => {});
+      void syncOpensNow();
       void syncRuns(host).catch(() => {});
       void syncTrends(host.api).catch(() => {});
     };

@@ -5,6 +5,7 @@ import { ChartAxes } from './ChartAxes';
 import { useParentSize } from '@visx/responsive';
 import type { BinnedValues, ValueBin } from '../../src-main/core/api/trace-api';
 import { formatAxisValue, formatValue } from './value-format';
+import { useAfterFirstPaint } from './use-after-first-paint';
 
 const HEIGHT = 150;
 const MARGIN = { top: 8, right: 10, bottom: 24, left: 34 };
@@ -47,6 +48,24 @@ export function Histogram({
   const binLabel = (bin: ValueBin) =>
     `${title} ${formatValue(bin.x0, unit)}–${formatValue(bin.x1, unit)}`;
   const hovered = hover === null ? null : bins[hover];
+  // drawn in the frame after the view's first: the perf tab's charts are all below its first
+  // screen, and their place (its size measured meanwhile) is kept until then
+  const drawn = useAfterFirstPaint();
+  if (!drawn) {
+    return (
+      <div
+        className="histogram"
+        data-testid="histogram-pending"
+        data-title={testTitle}
+        ref={parentRef}
+      >
+        <div className="histogram-title">
+          <span className="histogram-name">{title}</span>
+        </div>
+        <div style={{ height: HEIGHT }} />
+      </div>
+    );
+  }
 
   return (
     <div

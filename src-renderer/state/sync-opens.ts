@@ -20,3 +20,37 @@ export async function syncOpens(
   const files = await api.listFiles();
   useFilesStore.getState().settleOpens(askedAbout, listed, files);
 }
+
+/**
+ * syncOpens one at a time: a sync asked for while one runs runs once after it (several asked
+ * meanwhile, once). Two at once lost an open: the page loaded as a file named at start-up
+ * finished, the first ask listed its open as reading and the second, whose snapshot of the
+ * opens heard of was taken before the first's answer added it, no longer listed it, so nothing
+ * ended it and its opening item stayed in the top bar for good.
+ */
+export function opensSyncInTurn(
+  api: Pick<TraceApi, 'openingNow' | 'listFiles'>,
+  shownElsewhere?: (openId: string) => boolean,
+): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = async (): Promise<void> => {
+    try {
+      do {
+        again = false;
+        // a failed ask changes nothing: the next one asks again
+        await syncOpens(api, shownElsewhere).catch(() => {});
+      } while (again);
+    } finally {
+      running = null;
+    }
+  };
+  return () => {
+    if (running !== null) {
+      again = true;
+      return running;
+    }
+    running = run();
+    return running;
+  };
+}

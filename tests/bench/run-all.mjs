@@ -409,14 +409,17 @@ async function benchHundredK() {
   const shot = process.env.BENCH_SCREENSHOT ?? null;
   const perfShot = process.env.BENCH_PERF_SCREENSHOT ?? null;
   const browser = await browserFirstRows(CLI, path, shot, { perfScreenshot: perfShot, rows });
-  console.log(`in Chromium: the perf view's histograms drawn ${browser.perfViewMs.toFixed(0)} ms after its tab is clicked (goal 100 ms: ${ok(browser.perfViewMs, 100)})`);
+  console.log(
+    `in Chromium: the perf view's first screen (running chart, perf table) drawn ${browser.perfViewMs.toFixed(0)} ms after its tab is clicked (goal 100 ms: ${ok(browser.perfViewMs, 100)}); ` +
+      `its histograms, below that screen, ${browser.perfHistogramsMs.toFixed(0)} ms`,
+  );
   console.log(
     `in Chromium (the timeline settled on the whole file): a sort by sample duration shown ${browser.sortShownMs.toFixed(0)} ms after it is picked, the groups view's first lines ${browser.groupsShownMs.toFixed(0)} ms after its tab is clicked (goal 100 ms each: ${ok(browser.sortShownMs, 100)}, ${ok(browser.groupsShownMs, 100)})`,
   );
   if (baselineCli && !process.env.BENCH_SKIP_BROWSER_BASELINE) {
     const was = await browserFirstRows(baselineCli, path, null, { rows });
     console.log(
-      `  baseline build in Chromium: the perf view drawn ${was.perfViewMs.toFixed(0)} ms after the click (now ${(browser.perfViewMs / was.perfViewMs).toFixed(3)}x); ` +
+      `  baseline build in Chromium: the perf view's first screen drawn ${was.perfViewMs.toFixed(0)} ms after the click (now ${(browser.perfViewMs / was.perfViewMs).toFixed(3)}x), its histograms ${was.perfHistogramsMs.toFixed(0)} ms (now ${(browser.perfHistogramsMs / was.perfHistogramsMs).toFixed(3)}x); ` +
         `sort shown ${was.sortShownMs.toFixed(0)} ms (now ${(browser.sortShownMs / was.sortShownMs).toFixed(3)}x); groups ${was.groupsShownMs.toFixed(0)} ms (now ${(browser.groupsShownMs / was.groupsShownMs).toFixed(3)}x)`,
     );
   }

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { FileSummary, OpenProgress } from '../../../src-main/core/api/trace-api';
 import { useFilesStore } from '../../../src-renderer/state/files-store';
 import { emptyFilesStore } from './empty-files-store';
-import { syncOpens } from '../../../src-renderer/state/sync-opens';
+import { opensSyncInTurn, syncOpens } from '../../../src-renderer/state/sync-opens';
 
 // Opens main started (a file named at start-up), whose end only main's events tell: a late
 // event never shows an open that is over again, and asking main (settleOpens, after serve
@@ -120,5 +120,62 @@ describe('syncOpens: asking main what is going on', () => {
     await syncing;
     expect(asked).toEqual(['openingNow', 'listFiles']);
     expect([openIds(), tabs()]).toEqual([['later'], []]);
+  });
+});
+
+describe('opensSyncInTurn: the page loaded as a file named at start-up finished opening', () => {
+  beforeEach(emptyFilesStore);
+
+  /**
+   * main's answers in turn: the first openingNow lists the open still reading, the second
+   * (asked when the event stream connected, after the open ended and its last event was sent
+   * before the page listened) lists nothing; listFiles lists the whole file by then
+   */
+  function mainMidOpen() {
+    const answers: ((listed: OpenProgress[]) => void)[] = [];
+    const api = {
+      openingNow: () => new Promise<OpenProgress[]>((resolve) => answers.push(resolve)),
+      listFiles: () => Promise.resolve([file('f1', 16, false)]),
+    };
+    return { api, answers };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('why in turn: syncOpens twice at once cannot end it (the second never heard of it)', async () => {
+    const { api, answers } = mainMidOpen();
+    const first = syncOpens(api);
+    const second = syncOpens(api);
+    answers[0]([progress('x', 'reading', file('f1', 16, true))]);
+    await first;
+    answers[1]([]);
+    await second;
+    expect(openIds()).toEqual(['x']);
+  });
+
+  it('asks in turn: the second ask, made after the first answer, ends the open', async () => {
+    const { api, answers } = mainMidOpen();
+    const sync = opensSyncInTurn(api);
+    const first = sync();
+    const second = sync();
+    const third = sync();
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    await settle();
+    expect(answers).toHaveLength(1);
+    answers[0]([progress('x', 'reading', file('f1', 16, true))]);
+    await settle();
+    // the asks made meanwhile run once, after the first
+    expect(answers).toHaveLength(2);
+    answers[1]([]);
+    await first;
+    expect(answers).toHaveLength(2);
+    expect([openIds(), tabs()]).toEqual([[], [['f1', 16, false]]]);
+    // a later ask runs again
+    const later = sync();
+    expect(later).not.toBe(first);
+    await settle();
+    answers[2]([]);
+    await later;
+    expect(answers).toHaveLength(3);
   });
 });
