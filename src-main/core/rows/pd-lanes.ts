@@ -166,7 +166,7 @@ function flatPhases(role: PdRole, attrs: Record<string, unknown>): PdPhase[] {
  * Sorts `items` in place: it is this view's own array (the given-up row's, or a copy).
  */
 function packLanes(items: RowItem[]): { items: RowItem[]; lane_count: number; item_count: number } {
-  const isPd = (i: RowItem) => i.type === 'span' && i.pd !== undefined;
+  const isPd = (i: RowItem) => i.type === 'span' && !!i.pd;
   const laneIndex = closedUpLanes(items, isPd);
   for (const item of items) if (!isPd(item)) item.lane = laneIndex.get(item.lane)!;
   let nextLane = laneIndex.size;
