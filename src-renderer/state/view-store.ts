@@ -45,6 +45,12 @@ export interface ViewState {
   /** time under the pointer per window key, so compared timelines share one cursor */
   cursors: Record<string, number | null>;
   setCursor(key: string, sec: number | null): void;
+  /**
+   * per window key, whether the time axis reads the wall clock (UTC) instead of seconds from
+   * the start: compared timelines share it, and it stays across tabs and views
+   */
+  wallClocks: Record<string, boolean>;
+  setWallClock(key: string, on: boolean): void;
   detailsOpen: boolean;
   /** the timeline's lane height in CSS pixels (density) */
   laneHeight: number;
@@ -97,6 +103,8 @@ export const useViewStore = create<ViewState>()((set) => ({
   cursors: {},
   setCursor: (key, sec) =>
     set((s) => (s.cursors[key] === sec ? s : { cursors: { ...s.cursors, [key]: sec } })),
+  wallClocks: {},
+  setWallClock: (key, on) => set((s) => ({ wallClocks: { ...s.wallClocks, [key]: on } })),
   detailsOpen: true,
   laneHeight: 16,
   setLaneHeight: (laneHeight) => set({ laneHeight }),

@@ -34,6 +34,7 @@ export function TimeAxis(props: {
       data-testid="time-axis"
       data-start={w.startSec}
       data-end={w.endSec}
+      data-clock={clock.wall ? 'wall' : 'from-start'}
       style={{ marginLeft: props.left, height: AXIS_HEIGHT }}
       onMouseDown={(event) => {
         const sec = toSec(event.clientX, event.currentTarget);

@@ -75,7 +75,14 @@ export function Timeline({
   }, []);
   const [hiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
   const [hover, setHover] = useState<{ x: number; y: number; hit: HitBox | null } | null>(null);
-  const [wallClock, setWallClock] = useState(false);
+  // one choice per window key: compared timelines read the same clock, and it stays when the
+  // timeline is shown again (a state of its own was per side, and lost on a view's switch)
+  const wallClock = useViewStore((s) => s.wallClocks[windowKey] ?? false);
+  const storeWallClock = useViewStore((s) => s.setWallClock);
+  const setWallClock = useCallback(
+    (on: boolean) => storeWallClock(windowKey, on),
+    [storeWallClock, windowKey],
+  );
   const [stats, setStats] = useState<Map<number, RowDrawStats>>(new Map());
   const hits = useRef<HitBox[]>([]);
   const drag = useRef<{ x: number; window: typeof viewport.window } | null>(null);

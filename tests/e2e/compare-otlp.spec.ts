@@ -129,6 +129,35 @@ test('compared timelines share zoom and cursor; one search filters both', async 
   );
 });
 
+test('the wall clock is one choice for both compared timelines, and stays across views', async ({
+  page,
+}) => {
+  await dropTwo(page, 'slime/rollout_small.pt', 'slime/rollout_nopd.pt');
+  await page.getByRole('tab', { name: 'Timelines' }).click();
+  const axes = page.getByTestId('time-axis');
+  await expect(axes).toHaveCount(2);
+  const clocks = () => axes.evaluateAll((all) => all.map((a) => a.getAttribute('data-clock')));
+  expect(await clocks()).toEqual(['from-start', 'from-start']);
+  // A's button: both axes read the wall clock, and B's button says so
+  await page.getByTestId('compare-side-a').getByTestId('wall-clock').click();
+  await expect.poll(clocks).toEqual(['wall', 'wall']);
+  await expect(page.getByTestId('compare-side-b').getByTestId('wall-clock')).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  // each side's labels are its own file's time of day (UTC)
+  const firstLabel = (side: string) =>
+    page.getByTestId(side).getByTestId('axis-tick').first().textContent();
+  expect(await firstLabel('compare-side-a')).toMatch(/\d:\d\d/);
+  expect(await firstLabel('compare-side-b')).toMatch(/\d:\d\d/);
+  // another tab and back: still the wall clock; B's button turns it off for both
+  await page.getByRole('tab', { name: 'Matched samples' }).click();
+  await page.getByRole('tab', { name: 'Timelines' }).click();
+  await expect.poll(clocks).toEqual(['wall', 'wall']);
+  await page.getByTestId('compare-side-b').getByTestId('wall-clock').click();
+  await expect.poll(clocks).toEqual(['from-start', 'from-start']);
+});
+
 test('SGLang slices draw their links as arrows; PD halves can be joined by bootstrap_room', async ({
   page,
 }) => {
