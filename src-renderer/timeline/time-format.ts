@@ -99,9 +99,12 @@ export function decimalsForPixel(secPerPx: number): number {
   return Math.max(1, decimalsFor(secPerPx));
 }
 
+/** Decimals of a time exact to the microsecond (titles, the details panel). */
+export const EXACT_DECIMALS = 6;
+
 /** A time from the file's start, exact to the microsecond: hover titles, copy, details. */
 export function formatExactClock(sec: number): string {
-  return formatClock(sec, 6);
+  return formatClock(sec, EXACT_DECIMALS);
 }
 
 /** A duration with its unit, precise enough to tell close ones apart. */

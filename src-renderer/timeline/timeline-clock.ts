@@ -1,4 +1,4 @@
-import { formatClock, formatExactClock } from './time-format';
+import { EXACT_DECIMALS, formatClock } from './time-format';
 
 /**
  * What one timeline's times read as. Its items and window are in seconds from its file's start;
@@ -29,7 +29,5 @@ export function clockText(clock: TimelineClock, fileSec: number, decimals: numbe
 
 /** `fileSec` as the clock shows it, exact to the microsecond (hover titles). */
 export function exactClockText(clock: TimelineClock, fileSec: number): string {
-  return clock.wall
-    ? formatClock(fileSec + clock.shownMinusFileSec, 6, true)
-    : formatExactClock(fileSec + clock.shownMinusFileSec);
+  return clockText(clock, fileSec, EXACT_DECIMALS);
 }
