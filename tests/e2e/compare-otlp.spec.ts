@@ -1,17 +1,14 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { dropFiles } from './support/drop-files';
+import { dropFixtures } from './support/drop-files';
 
 const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
 
 async function dropTwo(page: Page, a: string, b: string) {
   await page.goto(URL);
-  await dropFiles(
-    page,
-    [a, b].map((p) => ({ name: p.split('/').pop()!, bytes: readFileSync(resolve(FIXTURES, p)) })),
-  );
+  await dropFixtures(page, a, b);
   await expect(page.getByTestId('compare-view')).toBeVisible();
 }
 

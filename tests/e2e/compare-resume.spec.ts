@@ -1,9 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { dropFiles } from './support/drop-files';
+import { dropFixtures } from './support/drop-files';
 
-const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
 
 /** rollout 8 resumes 8 samples of rollout 7 an hour later (tests/fixtures/slime/README.md) */
@@ -11,13 +8,7 @@ test('compare 7 vs 8: the answer on top names the idle time between attempts and
   page,
 }) => {
   await page.goto(URL);
-  await dropFiles(
-    page,
-    ['slime/rollout_7.pt', 'slime/rollout_8.pt'].map((p) => ({
-      name: p.split('/').pop()!,
-      bytes: readFileSync(resolve(FIXTURES, p)),
-    })),
-  );
+  await dropFixtures(page, 'slime/rollout_7.pt', 'slime/rollout_8.pt');
   const answer = page.getByTestId('compare-answer');
   await expect(answer).toContainText(
     '3539 s are idle time before the second attempts of 8 samples resumed from rollout 7',

@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { dropFiles } from './support/drop-files';
+import { dropFixtures } from './support/drop-files';
 
 const SLIME = resolve(__dirname, '../fixtures/slime');
 const URL = '/?token=e2e-test-token';
@@ -140,9 +140,7 @@ test('zoom keys and fit-all change the time axis', async ({ page }) => {
 
 test('a synthetic drop opens a file', async ({ page }) => {
   await page.goto(URL);
-  await dropFiles(page, [
-    { name: 'rollout_nopd.pt', bytes: readFileSync(resolve(SLIME, 'rollout_nopd.pt')) },
-  ]);
+  await dropFixtures(page, 'slime/rollout_nopd.pt');
   await expect(page.getByTestId('file-tab')).toContainText('rollout_nopd.pt');
 });
 

@@ -1,4 +1,6 @@
 import { expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 
 export interface DroppedFile {
   name: string;
@@ -24,4 +26,14 @@ export async function dropFiles(page: Page, files: readonly DroppedFile[]): Prom
       );
     }
   }, list);
+}
+
+const FIXTURES = resolve(__dirname, '../../fixtures');
+
+/** Drops fixture files (paths under tests/fixtures) under their own names, as dropFiles does. */
+export async function dropFixtures(page: Page, ...paths: string[]): Promise<void> {
+  await dropFiles(
+    page,
+    paths.map((p) => ({ name: basename(p), bytes: readFileSync(resolve(FIXTURES, p)) })),
+  );
 }
