@@ -3,6 +3,7 @@ import type { SortKey } from '../api/sort-keys';
 import type { TraceStore } from './build-store';
 import { searchTextsOf } from './search-text';
 import { sampleDurations } from './sample-duration';
+import { ascendingIndexes, identityOrder } from './radix-order';
 
 /**
  * Filters and sorts the rows of a store into display order, returning row ids. Works on the
@@ -123,19 +124,17 @@ function keyValues(store: TraceStore, sort: SortKey): Float64Array {
 
 /** Row indexes by value, rows without one (NaN) last, ties by row id. */
 function ascendingOrder(store: TraceStore, values: Float64Array): Int32Array {
-  const order = new Int32Array(values.length);
-  for (let r = 0; r < order.length; r++) order[r] = r;
+  return ascendingIndexes(values, rowIdOrder(store));
+}
+
+/** Row indexes by row id (ties, which no format makes, by index): usually 0..n-1. */
+function rowIdOrder(store: TraceStore): Int32Array {
   const rowId = store.rowId;
-  // -1/0/1, never a difference of values: a fractional double returned to the sort is a heap
-  // number made per comparison (a third less time at 100k rows)
-  return order.sort((a, b) => {
-    const ka = values[a];
-    const kb = values[b];
-    if (ka !== ka || kb !== kb) return ka !== ka ? (kb !== kb ? a - b : 1) : -1;
-    if (ka < kb) return -1;
-    if (ka > kb) return 1;
-    return rowId[a] - rowId[b];
-  });
+  const n = store.rowCount;
+  let inOrder = true;
+  for (let r = 1; r < n && inOrder; r++) inOrder = rowId[r - 1] < rowId[r];
+  if (inOrder) return identityOrder(n);
+  return ascendingIndexes(Float64Array.from(rowId.subarray(0, n)), identityOrder(n));
 }
 
 /**
