@@ -7,7 +7,7 @@ import type { TraceApi } from '../core/api/trace-api';
 import { dispatchCall } from '../api/dispatch-call';
 import { BadCallError, NotFoundError } from '../core/api/call-errors';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy';
-import { typedReplacer } from '../core/api/typed-json';
+import { encodeAnswer } from '../core/api/typed-json';
 import { HttpRefusal, busy, tooLarge } from './http-refusal';
 import { receiveUpload } from './receive-upload';
 import { UploadStore } from './upload-store';
@@ -254,8 +254,15 @@ function sendError(res: ServerResponse, error: unknown): void {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body, typedReplacer));
+  // typed arrays as their own bytes (typed-json.ts), written from the arrays without a copy
+  const { contentType, parts, byteLength } = encodeAnswer(body);
+  res.writeHead(status, {
+    'content-type': contentType,
+    'content-length': byteLength,
+    'cache-control': 'no-store',
+  });
+  for (const part of parts) res.write(part);
+  res.end();
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {

@@ -4,7 +4,7 @@ import {
   type OpenProgress,
   type TraceApi,
 } from '../../src-main/core/api/trace-api';
-import { parseTypedJson } from '../../src-main/core/api/typed-json';
+import { decodeAnswer } from '../../src-main/core/api/typed-json';
 import { followEventStream } from './event-stream';
 
 /** What serve mode's client tells beside the calls' answers. */
@@ -26,10 +26,10 @@ export function createHttpApi(token: string, hooks: HttpHostHooks = {}): TraceAp
         headers: { 'content-type': 'application/json', 'x-trace-token': token },
         body: JSON.stringify({ method, args }),
       });
-      const text = await response.text();
+      const body = await response.arrayBuffer();
       const answer = (() => {
         try {
-          return parseTypedJson(text);
+          return decodeAnswer(response.headers.get('content-type'), body);
         } catch {
           return { error: response.statusText };
         }

@@ -18,6 +18,12 @@ function positionOf(facts: RowFacts): (rowId: number) => number {
   let find = positions.get(facts);
   if (find) return find;
   const ids = facts.rowIds;
+  if (ids === null) {
+    const n = facts.startSec.length;
+    find = (rowId) => (rowId >= 0 && rowId < n ? rowId : -1);
+    positions.set(facts, find);
+    return find;
+  }
   let maxId = -1;
   let minId = 0;
   for (let i = 0; i < ids.length; i++) {

@@ -33,8 +33,8 @@ export async function benchCompare(cli, pathA, pathB, { settleMs = 15_000 } = {}
       const t = performance.now();
       const answer = await call(port, method, args);
       const ms = performance.now() - t;
-      if (answer.json?.error) throw new Error(`${label}: ${answer.text.slice(0, 200)}`);
-      return { label, ms, bytes: answer.text.length, json: answer.json };
+      if (answer.json?.error) throw new Error(`${label}: ${String(answer.json.error).slice(0, 200)}`);
+      return { label, ms, bytes: answer.bytes, json: answer.json };
     };
     const first = await timed('compare', 'compare', [a.fileId, b.fileId]);
     const again = await timed('compare again', 'compare', [a.fileId, b.fileId]);
@@ -52,6 +52,7 @@ export async function benchCompare(cli, pathA, pathB, { settleMs = 15_000 } = {}
 
 function matchedLength(matched) {
   const column = matched?.aRowIds;
-  // a typed array over HTTP is {$typed, base64}: 4 bytes an Int32
+  if (column instanceof Int32Array) return column.length;
+  // an older build's typed array over HTTP is {$typed, base64}: 4 bytes an Int32
   return typeof column?.base64 === 'string' ? Buffer.from(column.base64, 'base64').length / 4 : NaN;
 }

@@ -66,8 +66,8 @@ export async function benchOpenStream(cli, path, { perfOnly = false, env = proce
       const t = performance.now();
       const answer = await call(port, method, args);
       const ms = performance.now() - t;
-      if (answer.json?.error) throw new Error(`${label}: ${answer.text.slice(0, 200)}`);
-      return { label, ms, bytes: answer.text.length, json: answer.json };
+      if (answer.json?.error) throw new Error(`${label}: ${String(answer.json.error).slice(0, 200)}`);
+      return { label, ms, bytes: answer.bytes, json: answer.json };
     };
     // a call an older build (BENCH_BASELINE_CLI) may lack or take other arguments for: `older`
     // are its arguments there (null: it has no such call, the line is left out)

@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { decodeAnswerBytes } from '../support/serve-call';
 
 // The perf view against serve mode: slime's own perf/... output and cache JSON are the truth.
 const SLIME = resolve(__dirname, '../fixtures/slime');
@@ -50,13 +51,16 @@ for (const name of ['rollout_small.pt', 'rollout_pd_legacy.pt']) {
 test('clicking a histogram bin shows exactly the samples of its requests', async ({ page }) => {
   // the perf view's answer is a digest (no per-value rows); a bin's rows come from the worker
   const calls: { method: string; args: unknown[] }[] = [];
-  const perfAnswers: string[] = [];
+  const perfAnswers: { result: { series: object[] } }[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/api/call')) calls.push(request.postDataJSON());
   });
   page.on('response', async (response) => {
     const body = response.request().postDataJSON() as { method?: string } | null;
-    if (body?.method === 'getPerf') perfAnswers.push(await response.text());
+    if (body?.method === 'getPerf') {
+      const answer = decodeAnswerBytes(response.headers()['content-type'], await response.body());
+      perfAnswers.push(answer as (typeof perfAnswers)[number]);
+    }
   });
   await openPerf(page, 'rollout_small.pt');
   const rows = json<{ rows: Row[] }>('rollout_small.pt.expected.json').rows;
@@ -88,7 +92,7 @@ test('clicking a histogram bin shows exactly the samples of its requests', async
     `: ${counts[pick]} in ${expectedRows.length} samples`,
   );
   await expect.poll(() => perfAnswers.length).toBeGreaterThan(0);
-  const series = (JSON.parse(perfAnswers[0]) as { result: { series: object[] } }).result.series;
+  const series = perfAnswers[0].result.series;
   expect(series.length).toBeGreaterThan(0);
   for (const s of series) expect(Object.keys(s)).not.toContain('rowIds');
   expect(calls.some((c) => c.method === 'getPerfBinRows')).toBe(false);

@@ -211,7 +211,8 @@ export interface RowOrder {
  */
 export interface RowFacts {
   storeVersion: number;
-  rowIds: Int32Array;
+  /** per row its id; null when row i's id is i (a dump's rows, most files': 0.4 MB less at 100k) */
+  rowIds: Int32Array | null;
   laneCounts: Int32Array;
   startSec: Float64Array;
   endSec: Float64Array;

@@ -146,11 +146,17 @@ export function rowOrderOf(store: TraceStore, rowIds: Int32Array): RowOrder {
 export function rowFactsOf(store: TraceStore): RowFacts {
   return {
     storeVersion: store.version,
-    rowIds: store.rowId,
+    rowIds: idsAreIndexes(store.rowId, store.rowCount) ? null : store.rowId,
     laneCounts: store.rowLaneCount,
     startSec: store.rowStart,
     endSec: store.rowEnd,
   };
+}
+
+/** Whether row i's id is i for every row. */
+function idsAreIndexes(rowIds: Int32Array, n: number): boolean {
+  for (let r = 0; r < n; r++) if (rowIds[r] !== r) return false;
+  return true;
 }
 
 /** A row's spans by their id (the last span of an id), as item indexes. */

@@ -23,7 +23,7 @@ import {
 import { matchedPairList } from '../../../src-main/core/compare/matched-pair-list';
 import { orderByChange } from '../../../src-main/core/compare/pair-order';
 import { rewardValue } from '../../../src-main/core/model/reward-value';
-import { parseTypedJson, typedReplacer } from '../../../src-main/core/api/typed-json';
+import { overHttp } from '../../support/serve-call';
 import type { FileSummary } from '../../../src-main/core/api/trace-api';
 import { OTLP, SLIME, fixtureSource } from '../../support/fixtures';
 
@@ -186,8 +186,7 @@ describe('the answer’s typed arrays', () => {
         key: `index ${String(row.sample_index)}`,
       })),
     );
-    const overHttp = parseTypedJson(JSON.stringify(result, typedReplacer));
-    expect(overHttp).toEqual(result);
+    expect(overHttp(result)).toEqual(result);
   });
 
   it('rollout 7 against 8: only-A and only-B and the status rows survive JSON as Int32Arrays', () => {
@@ -197,8 +196,7 @@ describe('the answer’s typed arrays', () => {
     );
     const all = Int32Array.from({ length: 24 }, (_, i) => i);
     expect([result.onlyA, result.onlyB]).toEqual([all, all]);
-    const text = JSON.stringify(result, typedReplacer);
-    const back = parseTypedJson(text) as typeof result;
+    const back = overHttp(result);
     expect(back).toEqual(result);
     expect(back.onlyA).toBeInstanceOf(Int32Array);
     const completed = back.stats.find((s) => s.key === 'status/completed')!;

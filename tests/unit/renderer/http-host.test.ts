@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TRACE_API_METHODS } from '../../../src-main/core/api/trace-api';
-import { typedReplacer } from '../../../src-main/core/api/typed-json';
+import { encodeAnswer } from '../../../src-main/core/api/typed-json';
+import { bytesOf } from '../../support/serve-call';
 import { createHttpApi } from '../../../src-renderer/host/http-host';
 
 // The renderer's TraceApi client for serve mode, with fetch and EventSource replaced by
@@ -21,13 +22,19 @@ afterEach(() => {
   FakeEventSource.made = [];
 });
 
-function stubFetch(status: number, body: string) {
+/** fetch answering `body`: text (JSON, or not) or an encoded answer, as serve mode sends it */
+function stubFetch(status: number, body: string | ReturnType<typeof encodeAnswer>) {
+  const { contentType, bytes } =
+    typeof body === 'string'
+      ? { contentType: 'application/json', bytes: new TextEncoder().encode(body) }
+      : { contentType: body.contentType, bytes: bytesOf(body) };
   const fetch = vi.fn(() =>
     Promise.resolve({
       ok: status < 400,
       status,
       statusText: `status ${status}`,
-      text: () => Promise.resolve(body),
+      headers: new Headers({ 'content-type': contentType }),
+      arrayBuffer: () => Promise.resolve(bytes.slice().buffer),
     }),
   );
   vi.stubGlobal('fetch', fetch);
@@ -37,7 +44,7 @@ function stubFetch(status: number, body: string) {
 describe('the serve-mode TraceApi client', () => {
   it('one POST per call with the token; typed arrays come back as typed arrays', async () => {
     const order = { rowIds: new Int32Array([3, 1, 2]) };
-    const fetch = stubFetch(200, JSON.stringify({ result: order }, typedReplacer));
+    const fetch = stubFetch(200, encodeAnswer({ result: order }));
     const api = createHttpApi('secret token');
     const answer = await api.queryRows('f1', { search: 'x' } as never);
     expect(fetch).toHaveBeenCalledWith('/api/call', {

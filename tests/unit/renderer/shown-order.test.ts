@@ -45,6 +45,15 @@ describe('an order joined with its facts', () => {
     expect(Array.from(shown.startSec)).toEqual([12, 5_000_000, -7]);
   });
 
+  it('facts without ids (row i is id i) join by place', () => {
+    const identity = { ...facts(4, [0, 1, 2]), rowIds: null };
+    const shown = shownOrder(order(4, [2, 0]), identity);
+    expect(Array.from(shown.laneCounts)).toEqual([3, 1]);
+    expect(Array.from(shown.endSec)).toEqual([25, 5]);
+    expect(() => shownOrder(order(4, [3]), identity)).toThrow('row 3 is not in store 4');
+    expect(() => shownOrder(order(4, [-1]), identity)).toThrow('row -1 is not in store 4');
+  });
+
   it('refuses facts of another store, and a row the facts do not have', () => {
     expect(() => shownOrder(order(2, [0]), facts(3, [0]))).toThrow(
       'row order of store 2 joined with facts of store 3',

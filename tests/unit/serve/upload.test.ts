@@ -11,7 +11,7 @@ import { UploadStore } from '../../../src-main/serve/upload-store';
 import { ingestInThread } from '../../support/in-thread-ingest';
 import { SLIME } from '../../support/fixtures';
 import type { IngestRequest } from '../../../src-main/ingest/ingest-protocol';
-import { parseTypedJson } from '../../../src-main/core/api/typed-json';
+import { decodeAnswer } from '../../../src-main/core/api/typed-json';
 
 // Serve mode's binary upload (POST /api/upload) with the real service and ingest session: a
 // picked file's raw bytes, then an open that names them.
@@ -60,7 +60,10 @@ async function serveWith(store: UploadStore) {
       headers: { 'content-type': 'application/json', 'x-trace-token': 'tok' },
       body: JSON.stringify({ method, args }),
     });
-    const body = parseTypedJson(await response.text()) as { result: unknown; code?: string };
+    const body = decodeAnswer(
+      response.headers.get('content-type'),
+      await response.arrayBuffer(),
+    ) as { result: unknown; code?: string };
     return { status: response.status, body };
   };
   const openUpload = async (uploadId: string) =>

@@ -309,11 +309,21 @@ describe('row order and row facts', () => {
     const built = store();
     const facts = rowFactsOf(built);
     expect(facts.storeVersion).toBe(built.version);
-    expect(Array.from(facts.rowIds)).toEqual([7, 8]);
+    expect(Array.from(facts.rowIds!)).toEqual([7, 8]);
     expect(Array.from(facts.laneCounts)).toEqual([3, 1]);
     expect(Array.from(facts.startSec)).toEqual([1, 0]);
     expect(Array.from(facts.endSec)).toEqual([10, 2]);
     expect(facts.startSec).toBeInstanceOf(Float64Array);
+  });
+
+  it('facts leave the ids out when each row’s id is its place (0..n-1)', () => {
+    const withIds = (ids: number[]) =>
+      rowFactsOf(
+        buildStore({ rows: packRows(ids.map((id) => row({ row_id: id, start: 0, end: 1 }))) }),
+      );
+    expect(withIds([0, 1, 2]).rowIds).toBeNull();
+    expect(Array.from(withIds([1, 0, 2]).rowIds!)).toEqual([1, 0, 2]);
+    expect(Array.from(withIds([1, 2]).rowIds!)).toEqual([1, 2]);
   });
 
   it('every store built has a version of its own', () => {
