@@ -192,7 +192,7 @@ export interface RowQuery {
 
 /**
  * A row order: the row ids after filter and sort, as a typed array (100k rows cross IPC as a
- * structured clone and HTTP as base64, see typed-json.ts). What each row is does not change with
+ * structured clone and HTTP as their bytes, see typed-json.ts). What each row is does not change with
  * the sort, so it comes once per store from `getRowFacts`, not with every order.
  */
 export interface RowOrder {
@@ -304,7 +304,7 @@ export interface CompareFigure {
   verdict: 'better' | 'worse' | 'changed' | 'noise' | 'none';
   /**
    * the rows behind the figure on each side, when it counts samples (statuses, resumed, ...);
-   * typed: a status of 100k samples is 100k ids, base64 over HTTP
+   * typed: a status of 100k samples is 100k ids, their bytes over HTTP
    */
   aRowIds?: Int32Array;
   bRowIds?: Int32Array;

@@ -141,7 +141,8 @@ export function rowOrderOf(store: TraceStore, rowIds: Int32Array): RowOrder {
 
 /**
  * Every row's id, lanes, start and end in the store's order: the store's own columns (a
- * structured clone or base64 copies them; nothing is computed per call).
+ * structured clone copies them, HTTP writes them as they are; nothing is computed per call;
+ * the ids are left out when row i's id is i).
  */
 export function rowFactsOf(store: TraceStore): RowFacts {
   return {
