@@ -191,52 +191,111 @@ export function numpySum(values: number[], from = 0, n = values.length): number 
   return numpySum(values, from, half) + numpySum(values, from + half, n - half);
 }
 
-/** Per-request values for histograms, each with the row it came from. */
-export function perfSeries(rows: PackedRow[]): PerfView['series'] {
-  const series = new Map<
-    string,
-    {
-      unit: PerfView['series'][number]['unit'];
-      values: number[];
-      rowIds: number[];
-      spanNames: Set<string>;
-    }
-  >();
-  const add = (
-    key: string,
-    unit: PerfView['series'][number]['unit'],
-    value: unknown,
-    rowId: number,
-    spanName: string,
-  ) => {
+type SeriesUnit = PerfView['series'][number]['unit'];
+
+/** One series' values and rows as they are found, in typed arrays that grow by doubling. */
+class SeriesColumns {
+  values = new Float64Array(1024);
+  rowIds = new Int32Array(1024);
+  n = 0;
+  readonly spanNames = new Set<string>();
+  private lastSpanName: string | null = null;
+
+  constructor(
+    readonly key: string,
+    readonly unit: SeriesUnit,
+  ) {}
+
+  add(value: unknown, rowId: number, spanName: string): void {
     if (typeof value !== 'number' || !Number.isFinite(value)) return;
-    const entry = series.get(key) ?? { unit, values: [], rowIds: [], spanNames: new Set() };
-    entry.values.push(value);
-    entry.rowIds.push(rowId);
-    entry.spanNames.add(spanName);
-    series.set(key, entry);
+    if (this.n === this.values.length) {
+      const values = new Float64Array(this.n * 2);
+      values.set(this.values);
+      this.values = values;
+      const rowIds = new Int32Array(this.n * 2);
+      rowIds.set(this.rowIds);
+      this.rowIds = rowIds;
+    }
+    this.values[this.n] = value;
+    this.rowIds[this.n++] = rowId;
+    if (spanName !== this.lastSpanName) {
+      this.spanNames.add(spanName);
+      this.lastSpanName = spanName;
+    }
+  }
+}
+
+/** sglang_generate's end attrs that are series, with their units */
+const GENERATE_SERIES: readonly [key: string, attr: string, unit: SeriesUnit][] = [
+  ['e2e latency', 'e2e_latency', 's'],
+  ['queue time', 'queue_time', 's'],
+  ['decode throughput', 'decode_throughput', 'tok/s'],
+];
+
+/**
+ * Per-request values for histograms, each with the row it came from, series in the order they
+ * are first found. Each series' columns are found once (a PD phase's by role and phase, not
+ * by a key text made per phase), values go straight into typed arrays, and an attr's place is
+ * looked up once per attrs shape: 0.26 s at 100k samples before, a third of the perf digest.
+ */
+export function perfSeries(rows: PackedRow[]): PerfView['series'] {
+  const series = new Map<string, SeriesColumns>();
+  const columnsOf = (key: string, unit: SeriesUnit) => {
+    let columns = series.get(key);
+    if (columns === undefined) series.set(key, (columns = new SeriesColumns(key, unit)));
+    return columns;
   };
+  const generate = GENERATE_SERIES.map(
+    ([key, , unit]) =>
+      () =>
+        columnsOf(key, unit),
+  );
+  const generateColumns: (SeriesColumns | null)[] = GENERATE_SERIES.map(() => null);
+  // per PD role, per phase name: the series
+  const pdColumns = new Map<string, Map<string, SeriesColumns>>();
+  // the end attrs' keys the places below were found in (items of one shape share the list)
+  let endKeys: readonly string[] | null = null;
+  const places = GENERATE_SERIES.map(() => -1);
   const item = new PackedItemCursor();
   for (const row of rows) {
     item.reset(row.packed);
     while (item.next()) {
       if (item.state !== 'closed_span') continue;
-      if (item.name === 'sglang_generate') {
-        add('e2e latency', 's', item.attr(1, 'e2e_latency'), row.row_id, item.name);
-        add('queue time', 's', item.attr(1, 'queue_time'), row.row_id, item.name);
-        add('decode throughput', 'tok/s', item.attr(1, 'decode_throughput'), row.row_id, item.name);
+      if (item.name === 'sglang_generate' && item.sectionCount > 1) {
+        const keys = item.sectionKeys(1);
+        if (keys !== endKeys) {
+          endKeys = keys;
+          for (let s = 0; s < GENERATE_SERIES.length; s++)
+            places[s] = keys.indexOf(GENERATE_SERIES[s][1]);
+        }
+        for (let s = 0; s < GENERATE_SERIES.length; s++) {
+          if (places[s] < 0) continue;
+          const value = item.attrAt(1, places[s]);
+          if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+          (generateColumns[s] ??= generate[s]()).add(value, row.row_id, item.name);
+        }
       }
-      for (let k = 0; k < item.pdPhaseCount; k++) {
-        const key = `${item.pdRole} ${item.pdPhaseName(k)}`;
-        add(key, 's', item.pdPhaseDuration(k), row.row_id, item.name);
+      const phases = item.pdPhaseCount;
+      if (phases === 0) continue;
+      const role = item.pdRole!;
+      let byPhase = pdColumns.get(role);
+      if (byPhase === undefined) pdColumns.set(role, (byPhase = new Map()));
+      for (let k = 0; k < phases; k++) {
+        const phase = item.pdPhaseName(k);
+        const value = item.pdPhaseDuration(k);
+        if (!Number.isFinite(value)) continue;
+        let columns = byPhase.get(phase);
+        if (columns === undefined)
+          byPhase.set(phase, (columns = columnsOf(`${role} ${phase}`, 's')));
+        columns.add(value, row.row_id, item.name);
       }
     }
   }
-  return [...series.entries()].map(([key, s]) => ({
-    key,
+  return [...series.values()].map((s) => ({
+    key: s.key,
     unit: s.unit,
-    values: Float64Array.from(s.values),
-    rowIds: Int32Array.from(s.rowIds),
+    values: s.values.slice(0, s.n),
+    rowIds: s.rowIds.slice(0, s.n),
     spanNames: [...s.spanNames],
   }));
 }
