@@ -1,4 +1,5 @@
 import type { ByteSource } from '../bytes/byte-source';
+import type { MadeRowTexts } from '../rows/row-text';
 import type { PartHelper, PartReader } from '../bytes/part-reader';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
 import type { PerfSummary } from '../model/perf';
@@ -132,6 +133,8 @@ export interface FormatOpened {
   rolloutId?: AttrValue;
   /** counts the reader knows better than the store (spans, events and links as read) */
   counts?: { spans: number; events: number; links: number };
+  /** search texts of some rows made already (a helper thread's rows), taken as they are */
+  rowTexts?: MadeRowTexts[];
   /** distinct bootstrap_room values, and whether they were joined */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;

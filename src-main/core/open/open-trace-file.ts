@@ -144,7 +144,7 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   // the last rows since the format last said (texts of rows built only at the end are made
   // after opening, while the worker is idle: warm-indexes.ts)
   if (searchTexts?.started) {
-    searchTexts.extend(opened.rows);
+    searchTexts.extend(opened.rows, opened.rowTexts);
     searchTexts.seed(store);
   }
   const stats = buildStoreStats(store);
@@ -239,7 +239,9 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
     partReader:
       partReader && format.readPart
         ? {
-            start: (path, from) => partReader.start(format.id, path, from),
+            // the app makes search texts as rows come (searchTexts): the helper makes its own
+            start: (path, from) =>
+              partReader.start(format.id, path, from, { rowTexts: searchTexts !== null }),
             threads: partReader.threads,
             splitMinSeconds: partReader.splitMinSeconds,
           }

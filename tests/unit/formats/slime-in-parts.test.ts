@@ -6,6 +6,7 @@ import { openFileSource } from '../../../src-main/core/bytes/file-source';
 import {
   PartBoundary,
   type PartReader,
+  type PartWants,
   type PendingPart,
 } from '../../../src-main/core/bytes/part-reader';
 import type { FormatOpened } from '../../../src-main/core/formats/format-descriptor';
@@ -16,6 +17,7 @@ import {
 } from '../../../src-main/core/formats/slime/open/read-in-parts';
 import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { unpackItems } from '../../../src-main/core/rows/packed-items';
+import { rowText } from '../../../src-main/core/rows/row-text';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 import { reopeningFile } from '../../support/reopening-file';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
@@ -48,8 +50,15 @@ interface HelperLog {
   waited: boolean;
 }
 
-/** The helper thread's work done in-process first; `lose`: its part never arrives. */
-function inProcessReader(log: HelperLog, lose = false): PartReader {
+/**
+ * The helper thread's work done in-process first; `lose`: its part never arrives; `wants`:
+ * what the open wants besides the part (the app: search texts).
+ */
+function inProcessReader(
+  log: HelperLog,
+  lose = false,
+  wants: PartWants = { rowTexts: false },
+): PartReader {
   return {
     // a core to spare: a dump is read in parts from 2 (read-in-parts.ts); this small dump
     // however soon it is read
@@ -65,6 +74,7 @@ function inProcessReader(log: HelperLog, lose = false): PartReader {
           onBytes: () => {},
           onPosting: () => {},
           boundary,
+          wants,
           send: (piece, transfer) => pieces.push(structuredClone(piece, { transfer })),
         });
         part = structuredClone(read.part, { transfer: read.transfer }) as SlimePart;
@@ -154,6 +164,39 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expectSameOpen(parts);
     // the rows keep sample order across the two threads' rows
     expect(parts.rows.map((row) => row.row_id)).toEqual(whole.rows.map((row) => row.row_id));
+  });
+
+  it('the helper makes its rows’ search texts where the open wants them: each as the file’s thread makes it', () => {
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const parts = slimeFormat.open([openFileSource(path)], {
+      partReader: inProcessReader(log, false, { rowTexts: true }),
+      splitMinBytes: 0,
+    });
+    expect(log.failed).toBeUndefined();
+    const made = parts.rowTexts!;
+    // they cover the helper's rows, from its first sample to the last row, one piece after another
+    const helperFirst = parts.rows.findIndex((row) => row.row_id >= log.first!);
+    expect(helperFirst).toBeGreaterThan(0);
+    expect(made.length).toBe(log.pieces + 1);
+    let next = helperFirst;
+    const decoder = new TextDecoder();
+    for (const { first, texts } of made) {
+      expect(first).toBe(next);
+      for (let k = 0; k < texts.ends.length; k++) {
+        const text = texts.bytes.subarray(k === 0 ? 0 : texts.ends[k - 1], texts.ends[k]);
+        const own = rowText(parts.rows[first + k]);
+        const expected = decoder.decode(own.bytes.subarray(0, own.size));
+        if (decoder.decode(text) !== expected) expect(decoder.decode(text)).toBe(expected);
+      }
+      next = first + texts.ends.length;
+    }
+    expect(next).toBe(parts.rows.length);
+    // the headless commands search nothing: the helper makes none
+    const quiet = slimeFormat.open([openFileSource(path)], {
+      partReader: inProcessReader({ ...log }),
+      splitMinBytes: 0,
+    });
+    expect(quiet.rowTexts).toEqual([]);
   });
 
   it('reads on from where it stopped when the helper’s part never arrives', () => {

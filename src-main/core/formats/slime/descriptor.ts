@@ -143,6 +143,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   if (notice !== null) notices.push(notice);
   return {
     rows: rows.rows,
+    rowTexts: rows.madeTexts,
     samples,
     perf: rows.perf.result(),
     notices,
