@@ -125,7 +125,12 @@ export class PerfSummaryBuilder {
    * values stay in sample order (np.mean's exact sum depends on it).
    */
   absorb(later: PerfSummaryTally): void {
-    for (const [metric, list] of later.values) for (const v of list) this.push(metric, v);
+    // each metric's list found once, not once per value (a helper's part: a million values)
+    for (const [metric, list] of later.values) {
+      const mine = this.values.get(metric);
+      if (mine === undefined) this.values.set(metric, list.slice());
+      else for (let i = 0; i < list.length; i++) mine.push(list[i]);
+    }
     this.requests += later.requests;
     this.profiled += later.profiled;
   }
