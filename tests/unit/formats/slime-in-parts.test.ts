@@ -18,6 +18,8 @@ import {
 import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { unpackItems } from '../../../src-main/core/rows/packed-items';
 import { rowText } from '../../../src-main/core/rows/row-text';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { searchTextReady, searchTextsOf } from '../../../src-main/core/store/search-text';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 import { reopeningFile } from '../../support/reopening-file';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
@@ -58,6 +60,8 @@ function inProcessReader(
   log: HelperLog,
   lose = false,
   wants: PartWants = { rowTexts: false },
+  /** ticks of waiting for the part (each when the pieces sent so far can be taken) */
+  ticks = 0,
 ): PartReader {
   return {
     // a core to spare: a dump is read in parts from 2 (read-in-parts.ts); this small dump
@@ -87,8 +91,9 @@ function inProcessReader(
         source.close();
       }
       return {
-        wait: () => {
+        wait: (onTick) => {
           log.waited = true;
+          for (let tick = 0; tick < ticks; tick++) onTick(0);
           return lose ? null : part;
         },
         // what was not taken yet, as the worker-range-reader gives them
@@ -149,7 +154,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.failed).toBeUndefined();
-    // the first sample past 55% of what was left when the build share was measured (when that
+    // the first sample past half of what was left when the build share was measured (when that
     // was depends on the time each step took, so within bounds)
     expect(log.first).toBeGreaterThan(SAMPLES * 0.5);
     expect(log.first).toBeLessThan(SAMPLES * 0.75);
@@ -197,6 +202,78 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(quiet.rowTexts).toEqual([]);
+  });
+
+  it('takes the helper’s rows sent so far while it waits for the part: the app grows their store and texts meanwhile', () => {
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const taken: { rows: number; made: number; same: boolean }[] = [];
+    let seen: readonly unknown[] | null = null;
+    const parts = slimeFormat.open([openFileSource(path)], {
+      partReader: inProcessReader(log, false, { rowTexts: true }, 2),
+      splitMinBytes: 0,
+      onPartRows: (rows, made) => {
+        taken.push({ rows: rows.length, made: made.length, same: seen === null || rows === seen });
+        seen = rows;
+      },
+    });
+    expect(log.failed).toBeUndefined();
+    // the first tick takes every piece sent (here: all of them), the second finds none new
+    expect(taken.length).toBe(2);
+    expect(taken[0].made).toBe(log.pieces);
+    expect(taken[1]).toEqual({ ...taken[0], same: true });
+    expect(taken[0].rows).toBeLessThan(parts.rows.length);
+    // the rows grown are the file's rows (the same list), then the part's own come after them
+    expect(seen).toBe(parts.rows);
+    expect(parts.rowTexts!.length).toBe(log.pieces + 1);
+    expectSameOpen(parts);
+  });
+
+  it('in the app, the rows taken while waiting get the store and search texts one thread gives them', () => {
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    let partRows = 0;
+    const twoThreads = openTraceFile([openFileSource(path)], {
+      onPreview: () => {},
+      partReader: {
+        threads: 2,
+        splitMinSeconds: 0,
+        start: (_format, helperPath, from, wants) =>
+          inProcessReader(log, false, wants, 2).start(helperPath, from),
+      },
+      splitMinBytes: 0,
+      onStepEnd: (step) => {
+        if (step === 'read') partRows = log.pieces;
+      },
+    });
+    expect(log.failed).toBeUndefined();
+    expect(partRows).toBeGreaterThan(0);
+    const oneThread = openTraceFile([openFileSource(path)], { onPreview: () => {} });
+    const texts = (trace: typeof oneThread) => {
+      const column = searchTextsOf(trace.store);
+      return Array.from({ length: column.length }, (_, r) => column.text(r));
+    };
+    expect(searchTextReady(twoThreads.store)).toBe(true);
+    const [a, b] = [texts(twoThreads), texts(oneThread)];
+    expect(a.length).toBe(b.length);
+    a.forEach((text, r) => {
+      if (text !== b[r]) expect(text, `row ${r}`).toBe(b[r]);
+    });
+    for (const column of ['rowId', 'rowStart', 'rowEnd', 'rowLaneCount', 'rowReward'] as const)
+      expect(twoThreads.store[column], column).toEqual(oneThread.store[column]);
+    expect(twoThreads.summary.spans).toBe(oneThread.summary.spans);
+  });
+
+  it('lets go of the rows it took while waiting when the helper’s part never arrives, and reads on', () => {
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    let taken = 0;
+    const parts = slimeFormat.open([openFileSource(path)], {
+      partReader: inProcessReader(log, true, { rowTexts: true }, 1),
+      splitMinBytes: 0,
+      onPartRows: (rows) => (taken = rows.length),
+    });
+    expect(log.waited).toBe(true);
+    expect(taken).toBeGreaterThan(0);
+    expect(parts.rowTexts).toEqual([]);
+    expectSameOpen(parts);
   });
 
   it('reads on from where it stopped when the helper’s part never arrives', () => {
@@ -285,14 +362,32 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
   // building takes all the time measured (buildMs far above the time passed)
   const busy = (built: number, notAlone = 0) => ({ built, buildMs: built * 1e9, notAlone });
 
-  it('starts the helper at 55% of what is left, once 2% of the file was measured', () => {
+  it('starts the helper at half of what is left, once 2% of the file was measured', () => {
     const { started, starter: s } = starter();
     expect(s.progress(1 * MB, busy(199))).toBeNull(); // compiling: not measured
     expect(s.progress(2 * MB, busy(200))).toBeNull(); // the measured stretch starts
     expect(s.progress(12 * MB, busy(900))).toBeNull(); // 10 MB: under 2% of 600 MB
     expect(s.progress(14 * MB, busy(1000))).not.toBeNull();
-    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.55)]);
+    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.5)]);
     expect(s.progress(20 * MB, busy(2000))).toBeNull(); // decided once
+  });
+
+  it('when building is a fifth of the time or more (the bench’s dump: 0.26-0.37), not below (long token lists)', () => {
+    const withShare = (share: number) => {
+      const run = starter(2, 10);
+      // the clock moves 10 ms a MB; building took `share` of it
+      const rows = (bytes: number, built: number) => ({
+        built,
+        buildMs: bytes * 10 * share,
+        notAlone: 0,
+      });
+      run.starter.progress(2 * MB, rows(2, 200));
+      return run.starter.progress(14 * MB, rows(14, 1000));
+    };
+    expect(withShare(0.26)).not.toBeNull();
+    expect(withShare(0.21)).not.toBeNull();
+    expect(withShare(0.19)).toBeNull();
+    expect(withShare(0.05)).toBeNull();
   });
 
   it('not when this thread alone would read the rest in under 2 s', () => {

@@ -36,8 +36,10 @@ const SPLIT_MIN_THREADS = 2;
  * helper walks past the samples before its part (skip-item.ts) at about a tenth of the cost
  * of building them, but its part's pickle and token lists cost it what they cost this thread:
  * a dump of long token lists (8000 a sample: building 5% of the time) would only be read twice.
+ * The bench's 100k-sample dump measures 0.26-0.37 over the stretch (a collection in it moves
+ * the share by a tenth); at 0.3 one open in four was read by one thread (14 s instead of 10).
  */
-const SPLIT_MIN_BUILD_SHARE = 0.3;
+const SPLIT_MIN_BUILD_SHARE = 0.2;
 
 /**
  * Only a dump this thread alone would take this long to read the rest of is read by two: the
@@ -184,11 +186,12 @@ export class PartStarter {
  * the app wants them); this thread also grows the store and search texts of its rows and shows
  * previews, which the helper does not. At 100k samples on 2 cores, with 0.5 the helper's part
  * came 0.15-0.4 s after this thread reached it; with 0.55 the two ended within milliseconds.
- * Measured again with the helper making its texts, on a machine whose speed moved by a third
- * within minutes: which thread waited for the other, and by how long (0.2-0.9 s), changed
- * from run to run at 0.55 and 0.57 alike.
+ * Measured again with the helper making its texts: at 0.55 this thread mostly reached the
+ * part 0.3-1.4 s after the helper was done (and sometimes the helper 0.2-0.45 s after it).
+ * It now takes the helper's rows sent so far while it waits (PartRowsTaker), so an early end
+ * here is not time lost: 0.5.
  */
-const MAIN_PART = 0.55;
+const MAIN_PART = 0.5;
 
 /** samples built before the stretch the build share is measured over (the code compiled) */
 const WARM_SAMPLES = 200;
@@ -276,28 +279,80 @@ export function readSlimePart(
 }
 
 /**
+ * The helper's rows and facts added to this thread's in sample order, piece by piece, once this
+ * thread stopped at the helper's first sample: while it waits for the rest of the part (the
+ * app then grows the store and search texts of those rows meanwhile), then the last ones.
+ */
+export class PartRowsTaker {
+  /** the list the pieces taken so far were built from (a list read again makes them stale) */
+  private list: number | null = null;
+  private readonly rowsBefore: number;
+
+  constructor(
+    private readonly rows: IncrementalRows,
+    private readonly first: number,
+  ) {
+    this.rowsBefore = rows.rows.length;
+    rows.facts.length = Math.min(rows.facts.length, first);
+  }
+
+  /** Takes the next pieces, in the order they were sent. */
+  take(pieces: readonly SlimeRowsPiece[]): void {
+    const rows = this.rows;
+    for (const piece of pieces) {
+      this.list ??= piece.list;
+      if (piece.list !== this.list) continue;
+      revivePackedRows(piece.rows);
+      if (piece.texts !== null)
+        rows.madeTexts.push({ first: rows.rows.length, texts: piece.texts });
+      for (const row of piece.rows) rows.rows.push(row);
+      while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
+      for (const facts of piece.facts) rows.facts.push(facts);
+    }
+  }
+
+  /**
+   * The part came: pieces taken of another list than its own, or from another first sample,
+   * are undone (a new rows array, so that nothing made of the rows taken is mistaken for
+   * what comes next); the part's own pieces are taken from then on.
+   */
+  settle(part: SlimePart): void {
+    if (this.list !== null && (this.list !== part.list || this.first !== part.first)) {
+      this.undo();
+      this.rows.facts.length = Math.min(this.rows.facts.length, part.first);
+    }
+    this.list = part.list;
+  }
+
+  /** The rows and facts taken are let go (the helper gave up: this thread reads on). */
+  undo(): void {
+    const rows = this.rows;
+    if (rows.rows.length === this.rowsBefore) return;
+    rows.rows = rows.rows.slice(0, this.rowsBefore);
+    rows.madeTexts = rows.madeTexts.filter((made) => made.first < this.rowsBefore);
+    rows.facts.length = Math.min(rows.facts.length, this.first);
+    this.list = null;
+  }
+}
+
+/**
  * The file's thread stopped at the helper's first sample: its rows, facts, places and perf
- * values are added to this thread's, in sample order. Returns the whole samples list (`list`:
- * the one read here) and the dump's rollout id.
+ * values are added to this thread's, in sample order (`taker`: the pieces taken while this
+ * thread waited for the part). Returns the whole samples list (`list`: the one read here) and
+ * the dump's rollout id.
  */
 export function takeSlimePart(
   rows: IncrementalRows,
   list: readonly PyValue[],
   part: SlimePart,
   pieces: readonly unknown[],
+  taker: PartRowsTaker = new PartRowsTaker(rows, part.first),
 ): { samples: PyValue[]; rolloutId: PyValue } {
   const samples = rows.listUpTo(list, part.first);
   for (let index = samples.length; index < part.sampleCount; index++) samples.push(null);
   for (const [index, sample] of part.kept) samples[index] = fromCloneable(sample);
-  rows.facts.length = Math.min(rows.facts.length, part.first);
-  for (const piece of [...(pieces as SlimeRowsPiece[]), part]) {
-    if (piece.list !== part.list) continue;
-    revivePackedRows(piece.rows);
-    if (piece.texts !== null) rows.madeTexts.push({ first: rows.rows.length, texts: piece.texts });
-    for (const row of piece.rows) rows.rows.push(row);
-    while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
-    for (const facts of piece.facts) rows.facts.push(facts);
-  }
+  taker.settle(part);
+  taker.take([...(pieces as SlimeRowsPiece[]), part]);
   if (rows.inFile !== null) {
     rows.inFile.noteAll(part.first, part.places);
     const before = new Map<number, PyValue>();
