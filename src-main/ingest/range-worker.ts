@@ -1,7 +1,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { openFileSource } from '../core/bytes/file-source';
 import { formatById } from '../core/formats/registry';
-import { PartBoundary, type PartWants } from '../core/bytes/part-reader';
+import { PartBoundary } from '../core/bytes/part-reader';
 import {
   RANGE_BOUNDARY,
   RANGE_BYTES,
@@ -19,13 +19,12 @@ export interface RangeWorkerData {
   format: string;
   path: string;
   from: number;
-  wants: PartWants;
   port: MessagePort;
   /** RANGE_STATE and RANGE_BYTES (range-signal.ts) */
   signal: Int32Array;
 }
 
-const { format, path, from, wants, port, signal } = workerData as RangeWorkerData;
+const { format, path, from, port, signal } = workerData as RangeWorkerData;
 try {
   const source = openFileSource(path);
   try {
@@ -35,7 +34,6 @@ try {
       onBytes: (bytes) => Atomics.store(signal, RANGE_BYTES, Math.floor(bytes / 1024)),
       onPosting: () => Atomics.store(signal, RANGE_STATE, RANGE_POSTING),
       boundary: new PartBoundary(signal, RANGE_BOUNDARY),
-      wants,
       send: (piece, pieceTransfer) => port.postMessage({ piece }, pieceTransfer),
     });
     port.postMessage({ part }, transfer);

@@ -36,7 +36,7 @@ const splitMinSeconds = process.env.TRACE_EXPLORER_SPLIT_MIN_SECONDS;
 export const workerRangeReader: FormatPartReader = {
   threads: THREADS,
   splitMinSeconds: splitMinSeconds ? Number(splitMinSeconds) : undefined,
-  start(format, path, from, wants) {
+  start(format, path, from) {
     if (THREADS < 2) return null;
     const signal = new Int32Array(new SharedArrayBuffer(RANGE_SLOTS * 4));
     const boundary = new PartBoundary(signal, RANGE_BOUNDARY);
@@ -57,7 +57,7 @@ export const workerRangeReader: FormatPartReader = {
     let worker: ReturnType<typeof createRangeWorker>;
     try {
       worker = createRangeWorker({
-        workerData: { format, path, from, wants, port: port2, signal },
+        workerData: { format, path, from, port: port2, signal },
         transferList: [port2],
       });
     } catch {

@@ -42,8 +42,6 @@ export interface PartHelper {
   onPosting(): void;
   /** where the part starts, for formats whose helper decides it (FormatDescriptor.readPart) */
   boundary: PartBoundary;
-  /** what the open wants of the part besides its rows (PartWants) */
-  wants: PartWants;
   /**
    * Sends a piece of the part ahead of it (`transfer`: its buffers, moved): a helper that
    * would otherwise hold its whole part until the end lets each piece go (PendingPart.pieces).
@@ -51,18 +49,9 @@ export interface PartHelper {
   send(piece: unknown, transfer: ArrayBuffer[]): void;
 }
 
-/**
- * What an open wants a helper to make of its part besides the part itself: the rows' search
- * texts where the rows are shown and searched (the app), made beside them on the helper's
- * core instead of one after another on the file's thread once the part is in.
- */
-export interface PartWants {
-  rowTexts: boolean;
-}
-
 /** A PartReader for any format: the helper thread reads the part with that format's readPart. */
 export interface FormatPartReader {
-  start(format: string, path: string, from: number, wants: PartWants): PendingPart | null;
+  start(format: string, path: string, from: number): PendingPart | null;
   readonly threads: number;
   readonly splitMinSeconds?: number;
 }

@@ -1,5 +1,4 @@
 import type { ByteSource } from '../bytes/byte-source';
-import type { MadeRowTexts } from '../rows/row-text';
 import type { PartHelper, PartReader } from '../bytes/part-reader';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
 import type { PerfSummary } from '../model/perf';
@@ -105,11 +104,11 @@ export interface FormatOpenOptions {
    */
   onRows?: (rows: readonly PackedRow[], samples: TraceSamples) => void;
   /**
-   * Rows of a helper's part taken while this thread waits for the rest of it (`made`: the
-   * texts the helper made of some), no preview due: what the app makes of rows as they come
-   * (search texts, store columns) is made meanwhile. The same list grown, as with onRows.
+   * Rows of a helper's part taken while this thread waits for the rest of it, no preview due:
+   * what the app makes of rows as they come (search texts, store columns) is made meanwhile.
+   * The same list grown, as with onRows.
    */
-  onPartRows?: (rows: readonly PackedRow[], made: readonly MadeRowTexts[]) => void;
+  onPartRows?: (rows: readonly PackedRow[]) => void;
 }
 
 /** Where streamRows puts the rows it builds. */
@@ -139,8 +138,6 @@ export interface FormatOpened {
   rolloutId?: AttrValue;
   /** counts the reader knows better than the store (spans, events and links as read) */
   counts?: { spans: number; events: number; links: number };
-  /** search texts of some rows made already (a helper thread's rows), taken as they are */
-  rowTexts?: MadeRowTexts[];
   /** distinct bootstrap_room values, and whether they were joined */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;

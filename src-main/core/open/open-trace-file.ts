@@ -146,7 +146,7 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
   // the last rows since the format last said (texts of rows built only at the end are made
   // after opening, while the worker is idle: warm-indexes.ts)
   if (searchTexts?.started) {
-    searchTexts.extend(opened.rows, opened.rowTexts);
+    searchTexts.extend(opened.rows);
     searchTexts.seed(store);
   }
   const stats = buildStoreStats(store);
@@ -235,8 +235,8 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
         }
       : undefined,
     onPartRows: onPreview
-      ? (rows, made) => {
-          searchTexts!.extend(rows, made);
+      ? (rows) => {
+          searchTexts!.extend(rows);
           rowsStore!.take(rows);
         }
       : undefined,
@@ -248,9 +248,7 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
     partReader:
       partReader && format.readPart
         ? {
-            // the app makes search texts as rows come (searchTexts): the helper makes its own
-            start: (path, from) =>
-              partReader.start(format.id, path, from, { rowTexts: searchTexts !== null }),
+            start: (path, from) => partReader.start(format.id, path, from),
             threads: partReader.threads,
             splitMinSeconds: partReader.splitMinSeconds,
           }

@@ -1,5 +1,5 @@
-import type { PackedRow } from '../model/row';
-import { SEP_BYTE, rowText, type MadeRowTexts } from '../rows/row-text';
+import type { AttrValue, PackedRow } from '../model/row';
+import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 import { grownColumn } from '../model/grown-column';
 
@@ -45,25 +45,13 @@ export class SearchTextsWhileReading {
     return this.rows !== null;
   }
 
-  /**
-   * texts for the rows added since the last call (a different list starts over); `made`: texts
-   * of some of them made already (a helper thread's rows), taken instead of made again
-   */
-  extend(rows: readonly PackedRow[], made: readonly MadeRowTexts[] = []): void {
+  /** texts for the rows added since the last call (a different list starts over) */
+  extend(rows: readonly PackedRow[]): void {
     if (rows !== this.rows || rows.length < this.texts.length) {
       this.rows = rows;
       this.texts = new SearchTextColumn();
     }
-    const byFirst = new Map(made.map((m) => [m.first, m.texts]));
-    for (let r = this.texts.length; r < rows.length;) {
-      const texts = byFirst.get(r);
-      if (texts === undefined || r + texts.ends.length > rows.length) {
-        this.texts.add(rows[r++]);
-        continue;
-      }
-      for (let k = 0; k < texts.ends.length; k++, r++)
-        this.texts.addText(texts.bytes, k === 0 ? 0 : texts.ends[k - 1], texts.ends[k]);
-    }
+    for (let r = this.texts.length; r < rows.length; r++) this.texts.add(rows[r]);
   }
 
   /** gives `store` the texts made so far of its rows (the same Row objects, in order) */
@@ -111,12 +99,7 @@ export class SearchTextColumn {
   /** Adds the row's text after the last row's. */
   add(row: PackedRow): void {
     const text = rowText(row);
-    this.addText(text.bytes, 0, text.size);
-  }
-
-  /** Adds a row's text made already (`bytes[start, end)`) after the last row's. */
-  addText(bytes: Uint8Array, start: number, end: number): void {
-    const size = end - start;
+    const size = text.size;
     let chunk = this.chunks[this.chunks.length - 1];
     if (chunk === undefined || this.used + size + 1 > chunk.length) {
       chunk = new Uint8Array(Math.max(this.chunkBytes, size + 1));
@@ -124,7 +107,7 @@ export class SearchTextColumn {
       this.chunkUsed.push(0);
       this.used = 0;
     }
-    chunk.set(bytes.subarray(start, end), this.used);
+    chunk.set(text.bytes.subarray(0, size), this.used);
     const r = this.length;
     if (r === this.rowStart.length) this.growRows();
     this.rowChunk[r] = this.chunks.length - 1;
@@ -206,3 +189,135 @@ export class SearchTextColumn {
 }
 
 const decoder = new TextDecoder();
+
+/** Values up to this long are tried as ASCII first (TextBytes.put). */
+const ASCII_RUN = 64;
+
+/** Row text bytes made in place (reused for every row: only its copy in a chunk is kept). */
+class TextBytes {
+  bytes = Buffer.alloc(4096);
+  size = 0;
+
+  /** `text` lowercased (Unicode's rules, by the engine), as UTF-8 */
+  put(text: string): void {
+    // most values are short ASCII (keys, numbers, names, ids): lowercased byte by byte here,
+    // without a lowercased copy and a native call each (a second per 100k rows)
+    const n = text.length;
+    if (n <= ASCII_RUN) {
+      this.room(n);
+      const bytes = this.bytes;
+      const at = this.size;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0x80) break;
+        bytes[at + i] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+      }
+      if (i === n) {
+        this.size = at + n;
+        return;
+      }
+    }
+    const lower = text.toLowerCase();
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; a long value is measured instead, so a
+    // hostile 100 MB attr does not make room for 300 MB
+    this.room(lower.length < 65_536 ? lower.length * 3 : Buffer.byteLength(lower));
+    // Buffer.write encodes natively, in place
+    this.size += this.bytes.write(lower, this.size);
+  }
+
+  /** one ASCII byte (a separator) */
+  byte(b: number): void {
+    this.room(1);
+    this.bytes[this.size++] = b;
+  }
+
+  private room(n: number): void {
+    if (this.size + n <= this.bytes.length) return;
+    const bigger = Buffer.alloc(Math.max(this.bytes.length * 2, this.size + n));
+    this.bytes.copy(bigger, 0, 0, this.size);
+    this.bytes = bigger;
+  }
+}
+
+const out = new TextBytes();
+
+/**
+ * The row's text in `out` (the same bytes object each call): the parts joined by SEP, each
+ * attribute section as `key=value` pairs joined by spaces, span names once each, lowercased.
+ */
+function rowText(row: PackedRow): TextBytes {
+  out.size = 0;
+  const index = String(row.sample_index);
+  out.byte(HASH_BYTE);
+  out.put(index);
+  out.byte(SEP_BYTE);
+  out.put(index);
+  out.byte(SEP_BYTE);
+  out.put(row.source ?? '');
+  out.byte(SEP_BYTE);
+  out.put(row.status ?? '');
+  out.byte(SEP_BYTE);
+  putFlat(row.label);
+  out.byte(SEP_BYTE);
+  out.put(row.trace_id ?? '');
+  const names = new Set<string>();
+  // read in place: no item objects are made for the texts of 100k rows
+  const item = cursor.reset(row.packed);
+  while (item.next()) {
+    names.add(item.name);
+    for (let s = 0; s < item.sectionCount; s++) {
+      out.byte(SEP_BYTE);
+      const keys = item.sectionKeys(s);
+      for (let k = 0; k < keys.length; k++) {
+        if (k > 0) out.byte(SPACE_BYTE);
+        out.put(keys[k]);
+        out.byte(EQUALS_BYTE);
+        putFlat(item.attrAt(s, k));
+      }
+    }
+    const service = item.extra('service');
+    if (service) {
+      out.byte(SEP_BYTE);
+      out.put(service);
+    }
+  }
+  for (const name of names) {
+    out.byte(SEP_BYTE);
+    out.put(name);
+  }
+  return out;
+}
+
+/** an attribute value as text into `out`: `key=value` pairs and list items, space-separated */
+function putFlat(value: AttrValue): void {
+  if (value === null || value === undefined) return;
+  if (typeof value !== 'object') {
+    out.put(String(value));
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.byte(SPACE_BYTE);
+      putFlat(value[i]);
+    }
+    return;
+  }
+  let first = true;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (!first) out.byte(SPACE_BYTE);
+    out.put(key);
+    out.byte(EQUALS_BYTE);
+    putFlat(value[key]);
+    first = false;
+  }
+}
+
+const cursor = new PackedItemCursor();
+
+/** between the parts of a row's text (and after each row's): no search box input holds it */
+const SEP_BYTE = 0x01;
+const HASH_BYTE = 0x23;
+const SPACE_BYTE = 0x20;
+const EQUALS_BYTE = 0x3d;

@@ -109,31 +109,6 @@ describe('search texts made while a file is read', () => {
     expect(textsOf(preview)).toEqual(textsOf(store).slice(0, 2));
   });
 
-  it('takes texts made elsewhere (a helper’s rows) as they are; makes the rows’ they do not cover', () => {
-    const all = rows();
-    const made = (first: number, texts: string[]) => {
-      const bytes = texts.map((text) => new TextEncoder().encode(text));
-      const ends = new Int32Array(texts.length);
-      let at = 0;
-      bytes.forEach((b, k) => (ends[k] = at += b.length));
-      const joined = new Uint8Array(at);
-      bytes.forEach((b, k) => joined.set(b, k === 0 ? 0 : ends[k - 1]));
-      return { first, texts: { bytes: joined, ends } };
-    };
-    const reading = new SearchTextsWhileReading();
-    // row 1's text made elsewhere (marked, to tell it from one made here); a piece that would
-    // run past the rows is not taken
-    reading.extend(all, [made(1, ['made elsewhere']), made(2, ['too', 'long'])]);
-    const store = buildStore({ rows: all });
-    reading.seed(store);
-    const own = textsOf(buildStore({ rows: rows() }));
-    expect(textsOf(store)).toEqual([own[0], 'made elsewhere', own[2]]);
-    // searched like any other: the separator after it keeps it apart from the next row's
-    const matches = new Uint8Array(3);
-    searchTextsOf(store).matchInto('elsewhere', matches, null);
-    expect(Array.from(matches)).toEqual([0, 1, 0]);
-  });
-
   it('texts are reused, not made again, and never given to a store of other rows', () => {
     const growing = rows();
     const reading = new SearchTextsWhileReading();

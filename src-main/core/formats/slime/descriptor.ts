@@ -99,7 +99,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
                 if (!options.onPartRows) return;
                 split.pieces.push(...(part.pieces?.() ?? []));
                 taker.take(split.pieces.splice(0) as SlimeRowsPiece[]);
-                options.onPartRows(rows.rows, rows.madeTexts);
+                options.onPartRows(rows.rows);
               });
               if (split.rest !== null) {
                 split.taker = taker;
@@ -169,7 +169,6 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   if (notice !== null) notices.push(notice);
   return {
     rows: rows.rows,
-    rowTexts: rows.madeTexts,
     samples,
     perf: rows.perf.result(),
     notices,

@@ -1,6 +1,5 @@
 import { isDict, newPyDict, type PyDict, type PyValue } from '../../../model/py-value';
 import { buildRow } from '../../../rows/build-rows';
-import type { MadeRowTexts } from '../../../rows/row-text';
 import type { PackedRow, Row } from '../../../model/row';
 import type { SampleFacts, TraceSamples } from '../../../model/sample-facts';
 import { ItemPacker } from '../../../rows/packed-items';
@@ -72,8 +71,6 @@ export class IncrementalRows {
 
   /** items packed as each row is built: their objects die young */
   rows: PackedRow[] = [];
-  /** search texts of some of `rows` made already (a helper's rows, takeSlimePart) */
-  madeTexts: MadeRowTexts[] = [];
   private packer = new ItemPacker();
   /** events skipped as malformed (an id, type or name that is a dict or list) */
   tally = { skippedEvents: 0 };
@@ -98,7 +95,6 @@ export class IncrementalRows {
       this.notAlone = 0;
       this.walkedPast = 0;
       this.rows = [];
-      this.madeTexts = [];
       this.packer = new ItemPacker();
       this.tally = { skippedEvents: 0 };
       this.perf = new PerfSummaryBuilder();

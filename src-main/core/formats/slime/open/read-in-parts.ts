@@ -6,7 +6,6 @@ import type { PackedRow } from '../../../model/row';
 import type { SampleFacts } from '../../../model/sample-facts';
 import { revivePackedRows } from '../../../rows/packed-items';
 import type { PerfSummaryTally } from '../../../rows/perf-summary';
-import { rowTextsOf, type RowTexts } from '../../../rows/row-text';
 import { IncrementalRows, PartGivenUp } from './incremental-rows';
 import { readSlimeDump } from '../read-slime-dump';
 import { SamplesInFile } from '../samples-in-file';
@@ -78,8 +77,6 @@ export interface SlimeRowsPiece {
   /** IncrementalRows.listsStarted when they were built: a list read again makes them stale */
   list: number;
   rows: PackedRow[];
-  /** the rows' search texts, where the open wants them (PartWants.rowTexts), else null */
-  texts: RowTexts | null;
   /** the facts of samples `factsFrom` on (null where no sample dict) */
   factsFrom: number;
   facts: (SampleFacts | null)[];
@@ -182,16 +179,16 @@ export class PartStarter {
 
 /**
  * The share of what is left to read that this thread builds. The helper walks past this
- * thread's part (a tenth of its cost) and builds the rest (with its rows' search texts where
- * the app wants them); this thread also grows the store and search texts of its rows and shows
- * previews, which the helper does not. At 100k samples on 2 cores, with 0.5 the helper's part
- * came 0.15-0.4 s after this thread reached it; with 0.55 the two ended within milliseconds.
- * Measured again with the helper making its texts: at 0.55 this thread mostly reached the
- * part 0.3-1.4 s after the helper was done (and sometimes the helper 0.2-0.45 s after it).
- * It now takes the helper's rows sent so far while it waits (PartRowsTaker), so an early end
- * here is not time lost: 0.5.
+ * thread's part (a tenth of its cost) and builds the rest; this thread also grows the store
+ * and search texts of its rows and shows previews, which the helper does not. At 100k samples
+ * on 2 cores, with 0.5 the helper's part came 0.15-0.4 s after this thread reached it; with
+ * 0.55 the two ended within milliseconds, and later (the helper's pieces taken at the end) this
+ * thread mostly reached the part 0.3-1.4 s after the helper was done. This thread now takes
+ * the helper's rows sent so far while it waits (PartRowsTaker: their store columns and search
+ * texts made meanwhile), so ending first costs nothing: 0.5, where the helper was done
+ * 0.1-0.24 s before it.
  */
-const MAIN_PART = 0.5;
+const MAIN_PART = 0.46;
 
 /** samples built before the stretch the build share is measured over (the code compiled) */
 const WARM_SAMPLES = 200;
@@ -221,11 +218,7 @@ export function readSlimePart(
     const factsFrom = Math.max(factsSent, rows.claimed);
     factsSent = rows.facts.length;
     const facts = rows.facts.slice(factsFrom);
-    const built = rows.takeRows();
-    // made here, on this core, while the file's thread builds its own part: there they were
-    // made one row after another once the part was in (half a second of 100k samples)
-    const texts = helper.wants.rowTexts ? rowTextsOf(built) : null;
-    return { list: rows.listsStarted, rows: built, texts, factsFrom, facts };
+    return { list: rows.listsStarted, rows: rows.takeRows(), factsFrom, facts };
   };
   const dump = readSlimeDump(source, {
     replay: inFile.replay,
@@ -303,8 +296,6 @@ export class PartRowsTaker {
       this.list ??= piece.list;
       if (piece.list !== this.list) continue;
       revivePackedRows(piece.rows);
-      if (piece.texts !== null)
-        rows.madeTexts.push({ first: rows.rows.length, texts: piece.texts });
       for (const row of piece.rows) rows.rows.push(row);
       while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
       for (const facts of piece.facts) rows.facts.push(facts);
@@ -329,7 +320,6 @@ export class PartRowsTaker {
     const rows = this.rows;
     if (rows.rows.length === this.rowsBefore) return;
     rows.rows = rows.rows.slice(0, this.rowsBefore);
-    rows.madeTexts = rows.madeTexts.filter((made) => made.first < this.rowsBefore);
     rows.facts.length = Math.min(rows.facts.length, this.first);
     this.list = null;
   }
