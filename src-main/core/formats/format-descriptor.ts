@@ -103,12 +103,6 @@ export interface FormatOpenOptions {
    * with the last call's. What `open` returns is what counts: these are a preview.
    */
   onRows?: (rows: readonly PackedRow[], samples: TraceSamples) => void;
-  /**
-   * Rows of a helper's part taken while this thread waits for the rest of it, no preview due:
-   * what the app makes of rows as they come (search texts, store columns) is made meanwhile.
-   * The same list grown, as with onRows.
-   */
-  onPartRows?: (rows: readonly PackedRow[]) => void;
 }
 
 /** Where streamRows puts the rows it builds. */

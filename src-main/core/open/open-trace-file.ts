@@ -30,8 +30,6 @@ export interface OpenOptions {
   joinByBootstrapRoom?: boolean;
   /** reads the end of a large file on another thread, for formats that can (readPart) */
   partReader?: FormatPartReader;
-  /** files from this size are read in parts (tests make it small); the format's default else */
-  splitMinBytes?: number;
   /** called as each step ends: reading, rows, store, perf (for `summary --timings`) */
   onStepEnd?: (step: OpenStep) => void;
   /** the formats to open with (a test adds one); FORMATS when not given */
@@ -234,17 +232,10 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
           onPreview(preview);
         }
       : undefined,
-    onPartRows: onPreview
-      ? (rows) => {
-          searchTexts!.extend(rows);
-          rowsStore!.take(rows);
-        }
-      : undefined,
     onProgress: progressInFileBytes(files, sources, options.onProgress),
     shouldCancel: options.shouldCancel,
     onStepEnd: options.onStepEnd,
     joinByBootstrapRoom: options.joinByBootstrapRoom,
-    splitMinBytes: options.splitMinBytes,
     partReader:
       partReader && format.readPart
         ? {

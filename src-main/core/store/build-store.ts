@@ -338,11 +338,6 @@ export class GrowingRowsStore {
     return this.taken(rows).store();
   }
 
-  /** Takes in the rows added since the last call, without a store made of them (yet). */
-  take(rows: readonly PackedRow[]): void {
-    this.taken(rows);
-  }
-
   /** The store of every row (StoreBuilder.lastStore): the next call starts a new builder. */
   lastStoreOf(rows: readonly PackedRow[]): TraceStore {
     const store = this.taken(rows).lastStore();

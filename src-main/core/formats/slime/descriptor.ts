@@ -12,14 +12,7 @@ import { readLazyList, readSlimeDump, readTensorValues, sniffSlimeDump } from '.
 import { SamplesInFile } from './samples-in-file';
 import { dumpRolloutId } from './dump-rollout-id';
 import { HandedOver, IncrementalRows, newSamplesOf, sampleRow } from './open/incremental-rows';
-import {
-  PartRowsTaker,
-  PartStarter,
-  readSlimePart,
-  takeSlimePart,
-  type SlimePart,
-  type SlimeRowsPiece,
-} from './open/read-in-parts';
+import { PartStarter, readSlimePart, takeSlimePart, type SlimePart } from './open/read-in-parts';
 
 /** slime rollout debug dumps (`rollout_{id}.pt`): TRACE_MODEL sections 1-5. */
 export const slimeFormat = defineFormat({
@@ -76,8 +69,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     part: PendingPart<SlimePart> | null;
     pieces: unknown[];
     rest: SlimePart | null;
-    taker: PartRowsTaker | null;
-  } = { part: null, pieces: [], rest: null, taker: null };
+  } = { part: null, pieces: [], rest: null };
   let listSoFar: PyValue[] = [];
   let dump: { samples: PyValue[]; rolloutId: PyValue };
   try {
@@ -91,23 +83,11 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
             part: 'start',
             boundary: part.boundary!,
             handOver: (index) => {
-              const taker = new PartRowsTaker(rows, index);
-              split.rest = part.wait((bytesRead) => {
-                options.onProgress?.({ bytesRead, samplesRead: index, phase: 'reading' });
-                // the helper's rows so far, taken while this thread would only wait: the app
-                // makes their store columns meanwhile instead of after the part came
-                if (!options.onPartRows) return;
-                split.pieces.push(...(part.pieces?.() ?? []));
-                taker.take(split.pieces.splice(0) as SlimeRowsPiece[]);
-                options.onPartRows(rows.rows);
-              });
-              if (split.rest !== null) {
-                split.taker = taker;
-                return true;
-              }
-              // it gave up (and is ended): what it sent ahead is nobody's rows, and this
-              // thread reads on from its own rows (the ones taken meanwhile let go)
-              taker.undo();
+              split.rest = part.wait((bytesRead) =>
+                options.onProgress?.({ bytesRead, samplesRead: index, phase: 'reading' }),
+              );
+              if (split.rest !== null) return true;
+              // it gave up (and is ended): what it sent ahead is nobody's rows
               split.part = null;
               split.pieces = [];
               return false;
@@ -135,13 +115,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     if (!(error instanceof HandedOver) || part === null || rest === null) throw error;
     // no preview of them: every byte is read, and the whole file's store takes them in next
     // (a preview of 100k rows here cost a second before the file could be said to be open)
-    dump = takeSlimePart(
-      rows,
-      listSoFar,
-      rest,
-      [...split.pieces, ...(part.pieces?.() ?? [])],
-      split.taker ?? undefined,
-    );
+    dump = takeSlimePart(rows, listSoFar, rest, [...split.pieces, ...(part.pieces?.() ?? [])]);
   } finally {
     split.part?.cancel();
   }

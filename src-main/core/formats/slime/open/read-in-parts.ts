@@ -182,13 +182,9 @@ export class PartStarter {
  * thread's part (a tenth of its cost) and builds the rest; this thread also grows the store
  * and search texts of its rows and shows previews, which the helper does not. At 100k samples
  * on 2 cores, with 0.5 the helper's part came 0.15-0.4 s after this thread reached it; with
- * 0.55 the two ended within milliseconds, and later (the helper's pieces taken at the end) this
- * thread mostly reached the part 0.3-1.4 s after the helper was done. This thread now takes
- * the helper's rows sent so far while it waits (PartRowsTaker: their store columns and search
- * texts made meanwhile), so ending first costs nothing: 0.5, where the helper was done
- * 0.1-0.24 s before it.
+ * 0.55 the two ended within milliseconds.
  */
-const MAIN_PART = 0.46;
+const MAIN_PART = 0.55;
 
 /** samples built before the stretch the build share is measured over (the code compiled) */
 const WARM_SAMPLES = 200;
@@ -272,77 +268,27 @@ export function readSlimePart(
 }
 
 /**
- * The helper's rows and facts added to this thread's in sample order, piece by piece, once this
- * thread stopped at the helper's first sample: while it waits for the rest of the part (the
- * app then grows the store and search texts of those rows meanwhile), then the last ones.
- */
-export class PartRowsTaker {
-  /** the list the pieces taken so far were built from (a list read again makes them stale) */
-  private list: number | null = null;
-  private readonly rowsBefore: number;
-
-  constructor(
-    private readonly rows: IncrementalRows,
-    private readonly first: number,
-  ) {
-    this.rowsBefore = rows.rows.length;
-    rows.facts.length = Math.min(rows.facts.length, first);
-  }
-
-  /** Takes the next pieces, in the order they were sent. */
-  take(pieces: readonly SlimeRowsPiece[]): void {
-    const rows = this.rows;
-    for (const piece of pieces) {
-      this.list ??= piece.list;
-      if (piece.list !== this.list) continue;
-      revivePackedRows(piece.rows);
-      for (const row of piece.rows) rows.rows.push(row);
-      while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
-      for (const facts of piece.facts) rows.facts.push(facts);
-    }
-  }
-
-  /**
-   * The part came: pieces taken of another list than its own, or from another first sample,
-   * are undone (a new rows array, so that nothing made of the rows taken is mistaken for
-   * what comes next); the part's own pieces are taken from then on.
-   */
-  settle(part: SlimePart): void {
-    if (this.list !== null && (this.list !== part.list || this.first !== part.first)) {
-      this.undo();
-      this.rows.facts.length = Math.min(this.rows.facts.length, part.first);
-    }
-    this.list = part.list;
-  }
-
-  /** The rows and facts taken are let go (the helper gave up: this thread reads on). */
-  undo(): void {
-    const rows = this.rows;
-    if (rows.rows.length === this.rowsBefore) return;
-    rows.rows = rows.rows.slice(0, this.rowsBefore);
-    rows.facts.length = Math.min(rows.facts.length, this.first);
-    this.list = null;
-  }
-}
-
-/**
  * The file's thread stopped at the helper's first sample: its rows, facts, places and perf
- * values are added to this thread's, in sample order (`taker`: the pieces taken while this
- * thread waited for the part). Returns the whole samples list (`list`: the one read here) and
- * the dump's rollout id.
+ * values are added to this thread's, in sample order. Returns the whole samples list (`list`:
+ * the one read here) and the dump's rollout id.
  */
 export function takeSlimePart(
   rows: IncrementalRows,
   list: readonly PyValue[],
   part: SlimePart,
   pieces: readonly unknown[],
-  taker: PartRowsTaker = new PartRowsTaker(rows, part.first),
 ): { samples: PyValue[]; rolloutId: PyValue } {
   const samples = rows.listUpTo(list, part.first);
   for (let index = samples.length; index < part.sampleCount; index++) samples.push(null);
   for (const [index, sample] of part.kept) samples[index] = fromCloneable(sample);
-  taker.settle(part);
-  taker.take([...(pieces as SlimeRowsPiece[]), part]);
+  rows.facts.length = Math.min(rows.facts.length, part.first);
+  for (const piece of [...(pieces as SlimeRowsPiece[]), part]) {
+    if (piece.list !== part.list) continue;
+    revivePackedRows(piece.rows);
+    for (const row of piece.rows) rows.rows.push(row);
+    while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
+    for (const facts of piece.facts) rows.facts.push(facts);
+  }
   if (rows.inFile !== null) {
     rows.inFile.noteAll(part.first, part.places);
     const before = new Map<number, PyValue>();
