@@ -60,17 +60,47 @@ export function encodeAnswer(value: unknown): EncodedAnswer {
   const text = encoder.encode(json);
   if (arrays.length === 0)
     return { contentType: 'application/json', parts: [text], byteLength: text.length };
-  const head = new Uint8Array(padded(4 + text.length));
-  new DataView(head.buffer).setUint32(0, text.length, true);
+  const byteLength = padded(4 + text.length) + at;
+  const parts: Uint8Array[] = [];
+  // the JSON and the small arrays copied into one buffer, a large array sent from its own
+  // bytes: a perf digest's hundreds of small arrays were as many writes to the socket (33 ms
+  // to answer instead of 7)
+  let buffer = new Uint8Array(0);
+  let used = 0;
+  const put = (bytes: Uint8Array, size: number) => {
+    if (size >= OWN_PART_BYTES) {
+      if (used > 0) parts.push(buffer.subarray(0, used));
+      parts.push(bytes);
+      buffer = buffer.subarray(used);
+      used = 0;
+      const pad = padded(size) - size;
+      if (pad > 0) parts.push(new Uint8Array(pad));
+      return;
+    }
+    if (used + padded(size) > buffer.length) {
+      if (used > 0) parts.push(buffer.subarray(0, used));
+      buffer = new Uint8Array(Math.max(COPIED_BYTES, padded(size)));
+      used = 0;
+    }
+    buffer.set(bytes, used);
+    used += padded(size);
+  };
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, text.length, true);
+  const head = new Uint8Array(4 + text.length);
+  head.set(length);
   head.set(text, 4);
-  const parts = [head];
-  for (const array of arrays) {
-    parts.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-    const pad = padded(array.byteLength) - array.byteLength;
-    if (pad > 0) parts.push(new Uint8Array(pad));
-  }
-  return { contentType: TYPED_FRAME_TYPE, parts, byteLength: head.length + at };
+  put(head, head.length);
+  for (const array of arrays)
+    put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), array.byteLength);
+  if (used > 0) parts.push(buffer.subarray(0, used));
+  return { contentType: TYPED_FRAME_TYPE, parts, byteLength };
 }
+
+/** Arrays of this many bytes or more are sent from their own bytes; smaller ones are copied. */
+const OWN_PART_BYTES = 64 * 1024;
+/** The buffer small parts are copied into. */
+const COPIED_BYTES = 256 * 1024;
 
 /**
  * An answer's body read back: a typed frame's arrays as views of `body` (no copy), anything

@@ -45,6 +45,23 @@ describe('answers with typed arrays over HTTP', () => {
     expect(back.result.startSec).toEqual(view);
   });
 
+  it('copy small arrays beside the JSON (a digest of hundreds is a few writes), a large odd one padded after it', () => {
+    const answer = {
+      result: {
+        bins: Array.from({ length: 300 }, (_, k) =>
+          Float64Array.from({ length: 20 }, (_, i) => k + i / 7),
+        ),
+        mask: Uint8Array.from({ length: 70_001 }, (_, i) => i % 251),
+        after: Float64Array.from([1.5, -2.25]),
+        tiny: Uint8Array.from([9]),
+      },
+    };
+    const encoded = encodeAnswer(answer);
+    expect(encoded.parts.length).toBeLessThanOrEqual(5);
+    expect(encoded.parts.some((part) => part.buffer === answer.result.mask.buffer)).toBe(true);
+    expect(decodeAnswer(TYPED_FRAME_TYPE, received(encoded))).toEqual(answer);
+  });
+
   it('send an answer without typed arrays as plain JSON', () => {
     const plain = { result: { series: [1, 2, 3], label: 'ttft', buffer: null } };
     const encoded = encodeAnswer(plain);
