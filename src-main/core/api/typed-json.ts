@@ -85,10 +85,8 @@ export function encodeAnswer(value: unknown): EncodedAnswer {
     buffer.set(bytes, used);
     used += padded(size);
   };
-  const length = new Uint8Array(4);
-  new DataView(length.buffer).setUint32(0, text.length, true);
   const head = new Uint8Array(4 + text.length);
-  head.set(length);
+  new DataView(head.buffer).setUint32(0, text.length, true);
   head.set(text, 4);
   put(head, head.length);
   for (const array of arrays)
