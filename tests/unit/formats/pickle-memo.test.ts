@@ -125,6 +125,53 @@ describe('the memo, slot by slot', () => {
   });
 });
 
+describe("the memo's memory", () => {
+  const SEGMENT = 1 << 14;
+  const taken = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.external + m.arrayBuffers;
+  };
+
+  it('slots written a segment apart (a hostile pickle) take memory by the slots written, not by the segments they span', () => {
+    const memo = new PickleMemo<unknown>((at) => `s${at}`, 1 << 30);
+    const before = taken();
+    // 2000 slots, each the only one of its segment: a dense segment each would be 0.5 GB
+    for (let s = 0; s < 2000; s++) memo.put(s * SEGMENT + 7, `v${s}`, -1);
+    memo.forgetFinished(
+      0,
+      (slot) => typeof slot === 'object',
+      () => {},
+    );
+    expect(taken() - before).toBeLessThan(32 * 1024 * 1024);
+    expect(memo.get(1999 * SEGMENT + 7)).toBe('v1999');
+    expect(memo.size).toBe(2000);
+  });
+
+  it('a pickle writing in order reads back what it wrote through segments settled and reused', () => {
+    const memo = new PickleMemo<unknown>((at) => `s${at}`, 1 << 30);
+    const total = SEGMENT * 12 + 5;
+    for (let i = 0; i < total; i++) {
+      memo.put(i, i % 2 === 0 ? `t${i}` : { i }, i % 2 === 0 ? i * 4 : -1);
+      // settle as a reader does, every few thousand slots
+      if (i % 5000 === 4999)
+        memo.forgetFinished(
+          0,
+          (slot) => typeof slot === 'object',
+          () => {},
+        );
+    }
+    // settled strings come back from their offsets, containers are let go, the live end is as written
+    expect(memo.get(2)).toBe('s8');
+    expect(memo.get(3)).toBe(FORGOTTEN);
+    expect(memo.get(SEGMENT * 5 + 2)).toBe(`s${(SEGMENT * 5 + 2) * 4}`);
+    expect(memo.get(total - 1)).toBe(`t${total - 1}`);
+    expect(memo.get(total - 2)).toEqual({ i: total - 2 });
+    // a segment taken from the pool holds nothing of the one before it
+    expect(memo.get(total)).toBeUndefined();
+    expect(memo.size).toBe(total);
+  });
+});
+
 describe('memo slots a pickle names', () => {
   const text = (t: string) => [...new TextEncoder().encode(t)];
   const read = (ops: number[]) =>
