@@ -180,11 +180,13 @@ export class PartStarter {
 /**
  * The share of what is left to read that this thread builds. The helper walks past this
  * thread's part (a tenth of its cost) and builds the rest; this thread also grows the store
- * and search texts of its rows and shows previews, which the helper does not. At 100k samples
- * on 2 cores, with 0.5 the helper's part came 0.15-0.4 s after this thread reached it; with
- * 0.55 the two ended within milliseconds.
+ * and search texts of its rows, takes in the helper's pieces and shows previews, which the
+ * helper does not. At 100k samples on 2 cores (step timings, three runs each): with 0.55 the
+ * helper was done 0.7-1.3 s before this thread once its memo writes got cheap (pickle-memo.ts);
+ * with 0.5 the two end within 0.2-0.7 s of each other, either one first, and every byte is read
+ * 0.3-0.5 s sooner; with 0.47 the helper ends last and this thread waits 0.3-0.6 s for it.
  */
-const MAIN_PART = 0.55;
+const MAIN_PART = 0.5;
 
 /** samples built before the stretch the build share is measured over (the code compiled) */
 const WARM_SAMPLES = 200;
