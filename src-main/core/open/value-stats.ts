@@ -1,4 +1,5 @@
 import type { ValueStats } from '../model/perf';
+import { smallestFrom, valueOfRank } from '../model/rank-of';
 
 /**
  * Count, mean, median, p90 and extremes of the finite values; null when there are none. The two
@@ -39,36 +40,9 @@ export function valueStats(values: ArrayLike<number>): ValueStats | null {
 function quantile(values: Float64Array, q: number): number {
   const pos = (values.length - 1) * q;
   const lo = Math.floor(pos);
-  const below = select(values, lo);
+  const below = valueOfRank(values, lo);
   if (pos === lo) return below;
   // the next rank up is the smallest value after the selected one
-  let above = Infinity;
-  for (let i = lo + 1; i < values.length; i++) if (values[i] < above) above = values[i];
+  const above = smallestFrom(values, lo + 1);
   return below + (above - below) * (pos - lo);
-}
-
-/** The value of rank `k` (0-based), by quickselect (Hoare partition, middle pivot). */
-function select(values: Float64Array, k: number): number {
-  let left = 0;
-  let right = values.length - 1;
-  while (left < right) {
-    const pivot = values[(left + right) >> 1];
-    let i = left;
-    let j = right;
-    while (i <= j) {
-      while (values[i] < pivot) i++;
-      while (values[j] > pivot) j--;
-      if (i <= j) {
-        const t = values[i];
-        values[i] = values[j];
-        values[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) right = j;
-    else if (k >= i) left = i;
-    else return values[k];
-  }
-  return values[k];
 }

@@ -43,6 +43,36 @@ describe('perf summary (TRACE_MODEL 5)', () => {
     expect(numpySum([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) / 8).toBe(0.45);
   });
 
+  it('median, min and max by selection equal those of a sort: ties, negatives, -0 beside 0, odd and even counts', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const bySort = (values: number[]) => {
+      const sorted = Float64Array.from(values).sort();
+      const n = sorted.length;
+      return {
+        median: n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
+        min: sorted[0],
+        max: sorted[n - 1],
+      };
+    };
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 1 + Math.floor(next() * 60);
+      const kind = trial % 3;
+      const values = Array.from({ length: n }, () =>
+        kind === 0
+          ? Math.floor(next() * 5) - 2 // many ties
+          : kind === 1
+            ? [0, -0, 1, -1][Math.floor(next() * 4)] // zeros of both signs
+            : next() * 1000 - 500,
+      );
+      const s = stats('m', values);
+      const want = bySort(values);
+      expect(Object.is(s['m/median'], want.median), `median of ${values}`).toBe(true);
+      expect(Object.is(s['m/min'], want.min), `min of ${values}`).toBe(true);
+      expect(Object.is(s['m/max'], want.max), `max of ${values}`).toBe(true);
+    }
+  });
+
   it("np.mean over values of six magnitudes: numpy's blocks of 128 and its halves cut at a multiple of 8", () => {
     // Park-Miller draws: a value in [0, 1) times 10^k, k in 0..5; the same series in Python
     // gave float(np.mean(...)) below (numpy 2.4.6)
