@@ -137,22 +137,15 @@ export class PickleMemo<T> {
   private newSegment(s: number): Segment<T> {
     const before = s === 0 ? undefined : this.segments[s - 1];
     const inOrder = s === 0 || (before !== undefined && before.written >= SEGMENT / 2);
-    if (!inOrder || this.denseLive >= DENSE_LIVE)
-      return {
-        values: [],
-        stringAt: [],
-        dense: false,
-        written: 0,
-        end: 0,
-        codes: null,
-        kept: null,
-      };
-    this.denseLive++;
-    const reused = this.pool.pop();
+    const dense = inOrder && this.denseLive < DENSE_LIVE;
+    const reused = dense ? this.pool.pop() : undefined;
+    if (dense) this.denseLive++;
     return {
-      values: (reused?.values ?? new Array(SEGMENT).fill(undefined)) as Segment<T>['values'],
-      stringAt: reused?.stringAt ?? new Float64Array(SEGMENT),
-      dense: true,
+      values: !dense
+        ? []
+        : ((reused?.values ?? new Array(SEGMENT).fill(undefined)) as Segment<T>['values']),
+      stringAt: !dense ? [] : (reused?.stringAt ?? new Float64Array(SEGMENT)),
+      dense,
       written: 0,
       end: 0,
       codes: null,
