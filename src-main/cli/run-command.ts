@@ -250,7 +250,8 @@ function openOrThrow(group: string[], timings: boolean, setup: CommandSetup): Op
       { ...setup, onStepEnd: timer?.end, onProgress: progress.onProgress },
     );
     progress.done();
-    if (timer) process.stderr.write(`${timingsReport(timer, trace.summary.bytes)}\n`);
+    if (timer)
+      process.stderr.write(`${timingsReport(timer, trace.summary.bytes, trace.helperShare)}\n`);
     return trace;
   } catch (error) {
     progress.done();
@@ -270,12 +271,19 @@ function totalSize(paths: string[]): number {
   return total;
 }
 
-/** `--timings`: how long each step of opening took, and the reading speed. */
-function timingsReport(timer: StepTimer, bytes: number): string {
+/**
+ * `--timings`: how long each step of opening took, the reading speed, and how much of the file
+ * a second thread read (`helperShare`, when it was read in parts).
+ */
+function timingsReport(timer: StepTimer, bytes: number, helperShare?: number): string {
   const { readSec, openSec } = timer.timings();
   const speed = (seconds: number) => `${(bytes / 1e6 / seconds).toFixed(0)} MB/s`;
   const steps = timer.steps.map(({ step, seconds }) => `${step} ${seconds.toFixed(2)} s`);
-  return `timings: ${steps.join(', ')}; reading ${speed(readSec)}, open ${openSec.toFixed(2)} s (${speed(openSec)})`;
+  const threads =
+    helperShare === undefined
+      ? 'one thread'
+      : `two threads (the second read ${(helperShare * 100).toFixed(0)}% of it)`;
+  return `timings: ${steps.join(', ')}; reading ${speed(readSec)} by ${threads}, open ${openSec.toFixed(2)} s (${speed(openSec)})`;
 }
 
 async function runExport(

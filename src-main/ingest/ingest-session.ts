@@ -92,6 +92,7 @@ export function runIngestSession(
       },
     });
     trace.summary.openTimings = timer.timings();
+    if (trace.helperShare !== undefined) trace.summary.openTimings.helperShare = trace.helperShare;
     preview = null;
     const calls = fileCalls(trace, request.sources);
     // the perf digest before the file is said to be open: the perf view is then one small

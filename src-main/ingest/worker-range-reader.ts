@@ -6,9 +6,14 @@ import {
   RANGE_BOUNDARY,
   RANGE_BYTES,
   RANGE_DONE,
+  RANGE_FROM_CANCELLED,
+  RANGE_FROM_F64,
+  RANGE_FROM_STATE,
+  RANGE_FROM_TOLD,
+  RANGE_FROM_UNTOLD,
   RANGE_POSTING,
   RANGE_RUNNING,
-  RANGE_SLOTS,
+  RANGE_SIGNAL_BYTES,
   RANGE_STATE,
 } from './range-signal';
 
@@ -36,10 +41,22 @@ const splitMinSeconds = process.env.TRACE_EXPLORER_SPLIT_MIN_SECONDS;
 export const workerRangeReader: FormatPartReader = {
   threads: THREADS,
   splitMinSeconds: splitMinSeconds ? Number(splitMinSeconds) : undefined,
-  start(format, path, from) {
+  start(format, path, start) {
     if (THREADS < 2) return null;
-    const signal = new Int32Array(new SharedArrayBuffer(RANGE_SLOTS * 4));
+    const shared = new SharedArrayBuffer(RANGE_SIGNAL_BYTES);
+    const signal = new Int32Array(shared);
+    const partFrom = new Float64Array(shared);
     const boundary = new PartBoundary(signal, RANGE_BOUNDARY);
+    // told now, or later (startAt): meanwhile the helper's `from` is the least it can be
+    const later = typeof start !== 'number';
+    const from = later ? start.notBefore : start;
+    partFrom[RANGE_FROM_F64] = from;
+    Atomics.store(signal, RANGE_FROM_STATE, later ? RANGE_FROM_UNTOLD : RANGE_FROM_TOLD);
+    const tell = (state: number) => {
+      // once: a part told where it starts is never cancelled back to waiting, nor told twice
+      const before = Atomics.compareExchange(signal, RANGE_FROM_STATE, RANGE_FROM_UNTOLD, state);
+      if (before === RANGE_FROM_UNTOLD) Atomics.notify(signal, RANGE_FROM_STATE);
+    };
     // the pieces sent ahead (PartHelper.send) not taken yet, in order, then the part or an error
     const pieces: unknown[] = [];
     let last: { part?: unknown; error?: string } | undefined;
@@ -65,6 +82,7 @@ export const workerRangeReader: FormatPartReader = {
       return null;
     }
     const stop = () => {
+      tell(RANGE_FROM_CANCELLED);
       void worker.terminate();
       port1.close();
     };
@@ -100,6 +118,12 @@ export const workerRangeReader: FormatPartReader = {
         return pieces.splice(0);
       },
       cancel: stop,
+      startAt(at) {
+        if (Atomics.load(signal, RANGE_FROM_STATE) !== RANGE_FROM_UNTOLD) return;
+        // written before the state that tells it (the helper reads it after seeing that state)
+        partFrom[RANGE_FROM_F64] = Math.max(at, from);
+        tell(RANGE_FROM_TOLD);
+      },
       boundary,
     };
   },

@@ -141,8 +141,11 @@ export interface FileSummary {
    * queries cover those); perf, export and compare wait for the whole file
    */
   streaming?: true;
-  /** how long opening took: reading the file, and everything until it could be shown */
-  openTimings?: { readSec: number; openSec: number };
+  /**
+   * how long opening took: reading the file, and everything until it could be shown; the share
+   * of the file a second thread read, when it was read in parts
+   */
+  openTimings?: { readSec: number; openSec: number; helperShare?: number };
 }
 
 export type OpenResult = { ok: true; file: FileSummary } | { ok: false; error: FileError };

@@ -4,8 +4,12 @@
  * one thread reads everything. `T` is the format's transferable result for its part.
  */
 export interface PartReader<T = unknown> {
-  /** Starts reading bytes [from, end of file) of `path`; null when it cannot. */
-  start(path: string, from: number): PendingPart<T> | null;
+  /**
+   * Starts reading bytes [from, end of file) of `path`; null when it cannot. `from` may be told
+   * later (a LaterStart, then PendingPart.startAt): the helper starts while the file's thread
+   * still measures whether a helper pays, and does what comes before its part meanwhile.
+   */
+  start(path: string, from: number | LaterStart): PendingPart<T> | null;
   /**
    * How many threads the machine runs at once: a format whose helper repeats part of the work
    * (a pickle is read from its start) gains only with cores to spare.
@@ -16,6 +20,11 @@ export interface PartReader<T = unknown> {
    * rest that is worth a helper, in seconds (tests, comparisons); the format's default else.
    */
   readonly splitMinSeconds?: number;
+}
+
+/** A part started before it is known where: it starts at `notBefore` or later. */
+export interface LaterStart {
+  notBefore: number;
 }
 
 export interface PendingPart<T = unknown> {
@@ -30,6 +39,11 @@ export interface PendingPart<T = unknown> {
   /** bytes of the part read so far, for progress while this thread reads its own part */
   bytesRead(): number;
   cancel(): void;
+  /**
+   * A part started with a LaterStart: where it starts (at least its `notBefore`), told once.
+   * Until then the helper does only what comes before `notBefore`, then waits.
+   */
+  startAt?(from: number): void;
   /** where the part starts when the helper decides it (formats whose parts are items) */
   readonly boundary?: PartBoundary;
 }
@@ -43,6 +57,12 @@ export interface PartHelper {
   /** where the part starts, for formats whose helper decides it (FormatDescriptor.readPart) */
   boundary: PartBoundary;
   /**
+   * Where the part starts: the `from` readPart was given, or, for a part started with a
+   * LaterStart (then that `from` is its `notBefore`), blocks until the file's thread tells it
+   * (PendingPart.startAt). Null when the part was cancelled meanwhile.
+   */
+  partStart(): number | null;
+  /**
    * Sends a piece of the part ahead of it (`transfer`: its buffers, moved): a helper that
    * would otherwise hold its whole part until the end lets each piece go (PendingPart.pieces).
    */
@@ -51,7 +71,7 @@ export interface PartHelper {
 
 /** A PartReader for any format: the helper thread reads the part with that format's readPart. */
 export interface FormatPartReader {
-  start(format: string, path: string, from: number): PendingPart | null;
+  start(format: string, path: string, from: number | LaterStart): PendingPart | null;
   readonly threads: number;
   readonly splitMinSeconds?: number;
 }

@@ -135,6 +135,8 @@ export interface FormatOpened {
   /** distinct bootstrap_room values, and whether they were joined */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
+  /** the share of the file's bytes a second thread read (readPart), when it was read in parts */
+  helperShare?: number;
 }
 
 /** A descriptor with its id kept as a literal type, so the registry's id type derives from it. */

@@ -190,7 +190,16 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
     const group = format.groupSources(first.path);
     if (group.length > 1) summary.rotatedSet = group;
   }
-  return { summary, format, store, perf, samples: opened.samples, rows: opened.rows };
+  const trace: OpenedTrace = {
+    summary,
+    format,
+    store,
+    perf,
+    samples: opened.samples,
+    rows: opened.rows,
+  };
+  if (opened.helperShare !== undefined) trace.helperShare = opened.helperShare;
+  return trace;
 }
 
 /**

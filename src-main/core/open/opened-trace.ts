@@ -15,6 +15,8 @@ export interface OpenedTrace {
   samples: TraceSamples;
   /** rows in slime's model (items packed), kept for the headless commands and export */
   rows: PackedRow[];
+  /** the share of the file a second thread read (FormatOpened.helperShare), for --timings */
+  helperShare?: number;
 }
 
 /** What trend figures are computed from (openTraceFigures): the trace without its store. */

@@ -38,6 +38,16 @@ function expectSameOnOneThread(args: string[], threads?: string) {
   expect(split.stdout === single.stdout, args[0]).toBe(true);
 }
 
+/** `summary --timings` of `path` on a machine of 4 threads where any split pays: its timings */
+function readByTwo(path: string): string {
+  const timed = spawnSync(process.execPath, [CLI, 'summary', '--timings', path], {
+    encoding: 'utf8',
+    env: { ...process.env, TRACE_EXPLORER_THREADS: '4', TRACE_EXPLORER_SPLIT_MIN_SECONDS: '0' },
+  });
+  expect(timed.status, timed.stderr).toBe(0);
+  return timed.stderr;
+}
+
 describe('trace-explorer CLI', () => {
   it('--help lists the commands, and each command has its own --help', () => {
     const help = run('--help');
@@ -146,7 +156,7 @@ describe('trace-explorer CLI', () => {
       expect(result.status).toBe(0);
       expect(JSON.parse(result.stdout)).toHaveProperty('rows');
       expect(result.stderr).toMatch(
-        /^timings: read [\d.]+ s, rows [\d.]+ s, store [\d.]+ s, perf [\d.]+ s; reading \d+ MB\/s, open [\d.]+ s \(\d+ MB\/s\)\n$/,
+        /^timings: read [\d.]+ s, rows [\d.]+ s, store [\d.]+ s, perf [\d.]+ s; reading \d+ MB\/s by one thread, open [\d.]+ s \(\d+ MB\/s\)\n$/,
       );
     }
   });
@@ -187,6 +197,8 @@ describe('trace-explorer CLI', () => {
     const last = summary.skippedLineExamples[7].line;
     expect(last).toBeGreaterThan(out.length / 2);
     expect(out[last - 1]).toBe('not json');
+    // split at a line's start near the middle
+    expect(readByTwo(path)).toMatch(/by two threads \(the second read (49|50|51)% of it\)/);
   }, 60_000);
 
   it('a large slime dump is read by two threads with the one-thread result', () => {
@@ -198,6 +210,9 @@ describe('trace-explorer CLI', () => {
     writeSlimeDump(path, 70e6, 400, Infinity, { resumedGroups: 2, rolloutId: 3 });
     expectSameOnOneThread(['summary', '--json', path], '4');
     expectSameOnOneThread(['perf', path], '4');
+    // and it was read by two (a helper that failed or stalled would leave it to one thread):
+    // from 47% of what was left once the split was decided
+    expect(readByTwo(path)).toMatch(/by two threads \(the second read (4\d|50)% of it\)/);
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 });

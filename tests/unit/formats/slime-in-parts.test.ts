@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,9 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface HelperLog {
+  /** the least start of a helper started ahead of the decision, and where it was told */
+  notBefore?: number;
+  told?: number;
   first?: number;
   walkedPast?: number;
   pieces: number;
@@ -48,35 +51,49 @@ interface HelperLog {
   waited: boolean;
 }
 
-/** The helper thread's work done in-process first; `lose`: its part never arrives. */
-function inProcessReader(log: HelperLog, lose = false): PartReader {
+/**
+ * The helper thread's work done in-process, as soon as it is told where its part starts; `lose`:
+ * its part never arrives; `ahead`: it can be started before it is told (else only after).
+ */
+function inProcessReader(log: HelperLog, lose = false, ahead = true): PartReader {
   return {
     // a core to spare: a dump is read in parts from 2 (read-in-parts.ts); this small dump
     // however soon it is read
     threads: 2,
     splitMinSeconds: 0,
-    start(helperPath, from): PendingPart {
+    start(helperPath, start): PendingPart | null {
       const boundary = PartBoundary.local();
       const pieces: unknown[] = [];
       let part: SlimePart | null = null;
-      const source = openFileSource(helperPath);
-      try {
-        const read = slimeFormat.readPart!(source, from, {
-          onBytes: () => {},
-          onPosting: () => {},
-          boundary,
-          send: (piece, transfer) => pieces.push(structuredClone(piece, { transfer })),
-        });
-        part = structuredClone(read.part, { transfer: read.transfer }) as SlimePart;
-        log.first = part.first;
-        log.walkedPast = part.walkedPast;
-        log.pieces = pieces.length;
-      } catch (error) {
-        log.failed = String(error);
-      } finally {
-        source.close();
-      }
+      // `from`: where readPart is told the part starts, or the least it can (started ahead);
+      // `at`: what partStart gives (where the file's thread said, once it decided)
+      const read = (from: number, at: number) => {
+        const source = openFileSource(helperPath);
+        try {
+          const read = slimeFormat.readPart!(source, from, {
+            onBytes: () => {},
+            onPosting: () => {},
+            boundary,
+            partStart: () => ((log.told = at), at),
+            send: (piece, transfer) => pieces.push(structuredClone(piece, { transfer })),
+          });
+          part = structuredClone(read.part, { transfer: read.transfer }) as SlimePart;
+          log.first = part.first;
+          log.walkedPast = part.walkedPast;
+          log.pieces = pieces.length;
+        } catch (error) {
+          log.failed = String(error);
+        } finally {
+          source.close();
+        }
+      };
+      // started ahead of the decision: its work is done when it is told where its part starts
+      const later = typeof start !== 'number';
+      if (later && !ahead) return null;
+      if (later) log.notBefore = start.notBefore;
+      else read(start, start);
       return {
+        ...(later ? { startAt: (at: number) => read(start.notBefore, at) } : {}),
         wait: () => {
           log.waited = true;
           return lose ? null : part;
@@ -139,6 +156,9 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.failed).toBeUndefined();
+    // started ahead of the decision (its part at 47% of the file or later), then told where
+    expect(log.notBefore).toBe(Math.floor(statSync(path).size * 0.47));
+    expect(log.told).toBeGreaterThanOrEqual(log.notBefore!);
     // the first sample past half of what was left when the build share was measured (when that
     // was depends on the time each step took, so within bounds)
     expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
@@ -152,6 +172,10 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expect(log.waited).toBe(true);
     expect(log.cancelled).toBe(true);
     expectSameOpen(parts);
+    // the share of the bytes it read: from its first sample's start (samples are alike in size)
+    expect(whole.helperShare).toBeUndefined();
+    expect(parts.helperShare).toBeGreaterThan((1 - log.first! / SAMPLES) * 0.95);
+    expect(parts.helperShare).toBeLessThan((1 - log.first! / SAMPLES) * 1.05);
     // the rows keep sample order across the two threads' rows
     expect(parts.rows.map((row) => row.row_id)).toEqual(whole.rows.map((row) => row.row_id));
   });
@@ -160,10 +184,14 @@ describe('a large dump read by two threads (slime readPart)', () => {
     const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
     const file = countingReads(openFileSource(path));
     const parts = slimeFormat.open([file], {
-      partReader: inProcessReader(log, true),
+      // (a reader that starts a helper only once told where: started at the decision)
+      partReader: inProcessReader(log, true, false),
       splitMinBytes: 0,
     });
+    expect(log.notBefore).toBeUndefined();
+    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
     expect(log.waited).toBe(true);
+    expect(parts.helperShare).toBeUndefined();
     expectSameOpen(parts);
     // every byte once: it used to read the whole dump again from its start (twice the time)
     expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
@@ -180,14 +208,22 @@ describe('a large dump read by two threads (slime readPart)', () => {
           const pending = reader.start(helperPath, from)!;
           // the file's thread got to sample `first` just as the helper claimed it: the helper
           // gives up, but its claim stays in view and stops the file's thread at the next one
-          pending.boundary!.reached(log.first!);
-          expect(pending.boundary!.claim(log.first!)).toBe(false);
-          return { ...pending, wait: () => ((log.waited = true), null) };
+          const race = () => {
+            pending.boundary!.reached(log.first!);
+            expect(pending.boundary!.claim(log.first!)).toBe(false);
+          };
+          if (typeof from === 'number') race();
+          const startAt = (at: number) => {
+            pending.startAt!(at);
+            race();
+          };
+          return { ...pending, startAt, wait: () => ((log.waited = true), null) };
         },
       },
       splitMinBytes: 0,
     });
     expect(log.waited).toBe(true);
+    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
     expectSameOpen(parts);
     expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
   });
@@ -214,15 +250,21 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
    * thread reads (the clock the starter measures with moves by the bytes read)
    */
   function starter(threads = 2, msPerMb = 10) {
+    /** where parts start: given at start, or told a helper started ahead */
     const started: number[] = [];
+    /** helpers started ahead of the decision (the least their part starts at), and cancelled */
+    const ahead: number[] = [];
+    let cancelled = 0;
     const reader: PartReader = {
       threads,
       start: (_path, from) => {
-        started.push(from);
+        if (typeof from === 'number') started.push(from);
+        else ahead.push(from.notBefore);
         return {
           wait: () => null,
           bytesRead: () => 0,
-          cancel: () => {},
+          cancel: () => void cancelled++,
+          startAt: (at) => void started.push(at),
           boundary: PartBoundary.local(),
         };
       },
@@ -231,25 +273,71 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     const starter = new PartStarter(source, reader, {}, () => at);
     return {
       started,
+      ahead,
+      cancelled: () => cancelled,
       starter: {
         progress: (bytesRead: number, rows: ReturnType<typeof busy>) => {
           at = (bytesRead / MB) * msPerMb;
           return starter.progress(bytesRead, rows);
         },
+        stop: () => starter.stop(),
       },
     };
   }
   // building takes all the time measured (buildMs far above the time passed)
   const busy = (built: number, notAlone = 0) => ({ built, buildMs: built * 1e9, notAlone });
 
-  it('starts the helper at half of what is left, once 2% of the file was measured', () => {
-    const { started, starter: s } = starter();
+  it('starts the helper at 47% of what is left, once 2% of the file was measured', () => {
+    const { started, ahead, cancelled, starter: s } = starter();
+    expect(s.progress(0.02 * MB, busy(7))).toBeNull();
+    expect(ahead).toEqual([]);
+    // 8 samples of 2.6 KB: its thread is started ahead, to walk up to 47% of the file meanwhile
+    expect(s.progress(0.02 * MB, busy(8))).toBeNull();
+    expect(ahead).toEqual([Math.floor(600 * MB * 0.47)]);
     expect(s.progress(1 * MB, busy(199))).toBeNull(); // compiling: not measured
     expect(s.progress(2 * MB, busy(200))).toBeNull(); // the measured stretch starts
     expect(s.progress(12 * MB, busy(900))).toBeNull(); // 10 MB: under 2% of 600 MB
+    // the decision: the helper started ahead is told where, and handed out
     expect(s.progress(14 * MB, busy(1000))).not.toBeNull();
-    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.5)]);
+    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.47)]);
     expect(s.progress(20 * MB, busy(2000))).toBeNull(); // decided once
+    s.stop(); // handed out: the reading cancels it, not the starter
+    expect([ahead.length, cancelled()]).toEqual([1, 0]);
+  });
+
+  it('a helper started ahead is cancelled when two threads do not pay, or no decision came', () => {
+    // building a tenth of the time: not read in parts
+    const idle = starter();
+    idle.starter.progress(0.02 * MB, busy(8));
+    idle.starter.progress(2 * MB, { built: 200, buildMs: 0, notAlone: 0 });
+    expect(idle.starter.progress(14 * MB, { built: 1000, buildMs: 12, notAlone: 0 })).toBeNull();
+    expect([idle.ahead.length, idle.started.length, idle.cancelled()]).toEqual([1, 0, 1]);
+    // samples that read back an earlier one's values, seen after it started
+    const sharing = starter();
+    sharing.starter.progress(0.02 * MB, busy(8));
+    sharing.starter.progress(2 * MB, busy(200));
+    expect(sharing.starter.progress(14 * MB, busy(1000, 3))).toBeNull();
+    expect([sharing.ahead.length, sharing.cancelled()]).toEqual([1, 1]);
+    // the dump ended (or failed) before the decision
+    const short = starter();
+    short.starter.progress(0.02 * MB, busy(8));
+    short.starter.progress(1 * MB, busy(150));
+    short.starter.stop();
+    expect([short.ahead.length, short.started.length, short.cancelled()]).toEqual([1, 0, 1]);
+  });
+
+  it('none ahead when the first samples are large (long token lists) or share values', () => {
+    // 8 samples in 2 MB: 256 KB each, past what two threads read faster (32 KB)
+    const large = starter();
+    large.starter.progress(2 * MB, busy(8));
+    expect(large.ahead).toEqual([]);
+    const sharing = starter();
+    sharing.starter.progress(0.02 * MB, busy(8, 1));
+    expect(sharing.ahead).toEqual([]);
+    // and the decision still starts a helper where it pays (these samples are small after all)
+    large.starter.progress(3 * MB, busy(200));
+    expect(large.starter.progress(15 * MB, busy(1000))).not.toBeNull();
+    expect(large.started).toEqual([Math.floor(15 * MB + (600 - 15) * MB * 0.47)]);
   });
 
   it('when building is a fifth of the time or more (the bench’s dump: 0.26-0.37), not below (long token lists)', () => {
@@ -291,12 +379,19 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     const idle = (built: number, notAlone = 0) => ({ built, buildMs: built * 0.01, notAlone });
     const make = (minSeconds: number) => {
       const started: number[] = [];
+      // (a reader that cannot be told later: its part is started at the decision)
       const reader: PartReader = {
         threads: 2,
-        start: (_path, from) => (
-          started.push(from),
-          { wait: () => null, bytesRead: () => 0, cancel: () => {}, boundary: PartBoundary.local() }
-        ),
+        start: (_path, from) =>
+          typeof from === 'number'
+            ? (started.push(from),
+              {
+                wait: () => null,
+                bytesRead: () => 0,
+                cancel: () => {},
+                boundary: PartBoundary.local(),
+              })
+            : null,
       };
       let at = 0;
       const s = new PartStarter(source, reader, { seconds: minSeconds }, () => at);

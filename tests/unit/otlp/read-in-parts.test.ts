@@ -19,7 +19,10 @@ import { OTLP, readManifest } from '../../support/fixtures';
 function inProcessReader(log: string[] = []): RangeReader {
   return {
     threads: 2,
-    start(path, from): PendingRange {
+    start(path, start): PendingRange {
+      // OTLP's parts start where the file's thread says at once (a line's end)
+      if (typeof start !== 'number') throw new Error('an OTLP part is told where it starts');
+      const from = start;
       log.push(`start ${from}`);
       return {
         wait() {
@@ -54,12 +57,20 @@ describe('a large file read in two parts gives the one-thread reading', () => {
     it(name, () => {
       const whole = readOtlp([open(name)]);
       const log: string[] = [];
-      const parts = readOtlp([open(name)], { rangeReader: inProcessReader(log), splitMinBytes: 0 });
+      const { helperShare, ...parts } = readOtlp([open(name)], {
+        rangeReader: inProcessReader(log),
+        splitMinBytes: 0,
+      });
       expect(parts).toEqual(whole);
       // every file with more than one line was split; the empty one has nothing to split
       expect(log[0] ?? 'none', name).toMatch(
         name === 'otlp_empty.jsonl' ? /^none$/ : /^start \d+$/,
       );
+      // the share the helper read: from its line's start to the file's end
+      const size = open(name).size;
+      const from = Number(log[0]?.slice('start '.length));
+      if (log[0] === undefined) expect(helperShare).toBeUndefined();
+      else expect(helperShare).toBeCloseTo((size - from) / size, 12);
       // a helper that fails leaves its part to this thread
       expect(readOtlp([open(name)], { rangeReader: failingReader, splitMinBytes: 0 })).toEqual(
         whole,
@@ -78,8 +89,18 @@ describe('a large file read in two parts gives the one-thread reading', () => {
   it('a rotated set: each file split, lines named with their file', () => {
     const set = () => [open('roll_traces.jsonl'), open('otlp_mixed_garbage.jsonl')];
     const whole = readOtlp(set());
-    expect(readOtlp(set(), { rangeReader: inProcessReader(), splitMinBytes: 0 })).toEqual(whole);
+    const log: string[] = [];
+    const { helperShare, ...parts } = readOtlp(set(), {
+      rangeReader: inProcessReader(log),
+      splitMinBytes: 0,
+    });
+    expect(parts).toEqual(whole);
     expect(whole.skippedLines.examples[0].reason).toContain('(otlp_mixed_garbage.jsonl)');
+    // the helpers' parts of both files, over both files' bytes
+    const sizes = set().map((source) => source.size);
+    const helperBytes = log.reduce((sum, line, k) => sum + sizes[k] - Number(line.slice(6)), 0);
+    expect(log).toHaveLength(2);
+    expect(helperShare).toBeCloseTo(helperBytes / (sizes[0] + sizes[1]), 12);
   });
 
   it('progress while the first part is read counts the helper’s bytes too', () => {

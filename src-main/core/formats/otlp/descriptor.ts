@@ -62,5 +62,6 @@ function openOtlp(sources: ByteSource[], options: FormatOpenOptions): FormatOpen
     counts: { spans: doc.spans, events: doc.events, links: doc.links },
     bootstrapRooms: doc.bootstrapRooms,
     joinedByBootstrapRoom: options.joinByBootstrapRoom ?? false,
+    ...(doc.helperShare !== undefined ? { helperShare: doc.helperShare } : {}),
   };
 }

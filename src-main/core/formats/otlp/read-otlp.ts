@@ -24,6 +24,8 @@ export interface OtlpDocument {
   globalEnd: number | null;
   /** distinct bootstrap_room values: PD halves that can be joined into one row */
   bootstrapRooms: number;
+  /** the share of the files' bytes a helper thread read (RangeReader), when one did */
+  helperShare?: number;
 }
 
 export interface ReadOtlpOptions {
@@ -80,6 +82,7 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
   const skipped: SkippedLines = { count: 0, examples: [] };
   const scanner = options.jsonParseOnly ? null : new ExportLineScanner();
   let bytesBefore = 0;
+  let helperBytes = 0;
   let lastProgress = 0;
   const progress = (bytesRead: number) => {
     if (options.shouldCancel?.()) throw new FormatError('open/cancelled', 'opening was cancelled');
@@ -128,6 +131,7 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     if (pending) {
       const rest = pending.wait((bytes) => progress(split! + bytes));
       if (rest) {
+        helperBytes += source.size - split!;
         readSpanColumns(rest.columns, (raw) => read.add(raw));
         merge(rest.range, first.lines);
         imported += rest.range.imported;
@@ -192,6 +196,7 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     globalStart: built.rows.length ? minOf(built.rows, (r) => r.start) : null,
     globalEnd: built.rows.length ? maxOf(built.rows, (r) => r.end) : null,
     bootstrapRooms: read.bootstrapRooms.size,
+    ...(helperBytes > 0 ? { helperShare: helperBytes / (bytesBefore || 1) } : {}),
   };
 }
 

@@ -12,7 +12,13 @@ import { readLazyList, readSlimeDump, readTensorValues, sniffSlimeDump } from '.
 import { SamplesInFile } from './samples-in-file';
 import { dumpRolloutId } from './dump-rollout-id';
 import { HandedOver, IncrementalRows, newSamplesOf, sampleRow } from './open/incremental-rows';
-import { PartStarter, readSlimePart, takeSlimePart, type SlimePart } from './open/read-in-parts';
+import {
+  helperShareOf,
+  PartStarter,
+  readSlimePart,
+  takeSlimePart,
+  type SlimePart,
+} from './open/read-in-parts';
 
 /** slime rollout debug dumps (`rollout_{id}.pt`): TRACE_MODEL sections 1-5. */
 export const slimeFormat = defineFormat({
@@ -71,6 +77,8 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     rest: SlimePart | null;
   } = { part: null, pieces: [], rest: null };
   let listSoFar: PyValue[] = [];
+  /** read in parts: the share the helper read */
+  let helperShare: number | undefined;
   let dump: { samples: PyValue[]; rolloutId: PyValue };
   try {
     dump = readSlimeDump(source, {
@@ -116,8 +124,10 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     // no preview of them: every byte is read, and the whole file's store takes them in next
     // (a preview of 100k rows here cost a second before the file could be said to be open)
     dump = takeSlimePart(rows, listSoFar, rest, [...split.pieces, ...(part.pieces?.() ?? [])]);
+    helperShare = helperShareOf(rest, source.size);
   } finally {
     split.part?.cancel();
+    starter.stop();
   }
   options.onStepEnd?.('read');
   options.onProgress?.({
@@ -149,6 +159,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     sampleCount: dump.samples.length,
     untracedSamples,
     rolloutId,
+    ...(helperShare !== undefined ? { helperShare } : {}),
   };
 }
 

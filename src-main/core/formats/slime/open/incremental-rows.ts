@@ -27,7 +27,18 @@ export type SamplesShare =
        */
       handOver(index: number): boolean;
     }
-  | { part: 'rest'; boundary: PartBoundary; from: number };
+  | {
+      part: 'rest';
+      boundary: PartBoundary;
+      /** where the part starts, or the least it can start at while `told` is given */
+      from: number;
+      /**
+       * A part started before the file's thread knew where (PartHelper.partStart): asked once a
+       * sample starts at or past `from`, it blocks until told and gives the part's start (a
+       * cancelled part throws PartGivenUp).
+       */
+      told?: () => number;
+    };
 
 /** The file's thread reached the sample the helper claimed: its part has the rest. */
 export class HandedOver extends Error {
@@ -128,8 +139,8 @@ export class IncrementalRows {
      */
     skip: (index: number, start: number): boolean => {
       const share = this.share;
-      if (share === null || share.part !== 'rest' || this.claimed >= 0 || start >= share.from)
-        return false;
+      if (share === null || share.part !== 'rest' || this.claimed >= 0) return false;
+      if (start >= this.partFrom(share, start)) return false;
       this.list.skipped(index);
       this.walkedPast++;
       return true;
@@ -166,10 +177,21 @@ export class IncrementalRows {
     }
     if (this.claimed >= 0) return index >= this.claimed;
     // a sample that can be read again alone: the file's thread lets its own go the same way
-    if (at === null || at.start < share.from) return false;
+    if (at === null || at.start < this.partFrom(share, at.start)) return false;
     if (!share.boundary.claim(index)) throw new PartGivenUp('the file reached the part first');
     this.claimed = index;
     return true;
+  }
+
+  /**
+   * Where the helper's part starts, seen from a sample that starts at `start`: a part whose start
+   * is still to be told is asked (and waited for) only once a sample reaches the least it can be.
+   */
+  private partFrom(share: SamplesShare & { part: 'rest' }, start: number): number {
+    if (share.told === undefined || start < share.from) return share.from;
+    const from = share.told();
+    this.share = { part: 'rest', boundary: share.boundary, from };
+    return from;
   }
 
   /**

@@ -112,6 +112,9 @@ export class PartStarter {
   /** when, how far in the file, how much building time and how many samples the measured stretch starts at */
   private mark: { at: number; bytes: number; buildMs: number; built: number } | null = null;
   private decided = false;
+  /** the helper started ahead of the decision (told where its part starts once it is made) */
+  private ahead: PendingPart<SlimePart> | null = null;
+  private startedAhead = false;
 
   private readonly minSeconds: number;
 
@@ -140,7 +143,9 @@ export class PartStarter {
     rows: Pick<IncrementalRows, 'built' | 'buildMs' | 'notAlone'>,
   ): PendingPart<SlimePart> | null {
     const { built, buildMs } = rows;
-    if (this.decided || built < WARM_SAMPLES) return null;
+    if (this.decided) return null;
+    if (!this.startedAhead && built >= AHEAD_SAMPLES) this.startAhead(bytesRead, rows);
+    if (built < WARM_SAMPLES) return null;
     const now = this.now();
     if (this.mark === null || built < this.mark.built) {
       this.mark = { at: now, bytes: bytesRead, buildMs, built };
@@ -165,9 +170,51 @@ export class PartStarter {
       (buildShare >= SPLIT_MIN_BUILD_SHARE &&
         bytesPerSample <= SPLIT_MAX_SAMPLE_BYTES &&
         secondsLeft >= this.minSeconds);
-    if (!pays || rows.notAlone > 0) return null;
-    const from = bytesRead + (size - bytesRead) * MAIN_PART;
-    const pending = this.reader!.start(this.source.path!, Math.floor(from));
+    if (!pays || rows.notAlone > 0) {
+      this.stop();
+      return null;
+    }
+    const from = Math.floor(bytesRead + (size - bytesRead) * MAIN_PART);
+    const ahead = this.ahead;
+    this.ahead = null;
+    if (ahead !== null) {
+      ahead.startAt!(from);
+      return ahead;
+    }
+    return this.started(this.reader!.start(this.source.path!, from));
+  }
+
+  /**
+   * Cancels a helper started ahead and not handed out (no decision, or not to read in parts):
+   * the reading ended before it was decided, or failed.
+   */
+  stop(): void {
+    this.ahead?.cancel();
+    this.ahead = null;
+  }
+
+  /**
+   * The helper started before the decision, once the first samples show they are small enough
+   * for two threads (SPLIT_MAX_SAMPLE_BYTES): its thread starts and walks the pickle up to the
+   * least its part can start at (MAIN_PART of the file) while this thread measures. Started at
+   * the decision instead, at 100k samples it began building 1-1.5 s into the open, the second
+   * core idle until then. A decision not to read in parts cancels it.
+   */
+  private startAhead(bytesRead: number, rows: Pick<IncrementalRows, 'built' | 'notAlone'>): void {
+    this.startedAhead = true;
+    if (bytesRead / rows.built > SPLIT_MAX_SAMPLE_BYTES || rows.notAlone > 0) return;
+    const notBefore = Math.floor(this.source.size * MAIN_PART);
+    const pending = this.started(this.reader!.start(this.source.path!, { notBefore }));
+    if (pending !== null && pending.startAt === undefined) {
+      // a reader that cannot be told later: started at the decision
+      pending.cancel();
+      return;
+    }
+    this.ahead = pending;
+  }
+
+  /** `pending` when it agrees on its start item with this thread (PartBoundary), else null */
+  private started(pending: PendingPart | null): PendingPart<SlimePart> | null {
     if (pending === null) return null;
     if (pending.boundary === undefined) {
       pending.cancel();
@@ -181,15 +228,19 @@ export class PartStarter {
  * The share of what is left to read that this thread builds. The helper walks past this
  * thread's part (a tenth of its cost) and builds the rest; this thread also grows the store
  * and search texts of its rows, takes in the helper's pieces and shows previews, which the
- * helper does not. At 100k samples on 2 cores (step timings, three runs each): with 0.55 the
- * helper was done 0.7-1.3 s before this thread once its memo writes got cheap (pickle-memo.ts);
- * with 0.5 the two end within 0.2-0.7 s of each other, either one first, and every byte is read
- * 0.3-0.5 s sooner; with 0.47 the helper ends last and this thread waits 0.3-0.6 s for it.
+ * helper does not. At 100k samples on 2 cores (step timings): this thread built 6.2k samples a
+ * second, the helper 9.2k once it reached its part. With the helper started at the decision,
+ * 0.5 had the two end within 0.2-0.7 s of each other; started ahead (PartStarter.startAhead) it
+ * reached its part a second sooner and ended 0.7-1.1 s before this thread at 0.5, about with it
+ * at 0.47 (this thread builds 48.7k samples instead of 51.7k); at 0.45 this thread waited for it.
+ * It is also the least the part can start at, which a helper started ahead walks up to.
  */
-const MAIN_PART = 0.5;
+const MAIN_PART = 0.47;
 
 /** samples built before the stretch the build share is measured over (the code compiled) */
 const WARM_SAMPLES = 200;
+/** samples built before the helper is started ahead (their size tells whether it may pay) */
+const AHEAD_SAMPLES = 8;
 /** that stretch: at least this many bytes and this share of the file, and this many samples */
 const MEASURED_BYTES = 2 * 1024 * 1024;
 const MEASURED_SHARE = 0.02;
@@ -202,8 +253,20 @@ export function readSlimePart(
   helper: PartHelper,
 ): { part: SlimePart; transfer: ArrayBuffer[] } {
   const inFile = new SamplesInFile(source.size);
-  const rows = new IncrementalRows(inFile, { part: 'rest', boundary: helper.boundary, from });
-  const claimBy = from + (source.size - from) * CLAIM_BY_FRACTION;
+  // `from` is the least the part can start at until told (PartHelper.partStart)
+  let partFrom = from;
+  const told = () => {
+    const at = helper.partStart();
+    if (at === null) throw new PartGivenUp('the file’s thread read the dump alone');
+    partFrom = at;
+    return at;
+  };
+  const rows = new IncrementalRows(inFile, {
+    part: 'rest',
+    boundary: helper.boundary,
+    from,
+    told,
+  });
   // the facts sent so far end here (a list read again starts over)
   let factsSent = 0;
   let factsList = 0;
@@ -222,7 +285,7 @@ export function readSlimePart(
     replay: inFile.replay,
     onProgress: ({ bytesRead }) => {
       helper.onBytes(bytesRead);
-      if (rows.claimed < 0 && bytesRead > claimBy)
+      if (rows.claimed < 0 && bytesRead > partFrom + (source.size - partFrom) * CLAIM_BY_FRACTION)
         throw new PartGivenUp('no sample of the part could be claimed');
       // copied, not transferred: moved buffers would stay in the helper's allocator arena,
       // whose freed memory the process then keeps (20-30 MB more resident at 100k samples)
@@ -267,6 +330,16 @@ export function readSlimePart(
     walkedPast: rows.walkedPast,
   };
   return { part, transfer: [] };
+}
+
+/**
+ * The share of the dump's bytes the helper read from its first sample on (its samples' share
+ * where the file does not place them).
+ */
+export function helperShareOf(part: SlimePart, size: number): number {
+  const start = part.places[0];
+  if (start !== undefined && Number.isFinite(start) && size > 0) return (size - start) / size;
+  return part.sampleCount === 0 ? 0 : (part.sampleCount - part.first) / part.sampleCount;
 }
 
 /**
