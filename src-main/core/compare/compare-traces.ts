@@ -90,8 +90,12 @@ type DigestedTrace = {
   perf: PerfView;
 };
 
-/** Rows per step of a digest made while a worker answers calls: tens of milliseconds. */
-const DIGEST_ROWS_PER_STEP = 10_000;
+/**
+ * Rows per step of a digest made while a worker answers calls: 5-15 ms a step at 100k rows on a
+ * 2-core machine (10k rows took 11-31 ms, and a text column at once 50-90 ms: a sort asked as
+ * the file opened waited for them).
+ */
+const DIGEST_ROWS_PER_STEP = 4_000;
 
 /**
  * The compare digest made `rowsPerStep` rows at a time (a yield between slices, the digest
@@ -121,7 +125,7 @@ export function* compareDigestSteps(
   // the rest in steps too: made at once it was the warm-up's longest step (0.18 s at 100k
   // rows), which a perf view or first search asked meanwhile waited for
   yield;
-  const columns = yield* rowDigestColumnSteps(rows);
+  const columns = yield* rowDigestColumnSteps(rows, rowsPerStep);
   yield;
   const parts: DigestParts = {
     perf: trace.perf.perf,

@@ -1,5 +1,5 @@
 import type { Row } from '../model/row';
-import { textColumn, textsOf, type TextColumn } from './text-column';
+import { textColumnSteps, textsOf, type TextColumn } from './text-column';
 import { finishSteps } from '../store/kept-steps';
 
 export type { TextColumn };
@@ -44,10 +44,14 @@ export function rowDigestColumns(rows: RowDigest[]): RowDigestColumns {
 }
 
 /**
- * rowDigestColumns with a yield after the numbers and after each text column: tens of
- * milliseconds each at 100k rows (a worker's warm-up takes one per idle turn).
+ * rowDigestColumns with a yield after each `rowsPerStep` rows of the numbers and of each text
+ * column (textColumnSteps): a worker's warm-up takes one step per idle turn, and a call asked
+ * meanwhile waits for at most one.
  */
-export function* rowDigestColumnSteps(rows: RowDigest[]): Generator<void, RowDigestColumns, void> {
+export function* rowDigestColumnSteps(
+  rows: RowDigest[],
+  rowsPerStep = Infinity,
+): Generator<void, RowDigestColumns, void> {
   const n = rows.length;
   const columns: Omit<RowDigestColumns, 'indexKeys' | 'promptKeys'> = {
     rowIds: new Int32Array(n),
@@ -60,7 +64,8 @@ export function* rowDigestColumnSteps(rows: RowDigest[]): Generator<void, RowDig
     durations: new Float64Array(n),
   };
   const codes = new Map<string | null, number>();
-  rows.forEach((row, i) => {
+  for (let i = 0; i < n; i++) {
+    const row = rows[i];
     columns.rowIds[i] = row.row_id;
     let code = codes.get(row.status);
     if (code === undefined) {
@@ -77,11 +82,19 @@ export function* rowDigestColumnSteps(rows: RowDigest[]): Generator<void, RowDig
       columns.hasResponseLength[i] = 1;
     }
     columns.durations[i] = row.duration;
-  });
+    if ((i + 1) % rowsPerStep === 0) yield;
+  }
   yield;
-  const indexKeys = textColumn(rows.map((row) => indexKey(row.sample_index)));
+  const indexKeys = yield* textColumnSteps(
+    rows.map((row) => indexKey(row.sample_index)),
+    rowsPerStep,
+  );
   yield;
-  return { ...columns, indexKeys, promptKeys: textColumn(rows.map((row) => row.promptKey)) };
+  const promptKeys = yield* textColumnSteps(
+    rows.map((row) => row.promptKey),
+    rowsPerStep,
+  );
+  return { ...columns, indexKeys, promptKeys };
 }
 
 /** An index as the key it matches by: its text (3 and '3' are one index); other kinds none. */

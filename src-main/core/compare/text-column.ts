@@ -1,3 +1,5 @@
+import { finishSteps } from '../store/kept-steps';
+
 /**
  * Strings or nulls as one text, where each ends, a hash of each and a hash table of the
  * distinct values: 100k short strings cross threads in a millisecond as one string (tens of
@@ -22,26 +24,42 @@ export interface TextColumn {
 }
 
 export function textColumn(values: (string | null)[]): TextColumn {
-  const ends = new Int32Array(values.length);
-  const nulls = new Uint8Array(values.length);
-  const hashes = new Int32Array(values.length);
+  return finishSteps(textColumnSteps(values, Infinity));
+}
+
+/**
+ * textColumn with a yield after each `rowsPerStep` values hashed and each `rowsPerStep` looked
+ * up in the table: made at once, a column of 100k prompt keys was the worker's warm-up's longest
+ * step (50-90 ms), which a sort asked meanwhile waited for.
+ */
+export function* textColumnSteps(
+  values: (string | null)[],
+  rowsPerStep: number,
+): Generator<void, TextColumn, void> {
+  const rows = values.length;
+  const ends = new Int32Array(rows);
+  const nulls = new Uint8Array(rows);
+  const hashes = new Int32Array(rows);
   let end = 0;
-  values.forEach((value, i) => {
+  // the text joined a step's values at a time (100k keys joined at once took 20 ms)
+  const texts: string[] = [];
+  let joinedTo = 0;
+  for (let i = 0; i < rows; i++) {
+    const value = values[i];
     if (value === null) nulls[i] = 1;
     else {
       end += value.length;
       hashes[i] = hash30(value);
     }
     ends[i] = end;
-  });
-  const column = { text: values.join(''), ends, nulls, hashes };
-  return { ...column, ...distinctValues(column) };
-}
-
-function distinctValues(
-  column: Omit<TextColumn, 'table' | 'nextSame'>,
-): Pick<TextColumn, 'table' | 'nextSame'> {
-  const rows = column.ends.length;
+    if ((i + 1) % rowsPerStep === 0) {
+      texts.push(values.slice(joinedTo, i + 1).join(''));
+      joinedTo = i + 1;
+      yield;
+    }
+  }
+  if (joinedTo < rows) texts.push(values.slice(joinedTo).join(''));
+  const column = { text: texts.join(''), ends, nulls, hashes };
   let size = 8;
   while (size < rows * 2) size *= 2;
   const table = new Int32Array(size).fill(-1);
@@ -49,13 +67,15 @@ function distinctValues(
   const nextSame = new Int32Array(rows).fill(-1);
   const found = { ...column, table, nextSame };
   for (let row = 0; row < rows; row++) {
-    if (column.nulls[row] === 1) continue;
-    const at = probe(found, found, row);
-    if (table[at] < 0) table[at] = row;
-    else nextSame[last[at]] = row;
-    last[at] = row;
+    if (column.nulls[row] === 0) {
+      const at = probe(found, found, row);
+      if (table[at] < 0) table[at] = row;
+      else nextSame[last[at]] = row;
+      last[at] = row;
+    }
+    if ((row + 1) % rowsPerStep === 0) yield;
   }
-  return { table, nextSame };
+  return found;
 }
 
 /** The table position of value `row` of `other`: where it is, or the empty place it would go. */

@@ -18,8 +18,10 @@ import {
   firstRowOf,
   sameText,
   textColumn,
+  textColumnSteps,
   textsOf,
 } from '../../../src-main/core/compare/text-column';
+import { finishSteps } from '../../../src-main/core/store/kept-steps';
 import { matchedPairList } from '../../../src-main/core/compare/matched-pair-list';
 import { orderByChange } from '../../../src-main/core/compare/pair-order';
 import { rewardValue } from '../../../src-main/core/model/reward-value';
@@ -108,6 +110,21 @@ describe('text columns', () => {
     expect(column.text).toBe('g0\u0000abcé✓g0\u0000abc12');
     expect(Array.from(column.ends)).toEqual([6, 6, 6, 8, 8, 14, 16]);
     expect(Array.from(column.nulls)).toEqual([0, 1, 0, 0, 1, 0, 0]);
+  });
+
+  it('made in steps (a slice of values per step) it is the column made at once', () => {
+    const steps = textColumnSteps(values, 2);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    // 7 values in slices of 2: 3 yields while hashing (its text joined slice by slice), 3 while
+    // looking up the table
+    expect(yields).toBe(6);
+    expect(step.value).toEqual(textColumn(values));
+    expect(step.value.text).toBe('g0\u0000abcé✓g0\u0000abc12');
+    // one slice of all, and slices of one
+    expect(finishSteps(textColumnSteps(values, 7))).toEqual(textColumn(values));
+    expect(finishSteps(textColumnSteps(values, 1))).toEqual(textColumn(values));
   });
 
   it('sameText: equal texts across columns, two nulls equal, null and empty not', () => {

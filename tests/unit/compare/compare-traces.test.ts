@@ -401,10 +401,12 @@ describe('the compare digest made in steps (a worker answers calls between them)
     let yields = 0;
     let step = steps.next();
     for (; !step.done; step = steps.next()) yields++;
-    // 16 rows in slices of 5: a yield after rows 5, 10 and 15; then one before each part made
-    // from every row (the rows' number columns, their index keys, their prompt keys, the
-    // rollout's parts, the figures, the rows behind each status) and none after the last
-    expect(yields).toBe(3 + 6);
+    // 16 rows in slices of 5: a yield after rows 5, 10 and 15 of each pass over the rows (the
+    // digests, their number columns, each text column's hashes and its table lookups: 6 passes),
+    // one between the passes and parts made at once (the number columns, the index keys, the
+    // prompt keys, the rollout's parts, the figures, the rows behind each status), none after the
+    // last; a text column's text is joined a slice at a time, in its hash pass
+    expect(yields).toBe(6 * 3 + 6);
     expect(step.value).toEqual(compareDigest(trace));
   });
 
