@@ -10,9 +10,13 @@ export interface RowLayout {
   total: number;
 }
 
+/**
+ * `expanded`: per row, or the same for every row (no call per row: a sort of 100k rows lays
+ * them out again, and a lookup per row was a third of that).
+ */
 export function layoutRows(
   laneCounts: ArrayLike<number>,
-  expanded: (index: number) => boolean,
+  expanded: boolean | ((index: number) => boolean),
   laneHeight = LANE_HEIGHT,
 ): RowLayout {
   const n = laneCounts.length;
@@ -20,12 +24,30 @@ export function layoutRows(
   const heights = new Float64Array(n);
   let y = 0;
   for (let i = 0; i < n; i++) {
-    const lanes = expanded(i) ? Math.max(1, laneCounts[i]) : 1;
+    const open = typeof expanded === 'boolean' ? expanded : expanded(i);
+    const lanes = open ? Math.max(1, laneCounts[i]) : 1;
     heights[i] = lanes * laneHeight + ROW_PADDING;
     tops[i] = y;
     y += heights[i];
   }
   return { tops, heights, total: y };
+}
+
+/**
+ * Whether every row expanded fits in `height`: layoutRows(laneCounts, true).total <= height,
+ * without laying out the rows past the height (at 100k rows it is over after a screen's).
+ */
+export function expandedFits(
+  laneCounts: ArrayLike<number>,
+  height: number,
+  laneHeight = LANE_HEIGHT,
+): boolean {
+  let y = 0;
+  for (let i = 0; i < laneCounts.length; i++) {
+    y += Math.max(1, laneCounts[i]) * laneHeight + ROW_PADDING;
+    if (y > height) return false;
+  }
+  return true;
 }
 
 /** First and last row index intersecting [scrollTop, scrollTop + height). */

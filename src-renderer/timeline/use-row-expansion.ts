@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { layoutRows, type RowLayout } from './row-layout';
+import { expandedFits, layoutRows, type RowLayout } from './row-layout';
 
 export type ExpansionMode = 'auto' | 'expanded' | 'collapsed';
 
@@ -26,7 +26,7 @@ export function useRowExpansion(
   const [mode, setMode] = useState<ExpansionMode>('auto');
   const [flipped, setFlipped] = useState<Set<number>>(new Set());
   const fitsExpanded = useMemo(
-    () => layoutRows(laneCounts, () => true, laneHeight).total <= viewHeight,
+    () => expandedFits(laneCounts, viewHeight, laneHeight),
     [laneCounts, laneHeight, viewHeight],
   );
   const allExpanded = mode === 'expanded' || (mode === 'auto' && fitsExpanded);
@@ -34,9 +34,10 @@ export function useRowExpansion(
     (i: number) => allExpanded !== flipped.has(rowIds[i]),
     [allExpanded, flipped, rowIds],
   );
+  // no row flipped (the usual case): one answer for every row, not a lookup per row
   const layout = useMemo(
-    () => layoutRows(laneCounts, expandedAt, laneHeight),
-    [laneCounts, expandedAt, laneHeight],
+    () => layoutRows(laneCounts, flipped.size === 0 ? allExpanded : expandedAt, laneHeight),
+    [laneCounts, expandedAt, laneHeight, flipped, allExpanded],
   );
   const toggleRow = useCallback((rowId: number) => {
     setFlipped((prev) => {

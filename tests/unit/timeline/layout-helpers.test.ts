@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   LANE_HEIGHT,
   ROW_PADDING,
+  expandedFits,
   layoutRows,
   rowAt,
   visibleRange,
@@ -24,6 +25,21 @@ describe('row layout', () => {
     expect(Array.from(layoutRows([0], () => true).heights)).toEqual([22]);
     expect(Array.from(layoutRows([4], () => true, 8).heights)).toEqual([38]);
     expect(layoutRows([], () => true).total).toBe(0);
+    // one answer for every row: as the same answer per row
+    for (const open of [true, false]) {
+      expect(layoutRows([3, 0, 2, 1], open, 12)).toEqual(layoutRows([3, 0, 2, 1], () => open, 12));
+    }
+  });
+
+  it('expandedFits: whether every row expanded fits a height, as the whole layout says', () => {
+    const lanes = [3, 0, 2, 1];
+    const total = layoutRows(lanes, true).total; // 54 + 22 + 38 + 22
+    expect(total).toBe(136);
+    for (const height of [0, 53, 135, 136, 137, 1000]) {
+      expect(expandedFits(lanes, height), `height ${height}`).toBe(total <= height);
+    }
+    expect(expandedFits(lanes, 100, 8)).toBe(layoutRows(lanes, true, 8).total <= 100);
+    expect(expandedFits([], 0)).toBe(true);
   });
 
   it('finds the rows a scrolled viewport shows, edges exclusive at the bottom', () => {
