@@ -211,7 +211,7 @@ describe('trace-explorer CLI', () => {
     expectSameOnOneThread(['summary', '--json', path], '4');
     expectSameOnOneThread(['perf', path], '4');
     // and it was read by two (a helper that failed or stalled would leave it to one thread):
-    // from 47% of what was left once the split was decided
+    // from half of what was left once the split was decided
     expect(readByTwo(path)).toMatch(/by two threads \(the second read (4\d|50)% of it\)/);
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);

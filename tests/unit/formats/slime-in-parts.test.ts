@@ -156,8 +156,8 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.failed).toBeUndefined();
-    // started ahead of the decision (its part at 47% of the file or later), then told where
-    expect(log.notBefore).toBe(Math.floor(statSync(path).size * 0.47));
+    // started ahead of the decision (its part at half of the file or later), then told where
+    expect(log.notBefore).toBe(Math.floor(statSync(path).size * 0.5));
     expect(log.told).toBeGreaterThanOrEqual(log.notBefore!);
     // the first sample past half of what was left when the build share was measured (when that
     // was depends on the time each step took, so within bounds)
@@ -287,19 +287,19 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
   // building takes all the time measured (buildMs far above the time passed)
   const busy = (built: number, notAlone = 0) => ({ built, buildMs: built * 1e9, notAlone });
 
-  it('starts the helper at 47% of what is left, once 2% of the file was measured', () => {
+  it('starts the helper at half of what is left, once 2% of the file was measured', () => {
     const { started, ahead, cancelled, starter: s } = starter();
     expect(s.progress(0.02 * MB, busy(7))).toBeNull();
     expect(ahead).toEqual([]);
-    // 8 samples of 2.6 KB: its thread is started ahead, to walk up to 47% of the file meanwhile
+    // 8 samples of 2.6 KB: its thread is started ahead, to walk up to half of the file meanwhile
     expect(s.progress(0.02 * MB, busy(8))).toBeNull();
-    expect(ahead).toEqual([Math.floor(600 * MB * 0.47)]);
+    expect(ahead).toEqual([Math.floor(600 * MB * 0.5)]);
     expect(s.progress(1 * MB, busy(199))).toBeNull(); // compiling: not measured
     expect(s.progress(2 * MB, busy(200))).toBeNull(); // the measured stretch starts
     expect(s.progress(12 * MB, busy(900))).toBeNull(); // 10 MB: under 2% of 600 MB
     // the decision: the helper started ahead is told where, and handed out
     expect(s.progress(14 * MB, busy(1000))).not.toBeNull();
-    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.47)]);
+    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.5)]);
     expect(s.progress(20 * MB, busy(2000))).toBeNull(); // decided once
     s.stop(); // handed out: the reading cancels it, not the starter
     expect([ahead.length, cancelled()]).toEqual([1, 0]);
@@ -337,7 +337,7 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     // and the decision still starts a helper where it pays (these samples are small after all)
     large.starter.progress(3 * MB, busy(200));
     expect(large.starter.progress(15 * MB, busy(1000))).not.toBeNull();
-    expect(large.started).toEqual([Math.floor(15 * MB + (600 - 15) * MB * 0.47)]);
+    expect(large.started).toEqual([Math.floor(15 * MB + (600 - 15) * MB * 0.5)]);
   });
 
   it('when building is a fifth of the time or more (the bench’s dump: 0.26-0.37), not below (long token lists)', () => {

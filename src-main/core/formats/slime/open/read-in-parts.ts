@@ -229,13 +229,15 @@ export class PartStarter {
  * thread's part (a tenth of its cost) and builds the rest; this thread also grows the store
  * and search texts of its rows, takes in the helper's pieces and shows previews, which the
  * helper does not. At 100k samples on 2 cores (step timings): this thread built 6.2k samples a
- * second, the helper 9.2k once it reached its part. With the helper started at the decision,
- * 0.5 had the two end within 0.2-0.7 s of each other; started ahead (PartStarter.startAhead) it
- * reached its part a second sooner and ended 0.7-1.1 s before this thread at 0.5, about with it
- * at 0.47 (this thread builds 48.7k samples instead of 51.7k); at 0.45 this thread waited for it.
- * It is also the least the part can start at, which a helper started ahead walks up to.
+ * second, the helper 9.2k once it reached its part. Started ahead (PartStarter.startAhead) the
+ * helper ends 0.7-1.1 s before this thread at 0.5; at 0.47 the two ended together, but neither
+ * the open's time moved (this machine's two cores slow each other down: the total work counts)
+ * nor its memory stayed: the helper's rows, packed a piece at a time with tables of their own,
+ * hold more than this thread's, and the open's peak rose by 1-2% (once to the file's size). At
+ * 0.45 this thread waited for the helper. It is also the least the part can start at, which a
+ * helper started ahead walks up to.
  */
-const MAIN_PART = 0.47;
+const MAIN_PART = 0.5;
 
 /** samples built before the stretch the build share is measured over (the code compiled) */
 const WARM_SAMPLES = 200;
