@@ -103,13 +103,6 @@ export interface FormatOpenOptions {
    * with the last call's. What `open` returns is what counts: these are a preview.
    */
   onRows?: (rows: readonly PackedRow[], samples: TraceSamples) => void;
-  /**
-   * More rows at the end of the last `onRows` call's (the same list grown, or a new list when
-   * they were not the file's), given where no preview of them is wanted: a helper's rows taken
-   * in while it ends its part, every byte about to be read. Their store columns and search
-   * texts can be made now rather than after the read.
-   */
-  onRowsAhead?: (rows: readonly PackedRow[]) => void;
 }
 
 /** Where streamRows puts the rows it builds. */

@@ -241,12 +241,6 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
           onPreview(preview);
         }
       : undefined,
-    onRowsAhead: onPreview
-      ? (rows) => {
-          searchTexts!.extend(rows);
-          rowsStore!.take(rows);
-        }
-      : undefined,
     onProgress: progressInFileBytes(files, sources, options.onProgress),
     shouldCancel: options.shouldCancel,
     onStepEnd: options.onStepEnd,

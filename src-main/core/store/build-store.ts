@@ -338,11 +338,6 @@ export class GrowingRowsStore {
     return this.taken(rows).store();
   }
 
-  /** Takes in the rows of `rows` not taken yet, without a store of them (one is wanted later). */
-  take(rows: readonly PackedRow[]): void {
-    this.taken(rows);
-  }
-
   /** The store of every row (StoreBuilder.lastStore): the next call starts a new builder. */
   lastStoreOf(rows: readonly PackedRow[]): TraceStore {
     const store = this.taken(rows).lastStore();

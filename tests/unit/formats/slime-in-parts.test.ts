@@ -11,14 +11,9 @@ import {
 import type { FormatOpened } from '../../../src-main/core/formats/format-descriptor';
 import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
 import {
-  MAIN_PART,
-  PartIntake,
   PartStarter,
   type SlimePart,
 } from '../../../src-main/core/formats/slime/open/read-in-parts';
-import { IncrementalRows } from '../../../src-main/core/formats/slime/open/incremental-rows';
-import { buildStore, GrowingRowsStore } from '../../../src-main/core/store/build-store';
-import { SearchTextsWhileReading, searchTextsOf } from '../../../src-main/core/store/search-text';
 import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { unpackItems } from '../../../src-main/core/rows/packed-items';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
@@ -54,19 +49,13 @@ interface HelperLog {
   failed?: string;
   cancelled: boolean;
   waited: boolean;
-  /** a held helper's pieces: how many times its wait ticked */
-  ticks?: number;
-  /** the rows that came with its part (after its pieces) */
-  partRows?: number;
 }
 
 /**
  * The helper thread's work done in-process, as soon as it is told where its part starts; `lose`:
- * its part never arrives; `ahead`: it can be started before it is told (else only after);
- * `held`: its pieces come only once the file's thread waits, one each time the wait ticks (a
- * helper still reading when this thread reached its part).
+ * its part never arrives; `ahead`: it can be started before it is told (else only after).
  */
-function inProcessReader(log: HelperLog, lose = false, ahead = true, held = false): PartReader {
+function inProcessReader(log: HelperLog, lose = false, ahead = true): PartReader {
   return {
     // a core to spare: a dump is read in parts from 2 (read-in-parts.ts); this small dump
     // however soon it is read
@@ -75,8 +64,6 @@ function inProcessReader(log: HelperLog, lose = false, ahead = true, held = fals
     start(helperPath, start): PendingPart | null {
       const boundary = PartBoundary.local();
       const pieces: unknown[] = [];
-      /** how many pieces the file's thread may take */
-      let released = held ? 0 : Infinity;
       let part: SlimePart | null = null;
       // `from`: where readPart is told the part starts, or the least it can (started ahead);
       // `at`: what partStart gives (where the file's thread said, once it decided)
@@ -92,7 +79,6 @@ function inProcessReader(log: HelperLog, lose = false, ahead = true, held = fals
           });
           part = structuredClone(read.part, { transfer: read.transfer }) as SlimePart;
           log.first = part.first;
-          log.partRows = part.rows.length;
           log.walkedPast = part.walkedPast;
           log.pieces = pieces.length;
         } catch (error) {
@@ -108,25 +94,12 @@ function inProcessReader(log: HelperLog, lose = false, ahead = true, held = fals
       else read(start, start);
       return {
         ...(later ? { startAt: (at: number) => read(start.notBefore, at) } : {}),
-        wait: (onTick) => {
+        wait: () => {
           log.waited = true;
-          if (held) {
-            log.ticks = 0;
-            for (let k = pieces.length; k > 0; k--) {
-              released = 1;
-              log.ticks++;
-              onTick(0);
-            }
-            released = Infinity;
-          }
           return lose ? null : part;
         },
         // what was not taken yet, as the worker-range-reader gives them
-        pieces: () => {
-          const given = pieces.splice(0, released);
-          released -= given.length;
-          return given;
-        },
+        pieces: () => pieces.splice(0),
         bytesRead: () => 0,
         cancel: () => void (log.cancelled = true),
         boundary,
@@ -183,13 +156,13 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.failed).toBeUndefined();
-    // started ahead of the decision (its part at MAIN_PART of the file or later), then told where
-    expect(log.notBefore).toBe(Math.floor(statSync(path).size * MAIN_PART));
+    // started ahead of the decision (its part at half of the file or later), then told where
+    expect(log.notBefore).toBe(Math.floor(statSync(path).size * 0.5));
     expect(log.told).toBeGreaterThanOrEqual(log.notBefore!);
-    // the first sample past MAIN_PART of what was left when the build share was measured (when
-    // that was depends on the time each step took, so within bounds)
-    expect(log.first).toBeGreaterThan(SAMPLES * (MAIN_PART - 0.05));
-    expect(log.first).toBeLessThan(SAMPLES * (MAIN_PART + 0.25));
+    // the first sample past half of what was left when the build share was measured (when that
+    // was depends on the time each step took, so within bounds)
+    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
+    expect(log.first).toBeLessThan(SAMPLES * 0.75);
     // it walked past every sample before it but the first batch (read before the samples list
     // is known): building none of them
     expect(log.walkedPast).toBe(log.first! - 1000);
@@ -216,7 +189,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.notBefore).toBeUndefined();
-    expect(log.first).toBeGreaterThan(SAMPLES * (MAIN_PART - 0.05));
+    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
     expect(log.waited).toBe(true);
     expect(parts.helperShare).toBeUndefined();
     expectSameOpen(parts);
@@ -250,94 +223,9 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.waited).toBe(true);
-    expect(log.first).toBeGreaterThan(SAMPLES * (MAIN_PART - 0.05));
+    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
     expectSameOpen(parts);
     expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
-  });
-
-  /** what the app makes of the rows as they come (open-trace-file.ts): texts, store columns */
-  function rowsAsTheAppTakesThem() {
-    const texts = new SearchTextsWhileReading();
-    const columns = new GrowingRowsStore();
-    /** the rows' count at each onRowsAhead call, and at the last onRows call */
-    const ahead: number[] = [];
-    let shown = 0;
-    return {
-      ahead,
-      shown: () => shown,
-      options: {
-        onRows: (rows: readonly FormatOpened['rows'][number][]) => {
-          texts.extend(rows);
-          shown = rows.length;
-        },
-        onRowsAhead: (rows: readonly FormatOpened['rows'][number][]) => {
-          texts.extend(rows);
-          columns.take(rows);
-          ahead.push(rows.length);
-        },
-      },
-      /** the store and texts of every row, as openTraceFile ends them */
-      finish(rows: FormatOpened['rows']) {
-        const store = columns.lastStoreOf(rows);
-        texts.extend(rows);
-        texts.seed(store);
-        return store;
-      },
-    };
-  }
-
-  /** a store's columns, indexes and texts, to compare with those of a store built at once */
-  function storeContent(store: ReturnType<typeof buildStore>) {
-    const texts = searchTextsOf(store);
-    return {
-      ...store,
-      version: 0,
-      rows: null,
-      texts: Array.from({ length: texts.length }, (_, r) => texts.text(r)),
-    };
-  }
-
-  it('takes in the helper’s rows as they come while it ends its part: their store columns and texts are made then', () => {
-    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const app = rowsAsTheAppTakesThem();
-    const parts = slimeFormat.open([openFileSource(path)], {
-      partReader: inProcessReader(log, false, true, true),
-      splitMinBytes: 0,
-      ...app.options,
-    });
-    expect(log.failed).toBeUndefined();
-    expect(log.pieces).toBeGreaterThan(1);
-    // a piece taken in at each tick of the wait, the rows list grown by it
-    expect(log.ticks).toBe(log.pieces);
-    expect(app.ahead.length).toBe(log.pieces);
-    expect(app.ahead[0]).toBeGreaterThan(app.shown());
-    for (let k = 1; k < app.ahead.length; k++)
-      expect(app.ahead[k] - app.ahead[k - 1]).toBeGreaterThan(0);
-    // only the rows that came with the part were left for the end
-    expect(parts.rows.length - app.ahead[app.ahead.length - 1]).toBe(log.partRows);
-    expectSameOpen(parts);
-    // the store and texts made as the rows came are those of the rows made at once
-    const store = app.finish(parts.rows);
-    expect(storeContent(store)).toEqual(
-      storeContent(buildStore({ rows: whole.rows.map((row) => ({ ...row })) })),
-    );
-  });
-
-  it('a helper that gives up after its pieces were taken in: they are dropped, this thread reads on alone', () => {
-    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const app = rowsAsTheAppTakesThem();
-    const parts = slimeFormat.open([openFileSource(path)], {
-      partReader: inProcessReader(log, true, true, true),
-      splitMinBytes: 0,
-      ...app.options,
-    });
-    expect(app.ahead.length).toBeGreaterThan(0);
-    expectSameOpen(parts);
-    // texts and columns of the dropped rows were not kept: a new rows list made them start over
-    const store = app.finish(parts.rows);
-    expect(storeContent(store)).toEqual(
-      storeContent(buildStore({ rows: whole.rows.map((row) => ({ ...row })) })),
-    );
   });
 
   it('a small dump, or a machine with no cores to spare, reads it by one thread', () => {
@@ -399,19 +287,19 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
   // building takes all the time measured (buildMs far above the time passed)
   const busy = (built: number, notAlone = 0) => ({ built, buildMs: built * 1e9, notAlone });
 
-  it('starts the helper at MAIN_PART of what is left, once 2% of the file was measured', () => {
+  it('starts the helper at half of what is left, once 2% of the file was measured', () => {
     const { started, ahead, cancelled, starter: s } = starter();
     expect(s.progress(0.02 * MB, busy(7))).toBeNull();
     expect(ahead).toEqual([]);
-    // 8 samples of 2.6 KB: its thread is started ahead, to walk up to MAIN_PART of the file
+    // 8 samples of 2.6 KB: its thread is started ahead, to walk up to half of the file meanwhile
     expect(s.progress(0.02 * MB, busy(8))).toBeNull();
-    expect(ahead).toEqual([Math.floor(600 * MB * MAIN_PART)]);
+    expect(ahead).toEqual([Math.floor(600 * MB * 0.5)]);
     expect(s.progress(1 * MB, busy(199))).toBeNull(); // compiling: not measured
     expect(s.progress(2 * MB, busy(200))).toBeNull(); // the measured stretch starts
     expect(s.progress(12 * MB, busy(900))).toBeNull(); // 10 MB: under 2% of 600 MB
     // the decision: the helper started ahead is told where, and handed out
     expect(s.progress(14 * MB, busy(1000))).not.toBeNull();
-    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * MAIN_PART)]);
+    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.5)]);
     expect(s.progress(20 * MB, busy(2000))).toBeNull(); // decided once
     s.stop(); // handed out: the reading cancels it, not the starter
     expect([ahead.length, cancelled()]).toEqual([1, 0]);
@@ -449,7 +337,7 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     // and the decision still starts a helper where it pays (these samples are small after all)
     large.starter.progress(3 * MB, busy(200));
     expect(large.starter.progress(15 * MB, busy(1000))).not.toBeNull();
-    expect(large.started).toEqual([Math.floor(15 * MB + (600 - 15) * MB * MAIN_PART)]);
+    expect(large.started).toEqual([Math.floor(15 * MB + (600 - 15) * MB * 0.5)]);
   });
 
   it('when building is a fifth of the time or more (the bench’s dump: 0.26-0.37), not below (long token lists)', () => {
@@ -563,52 +451,5 @@ describe('PartBoundary: one of the two threads builds the claimed item, never bo
     expect(fileThread.reached(6)).toBe(false);
     expect(fileThread.reached(7)).toBe(true);
     expect([shared[0], shared[1]]).toEqual([0, 0]);
-  });
-});
-
-describe('PartIntake: the helper’s rows after this thread’s', () => {
-  // pieces of real rows: this thread built rows [0, 3), the helper's part starts at sample 3
-  const piece = (list: number, from: number, to: number) => ({
-    list,
-    rows: whole.rows.slice(from, to),
-    factsFrom: from,
-    facts: whole.samples.facts.slice(from, to),
-  });
-  function threadAtThree() {
-    const rows = new IncrementalRows(null);
-    rows.rows = whole.rows.slice(0, 3);
-    // facts of samples past the part's start (a batch read ahead) are not this thread's
-    rows.facts = whole.samples.facts.slice(0, 5);
-    return rows;
-  }
-
-  it('appends each piece’s rows and facts in order', () => {
-    const rows = threadAtThree();
-    const ownRows = rows.rows;
-    const intake = new PartIntake(rows, 3);
-    expect(rows.facts).toEqual(whole.samples.facts.slice(0, 3));
-    expect(intake.taken).toBe(false);
-    intake.take([piece(1, 3, 6), piece(1, 6, 8)]);
-    expect(intake.taken).toBe(true);
-    // the same list grown: what was made of its rows so far stays good
-    expect(rows.rows).toBe(ownRows);
-    expect(rows.rows).toEqual(whole.rows.slice(0, 8));
-    expect(rows.facts).toEqual(whole.samples.facts.slice(0, 8));
-  });
-
-  it('starts over on a new list: pieces of a list the helper read again, or a helper that gave up', () => {
-    const rows = threadAtThree();
-    const ownRows = rows.rows;
-    const intake = new PartIntake(rows, 3);
-    intake.take([piece(1, 3, 9)]);
-    intake.take([piece(2, 3, 5)]);
-    // a new list, holding this thread's rows then the newer list's
-    expect(rows.rows).not.toBe(ownRows);
-    expect(rows.rows).toEqual(whole.rows.slice(0, 5));
-    expect(rows.facts).toEqual(whole.samples.facts.slice(0, 5));
-    intake.startOver();
-    expect(rows.rows).toEqual(whole.rows.slice(0, 3));
-    expect(rows.facts).toEqual(whole.samples.facts.slice(0, 3));
-    expect(intake.taken).toBe(false);
   });
 });

@@ -14,7 +14,6 @@ import { dumpRolloutId } from './dump-rollout-id';
 import { HandedOver, IncrementalRows, newSamplesOf, sampleRow } from './open/incremental-rows';
 import {
   helperShareOf,
-  PartIntake,
   PartStarter,
   readSlimePart,
   takeSlimePart,
@@ -76,8 +75,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     part: PendingPart<SlimePart> | null;
     pieces: unknown[];
     rest: SlimePart | null;
-    intake: PartIntake | null;
-  } = { part: null, pieces: [], rest: null, intake: null };
+  } = { part: null, pieces: [], rest: null };
   let listSoFar: PyValue[] = [];
   /** read in parts: the share the helper read */
   let helperShare: number | undefined;
@@ -93,25 +91,11 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
             part: 'start',
             boundary: part.boundary!,
             handOver: (index) => {
-              // the helper's rows as they come while it ends its part, their store and texts
-              // made meanwhile (options.onRowsAhead)
-              const intake = new PartIntake(rows, index);
-              const takeIn = () => {
-                intake.take(split.pieces.splice(0));
-                intake.take(part.pieces?.() ?? []);
-                if (intake.taken) options.onRowsAhead?.(rows.rows);
-              };
-              takeIn();
-              split.rest = part.wait((bytesRead) => {
-                takeIn();
-                options.onProgress?.({ bytesRead, samplesRead: index, phase: 'reading' });
-              });
-              if (split.rest !== null) {
-                split.intake = intake;
-                return true;
-              }
+              split.rest = part.wait((bytesRead) =>
+                options.onProgress?.({ bytesRead, samplesRead: index, phase: 'reading' }),
+              );
+              if (split.rest !== null) return true;
               // it gave up (and is ended): what it sent ahead is nobody's rows
-              intake.startOver();
               split.part = null;
               split.pieces = [];
               return false;
@@ -135,15 +119,11 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   } catch (error) {
     // handed over: the helper's part holds the rest (a helper that failed, on a dump it could
     // not read in parts or by dying, let this thread read on: IncrementalRows.builds)
-    const { part, rest, intake } = split;
-    if (!(error instanceof HandedOver) || part === null || rest === null || intake === null)
-      throw error;
+    const { part, rest } = split;
+    if (!(error instanceof HandedOver) || part === null || rest === null) throw error;
     // no preview of them: every byte is read, and the whole file's store takes them in next
     // (a preview of 100k rows here cost a second before the file could be said to be open)
-    dump = takeSlimePart(intake, rows, listSoFar, rest, [
-      ...split.pieces,
-      ...(part.pieces?.() ?? []),
-    ]);
+    dump = takeSlimePart(rows, listSoFar, rest, [...split.pieces, ...(part.pieces?.() ?? [])]);
     helperShare = helperShareOf(rest, source.size);
   } finally {
     split.part?.cancel();

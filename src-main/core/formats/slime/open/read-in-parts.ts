@@ -227,20 +227,17 @@ export class PartStarter {
 /**
  * The share of what is left to read that this thread builds. The helper walks past this
  * thread's part (a tenth of its cost) and builds the rest; this thread also grows the store
- * and search texts of its rows, takes in the helper's pieces, shows previews, and once at the
- * helper's part makes the store columns and texts of the helper's rows (PartIntake), which the
+ * and search texts of its rows, takes in the helper's pieces and shows previews, which the
  * helper does not. At 100k samples on 2 cores (step timings): this thread built 6.2k samples a
- * second, the helper 9.2k once it reached its part. With the helper's rows' columns and texts
- * made after the read (before PartIntake), half was the best share; now this thread reaches
- * the helper's part with 45k rows to take in, and at 0.5 the helper had ended 1.7 s before
- * this thread was done with them. Alternating opens of 100k samples, every row in: 0.5 (the
- * read's end unchanged, the store step 0.25 s instead of 0.85 s) 1.00x the build before
- * PartIntake, 0.45 0.99x, 0.42 0.95x, 0.40 and 0.38 0.97-0.98x (this thread then waits for
- * the helper's last pieces). The machine's two cores slow each other down: the total work
- * counts, and the gain is the second core's time idle no longer. It is also the least the
- * part can start at, which a helper started ahead walks up to.
+ * second, the helper 9.2k once it reached its part. Started ahead (PartStarter.startAhead) the
+ * helper ends 0.7-1.1 s before this thread at 0.5; at 0.47 the two ended together, but neither
+ * the open's time moved (this machine's two cores slow each other down: the total work counts)
+ * nor its memory stayed: the helper's rows, packed a piece at a time with tables of their own,
+ * hold more than this thread's, and the open's peak rose by 1-2% (once to the file's size). At
+ * 0.45 this thread waited for the helper. It is also the least the part can start at, which a
+ * helper started ahead walks up to.
  */
-export const MAIN_PART = 0.42;
+const MAIN_PART = 0.5;
 
 /** samples built before the stretch the build share is measured over (the code compiled) */
 const WARM_SAMPLES = 200;
@@ -348,75 +345,11 @@ export function helperShareOf(part: SlimePart, size: number): number {
 }
 
 /**
- * The helper's rows and facts, taken in on the file's thread after its own (which end at the
- * helper's first sample, `first`): piece by piece as they come while this thread waits for the
- * helper to end its part (PendingPart.wait), so that their store columns and search texts are
- * made then, beside the helper's reading, and not after every byte is read with the other core
- * idle (a second at 100k samples). Pieces of a list read again on the helper's side, and a
- * helper that gave up, make it start over: the rows list is then a new one, which the store and
- * texts made from it see (GrowingRowsStore, SearchTextsWhileReading).
- */
-export class PartIntake {
-  /** the rows built here, before the helper's */
-  private readonly ownRows: number;
-  /** the helper's list the pieces taken so far came from (null: none taken) */
-  private list: number | null = null;
-
-  constructor(
-    private readonly rows: IncrementalRows,
-    private readonly first: number,
-  ) {
-    this.ownRows = rows.rows.length;
-    rows.facts.length = Math.min(rows.facts.length, first);
-  }
-
-  /** whether any of the helper's rows were taken */
-  get taken(): boolean {
-    return this.rows.rows.length > this.ownRows;
-  }
-
-  /** Takes the rows and facts of `pieces` (in the order sent) after those taken before. */
-  take(pieces: readonly unknown[]): void {
-    for (const piece of pieces as SlimeRowsPiece[]) {
-      if (piece.list !== this.list) {
-        if (this.list !== null) this.startOver();
-        this.list = piece.list;
-      }
-      revivePackedRows(piece.rows);
-      const { rows, facts } = this.rows;
-      for (const row of piece.rows) rows.push(row);
-      while (facts.length < piece.factsFrom) facts.push(null);
-      for (const fact of piece.facts) facts.push(fact);
-    }
-  }
-
-  /** Only this thread's rows again (the helper gave up: this thread reads on). */
-  startOver(): void {
-    // a new list, not the old one cut: what was made of the old one's rows must see it changed
-    if (this.taken) this.rows.rows = this.rows.rows.slice(0, this.ownRows);
-    this.rows.facts.length = this.first;
-    this.list = null;
-  }
-
-  /**
-   * The helper's last piece, its part, and what it sent before that was not taken: every row
-   * and fact of the part's samples then follows this thread's.
-   */
-  finish(part: SlimePart, pieces: readonly unknown[]): void {
-    if (part.first !== this.first)
-      throw new Error(`the helper's part starts at ${part.first}, not at ${this.first}`);
-    this.take([...pieces, part]);
-  }
-}
-
-/**
- * The file's thread stopped at the helper's first sample (`intake` took in the helper's rows
- * sent before its part): the part's rows, facts, places and perf values are added to this
- * thread's, in sample order. Returns the whole samples list (`list`: the one read here) and the
- * dump's rollout id.
+ * The file's thread stopped at the helper's first sample: its rows, facts, places and perf
+ * values are added to this thread's, in sample order. Returns the whole samples list (`list`:
+ * the one read here) and the dump's rollout id.
  */
 export function takeSlimePart(
-  intake: PartIntake,
   rows: IncrementalRows,
   list: readonly PyValue[],
   part: SlimePart,
@@ -425,7 +358,14 @@ export function takeSlimePart(
   const samples = rows.listUpTo(list, part.first);
   for (let index = samples.length; index < part.sampleCount; index++) samples.push(null);
   for (const [index, sample] of part.kept) samples[index] = fromCloneable(sample);
-  intake.finish(part, pieces);
+  rows.facts.length = Math.min(rows.facts.length, part.first);
+  for (const piece of [...(pieces as SlimeRowsPiece[]), part]) {
+    if (piece.list !== part.list) continue;
+    revivePackedRows(piece.rows);
+    for (const row of piece.rows) rows.rows.push(row);
+    while (rows.facts.length < piece.factsFrom) rows.facts.push(null);
+    for (const facts of piece.facts) rows.facts.push(facts);
+  }
   if (rows.inFile !== null) {
     rows.inFile.noteAll(part.first, part.places);
     const before = new Map<number, PyValue>();
