@@ -80,7 +80,7 @@ export async function benchOpenStream(cli, path, { perfOnly = false, env = proce
     const id = file.fileId;
     if (perfOnly) {
       const perf = await timed('perf view', 'getPerf', [id]);
-      return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions: [perf] };
+      return { firstRows, firstRowCount, allRows, timings: file.openTimings ?? null, peakMb: peak / 1024, rows: file.rows, interactions: [perf] };
     }
     const groupsPage = (sort) => ({ sort, filter: 'all', offset: 0, limit: 100 });
     const interactions = [
@@ -104,7 +104,7 @@ export async function benchOpenStream(cli, path, { perfOnly = false, env = proce
     }
     interactions.push(await timedEither('groups', 'getPerfGroups', [id, groupsPage('group')], [id]));
     interactions.push(await timedEither('groups by wall time', 'getPerfGroups', [id, groupsPage('wall')], [id]));
-    return { firstRows, firstRowCount, allRows, peakMb: peak / 1024, rows: file.rows, interactions };
+    return { firstRows, firstRowCount, allRows, timings: file.openTimings ?? null, peakMb: peak / 1024, rows: file.rows, interactions };
   } finally {
     child.kill();
   }

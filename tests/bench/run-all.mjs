@@ -362,6 +362,24 @@ async function benchInteractions() {
 }
 
 /**
+ * Where the worker's open went (FileSummary.openTimings): when every byte was read, then each
+ * step until the file was said to be open (the serial end, the second core idle), and how much
+ * of the file a second thread read. An older build gives the read and the open only.
+ */
+function openSteps(timings) {
+  if (!timings) return 'in the worker: no timings';
+  const { readSec, openSec, steps, helperShare } = timings;
+  const threads = helperShare === undefined ? 'one thread' : `two threads (the second read ${(helperShare * 100).toFixed(0)}%)`;
+  const after = (steps ?? []).filter((s) => s.step !== 'read');
+  // an older build times no steps, and its open ends before the worker's perf digest and durations
+  const rest = after.length > 0 ? after.map((s) => `${s.step} ${s.seconds.toFixed(2)} s`).join(', ') : 'steps not timed (an older build: its open ends before the perf digest)';
+  return (
+    `in the worker: every byte read ${readSec.toFixed(2)} s into the open, by ${threads}; then ${rest}: ` +
+    `${(openSec - readSec).toFixed(2)} s after the read (${(((openSec - readSec) / openSec) * 100).toFixed(0)}% of the worker's ${openSec.toFixed(2)} s)`
+  );
+}
+
+/**
  * 100,000 samples in the app (serve mode): first rows and all rows against the issue's goals,
  * peak memory against the file's size, each interaction against 100 ms; beside `summary` of
  * the same file in the same run (what opening cost before rows streamed).
@@ -386,13 +404,14 @@ async function benchHundredK() {
   console.log(
     `peak memory (serve mode, whole process): ${app.peakMb.toFixed(0)} MB = ${ratio.toFixed(2)}x the file (goal 1.00x: ${ok(ratio, 1)}); summary's peak ${baseline.peakMb.toFixed(0)} MB (${((baseline.peakMb * 1.048576e6) / bytes).toFixed(2)}x)`,
   );
+  console.log(`  ${openSteps(app.timings)}`);
   // BENCH_BASELINE_CLI: an older build's out/main/cli.js: every interaction before/after in this run
   const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
   const before = baselineCli ? await benchOpenStream(baselineCli, path) : null;
   if (before)
     console.log(
       `  baseline build in serve mode, opened after this one: all rows ${before.allRows.toFixed(2)} s (now ${(app.allRows / before.allRows).toFixed(2)}x), ` +
-        `peak ${before.peakMb.toFixed(0)} MB (now ${(app.peakMb / before.peakMb).toFixed(2)}x)`,
+        `peak ${before.peakMb.toFixed(0)} MB (now ${(app.peakMb / before.peakMb).toFixed(2)}x)\n  baseline: ${openSteps(before.timings)}`,
     );
   printInteractions(app.interactions, before?.interactions ?? null, baselineCli);
   // a dump like this one is read by two threads on a machine of 2 cores or more (slime's

@@ -143,9 +143,15 @@ export interface FileSummary {
   streaming?: true;
   /**
    * how long opening took: reading the file, and everything until it could be shown; the share
-   * of the file a second thread read, when it was read in parts
+   * of the file a second thread read, when it was read in parts; each step's seconds, in order
+   * (where the time after the last byte went)
    */
-  openTimings?: { readSec: number; openSec: number; helperShare?: number };
+  openTimings?: {
+    readSec: number;
+    openSec: number;
+    helperShare?: number;
+    steps?: { step: string; seconds: number }[];
+  };
 }
 
 export type OpenResult = { ok: true; file: FileSummary } | { ok: false; error: FileError };

@@ -1,10 +1,16 @@
 import type { OpenStep } from './open-trace-file';
 
+/**
+ * A step of opening: the pipeline's (OpenOptions.onStepEnd), or one the app's worker takes
+ * before it says the file is open (the perf digest, each row's own duration).
+ */
+export type TimedStep = OpenStep | 'perf digest' | 'durations';
+
 /** How long each step of opening took (pass `end` as OpenOptions.onStepEnd). */
 export interface StepTimer {
-  end(step: OpenStep): void;
+  end(step: TimedStep): void;
   /** each finished step and its seconds, in order */
-  readonly steps: { step: OpenStep; seconds: number }[];
+  readonly steps: { step: TimedStep; seconds: number }[];
   /** seconds until the file was read, and until now */
   timings(): { readSec: number; openSec: number };
 }

@@ -74,11 +74,26 @@ describe('runIngestSession: a worker’s open file', () => {
     >;
     // 16 samples, one row each (tests/fixtures/slime/README.md)
     expect(done.summary).toMatchObject({ format: 'slime', samples: 16, rows: 16 });
-    // the step timer's read time and the whole open, in seconds, read within the open
+    // the step timer's read time and the whole open, in seconds, read within the open, and
+    // each step until the file was said to be open, in order: they add up to the open
     const timings = done.summary.openTimings!;
-    expect(Object.keys(timings).sort()).toEqual(['openSec', 'readSec']);
+    expect(Object.keys(timings).sort()).toEqual(['openSec', 'readSec', 'steps']);
     expect(timings.readSec).toBeGreaterThan(0);
     expect(timings.readSec).toBeLessThanOrEqual(timings.openSec);
+    const steps = timings.steps!;
+    expect(steps.map((s) => s.step)).toEqual([
+      'read',
+      'rows',
+      'store',
+      'perf',
+      'perf digest',
+      'durations',
+    ]);
+    for (const { seconds } of steps) expect(seconds).toBeGreaterThanOrEqual(0);
+    expect(steps[0].seconds).toBeCloseTo(timings.readSec, 9);
+    const stepsSum = steps.reduce((sum, s) => sum + s.seconds, 0);
+    expect(stepsSum).toBeLessThanOrEqual(timings.openSec + 1e-9);
+    expect(timings.openSec - stepsSum).toBeLessThan(0.05);
     expect(port.posted.at(-1)).toBe(port.posted.find((m) => m.type === 'done'));
 
     const cache = readJson<{ rows: { trace_id: string }[] }>(`${path}.expected.json`);
