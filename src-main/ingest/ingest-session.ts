@@ -103,7 +103,7 @@ export function runIngestSession(
     sampleDurations(trace.store);
     timer.end('durations');
     // every step until the file is said to be open (the bench prints where the time went)
-    trace.summary.openTimings = { ...timer.timings(), steps: timer.steps.map((s) => ({ ...s })) };
+    trace.summary.openTimings = timer.timings();
     if (trace.helperShare !== undefined) trace.summary.openTimings.helperShare = trace.helperShare;
     // calls that wait for the warm-up to end (WAIT_FOR_WARM), answered in order then
     let waitingForWarm: FileCallMessage[] | null = [];

@@ -11,8 +11,8 @@ export interface StepTimer {
   end(step: TimedStep): void;
   /** each finished step and its seconds, in order */
   readonly steps: { step: TimedStep; seconds: number }[];
-  /** seconds until the file was read, and until now */
-  timings(): { readSec: number; openSec: number };
+  /** seconds until the file was read, and until now, and the steps so far */
+  timings(): { readSec: number; openSec: number; steps: { step: TimedStep; seconds: number }[] };
 }
 
 export function stepTimer(): StepTimer {
@@ -28,6 +28,6 @@ export function stepTimer(): StepTimer {
       if (step === 'read') readSec = (now - started) / 1000;
       last = now;
     },
-    timings: () => ({ readSec, openSec: (performance.now() - started) / 1000 }),
+    timings: () => ({ readSec, openSec: (performance.now() - started) / 1000, steps: [...steps] }),
   };
 }
