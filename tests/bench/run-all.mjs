@@ -166,9 +166,19 @@ function benchEventLoop() {
   console.log(out.trim());
 }
 
+/** a benchmark that imports TypeScript, run by vitest (`npm test` never runs these) */
+function benchInVitest(file) {
+  spawnSync('npx', ['vitest', 'run', '--config', 'tests/bench/vitest.bench.config.mts', file], { stdio: 'inherit', cwd: root });
+}
+
 function benchStore() {
   console.log('\n== store queries on 100k rows (vitest bench runner), beside naive Array filter/sort');
-  spawnSync('npx', ['vitest', 'run', '--config', 'tests/bench/vitest.bench.config.mts'], { stdio: 'inherit', cwd: root });
+  benchInVitest('tests/bench/store.bench-run.ts');
+}
+
+function benchPerSample() {
+  console.log('\n== one thread\'s time per sample of a 20k-sample dump: walking the pickle, building its values, the whole open');
+  benchInVitest('tests/bench/per-sample.bench-run.ts');
 }
 
 /**
@@ -525,6 +535,7 @@ if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'chrome') benchChrome();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
+if (!only || only === 'per-sample') benchPerSample();
 if (!only || only === 'trends') benchTrends();
 if (!only || only === 'run') await benchRun();
 if (!only || only === 'frames') {

@@ -32,9 +32,10 @@ const SPLIT_MIN_THREADS = 2;
 
 /**
  * Below this share of the time so far spent building rows, a dump is read by one thread. The
- * helper walks past the samples before its part (skip-item.ts) at about a tenth of the cost
- * of building them, but its part's pickle and token lists cost it what they cost this thread:
- * a dump of long token lists (8000 a sample: building 5% of the time) would only be read twice.
+ * helper walks past the samples before its part (skip-item.ts) at about a sixth of the cost
+ * of reading them into rows (`npm run bench per-sample`: 18-19 us a sample against 101-107),
+ * but its part's pickle and token lists cost it what they cost this thread: a dump of long
+ * token lists (8000 a sample: building 5% of the time) would only be read twice.
  * The bench's 100k-sample dump measures 0.26-0.37 over the stretch (a collection in it moves
  * the share by a tenth); at 0.3 one open in four was read by one thread (14 s instead of 10).
  */
@@ -226,7 +227,7 @@ export class PartStarter {
 
 /**
  * The share of what is left to read that this thread builds. The helper walks past this
- * thread's part (a tenth of its cost) and builds the rest; this thread also grows the store
+ * thread's part (a sixth of its cost) and builds the rest; this thread also grows the store
  * and search texts of its rows, takes in the helper's pieces and shows previews, which the
  * helper does not. At 100k samples on 2 cores (step timings): this thread built 6.2k samples a
  * second, the helper 9.2k once it reached its part. Started ahead (PartStarter.startAhead) the
