@@ -141,6 +141,48 @@ describe('token-sized lists are counted as byte ranges without being pushed', ()
     expect(end).toBe('end');
   });
 
+  it.each([
+    ['the last number a fraction: float', 0.5, 'float'],
+    ['every float whole: int', 3, 'int'],
+  ])('a run of every width across the window counts each number (%s)', (_, lastValue, elemType) => {
+    // 4 numbers of 19 bytes (BININT, BININT2, BININT1, a whole BINFLOAT) over and over, 2M of
+    // them in 2,000 batches (9.5 MB): the window's end falls inside one of them; the very last
+    // number is a float, a fraction or not
+    const pattern = [int(70_000), int(300), int(7), float(2)];
+    const perBatch = 1000;
+    const batches = 2000;
+    const values: number[] = [];
+    const parts: number[][] = [[...PROTO, EMPTY_LIST]];
+    for (let b = 0; b < batches; b++) {
+      const batchValues: number[][] = [];
+      for (let i = 0; i < perBatch; i++) {
+        const last = b === batches - 1 && i === perBatch - 1;
+        const k = i % 4;
+        batchValues.push(last ? float(lastValue) : pattern[k]);
+        values.push(last ? lastValue : [70_000, 300, 7, 2][k]);
+      }
+      parts.push(batch(batchValues));
+    }
+    parts.push([STOP]);
+    const bytes = new Uint8Array(parts.flat());
+    expect(bytes.length).toBeGreaterThan(8 * 1024 * 1024);
+    const { source, value } = read(bytes);
+    expect(value).toMatchObject({ $kind: 'lazy-list', length: values.length, elemType });
+    expect(readLazyList(source, value as LazyList)).toEqual(values);
+  });
+
+  it('a float cut off by the end of the file is a truncation error too', () => {
+    const cut = [
+      ...PROTO,
+      EMPTY_LIST,
+      MARK,
+      ...Array.from({ length: 100 }, () => float(0.5)).flat(),
+    ];
+    expect(() => read(cut.slice(0, cut.length - 4))).toThrow(
+      expect.objectContaining({ code: 'pickle/truncated' }),
+    );
+  });
+
   it('a run cut off by the end of the file is still a truncation error', () => {
     const cut = [
       ...PROTO,

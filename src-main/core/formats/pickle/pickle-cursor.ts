@@ -94,32 +94,40 @@ export class PickleCursor {
     let fraction = false;
     // locals, not fields, in the loop: it runs once per token
     let window = this.window;
+    let view = this.view;
     let pos = this.pos;
     for (;;) {
-      if (pos + 9 > window.length) {
-        // near the window's end: refill (at the source's end, take what is left)
-        this.pos = pos;
-        const left = this.source.size - this.offset;
-        if (left <= 0) break;
-        this.ensure(Math.min(9, left));
-        window = this.window;
-        pos = this.pos;
+      // every opcode that starts at or before `last` is whole in the window (at most 9 bytes):
+      // the inner loop checks nothing else
+      const last = window.length - 9;
+      while (pos <= last) {
+        const op = window[pos];
+        if (op === 0x4a) pos += 5;
+        else if (op === 0x4d) pos += 3;
+        else if (op === 0x4b) pos += 2;
+        else if (op === 0x47) {
+          if (!fraction && !Number.isInteger(view.getFloat64(pos + 1, false))) fraction = true;
+          pos += 9;
+        } else break;
+        count++;
       }
+      if (pos <= last) break;
+      // near the window's end: refill (at the source's end, take what is left) and read the
+      // last opcodes one at a time, each checked to be whole
+      this.pos = pos;
+      const left = this.source.size - this.offset;
+      if (left <= 0) break;
+      this.ensure(Math.min(9, left));
+      window = this.window;
+      view = this.view;
+      pos = this.pos;
+      if (pos + 9 <= window.length) continue;
       const op = window[pos];
-      if (op === 0x4b) {
-        if (pos + 2 > window.length) break;
-        pos += 2;
-      } else if (op === 0x4d) {
-        if (pos + 3 > window.length) break;
-        pos += 3;
-      } else if (op === 0x4a) {
-        if (pos + 5 > window.length) break;
-        pos += 5;
-      } else if (op === 0x47) {
-        if (pos + 9 > window.length) break;
-        if (!fraction && !Number.isInteger(this.view.getFloat64(pos + 1, false))) fraction = true;
-        pos += 9;
-      } else break;
+      const size = op === 0x4a ? 5 : op === 0x4d ? 3 : op === 0x4b ? 2 : op === 0x47 ? 9 : 0;
+      if (size === 0 || pos + size > window.length) break;
+      if (op === 0x47 && !fraction && !Number.isInteger(view.getFloat64(pos + 1, false)))
+        fraction = true;
+      pos += size;
       count++;
     }
     this.pos = pos;
