@@ -12,6 +12,8 @@ export interface SlimeDumpShape {
   markStartRolloutId?: boolean;
   /** samples per APPENDS (default 1000, as CPython's pickler) */
   batchSize?: number;
+  /** each sample a pickled slime `Sample` object (NEWOBJ, BUILD) instead of a dict */
+  sampleObjects?: boolean;
 }
 
 export function writeSlimeDump(

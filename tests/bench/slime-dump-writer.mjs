@@ -108,6 +108,25 @@ class PickleWriter {
       this.op(0x65);
     }
   }
+  /**
+   * A slime `Sample` object as CPython pickles one (protocol 2, as the fixture
+   * sample_objects.pt holds them): its class (GLOBAL once, BINGET after), NEWOBJ of no
+   * arguments, then BUILD from the dict of its attributes.
+   */
+  sampleObject(attributes) {
+    if (this.sampleClass === undefined) {
+      const global = Buffer.from('cslime.utils.types\nSample\n', 'latin1');
+      this.ensure(global.length);
+      global.copy(this.buf, this.pos);
+      this.pos += global.length;
+      this.sampleClass = this.memo;
+      this.put();
+    } else this.get(this.sampleClass);
+    this.op(0x29, 0x81); // EMPTY_TUPLE, NEWOBJ
+    this.put();
+    this.dict(attributes);
+    this.op(0x62); // BUILD
+  }
   dict(o) {
     this.op(0x7d);
     this.put();
@@ -223,7 +242,8 @@ function sampleDict(i, rand, tokensPerSample, shape) {
  * rollouts: its `rolloutId` (also its clock: an hour per rollout), the `seed`, decode times times
  * `slowdown`, rewards times `rewardScale`; `resumedGroups` groups (8 samples each) resumed from
  * `resumedFrom` rollouts earlier (slime's partial rollout), and `markStartRolloutId` to give
- * every sample metadata.start_rollout_id (its own rollout's id when not resumed).
+ * every sample metadata.start_rollout_id (its own rollout's id when not resumed);
+ * `sampleObjects` pickles each sample as a slime `Sample` object instead of its dict.
  */
 export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSamples = Infinity, shape = {}) {
   const {
@@ -236,6 +256,7 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     markStartRolloutId = false,
     // CPython's pickler appends a list's items 1000 at a time (pickle._BATCHSIZE)
     batchSize = 1000,
+    sampleObjects = false,
   } = shape;
   const fd = openSync(path, 'w');
   let offset = 0;
@@ -288,7 +309,7 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
   while (size + writer.pos < targetBytes && count < maxSamples) {
     writer.op(0x28);
     for (let k = 0; k < batchSize && size + writer.pos < targetBytes && count < maxSamples; k++) {
-      writer.dict(
+      writer[sampleObjects ? 'sampleObject' : 'dict'](
         sampleDict(count++, rand, tokensPerSample, {
           rolloutId,
           slowdown,

@@ -99,6 +99,55 @@ describe('samples read again alone (PickleReplay, readPickleItem)', () => {
   });
 });
 
+describe('samples pickled as slime Sample objects (NEWOBJ, then BUILD from their dict)', () => {
+  let objects: ByteSource & { close(): void };
+  beforeAll(() => {
+    const objectsPath = join(dir, 'rollout_objects.pt');
+    // the same samples as the dict dump above, each pickled as a Sample object
+    writeSlimeDump(objectsPath, Infinity, 80, SAMPLES, {
+      resumedGroups: 3,
+      rolloutId: 2,
+      sampleObjects: true,
+    });
+    objects = openFileSource(objectsPath);
+  });
+  afterAll(() => objects.close());
+
+  it("read whole, they are the dicts of their attributes: the dict dump's samples", () => {
+    // token lists are byte ranges: the same lists at other offsets of the other file
+    const withoutOffsets = (samples: PyValue[]) =>
+      JSON.parse(
+        JSON.stringify(samples, (k, v: unknown) =>
+          k === 'byteOffset' || k === 'byteLength' ? undefined : v,
+        ),
+      ) as unknown;
+    const dicts = readSlimeDump(source).samples;
+    const samples = readSlimeDump(objects).samples;
+    expect(objects.size).toBeGreaterThan(source.size);
+    expect(withoutOffsets(samples)).toEqual(withoutOffsets(dicts));
+    expect(samples[SAMPLES - 1]).toMatchObject({ tokens: { $kind: 'lazy-list', length: 80 } });
+  });
+
+  it('each is given as soon as it is built, told where it lies, and reads back alone', () => {
+    const whole = readSlimeDump(objects).samples;
+    const replay = new PickleReplay();
+    const { dump, at } = readReplaying(objects, replay, true);
+    expect([...at.keys()]).toEqual(Array.from({ length: SAMPLES - 1000 }, (_, k) => 1000 + k));
+    expect(dump.samples.slice(1000).every((s) => s === null)).toBe(true);
+    // the class is read back by memo slot like the keys
+    expect([...replay.before.values()]).toContainEqual(
+      expect.objectContaining({ $kind: 'class', module: 'slime.utils.types', name: 'Sample' }),
+    );
+    const bytes = readFileSync(join(dir, 'rollout_objects.pt'));
+    for (const [index, where] of at) {
+      // from its class read back (BINGET, LONG_BINGET) to its BUILD
+      expect([0x68, 0x6a]).toContain(bytes[where!.start]);
+      expect(bytes[where!.end - 1]).toBe(0x62);
+      expect(readPickleItem(objects, where!, replay)).toEqual(whole[index]);
+    }
+  });
+});
+
 // Opcode by opcode: where an item is said to lie, and the items that cannot be read alone.
 const { EMPTY_LIST, EMPTY_DICT, MARK, APPENDS, SETITEMS, BINPUT, BINGET, BINPERSID } = OP;
 /** {'i': i, 'name': <slot 0 read back>, ...more} */
@@ -165,6 +214,54 @@ describe('where an item lies, opcode by opcode', () => {
       [2, false],
       [3, false],
       [4, true],
+    ]);
+  });
+
+  it('an object item (class, NEWOBJ, BUILD) lies from its class to its BUILD; one built after another value is not told', () => {
+    const [GLOBAL, EMPTY_TUPLE, NEWOBJ, BUILD] = [0x63, 0x29, 0x81, 0x62];
+    const klass = [GLOBAL, ...new TextEncoder().encode('m\nSample\n'), BINPUT, 9];
+    const object = (i: number) => [BINGET, 9, EMPTY_TUPLE, NEWOBJ, ...item(i), BUILD];
+    // the class written once (GLOBAL, BINPUT 9), read back by the later items
+    const firstObject = [...klass, EMPTY_TUPLE, NEWOBJ, ...item(1), BUILD];
+    const second = object(2);
+    const afterValue = [...int(7), ...object(3)];
+    const { bytes, source, replay, given, value } = readItems([
+      MARK,
+      ...firstObject,
+      ...second,
+      ...afterValue,
+      ...object(4),
+      // an object never built, then a dict: its dict is no item start, nor is it told
+      BINGET,
+      9,
+      EMPTY_TUPLE,
+      NEWOBJ,
+      ...item(5),
+      ...object(6),
+      APPENDS,
+    ]);
+    expect(given.map((g) => [g.index, g.at !== null])).toEqual([
+      [1, true],
+      [2, true],
+      [4, false],
+      [5, true],
+      [8, false],
+    ]);
+    expect(value[6]).toMatchObject({ $kind: 'object', module: 'm', name: 'Sample' });
+    expect(value.slice(7)).toEqual([
+      { i: 5, name: 'x' },
+      { i: 6, name: 'x' },
+    ]);
+    const at2 = given[1].at!;
+    expect(bytes[at2.start]).toBe(BINGET);
+    expect(bytes[at2.end - 1]).toBe(BUILD);
+    expect(readPickleItem(source, at2, replay)).toEqual(value[2]);
+    expect(value.slice(1, 6)).toEqual([
+      { i: 1, name: 'x' },
+      { i: 2, name: 'x' },
+      7,
+      { i: 3, name: 'x' },
+      { i: 4, name: 'x' },
     ]);
   });
 

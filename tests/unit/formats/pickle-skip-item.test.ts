@@ -264,3 +264,79 @@ describe('walking past a list’s items (PickleOptions.skipListItem)', () => {
     );
   });
 });
+
+describe('walking past object items (a class read back, NEWOBJ, then BUILD from a dict)', () => {
+  const [EMPTY_TUPLE, NEWOBJ, BUILD] = [0x29, 0x81, 0x62];
+  /** memo slot of the class, written by the first batch's object */
+  const KLASS = 30;
+  const objectItem = (i: number, state: number[]) => [
+    BINGET,
+    KLASS,
+    EMPTY_TUPLE,
+    NEWOBJ,
+    BINPUT,
+    40 + i,
+    ...state,
+    BUILD,
+  ];
+  const objectList = (later: number[][]) =>
+    new Uint8Array([
+      ...PROTO4,
+      EMPTY_LIST,
+      BINPUT,
+      0,
+      MARK,
+      ...GLOBAL('slime.utils.types', 'Sample'),
+      BINPUT,
+      KLASS,
+      EMPTY_TUPLE,
+      NEWOBJ,
+      ...small(0),
+      BUILD,
+      ...small(1),
+      APPENDS,
+      MARK,
+      ...later.flat(),
+      APPENDS,
+      STOP,
+    ]);
+  // a state holding every kind of value, an object BUILT inside it included
+  const bytes = objectList([
+    objectItem(2, rich(2)),
+    objectItem(3, reader(3)),
+    objectItem(4, small(4)),
+  ]);
+  const whole = read(bytes, () => false);
+
+  it('is asked for each object item at its class, and reads each as the dict it was built from', () => {
+    expect(whole.asked.map((a) => a.index)).toEqual([2, 3, 4]);
+    for (const { start } of whole.asked) expect(bytes[start]).toBe(BINGET);
+    expect(plain(whole.value[4])).toEqual({ i: 4 });
+  });
+
+  it('walks past an object item to its BUILD; the items after it read as a whole read gives them', () => {
+    const skipped = read(bytes, (index) => index === 2);
+    const expected = plain(whole.value) as unknown[];
+    expected[2] = null;
+    expect(plain(skipped.value)).toEqual(expected);
+    // what the reader read back from the walked-past object: the string, the class, the text
+    expect(plain(skipped.value[3])).toEqual({
+      i: 3,
+      name: 'alpha',
+      cls: { $kind: 'class', module: 'some.module', name: 'Kls' },
+      text: 'a longer text, with ünïcode',
+    });
+    expect((plain(read(bytes, () => true).value) as unknown[]).slice(2)).toEqual([
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('fails with a code on an object item that is never built', () => {
+    const unbuilt = objectList([[BINGET, KLASS, EMPTY_TUPLE, NEWOBJ], small(3)]);
+    expect(() => read(unbuilt, (index) => index === 2)).toThrow(
+      expect.objectContaining({ code: 'pickle/unskippable-item' }),
+    );
+  });
+});

@@ -125,7 +125,11 @@ function countingReads(source: ByteSource): ByteSource & { bytesRead(): number }
 /** the dump opened again for each sample read again, as the app does */
 const withFile: WithBytes = (use) => reopeningFile(path)(use);
 
-function expectSameOpen(parts: FormatOpened) {
+/** `parts` opens as `whole` (the dump at `file` read by one thread) */
+function expectSameOpen(parts: FormatOpened, reference = whole, file = path) {
+  // (the module's names, shadowed: the checks below read them)
+  const whole = reference;
+  const withFile: WithBytes = (use) => reopeningFile(file)(use);
   expect(parts.rows.length).toBe(whole.rows.length);
   // as text: a deep comparison of 20k rows' items one by one takes seconds
   const rowText = ({ packed, ...fields }: FormatOpened['rows'][number]) =>
@@ -226,6 +230,30 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
     expectSameOpen(parts);
     expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
+  });
+
+  it('a dump of Sample objects (NEWOBJ, then BUILD from their dict) too: the helper walks past the objects before its part', () => {
+    const objectsPath = join(dir, 'rollout_objects.pt');
+    writeSlimeDump(objectsPath, Infinity, 20, SAMPLES, {
+      resumedGroups: 3,
+      rolloutId: 7,
+      sampleObjects: true,
+    });
+    const oneThread = slimeFormat.open([openFileSource(objectsPath)], {});
+    // the same samples as the dict dump: the same rows
+    const rowText = ({ packed, ...fields }: FormatOpened['rows'][number]) =>
+      JSON.stringify([fields, unpackItems(packed)]);
+    expect(oneThread.rows.map(rowText)).toEqual(whole.rows.map(rowText));
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const parts = slimeFormat.open([openFileSource(objectsPath)], {
+      partReader: inProcessReader(log),
+      splitMinBytes: 0,
+    });
+    expect(log.failed).toBeUndefined();
+    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
+    expect(log.walkedPast).toBe(log.first! - 1000);
+    expect(parts.helperShare).toBeGreaterThan(0.2);
+    expectSameOpen(parts, oneThread, objectsPath);
   });
 
   it('a small dump, or a machine with no cores to spare, reads it by one thread', () => {

@@ -114,6 +114,16 @@ function isFinishedContainer(slot: Slot): boolean {
 }
 
 /**
+ * An object made by NEWOBJ of a class with no arguments, not yet BUILT: the dict pushed next is
+ * its state (interpretBuild then reads the object as that dict).
+ */
+function awaitsState(slot: Slot): boolean {
+  if (pyKind(slot) !== 'object') return false;
+  const obj = slot as PyObjectRef;
+  return obj.state === undefined && obj.args.length === 0;
+}
+
+/**
  * Nesting depth of a container, kept on the container under a symbol (invisible to keys, JSON
  * and structured cloning): a WeakMap entry per dict cost more time and memory than the dict.
  */
@@ -144,6 +154,11 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   let itemMemoLength = 0;
   let itemMemoSize = 0;
   let itemAlone = false;
+  // the stack's length when the watched batch's next item was expected to start (after its
+  // mark or after an object item built): an object item must be built exactly there
+  let itemStackAt = -1;
+  // the next memo read there may be an object item's class (skipObjectItem)
+  let objectMayStart = false;
   // which slots `replay` holds, read here first: memo reads are millions, almost all of a
   // slot it already holds (the interned keys)
   let held: Uint8Array = replay?.held ?? new Uint8Array(0);
@@ -207,6 +222,9 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     const target = watched;
     if (target === null || stack[m - 1] !== target) return false;
     const p = stack.length - 1;
+    // the dict an object item (NEWOBJ of a class) is about to be BUILT from: part of that item
+    if (p >= m && awaitsState(stack[p])) return false;
+    objectMayStart = false;
     if (p >= m) itemComplete(target, p - m, p, opOffset);
     // the dict about to be pushed starts the next item
     const index = (target.items?.length ?? 0) + p + 1 - m;
@@ -221,6 +239,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       itemDict = null;
       return true;
     }
+    itemStackAt = stack.length;
     if (replay !== null) {
       itemStart = cursor.abs(opOffset);
       itemPending = true;
@@ -239,12 +258,59 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     nextWatchedItem = index + 1;
     const item = stack[p];
     if (!isPlainDict(item)) return;
+    // where it lies: from where the item at its place started (an item before it at its place
+    // that was not a dict, an object never built, would start the range too early)
     const at: PickleItemAt | null =
-      item === itemDict && itemAlone
+      item === itemDict && itemAlone && p === itemStackAt
         ? { start: itemStart, end: cursor.abs(end), memoSize: itemMemoSize }
         : null;
     itemDict = null;
     stack[p] = options.onListItem!(list, index, item, forgetFinished, at);
+  };
+  /**
+   * The watched batch's next item may start at the cursor (after the batch's mark, or after an
+   * object item was built): where an object item starts, which no EMPTY_DICT says (a dict item
+   * says it again at its EMPTY_DICT).
+   */
+  const nextItemHere = () => {
+    itemStackAt = stack.length;
+    objectMayStart = skipListItem !== null;
+    if (replay === null) return;
+    itemStart = cursor.abs(cursor.offset);
+    itemPending = true;
+    itemMemoLength = memo.length;
+    itemMemoSize = memo.size;
+    itemAlone = true;
+  };
+  /**
+   * The memo read at `opOffset` of slot `index` may start an object item of the watched batch
+   * (its class read back, where the next item starts): asked whether to walk past it
+   * (skipListItem), as a dict item is asked at its EMPTY_DICT. True when it walked past it.
+   */
+  const skipObjectItem = (opOffset: number, index: number): boolean => {
+    objectMayStart = false;
+    const target = watched;
+    if (target === null || target.items === null || stack.length !== itemStackAt) return false;
+    const m = marks.length > 0 ? marks[marks.length - 1] : -1;
+    if (m <= 0 || stack[m - 1] !== target || pyKind(memo.get(index)) !== 'class') return false;
+    const itemIndex = target.items.length + stack.length - m;
+    if (!skipListItem!(target.items, itemIndex, cursor.abs(opOffset))) return false;
+    cursor.seek(opOffset);
+    ops += skipItem(cursor, skippedWrites, MAX_MARKS, true);
+    push(null);
+    nextWatchedItem = itemIndex + 1;
+    itemDict = null;
+    nextItemHere();
+    return true;
+  };
+  /**
+   * An object item of the watched list was just BUILT at stack[p] (slime's Sample objects, read
+   * as the dict of their attributes): it is complete (CPython's pickler never changes an object
+   * after its BUILD), and the next item starts after it.
+   */
+  const objectItemBuilt = (target: ListBuilder, m: number, p: number) => {
+    itemComplete(target, p - m, p, cursor.offset);
+    nextItemHere();
   };
   const value = (slot: Slot): PyValue => {
     if (slot === MARK_SENTINEL) return fail('pickle/bad-mark', 'a mark used as a value');
@@ -524,6 +590,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         if (marks.length >= MAX_MARKS) fail('pickle/too-deep', 'the pickle opens too many marks');
         if (stack.length > 0 && appendNumbers(stack[stack.length - 1])) break;
         marks.push(stack.length);
+        if (watched !== null && stack[stack.length - 1] === watched) nextItemHere();
         break;
       case 0x30: // POP
         if (marks.length > 0 && stack.length === marks[marks.length - 1]) marks.pop();
@@ -826,6 +893,10 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
             if (replay !== null) keptByReplay(index);
             memo.put(index, built, -1);
           }
+          // an item of the watched list's batch: complete now
+          const m = marks.length > 0 ? marks[marks.length - 1] : -1;
+          if (watched !== null && m > 0 && stack[m - 1] === watched && stack.length - 1 >= m)
+            objectItemBuilt(watched, m, stack.length - 1);
         }
         break;
       }
@@ -850,12 +921,20 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x67: // GET
         memoGet(Number(cursor.line()));
         break;
-      case 0x68: // BINGET
-        memoGet(cursor.u8());
+      case 0x68: {
+        // BINGET
+        const index = cursor.u8();
+        if (objectMayStart && skipObjectItem(opOffset, index)) break;
+        memoGet(index);
         break;
-      case 0x6a: // LONG_BINGET
-        memoGet(cursor.u32());
+      }
+      case 0x6a: {
+        // LONG_BINGET
+        const index = cursor.u32();
+        if (objectMayStart && skipObjectItem(opOffset, index)) break;
+        memoGet(index);
         break;
+      }
       case 0x70: // PUT
         memoPut(Number(cursor.line()), opOffset);
         break;

@@ -13,14 +13,17 @@ export interface SkippedMemoWrites {
 
 const EMPTY_DICT = 0x7d;
 const APPENDS = 0x65;
+const BUILD = 0x62;
 
 /**
  * Walks past one item of a list's batch without building it: the item starts with the dict
  * whose EMPTY_DICT was just read, and ends where the next item's dict starts or its batch is
  * appended, with only the item on the stack (the same rule PickleOptions.onListItem completes
- * items by). Only the stack's depth and marks are followed, token batches skipped as a run;
- * memo writes are told to `memo`, strings by where they lie. The cursor is left on the opcode
- * after the item. Returns the opcodes walked.
+ * items by). An `object` item (a class's object: NEWOBJ, then BUILD from its dict) starts at
+ * the cursor, its class, and ends with the BUILD that leaves only it on the stack. Only the
+ * stack's depth and marks are followed, token batches skipped as a run; memo writes are told
+ * to `memo`, strings by where they lie. The cursor is left on the opcode after the item.
+ * Returns the opcodes walked.
  *
  * A dump's helper thread reads its start this way (read-in-parts.ts): about 10x faster than
  * building the values, so its own part can start near the middle of the file.
@@ -30,9 +33,10 @@ export function skipItem(
   memo: SkippedMemoWrites,
   // the reader's bound on open marks: a mark a byte would otherwise cost 8 bytes of memory each
   maxMarks: number,
+  object = false,
 ): number {
   // values above the list's batch (the item is the first), and the depths marks were opened at
-  let depth = 1;
+  let depth = object ? 0 : 1;
   const marks: number[] = [];
   let ops = 0;
   // a string or class opcode just read: a PUT right after it memoizes it
@@ -64,7 +68,7 @@ export function skipItem(
   for (;;) {
     const opOffset = cursor.offset;
     const op = cursor.u8();
-    if (depth === 1 && marks.length === 0 && (op === EMPTY_DICT || op === APPENDS)) {
+    if (!object && depth === 1 && marks.length === 0 && (op === EMPTY_DICT || op === APPENDS)) {
       cursor.seek(opOffset);
       return ops;
     }
@@ -236,6 +240,7 @@ export function skipItem(
     }
     if (depth < 1 || (marks.length > 0 && depth < marks[marks.length - 1]))
       lost('an opcode pops the item itself');
+    if (object && op === BUILD && depth === 1 && marks.length === 0) return ops;
   }
 }
 
