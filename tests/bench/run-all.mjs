@@ -435,6 +435,17 @@ async function benchHundredK() {
       `  this build on one thread (TRACE_EXPLORER_THREADS=1; this machine runs ${availableParallelism()} threads at once): all rows ${one.allRows.toFixed(2)} s (two threads take ${(app.allRows / one.allRows).toFixed(2)}x), peak ${one.peakMb.toFixed(0)} MB (two threads ${(app.peakMb / one.peakMb).toFixed(2)}x)`,
     );
   }
+  // the same samples pickled as slime's Sample objects (NEWOBJ, then BUILD from their dict), as
+  // the fixture sample_objects.pt holds them: taken one by one and read in parts like dicts
+  const objectsPath = join(data, `rows_${rows}_objects_v1.pt`);
+  if (!existsSync(objectsPath)) writeSlimeDump(objectsPath, Infinity, 420, rows, { sampleObjects: true });
+  const objectsBytes = statSync(objectsPath).size;
+  const objects = await benchOpenStream(CLI, objectsPath, { perfOnly: true });
+  const objectsRatio = (objects.peakMb * 1.048576e6) / objectsBytes;
+  console.log(
+    `  the same samples pickled as Sample objects (${mb(objectsBytes)} MB): all rows ${objects.allRows.toFixed(2)} s (goal 8 s: ${ok(objects.allRows, 8)}; ` +
+      `${(objects.allRows / app.allRows).toFixed(2)}x the dicts' time above), peak ${objects.peakMb.toFixed(0)} MB = ${objectsRatio.toFixed(2)}x the file (goal 1.00x: ${ok(objectsRatio, 1)}); ${openSteps(objects.timings)}`,
+  );
   const shot = process.env.BENCH_SCREENSHOT ?? null;
   const perfShot = process.env.BENCH_PERF_SCREENSHOT ?? null;
   const browser = await browserFirstRows(CLI, path, shot, { perfScreenshot: perfShot, rows });
