@@ -122,13 +122,10 @@ function countingReads(source: ByteSource): ByteSource & { bytesRead(): number }
   };
 }
 
-/** the dump opened again for each sample read again, as the app does */
-const withFile: WithBytes = (use) => reopeningFile(path)(use);
-
 /** `parts` opens as `whole` (the dump at `file` read by one thread) */
 function expectSameOpen(parts: FormatOpened, reference = whole, file = path) {
-  // (the module's names, shadowed: the checks below read them)
   const whole = reference;
+  // the dump opened again for each sample read again, as the app does
   const withFile: WithBytes = (use) => reopeningFile(file)(use);
   expect(parts.rows.length).toBe(whole.rows.length);
   // as text: a deep comparison of 20k rows' items one by one takes seconds
