@@ -18,11 +18,12 @@ import { prng } from '../../support/prng';
 // `npm test` runs 30 (each reads a 1,100-sample dump twice); `npm run fuzz` scales with its count
 const ITERATIONS = Math.ceil((30 * Number(process.env.FUZZ_ITERATIONS ?? 2500)) / 2500);
 
-function seed(): Uint8Array {
+/** `sampleObjects`: the samples pickled as slime Sample objects (NEWOBJ, BUILD), not dicts */
+function seed(sampleObjects: boolean): Uint8Array {
   const dir = mkdtempSync(join(tmpdir(), 'replay-fuzz-'));
   try {
     const path = join(dir, 'seed.pt');
-    writeSlimeDump(path, Infinity, 8, 1100, { resumedGroups: 2, rolloutId: 1 });
+    writeSlimeDump(path, Infinity, 8, 1100, { resumedGroups: 2, rolloutId: 1, sampleObjects });
     return new Uint8Array(readFileSync(path));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -38,9 +39,12 @@ const formatErrorOr = <T>(read: () => T): T | FormatError => {
   }
 };
 
-describe('fuzz: samples read alone from mutated dumps', () => {
+describe.each([
+  ['dicts', false],
+  ['Sample objects', true],
+])('fuzz: samples (%s) read alone from mutated dumps', (_, sampleObjects) => {
   it(`${ITERATIONS} cases: equal to a whole read, or a FormatError`, () => {
-    const base = seed();
+    const base = seed(sampleObjects);
     const random = prng(20261124);
     let compared = 0;
     for (let i = 0; i < ITERATIONS; i++) {
