@@ -437,7 +437,7 @@ async function benchHundredK() {
   }
   // the same samples pickled as slime's Sample objects (NEWOBJ, then BUILD from their dict), as
   // the fixture sample_objects.pt holds them: taken one by one and read in parts like dicts
-  const objectsPath = join(data, `rows_${rows}_objects_v1.pt`);
+  const objectsPath = join(data, `rows_${rows}_objects_v2.pt`);
   if (!existsSync(objectsPath)) writeSlimeDump(objectsPath, Infinity, 420, rows, { sampleObjects: true });
   const objectsBytes = statSync(objectsPath).size;
   const objects = await benchOpenStream(CLI, objectsPath, { perfOnly: true });

@@ -12,6 +12,9 @@ import { crc32 } from 'node:zlib';
  * write each once and BINGET it after; text (messages, prompts) is a new object each time.
  */
 const INTERNED = /^\S{1,64}$/;
+/** a Sample.Status member, and an object of a Sample's nested class, in a sample written as an object */
+const ENUM = Symbol('enum member');
+const OBJECT = Symbol('nested object');
 
 class PickleWriter {
   constructor(flush) {
@@ -97,6 +100,8 @@ class PickleWriter {
     else if (typeof v === 'number') this.float(v);
     else if (typeof v === 'string') this.str(v, INTERNED.test(v));
     else if (Array.isArray(v)) this.list(v);
+    else if (v[ENUM] !== undefined) this.statusMember(v[ENUM]);
+    else if (v[OBJECT] !== undefined) this.nestedObject(v[OBJECT], v.state);
     else this.dict(v);
   }
   list(items) {
@@ -108,23 +113,81 @@ class PickleWriter {
       this.op(0x65);
     }
   }
+  /** GLOBAL module.name, memoized: BINGET after the first time */
+  global(module, name) {
+    const key = `${module}.${name}`;
+    this.globals ??= new Map();
+    const known = this.globals.get(key);
+    if (known !== undefined) return this.get(known);
+    const global = Buffer.from(`c${module}\n${name}\n`, 'latin1');
+    this.ensure(global.length);
+    global.copy(this.buf, this.pos);
+    this.pos += global.length;
+    this.globals.set(key, this.memo);
+    this.put();
+  }
+  /**
+   * getattr(Sample, name) as CPython pickles a nested class (slime's Sample.Status, SpecInfo,
+   * PrefixCacheInfo): REDUCE of getattr, memoized as the class object it is
+   */
+  sampleMember(name) {
+    this.memberSlots ??= new Map();
+    const known = this.memberSlots.get(name);
+    if (known !== undefined) return this.get(known);
+    this.global('__builtin__', 'getattr');
+    this.global('slime.utils.types', 'Sample');
+    this.str(name, true);
+    this.op(0x86); // TUPLE2
+    this.put();
+    this.op(0x52); // REDUCE
+    this.memberSlots.set(name, this.memo);
+    this.put();
+  }
   /**
    * A slime `Sample` object as CPython pickles one (protocol 2, as the fixture
    * sample_objects.pt holds them): its class (GLOBAL once, BINGET after), NEWOBJ of no
-   * arguments, then BUILD from the dict of its attributes.
+   * arguments, then BUILD from the dict of its attributes, where `status` is a Sample.Status
+   * member (getattr(Sample.Status, "COMPLETED"), one object per member, read back by memo by
+   * later samples) and `spec_info` and `prefix_cache_info` are objects of nested classes.
    */
   sampleObject(attributes) {
-    if (this.sampleClass === undefined) {
-      const global = Buffer.from('cslime.utils.types\nSample\n', 'latin1');
-      this.ensure(global.length);
-      global.copy(this.buf, this.pos);
-      this.pos += global.length;
-      this.sampleClass = this.memo;
-      this.put();
-    } else this.get(this.sampleClass);
+    this.global('slime.utils.types', 'Sample');
     this.op(0x29, 0x81); // EMPTY_TUPLE, NEWOBJ
     this.put();
-    this.dict(attributes);
+    this.dict({
+      ...attributes,
+      status: { [ENUM]: attributes.status.toUpperCase() },
+      spec_info: {
+        [OBJECT]: 'SpecInfo',
+        state: { spec_accept_token_num: 0, spec_draft_token_num: 0, spec_verify_ct: 0 },
+      },
+      prefix_cache_info: {
+        [OBJECT]: 'PrefixCacheInfo',
+        state: { cached_tokens: 0, total_prompt_tokens: attributes.tokens.length },
+      },
+    });
+    this.op(0x62); // BUILD
+  }
+  /** the Sample.Status member named `member` (upper case), memoized like the object it is */
+  statusMember(member) {
+    this.statusSlots ??= new Map();
+    const known = this.statusSlots.get(member);
+    if (known !== undefined) return this.get(known);
+    this.global('__builtin__', 'getattr');
+    this.sampleMember('Status');
+    this.str(member, true);
+    this.op(0x86); // TUPLE2
+    this.put();
+    this.op(0x52); // REDUCE
+    this.statusSlots.set(member, this.memo);
+    this.put();
+  }
+  /** an object of a Sample's nested class: NEWOBJ of no arguments, BUILD from its dict */
+  nestedObject(className, state) {
+    this.sampleMember(className);
+    this.op(0x29, 0x81); // EMPTY_TUPLE, NEWOBJ
+    this.put();
+    this.dict(state);
     this.op(0x62); // BUILD
   }
   dict(o) {

@@ -892,6 +892,9 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           if (index !== undefined) {
             if (replay !== null) keptByReplay(index);
             memo.put(index, built, -1);
+            // the memo holds the dict now: the object is nobody's (kept here, every object of
+            // a dump of Sample objects stayed in memory to the end: 3 a sample)
+            memoOfObject.delete(obj);
           }
           // an item of the watched list's batch: complete now
           const m = marks.length > 0 ? marks[marks.length - 1] : -1;
