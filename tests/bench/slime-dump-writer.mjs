@@ -101,7 +101,7 @@ class PickleWriter {
     else if (typeof v === 'string') this.str(v, INTERNED.test(v));
     else if (Array.isArray(v)) this.list(v);
     else if (v[ENUM] !== undefined) this.statusMember(v[ENUM]);
-    else if (v[OBJECT] !== undefined) this.nestedObject(v[OBJECT], v.state);
+    else if (v[OBJECT] !== undefined) this.newObject(() => this.sampleMember(v[OBJECT]), v.state);
     else this.dict(v);
   }
   list(items) {
@@ -127,21 +127,38 @@ class PickleWriter {
     this.put();
   }
   /**
-   * getattr(Sample, name) as CPython pickles a nested class (slime's Sample.Status, SpecInfo,
-   * PrefixCacheInfo): REDUCE of getattr, memoized as the class object it is
+   * getattr(owner, name) as CPython pickles what it names (a nested class of Sample, a member
+   * of Sample.Status): REDUCE of getattr, memoized as the object it is (`key`), BINGET after.
+   * `owner` writes the object the attribute is read from.
    */
-  sampleMember(name) {
-    this.memberSlots ??= new Map();
-    const known = this.memberSlots.get(name);
+  getattr(key, owner, name) {
+    this.getattrSlots ??= new Map();
+    const known = this.getattrSlots.get(key);
     if (known !== undefined) return this.get(known);
     this.global('__builtin__', 'getattr');
-    this.global('slime.utils.types', 'Sample');
+    owner();
     this.str(name, true);
     this.op(0x86); // TUPLE2
     this.put();
     this.op(0x52); // REDUCE
-    this.memberSlots.set(name, this.memo);
+    this.getattrSlots.set(key, this.memo);
     this.put();
+  }
+  /** a nested class of slime's Sample (Status, SpecInfo, PrefixCacheInfo) */
+  sampleMember(name) {
+    this.getattr(`Sample.${name}`, () => this.global('slime.utils.types', 'Sample'), name);
+  }
+  /** the Sample.Status member named `member` (upper case), one object per member */
+  statusMember(member) {
+    this.getattr(`Sample.Status.${member}`, () => this.sampleMember('Status'), member);
+  }
+  /** an object of the class `writeClass` writes: NEWOBJ of no arguments, BUILD from `state` */
+  newObject(writeClass, state) {
+    writeClass();
+    this.op(0x29, 0x81); // EMPTY_TUPLE, NEWOBJ
+    this.put();
+    this.dict(state);
+    this.op(0x62); // BUILD
   }
   /**
    * A slime `Sample` object as CPython pickles one (protocol 2, as the fixture
@@ -151,10 +168,7 @@ class PickleWriter {
    * later samples) and `spec_info` and `prefix_cache_info` are objects of nested classes.
    */
   sampleObject(attributes) {
-    this.global('slime.utils.types', 'Sample');
-    this.op(0x29, 0x81); // EMPTY_TUPLE, NEWOBJ
-    this.put();
-    this.dict({
+    this.newObject(() => this.global('slime.utils.types', 'Sample'), {
       ...attributes,
       status: { [ENUM]: attributes.status.toUpperCase() },
       spec_info: {
@@ -166,29 +180,6 @@ class PickleWriter {
         state: { cached_tokens: 0, total_prompt_tokens: attributes.tokens.length },
       },
     });
-    this.op(0x62); // BUILD
-  }
-  /** the Sample.Status member named `member` (upper case), memoized like the object it is */
-  statusMember(member) {
-    this.statusSlots ??= new Map();
-    const known = this.statusSlots.get(member);
-    if (known !== undefined) return this.get(known);
-    this.global('__builtin__', 'getattr');
-    this.sampleMember('Status');
-    this.str(member, true);
-    this.op(0x86); // TUPLE2
-    this.put();
-    this.op(0x52); // REDUCE
-    this.statusSlots.set(member, this.memo);
-    this.put();
-  }
-  /** an object of a Sample's nested class: NEWOBJ of no arguments, BUILD from its dict */
-  nestedObject(className, state) {
-    this.sampleMember(className);
-    this.op(0x29, 0x81); // EMPTY_TUPLE, NEWOBJ
-    this.put();
-    this.dict(state);
-    this.op(0x62); // BUILD
   }
   dict(o) {
     this.op(0x7d);

@@ -39,6 +39,15 @@ const formatErrorOr = <T>(read: () => T): T | FormatError => {
   }
 };
 
+/** `base` with 1 to 4 random bytes changed, each in [from, from + width) of its length */
+function flipped(base: Uint8Array, random: () => number, from: number, width: number) {
+  const bytes = base.slice();
+  const flips = 1 + Math.floor(random() * 4);
+  for (let k = 0; k < flips; k++)
+    bytes[Math.floor(bytes.length * (from + random() * width))] = Math.floor(random() * 256);
+  return bytes;
+}
+
 describe.each([
   ['dicts', false],
   ['Sample objects', true],
@@ -48,11 +57,8 @@ describe.each([
     const random = prng(20261124);
     let compared = 0;
     for (let i = 0; i < ITERATIONS; i++) {
-      const bytes = base.slice();
       // flips in the samples' part of the pickle: past the first batch, most of the time
-      const flips = 1 + Math.floor(random() * 4);
-      for (let k = 0; k < flips; k++)
-        bytes[Math.floor(bytes.length * (0.5 + random() * 0.45))] = Math.floor(random() * 256);
+      const bytes = flipped(base, random, 0.5, 0.45);
       const source = bytesSource(`case-${i}.pt`, bytes);
       const whole = formatErrorOr(() => readSlimeDump(source).samples);
       const replay = new PickleReplay();
@@ -74,11 +80,8 @@ describe.each([
     const random = prng(20261128);
     let compared = 0;
     for (let i = 0; i < ITERATIONS; i++) {
-      const bytes = base.slice();
       // flips in the samples walked past (from the first batch's end on), most of the time
-      const flips = 1 + Math.floor(random() * 4);
-      for (let k = 0; k < flips; k++)
-        bytes[Math.floor(bytes.length * (0.9 + random() * 0.06))] = Math.floor(random() * 256);
+      const bytes = flipped(base, random, 0.9, 0.06);
       const source = bytesSource(`case-${i}.pt`, bytes);
       const whole = formatErrorOr(() => readSlimeDump(source).samples);
       let readAgain = false;

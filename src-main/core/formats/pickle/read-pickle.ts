@@ -239,14 +239,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       itemDict = null;
       return true;
     }
-    itemStackAt = stack.length;
-    if (replay !== null) {
-      itemStart = cursor.abs(opOffset);
-      itemPending = true;
-      itemMemoLength = memo.length;
-      itemMemoSize = memo.size;
-      itemAlone = true;
-    }
+    itemStarts(opOffset);
     return false;
   };
   /** The watched list's item at stack[p] (`k`th of its batch) is complete; its bytes end at `end`. */
@@ -268,19 +261,26 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     stack[p] = options.onListItem!(list, index, item, forgetFinished, at);
   };
   /**
+   * The watched batch's next item starts at source offset `offset`, at the stack's top: where
+   * it lies and what memo it reads from before it (replay) are noted from here.
+   */
+  const itemStarts = (offset: number) => {
+    itemStackAt = stack.length;
+    if (replay === null) return;
+    itemStart = cursor.abs(offset);
+    itemPending = true;
+    itemMemoLength = memo.length;
+    itemMemoSize = memo.size;
+    itemAlone = true;
+  };
+  /**
    * The watched batch's next item may start at the cursor (after the batch's mark, or after an
    * object item was built): where an object item starts, which no EMPTY_DICT says (a dict item
    * says it again at its EMPTY_DICT).
    */
   const nextItemHere = () => {
-    itemStackAt = stack.length;
+    itemStarts(cursor.offset);
     objectMayStart = skipListItem !== null;
-    if (replay === null) return;
-    itemStart = cursor.abs(cursor.offset);
-    itemPending = true;
-    itemMemoLength = memo.length;
-    itemMemoSize = memo.size;
-    itemAlone = true;
   };
   /**
    * The memo read at `opOffset` of slot `index` may start an object item of the watched batch
