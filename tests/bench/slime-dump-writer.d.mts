@@ -14,6 +14,8 @@ export interface SlimeDumpShape {
   batchSize?: number;
   /** each sample a pickled slime `Sample` object (NEWOBJ, BUILD) instead of a dict */
   sampleObjects?: boolean;
+  /** two tensors a sample (routed experts int32, teacher log probs float32), stored in the archive */
+  tensors?: boolean;
 }
 
 export function writeSlimeDump(

@@ -15,6 +15,8 @@ const INTERNED = /^\S{1,64}$/;
 /** a Sample.Status member, and an object of a Sample's nested class, in a sample written as an object */
 const ENUM = Symbol('enum member');
 const OBJECT = Symbol('nested object');
+/** a torch tensor: its storage pickled as a persistent id, its bytes an entry of the archive */
+const TENSOR = Symbol('tensor');
 
 class PickleWriter {
   constructor(flush) {
@@ -102,6 +104,7 @@ class PickleWriter {
     else if (Array.isArray(v)) this.list(v);
     else if (v[ENUM] !== undefined) this.statusMember(v[ENUM]);
     else if (v[OBJECT] !== undefined) this.newObject(() => this.sampleMember(v[OBJECT]), v.state);
+    else if (v[TENSOR] !== undefined) this.tensor(v[TENSOR]);
     else this.dict(v);
   }
   list(items) {
@@ -180,6 +183,46 @@ class PickleWriter {
         state: { cached_tokens: 0, total_prompt_tokens: attributes.tokens.length },
       },
     });
+  }
+  /**
+   * A contiguous tensor as torch.save pickles one (protocol 2, as the fixture
+   * rollout_tensors.pt holds them): REDUCE of torch._utils._rebuild_tensor_v2 over its storage
+   * (BINPERSID of ('storage', torch.<Type>Storage, key, 'cpu', numel)), offset, size, stride,
+   * requires_grad and an empty OrderedDict of hooks. The storage's key is the next number;
+   * its bytes are written as `data/<key>` after the pickle (`storages`).
+   */
+  tensor({ type, itemSize, shape }) {
+    this.storages ??= [];
+    const key = this.storages.length;
+    const numel = shape.reduce((a, b) => a * b, 1);
+    this.storages.push({ key, bytes: numel * itemSize });
+    this.global('torch._utils', '_rebuild_tensor_v2');
+    this.op(0x28, 0x28); // MARK (arguments), MARK (the persistent id)
+    this.str('storage', true);
+    this.global('torch', type);
+    this.str(String(key));
+    this.str('cpu', true);
+    this.int(numel);
+    this.op(0x74); // TUPLE
+    this.put();
+    this.op(0x51); // BINPERSID
+    this.int(0);
+    const tuple = (values) => {
+      this.op(0x28);
+      for (const v of values) this.int(v);
+      this.op(0x74);
+      this.put();
+    };
+    tuple(shape);
+    tuple(shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1)));
+    this.op(0x89); // NEWFALSE
+    this.global('collections', 'OrderedDict');
+    this.op(0x29, 0x52); // EMPTY_TUPLE, REDUCE
+    this.put();
+    this.op(0x74); // TUPLE (the arguments)
+    this.put();
+    this.op(0x52); // REDUCE
+    this.put();
   }
   dict(o) {
     this.op(0x7d);
@@ -283,6 +326,13 @@ function sampleDict(i, rand, tokensPerSample, shape) {
     loss_mask: Array.from({ length: Math.floor(n / 2) }, () => 1),
     rollout_log_probs: Array.from({ length: Math.floor(n / 2) }, () => -rand() * 3),
     status: i % 7 === 0 ? 'aborted' : i % 5 === 0 ? 'truncated' : 'completed',
+    ...(shape.tensors
+      ? {
+          // slime's routing replay (rollout_routed_experts) and a teacher's log probs, as tensors
+          rollout_routed_experts: { [TENSOR]: { type: 'IntStorage', itemSize: 4, shape: [Math.floor(n / 2), 4, 2] } },
+          teacher_log_probs: { [TENSOR]: { type: 'FloatStorage', itemSize: 4, shape: [Math.floor(n / 2)] } },
+        }
+      : {}),
     metadata: {
       source: ['gsm8k', 'math', 'aime'][i % 3],
       ...(resumed || shape.markStartRolloutId ? { start_rollout_id: startRolloutId } : {}),
@@ -297,7 +347,9 @@ function sampleDict(i, rand, tokensPerSample, shape) {
  * `slowdown`, rewards times `rewardScale`; `resumedGroups` groups (8 samples each) resumed from
  * `resumedFrom` rollouts earlier (slime's partial rollout), and `markStartRolloutId` to give
  * every sample metadata.start_rollout_id (its own rollout's id when not resumed);
- * `sampleObjects` pickles each sample as a slime `Sample` object instead of its dict.
+ * `sampleObjects` pickles each sample as a slime `Sample` object instead of its dict;
+ * `tensors` gives each sample two tensors (their storages entries of the archive, as
+ * torch.save writes them).
  */
 export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSamples = Infinity, shape = {}) {
   const {
@@ -311,6 +363,7 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     // CPython's pickler appends a list's items 1000 at a time (pickle._BATCHSIZE)
     batchSize = 1000,
     sampleObjects = false,
+    tensors = false,
   } = shape;
   const fd = openSync(path, 'w');
   let offset = 0;
@@ -371,6 +424,7 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
           resumedGroups,
           resumedFrom,
           markStartRolloutId,
+          tensors,
         }),
       );
     }
@@ -380,6 +434,24 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
   writer.op(0x2e);
   writer.flush(writer.buf.subarray(0, writer.pos));
   entries.push({ name: pklName, crc: crc >>> 0, size, offset: pklHeaderOffset });
+  // each storage's bytes, 64-byte aligned as torch writes them: byte k of storage `key` is
+  // (key + k) & 0xff, so a storage read from the wrong place shows it
+  for (const { key, bytes } of writer.storages ?? []) {
+    const name = `${stem}/data/${key}`;
+    const at = offset;
+    const pad = (64 - ((offset + 30 + Buffer.byteLength(name) + 4) % 64)) % 64;
+    const [sh, sn] = localHeader(name, 4 + pad);
+    const sx = Buffer.alloc(4 + pad);
+    sx.writeUInt16LE(0xcafe, 0);
+    sx.writeUInt16LE(pad, 2);
+    const data = Buffer.alloc(bytes);
+    for (let k = 0; k < bytes; k++) data[k] = (key + k) & 0xff;
+    write(sh);
+    write(sn);
+    write(sx);
+    write(data);
+    entries.push({ name, crc: crc32(data) >>> 0, size: bytes, offset: at });
+  }
   // version entry
   const versionName = `${stem}/version`;
   const version = Buffer.from('3\n');

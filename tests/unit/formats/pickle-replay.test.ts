@@ -154,6 +154,80 @@ describe('samples pickled as slime Sample objects (NEWOBJ, then BUILD from their
   });
 });
 
+describe('samples holding tensors (torch storages named by persistent ids)', () => {
+  let tensors: ByteSource & { close(): void };
+  let bytes: Buffer;
+  beforeAll(() => {
+    const tensorsPath = join(dir, 'rollout_tensors.pt');
+    // the dict dump's samples, each with two tensors whose storages are archive entries
+    writeSlimeDump(tensorsPath, Infinity, 80, SAMPLES, {
+      resumedGroups: 3,
+      rolloutId: 2,
+      tensors: true,
+    });
+    tensors = openFileSource(tensorsPath);
+    bytes = readFileSync(tensorsPath);
+  });
+  afterAll(() => tensors.close());
+
+  /** the storage a sample's tensor names, its bytes as the writer made them ((key + k) & 0xff) */
+  const storageOf = (sample: PyValue, field: string) => {
+    const tensor = (sample as Record<string, PyValue>)[field] as unknown as {
+      $kind: string;
+      shape: number[];
+      storage: { key: string; byteOffset: number; byteLength: number };
+    };
+    expect(tensor.$kind).toBe('tensor');
+    const { key, byteOffset, byteLength } = tensor.storage;
+    const data = bytes.subarray(byteOffset, byteOffset + byteLength);
+    expect(data.every((b, k) => b === ((Number(key) + k) & 0xff))).toBe(true);
+    return tensor;
+  };
+
+  it('each is told where it lies, let go, and reads back alone with its storages found again', () => {
+    const whole = readSlimeDump(tensors).samples;
+    expect(storageOf(whole[SAMPLES - 1], 'rollout_routed_experts').shape).toEqual([40, 4, 2]);
+    const replay = new PickleReplay();
+    const { dump, at } = readReplaying(tensors, replay, true);
+    expect(replay.persistentLoad).not.toBeNull();
+    expect([...at.keys()]).toEqual(Array.from({ length: SAMPLES - 1000 }, (_, k) => 1000 + k));
+    expect([...at.values()].every((where) => where !== null)).toBe(true);
+    expect(dump.samples.slice(1000).every((s) => s === null)).toBe(true);
+    for (const [index, where] of at) {
+      const again = readPickleItem(tensors, where!, replay);
+      expect(again).toEqual(whole[index]);
+      storageOf(again, 'rollout_routed_experts');
+      storageOf(again, 'teacher_log_probs');
+    }
+  });
+
+  it('an open dump reads them again from the file, tensors and all', () => {
+    const whole = readSlimeDump(tensors).samples;
+    const opened = slimeFormat.open([tensors], {});
+    let reads = 0;
+    const counting: ByteSource = {
+      name: tensors.name,
+      path: tensors.path,
+      size: tensors.size,
+      modifiedMs: tensors.modifiedMs,
+      read: (offset, length, into) => {
+        reads++;
+        return tensors.read(offset, length, into);
+      },
+    };
+    const withBytes: WithBytes = (use) => use(counting);
+    for (const i of [0, 999, 1000, 1500, SAMPLES - 1]) {
+      const before = reads;
+      // as details show it: its keys but the trace (the reader's depth marks left out)
+      const traceless = Object.fromEntries(
+        Object.entries(whole[i] as Record<string, PyValue>).filter(([k]) => k !== 'trace'),
+      );
+      expect(opened.samples.read(i, withBytes)).toEqual(traceless);
+      expect(reads > before).toBe(i >= 1000);
+    }
+  });
+});
+
 // Opcode by opcode: where an item is said to lie, and the items that cannot be read alone.
 const { EMPTY_LIST, EMPTY_DICT, MARK, APPENDS, SETITEMS, BINPUT, BINGET, BINPERSID } = OP;
 /** {'i': i, 'name': <slot 0 read back>, ...more} */
@@ -170,10 +244,9 @@ const item = (i: number, more: number[] = []) => [
 ];
 const first = [EMPTY_DICT, MARK, ...key('name'), BINPUT, 0, ...key('x'), SETITEMS];
 
-function readItems(body: number[]) {
+function readItems(body: number[], replay = new PickleReplay()) {
   const bytes = new Uint8Array([0x80, 2, EMPTY_LIST, MARK, ...first, APPENDS, ...body, 0x2e]);
   const source = bytesSource('items.pkl', bytes);
-  const replay = new PickleReplay();
   const given: { index: number; at: PickleItemAt | null }[] = [];
   const value = readPickle(new PickleCursor(source, 0, 0), {
     replay,
@@ -221,6 +294,27 @@ describe('where an item lies, opcode by opcode', () => {
       [3, false],
       [4, true],
     ]);
+  });
+
+  it('an item that loads a persistent id the replay can load again is read alone, loading it again', () => {
+    const persistent = item(1, [...key('t'), ...key('pid'), BINPERSID]);
+    const loads: PyValue[] = [];
+    const replay = new PickleReplay();
+    replay.persistentLoad = (pid, from) => {
+      loads.push(pid);
+      return { $kind: 'object', module: 'torch', name: from.name, args: [pid], state: undefined };
+    };
+    const { source, given, value } = readItems([MARK, ...persistent, ...item(2), APPENDS], replay);
+    expect(given.map((g) => [g.index, g.at !== null])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+    expect(loads).toEqual([]); // the first read loads by its own persistentLoad
+    expect(readPickleItem(source, given[0].at!, replay)).toEqual({
+      ...(value[1] as object),
+      t: { $kind: 'object', module: 'torch', name: 'items.pkl', args: ['pid'], state: undefined },
+    });
+    expect(loads).toEqual(['pid']);
   });
 
   it('an object item (class, NEWOBJ, BUILD) lies from its class to its BUILD; one built after another value is not told', () => {

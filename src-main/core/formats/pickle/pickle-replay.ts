@@ -1,3 +1,4 @@
+import type { ByteSource } from '../../bytes/byte-source';
 import { grownColumn } from '../../model/grown-column';
 import type { PyValue } from '../../model/py-value';
 
@@ -22,6 +23,12 @@ export class PickleReplay {
   readonly before = new Map<number, PyValue>();
   /** per slot, whether `before` holds it (a byte a slot: memo reads are millions) */
   held = new Uint8Array(1 << 16);
+  /**
+   * How the pickle's persistent ids are loaded again when an item is read alone (`bytes`: the
+   * file, as it was opened), set by the archive that gives them meaning (a torch zip: its
+   * storages by key); null: an item that loads one cannot be read alone.
+   */
+  persistentLoad: ((pid: PyValue, bytes: ByteSource) => PyValue) | null = null;
 
   /**
    * The item being read got `value` from slot `index`, written before it started: kept.

@@ -9,7 +9,7 @@ const STOP = 0x2e;
 /**
  * One item of a list read again from the file's bytes alone: its opcodes [at.start, at.end)
  * then STOP, with the memo slots it reads from before its start taken from `replay`. Byte
- * ranges it holds (lazy lists) are offsets in `bytes`, as in the first read.
+ * ranges it holds (lazy lists, tensors' storages) are offsets in `bytes`, as in the first read.
  */
 export function readPickleItem(bytes: ByteSource, at: PickleItemAt, replay: PickleReplay): PyValue {
   const length = at.end - at.start;
@@ -27,7 +27,9 @@ export function readPickleItem(bytes: ByteSource, at: PickleItemAt, replay: Pick
       return out;
     },
   };
+  const { persistentLoad } = replay;
   return readPickle(new PickleCursor(item, 0, at.start), {
+    persistentLoad: persistentLoad ? (pid) => persistentLoad(pid, bytes) : undefined,
     memoBefore: (index) => replay.before.get(index),
     memoSizeAtStart: at.memoSize,
   }).value;

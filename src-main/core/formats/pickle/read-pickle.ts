@@ -48,7 +48,8 @@ export interface PickleOptions {
   /**
    * Makes each item onListItem sees readable again alone (readPickleItem): onListItem is told
    * where the item lies (`at`; null for an item that cannot be read alone: one that loads a
-   * persistent id or reads a container of an earlier item through the memo), and `replay`
+   * persistent id the replay cannot load again, or reads a container of an earlier item
+   * through the memo), and `replay`
    * keeps the memo values the items read from before they started (interned keys, classes).
    * A pickle that rewrites a memo slot an item read that way fails with pickle/memo-rewritten.
    */
@@ -906,14 +907,16 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x50: {
         // PERSID
         const pid = cursor.line();
-        itemAlone = false;
+        if (replay?.persistentLoad == null) itemAlone = false;
         push(options.persistentLoad ? options.persistentLoad(pid) : pid);
         break;
       }
       case 0x51: {
         // BINPERSID
         const pid = value(pop());
-        itemAlone = false;
+        // read alone, an item loads its persistent ids again as the replay says (torch's
+        // storages: by key, from the file); without one it cannot be read alone
+        if (replay?.persistentLoad == null) itemAlone = false;
         push(
           options.persistentLoad
             ? options.persistentLoad(pid)

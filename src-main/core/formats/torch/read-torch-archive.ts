@@ -1,12 +1,13 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
 import type { PyClassRef, PyValue } from '../../model/py-value';
-import { readZipDirectory, entryDataOffset, type ZipEntry } from '../zip/read-zip-directory';
+import { readZipDirectory, entryDataOffset } from '../zip/read-zip-directory';
 import { openZipEntry } from '../zip/read-zip-entry';
 import { PickleCursor } from '../pickle/pickle-cursor';
 import { readPickle, type PickleOptions } from '../pickle/read-pickle';
 import type { StorageRef } from '../pickle/allow-list';
 import { storageDtype } from './storage-types';
+import { StorageEntries } from './storage-entries';
 
 export interface TorchReadOptions {
   onTick?: (offset: number, samplesRead: number) => void;
@@ -41,7 +42,11 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
       0,
     );
   const prefix = pkl.name.slice(0, pkl.name.length - 'data.pkl'.length);
-  const byName = new Map<string, ZipEntry>(entries.map((e) => [e.name, e]));
+  const storages = new StorageEntries(entries, prefix);
+  const load = (pid: PyValue, bytes: ByteSource) =>
+    loadStorage(pid, bytes, storages, pkl.localHeaderOffset);
+  // a sample read again alone later finds its tensors' storages in the file as this read does
+  if (options.replay) options.replay.persistentLoad = load;
   const entry = openZipEntry(source, pkl);
   const cursor = new PickleCursor(entry.source, 0, entry.fileOffset);
   const { value } = readPickle(cursor, {
@@ -50,21 +55,25 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
     onListItem: options.onListItem,
     skipListItem: options.skipListItem,
     replay: options.replay,
-    persistentLoad: (pid) => {
-      const { key, storageClass, numel } = parseStoragePid(pid);
-      const data = byName.get(`${prefix}data/${key}`);
-      if (!data)
-        throw new FormatError(
-          'torch/missing-storage',
-          `storage ${key} is not in the archive`,
-          pkl.localHeaderOffset,
-        );
-      const { dtype, itemSize } = storageDtype(storageClass);
-      const byteOffset = data.method === 0 ? entryDataOffset(source, data) : -1;
-      return storageRef(key, dtype, numel, byteOffset, Math.min(data.size, numel * itemSize));
-    },
+    persistentLoad: (pid) => load(pid, source),
   });
   return { layout: 'zip', value };
+}
+
+/** The storage a persistent id names, located in `bytes` (the archive), not read. */
+function loadStorage(
+  pid: PyValue,
+  bytes: ByteSource,
+  storages: StorageEntries,
+  pklAt: number,
+): StorageRef {
+  const { key, storageClass, numel } = parseStoragePid(pid);
+  const data = storages.get(key);
+  if (!data)
+    throw new FormatError('torch/missing-storage', `storage ${key} is not in the archive`, pklAt);
+  const { dtype, itemSize } = storageDtype(storageClass);
+  const byteOffset = data.method === 0 ? entryDataOffset(bytes, data) : -1;
+  return storageRef(key, dtype, numel, byteOffset, Math.min(data.size, numel * itemSize));
 }
 
 /** ('storage', storage_type, key, location, numel[, view_metadata]) */
