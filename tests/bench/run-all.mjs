@@ -446,6 +446,17 @@ async function benchHundredK() {
     `  the same samples pickled as Sample objects (${mb(objectsBytes)} MB): all rows ${objects.allRows.toFixed(2)} s (goal 8 s: ${ok(objects.allRows, 8)}; ` +
       `${(objects.allRows / app.allRows).toFixed(2)}x the dicts' time above), peak ${objects.peakMb.toFixed(0)} MB = ${objectsRatio.toFixed(2)}x the file (goal 1.00x: ${ok(objectsRatio, 1)}); ${openSteps(objects.timings)}`,
   );
+  // the same samples holding two tensors each (slime's routing replay and a teacher's log
+  // probs, as the fixture rollout_tensors.pt holds them): their storages follow the samples'
+  // pickle in the archive and are never read; the samples are let go and read in parts as dicts
+  const tensorsPath = join(data, `rows_${rows}_tensors_v1.pt`);
+  if (!existsSync(tensorsPath)) writeSlimeDump(tensorsPath, Infinity, 420, rows, { tensors: true });
+  const tensorsBytes = statSync(tensorsPath).size;
+  const tensors = await benchOpenStream(CLI, tensorsPath, { perfOnly: true });
+  console.log(
+    `  the same samples holding two tensors each (${mb(tensorsBytes)} MB, their storages after the samples): all rows ${tensors.allRows.toFixed(2)} s ` +
+      `(${(tensors.allRows / app.allRows).toFixed(2)}x the dicts' time above), peak ${tensors.peakMb.toFixed(0)} MB = ${((tensors.peakMb * 1.048576e6) / tensorsBytes).toFixed(2)}x the file (goal 1.00x: ${ok((tensors.peakMb * 1.048576e6) / tensorsBytes, 1)}); ${openSteps(tensors.timings)}`,
+  );
   const shot = process.env.BENCH_SCREENSHOT ?? null;
   const perfShot = process.env.BENCH_PERF_SCREENSHOT ?? null;
   const browser = await browserFirstRows(CLI, path, shot, { perfScreenshot: perfShot, rows });

@@ -296,6 +296,52 @@ describe('where an item lies, opcode by opcode', () => {
     ]);
   });
 
+  it('an item that reads back a numpy dtype an earlier one made is read alone; another object is not', () => {
+    const [GLOBAL, REDUCE, BUILD, TUPLE1, NONE] = [0x63, 0x52, 0x62, 0x85, 0x4e];
+    const global = (name: string) => [
+      GLOBAL,
+      ...new TextEncoder().encode(name.replace('.', '\n') + '\n'),
+    ];
+    // numpy.dtype('f4') as the pickler writes it (REDUCE, memoized, then BUILD from its state),
+    // and an object of an unknown class the same way
+    const made = (name: string, slot: number) => [
+      ...global(name),
+      ...key('f4'),
+      TUPLE1,
+      REDUCE,
+      BINPUT,
+      slot,
+      NONE,
+      BUILD,
+    ];
+    const first = item(1, [
+      ...key('d'),
+      ...made('numpy.dtype', 5),
+      ...key('o'),
+      ...made('m.Thing', 6),
+    ]);
+    const dtype = item(2, [...key('d'), BINGET, 5]);
+    const thing = item(3, [...key('o'), BINGET, 6]);
+    const { source, replay, given, value } = readItems([
+      MARK,
+      ...first,
+      ...dtype,
+      ...thing,
+      APPENDS,
+    ]);
+    expect(given.map((g) => [g.index, g.at !== null])).toEqual([
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
+    expect(value[2]).toMatchObject({
+      i: 2,
+      name: 'x',
+      d: { $kind: 'object', module: 'numpy', name: 'dtype', args: ['f4'] },
+    });
+    expect(readPickleItem(source, given[1].at!, replay)).toEqual(value[2]);
+  });
+
   it('an item that loads a persistent id the replay can load again is read alone, loading it again', () => {
     const persistent = item(1, [...key('t'), ...key('pid'), BINPERSID]);
     const loads: PyValue[] = [];

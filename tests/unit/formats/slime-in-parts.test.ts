@@ -158,7 +158,9 @@ describe('a large dump read by two threads (slime readPart)', () => {
     });
     expect(log.failed).toBeUndefined();
     // started ahead of the decision (its part at half of the file or later), then told where
-    expect(log.notBefore).toBe(Math.floor(statSync(path).size * 0.5));
+    // (of the samples' bytes: the data pickle, before the archive's version and directory)
+    expect(log.notBefore).toBeLessThanOrEqual(Math.floor(statSync(path).size * 0.5));
+    expect(log.notBefore).toBeGreaterThan(Math.floor(statSync(path).size * 0.5) - 1024);
     expect(log.told).toBeGreaterThanOrEqual(log.notBefore!);
     // the first sample past half of what was left when the build share was measured (when that
     // was depends on the time each step took, so within bounds)
@@ -253,6 +255,31 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expectSameOpen(parts, oneThread, objectsPath);
   });
 
+  it('a dump of samples holding tensors too: its part measured against its data pickle, the storages after it never read', () => {
+    const tensorsPath = join(dir, 'rollout_tensors.pt');
+    writeSlimeDump(tensorsPath, Infinity, 20, SAMPLES, {
+      resumedGroups: 3,
+      rolloutId: 7,
+      tensors: true,
+    });
+    const oneThread = slimeFormat.open([openFileSource(tensorsPath)], {});
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const file = countingReads(openFileSource(tensorsPath));
+    const parts = slimeFormat.open([file], {
+      partReader: inProcessReader(log),
+      splitMinBytes: 0,
+    });
+    expect(log.failed).toBeUndefined();
+    // half of what was left of the samples' bytes, not of the file's
+    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
+    expect(log.first).toBeLessThan(SAMPLES * 0.6);
+    expect(parts.helperShare).toBeGreaterThan(0.4);
+    expect(parts.helperShare).toBeLessThan(0.55);
+    expectSameOpen(parts, oneThread, tensorsPath);
+    // the storages (over a fifth of the file) were located, never read
+    expect(file.bytesRead()).toBeLessThan(file.size * 0.8);
+  });
+
   it('a small dump, or a machine with no cores to spare, reads it by one thread', () => {
     const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
     slimeFormat.open([openFileSource(path)], { partReader: inProcessReader(log) });
@@ -301,9 +328,9 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
       ahead,
       cancelled: () => cancelled,
       starter: {
-        progress: (bytesRead: number, rows: ReturnType<typeof busy>) => {
+        progress: (bytesRead: number, rows: ReturnType<typeof busy>, samplesEnd?: number) => {
           at = (bytesRead / MB) * msPerMb;
-          return starter.progress(bytesRead, rows);
+          return starter.progress(bytesRead, rows, samplesEnd);
         },
         stop: () => starter.stop(),
       },
@@ -328,6 +355,18 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     expect(s.progress(20 * MB, busy(2000))).toBeNull(); // decided once
     s.stop(); // handed out: the reading cancels it, not the starter
     expect([ahead.length, cancelled()]).toEqual([1, 0]);
+  });
+
+  it('measures against where the samples end (a data pickle of 200 MB before 400 MB of storages)', () => {
+    // 20 ms a MB: this thread alone would take 3.9 s for the rest of the samples
+    const { started, ahead, starter: s } = starter(2, 20);
+    const end = 200 * MB;
+    expect(s.progress(0.02 * MB, busy(8), end)).toBeNull();
+    expect(ahead).toEqual([Math.floor(end * 0.5)]);
+    expect(s.progress(2 * MB, busy(200), end)).toBeNull();
+    // 2% of the samples' 200 MB, not of the file's 600 MB, is measured
+    expect(s.progress(6.1 * MB, busy(600), end)).not.toBeNull();
+    expect(started).toEqual([Math.floor(6.1 * MB + (end - 6.1 * MB) * 0.5)]);
   });
 
   it('a helper started ahead is cancelled when two threads do not pay, or no decision came', () => {

@@ -124,6 +124,16 @@ export function interpretCall(
   return inert(callable.module, callable.name, args);
 }
 
+/**
+ * Whether `obj` is a value nothing changes once it is made: a numpy dtype (made from its name;
+ * its BUILD state, byte order and the like, is not applied). The pickler memoizes one per
+ * dtype and every later sample holding an array of it reads it back by memo slot: like a
+ * class, such an object is no container an item would share with an earlier one.
+ */
+export function isSettledObject(obj: PyObjectRef): boolean {
+  return obj.module === 'numpy' && obj.name === 'dtype';
+}
+
 /** BUILD(obj, state): numpy arrays take their data; unknown objects read as their dict. */
 export function interpretBuild(obj: PyValue, state: PyValue, _ctx: CallContext): PyValue {
   if (obj === null || typeof obj !== 'object') return obj;
@@ -140,7 +150,7 @@ export function interpretBuild(obj: PyValue, state: PyValue, _ctx: CallContext):
   }
   if (kind === 'object') {
     const ref = obj as PyObjectRef;
-    if (ref.module === 'numpy' && ref.name === 'dtype') return ref; // byte order etc.: not needed
+    if (isSettledObject(ref)) return ref; // byte order etc.: not needed
     // (dict, slotstate) or dict: an object read as the plain dict of its attributes
     const dict = Array.isArray(state) && state.length === 2 && isDict(state[0]) ? state[0] : state;
     if (isDict(dict) && ref.args.length === 0) {

@@ -11,7 +11,7 @@ import {
 } from '../../model/py-value';
 import { PickleCursor } from './pickle-cursor';
 import { AsciiStringCache, FNV_START, fnv } from '../../bytes/ascii-string-cache';
-import { interpretCall, interpretBuild, type CallContext } from './allow-list';
+import { interpretCall, interpretBuild, isSettledObject, type CallContext } from './allow-list';
 import { FORGOTTEN, PickleMemo } from './pickle-memo';
 import type { PickleItemAt, PickleReplay } from './pickle-replay';
 import { skipItem, type SkippedMemoWrites } from './skip-item';
@@ -1005,7 +1005,7 @@ function holdsValues(slot: Slot): boolean {
   if (slot === null || typeof slot !== 'object' || slot instanceof Uint8Array) return false;
   if (isDict(slot as PyValue) || Array.isArray(slot)) return true;
   const kind = pyKind(slot);
-  return kind === 'set' || kind === 'object';
+  return kind === 'set' || (kind === 'object' && !isSettledObject(slot as PyObjectRef));
 }
 
 /** On a container: in progress (-1) or its checked depth, while checkGraph runs. */

@@ -79,12 +79,15 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   let listSoFar: PyValue[] = [];
   /** read in parts: the share the helper read */
   let helperShare: number | undefined;
+  /** where the samples' bytes end (a torch zip's data pickle: its storages are never read) */
+  let samplesEnd = source.size;
   let dump: { samples: PyValue[]; rolloutId: PyValue };
   try {
     dump = readSlimeDump(source, {
       replay: rows.inFile?.replay,
       onProgress: (p) => {
-        const part = starter.progress(p.bytesRead, rows);
+        samplesEnd = p.samplesEnd;
+        const part = starter.progress(p.bytesRead, rows, p.samplesEnd);
         if (part !== null) {
           split.part = part;
           rows.shareWith({
@@ -104,7 +107,11 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
         }
         // the helper's rows so far, as they come
         if (split.part?.pieces) split.pieces.push(...split.part.pieces());
-        options.onProgress?.({ ...p, phase: 'reading' });
+        options.onProgress?.({
+          bytesRead: p.bytesRead,
+          samplesRead: p.samplesRead,
+          phase: 'reading',
+        });
       },
       shouldCancel: options.shouldCancel,
       onSamples: (samples) => {
@@ -124,7 +131,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     // no preview of them: every byte is read, and the whole file's store takes them in next
     // (a preview of 100k rows here cost a second before the file could be said to be open)
     dump = takeSlimePart(rows, listSoFar, rest, [...split.pieces, ...(part.pieces?.() ?? [])]);
-    helperShare = helperShareOf(rest, source.size);
+    helperShare = helperShareOf(rest, samplesEnd);
   } finally {
     split.part?.cancel();
     starter.stop();

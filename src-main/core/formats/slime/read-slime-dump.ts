@@ -24,7 +24,11 @@ export interface SlimeDump {
 }
 
 export interface ReadDumpOptions {
-  onProgress?: (progress: { bytesRead: number; samplesRead: number }) => void;
+  /**
+   * `samplesEnd`: where the bytes that hold the samples end in the file (its size, or the end
+   * of a torch zip's data pickle: the tensors' storages after it are never read)
+   */
+  onProgress?: (progress: { bytesRead: number; samplesRead: number; samplesEnd: number }) => void;
   shouldCancel?: () => boolean;
   /**
    * the samples list while it is read, each time samples were added to it (complete ones:
@@ -79,9 +83,10 @@ export function sniffSlimeDump(head: Uint8Array): boolean {
  */
 export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {}): SlimeDump {
   const head = source.read(0, 64);
+  let samplesEnd = source.size;
   const onTick = (offset: number, samplesRead: number) => {
     if (options.shouldCancel?.()) throw new FormatError('open/cancelled', 'opening was cancelled');
-    options.onProgress?.({ bytesRead: offset, samplesRead });
+    options.onProgress?.({ bytesRead: offset, samplesRead, samplesEnd });
   };
   const isZip = sniffZip(head);
   if (!isZip && !sniffLegacyTorch(head))
@@ -100,6 +105,7 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
       onListItem: watcher?.onListItem,
       skipListItem: watcher?.skipListItem,
       replay,
+      onPickleEnd: (end: number) => (samplesEnd = end),
     };
     return isZip ? readTorchZip(source, hooks) : readLegacyTorch(source, hooks);
   };
@@ -127,11 +133,15 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
   options.replay?.done();
   const value = archive.value;
   if (Array.isArray(value)) {
-    options.onProgress?.({ bytesRead: source.size, samplesRead: value.length });
+    options.onProgress?.({ bytesRead: source.size, samplesRead: value.length, samplesEnd });
     return { layout: archive.layout, shape: 'bare-list', rolloutId: null, samples: value };
   }
   if (isDict(value) && Array.isArray(value.samples)) {
-    options.onProgress?.({ bytesRead: source.size, samplesRead: value.samples.length });
+    options.onProgress?.({
+      bytesRead: source.size,
+      samplesRead: value.samples.length,
+      samplesEnd,
+    });
     return {
       layout: archive.layout,
       shape: 'wrapped',

@@ -19,6 +19,12 @@ export interface TorchReadOptions {
   skipListItem?: PickleOptions['skipListItem'];
   /** see PickleOptions.replay (the data pickle only) */
   replay?: PickleOptions['replay'];
+  /**
+   * Where the data pickle ends in the file, before it is read: the bytes past it are the
+   * tensors' storages, which are located, never read (a dump of 1 GB may hold 250 MB of
+   * samples and the rest storages). Only where the pickle lies in the file as it is (stored).
+   */
+  onPickleEnd?: (end: number) => void;
 }
 
 export interface TorchArchive {
@@ -48,6 +54,7 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
   // a sample read again alone later finds its tensors' storages in the file as this read does
   if (options.replay) options.replay.persistentLoad = load;
   const entry = openZipEntry(source, pkl);
+  if (entry.fileOffset !== null) options.onPickleEnd?.(entry.fileOffset + entry.source.size);
   const cursor = new PickleCursor(entry.source, 0, entry.fileOffset);
   const { value } = readPickle(cursor, {
     onTick: options.onTick,

@@ -137,22 +137,25 @@ export class PartStarter {
   /**
    * This thread read `bytesRead` bytes and built `rows.built` samples in `rows.buildMs` so far
    * (counts that start again with a list read again): the helper's part once it is decided to
-   * start one (then never again), else null.
+   * start one (then never again), else null. `samplesEnd`: where the samples' bytes end (a
+   * torch zip's data pickle; its tensors' storages after it are never read), which the time
+   * left and the part's start are measured against.
    */
   progress(
     bytesRead: number,
     rows: Pick<IncrementalRows, 'built' | 'buildMs' | 'notAlone'>,
+    samplesEnd = this.source.size,
   ): PendingPart<SlimePart> | null {
     const { built, buildMs } = rows;
     if (this.decided) return null;
-    if (!this.startedAhead && built >= AHEAD_SAMPLES) this.startAhead(bytesRead, rows);
+    if (!this.startedAhead && built >= AHEAD_SAMPLES) this.startAhead(bytesRead, rows, samplesEnd);
     if (built < WARM_SAMPLES) return null;
     const now = this.now();
     if (this.mark === null || built < this.mark.built) {
       this.mark = { at: now, bytes: bytesRead, buildMs, built };
       return null;
     }
-    const { size } = this.source;
+    const size = samplesEnd;
     if (
       bytesRead - this.mark.bytes < Math.max(MEASURED_BYTES, size * MEASURED_SHARE) ||
       built - this.mark.built < MEASURED_SAMPLES
@@ -201,10 +204,14 @@ export class PartStarter {
    * the decision instead, at 100k samples it began building 1-1.5 s into the open, the second
    * core idle until then. A decision not to read in parts cancels it.
    */
-  private startAhead(bytesRead: number, rows: Pick<IncrementalRows, 'built' | 'notAlone'>): void {
+  private startAhead(
+    bytesRead: number,
+    rows: Pick<IncrementalRows, 'built' | 'notAlone'>,
+    samplesEnd: number,
+  ): void {
     this.startedAhead = true;
     if (bytesRead / rows.built > SPLIT_MAX_SAMPLE_BYTES || rows.notAlone > 0) return;
-    const notBefore = Math.floor(this.source.size * MAIN_PART);
+    const notBefore = Math.floor(samplesEnd * MAIN_PART);
     const pending = this.started(this.reader!.start(this.source.path!, { notBefore }));
     if (pending !== null && pending.startAt === undefined) {
       // a reader that cannot be told later: started at the decision
@@ -286,9 +293,9 @@ export function readSlimePart(
   };
   const dump = readSlimeDump(source, {
     replay: inFile.replay,
-    onProgress: ({ bytesRead }) => {
+    onProgress: ({ bytesRead, samplesEnd }) => {
       helper.onBytes(bytesRead);
-      if (rows.claimed < 0 && bytesRead > partFrom + (source.size - partFrom) * CLAIM_BY_FRACTION)
+      if (rows.claimed < 0 && bytesRead > partFrom + (samplesEnd - partFrom) * CLAIM_BY_FRACTION)
         throw new PartGivenUp('no sample of the part could be claimed');
       // copied, not transferred: moved buffers would stay in the helper's allocator arena,
       // whose freed memory the process then keeps (20-30 MB more resident at 100k samples)
@@ -336,8 +343,9 @@ export function readSlimePart(
 }
 
 /**
- * The share of the dump's bytes the helper read from its first sample on (its samples' share
- * where the file does not place them).
+ * The share of the dump's bytes the helper read from its first sample on, of those up to
+ * `size` (where the samples end: a torch zip's data pickle), or its samples' share where the
+ * file does not place them.
  */
 export function helperShareOf(part: SlimePart, size: number): number {
   const start = part.places[0];
