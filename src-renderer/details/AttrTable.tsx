@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Attrs } from '../../src-main/core/model/row';
 import { copyText, flattenAttrs, searchAttrs } from './attr-search';
-import { CopyButton } from './CopyButton';
+import { CopyButton, CopyIcon } from './CopyButton';
 
 /** Tables with this many entries or more get their own search box. */
 const SEARCH_FROM = 5;
@@ -77,7 +77,7 @@ export function AttrTable({
                   </span>
                   <CopyButton
                     text={() => copyText(entry.value)}
-                    label="⧉"
+                    label={<CopyIcon />}
                     title={`Copy ${entry.key}`}
                     className="attr-copy"
                   />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 /** A small button that puts text on the clipboard and says so for a moment. */
 export function CopyButton({
@@ -10,7 +10,7 @@ export function CopyButton({
 }: {
   /** computed on click: a large JSON is built only when someone wants it */
   text: () => string;
-  label?: string;
+  label?: ReactNode;
   title?: string;
   className?: string;
   testId?: string;
@@ -35,6 +35,28 @@ export function CopyButton({
     >
       {state === 'copied' ? '✓' : state === 'failed' ? '✗' : label}
     </button>
+  );
+}
+
+/**
+ * Two overlapping sheets, drawn: the text glyph for it (U+29C9) is missing from common Linux
+ * fonts and showed as an empty box there.
+ */
+export function CopyIcon() {
+  return (
+    <svg
+      className="copy-icon"
+      width="10"
+      height="10"
+      viewBox="0 0 10 10"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.2"
+    >
+      <rect x="3.1" y="0.6" width="6.3" height="6.3" rx="1" />
+      <path d="M6.9 8.4v0.2a0.8 0.8 0 0 1-0.8 0.8H1.4a0.8 0.8 0 0 1-0.8-0.8V3.9a0.8 0.8 0 0 1 0.8-0.8h0.2" />
+    </svg>
   );
 }
 
