@@ -50,8 +50,11 @@ export interface TensorRef {
   shape: number[];
   stride: number[];
   storageOffset: number;
-  /** storage key in the archive and its absolute byte range in the file */
-  storage: { key: string; byteOffset: number; byteLength: number; dtype: string };
+  /**
+   * storage key in the archive and its absolute byte range in the file (`byteOffset` -1: not
+   * there as they are, a compressed entry, or not located yet: `entryAt`, see StorageRef)
+   */
+  storage: { key: string; byteOffset: number; byteLength: number; dtype: string; entryAt?: number };
 }
 
 export interface NdArrayRef {

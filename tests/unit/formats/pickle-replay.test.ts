@@ -15,13 +15,18 @@ import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { PickleCursor } from '../../../src-main/core/formats/pickle/pickle-cursor';
 import { readPickle } from '../../../src-main/core/formats/pickle/read-pickle';
 import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
-import type { PyValue } from '../../../src-main/core/model/py-value';
+import type { PyValue, TensorRef } from '../../../src-main/core/model/py-value';
 import {
   PickleReplay,
   type PickleItemAt,
 } from '../../../src-main/core/formats/pickle/pickle-replay';
 import { readPickleItem } from '../../../src-main/core/formats/pickle/read-pickle-item';
-import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-dump';
+import {
+  readSlimeDump,
+  readTensorValues,
+} from '../../../src-main/core/formats/slime/read-slime-dump';
+import { storageStart } from '../../../src-main/core/formats/torch/read-torch-archive';
+import { readZipDirectory } from '../../../src-main/core/formats/zip/read-zip-directory';
 import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
@@ -172,14 +177,12 @@ describe('samples holding tensors (torch storages named by persistent ids)', () 
 
   /** the storage a sample's tensor names, its bytes as the writer made them ((key + k) & 0xff) */
   const storageOf = (sample: PyValue, field: string) => {
-    const tensor = (sample as Record<string, PyValue>)[field] as unknown as {
-      $kind: string;
-      shape: number[];
-      storage: { key: string; byteOffset: number; byteLength: number };
-    };
+    const tensor = (sample as Record<string, PyValue>)[field] as TensorRef;
     expect(tensor.$kind).toBe('tensor');
-    const { key, byteOffset, byteLength } = tensor.storage;
-    const data = bytes.subarray(byteOffset, byteOffset + byteLength);
+    const { key, byteLength } = tensor.storage;
+    const start = storageStart(tensors, tensor.storage);
+    const data = bytes.subarray(start, start + byteLength);
+    expect(data.length).toBe(byteLength);
     expect(data.every((b, k) => b === ((Number(key) + k) & 0xff))).toBe(true);
     return tensor;
   };
@@ -199,6 +202,33 @@ describe('samples holding tensors (torch storages named by persistent ids)', () 
       storageOf(again, 'rollout_routed_experts');
       storageOf(again, 'teacher_log_probs');
     }
+  });
+
+  it("opening reads no storage's bytes, nor its entry's header: only a tensor's values do", () => {
+    const reads: [number, number][] = [];
+    const counting: ByteSource = {
+      name: tensors.name,
+      size: tensors.size,
+      read: (offset, length, into) => {
+        reads.push([offset, offset + length]);
+        return tensors.read(offset, length, into);
+      },
+    };
+    const whole = readSlimeDump(counting).samples;
+    const storages = readZipDirectory(tensors).filter((e) => e.name.includes('/data/'));
+    expect(storages).toHaveLength(SAMPLES * 2);
+    const inStorages = (at: [number, number]) =>
+      storages.some(
+        (e) => at[0] < e.localHeaderOffset + 64 + e.size && at[1] > e.localHeaderOffset,
+      );
+    expect(reads.filter(inStorages)).toEqual([]);
+    // its values read from where its entry says its bytes start
+    const tensor = (whole[SAMPLES - 1] as Record<string, PyValue>).teacher_log_probs as TensorRef;
+    const values = readTensorValues(tensors, tensor);
+    expect(values).toHaveLength(40);
+    const start = storageStart(tensors, tensor.storage);
+    const stored = Uint8Array.from(bytes.subarray(start, start + 160));
+    expect(values).toEqual(Array.from(new Float32Array(stored.buffer)));
   });
 
   it('an open dump reads them again from the file, tensors and all', () => {
@@ -346,9 +376,9 @@ describe('where an item lies, opcode by opcode', () => {
     const persistent = item(1, [...key('t'), ...key('pid'), BINPERSID]);
     const loads: PyValue[] = [];
     const replay = new PickleReplay();
-    replay.persistentLoad = (pid, from) => {
+    replay.persistentLoad = (pid) => {
       loads.push(pid);
-      return { $kind: 'object', module: 'torch', name: from.name, args: [pid], state: undefined };
+      return { $kind: 'object', module: 'torch', name: 'again', args: [pid], state: undefined };
     };
     const { source, given, value } = readItems([MARK, ...persistent, ...item(2), APPENDS], replay);
     expect(given.map((g) => [g.index, g.at !== null])).toEqual([
@@ -358,7 +388,7 @@ describe('where an item lies, opcode by opcode', () => {
     expect(loads).toEqual([]); // the first read loads by its own persistentLoad
     expect(readPickleItem(source, given[0].at!, replay)).toEqual({
       ...(value[1] as object),
-      t: { $kind: 'object', module: 'torch', name: 'items.pkl', args: ['pid'], state: undefined },
+      t: { $kind: 'object', module: 'torch', name: 'again', args: ['pid'], state: undefined },
     });
     expect(loads).toEqual(['pid']);
   });

@@ -1,4 +1,3 @@
-import type { ByteSource } from '../../bytes/byte-source';
 import { grownColumn } from '../../model/grown-column';
 import type { PyValue } from '../../model/py-value';
 
@@ -24,11 +23,11 @@ export class PickleReplay {
   /** per slot, whether `before` holds it (a byte a slot: memo reads are millions) */
   held = new Uint8Array(1 << 16);
   /**
-   * How the pickle's persistent ids are loaded again when an item is read alone (`bytes`: the
-   * file, as it was opened), set by the archive that gives them meaning (a torch zip: its
-   * storages by key); null: an item that loads one cannot be read alone.
+   * How the pickle's persistent ids are loaded again when an item is read alone, set by the
+   * archive that gives them meaning (a torch zip: its storages by key); null: an item that
+   * loads one cannot be read alone.
    */
-  persistentLoad: ((pid: PyValue, bytes: ByteSource) => PyValue) | null = null;
+  persistentLoad: ((pid: PyValue) => PyValue) | null = null;
 
   /**
    * The item being read got `value` from slot `index`, written before it started: kept.

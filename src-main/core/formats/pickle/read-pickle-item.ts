@@ -27,9 +27,8 @@ export function readPickleItem(bytes: ByteSource, at: PickleItemAt, replay: Pick
       return out;
     },
   };
-  const { persistentLoad } = replay;
   return readPickle(new PickleCursor(item, 0, at.start), {
-    persistentLoad: persistentLoad ? (pid) => persistentLoad(pid, bytes) : undefined,
+    persistentLoad: replay.persistentLoad ?? undefined,
     memoBefore: (index) => replay.before.get(index),
     memoSizeAtStart: at.memoSize,
   }).value;

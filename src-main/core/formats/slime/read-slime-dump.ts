@@ -8,7 +8,7 @@ import {
   type TensorRef,
 } from '../../model/py-value';
 import { sniffZip } from '../zip/read-zip-directory';
-import { readTorchZip, type TorchArchive } from '../torch/read-torch-archive';
+import { readTorchZip, storageStart, type TorchArchive } from '../torch/read-torch-archive';
 import { readLegacyTorch, sniffLegacyTorch } from '../torch/read-legacy-torch';
 import { PickleCursor } from '../pickle/pickle-cursor';
 import { readPickle } from '../pickle/read-pickle';
@@ -240,13 +240,14 @@ export function readTensorValues(
     limit,
     tensor.shape.reduce((n, d) => n * d, 1),
   );
-  if (tensor.storage.byteOffset < 0)
+  const at = storageStart(source, tensor.storage);
+  if (at < 0)
     throw new FormatError(
       'torch/storage-compressed',
       'tensor values of a compressed archive entry are not available',
     );
-  checkTensorBounds(tensor, itemSize);
-  const start = tensor.storage.byteOffset + tensor.storageOffset * itemSize;
+  checkTensorBounds(tensor, itemSize, at);
+  const start = at + tensor.storageOffset * itemSize;
   const bytes = source.read(start, count * itemSize);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: number[] = [];
@@ -295,13 +296,13 @@ export function readTensorValues(
  * Every element the tensor's offset, shape and strides reach lies inside its storage: a
  * tensor pointing before or past its storage would otherwise show other bytes of the file.
  */
-function checkTensorBounds(tensor: TensorRef, itemSize: number): void {
+function checkTensorBounds(tensor: TensorRef, itemSize: number, at: number): void {
   const storageElements = Math.floor(tensor.storage.byteLength / itemSize);
   const fail = (what: string): never => {
     throw new FormatError(
       'torch/tensor-out-of-bounds',
       `a tensor ${what} (storage ${tensor.storage.key} holds ${storageElements} elements)`,
-      tensor.storage.byteOffset,
+      at,
     );
   };
   const offset = tensor.storageOffset;

@@ -1,6 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
-import type { PyClassRef, PyValue } from '../../model/py-value';
+import type { PyClassRef, PyValue, TensorRef } from '../../model/py-value';
 import { readZipDirectory, entryDataOffset } from '../zip/read-zip-directory';
 import { openZipEntry } from '../zip/read-zip-entry';
 import { PickleCursor } from '../pickle/pickle-cursor';
@@ -49,9 +49,8 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
     );
   const prefix = pkl.name.slice(0, pkl.name.length - 'data.pkl'.length);
   const storages = new StorageEntries(entries, prefix);
-  const load = (pid: PyValue, bytes: ByteSource) =>
-    loadStorage(pid, bytes, storages, pkl.localHeaderOffset);
-  // a sample read again alone later finds its tensors' storages in the file as this read does
+  const load = (pid: PyValue) => loadStorage(pid, storages, pkl.localHeaderOffset);
+  // a sample read again alone later finds its tensors' storages as this read does
   if (options.replay) options.replay.persistentLoad = load;
   const entry = openZipEntry(source, pkl);
   if (entry.fileOffset !== null) options.onPickleEnd?.(entry.fileOffset + entry.source.size);
@@ -62,25 +61,41 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
     onListItem: options.onListItem,
     skipListItem: options.skipListItem,
     replay: options.replay,
-    persistentLoad: (pid) => load(pid, source),
+    persistentLoad: load,
   });
   return { layout: 'zip', value };
 }
 
-/** The storage a persistent id names, located in `bytes` (the archive), not read. */
-function loadStorage(
-  pid: PyValue,
-  bytes: ByteSource,
-  storages: StorageEntries,
-  pklAt: number,
-): StorageRef {
+/**
+ * The storage a persistent id names: its entry, where its bytes start found when its values
+ * are read (storageStart), not now.
+ */
+function loadStorage(pid: PyValue, storages: StorageEntries, pklAt: number): StorageRef {
   const { key, storageClass, numel } = parseStoragePid(pid);
   const data = storages.get(key);
   if (!data)
     throw new FormatError('torch/missing-storage', `storage ${key} is not in the archive`, pklAt);
   const { dtype, itemSize } = storageDtype(storageClass);
-  const byteOffset = data.method === 0 ? entryDataOffset(bytes, data) : -1;
-  return storageRef(key, dtype, numel, byteOffset, Math.min(data.size, numel * itemSize));
+  const byteLength = Math.min(data.size, numel * itemSize);
+  const ref = storageRef(key, dtype, numel, -1, byteLength);
+  // a compressed entry's bytes are not there as they are: no start to find
+  if (data.method === 0) ref.storage.entryAt = data.localHeaderOffset;
+  return ref;
+}
+
+/**
+ * Where a storage's bytes start in `bytes` (the archive): its entry's local header read now
+ * when it was only located by entry; -1 when they are not there as they are (compressed).
+ */
+export function storageStart(bytes: ByteSource, storage: TensorRef['storage']): number {
+  if (storage.entryAt === undefined) return storage.byteOffset;
+  return entryDataOffset(bytes, {
+    name: `data/${storage.key}`,
+    method: 0,
+    compressedSize: storage.byteLength,
+    size: storage.byteLength,
+    localHeaderOffset: storage.entryAt,
+  });
 }
 
 /** ('storage', storage_type, key, location, numel[, view_metadata]) */
