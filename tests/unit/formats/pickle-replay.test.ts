@@ -231,6 +231,27 @@ describe('samples holding tensors (torch storages named by persistent ids)', () 
     expect(values).toEqual(Array.from(new Float32Array(stored.buffer)));
   });
 
+  it('progress runs to the end of the file as its samples are read (its storages are never read)', () => {
+    const reading: number[] = [];
+    slimeFormat.open([tensors], {
+      onProgress: (p) => {
+        if (p.phase === 'reading') reading.push(p.bytesRead);
+      },
+    });
+    // the samples' pickle is under two thirds of this file: read up to its end, the file is done
+    const pickleEnd = Math.min(
+      ...readZipDirectory(tensors)
+        .filter((e) => e.name.includes('/data/'))
+        .map((e) => e.localHeaderOffset),
+    );
+    expect(pickleEnd).toBeLessThan(tensors.size * 0.7);
+    expect(reading.length).toBeGreaterThan(3);
+    expect(reading.every((b, k) => k === 0 || b >= reading[k - 1])).toBe(true);
+    expect(Math.max(...reading)).toBeLessThanOrEqual(tensors.size);
+    // on its way there, not stopped at the pickle's end and then done at once
+    expect(reading.some((b) => b > tensors.size * 0.8 && b < tensors.size)).toBe(true);
+  });
+
   it('an open dump reads them again from the file, tensors and all', () => {
     const whole = readSlimeDump(tensors).samples;
     const opened = slimeFormat.open([tensors], {});

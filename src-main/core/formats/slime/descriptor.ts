@@ -81,6 +81,12 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   let helperShare: number | undefined;
   /** where the samples' bytes end (a torch zip's data pickle: its storages are never read) */
   let samplesEnd = source.size;
+  // the file is read once its samples are (its storages are located, not read): progress says
+  // how much of the file is done, so a dump of tensors does not stop at a third and then jump
+  const fileDone = (at: number) =>
+    samplesEnd > 0 && samplesEnd < source.size
+      ? Math.min(source.size, Math.round((at / samplesEnd) * source.size))
+      : at;
   let dump: { samples: PyValue[]; rolloutId: PyValue };
   try {
     dump = readSlimeDump(source, {
@@ -95,7 +101,11 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
             boundary: part.boundary!,
             handOver: (index) => {
               split.rest = part.wait((bytesRead) =>
-                options.onProgress?.({ bytesRead, samplesRead: index, phase: 'reading' }),
+                options.onProgress?.({
+                  bytesRead: fileDone(bytesRead),
+                  samplesRead: index,
+                  phase: 'reading',
+                }),
               );
               if (split.rest !== null) return true;
               // it gave up (and is ended): what it sent ahead is nobody's rows
@@ -108,7 +118,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
         // the helper's rows so far, as they come
         if (split.part?.pieces) split.pieces.push(...split.part.pieces());
         options.onProgress?.({
-          bytesRead: p.bytesRead,
+          bytesRead: fileDone(p.bytesRead),
           samplesRead: p.samplesRead,
           phase: 'reading',
         });
