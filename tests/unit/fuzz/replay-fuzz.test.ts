@@ -9,7 +9,8 @@ import { readPickleItem } from '../../../src-main/core/formats/pickle/read-pickl
 import { readSlimeDump } from '../../../src-main/core/formats/slime/read-slime-dump';
 import { readReplaying } from '../../support/read-replaying';
 // the bench's writer: a dump past its first batch of 1000, so that samples are read alone
-import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
+import { writeSlimeDump, type SlimeDumpShape } from '../../bench/slime-dump-writer.mjs';
+import { readZipDirectory } from '../../../src-main/core/formats/zip/read-zip-directory';
 import { prng } from '../../support/prng';
 
 // Mutated dumps read with a replay: each sample said to lie somewhere reads back alone either
@@ -18,13 +19,22 @@ import { prng } from '../../support/prng';
 // `npm test` runs 30 (each reads a 1,100-sample dump twice); `npm run fuzz` scales with its count
 const ITERATIONS = Math.ceil((30 * Number(process.env.FUZZ_ITERATIONS ?? 2500)) / 2500);
 
-/** `sampleObjects`: the samples pickled as slime Sample objects (NEWOBJ, BUILD), not dicts */
-function seed(sampleObjects: boolean): Uint8Array {
+/**
+ * A 1,100-sample dump of `shape` (Sample objects, tensors), and the share of it its samples'
+ * pickle takes (the tensors' storages follow it: flips there are flips of bytes never read)
+ */
+function seed(shape: SlimeDumpShape): { base: Uint8Array; pickleShare: number } {
   const dir = mkdtempSync(join(tmpdir(), 'replay-fuzz-'));
   try {
     const path = join(dir, 'seed.pt');
-    writeSlimeDump(path, Infinity, 8, 1100, { resumedGroups: 2, rolloutId: 1, sampleObjects });
-    return new Uint8Array(readFileSync(path));
+    writeSlimeDump(path, Infinity, 8, 1100, { resumedGroups: 2, rolloutId: 1, ...shape });
+    const base = new Uint8Array(readFileSync(path));
+    const entries = readZipDirectory(bytesSource('seed.pt', base));
+    const pickleEnd = Math.min(
+      base.length,
+      ...entries.filter((e) => e.name.includes('/data/')).map((e) => e.localHeaderOffset),
+    );
+    return { base, pickleShare: pickleEnd / base.length };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -49,16 +59,17 @@ function flipped(base: Uint8Array, random: () => number, from: number, width: nu
 }
 
 describe.each([
-  ['dicts', false],
-  ['Sample objects', true],
-])('fuzz: samples (%s) read alone from mutated dumps', (_, sampleObjects) => {
+  ['dicts', {}],
+  ['Sample objects', { sampleObjects: true }],
+  ['holding tensors', { tensors: true }],
+])('fuzz: samples (%s) read alone from mutated dumps', (_, shape: SlimeDumpShape) => {
   it(`${ITERATIONS} cases: equal to a whole read, or a FormatError`, () => {
-    const base = seed(sampleObjects);
+    const { base, pickleShare } = seed(shape);
     const random = prng(20261124);
     let compared = 0;
     for (let i = 0; i < ITERATIONS; i++) {
       // flips in the samples' part of the pickle: past the first batch, most of the time
-      const bytes = flipped(base, random, 0.5, 0.45);
+      const bytes = flipped(base, random, 0.5 * pickleShare, 0.45 * pickleShare);
       const source = bytesSource(`case-${i}.pt`, bytes);
       const whole = formatErrorOr(() => readSlimeDump(source).samples);
       const replay = new PickleReplay();
@@ -76,12 +87,12 @@ describe.each([
   }, 120_000);
 
   it(`${ITERATIONS} cases walked past up to sample 1050, as a helper does: the samples after it equal to a whole read, or a FormatError`, () => {
-    const base = seed(sampleObjects);
+    const { base, pickleShare } = seed(shape);
     const random = prng(20261128);
     let compared = 0;
     for (let i = 0; i < ITERATIONS; i++) {
       // flips in the samples walked past (from the first batch's end on), most of the time
-      const bytes = flipped(base, random, 0.9, 0.06);
+      const bytes = flipped(base, random, 0.9 * pickleShare, 0.06 * pickleShare);
       const source = bytesSource(`case-${i}.pt`, bytes);
       const whole = formatErrorOr(() => readSlimeDump(source).samples);
       let readAgain = false;
