@@ -13,7 +13,7 @@ import { STATUS_COLOURS } from '../timeline/span-colours';
 import { AttrTable } from './AttrTable';
 import { ChatMessages } from './ChatMessages';
 import { CopyButton } from './CopyButton';
-import { TokenFields } from './TokenFields';
+import { TensorFields, TokenFields } from './TokenFields';
 import {
   formatAttrValue,
   formatDuration,
@@ -22,7 +22,7 @@ import {
   formatWallClock,
 } from './format-values';
 import { describeSpanState, pdPhaseRows } from './span-facts';
-import { rewardEntries, TOKEN_FIELDS } from './token-values';
+import { rewardEntries, tensorFields, TOKEN_FIELDS } from './token-values';
 import './details.css';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
@@ -294,8 +294,11 @@ function SampleSection({
   row: RowView | null;
 }) {
   const f = sample.fields;
+  // tensors and long lists of numbers have their own section, with their values on request
+  const tensors = new Set(tensorFields(f).map((t) => t.field));
   const rest: Attrs = {};
-  for (const key of Object.keys(f)) if (!SHOWN_FIELDS.has(key)) rest[key] = f[key];
+  for (const key of Object.keys(f))
+    if (!SHOWN_FIELDS.has(key) && !tensors.has(key)) rest[key] = f[key];
   const reward = rewardEntries(f.reward);
   const response = f.response;
   return (
@@ -383,6 +386,7 @@ function SampleSection({
           testId="sample-metadata"
         />
       )}
+      <TensorFields file={file} rowId={sample.rowId} fields={f} />
       <AttrTable title="other fields" attrs={rest} testId="sample-other" />
     </section>
   );

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Attrs } from '../../src-main/core/model/row';
 import type { FileSummary, LazyValues } from '../../src-main/core/api/trace-api';
 import { useHost } from '../host/host-context';
-import { summariseValues, tokenCounts } from './token-values';
+import { summariseValues, tensorFields, tokenCounts } from './token-values';
 import { CopyButton } from './CopyButton';
 
 /**
@@ -18,18 +18,7 @@ export function TokenFields({
   rowId: number;
   fields: Attrs;
 }) {
-  const host = useHost();
   const { responseLength, counts } = tokenCounts(fields);
-  const [loaded, setLoaded] = useState<Record<string, LazyValues | string | 'loading'>>({});
-  const [expanded, setExpanded] = useState<Record<string, boolean>>({});
-  const load = (field: string) => {
-    setLoaded((prev) => ({ ...prev, [field]: 'loading' }));
-    host.api.getLazyValues(file.fileId, rowId, field).then(
-      (values) => setLoaded((prev) => ({ ...prev, [field]: values })),
-      (e: unknown) =>
-        setLoaded((prev) => ({ ...prev, [field]: e instanceof Error ? e.message : String(e) })),
-    );
-  };
   if (responseLength === null && counts.length === 0) return null;
   return (
     <div className="token-fields" data-testid="token-counts">
@@ -42,59 +31,125 @@ export function TokenFields({
               <td data-testid="response-length">{responseLength}</td>
             </tr>
           )}
-          {counts.map(({ field, length }) => {
-            const value = loaded[field];
-            return (
-              <tr key={field} data-field={field}>
-                <th>{field}</th>
-                <td>
-                  <span className="token-length" data-testid={`length-${field}`}>
-                    {length}
-                  </span>{' '}
-                  {value === undefined ? (
-                    <button
-                      type="button"
-                      className="button small"
-                      onClick={() => load(field)}
-                      data-testid={`load-${field}`}
-                      disabled={length === 0}
-                    >
-                      Load values
-                    </button>
-                  ) : value === 'loading' ? (
-                    <span className="muted">loading…</span>
-                  ) : typeof value === 'string' ? (
-                    <span className="error-code">{value}</span>
-                  ) : (
-                    <>
-                      <CopyButton
-                        text={() => JSON.stringify(value.values)}
-                        label="Copy"
-                        title={`Copy ${field} as JSON`}
-                      />{' '}
-                      <button
-                        type="button"
-                        className="button small"
-                        onClick={() => setExpanded((p) => ({ ...p, [field]: !p[field] }))}
-                      >
-                        {expanded[field] ? 'Less' : 'All'}
-                      </button>
-                      <code className="token-values" data-testid={`values-${field}`}>
-                        {expanded[field]
-                          ? value.values.join(' ')
-                          : summariseValues(field, value.values)}
-                        {value.values.length < value.length
-                          ? ` (first ${value.values.length} of ${value.length})`
-                          : ''}
-                      </code>
-                    </>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {counts.map(({ field, length }) => (
+            <LoadableValues
+              key={`${rowId} ${field}`}
+              file={file}
+              rowId={rowId}
+              field={field}
+              length={length}
+            >
+              <span className="token-length" data-testid={`length-${field}`}>
+                {length}
+              </span>
+            </LoadableValues>
+          ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * The sample's other tensors (slime's routed experts, top-p token ids, ...) and long lists of
+ * numbers: dtype and shape at once, values when asked, read from the file like the tokens.
+ */
+export function TensorFields({
+  file,
+  rowId,
+  fields,
+}: {
+  file: FileSummary;
+  rowId: number;
+  fields: Attrs;
+}) {
+  const tensors = tensorFields(fields);
+  if (tensors.length === 0) return null;
+  return (
+    <div className="token-fields" data-testid="tensor-fields">
+      <h4>Tensors</h4>
+      <table className="facts">
+        <tbody>
+          {tensors.map(({ field, length, shape, dtype }) => (
+            <LoadableValues
+              key={`${rowId} ${field}`}
+              file={file}
+              rowId={rowId}
+              field={field}
+              length={length}
+            >
+              <span className="token-length" data-testid={`shape-${field}`}>
+                {dtype} [{shape === null ? length : shape.join(' × ')}]
+              </span>
+            </LoadableValues>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One field's row: what it is (`children`), then Load values, then its values and Copy. */
+function LoadableValues({
+  file,
+  rowId,
+  field,
+  length,
+  children,
+}: {
+  file: FileSummary;
+  rowId: number;
+  field: string;
+  length: number;
+  children: ReactNode;
+}) {
+  const host = useHost();
+  const [value, setValue] = useState<LazyValues | string | 'loading' | undefined>(undefined);
+  const [expanded, setExpanded] = useState(false);
+  const load = () => {
+    setValue('loading');
+    host.api
+      .getLazyValues(file.fileId, rowId, field)
+      .then(setValue, (e: unknown) => setValue(e instanceof Error ? e.message : String(e)));
+  };
+  return (
+    <tr data-field={field}>
+      <th title={field}>{field}</th>
+      <td>
+        {children}{' '}
+        {value === undefined ? (
+          <button
+            type="button"
+            className="button small"
+            onClick={load}
+            data-testid={`load-${field}`}
+            disabled={length === 0}
+          >
+            Load values
+          </button>
+        ) : value === 'loading' ? (
+          <span className="muted">loading…</span>
+        ) : typeof value === 'string' ? (
+          <span className="error-code">{value}</span>
+        ) : (
+          <>
+            <CopyButton
+              text={() => JSON.stringify(value.values)}
+              label="Copy"
+              title={`Copy ${field} as JSON`}
+            />{' '}
+            <button type="button" className="button small" onClick={() => setExpanded((e) => !e)}>
+              {expanded ? 'Less' : 'All'}
+            </button>
+            <code className="token-values" data-testid={`values-${field}`}>
+              {expanded ? value.values.join(' ') : summariseValues(field, value.values)}
+              {value.values.length < value.length
+                ? ` (first ${value.values.length} of ${value.length})`
+                : ''}
+            </code>
+          </>
+        )}
+      </td>
+    </tr>
   );
 }

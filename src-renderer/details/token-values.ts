@@ -44,6 +44,34 @@ export function tokenCounts(fields: Attrs): {
   return { responseLength, counts };
 }
 
+export interface TensorField {
+  field: string;
+  /** its element count */
+  length: number;
+  /** a tensor's shape, null for a list of numbers kept as a byte range */
+  shape: number[] | null;
+  dtype: string;
+}
+
+/**
+ * The sample's other fields whose numbers stay in the file until asked for: tensors (slime's
+ * rollout_routed_experts, rollout_top_p_token_ids, ...) and long lists kept as byte ranges.
+ */
+export function tensorFields(fields: Attrs): TensorField[] {
+  const shown = new Set<string>(TOKEN_FIELDS);
+  const out: TensorField[] = [];
+  for (const [field, value] of Object.entries(fields)) {
+    if (shown.has(field) || !value || typeof value !== 'object' || Array.isArray(value)) continue;
+    if (value.$tensor === true && Array.isArray(value.shape)) {
+      const shape = value.shape.map(Number);
+      const length = shape.reduce((n, d) => n * d, 1);
+      out.push({ field, length, shape, dtype: String(value.dtype ?? '?') });
+    } else if (value.$lazy === true && typeof value.length === 'number')
+      out.push({ field, length: value.length, shape: null, dtype: String(value.elemType ?? '?') });
+  }
+  return out;
+}
+
 /** Runs of equal values: a loss mask of 2,000 numbers reads as "0 ×512, 1 ×1488". */
 export function runLengths(values: number[]): { value: number; count: number }[] {
   const runs: { value: number; count: number }[] = [];

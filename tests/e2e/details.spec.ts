@@ -262,6 +262,32 @@ test.describe('details panel', () => {
     ).toBe(true);
   });
 
+  test('a sample’s other tensors: dtype and shape at once, their values on request', async ({
+    page,
+  }) => {
+    // every sample of rollout_tensors.pt holds rollout_routed_experts, int32 [tokens-1, 4, 2]
+    // (slime/README.md), and its top-p token ids
+    await openWithRows(page, 'rollout_tensors.pt');
+    await page.getByTestId('timeline-row').first().click();
+    const tensors = page.getByTestId('tensor-fields');
+    await expect(tensors).toBeVisible();
+    const shape = (await tensors.getByTestId('shape-rollout_routed_experts').textContent())!;
+    const [, tokens] = /^int32 \[(\d+) × 4 × 2\]$/.exec(shape)!;
+    await expect(tensors.getByTestId('shape-rollout_top_p_token_ids')).toHaveText(
+      /^int32 \[\d+\]$/,
+    );
+    // shown here, not again among the other fields
+    await expect(page.getByTestId('sample-other')).not.toContainText('rollout_routed_experts');
+    await tensors.getByTestId('load-rollout_routed_experts').click();
+    await tensors.getByRole('button', { name: 'All' }).click();
+    const values = (await tensors.getByTestId('values-rollout_routed_experts').textContent())!
+      .trim()
+      .split(' ');
+    // every expert id of every token, layer and top-k slot: small non-negative integers
+    expect(values).toHaveLength(Number(tokens) * 8);
+    expect(values.every((v) => /^\d+$/.test(v))).toBe(true);
+  });
+
   test('a chat prompt shows each message with its role, as the sample holds it', async ({
     page,
   }) => {

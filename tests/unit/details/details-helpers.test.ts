@@ -21,6 +21,7 @@ import {
   rewardEntries,
   runLengths,
   summariseValues,
+  tensorFields,
   tokenCounts,
   valueStats,
 } from '../../../src-renderer/details/token-values';
@@ -189,6 +190,33 @@ describe('sample token fields', () => {
     expect(lossMask.length).toBe(fields.response_length);
     expect(lengthOf([1, 2, 3])).toBe(3);
     expect(lengthOf(null)).toBeNull();
+  });
+
+  it("a sample's other tensors and lists kept in the file: their dtype, shape and count, loadable", () => {
+    // rollout_tensors.pt: torch tensors on every sample (slime/README.md)
+    const path = resolve(SLIME, 'rollout_tensors.pt');
+    const source = fixtureSource(path);
+    const tensorsOpened = openTraceFile([source]);
+    const sample = tensorsOpened.samples.read(0, (use) => use(source))!;
+    const details = sampleToDetails(sample);
+    const found = tensorFields(details);
+    const routed = found.find((t) => t.field === 'rollout_routed_experts')!;
+    expect(routed.dtype).toBe('int32');
+    expect(routed.shape).toEqual([expect.any(Number), 4, 2]);
+    expect(routed.length).toBe(routed.shape!.reduce((n, d) => n * d, 1));
+    // the token lists have their own section; nested tensors (multimodal inputs) are shown there
+    const names = found.map((t) => t.field);
+    expect(names).not.toContain('teacher_log_probs');
+    expect(names).not.toContain('multimodal_train_inputs');
+    // what the section offers loads: the values main reads from the file, as many as it says
+    for (const { field, length } of found) {
+      const loaded = readLazyValues(tensorsOpened.format, { kind: 'path', path }, sample, field);
+      expect(loaded.length, field).toBe(length);
+    }
+    // a long list kept as a byte range is one too (its count, no shape)
+    expect(
+      tensorFields({ ids: { $lazy: true, length: 9, elemType: 'int' }, n: 3, tokens: [1] }),
+    ).toEqual([{ field: 'ids', length: 9, shape: null, dtype: 'int' }]);
   });
 
   it('summarises loaded values compactly', () => {
