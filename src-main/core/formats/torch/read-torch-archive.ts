@@ -90,7 +90,8 @@ function loadStorage(pid: PyValue, storages: StorageEntries, pklAt: number): Sto
 export function storageStart(bytes: ByteSource, storage: TensorRef['storage']): number {
   if (storage.entryAt === undefined) return storage.byteOffset;
   return entryDataOffset(bytes, {
-    name: `data/${storage.key}`,
+    // (read when a user asks: the message names the file as well as the storage)
+    name: `data/${storage.key} of ${bytes.name}`,
     method: 0,
     compressedSize: storage.byteLength,
     size: storage.byteLength,
