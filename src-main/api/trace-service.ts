@@ -6,6 +6,7 @@ import type {
   FileError,
   FileSummary,
   LazyValues,
+  SampleFieldPath,
   OpenProgress,
   OpenRequest,
   OpenResult,
@@ -464,7 +465,7 @@ export class TraceService implements TraceApi {
     return this.file(fileId).opened.call('getSample', rowId);
   }
 
-  async getLazyValues(fileId: string, rowId: number, field: string): Promise<LazyValues> {
+  async getLazyValues(fileId: string, rowId: number, field: SampleFieldPath): Promise<LazyValues> {
     return this.file(fileId).opened.call('getLazyValues', rowId, field);
   }
 

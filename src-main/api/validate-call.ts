@@ -11,6 +11,9 @@ import { BadCallError } from '../core/api/call-errors';
 type Check = (value: unknown) => boolean;
 
 const isString: Check = (v) => typeof v === 'string' && v.length > 0 && v.length <= 4096;
+/** a sample field, or the keys down to one nested in its dicts (SampleFieldPath) */
+const isFieldPath: Check = (v) =>
+  isString(v) || (Array.isArray(v) && v.length >= 1 && v.length <= 16 && v.every(isString));
 const isIndex: Check = (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) < 2 ** 31;
 const isIndexList: Check = (v) => Array.isArray(v) && v.length <= 100_000 && v.every(isIndex);
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -127,7 +130,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   getRows: [isString, isIndexList],
   getSpan: [isString, isIndex, isIndex],
   getSample: [isString, isIndex],
-  getLazyValues: [isString, isIndex, isString],
+  getLazyValues: [isString, isIndex, isFieldPath],
   getPerf: [isString],
   getPerfBinRows: [isString, isString, isBinIndex],
   getPerfGroups: [isString, isGroupQuery],

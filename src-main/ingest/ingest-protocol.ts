@@ -5,6 +5,7 @@ import type {
   ExportedFile,
   FileError,
   LazyValues,
+  SampleFieldPath,
   GroupPage,
   GroupQuery,
   RowFacts,
@@ -72,7 +73,7 @@ export interface FileCalls {
   getRows(rowIds: number[]): RowView[];
   getSpan(rowId: number, index: number): SpanDetails;
   getSample(rowId: number): SampleDetails;
-  getLazyValues(rowId: number, field: string): LazyValues;
+  getLazyValues(rowId: number, field: SampleFieldPath): LazyValues;
   /** the perf view's digest (core/open/perf-digest.ts); the whole PerfView stays here */
   getPerf(): PerfDigest;
   getPerfBinRows(seriesKey: string, binIndex: number): number[];

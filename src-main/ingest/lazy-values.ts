@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { LazyValues } from '../core/api/trace-api';
+import { fieldName, type LazyValues, type SampleFieldPath } from '../core/api/trace-api';
 import { bytesSource, type ByteSource } from '../core/bytes/byte-source';
 import { openFileSource, type FileByteSource } from '../core/bytes/file-source';
 import { FormatError } from '../core/bytes/format-error';
@@ -19,10 +19,10 @@ export function readLazyValues(
   format: FormatDescriptor,
   source: IngestSource,
   sample: PyValue | undefined,
-  field: string,
+  field: SampleFieldPath,
 ): LazyValues {
   if (!format.readLazyValues || sample === undefined) {
-    throw new Error(`field ${field} holds no list of numbers`);
+    throw new Error(`field ${fieldName(field)} holds no list of numbers`);
   }
   const read = format.readLazyValues(sample, field, (use) => withSource(source, use), MAX_VALUES);
   return { field, ...read };

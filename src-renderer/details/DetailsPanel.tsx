@@ -22,7 +22,7 @@ import {
   formatWallClock,
 } from './format-values';
 import { describeSpanState, pdPhaseRows } from './span-facts';
-import { rewardEntries, tensorFields, TOKEN_FIELDS } from './token-values';
+import { rewardEntries, tensorFields, TOKEN_FIELDS, withoutPaths } from './token-values';
 import './details.css';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
@@ -295,10 +295,13 @@ function SampleSection({
 }) {
   const f = sample.fields;
   // tensors and long lists of numbers have their own section, with their values on request
-  const tensors = new Set(tensorFields(f).map((t) => t.field));
+  const tensors = tensorFields(f, SHOWN_FIELDS);
   const rest: Attrs = {};
-  for (const key of Object.keys(f))
-    if (!SHOWN_FIELDS.has(key) && !tensors.has(key)) rest[key] = f[key];
+  for (const key of Object.keys(f)) if (!SHOWN_FIELDS.has(key)) rest[key] = f[key];
+  const others = withoutPaths(
+    rest,
+    tensors.map((t) => t.path),
+  );
   const reward = rewardEntries(f.reward);
   const response = f.response;
   return (
@@ -386,8 +389,8 @@ function SampleSection({
           testId="sample-metadata"
         />
       )}
-      <TensorFields file={file} rowId={sample.rowId} fields={f} />
-      <AttrTable title="other fields" attrs={rest} testId="sample-other" />
+      <TensorFields file={file} rowId={sample.rowId} tensors={tensors} />
+      <AttrTable title="other fields" attrs={others} testId="sample-other" />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import type { Attrs } from '../../src-main/core/model/row';
-import type { FileSummary, LazyValues } from '../../src-main/core/api/trace-api';
+import type { FileSummary, LazyValues, SampleFieldPath } from '../../src-main/core/api/trace-api';
 import { useHost } from '../host/host-context';
-import { summariseValues, tensorFields, tokenCounts } from './token-values';
+import { summariseValues, tokenCounts, type TensorField } from './token-values';
 import { CopyButton } from './CopyButton';
 
 /**
@@ -37,6 +37,7 @@ export function TokenFields({
               file={file}
               rowId={rowId}
               field={field}
+              path={field}
               length={length}
             >
               <span className="token-length" data-testid={`length-${field}`}>
@@ -57,25 +58,26 @@ export function TokenFields({
 export function TensorFields({
   file,
   rowId,
-  fields,
+  tensors,
 }: {
   file: FileSummary;
   rowId: number;
-  fields: Attrs;
+  /** tensorFields of the sample */
+  tensors: TensorField[];
 }) {
-  const tensors = tensorFields(fields);
   if (tensors.length === 0) return null;
   return (
     <div className="token-fields" data-testid="tensor-fields">
       <h4>Tensors</h4>
       <table className="facts">
         <tbody>
-          {tensors.map(({ field, length, shape, dtype }) => (
+          {tensors.map(({ field, path, length, shape, dtype }) => (
             <LoadableValues
               key={`${rowId} ${field}`}
               file={file}
               rowId={rowId}
               field={field}
+              path={path}
               length={length}
             >
               <span className="token-length" data-testid={`shape-${field}`}>
@@ -94,12 +96,16 @@ function LoadableValues({
   file,
   rowId,
   field,
+  path,
   length,
   children,
 }: {
   file: FileSummary;
   rowId: number;
+  /** its name (test ids, the copy's title) */
   field: string;
+  /** what getLazyValues is asked for */
+  path: SampleFieldPath;
   length: number;
   children: ReactNode;
 }) {
@@ -109,7 +115,7 @@ function LoadableValues({
   const load = () => {
     setValue('loading');
     host.api
-      .getLazyValues(file.fileId, rowId, field)
+      .getLazyValues(file.fileId, rowId, path)
       .then(setValue, (e: unknown) => setValue(e instanceof Error ? e.message : String(e)));
   };
   return (

@@ -45,7 +45,10 @@ export function tokenCounts(fields: Attrs): {
 }
 
 export interface TensorField {
+  /** its name: the keys down to it joined by dots (multimodal_train_inputs.pixel_values) */
   field: string;
+  /** the keys down to it: one for a field of the sample, more for one nested in its dicts */
+  path: string[];
   /** its element count */
   length: number;
   /** a tensor's shape, null for a list of numbers kept as a byte range */
@@ -53,21 +56,55 @@ export interface TensorField {
   dtype: string;
 }
 
+/** How deep into a sample's dicts tensors are looked for, and how many are listed at most. */
+const TENSOR_DEPTH = 4;
+const MAX_TENSORS = 64;
+
 /**
- * The sample's other fields whose numbers stay in the file until asked for: tensors (slime's
- * rollout_routed_experts, rollout_top_p_token_ids, ...) and long lists kept as byte ranges.
+ * The sample's fields whose numbers stay in the file until asked for, those in `skip` left
+ * out: tensors (slime's rollout_routed_experts, rollout_top_p_token_ids, the tensors of
+ * multimodal_train_inputs by name, ...) and long lists kept as byte ranges.
  */
-export function tensorFields(fields: Attrs): TensorField[] {
-  const shown = new Set<string>(TOKEN_FIELDS);
+export function tensorFields(
+  fields: Attrs,
+  skip: ReadonlySet<string> = new Set(TOKEN_FIELDS),
+): TensorField[] {
   const out: TensorField[] = [];
-  for (const [field, value] of Object.entries(fields)) {
-    if (shown.has(field) || !value || typeof value !== 'object' || Array.isArray(value)) continue;
+  const visit = (value: AttrValue | undefined, path: string[]) => {
+    if (out.length >= MAX_TENSORS || !value || typeof value !== 'object' || Array.isArray(value))
+      return;
+    const field = path.join('.');
     if (value.$tensor === true && Array.isArray(value.shape)) {
       const shape = value.shape.map(Number);
       const length = shape.reduce((n, d) => n * d, 1);
-      out.push({ field, length, shape, dtype: String(value.dtype ?? '?') });
-    } else if (value.$lazy === true && typeof value.length === 'number')
-      out.push({ field, length: value.length, shape: null, dtype: String(value.elemType ?? '?') });
+      out.push({ field, path, length, shape, dtype: String(value.dtype ?? '?') });
+    } else if (value.$lazy === true && typeof value.length === 'number') {
+      const dtype = String(value.elemType ?? '?');
+      out.push({ field, path, length: value.length, shape: null, dtype });
+    } else if (path.length < TENSOR_DEPTH && !Object.keys(value).some((k) => k.startsWith('$')))
+      // a dict of the sample's (not a marker main sent for another kind of value)
+      for (const [key, inner] of Object.entries(value)) visit(inner, [...path, key]);
+  };
+  for (const [key, value] of Object.entries(fields)) if (!skip.has(key)) visit(value, [key]);
+  return out;
+}
+
+/** `fields` without the values at `paths` (dicts along them copied; one left empty dropped). */
+export function withoutPaths(fields: Attrs, paths: readonly string[][]): Attrs {
+  const out: Attrs = { ...fields };
+  for (const path of paths) {
+    const dicts: Attrs[] = [out];
+    let ok = true;
+    for (let k = 0; k < path.length - 1 && ok; k++) {
+      const inner = dicts[k][path[k]];
+      if (!inner || typeof inner !== 'object' || Array.isArray(inner)) ok = false;
+      else dicts.push((dicts[k][path[k]] = { ...(inner as Attrs) }));
+    }
+    if (!ok) continue;
+    delete dicts[path.length - 1][path[path.length - 1]];
+    // a dict that held only tensors is gone too
+    for (let k = path.length - 1; k > 0 && Object.keys(dicts[k]).length === 0; k--)
+      delete dicts[k - 1][path[k - 1]];
   }
   return out;
 }

@@ -286,6 +286,12 @@ test.describe('details panel', () => {
     // every expert id of every token, layer and top-k slot: small non-negative integers
     expect(values).toHaveLength(Number(tokens) * 8);
     expect(values.every((v) => /^\d+$/.test(v))).toBe(true);
+    // a tensor nested in a dict: the image grid of the multimodal inputs (int64 [1 × 3])
+    const grid = 'multimodal_train_inputs.image_grid_thw';
+    await expect(tensors.getByTestId(`shape-${grid}`)).toHaveText('int64 [1 × 3]');
+    await tensors.getByTestId(`load-${grid}`).click();
+    await expect(tensors.getByTestId(`values-${grid}`)).toHaveText(/^\d+ \d+ \d+$/);
+    await expect(page.getByTestId('sample-other')).not.toContainText('image_grid_thw');
   });
 
   test('a chat prompt shows each message with its role, as the sample holds it', async ({

@@ -5,6 +5,7 @@
  * Electron runs. Only plain JSON-able data crosses it.
  */
 
+import type { SampleFieldPath } from '../model/sample-field-path';
 import type { TrendFileProgress, TrendsResult } from '../model/trend';
 import type { RunFileRole, RunJoins } from '../model/run';
 
@@ -295,8 +296,10 @@ export interface SampleDetails {
   fields: Attrs;
 }
 
+export { fieldName, type SampleFieldPath } from '../model/sample-field-path';
+
 export interface LazyValues {
-  field: string;
+  field: SampleFieldPath;
   length: number;
   values: number[];
 }
@@ -498,7 +501,7 @@ export interface TraceApi {
   getRows(fileId: string, rowIds: number[]): Promise<RowView[]>;
   getSpan(fileId: string, rowId: number, index: number): Promise<SpanDetails>;
   getSample(fileId: string, rowId: number): Promise<SampleDetails>;
-  getLazyValues(fileId: string, rowId: number, field: string): Promise<LazyValues>;
+  getLazyValues(fileId: string, rowId: number, field: SampleFieldPath): Promise<LazyValues>;
   /**
    * the perf view as a digest: per distribution its count, stats and bins, the running curve
    * reduced to chart resolution (the whole PerfView stays in the file's worker)

@@ -5,6 +5,7 @@ import type { PerfSummary } from '../model/perf';
 import type { PyValue } from '../model/py-value';
 import type { AttrValue, PackedRow, Row } from '../model/row';
 import type { TraceSamples } from '../model/sample-facts';
+import type { SampleFieldPath } from '../model/sample-field-path';
 
 /**
  * A format: everything the explorer knows about one kind of file, in the format's own folder
@@ -35,12 +36,13 @@ export interface FormatDescriptor<Id extends string = string> {
    */
   groupSources?(path: string): string[];
   /**
-   * Lazy values (capabilities.lazyValues): the numbers of a sample's field that were kept as
-   * a byte range, at most `limit`; `withBytes` opens the file only if they must be re-read.
+   * Lazy values (capabilities.lazyValues): the numbers of a sample's field (or one nested in
+   * its dicts) that were kept as a byte range, at most `limit`; `withBytes` opens the file only
+   * if they must be re-read.
    */
   readLazyValues?(
     sample: PyValue,
-    field: string,
+    field: SampleFieldPath,
     withBytes: <T>(use: (bytes: ByteSource) => T) => T,
     limit: number,
   ): { length: number; values: number[] };

@@ -24,6 +24,7 @@ import {
   tensorFields,
   tokenCounts,
   valueStats,
+  withoutPaths,
 } from '../../../src-renderer/details/token-values';
 import { SLIME, fixtureSource, readJson } from '../../support/fixtures';
 
@@ -204,19 +205,37 @@ describe('sample token fields', () => {
     expect(routed.dtype).toBe('int32');
     expect(routed.shape).toEqual([expect.any(Number), 4, 2]);
     expect(routed.length).toBe(routed.shape!.reduce((n, d) => n * d, 1));
-    // the token lists have their own section; nested tensors (multimodal inputs) are shown there
+    // the token lists have their own section; tensors nested in a dict are found by their keys
     const names = found.map((t) => t.field);
     expect(names).not.toContain('teacher_log_probs');
-    expect(names).not.toContain('multimodal_train_inputs');
+    expect(names).toContain('multimodal_train_inputs.pixel_values');
+    const grid = found.find((t) => t.field === 'multimodal_train_inputs.image_grid_thw')!;
+    expect(grid).toMatchObject({
+      path: ['multimodal_train_inputs', 'image_grid_thw'],
+      shape: [1, 3],
+    });
     // what the section offers loads: the values main reads from the file, as many as it says
-    for (const { field, length } of found) {
-      const loaded = readLazyValues(tensorsOpened.format, { kind: 'path', path }, sample, field);
+    for (const { field, path: keys, length } of found) {
+      const loaded = readLazyValues(tensorsOpened.format, { kind: 'path', path }, sample, keys);
       expect(loaded.length, field).toBe(length);
+      expect(loaded.values, field).toHaveLength(length);
     }
     // a long list kept as a byte range is one too (its count, no shape)
     expect(
       tensorFields({ ids: { $lazy: true, length: 9, elemType: 'int' }, n: 3, tokens: [1] }),
-    ).toEqual([{ field: 'ids', length: 9, shape: null, dtype: 'int' }]);
+    ).toEqual([{ field: 'ids', path: ['ids'], length: 9, shape: null, dtype: 'int' }]);
+    // a marker main sent for another kind of value is no dict to look into
+    expect(tensorFields({ a: { $object: 'm.T', args: [], state: { $tensor: true } } })).toEqual([]);
+  });
+
+  it('the other fields leave out what the tensors section shows, and a dict left empty', () => {
+    const t = { $tensor: true, dtype: 'int32', shape: [2] };
+    const fields = { a: t, mm: { x: t, y: t }, keep: { x: t, n: 1 }, n: 2 };
+    const paths = tensorFields(fields).map((f) => f.path);
+    expect(paths).toEqual([['a'], ['mm', 'x'], ['mm', 'y'], ['keep', 'x']]);
+    expect(withoutPaths(fields, paths)).toEqual({ keep: { n: 1 }, n: 2 });
+    // the sample's own fields are not changed
+    expect(fields.mm).toEqual({ x: t, y: t });
   });
 
   it('summarises loaded values compactly', () => {

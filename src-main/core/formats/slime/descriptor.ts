@@ -1,5 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import type { PendingPart } from '../../bytes/part-reader';
+import { fieldName, valueAtPath, type SampleFieldPath } from '../../model/sample-field-path';
 import { pyKind, type LazyList, type PyValue, type TensorRef } from '../../model/py-value';
 import { buildSlimeCache } from '../../rows/slime-cache';
 import {
@@ -237,18 +238,18 @@ function toJsonScalar(value: PyValue): string | number | boolean | null {
  */
 function readSampleValues(
   sample: PyValue,
-  field: string,
+  field: SampleFieldPath,
   withBytes: <T>(use: (bytes: ByteSource) => T) => T,
   limit: number,
 ): { length: number; values: number[] } {
-  const value =
-    sample && typeof sample === 'object' ? (sample as Record<string, PyValue>)[field] : undefined;
+  // (a tensor nested in a dict: slime's multimodal_train_inputs holds them by name)
+  const value = valueAtPath(sample, field) as PyValue | undefined;
   const kind = pyKind(value);
   if (kind !== 'lazy-list' && kind !== 'tensor') {
     if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
       return { length: value.length, values: value as number[] };
     }
-    throw new Error(`field ${field} holds no list of numbers`);
+    throw new Error(`field ${fieldName(field)} holds no list of numbers`);
   }
   return withBytes((bytes) => {
     if (kind === 'lazy-list') {
