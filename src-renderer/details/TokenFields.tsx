@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import type { Attrs } from '../../src-main/core/model/row';
 import type { FileSummary, LazyValues, SampleFieldPath } from '../../src-main/core/api/trace-api';
 import { useHost } from '../host/host-context';
@@ -120,7 +120,15 @@ function LoadableValues({
   };
   return (
     <tr data-field={field}>
-      <th title={field}>{field}</th>
+      <th title={field}>
+        {/* a long name wraps after a dot or an underscore before anywhere else */}
+        {field.split(/(?<=[._])/).map((part, k) => (
+          <Fragment key={k}>
+            {part}
+            <wbr />
+          </Fragment>
+        ))}
+      </th>
       <td>
         {children}{' '}
         {value === undefined ? (
