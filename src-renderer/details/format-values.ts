@@ -99,7 +99,13 @@ export function describeMarker(value: { [key: string]: AttrValue }): string | nu
   }
   if (value.$tensor === true || value.$ndarray === true) {
     const shape = Array.isArray(value.shape) ? value.shape.join(' × ') : '?';
-    return `${value.$ndarray ? 'array' : 'tensor'} ${String(value.dtype ?? '?')} [${shape}]`;
+    const kind = `${value.$ndarray ? 'array' : 'tensor'} ${String(value.dtype ?? '?')} [${shape}]`;
+    // a small array's numbers, sent with it
+    if (!Array.isArray(value.values)) return kind;
+    const numbers = value.values.map((v) =>
+      typeof v === 'number' && !Number.isInteger(v) ? String(Number(v.toPrecision(6))) : String(v),
+    );
+    return `${kind}: ${numbers.join(' ')}`;
   }
   if (typeof value.$bytes === 'number') return `${formatBytes(value.$bytes)} of bytes`;
   if (typeof value.$class === 'string') return `class ${value.$class}`;

@@ -1,7 +1,10 @@
 import type { AttrValue, Attrs } from '../model/row';
-import { pyKind, type PyValue } from '../model/py-value';
+import { pyKind, type NdArrayRef, type PyValue } from '../model/py-value';
+import { decodeNumbers, dtypeSize } from '../model/dtype-numbers';
 
 const MAX_DEPTH = 32;
+/** numpy arrays of up to this many numbers show them (a score per step, an image's grid) */
+const ARRAY_VALUES_SHOWN = 64;
 
 /**
  * A sample's fields as display-ready JSON. Token-sized lists stay byte ranges: the panel shows
@@ -38,8 +41,20 @@ export function toDisplayJson(value: PyValue | undefined, depth: number): AttrVa
       return { $tensor: true, dtype: tensor.dtype, shape: tensor.shape };
     }
     case 'ndarray': {
-      const array = value as { dtype: string; shape: number[] };
-      return { $ndarray: true, dtype: array.dtype, shape: array.shape };
+      const array = value as NdArrayRef;
+      const count = array.shape.reduce((n, d) => n * d, 1);
+      // a small array's numbers came with the sample (slime's prm_scores): shown, not a shape
+      // alone; a larger one's stay described
+      const values =
+        array.data !== undefined && count <= ARRAY_VALUES_SHOWN && dtypeSize(array.dtype) > 0
+          ? decodeNumbers(array.data, array.dtype, count)
+          : undefined;
+      return {
+        $ndarray: true,
+        dtype: array.dtype,
+        shape: array.shape,
+        ...(values ? { values: values.map((v) => (Number.isFinite(v) ? v : String(v))) } : {}),
+      };
     }
     case 'set':
       return (value as { items: PyValue[] }).items.map((item) => toDisplayJson(item, depth + 1));

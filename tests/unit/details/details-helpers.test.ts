@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
-import type { Row, SpanItem } from '../../../src-main/core/model/row';
+import type { AttrValue, Row, SpanItem } from '../../../src-main/core/model/row';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
-import { sampleToDetails } from '../../../src-main/core/open/sample-details';
+import { sampleToDetails, toDisplayJson } from '../../../src-main/core/open/sample-details';
 import { getSpanDetails } from '../../../src-main/core/store/row-views';
 import { readLazyValues } from '../../../src-main/ingest/lazy-values';
 import { PD_PHASES } from '../../../src-main/core/model/pd-phases';
@@ -226,6 +226,32 @@ describe('sample token fields', () => {
     ).toEqual([{ field: 'ids', path: ['ids'], length: 9, shape: null, dtype: 'int' }]);
     // a marker main sent for another kind of value is no dict to look into
     expect(tensorFields({ a: { $object: 'm.T', args: [], state: { $tensor: true } } })).toEqual([]);
+  });
+
+  it("a small numpy array's numbers come with it and are shown (rollout_tensors.pt's prm_scores)", () => {
+    const path = resolve(SLIME, 'rollout_tensors.pt');
+    const source = fixtureSource(path);
+    const sample = openTraceFile([source]).samples.read(0, (use) => use(source))!;
+    const metadata = sampleToDetails(sample).metadata as Record<string, AttrValue>;
+    // what torch.load gives for samples[0]["metadata"]["prm_scores"] (numpy float32)
+    const torchLoad = [
+      0.2160659283399582, 0.6784967184066772, 0.33419176936149597, 0.3571036458015442,
+    ];
+    expect(metadata.prm_scores).toEqual({
+      $ndarray: true,
+      dtype: 'float32',
+      shape: [4],
+      values: torchLoad,
+    });
+    expect(formatAttrValue(metadata.prm_scores)).toBe(
+      'array float32 [4]: 0.216066 0.678497 0.334192 0.357104',
+    );
+    // a large one stays described
+    const large = toDisplayJson(
+      { $kind: 'ndarray', dtype: 'float32', shape: [65], data: new Uint8Array(260) },
+      0,
+    );
+    expect(large).toEqual({ $ndarray: true, dtype: 'float32', shape: [65] });
   });
 
   it('the other fields leave out what the tensors section shows, and a dict left empty', () => {

@@ -13,6 +13,7 @@ import { readLegacyTorch, sniffLegacyTorch } from '../torch/read-legacy-torch';
 import { PickleCursor } from '../pickle/pickle-cursor';
 import { readPickle } from '../pickle/read-pickle';
 import { dtypeItemSize } from '../torch/storage-types';
+import { decodeNumbers } from '../../model/dtype-numbers';
 import type { PickleItemAt, PickleReplay } from '../pickle/pickle-replay';
 
 export interface SlimeDump {
@@ -248,48 +249,7 @@ export function readTensorValues(
     );
   checkTensorBounds(tensor, itemSize, at);
   const start = at + tensor.storageOffset * itemSize;
-  const bytes = source.read(start, count * itemSize);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: number[] = [];
-  for (let i = 0; i < Math.floor(bytes.length / itemSize); i++) {
-    const o = i * itemSize;
-    switch (tensor.dtype) {
-      case 'float64':
-        out.push(view.getFloat64(o, true));
-        break;
-      case 'float32':
-        out.push(view.getFloat32(o, true));
-        break;
-      case 'int64':
-        out.push(Number(view.getBigInt64(o, true)));
-        break;
-      case 'int32':
-        out.push(view.getInt32(o, true));
-        break;
-      case 'int16':
-        out.push(view.getInt16(o, true));
-        break;
-      case 'int8':
-        out.push(view.getInt8(o));
-        break;
-      case 'uint8':
-      case 'bool':
-        out.push(view.getUint8(o));
-        break;
-      case 'float16':
-        out.push(halfToFloat(view.getUint16(o, true)));
-        break;
-      case 'bfloat16': {
-        const f = new DataView(new ArrayBuffer(4));
-        f.setUint32(0, view.getUint16(o, true) << 16);
-        out.push(f.getFloat32(0));
-        break;
-      }
-      default:
-        out.push(NaN);
-    }
-  }
-  return out;
+  return decodeNumbers(source.read(start, count * itemSize), tensor.dtype, count);
 }
 
 /**
@@ -321,13 +281,4 @@ function checkTensorBounds(tensor: TensorRef, itemSize: number, at: number): voi
   // values are read in storage order from the offset: that range must fit too
   if (!(last < storageElements) || !(offset + count <= storageElements))
     fail(`reaches past its storage (offset ${offset}, shape ${shape.join('x')})`);
-}
-
-function halfToFloat(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
 }
