@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { describe, expect, it } from 'vitest';
-import type { AttrValue, Row, SpanItem } from '../../../src-main/core/model/row';
+import type { AttrValue, Attrs, Row, SpanItem } from '../../../src-main/core/model/row';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { sampleToDetails, toDisplayJson } from '../../../src-main/core/open/sample-details';
 import { getSpanDetails } from '../../../src-main/core/store/row-views';
@@ -262,6 +262,15 @@ describe('sample token fields', () => {
     expect(withoutPaths(fields, paths)).toEqual({ keep: { n: 1 }, n: 2 });
     // the sample's own fields are not changed
     expect(fields.mm).toEqual({ x: t, y: t });
+    // a key "__proto__" (as JSON.parse makes it from a sample's dict) is a key like any other
+    const hostile = JSON.parse(
+      '{"__proto__": {"x": {"$tensor": true, "dtype": "int32", "shape": [2]}, "n": 1}}',
+    ) as Attrs;
+    const found = tensorFields(hostile);
+    expect(found.map((f) => f.path)).toEqual([['__proto__', 'x']]);
+    const left = withoutPaths(hostile, [found[0].path]);
+    expect(Object.getPrototypeOf(left)).toBe(Object.prototype);
+    expect(JSON.stringify(left)).toBe('{"__proto__":{"n":1}}');
   });
 
   it('summarises loaded values compactly', () => {
