@@ -1,67 +1,61 @@
-/** Bytes one value of a dtype takes (torch's and numpy's names alike), 0 for one not known. */
-const DTYPE_SIZES: Record<string, number> = {
-  float64: 8,
-  float32: 4,
-  float16: 2,
-  bfloat16: 2,
-  int64: 8,
-  int32: 4,
-  int16: 2,
-  int8: 1,
-  uint8: 1,
-  bool: 1,
-};
+/**
+ * Reading one value of a dtype (torch's and numpy's names alike) at a byte offset, little-endian
+ * as torch and numpy write them on the machines that train.
+ */
+const READERS = new Map<string, (view: DataView, at: number) => number>([
+  ['float64', (view, at) => view.getFloat64(at, true)],
+  ['float32', (view, at) => view.getFloat32(at, true)],
+  ['float16', (view, at) => halfToFloat(view.getUint16(at, true))],
+  // the top half of a float32
+  [
+    'bfloat16',
+    (view, at) => new Float32Array(new Uint32Array([view.getUint16(at, true) << 16]).buffer)[0],
+  ],
+  ['int64', (view, at) => Number(view.getBigInt64(at, true))],
+  ['int32', (view, at) => view.getInt32(at, true)],
+  ['int16', (view, at) => view.getInt16(at, true)],
+  ['int8', (view, at) => view.getInt8(at)],
+  ['uint8', (view, at) => view.getUint8(at)],
+  ['bool', (view, at) => view.getUint8(at)],
+]);
 
+/** Bytes one value of a dtype takes (complex ones are sized, not read). */
+const SIZES = new Map<string, number>([
+  ['float64', 8],
+  ['float32', 4],
+  ['float16', 2],
+  ['bfloat16', 2],
+  ['int64', 8],
+  ['int32', 4],
+  ['int16', 2],
+  ['int8', 1],
+  ['uint8', 1],
+  ['bool', 1],
+  ['complex64', 8],
+  ['complex128', 16],
+]);
+
+/** Bytes one value of `dtype` takes, 0 for a dtype not known here. */
 export function dtypeSize(dtype: string): number {
-  return DTYPE_SIZES[dtype] ?? 0;
+  return SIZES.get(dtype) ?? 0;
+}
+
+/** Whether decodeNumbers reads values of `dtype` (else it gives NaN for each). */
+export function decodesDtype(dtype: string): boolean {
+  return READERS.has(dtype);
 }
 
 /**
- * The first `count` values of `dtype` in `bytes`, little-endian as torch and numpy write them
- * on the machines that train (fewer when the bytes end first); NaN for each value of a dtype
- * not known here.
+ * The first `count` values of `dtype` in `bytes` (fewer when the bytes end first); NaN for each
+ * value of a dtype not read here.
  */
 export function decodeNumbers(bytes: Uint8Array, dtype: string, count: number): number[] {
   const size = dtypeSize(dtype) || 1;
+  const read = READERS.get(dtype);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = Math.min(count, Math.floor(bytes.length / size));
   const out: number[] = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    const o = i * size;
-    switch (dtype) {
-      case 'float64':
-        out[i] = view.getFloat64(o, true);
-        break;
-      case 'float32':
-        out[i] = view.getFloat32(o, true);
-        break;
-      case 'int64':
-        out[i] = Number(view.getBigInt64(o, true));
-        break;
-      case 'int32':
-        out[i] = view.getInt32(o, true);
-        break;
-      case 'int16':
-        out[i] = view.getInt16(o, true);
-        break;
-      case 'int8':
-        out[i] = view.getInt8(o);
-        break;
-      case 'uint8':
-      case 'bool':
-        out[i] = view.getUint8(o);
-        break;
-      case 'float16':
-        out[i] = halfToFloat(view.getUint16(o, true));
-        break;
-      case 'bfloat16':
-        // the top half of a float32
-        out[i] = new Float32Array(new Uint32Array([view.getUint16(o, true) << 16]).buffer)[0];
-        break;
-      default:
-        out[i] = NaN;
-    }
-  }
+  for (let i = 0; i < n; i++) out[i] = read ? read(view, i * size) : NaN;
   return out;
 }
 

@@ -1,6 +1,6 @@
 import type { AttrValue, Attrs } from '../model/row';
 import { pyKind, type NdArrayRef, type PyValue } from '../model/py-value';
-import { decodeNumbers, dtypeSize } from '../model/dtype-numbers';
+import { decodeNumbers, decodesDtype } from '../model/dtype-numbers';
 
 const MAX_DEPTH = 32;
 /** numpy arrays of up to this many numbers show them (a score per step, an image's grid) */
@@ -46,7 +46,7 @@ export function toDisplayJson(value: PyValue | undefined, depth: number): AttrVa
       // a small array's numbers came with the sample (slime's prm_scores): shown, not a shape
       // alone; a larger one's stay described
       const values =
-        array.data !== undefined && count <= ARRAY_VALUES_SHOWN && dtypeSize(array.dtype) > 0
+        array.data !== undefined && count <= ARRAY_VALUES_SHOWN && decodesDtype(array.dtype)
           ? decodeNumbers(array.data, array.dtype, count)
           : undefined;
       return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeNumbers, dtypeSize } from '../../../src-main/core/model/dtype-numbers';
+import { decodeNumbers, decodesDtype, dtypeSize } from '../../../src-main/core/model/dtype-numbers';
+import { dtypeItemSize, storageDtype } from '../../../src-main/core/formats/torch/storage-types';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 
@@ -30,8 +31,24 @@ describe('numbers of a dtype, little-endian (torch storages, numpy arrays)', () 
 
   it('no more values than the bytes hold; NaN for a dtype not known', () => {
     expect(decodeNumbers(bytes(0, 0, 0x80, 0x3f, 0), 'float32', 5)).toEqual([1]);
-    expect(decodeNumbers(bytes(1, 2), 'complex64', 2)).toEqual([NaN, NaN]);
-    expect(dtypeSize('complex64')).toBe(0);
+    // complex values are sized as torch stores them (8 bytes a complex64), not read
+    expect(decodeNumbers(new Uint8Array(16), 'complex64', 2)).toEqual([NaN, NaN]);
+    expect(decodeNumbers(bytes(1, 2), 'mystery', 2)).toEqual([NaN, NaN]);
+    expect(dtypeSize('complex64')).toBe(8);
     expect(dtypeSize('bfloat16')).toBe(2);
+    expect(dtypeSize('mystery')).toBe(0);
+    expect([decodesDtype('bfloat16'), decodesDtype('complex64'), decodesDtype('toString')]).toEqual(
+      [true, false, false],
+    );
+  });
+
+  it("a torch storage's dtype and element size from the same table; a class a pickle made up reads as bytes", () => {
+    expect(storageDtype('torch.ComplexDoubleStorage')).toEqual({
+      dtype: 'complex128',
+      itemSize: 16,
+    });
+    expect(storageDtype('torch.BFloat16Storage')).toEqual({ dtype: 'bfloat16', itemSize: 2 });
+    expect(storageDtype('torch.constructor')).toEqual({ dtype: 'uint8', itemSize: 1 });
+    expect(dtypeItemSize('mystery')).toBe(1);
   });
 });

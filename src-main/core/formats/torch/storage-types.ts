@@ -1,26 +1,28 @@
-/** torch storage class names -> element dtype and size in bytes. */
-const STORAGE_DTYPES: Record<string, [string, number]> = {
-  DoubleStorage: ['float64', 8],
-  FloatStorage: ['float32', 4],
-  HalfStorage: ['float16', 2],
-  BFloat16Storage: ['bfloat16', 2],
-  LongStorage: ['int64', 8],
-  IntStorage: ['int32', 4],
-  ShortStorage: ['int16', 2],
-  CharStorage: ['int8', 1],
-  ByteStorage: ['uint8', 1],
-  BoolStorage: ['bool', 1],
-  UntypedStorage: ['uint8', 1],
-  ComplexFloatStorage: ['complex64', 8],
-  ComplexDoubleStorage: ['complex128', 16],
-};
+import { dtypeSize } from '../../model/dtype-numbers';
+
+/** torch storage class names -> element dtype (a Map: a pickle names any class it likes). */
+const STORAGE_DTYPES = new Map<string, string>([
+  ['DoubleStorage', 'float64'],
+  ['FloatStorage', 'float32'],
+  ['HalfStorage', 'float16'],
+  ['BFloat16Storage', 'bfloat16'],
+  ['LongStorage', 'int64'],
+  ['IntStorage', 'int32'],
+  ['ShortStorage', 'int16'],
+  ['CharStorage', 'int8'],
+  ['ByteStorage', 'uint8'],
+  ['BoolStorage', 'bool'],
+  ['UntypedStorage', 'uint8'],
+  ['ComplexFloatStorage', 'complex64'],
+  ['ComplexDoubleStorage', 'complex128'],
+]);
 
 export function storageDtype(storageClassName: string): { dtype: string; itemSize: number } {
-  const [dtype, itemSize] = STORAGE_DTYPES[storageClassName.split('.').pop() ?? ''] ?? ['uint8', 1];
-  return { dtype, itemSize };
+  const dtype = STORAGE_DTYPES.get(storageClassName.split('.').pop() ?? '') ?? 'uint8';
+  return { dtype, itemSize: dtypeItemSize(dtype) };
 }
 
+/** Bytes an element of a storage of `dtype` takes (one not known: read as bytes). */
 export function dtypeItemSize(dtype: string): number {
-  for (const [name, size] of Object.values(STORAGE_DTYPES)) if (name === dtype) return size;
-  return 1;
+  return dtypeSize(dtype) || 1;
 }
