@@ -54,6 +54,28 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** `source` as it is, each read's byte range recorded in `reads` */
+function recordingReads(source: ByteSource) {
+  const reads: [number, number][] = [];
+  const recording: ByteSource = {
+    name: source.name,
+    path: source.path,
+    size: source.size,
+    modifiedMs: source.modifiedMs,
+    read: (offset, length, into) => {
+      reads.push([offset, offset + length]);
+      return source.read(offset, length, into);
+    },
+  };
+  return { recording, reads };
+}
+
+/** a sample as details show it: its keys but the trace (the reader's depth marks left out) */
+const traceless = (sample: PyValue) =>
+  Object.fromEntries(
+    Object.entries(sample as Record<string, PyValue>).filter(([k]) => k !== 'trace'),
+  );
+
 /** the dump read as the app reads it: each sample let go as it completes, where it lies kept */
 const readLettingGo = (replay: PickleReplay | undefined) => readReplaying(source, replay, true);
 
@@ -205,16 +227,8 @@ describe('samples holding tensors (torch storages named by persistent ids)', () 
   });
 
   it("opening reads no storage's bytes, nor its entry's header: only a tensor's values do", () => {
-    const reads: [number, number][] = [];
-    const counting: ByteSource = {
-      name: tensors.name,
-      size: tensors.size,
-      read: (offset, length, into) => {
-        reads.push([offset, offset + length]);
-        return tensors.read(offset, length, into);
-      },
-    };
-    const whole = readSlimeDump(counting).samples;
+    const { recording, reads } = recordingReads(tensors);
+    const whole = readSlimeDump(recording).samples;
     const storages = readZipDirectory(tensors).filter((e) => e.name.includes('/data/'));
     expect(storages).toHaveLength(SAMPLES * 2);
     const inStorages = (at: [number, number]) =>
@@ -255,26 +269,12 @@ describe('samples holding tensors (torch storages named by persistent ids)', () 
   it('an open dump reads them again from the file, tensors and all', () => {
     const whole = readSlimeDump(tensors).samples;
     const opened = slimeFormat.open([tensors], {});
-    let reads = 0;
-    const counting: ByteSource = {
-      name: tensors.name,
-      path: tensors.path,
-      size: tensors.size,
-      modifiedMs: tensors.modifiedMs,
-      read: (offset, length, into) => {
-        reads++;
-        return tensors.read(offset, length, into);
-      },
-    };
-    const withBytes: WithBytes = (use) => use(counting);
+    const { recording, reads } = recordingReads(tensors);
+    const withBytes: WithBytes = (use) => use(recording);
     for (const i of [0, 999, 1000, 1500, SAMPLES - 1]) {
-      const before = reads;
-      // as details show it: its keys but the trace (the reader's depth marks left out)
-      const traceless = Object.fromEntries(
-        Object.entries(whole[i] as Record<string, PyValue>).filter(([k]) => k !== 'trace'),
-      );
-      expect(opened.samples.read(i, withBytes)).toEqual(traceless);
-      expect(reads > before).toBe(i >= 1000);
+      const before = reads.length;
+      expect(opened.samples.read(i, withBytes)).toEqual(traceless(whole[i]));
+      expect(reads.length > before).toBe(i >= 1000);
     }
   });
 });
@@ -472,33 +472,18 @@ describe('where an item lies, opcode by opcode', () => {
 
 describe('an open dump keeps its samples in the file (slime descriptor)', () => {
   /** a sample as details show it: its keys but the trace (the reader's depth marks left out) */
-  const traceless = (sample: PyValue) =>
-    Object.fromEntries(
-      Object.entries(sample as Record<string, PyValue>).filter(([k]) => k !== 'trace'),
-    );
-
   it('reads every sample after the first batch again from the file, the same as a whole read', () => {
     const whole = readSlimeDump(source).samples;
     const opened = slimeFormat.open([source], {});
     expect(opened.samples.count).toBe(SAMPLES);
     // the file's bytes read: a kept sample's file is only looked at (its size and time)
-    let reads = 0;
-    const counting: ByteSource = {
-      name: source.name,
-      path: source.path,
-      size: source.size,
-      modifiedMs: source.modifiedMs,
-      read: (offset, length, into) => {
-        reads++;
-        return source.read(offset, length, into);
-      },
-    };
-    const withBytes: WithBytes = (use) => use(counting);
+    const { recording, reads } = recordingReads(source);
+    const withBytes: WithBytes = (use) => use(recording);
     for (let i = 0; i < SAMPLES; i++) {
-      const before = reads;
+      const before = reads.length;
       expect(opened.samples.read(i, withBytes)).toEqual(traceless(whole[i]));
       // the first batch was appended before the list was known: kept; the rest read again
-      expect(reads > before).toBe(i >= 1000);
+      expect(reads.length > before).toBe(i >= 1000);
     }
     expect(opened.samples.read(SAMPLES, withBytes)).toBeUndefined();
   });

@@ -19,7 +19,7 @@ import { unpackItems } from '../../../src-main/core/rows/packed-items';
 import type { WithBytes } from '../../../src-main/core/model/sample-facts';
 import { reopeningFile } from '../../support/reopening-file';
 // the bench's writer: dumps shaped like slime's (CPython's memo use, batches of 1000)
-import { writeSlimeDump } from '../../bench/slime-dump-writer.mjs';
+import { writeSlimeDump, type SlimeDumpShape } from '../../bench/slime-dump-writer.mjs';
 
 // A dump read by two threads (open/read-in-parts.ts) must open exactly as one thread reads it:
 // every row and item, each sample's facts, the perf summary, the notices, and every sample read
@@ -122,15 +122,16 @@ function countingReads(source: ByteSource): ByteSource & { bytesRead(): number }
   };
 }
 
+/** a row as text: a deep comparison of 20k rows' items one by one takes seconds */
+const rowText = ({ packed, ...fields }: FormatOpened['rows'][number]) =>
+  JSON.stringify([fields, unpackItems(packed)]);
+
 /** `parts` opens as `whole` (the dump at `file` read by one thread) */
 function expectSameOpen(parts: FormatOpened, reference = whole, file = path) {
   const whole = reference;
   // the dump opened again for each sample read again, as the app does
   const withFile: WithBytes = (use) => reopeningFile(file)(use);
   expect(parts.rows.length).toBe(whole.rows.length);
-  // as text: a deep comparison of 20k rows' items one by one takes seconds
-  const rowText = ({ packed, ...fields }: FormatOpened['rows'][number]) =>
-    JSON.stringify([fields, unpackItems(packed)]);
   parts.rows.forEach((row, k) => {
     const text = rowText(row);
     if (text !== rowText(whole.rows[k])) expect(text, `row ${k}`).toBe(rowText(whole.rows[k]));
@@ -231,43 +232,39 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
   });
 
-  it('a dump of Sample objects (NEWOBJ, then BUILD from their dict) too: the helper walks past the objects before its part', () => {
-    const objectsPath = join(dir, 'rollout_objects.pt');
-    writeSlimeDump(objectsPath, Infinity, 20, SAMPLES, {
-      resumedGroups: 3,
-      rolloutId: 7,
-      sampleObjects: true,
-    });
-    const oneThread = slimeFormat.open([openFileSource(objectsPath)], {});
-    // the same samples as the dict dump: the same rows
-    const rowText = ({ packed, ...fields }: FormatOpened['rows'][number]) =>
-      JSON.stringify([fields, unpackItems(packed)]);
-    expect(oneThread.rows.map(rowText)).toEqual(whole.rows.map(rowText));
+  /**
+   * The dict dump's samples written in another `shape` (file `name`), opened by one thread and
+   * in parts (the file's bytes read counted)
+   */
+  function shapedInParts(name: string, shape: SlimeDumpShape) {
+    const shapedPath = join(dir, name);
+    writeSlimeDump(shapedPath, Infinity, 20, SAMPLES, { resumedGroups: 3, rolloutId: 7, ...shape });
+    const oneThread = slimeFormat.open([openFileSource(shapedPath)], {});
     const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const parts = slimeFormat.open([openFileSource(objectsPath)], {
+    const file = countingReads(openFileSource(shapedPath));
+    const parts = slimeFormat.open([file], {
       partReader: inProcessReader(log),
       splitMinBytes: 0,
     });
+    return { shapedPath, oneThread, log, file, parts };
+  }
+
+  it('a dump of Sample objects (NEWOBJ, then BUILD from their dict) too: the helper walks past the objects before its part', () => {
+    const { shapedPath, oneThread, log, parts } = shapedInParts('rollout_objects.pt', {
+      sampleObjects: true,
+    });
+    // the same samples as the dict dump: the same rows
+    expect(oneThread.rows.map(rowText)).toEqual(whole.rows.map(rowText));
     expect(log.failed).toBeUndefined();
     expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
     expect(log.walkedPast).toBe(log.first! - 1000);
     expect(parts.helperShare).toBeGreaterThan(0.2);
-    expectSameOpen(parts, oneThread, objectsPath);
+    expectSameOpen(parts, oneThread, shapedPath);
   });
 
   it('a dump of samples holding tensors too: its part measured against its data pickle, the storages after it never read', () => {
-    const tensorsPath = join(dir, 'rollout_tensors.pt');
-    writeSlimeDump(tensorsPath, Infinity, 20, SAMPLES, {
-      resumedGroups: 3,
-      rolloutId: 7,
+    const { shapedPath, oneThread, log, file, parts } = shapedInParts('rollout_tensors.pt', {
       tensors: true,
-    });
-    const oneThread = slimeFormat.open([openFileSource(tensorsPath)], {});
-    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const file = countingReads(openFileSource(tensorsPath));
-    const parts = slimeFormat.open([file], {
-      partReader: inProcessReader(log),
-      splitMinBytes: 0,
     });
     expect(log.failed).toBeUndefined();
     // half of what was left of the samples' bytes, not of the file's
@@ -275,7 +272,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expect(log.first).toBeLessThan(SAMPLES * 0.6);
     expect(parts.helperShare).toBeGreaterThan(0.4);
     expect(parts.helperShare).toBeLessThan(0.55);
-    expectSameOpen(parts, oneThread, tensorsPath);
+    expectSameOpen(parts, oneThread, shapedPath);
     // the storages (over a fifth of the file) were located, never read
     expect(file.bytesRead()).toBeLessThan(file.size * 0.8);
   });
