@@ -50,11 +50,19 @@ export interface TensorRef {
   shape: number[];
   stride: number[];
   storageOffset: number;
-  /**
-   * storage key in the archive and its absolute byte range in the file (`byteOffset` -1: not
-   * there as they are, a compressed entry, or not located yet: `entryAt`, see StorageRef)
-   */
-  storage: { key: string; byteOffset: number; byteLength: number; dtype: string; entryAt?: number };
+  /** storage key in the archive and its absolute byte range in the file */
+  storage: {
+    key: string;
+    /** where its bytes start in the file; -1 when not there as they are, or not located yet */
+    byteOffset: number;
+    byteLength: number;
+    dtype: string;
+    /**
+     * a zip entry's local header, where its bytes' start is read when its values are (reading
+     * a header per storage while a dump with two tensors a sample opened cost a seventh of it)
+     */
+    entryAt?: number;
+  };
 }
 
 export interface NdArrayRef {

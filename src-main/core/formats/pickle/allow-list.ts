@@ -23,19 +23,8 @@ export interface StorageRef {
   name: 'storage';
   args: PyValue[];
   state: undefined;
-  storage: {
-    key: string;
-    dtype: string;
-    numel: number;
-    /** where its bytes start in the file; -1 when not there as they are, or not located yet */
-    byteOffset: number;
-    byteLength: number;
-    /**
-     * a zip entry's local header, where its bytes' start is read when its values are (reading
-     * a header per storage while a dump with two tensors a sample opened cost a seventh of it)
-     */
-    entryAt?: number;
-  };
+  /** what the tensors built on it hold (TensorRef.storage), and its element count */
+  storage: TensorRef['storage'] & { numel: number };
 }
 
 const isClass = (v: PyValue): v is PyClassRef => pyKind(v) === 'class';
