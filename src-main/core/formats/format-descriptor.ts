@@ -24,6 +24,12 @@ export interface FormatDescriptor<Id extends string = string> {
    */
   sniff(head: Uint8Array, name: string): boolean;
   /**
+   * What `sniff` is handed: 'head' (the default) the first 64 KiB; 'first-line' the head read on
+   * until its first line ends (at most 4 MiB, core/formats/sniff-head.ts), for JSON lines whose
+   * first record may be longer than the head (formats/json-lines/read-json-lines.ts).
+   */
+  readonly sniffReach?: 'head' | 'first-line';
+  /**
    * A file that no format sniffs, claimed anyway so that this format's reader can say what
    * is wrong with it (a `.pt` name: "not a torch.save file"), or opens it as empty.
    */

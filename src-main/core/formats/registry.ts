@@ -1,4 +1,5 @@
 import type { FormatDescriptor } from './format-descriptor';
+import { fixedSniffHead, type SniffHead } from './sniff-head';
 import { slimeFormat } from './slime/descriptor';
 import { otlpFormat } from './otlp/descriptor';
 import { chromeTraceFormat } from './chrome/descriptor';
@@ -22,18 +23,27 @@ export type FormatId = (typeof FORMATS)[number]['id'];
 /** A list of formats to open with: FORMATS, or (in a test) FORMATS and one more. */
 export type FormatList = readonly FormatDescriptor[];
 
-/** How many bytes of a file sniffing sees. */
-export const SNIFF_BYTES = 64 * 1024;
+export { SNIFF_BYTES, sniffHeadAt, sniffHeadOf, type SniffHead } from './sniff-head';
+
+/**
+ * Whether `format` sniffs this file as its own, handed the part of the head it asks for
+ * (sniffReach). A head given as bytes alone is all a 'first-line' format sees.
+ */
+function sniffs(format: FormatDescriptor, head: Uint8Array | SniffHead, name: string): boolean {
+  const sniffHead = head instanceof Uint8Array ? fixedSniffHead(head) : head;
+  const bytes = format.sniffReach === 'first-line' ? sniffHead.throughFirstLine() : sniffHead.bytes;
+  return format.sniff(bytes, name);
+}
 
 /** The format whose sniff accepts this head, else the first that claims the file anyway. */
 export function findFormat(
-  head: Uint8Array,
+  head: Uint8Array | SniffHead,
   name: string,
   size: number,
   formats: FormatList = FORMATS,
 ): FormatDescriptor | null {
   return (
-    formats.find((format) => format.sniff(head, name)) ??
+    formats.find((format) => sniffs(format, head, name)) ??
     formats.find((format) => format.claimUnsniffed?.(name, size) ?? false) ??
     null
   );
@@ -64,11 +74,11 @@ export function folderSourceGroup(path: string, formats: FormatList = FORMATS): 
 
 /** The format whose content this head is (no claims by name or size): for scanning a folder. */
 export function sniffFormat(
-  head: Uint8Array,
+  head: Uint8Array | SniffHead,
   name: string,
   formats: FormatList = FORMATS,
 ): FormatDescriptor | null {
-  return formats.find((format) => format.sniff(head, name)) ?? null;
+  return formats.find((format) => sniffs(format, head, name)) ?? null;
 }
 
 /** The files opened together with `path` as one trace (itself alone for most formats). */
