@@ -7,6 +7,7 @@ import type { OpenedTrace } from '../core/open/open-trace-file';
 import type { RunFiles } from '../ingest/run-files';
 import type { RunJoins } from '../core/model/run';
 import { buildSummaryJson } from './summary-output';
+import { terminalText as t } from '../core/bytes/terminal-text';
 
 /** A run's files, opened: each trace with the path it was opened from. */
 export interface OpenedRun {
@@ -55,7 +56,7 @@ export function formatRunSummaryText(run: OpenedRun): string {
   const { counts, trainer } = run.joins;
   const lines = run.traces.map(
     ({ path, trace }) =>
-      `${trace.summary.formatLabels.short.padEnd(5)} ${relative(process.cwd(), path)}: ${trace.summary.samples} ${trace.summary.formatLabels.samples}`,
+      `${trace.summary.formatLabels.short.padEnd(5)} ${t(relative(process.cwd(), path))}: ${trace.summary.samples} ${trace.summary.formatLabels.samples}`,
   );
   lines.push(
     '',
@@ -67,16 +68,18 @@ export function formatRunSummaryText(run: OpenedRun): string {
   for (const s of run.joins.serverRequestsWithoutSample) {
     const client = s.likelyClient;
     lines.push(
-      `  request ${s.rid} has no sample${s.error ? ' (ERROR on the server)' : ''}` +
+      `  request ${t(String(s.rid))} has no sample${s.error ? ' (ERROR on the server)' : ''}` +
         (client
-          ? `: likely rollout ${String(client.rolloutId)} sample ${String(client.sampleIndex)} attempt ${String(client.attempt)}`
+          ? `: likely rollout ${t(String(client.rolloutId))} sample ${t(String(client.sampleIndex))} attempt ${t(String(client.attempt))}`
           : ''),
     );
   }
   for (const s of run.joins.samplesWithoutServerRequest) {
-    lines.push(`  rollout ${String(s.rolloutId)} sample ${String(s.sampleIndex)}: ${s.reason}`);
+    lines.push(
+      `  rollout ${t(String(s.rolloutId))} sample ${t(String(s.sampleIndex))}: ${t(s.reason)}`,
+    );
   }
-  for (const s of run.skipped) lines.push(`skipped   ${s.path}: ${s.reason}`);
+  for (const s of run.skipped) lines.push(`skipped   ${t(s.path)}: ${t(s.reason)}`);
   return lines.join('\n');
 }
 
