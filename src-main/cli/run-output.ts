@@ -6,6 +6,7 @@ import { writeRunPerfetto } from '../core/run/export-run';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import type { RunFiles } from '../ingest/run-files';
 import type { RunJoins } from '../core/model/run';
+import type { RunExtraJoins } from '../core/model/run-extra';
 import { buildSummaryJson } from './summary-output';
 import { terminalText as t } from '../core/bytes/terminal-text';
 
@@ -46,8 +47,42 @@ export function buildRunSummaryJson(paths: string[], run: OpenedRun) {
       ),
     },
     staleSamples: joins.stale.map(({ file, ...s }) => ({ path: fileOf(file), ...s })),
-    rollouts: joins.rollouts.map(({ file, ...r }) => ({ path: fileOf(file), ...r })),
+    rollouts: joins.rollouts.map(({ file, figures, ...r }) => ({
+      path: fileOf(file),
+      ...r,
+      // with a train dump or request metrics: the rollout's figures (docs/run-extra.md)
+      ...(figures
+        ? {
+            mismatch: figures.mismatch,
+            staleness: figures.staleness,
+            tokensPerDpRank: figures.tokensPerDpRank,
+            requestMetrics: figures.requestMetrics,
+          }
+        : {}),
+    })),
     weightSyncs: joins.versionSyncs,
+    ...(joins.extra ? { extra: extraJson(joins.extra, fileOf) } : {}),
+  };
+}
+
+/** The train dumps' and request metrics' unjoined lists and per-sample figures, by path. */
+function extraJson(extra: RunExtraJoins, fileOf: (file: number) => string) {
+  const withPath = <T extends { file: number }>({ file, ...rest }: T) => ({
+    path: fileOf(file),
+    ...rest,
+  });
+  return {
+    unjoined: {
+      trainWithoutSample: extra.trainWithoutSample.map(withPath),
+      samplesWithoutTrain: extra.samplesWithoutTrain.map(withPath),
+      recordsWithoutSample: extra.recordsWithoutSample.map(withPath),
+      samplesWithoutRecord: extra.samplesWithoutRecord.map(withPath),
+    },
+    samples: extra.samples.map(({ train, requests, ...s }) => ({
+      ...withPath(s),
+      train: train && withPath(train),
+      requests: requests.map(withPath),
+    })),
   };
 }
 
@@ -63,6 +98,16 @@ export function formatRunSummaryText(run: OpenedRun): string {
     `samples   ${counts.samples} (${counts.samplesWithServerRequests} joined to a server request, ${counts.samplesWithoutServerRequest} without)`,
     `requests  ${counts.serverRequests} on the server (${counts.serverRequestsWithoutSample} without a sample)`,
     `stale     ${counts.staleSamples} samples`,
+    ...(counts.train
+      ? [
+          `train     ${counts.train.samples} train samples (${counts.train.joinedSamples} joined to a rollout sample, ${counts.train.unjoinedSamples} without)`,
+        ]
+      : []),
+    ...(counts.requestMetrics
+      ? [
+          `metrics   ${counts.requestMetrics.records} request records (${counts.requestMetrics.recordsWithSample} joined to a sample, ${counts.requestMetrics.recordsWithoutSample} without; ${counts.requestMetrics.samplesWithoutRecord} samples without a record; ${counts.requestMetrics.skippedLines} lines skipped)`,
+        ]
+      : []),
     `trainer   ${trainer.files} files, ${trainer.records} records, ${trainer.skippedLines} lines skipped`,
   );
   for (const s of run.joins.serverRequestsWithoutSample) {

@@ -6,6 +6,7 @@ import type { PyValue } from '../model/py-value';
 import type { AttrValue, PackedRow, Row } from '../model/row';
 import type { TraceSamples } from '../model/sample-facts';
 import type { SampleFieldPath } from '../model/sample-field-path';
+import type { RunRecords } from '../model/run-records';
 
 /**
  * A format: everything the explorer knows about one kind of file, in the format's own folder
@@ -145,6 +146,8 @@ export interface FormatOpened {
   joinedByBootstrapRoom?: boolean;
   /** the share of the file's bytes a second thread read (readPart), when it was read in parts */
   helperShare?: number;
+  /** what other files' samples join to in a run (train samples, request metrics) */
+  runRecords?: RunRecords;
 }
 
 /** A descriptor with its id kept as a literal type, so the registry's id type derives from it. */

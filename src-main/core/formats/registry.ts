@@ -1,6 +1,7 @@
 import type { FormatDescriptor } from './format-descriptor';
 import { fixedSniffHead, type SniffHead } from './sniff-head';
 import { slimeFormat } from './slime/descriptor';
+import { slimeTrainFormat } from './slime-train/descriptor';
 import { otlpFormat } from './otlp/descriptor';
 import { chromeTraceFormat } from './chrome/descriptor';
 import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
@@ -11,6 +12,8 @@ import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
  * Sniffing looks at content, not names: SGLang's collector file is named .json and holds lines.
  */
 export const FORMATS = [
+  // before slime's: both are torch files; the train dump is told by its keys
+  slimeTrainFormat,
   slimeFormat,
   chromeTraceFormat,
   slimeCommTimelineFormat,
@@ -92,7 +95,9 @@ export function siblingFiles(
 
 /** Whether a file of this format is one rollout of samples (a run's trends: a point per file). */
 export function holdsRolloutSamples(formatId: string, formats: FormatList = FORMATS): boolean {
-  return formats.find((format) => format.id === formatId)?.capabilities.samples ?? false;
+  const capabilities = formats.find((format) => format.id === formatId)?.capabilities;
+  // a train dump's samples are a rollout's samples as the trainer saw them: no rollout of their own
+  return (capabilities?.samples ?? false) && capabilities?.trainSamples !== true;
 }
 
 /** Whether a file of this format is a trainer's timeline (a run's trainer lanes). */

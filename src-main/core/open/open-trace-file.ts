@@ -201,6 +201,7 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
     rows: opened.rows,
   };
   if (opened.helperShare !== undefined) trace.helperShare = opened.helperShare;
+  if (opened.runRecords !== undefined) trace.runRecords = opened.runRecords;
   return trace;
 }
 
