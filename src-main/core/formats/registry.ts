@@ -2,6 +2,7 @@ import type { FormatDescriptor } from './format-descriptor';
 import { slimeFormat } from './slime/descriptor';
 import { otlpFormat } from './otlp/descriptor';
 import { chromeTraceFormat } from './chrome/descriptor';
+import { gpuProfileFormat } from './chrome/open/gpu-profile';
 import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
 
 /**
@@ -11,6 +12,8 @@ import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
  */
 export const FORMATS = [
   slimeFormat,
+  // a Kineto trace is a Chrome trace too: the GPU profile sniffs first
+  gpuProfileFormat,
   chromeTraceFormat,
   slimeCommTimelineFormat,
   otlpFormat,

@@ -17,6 +17,11 @@ export interface FormatCapabilities {
    * training phases) with `weight_version`, `global_step`, `rollout_id`: a run's trainer lanes
    */
   trainerTimeline?: boolean;
+  /**
+   * rows are the ranks of a GPU profile (CPU threads and GPU streams as lanes) and the summary
+   * carries `gpuProfile`: HTA's breakdown, overlap, kernel types, idle gaps per rank
+   */
+  gpuProfile?: boolean;
   /** what rows carry, for filters, columns and counts */
   facets: {
     /** samples without a trace are counted (they have no row) */
