@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { countOf } from '../core/model/count-of';
 import type { OpenedTrace } from '../core/open/open-trace-file';
+import { gpuProfileJson, gpuProfileLines } from './gpu-profile-output';
 import type { RolloutFigures } from '../core/model/rollout-figures';
 import { terminalText as t } from '../core/bytes/terminal-text';
 
@@ -30,6 +31,7 @@ export function buildSummaryJson(trace: OpenedTrace) {
     notices: s.notices,
     perf: trace.perf.perf,
     rollout: rolloutJson(trace.perf.rollout),
+    ...(s.gpuProfile ? { gpuProfile: gpuProfileJson(s.gpuProfile) } : {}),
   };
 }
 
@@ -115,6 +117,7 @@ export function formatSummaryText(trace: OpenedTrace): string {
     if (json.skippedLines === 0 || !notice.startsWith(skipNotice))
       lines.push(`note      ${t(notice)}`);
   }
+  if (trace.summary.gpuProfile) lines.push(...gpuProfileLines(trace.summary.gpuProfile));
   const perf = Object.entries(json.perf);
   if (perf.length > 0) {
     lines.push('', formatPerfTable(json.perf));

@@ -1,5 +1,6 @@
 import type { ByteSource } from '../bytes/byte-source';
 import type { PartHelper, PartReader } from '../bytes/part-reader';
+import type { GpuProfile } from '../model/gpu-profile';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
 import type { PerfSummary } from '../model/perf';
 import type { PyValue } from '../model/py-value';
@@ -144,6 +145,8 @@ export interface FormatOpened {
   /** distinct bootstrap_room values, and whether they were joined */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
+  /** capabilities.gpuProfile: the ranks' figures (HTA's breakdown and more) */
+  gpuProfile?: GpuProfile;
   /** the share of the file's bytes a second thread read (readPart), when it was read in parts */
   helperShare?: number;
   /** what other files' samples join to in a run (train samples, request metrics) */

@@ -4,6 +4,7 @@ import { slimeFormat } from './slime/descriptor';
 import { slimeTrainFormat } from './slime-train/descriptor';
 import { otlpFormat } from './otlp/descriptor';
 import { chromeTraceFormat } from './chrome/descriptor';
+import { gpuProfileFormat } from './chrome/open/gpu-profile';
 import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
 
 /**
@@ -15,6 +16,8 @@ export const FORMATS = [
   // before slime's: both are torch files; the train dump is told by its keys
   slimeTrainFormat,
   slimeFormat,
+  // a Kineto trace is a Chrome trace too: the GPU profile sniffs first
+  gpuProfileFormat,
   chromeTraceFormat,
   slimeCommTimelineFormat,
   otlpFormat,

@@ -183,6 +183,7 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
         })),
     };
   }
+  if (opened.gpuProfile !== undefined) summary.gpuProfile = opened.gpuProfile;
   if (opened.bootstrapRooms !== undefined) {
     summary.bootstrapRooms = opened.bootstrapRooms;
     summary.joinedByBootstrapRoom = opened.joinedByBootstrapRoom ?? false;

@@ -14,6 +14,8 @@ import { scanTraceJson } from './scan-trace-json';
 export interface ImportOptions {
   onProgress?: (bytesRead: number, events: number) => void;
   shouldCancel?: () => boolean;
+  /** every top-level key beside traceEvents (Kineto's distributedInfo, baseTimeNanoseconds) */
+  onMetadata?: (key: string, value: unknown) => void;
 }
 
 /** How many skipped events are named in the notice. */
@@ -59,6 +61,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     },
     onMetadata: (key, value) => {
       if (key === 'displayTimeUnit' && typeof value === 'string') trace.displayTimeUnit = value;
+      options.onMetadata?.(key, value);
     },
     onProgress: (bytes) => options.onProgress?.(bytes, events),
     shouldCancel: options.shouldCancel,
