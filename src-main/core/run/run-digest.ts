@@ -1,7 +1,14 @@
 import type { FormatCapabilities } from '../model/file-format';
 import type { TraceSamples } from '../model/sample-facts';
 import type { RunRecords } from '../model/run-records';
-import type { AttrValue, Attrs, PackedRow, Row, SpanItem } from '../model/row';
+import {
+  sourceText,
+  type AttrValue,
+  type Attrs,
+  type PackedRow,
+  type Row,
+  type SpanItem,
+} from '../model/row';
 import { unpackRow } from '../rows/packed-items';
 import type {
   RunFileDigest,
@@ -158,7 +165,7 @@ function trainerDigest(rows: PackedRow[], skippedLines: number): RunTrainerDiges
   let records = 0;
   for (const packed of rows) {
     const row = unpackRow(packed);
-    const process = row.source ?? `rank ${String(row.sample_index)}`;
+    const process = sourceText(row.source) ?? `rank ${String(row.sample_index)}`;
     const byVersion = new Map<number, RunWeightSync>();
     for (const item of row.items) {
       records++;
@@ -187,7 +194,7 @@ function trainerDigest(rows: PackedRow[], skippedLines: number): RunTrainerDiges
     syncs.push(...[...byVersion.values()].sort((a, b) => a.weightVersion - b.weightVersion));
   }
   return {
-    processes: rows.map((r) => r.source ?? ''),
+    processes: rows.map((r) => sourceText(r.source) ?? ''),
     records,
     skippedLines,
     byOperation,
