@@ -87,6 +87,12 @@ function spanHint(item: PackedItemCursor): string | undefined {
   if (typeof tokens === 'number') return `${tokens} tok`;
   const tool = item.attr(0, 'tool');
   if (typeof tool === 'string') return tool;
+  // a trainer's weight sync: which bucket of which version (slime's communication timeline)
+  const bucket = item.attr(0, 'bucket_id');
+  if (typeof bucket === 'number') {
+    const version = item.attr(0, 'weight_version');
+    return typeof version === 'number' ? `bucket ${bucket} · v${version}` : `bucket ${bucket}`;
+  }
   return undefined;
 }
 
