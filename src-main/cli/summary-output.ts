@@ -5,9 +5,14 @@ import { gpuProfileJson, gpuProfileLines } from './gpu-profile-output';
 import type { RolloutFigures } from '../core/model/rollout-figures';
 import { terminalText as t } from '../core/bytes/terminal-text';
 
-/** The machine form of `summary --json`. */
+/**
+ * The machine form of `summary --json`. Blocks a format cannot answer are left out, asked of
+ * its capabilities: the `rollout` block (the rollout's own window, resumed samples, stragglers)
+ * only for a file whose rows are a rollout's samples, never for a Chrome or OpenTelemetry trace.
+ */
 export function buildSummaryJson(trace: OpenedTrace) {
   const s = trace.summary;
+  const holdsRollout = s.capabilities.samples;
   return {
     name: s.name,
     format: s.format,
@@ -30,7 +35,7 @@ export function buildSummaryJson(trace: OpenedTrace) {
     sources: s.sources,
     notices: s.notices,
     perf: trace.perf.perf,
-    rollout: rolloutJson(trace.perf.rollout),
+    ...(holdsRollout ? { rollout: rolloutJson(trace.perf.rollout) } : {}),
     ...(s.gpuProfile ? { gpuProfile: gpuProfileJson(s.gpuProfile) } : {}),
   };
 }
@@ -94,7 +99,7 @@ export function formatSummaryText(trace: OpenedTrace): string {
     `duration  ${json.durationSec === null ? '-' : `${json.durationSec.toFixed(3)} s`}`,
   );
   const rollout = trace.perf.rollout;
-  if (rollout.resumed.length > 0) {
+  if (json.rollout && rollout.resumed.length > 0) {
     // (ours) the figures' window, and the resumed samples slime's viewer span hides an hour in
     const from = t([...new Set(rollout.resumed.map((r) => r.startRolloutId))].join(', '));
     const idle = rollout.breakdownWhole.seconds['idle between attempts'];
@@ -103,7 +108,7 @@ export function formatSummaryText(trace: OpenedTrace): string {
       `resumed   ${rollout.resumed.length} samples from rollout ${from}: ${idle.toFixed(1)} s idle between attempts`,
     );
   }
-  if (rollout.stragglers && trace.summary.capabilities.facets.groups)
+  if (json.rollout && rollout.stragglers && trace.summary.capabilities.facets.groups)
     lines.push(`tail      ${t(rollout.stragglers.sentence)}`);
   if (json.skippedLines > 0) {
     const examples = json.skippedLineExamples

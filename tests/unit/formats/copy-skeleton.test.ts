@@ -77,7 +77,7 @@ beforeAll(() => {
       "$1import { skeletonFormat } from './example-spans/descriptor';\n",
     )
     .replace(
-      /(export const FORMATS = \[\n(?:  \w+,\n)+)\] as const;/,
+      /(export const FORMATS = \[\n[\s\S]*?)\] as const;/,
       '$1  skeletonFormat,\n] as const;',
     );
   expect(added.split('\n').length - text.split('\n').length).toBe(2);
