@@ -1,4 +1,5 @@
 import type { GpuProfile } from '../core/model/gpu-profile';
+import type { GpuProfileComparison, KernelChange } from '../core/compare/compare-gpu-profiles';
 
 /**
  * `summary --json`'s gpuProfile: per rank HTA's temporal breakdown, overlap and kernel types,
@@ -50,3 +51,40 @@ export function gpuProfileLines(profile: GpuProfile): string[] {
   );
   return lines;
 }
+
+/** `compare A B` of two GPU profiles: the answer, then kinds and kernels by the size of the change. */
+export function formatGpuCompareText(
+  names: { a: string; b: string },
+  comparison: GpuProfileComparison,
+  kernelsShown = 20,
+): string {
+  const table = (rows: KernelChange[], label: (r: KernelChange) => string) => {
+    const width = Math.max(6, ...rows.map((r) => label(r).length));
+    const head = `${''.padEnd(width)}  ${'A total'.padStart(10)}  ${'B total'.padStart(10)}  ${'Δ'.padStart(10)}  ${'A n'.padStart(6)}  ${'B n'.padStart(6)}  ${'A mean'.padStart(9)}  ${'B mean'.padStart(9)}`;
+    const body = rows.map(
+      (r) =>
+        `${label(r).padEnd(width)}  ${ms(r.a.totalUs).padStart(10)}  ${ms(r.b.totalUs).padStart(10)}  ${signed(r.deltaUs).padStart(10)}  ${String(r.a.count).padStart(6)}  ${String(r.b.count).padStart(6)}  ${usShort(r.a.meanUs).padStart(9)}  ${usShort(r.b.meanUs).padStart(9)}`,
+    );
+    return [head, ...body].join('\n');
+  };
+  // the name as written, cut: C++ templates tell apart kernels a short name would merge
+  const kernelName = (r: KernelChange) => {
+    const name = r.name.replace(/^void /, '');
+    return name.length > 60 ? `${name.slice(0, 59)}…` : name;
+  };
+  return [
+    `A  ${names.a}`,
+    `B  ${names.b}`,
+    '',
+    ...comparison.answer,
+    '',
+    'by kind (biggest |Δ| first)',
+    table(comparison.kinds, (r) => r.name),
+    '',
+    `by kernel (biggest |Δ| first; ${Math.min(kernelsShown, comparison.kernels.length)} of ${comparison.kernels.length})`,
+    table(comparison.kernels.slice(0, kernelsShown), kernelName),
+  ].join('\n');
+}
+
+const signed = (us: number) => `${us >= 0 ? '+' : '−'}${ms(Math.abs(us))}`;
+const usShort = (us: number) => (us >= 1000 ? ms(us) : `${Math.round(us)} us`);

@@ -21,6 +21,8 @@ import { findRunFiles, type RunFiles } from '../ingest/run-files';
 import { buildRunSummaryJson, exportRun, formatRunSummaryText, joinRun } from './run-output';
 import { compareDigest, compareTraces } from '../core/compare/compare-traces';
 import { buildCompareJson, formatCompareText } from './compare-output';
+import { compareGpuProfiles } from '../core/compare/compare-gpu-profiles';
+import { formatGpuCompareText } from './gpu-profile-output';
 import { terminalLines } from '../core/bytes/terminal-text';
 
 type Parse = typeof ParseArgs;
@@ -305,10 +307,27 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
   if (positionals.length !== 2) {
     throw new UsageError(`compare takes two files, A and B (${positionals.length} given)`);
   }
-  const [a, b] = positionals.map((p) => {
+  const opened = positionals.map((p) => {
     const path = resolve(p);
     const { groups } = groupsOrThrow(path, 'compare');
-    const trace = openOrThrow(groups[0], false, setup);
+    return { path, trace: openOrThrow(groups[0], false, setup) };
+  });
+  // GPU profiles compare kernel by kernel (HTA's trace diff), not sample by sample
+  const gpu = opened.map((o) => o.trace.summary.gpuProfile);
+  if (gpu[0] && gpu[1]) {
+    const names = { a: opened[0].trace.summary.name, b: opened[1].trace.summary.name };
+    const comparison = compareGpuProfiles(gpu[0], gpu[1]);
+    const out = json
+      ? JSON.stringify({ files: names, ...comparison }, null, 2)
+      : terminalLines(formatGpuCompareText(names, comparison));
+    process.stdout.write(`${out}\n`);
+    return 0;
+  }
+  if (gpu[0] || gpu[1]) {
+    const [x, y] = opened.map((o) => o.trace.summary.formatLabels.noun);
+    throw new UsageError(`cannot compare a ${x} with a ${y}`);
+  }
+  const [a, b] = opened.map(({ path, trace }) => {
     const summary: FileSummary = { ...trace.summary, fileId: path, path };
     return { fileId: path, summary, digest: compareDigest(trace) };
   });

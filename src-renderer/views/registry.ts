@@ -1,6 +1,7 @@
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { Timeline } from '../timeline/Timeline';
 import { PerfView } from '../perf/PerfView';
+import { GpuProfileView } from '../gpu-profile/GpuProfileView';
 import {
   CompareWorkspace,
   GroupsTab,
@@ -39,6 +40,14 @@ export const VIEWS = [
     component: PerfView,
     available: () => true,
     prefetch: ['perf-digest'],
+  },
+  {
+    id: 'gpu',
+    label: 'GPU',
+    title: 'GPU profile: HTA’s breakdown per rank, overlap, kernel types, top kernels, idle gaps',
+    placement: 'tab',
+    component: GpuProfileView,
+    available: (file) => file.capabilities.gpuProfile === true,
   },
   {
     id: 'groups',

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
 import { writeOtlpFile } from './otlp-writer.mjs';
-import { writeChromeTrace } from './chrome-writer.mjs';
+import { writeChromeTrace, writeKinetoRankTrace } from './chrome-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
@@ -156,6 +156,52 @@ function benchChrome() {
   );
   console.log(`  steps: ${steps(ours)}`);
   console.log(`  gzipped (${mb(statSync(`${path}.gz`).size)} MB): ${gz.seconds.toFixed(2)} s, peak ${gz.peakMb.toFixed(0)} MB; ${steps(gz)}`);
+}
+
+/**
+ * GPU profiles (issue 45): BENCH_GPU_RANKS (default 8) rank traces of BENCH_GPU_MB (default
+ * 300) each opened together as one profile, against JSON.parse of the same files one after
+ * another; then one trace of BENCH_GPU_SINGLE_MB (default 1000) alone. Goals: time within 1x
+ * the JSON.parse baseline, peak below 1x the files' total size; the single trace opens.
+ */
+function benchGpu() {
+  const ranks = Number(process.env.BENCH_GPU_RANKS ?? 8);
+  const size = Number(process.env.BENCH_GPU_MB ?? 300);
+  const dir = join(data, `gpu_${ranks}x${size}mb`);
+  mkdirSync(dir, { recursive: true });
+  const paths = [];
+  for (let rank = 0; rank < ranks; rank++) {
+    const path = join(dir, `rank-${rank}.json`);
+    if (!existsSync(path)) writeKinetoRankTrace(path, size * 1e6, rank);
+    paths.push(path);
+  }
+  const bytes = paths.reduce((s, p) => s + statSync(p).size, 0);
+  console.log(`\n== GPU profile: ${ranks} ranks x ${size} MB (${mb(bytes)} MB) opened together, vs JSON.parse of each file`);
+  const ours = measure(process.execPath, [CLI, 'summary', '--json', dir]);
+  const parsed = JSON.parse(ours.stdout);
+  const out = parsed.files?.[0] ?? parsed;
+  let baseline = null;
+  try {
+    baseline = measure(process.execPath, ['--max-old-space-size=16384', join(root, 'tests/bench/json-parse-files.mjs'), ...paths]);
+  } catch (error) {
+    console.log(`  JSON.parse baseline failed: ${String(error.message).slice(0, 200)}`);
+  }
+  const peakRatio = (ours.peakMb * 1.048576e6) / bytes;
+  console.log(
+    `ours ${ours.seconds.toFixed(2)} s, peak ${ours.peakMb.toFixed(0)} MB (${peakRatio.toFixed(2)}x the files; goal < 1x), ${out.rows} rank rows, ${out.spans} spans` +
+      (baseline
+        ? `; JSON.parse ${baseline.seconds.toFixed(2)} s, peak ${baseline.peakMb.toFixed(0)} MB; time ratio ours/JSON.parse ${(ours.seconds / baseline.seconds).toFixed(2)} (goal <= 1)`
+        : ''),
+  );
+  const single = Number(process.env.BENCH_GPU_SINGLE_MB ?? 1000);
+  if (single > 0) {
+    const path = join(data, `gpu_single_${single}mb.json`);
+    if (!existsSync(path)) writeKinetoRankTrace(path, single * 1e6, 0);
+    const one = measure(process.execPath, [CLI, 'summary', '--json', path]);
+    console.log(
+      `one ${mb(statSync(path).size)} MB trace: ${one.seconds.toFixed(2)} s, peak ${one.peakMb.toFixed(0)} MB (${((one.peakMb * 1.048576e6) / statSync(path).size).toFixed(2)}x the file; goal: it opens)`,
+    );
+  }
 }
 
 function benchEventLoop() {
@@ -611,6 +657,7 @@ if (only === 'export') benchExport();
 if (!only || only === 'compare') await benchCompareHundredK();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'chrome') benchChrome();
+if (!only || only === 'gpu') benchGpu();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
 if (!only || only === 'per-sample') benchPerSample();

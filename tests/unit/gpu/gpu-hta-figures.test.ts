@@ -84,3 +84,33 @@ describe("HTA's figures for the gpu fixture's two ranks", () => {
     expect(profile.notes.join('\n')).toMatch(/rank 0: 602 GPU events of the last profiler step/);
   });
 });
+
+describe('the largest idle gaps and what the CPU did before them', () => {
+  it("rank 0's largest: 56614 us before an FP8 kernel launched 387 us into it, from its op", () => {
+    const gap = rankOf(0).idleGaps[0];
+    expect(gap.us).toBe(56614);
+    expect(gap.launch?.name).toBe('cudaLaunchKernel');
+    expect(gap.op?.name).toBe('fbgemm::FP8RowwiseQuantizedToFloat');
+    expect(Math.round((gap.launch!.startSec - gap.startSec) * 1e6)).toBe(387);
+    expect(gap.cause).toBe('other');
+    expect(gap.kernel.kind).toBe('computation');
+  });
+
+  it('gaps are the largest first, never longer than the idle time, and sum within it', () => {
+    for (const rank of profile.ranks) {
+      const us = rank.idleGaps.map((g) => g.us);
+      expect(us).toEqual([...us].sort((a, b) => b - a));
+      expect(us.reduce((s, u) => s + u, 0)).toBeLessThanOrEqual(rank.temporalBreakdown.idleUs + 1);
+      for (const gap of rank.idleGaps) expect(gap.endSec).toBeGreaterThan(gap.startSec);
+    }
+  });
+
+  it("utilisation's bins average to the busy share of kernel time", () => {
+    for (const rank of profile.ranks) {
+      const { busy } = rank.utilisation;
+      const mean = busy.reduce((s, b) => s + b, 0) / busy.length;
+      const t = rank.temporalBreakdown;
+      expect(mean).toBeCloseTo(1 - t.idleUs / t.kernelUs, 6);
+    }
+  });
+});
