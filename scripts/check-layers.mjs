@@ -58,6 +58,7 @@ export const RENDERER_LAYERS = [
   { layer: 'compare', rank: 9, match: /^src-renderer\/compare\// },
   { layer: 'groups', rank: 9, match: /^src-renderer\/groups\// },
   { layer: 'trends', rank: 9, match: /^src-renderer\/trends\// },
+  { layer: 'gpu-profile', rank: 9, match: /^src-renderer\/gpu-profile\// },
   // the registry: every view by id; the page and the frame ask it
   { layer: 'views', rank: 10, match: /^src-renderer\/views\// },
   { layer: 'page', rank: 11, match: /^src-renderer\/page\// },
