@@ -23,7 +23,16 @@ import { compareDigest, compareTraces } from '../core/compare/compare-traces';
 import { buildCompareJson, formatCompareText } from './compare-output';
 
 type Parse = typeof ParseArgs;
-const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends', 'compare'] as const;
+const COMMANDS = [
+  'serve',
+  'summary',
+  'rows',
+  'perf',
+  'export',
+  'trends',
+  'compare',
+  'sql',
+] as const;
 type Command = (typeof COMMANDS)[number];
 const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
 
@@ -74,6 +83,8 @@ export async function runCommand(
       root: { type: 'string', multiple: true },
       timings: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
+      execute: { type: 'string', short: 'e' },
+      file: { type: 'string', short: 'f' },
     },
   });
   if (values.help) {
@@ -109,6 +120,22 @@ export async function runCommand(
       positionals.map((p) => resolve(p)),
       { json: values.json ?? false, cache: !values['no-cache'] },
     );
+  }
+  const openGroup = (group: string[]) => openOrThrow(group, false, setup);
+  const usage = (message: string) => new UsageError(message);
+  if (command === 'sql') {
+    const { runSqlCommand } = await import('./run-sql');
+    return runSqlCommand(
+      positionals.map((p) => resolve(p)),
+      values,
+      openGroup,
+      usage,
+    );
+  }
+  if (command === 'export' && values.format === 'parquet') {
+    const { runParquetExport } = await import('./run-sql');
+    const paths = positionals.map((p) => resolve(p));
+    return runParquetExport(paths, values.output, openGroup, usage);
   }
   if ((command === 'summary' || command === 'export') && positionals.length > 0) {
     const paths = positionals.map((p) => resolve(p));
