@@ -1,6 +1,7 @@
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { Timeline } from '../timeline/Timeline';
 import { PerfView } from '../perf/PerfView';
+import { QueryView } from '../query/QueryView';
 import { CompareWorkspace, GroupsTab, RunWorkspace, TrendsWorkspace } from './workspace-views';
 import type { TabViewDefinition, ViewDefinition, WorkspaceViewDefinition } from './view-types';
 
@@ -32,6 +33,14 @@ export const VIEWS = [
     placement: 'tab',
     component: GroupsTab,
     available: (file) => file.capabilities.facets.groups,
+  },
+  {
+    id: 'query',
+    label: 'Query',
+    title: 'SQL over this file’s samples, spans, events, PD phases, server requests, perf',
+    placement: 'tab',
+    component: QueryView,
+    available: () => true,
   },
   {
     id: 'compare',
