@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SqlCell, SqlResultColumn } from '../../src-main/core/api/trace-api';
 
 const ROW_PX = 24;
@@ -45,7 +45,7 @@ export function ResultTable({
     for (let p = Math.floor(first / PAGE_ROWS); p <= Math.floor((last - 1) / PAGE_ROWS); p++)
       if (!pages.page(p)) pages.want(p);
   }, [first, last, pages]);
-  const template = `4em repeat(${pages.columns.length}, minmax(6em, max-content))`;
+  const template = useMemo(() => columnTemplate(pages), [pages]);
   return (
     <div
       className="sql-result"
@@ -88,4 +88,26 @@ export function ResultTable({
       </div>
     </div>
   );
+}
+
+/** monospace character width at 12px, and the widest a column starts (its cells then cut) */
+const CHAR_PX = 7.3;
+const MAX_COLUMN_PX = 420;
+
+/**
+ * One set of column widths for the header and every row (each row is its own grid): from the
+ * names, types and first page's values, so columns line up however far the table scrolls.
+ */
+function columnTemplate(pages: ResultPages): string {
+  const first = pages.page(0) ?? [];
+  const widths = pages.columns.map((column, k) => {
+    let chars = Math.max(column.name.length, column.type.length);
+    for (let r = 0; r < first.length && r < 500; r++) {
+      const value = first[r][k];
+      chars = Math.max(chars, value === null ? 4 : String(value).length);
+    }
+    return Math.min(MAX_COLUMN_PX, Math.ceil(chars * CHAR_PX) + 18);
+  });
+  const rowNumber = Math.ceil(String(pages.rowCount).length * CHAR_PX) + 18;
+  return [rowNumber, ...widths].map((px) => `${px}px`).join(' ');
 }
