@@ -20,7 +20,18 @@ type Ok = Extract<SqlAnswer, { columns: unknown }>;
  * cancel, the result paged into a virtualized table; a result with `row` (and `file`) links
  * each row to its sample, and "Show these samples" filters the timeline to them.
  */
-export function QueryPanel({ fileIds }: { fileIds: string[] }) {
+export function QueryPanel({
+  fileIds,
+  onOpenSample,
+}: {
+  /** the files queried together: `file` k in the tables is fileIds[k] */
+  fileIds: string[];
+  /**
+   * where a row's sample opens (a run tab shows it in its own panel); by default the file's
+   * timeline, with "Show these samples" filtering it
+   */
+  onOpenSample?: (file: number, rowId: number) => void;
+}) {
   const host = useHost();
   const editor = useRef<SqlEditorHandle | null>(null);
   const text = useRef(EXAMPLE_QUERIES[0].sql);
@@ -82,6 +93,10 @@ export function QueryPanel({ fileIds }: { fileIds: string[] }) {
     const fileId = fileIdOf(row);
     const rowId = Number(row[link!.row]);
     if (fileId === null || !Number.isInteger(rowId)) return;
+    if (onOpenSample) {
+      onOpenSample(fileIds.indexOf(fileId), rowId);
+      return;
+    }
     const files = useFilesStore.getState();
     files.setCompare(null);
     files.setActive(fileId);
@@ -169,7 +184,7 @@ export function QueryPanel({ fileIds }: { fileIds: string[] }) {
               {ok.rowCount.toLocaleString()} rows{ok.truncated ? ' (cut: the query had more)' : ''}{' '}
               in {ok.queryMs.toFixed(0)} ms
             </span>
-            {link && (
+            {link && !onOpenSample && (
               <button
                 type="button"
                 className="button small"
