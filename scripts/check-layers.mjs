@@ -28,7 +28,9 @@ export const CORE_LAYERS = [
   { layer: 'compare', rank: 6, match: /^src-main\/core\/compare\// },
   { layer: 'export', rank: 6, match: /^src-main\/core\/export\// },
   { layer: 'run', rank: 7, match: /^src-main\/core\/run\// },
-  { layer: 'api', rank: 8, match: /^src-main\/core\/api\// },
+  // tables for SQL, made from a file's store and its run joins
+  { layer: 'sql', rank: 8, match: /^src-main\/core\/sql\// },
+  { layer: 'api', rank: 9, match: /^src-main\/core\/api\// },
 ];
 
 /**
@@ -164,6 +166,7 @@ export const RENDERER_VALUE_MODULES = {
   'src-main/core/model/pd-phases': 'the PD phase order and colours (data)',
   'src-main/core/model/group-wall-ratio':
     "a group's wall time over its median sample: the groups view's column and its sort",
+  'src-main/core/model/sql-schema': "the SQL tables and columns: the Query view's completion (data)",
   'src-main/core/model/count-of':
     'a count with its noun ("1 file", "2 files"), worded as main words it',
 };

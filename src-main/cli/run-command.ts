@@ -26,7 +26,16 @@ import { formatGpuCompareText } from './gpu-profile-output';
 import { terminalLines } from '../core/bytes/terminal-text';
 
 type Parse = typeof ParseArgs;
-const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends', 'compare'] as const;
+const COMMANDS = [
+  'serve',
+  'summary',
+  'rows',
+  'perf',
+  'export',
+  'trends',
+  'compare',
+  'sql',
+] as const;
 type Command = (typeof COMMANDS)[number];
 const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
 
@@ -77,6 +86,8 @@ export async function runCommand(
       root: { type: 'string', multiple: true },
       timings: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
+      execute: { type: 'string', short: 'e' },
+      file: { type: 'string', short: 'f' },
     },
   });
   if (values.help) {
@@ -112,6 +123,22 @@ export async function runCommand(
       positionals.map((p) => resolve(p)),
       { json: values.json ?? false, cache: !values['no-cache'] },
     );
+  }
+  const openGroup = (group: string[]) => openOrThrow(group, false, setup);
+  const usage = (message: string) => new UsageError(message);
+  if (command === 'sql') {
+    const { runSqlCommand } = await import('./run-sql');
+    return runSqlCommand(
+      positionals.map((p) => resolve(p)),
+      values,
+      openGroup,
+      usage,
+    );
+  }
+  if (command === 'export' && values.format === 'parquet') {
+    const { runParquetExport } = await import('./run-sql');
+    const paths = positionals.map((p) => resolve(p));
+    return runParquetExport(paths, values.output, openGroup, usage);
   }
   if ((command === 'summary' || command === 'export') && positionals.length > 0) {
     const paths = positionals.map((p) => resolve(p));

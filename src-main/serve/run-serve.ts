@@ -1,3 +1,4 @@
+import { sqlInWorker } from '../sql/sql-client';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TraceService } from '../api/trace-service';
@@ -40,6 +41,7 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
     { run: computeTrends, cacheDir: defaultCacheDir() },
     policy,
     uploads,
+    sqlInWorker,
   );
   const handle = await startServeMode({
     api: service,

@@ -211,6 +211,20 @@ export function Timeline({
     },
   });
 
+  // a row selected elsewhere (a Query result's row) is scrolled into view once the timeline
+  // shows it: the first time its rows include the selected one after mounting
+  const revealed = useRef(false);
+  useEffect(() => {
+    if (revealed.current || !selected) return;
+    const at = rowIds.indexOf(selected.rowId);
+    const el = scroller.current;
+    if (at < 0 || !el) return;
+    revealed.current = true;
+    const top = layout.tops[at];
+    if (top < el.scrollTop || top + layout.heights[at] > el.scrollTop + viewHeight)
+      el.scrollTop = Math.max(0, top - viewHeight / 3);
+  }, [selected, rowIds, layout, viewHeight]);
+
   const secAt = (x: number) =>
     window.startSec + (x / canvasWidth) * (window.endSec - window.startSec);
   const pointer = (event: React.MouseEvent) => {

@@ -1,6 +1,7 @@
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { Timeline } from '../timeline/Timeline';
 import { PerfView } from '../perf/PerfView';
+import { QueryView } from '../query/QueryView';
 import { GpuProfileView } from '../gpu-profile/GpuProfileView';
 import {
   CompareWorkspace,
@@ -57,6 +58,14 @@ export const VIEWS = [
     component: GroupsTab,
     available: (file) => file.capabilities.facets.groups,
     prefetch: ['group-page'],
+  },
+  {
+    id: 'query',
+    label: 'Query',
+    title: 'SQL over this file’s samples, spans, events, PD phases, server requests, perf',
+    placement: 'tab',
+    component: QueryView,
+    available: () => true,
   },
   // workspace views in the order they win the workspace: a run tab, a trends tab, a comparison
   {

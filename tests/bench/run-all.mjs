@@ -14,6 +14,7 @@ import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
 import { benchCompare } from './bench-compare.mjs';
 import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
+import { benchSql } from './bench-sql.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -648,6 +649,15 @@ function benchExport() {
   benchExportLine(path, bytes, measure(process.execPath, [CLI, 'summary', '--json', path]));
 }
 
+/** issue 46: SQL tables, GROUP BY, the Query view's memory, Parquet export (bench-sql.mjs) */
+async function benchSqlDumps() {
+  const path = join(data, 'rows_100000_v3.pt');
+  if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, 100_000);
+  const big = join(data, 'dump_1000mb.pt');
+  if (!existsSync(big)) writeSlimeDump(big, 1000 * 1e6);
+  await benchSql(CLI, path, big, measure);
+}
+
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
@@ -663,6 +673,7 @@ if (!only || only === 'store') benchStore();
 if (!only || only === 'per-sample') benchPerSample();
 if (!only || only === 'trends') benchTrends();
 if (!only || only === 'run') await benchRun();
+if (!only || only === 'sql') await benchSqlDumps();
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');
   await benchFrames(root, data);
