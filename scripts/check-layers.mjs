@@ -49,6 +49,9 @@ export const RENDERER_LAYERS = [
   { layer: 'host', rank: 2, match: /^src-renderer\/host\// },
   // what a view is given (the registry's types): below the views and the toolbar
   { layer: 'view-types', rank: 3, match: /^src-renderer\/views\/view-types\.ts$/ },
+  // the Query panel (SQL editor, result table): a view of its own, and part of the run's and
+  // compare's workspaces
+  { layer: 'query', rank: 3.5, match: /^src-renderer\/query\// },
   // a run's store, its opening and its view: uses host and state, no other view
   { layer: 'run', rank: 4, match: /^src-renderer\/run\// },
   // opening files a user picks or drops (a run when main says they are one)

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Attrs } from '../../src-main/core/model/row';
 import { copyText, flattenAttrs, searchAttrs } from './attr-search';
-import { CopyButton, CopyIcon } from './CopyButton';
+import { CopyButton, CopyIcon } from '../widgets/CopyButton';
 
 /** Tables with this many entries or more get their own search box. */
 const SEARCH_FROM = 5;

@@ -12,7 +12,7 @@ import { useViewStore } from '../state/view-store';
 import { STATUS_COLOURS } from '../timeline/span-colours';
 import { AttrTable } from './AttrTable';
 import { ChatMessages } from './ChatMessages';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../widgets/CopyButton';
 import { TensorFields, TokenFields } from './TokenFields';
 import {
   formatAttrValue,

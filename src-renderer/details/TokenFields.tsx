@@ -3,7 +3,7 @@ import type { Attrs } from '../../src-main/core/model/row';
 import type { FileSummary, LazyValues, SampleFieldPath } from '../../src-main/core/api/trace-api';
 import { useHost } from '../host/host-context';
 import { summariseValues, tokenCounts, type TensorField } from './token-values';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../widgets/CopyButton';
 
 /**
  * Token counts at once; token ids, loss mask and log probs only when asked: main kept their

@@ -3,7 +3,7 @@ import type { SqlAnswer, SqlCell } from '../../src-main/core/api/trace-api';
 import { useHost } from '../host/host-context';
 import { useFilesStore } from '../state/files-store';
 import { useViewStore } from '../state/view-store';
-import { copyToClipboard } from '../details/CopyButton';
+import { copyToClipboard } from '../widgets/CopyButton';
 import { EXAMPLE_QUERIES } from './example-queries';
 import { ResultTable, type ResultPages } from './ResultTable';
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor';

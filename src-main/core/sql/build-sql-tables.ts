@@ -1,5 +1,5 @@
 import type { OpenedTrace } from '../open/opened-trace';
-import type { AttrValue } from '../model/row';
+import { sourceText, type AttrValue } from '../model/row';
 import { ITEM_KIND } from '../store/build-store';
 import { PackedItemCursor } from '../rows/packed-items';
 import { runDigest } from '../run/run-digest';
@@ -171,7 +171,7 @@ function writeItems(
         set(T.file, file);
         set(T.row, rowId);
         set(T.item, n);
-        set(T.process, packed.source);
+        set(T.process, sourceText(packed.source));
         set(T.operation, cursor.name);
         set(T.kind, cursor.isSpan ? 'span' : 'event');
         set(T.start_sec, cursor.start - originSec);
