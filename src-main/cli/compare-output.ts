@@ -1,5 +1,5 @@
 import type { AnswerPart, CompareFigure, CompareResult } from '../core/api/trace-api';
-import { byChange, type RowDigestColumns } from '../core/compare/compare-traces';
+import type { RowDigestColumns } from '../core/compare/compare-traces';
 import { matchedPairList } from '../core/compare/matched-pair-list';
 import { terminalText as t } from '../core/bytes/terminal-text';
 
@@ -48,8 +48,8 @@ export function formatCompareText(names: { a: string; b: string }, result: Compa
     `windows   A: ${t(result.windows.a.own)}`,
     `          B: ${t(result.windows.b.own)}`,
     '',
-    `figures (biggest |Δ%| first; * = beyond noise: ${result.noiseRule})`,
-    figureTable([...result.stats, ...result.perf].sort(byChange)),
+    `figures (beyond noise first, times by seconds moved, then the rest by how much they moved; * = beyond noise: ${result.noiseRule})`,
+    ...figureTables([...result.stats, ...result.perf].sort((x, y) => x.rank - y.rank)),
     '',
     'what kept each rollout open (seconds of wall time; own window, then the whole span)',
     breakdownTable(result),
@@ -59,19 +59,31 @@ export function formatCompareText(names: { a: string; b: string }, result: Compa
   return lines.join('\n');
 }
 
-function figureTable(figures: CompareFigure[]): string {
-  const keys = figures.map((f) => t(f.key));
-  const width = Math.max(6, ...keys.map((key) => key.length));
+/** The changes, then the small changes under their own heading (the app folds them). */
+function figureTables(figures: CompareFigure[]): string[] {
+  const width = Math.max(6, ...figures.map((f) => t(f.key).length));
+  const big = figures.filter((f) => !f.small);
+  const small = figures.filter((f) => f.small);
+  return [
+    figureTable(big, width),
+    ...(small.length > 0
+      ? ['', `small changes (${small.length}: under the noise floor)`, figureTable(small, width)]
+      : []),
+  ];
+}
+
+function figureTable(figures: CompareFigure[], width: number): string {
   const header = `${'metric'.padEnd(width)}  ${'unit'.padEnd(7)}${['A', 'B', 'Δ', 'Δ%'].map((h) => h.padStart(12)).join('')}`;
-  const body = figures.map((f, i) => {
-    const delta = f.a !== null && f.b !== null ? f.b - f.a : null;
+  const body = figures.map((f) => {
     const rel =
       f.relative === null ? '' : `${f.relative >= 0 ? '+' : ''}${(f.relative * 100).toFixed(1)}%`;
     const mark =
       f.verdict === 'better' || f.verdict === 'worse' || f.verdict === 'changed'
         ? ` * ${f.verdict}`
         : '';
-    return `${keys[i].padEnd(width)}  ${t(f.unit).padEnd(7)}${[num(f.a), num(f.b), num(delta), rel].map((c) => c.padStart(12)).join('')}${mark}`;
+    const note = f.note ? `  (${t(f.note)})` : '';
+    const { unit, a, b, delta } = f.shown;
+    return `${t(f.key).padEnd(width)}  ${t(unit).padEnd(7)}${[a, b, delta, rel].map((c) => c.padStart(12)).join('')}${mark}${note}`;
   });
   return [header, ...body].join('\n');
 }
@@ -86,12 +98,6 @@ function breakdownTable(result: CompareResult): string {
         `${t(w.category).padEnd(width)}${[w.aOwnSec, w.bOwnSec, w.bOwnSec - w.aOwnSec, w.aWholeSec, w.bWholeSec].map((v) => v.toFixed(2).padStart(11)).join('')}`,
     );
   return [header, ...body].join('\n');
-}
-
-function num(value: number | null): string {
-  if (value === null) return '-';
-  if (Number.isInteger(value)) return String(value);
-  return Math.abs(value) >= 100 ? value.toFixed(1) : value.toPrecision(4);
 }
 
 /** 0-7, 9, 12-13 */

@@ -23,6 +23,7 @@ import {
 } from './format-values';
 import { describeSpanState, pdPhaseRows } from './span-facts';
 import { rewardEntries, tensorFields, TOKEN_FIELDS, withoutPaths } from './token-values';
+import { SampleTimingTable } from './SampleTimingTable';
 import './details.css';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
@@ -310,6 +311,7 @@ function SampleSection({
         Sample #{formatAttrValue(f.index ?? row?.sampleIndex ?? sample.rowId)}{' '}
         <span className="muted">group {formatAttrValue(f.group_index ?? null)}</span>
       </h3>
+      {row && <SampleTimingTable row={row} />}
       <table className="facts">
         <tbody>
           <Fact label="status" testId="sample-status">

@@ -17,6 +17,7 @@ import { GROUPS_PER_PAGE, fileState, groupPageOf, usePerf } from '../host/data-h
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
 import { formatDuration } from '../timeline/time-format';
+import { FilterScopeNote } from '../frame/FilterScopeNote';
 import './groups.css';
 
 /**
@@ -72,6 +73,7 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
 
   return (
     <div className="groups-view" data-testid="groups-view">
+      <FilterScopeNote file={file} what="These groups" />
       <p className="groups-summary">
         {page.total} groups · <strong>{page.zeroVariance}</strong> with zero reward variance (no
         learning signal) · bands over {own.label}

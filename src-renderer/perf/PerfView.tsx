@@ -11,6 +11,7 @@ import { PERF_STATS, formatPerfValue, perfTableRows, perfUnit } from './perf-tab
 import { RunningChart } from './RunningChart';
 import { formatValue } from './value-format';
 import { keptOpenText } from './kept-open';
+import { FilterScopeNote } from '../frame/FilterScopeNote';
 import './perf.css';
 
 /** Span names whose duration distributions get a chart (the rest are in the table). */
@@ -88,6 +89,7 @@ export function PerfView({ file }: { file: FileSummary }) {
           Cannot show the bin's samples: {pickError}
         </div>
       )}
+      <FilterScopeNote file={file} what="These figures" />
       <p className="perf-window" data-testid="perf-window">
         Wall time, running samples, long tail and stragglers over {rollout.own.label}.
         {rollout.resumed.length > 0 && (

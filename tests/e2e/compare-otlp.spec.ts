@@ -27,7 +27,7 @@ test('two dropped dumps compare: perf table values equal slime’s perf for each
     'perf/decode/throughput/median',
     'perf/request/queue_time/max',
   ]) {
-    const row = page.locator(`[data-testid=perf-diff-table] tr[data-metric="${key}"]`);
+    const row = page.locator(`[data-testid^=perf-diff-table] tr[data-metric="${key}"]`);
     expect(Number(await row.getAttribute('data-a'))).toBeCloseTo(perfA[key], 9);
     expect(Number(await row.getAttribute('data-b'))).toBeCloseTo(perfB[key], 9);
   }

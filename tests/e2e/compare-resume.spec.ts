@@ -14,9 +14,12 @@ test('compare 7 vs 8: the answer on top names the idle time between attempts and
     '3539 s are idle time before the second attempts of 8 samples resumed from rollout 7',
   );
   await expect(answer).toContainText("In its own window B took 58.3 s against A's 42.0 s");
+  await expect(answer).toContainText(
+    'B ended with sample #9 (group 2) (truncated, retried: attempt 2)',
+  );
   // response length from the samples (rollout_7_vs_8.compare.expected.json), with its unit
   const length = page.locator(
-    '[data-testid=perf-diff-table] tr[data-metric="response_length/mean"]',
+    '[data-testid^=perf-diff-table] tr[data-metric="response_length/mean"]',
   );
   await expect(length).toHaveAttribute('data-a', '1487.375');
   await expect(length).toHaveAttribute('data-b', '2364');
@@ -24,13 +27,30 @@ test('compare 7 vs 8: the answer on top names the idle time between attempts and
   // +700% on a 0.4 ms change is noise, not red
   await expect(
     page.locator(
-      '[data-testid=perf-diff-table] tr[data-metric="perf/prefill/alloc_wait_duration/min"]',
+      '[data-testid^=perf-diff-table] tr[data-metric="perf/prefill/alloc_wait_duration/min"]',
     ),
   ).toHaveAttribute('data-verdict', 'noise');
-  await expect(page.getByTestId('noise-rule')).toContainText('at least 5% and at least 10 ms');
+  await expect(page.getByTestId('noise-rule')).toContainText(
+    'at least 5% of the larger side and at least 10 ms',
+  );
+  // ... and it sits under the small changes fold, in µs (issue 48)
+  const smallFold = page.getByTestId('small-changes');
+  await smallFold.locator('summary').click();
+  const tinyRow = smallFold.locator('tr[data-metric="perf/prefill/alloc_wait_duration/min"]');
+  await expect(tinyRow.locator('td.unit')).toHaveText('µs');
+  // the idle hour heads the figures, in minutes; the mean row duration says it is the resumed rows'
+  const firstRows = page.locator('[data-testid=perf-diff-table] tbody tr');
+  await expect(firstRows.nth(1)).toHaveAttribute(
+    'data-metric',
+    'rollout/idle_between_attempts_sec',
+  );
+  await expect(firstRows.nth(1).locator('td.unit')).toHaveText('min');
+  await expect(
+    page.locator('[data-testid=perf-diff-table] tr[data-metric="row_duration/mean_sec"]'),
+  ).toContainText("includes B's 8 resumed rows");
   // a figure that counts samples is a link to them: rollout 8's 2 aborted samples (expected.json)
   await expect(
-    page.locator('[data-testid=perf-diff-table] tr[data-metric="status/aborted"] button'),
+    page.locator('[data-testid^=perf-diff-table] tr[data-metric="status/aborted"] button'),
   ).toHaveText('2');
   await page.getByRole('tab', { name: 'Where the time went' }).click();
   await expect(

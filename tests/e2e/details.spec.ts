@@ -31,6 +31,7 @@ interface Row {
   attempt: number;
   start: number;
   end: number;
+  duration: number;
   items: Item[];
 }
 interface Cache {
@@ -162,6 +163,16 @@ test.describe('details panel', () => {
     await expect(sample.getByTestId('sample-label')).toHaveText(String(row.label));
     expect(Number(await sample.getByTestId('sample-reward').textContent())).toBe(row.reward);
     await expect(sample).toContainText(row.trace_id);
+    // its timing first (issue 48): the split of its own time sums to slime's row duration
+    const timing = sample.getByTestId('sample-timing');
+    await expect(timing).toContainText(/\d+ turns? · \d+ attempts?/);
+    expect(Number(await timing.getAttribute('data-duration'))).toBeCloseTo(row.duration, 5);
+    const parts = timing.getByTestId('timing-part');
+    expect(await parts.count()).toBeGreaterThan(1);
+    const split = await parts.evaluateAll((trs) =>
+      trs.map((tr) => Number(tr.getAttribute('data-sec'))),
+    );
+    expect(split.reduce((x, y) => x + y, 0)).toBeCloseTo(row.duration, 5);
 
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('span-details')).toHaveCount(0);

@@ -166,3 +166,27 @@ test('durations per span name count slime’s closed spans', async ({ page }) =>
     String(rows.filter((r) => r.items.some((i) => i.name === name)).length),
   );
 });
+
+test('with a search that matches nothing, perf and groups say they cover every row', async ({
+  page,
+}) => {
+  await openPerf(page, 'rollout_small.pt');
+  const rows = json<{ rows: Row[] }>('rollout_small.pt.expected.json').rows.length;
+  await expect(page.getByTestId('filter-scope')).toHaveCount(0);
+  await page.getByTestId('view-timeline').click();
+  await page.getByTestId('search-box').fill('no-such-text-anywhere');
+  await expect(page.getByTestId('row-count')).toContainText(`0 / ${rows} rows`);
+  await page.getByTestId('view-perf').click();
+  await expect(page.getByTestId('filter-scope')).toHaveText(
+    `These figures cover all ${rows} rows of the file: the search “no-such-text-anywhere” narrows only the timeline.`,
+  );
+  await page.getByTestId('view-groups').click();
+  await expect(page.getByTestId('groups-view').getByTestId('filter-scope')).toHaveText(
+    `These groups cover all ${rows} rows of the file: the search “no-such-text-anywhere” narrows only the timeline.`,
+  );
+  await page.getByTestId('view-timeline').click();
+  await page.getByTestId('search-box').fill('');
+  await page.getByTestId('view-perf').click();
+  await expect(page.getByTestId('perf-view')).toBeVisible();
+  await expect(page.getByTestId('filter-scope')).toHaveCount(0);
+});

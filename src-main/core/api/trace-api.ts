@@ -317,6 +317,14 @@ export interface CompareFigure {
   relative: number | null;
   /** better / worse (changed for neutral figures) only beyond noise (CompareResult.noiseRule) */
   verdict: 'better' | 'worse' | 'changed' | 'noise' | 'none';
+  /** A, B and Δ as the table prints them, in one unit chosen for the row (µs, ms, s, min for times) */
+  shown: { unit: string; a: string; b: string; delta: string };
+  /** position in the figures table (stats and perf together, core/compare/figure-order.ts) */
+  rank: number;
+  /** under the "small changes" fold: noise, or no change */
+  small: boolean;
+  /** what the figure really reflects, when that is not what its name says */
+  note?: string;
   /**
    * the rows behind the figure on each side, when it counts samples (statuses, resumed, ...);
    * typed: a status of 100k samples is 100k ids, their bytes over HTTP

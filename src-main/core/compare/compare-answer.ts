@@ -1,5 +1,5 @@
 import type { AnswerPart } from '../api/trace-api';
-import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
+import type { BoundingSample, RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
 import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
 
 /** What the answer reads of a rollout: everything but its per-group and per-row lists. */
@@ -16,7 +16,7 @@ export function buildAnswer(a: AnswerFigures, b: AnswerFigures): AnswerPart[][] 
   const idleA = a.breakdownWhole.seconds['idle between attempts'];
   const idleB = b.breakdownWhole.seconds['idle between attempts'];
   if (idleA > 0 || idleB > 0) sentences.push(wholeSentence(a, b));
-  sentences.push(ownSentence(a, b, idleA > 0 || idleB > 0));
+  sentences.push(...ownSentence(a, b, idleA > 0 || idleB > 0));
   if (b.stragglers) {
     const s = b.stragglers;
     sentences.push([
@@ -70,41 +70,77 @@ function wholeSentence(a: AnswerFigures, b: AnswerFigures): AnswerPart[] {
   return parts;
 }
 
-function ownSentence(a: AnswerFigures, b: AnswerFigures, afterWhole: boolean): AnswerPart[] {
+function ownSentence(a: AnswerFigures, b: AnswerFigures, afterWhole: boolean): AnswerPart[][] {
   const diff = b.own.durationSec - a.own.durationSec;
   const rel = a.own.durationSec > 0 ? diff / a.own.durationSec : null;
   const change = `${diff >= 0 ? '+' : '−'}${sec(Math.abs(diff))}${rel === null ? '' : `, ${rel >= 0 ? '+' : '−'}${pct(Math.abs(rel))}`}`;
   const relText = rel === null ? '' : `, ${rel >= 0 ? '+' : '−'}${pct(Math.abs(rel))}`;
   const head = afterWhole
-    ? `In its own window B took ${sec(b.own.durationSec)} against A's ${sec(a.own.durationSec)} (${change})`
-    : `B took ${sec(Math.abs(diff))} ${diff >= 0 ? 'longer' : 'less'} than A (${sec(b.own.durationSec)} vs ${sec(a.own.durationSec)}${relText})`;
+    ? `In its own window B took ${sec(b.own.durationSec)} against A's ${sec(a.own.durationSec)} (${change}).`
+    : `B took ${sec(Math.abs(diff))} ${diff >= 0 ? 'longer' : 'less'} than A (${sec(b.own.durationSec)} vs ${sec(a.own.durationSec)}${relText}).`;
+  const sentences: AnswerPart[][] = [[{ text: head }]];
+  const bounding = b.breakdownOwn.bounding;
+  if (bounding) sentences.push(boundingSentence(bounding));
   const moves = WALL_TIME_CATEGORIES.map((category: WallTimeCategory) => ({
     category,
     delta: b.breakdownOwn.seconds[category] - a.breakdownOwn.seconds[category],
   }))
     .filter((m) => Math.abs(m.delta) >= 0.01)
-    .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta))
+    // by size, then in the categories' order: the same order whichever file is A
+    .sort(
+      (x, y) =>
+        Math.abs(y.delta) - Math.abs(x.delta) ||
+        WALL_TIME_CATEGORIES.indexOf(x.category) - WALL_TIME_CATEGORIES.indexOf(y.category),
+    )
     .slice(0, 3);
-  const parts: AnswerPart[] = [{ text: head }];
   if (moves.length > 0) {
-    parts.push({
-      text: `; what kept it open moved most in ${moves
-        .map((m) => `${m.category} ${m.delta >= 0 ? '+' : '−'}${sec(Math.abs(m.delta))}`)
-        .join(', ')}`,
-    });
-  }
-  if (b.breakdownOwn.boundingRowId !== null) {
-    parts.push(
-      { text: ', following ' },
+    sentences.push([
       {
-        text: `B's slowest sample of its last group (row ${b.breakdownOwn.boundingRowId}, group ${String(b.breakdownOwn.boundingGroupIndex)})`,
-        side: 'b',
-        rowIds: [b.breakdownOwn.boundingRowId],
+        text: `What kept each rollout open moved most in ${moves
+          .map((m) => `${m.category} ${m.delta >= 0 ? '+' : '−'}${sec(Math.abs(m.delta))}`)
+          .join(', ')}.`,
       },
-    );
+    ]);
   }
-  parts.push({ text: '.' });
-  return parts;
+  return sentences;
+}
+
+/**
+ * "B was held open 48.7 s by the aborted request (sglang_generate) of sample #0 (group 0), which
+ * never ended": what
+ * ended B, in the glossary's words (aborted, unfinished, retried), the sample linked.
+ */
+function boundingSentence(s: BoundingSample): AnswerPart[] {
+  const link: AnswerPart = {
+    text: `sample #${String(s.sampleIndex)} (group ${String(s.groupIndex)})`,
+    side: 'b',
+    rowIds: [s.rowId],
+  };
+  const status = s.status ?? 'no status';
+  const retried = s.attempt > 0 ? `, retried: attempt ${s.attempt + 1}` : '';
+  const request = s.lastRequest;
+  if (request && request.unfinished) {
+    const how = s.status === 'aborted' ? 'aborted request' : 'unfinished request';
+    return [
+      { text: `B was held open ${sec(request.durationSec)} by the ${how} (${request.name}) of ` },
+      link,
+      { text: `, which never ended${retried}.` },
+    ];
+  }
+  if (request) {
+    return [
+      { text: 'B ended with ' },
+      link,
+      {
+        text: ` (${status}${retried}), the slowest of its last group, whose last request (${request.name}) took ${sec(request.durationSec)}.`,
+      },
+    ];
+  }
+  return [
+    { text: 'B ended with ' },
+    link,
+    { text: ` (${status}${retried}), the slowest of its last group.` },
+  ];
 }
 
 /** seconds as a person reads them: 3550 s, 58.3 s, 0.35 s */

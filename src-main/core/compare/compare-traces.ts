@@ -7,6 +7,8 @@ import type { PerfView } from '../api/trace-api';
 import type { RolloutFigures, WallTimeCategory } from '../model/rollout-figures';
 import { WALL_TIME_CATEGORIES } from '../model/rollout-figures';
 import { NOISE_RULE, changeVerdict, metricUnit, relativeChange } from './metric-change';
+import { byEffect, isSmallChange } from './figure-order';
+import { shownFigure } from './figure-units';
 import { matchRows, type RowMatch } from './match-samples';
 import { rowDigestColumnSteps, type RowDigest, type RowDigestColumns } from './row-digest-columns';
 import { buildAnswer } from './compare-answer';
@@ -169,11 +171,21 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
   const match = matchRows(a.digest.rows, b.digest.rows);
   const ra = a.digest.rollout;
   const rb = b.digest.rollout;
+  const ranked = rankFigures(
+    figures(...withNotResumedMean(a.digest.stats, b.digest.stats)).map((figure) =>
+      withNote(
+        withRows(figure, statRows(a.digest, figure.key), statRows(b.digest, figure.key)),
+        ra,
+        rb,
+      ),
+    ),
+    figures(a.digest.perf, b.digest.perf),
+  );
   return {
     a: a.fileId,
     b: b.fileId,
     answer: buildAnswer(ra, rb),
-    perf: figures(a.digest.perf, b.digest.perf),
+    perf: ranked.perf,
     spanTotals: compareSpanTotals(a.digest.spanTotals, b.digest.spanTotals),
     wallTime: WALL_TIME_CATEGORIES.map((category) => ({
       category,
@@ -192,9 +204,7 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
     matchedBy: match.matchedBy,
     onlyA: match.onlyA,
     onlyB: match.onlyB,
-    stats: figures(a.digest.stats, b.digest.stats).map((figure) =>
-      withRows(figure, statRows(a.digest, figure.key), statRows(b.digest, figure.key)),
-    ),
+    stats: ranked.stats,
     noiseRule: NOISE_RULE,
   };
 }
@@ -256,30 +266,76 @@ export function assertComparable(a: FileSummary, b: FileSummary): void {
   }
 }
 
-/** Every key of either side, biggest |Δ%| first (a key on one side only last), then by name. */
+/**
+ * Ranks stats and perf together in the table's order (figure-order.ts); each list comes back
+ * in that order.
+ */
+function rankFigures(
+  stats: CompareFigure[],
+  perf: CompareFigure[],
+): { stats: CompareFigure[]; perf: CompareFigure[] } {
+  const all = [...stats, ...perf].sort(byEffect);
+  all.forEach((figure, i) => (figure.rank = i));
+  return { stats: stats.sort(byEffect), perf: perf.sort(byEffect) };
+}
+
+/** A side without resumed rows has the same mean either way: both sides get the figure. */
+function withNotResumedMean(
+  a: Record<string, number>,
+  b: Record<string, number>,
+): [Record<string, number>, Record<string, number>] {
+  const key = 'row_duration/mean_sec_not_resumed';
+  if (!(key in a) && !(key in b)) return [a, b];
+  const fill = (s: Record<string, number>) =>
+    key in s || !('row_duration/mean_sec' in s) ? s : { ...s, [key]: s['row_duration/mean_sec'] };
+  return [fill(a), fill(b)];
+}
+
+/** What a figure reflects when resumed samples' rows (spanning the idle hour) drive it. */
+function withNote(figure: CompareFigure, ra: CompareRollout, rb: CompareRollout): CompareFigure {
+  const resumed = (r: CompareRollout, side: string) =>
+    r.resumed.length > 0 ? [`${side}'s ${r.resumed.length} resumed rows`] : [];
+  const sides = [...resumed(ra, 'A'), ...resumed(rb, 'B')];
+  if (sides.length === 0) return figure;
+  if (figure.key === 'row_duration/mean_sec') {
+    return {
+      ...figure,
+      note: `includes ${sides.join(' and ')}, each spanning the idle time between its attempts: see row_duration/mean_sec_not_resumed`,
+    };
+  }
+  if (
+    figure.key === 'rollout/idle_between_attempts_sec' ||
+    figure.key === 'rollout/viewer_span_sec'
+  ) {
+    return { ...figure, note: `only the resumed rows' time: ${sides.join(' and ')}` };
+  }
+  return figure;
+}
+
+/** Every key of either side, in the table's order (figure-order.ts). */
 function figures(a: Record<string, number>, b: Record<string, number>): CompareFigure[] {
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
   return keys
     .map((key) => {
       const va = a[key] ?? null;
       const vb = b[key] ?? null;
-      return {
+      const unit = metricUnit(key);
+      const verdict = changeVerdict(key, va, vb);
+      const figure: CompareFigure = {
         key,
         a: va,
         b: vb,
-        unit: metricUnit(key),
+        unit,
         relative: relativeChange(va, vb),
-        verdict: changeVerdict(key, va, vb),
+        verdict,
+        shown: shownFigure({ a: va, b: vb, unit }),
+        rank: 0,
+        small: false,
       };
+      figure.small = isSmallChange(figure);
+      return figure;
     })
-    .sort(byChange);
-}
-
-/** biggest |Δ%| first; figures without a Δ% (a side missing, or A is 0) last, by name */
-export function byChange(x: CompareFigure, y: CompareFigure): number {
-  const rx = x.relative === null ? -1 : Math.abs(x.relative);
-  const ry = y.relative === null ? -1 : Math.abs(y.relative);
-  return ry - rx || x.key.localeCompare(y.key);
+    .sort(byEffect);
 }
 
 /** Adds a row's spans to the time per span name: where the time went, and where it moved. */
@@ -357,6 +413,14 @@ export function sideStats(side: {
   if (rows.durations.length > 0) {
     stats['row_duration/mean_sec'] =
       rows.durations.reduce((s, d) => s + d, 0) / rows.durations.length;
+  }
+  if (rollout.resumed.length > 0) {
+    // the mean without the resumed rows, whose rows span an idle hour between attempts
+    const resumed = new Set(rollout.resumed.map((r) => r.rowId));
+    const kept = Array.from(rows.durations).filter((_, i) => !resumed.has(rows.rowIds[i]));
+    if (kept.length > 0) {
+      stats['row_duration/mean_sec_not_resumed'] = kept.reduce((s, d) => s + d, 0) / kept.length;
+    }
   }
   const counts = new Array<number>(rows.statusNames.length).fill(0);
   for (const code of rows.statusCodes) counts[code] += 1;

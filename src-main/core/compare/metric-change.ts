@@ -35,7 +35,7 @@ const NOISE_FLOOR: Record<MetricUnit, number> = {
 const NOISE_RELATIVE = 0.05;
 
 export const NOISE_RULE =
-  'a change is coloured only when it is at least 5% and at least 10 ms (times), 1 token, 1 sample, ' +
+  'a change is coloured only when it is at least 5% of the larger side and at least 10 ms (times), 1 token, 1 sample, ' +
   '1 tok/s or 0.01 reward; smaller changes are noise';
 
 export function metricDirection(key: string): 'higher-better' | 'lower-better' | 'neutral' {
@@ -63,7 +63,8 @@ export function changeVerdict(key: string, a: number | null, b: number | null): 
   if (a === null || b === null) return 'none';
   const delta = b - a;
   if (Math.abs(delta) < NOISE_FLOOR[metricUnit(key)]) return 'noise';
-  if (a !== 0 && Math.abs(delta) / Math.abs(a) < NOISE_RELATIVE) return 'noise';
+  // relative to the larger side, so swapping A and B keeps a change in or out of the noise
+  if (Math.abs(delta) / Math.max(Math.abs(a), Math.abs(b)) < NOISE_RELATIVE) return 'noise';
   const direction = metricDirection(key);
   if (direction === 'neutral') return 'changed';
   return delta > 0 === (direction === 'higher-better') ? 'better' : 'worse';

@@ -34,12 +34,17 @@ export interface TimeWindow {
   label: string;
 }
 
-/** What kept the rollout open, by kind of work. */
+/**
+ * What kept the rollout open, by kind of work (the glossary defines each word). A generate
+ * request's time counts as queueing, prefill and decode where the dump splits it; the rest of
+ * a request that ended is 'unsplit request', of one that never ended 'unfinished request'.
+ */
 export const WALL_TIME_CATEGORIES = [
   'queueing',
   'prefill',
   'decode',
-  'generation',
+  'unsplit request',
+  'unfinished request',
   'tool calls',
   'reward model',
   'other in sample',
@@ -49,6 +54,18 @@ export const WALL_TIME_CATEGORIES = [
 ] as const;
 export type WallTimeCategory = (typeof WALL_TIME_CATEGORIES)[number];
 
+/** The sample that ended the rollout, as the answer names it. */
+export interface BoundingSample {
+  rowId: number;
+  sampleIndex: AttrValue;
+  groupIndex: AttrValue;
+  status: string | null;
+  /** the row's attempt (0 = first): above 0 the sample was retried */
+  attempt: number;
+  /** its last generate request (the latest to start), null when it has none */
+  lastRequest: { name: string; durationSec: number; unfinished: boolean } | null;
+}
+
 export interface WallTimeBreakdown {
   window: TimeWindow;
   /** seconds per category, summing to the window's duration */
@@ -56,6 +73,7 @@ export interface WallTimeBreakdown {
   /** the sample whose activity the own window is attributed to: the slowest of the last-finishing group */
   boundingRowId: number | null;
   boundingGroupIndex: AttrValue;
+  bounding: BoundingSample | null;
 }
 
 export interface StragglerAttribution {

@@ -1,6 +1,7 @@
 import type { PackedRow, PdPhase, PdRole, SpanItem } from '../model/row';
 import { unpackItems } from './packed-items';
 import type {
+  BoundingSample,
   ResumedSample,
   TimeWindow,
   WallTimeBreakdown,
@@ -25,7 +26,13 @@ export function buildOwnBreakdown(
   const seconds = zeroSeconds();
   const bounding = boundingRow(rows);
   if (!bounding || own.durationSec <= 0) {
-    return { window: own, seconds, boundingRowId: null, boundingGroupIndex: null };
+    return {
+      window: own,
+      seconds,
+      boundingRowId: null,
+      boundingGroupIndex: null,
+      bounding: null,
+    };
   }
   const from = globalStartSec + own.startSec;
   const to = globalStartSec + own.endSec;
@@ -51,6 +58,29 @@ export function buildOwnBreakdown(
     seconds,
     boundingRowId: bounding.row_id,
     boundingGroupIndex: bounding.group_index,
+    bounding: describeBounding(bounding, spans),
+  };
+}
+
+/** The bounding sample as the answer names it: status, retries, and its last request. */
+function describeBounding(row: PackedRow, spans: SpanItem[]): BoundingSample {
+  let last: SpanItem | null = null;
+  for (const span of spans) {
+    if (!isRequest(span.name)) continue;
+    if (!last || span.start_ts >= last.start_ts) last = span;
+  }
+  const attempt = typeof row.attempt === 'number' ? row.attempt : 0;
+  return {
+    rowId: row.row_id,
+    sampleIndex: row.sample_index,
+    groupIndex: row.group_index,
+    status: row.status,
+    attempt,
+    lastRequest: last && {
+      name: last.name,
+      durationSec: last.display_end_ts - last.start_ts,
+      unfinished: last.state === 'open_span',
+    },
   };
 }
 
@@ -118,26 +148,27 @@ interface Piece {
 
 /** A span as the category it counts for; a generate request's queue time is queueing. */
 function categorisedPieces(span: SpanItem): Piece[] {
+  const category = spanCategory(span);
   const pieces: Piece[] = [
-    {
-      start: span.start_ts,
-      end: span.display_end_ts,
-      rank: span.depth,
-      category: spanCategory(span.name),
-    },
+    { start: span.start_ts, end: span.display_end_ts, rank: span.depth, category },
   ];
   const queue = span.attrs.end_attrs.queue_time;
-  if (spanCategory(span.name) === 'generation' && typeof queue === 'number' && queue > 0) {
+  if (category === 'unsplit request' && typeof queue === 'number' && queue > 0) {
     const end = Math.min(span.display_end_ts, span.start_ts + queue);
     pieces.push({ start: span.start_ts, end, rank: Infinity, category: 'queueing' });
   }
   return pieces;
 }
 
-function spanCategory(name: string): WallTimeCategory {
+function isRequest(name: string): boolean {
+  return name.startsWith('sglang_generate');
+}
+
+function spanCategory(span: SpanItem): WallTimeCategory {
+  const name = span.name;
   if (name.startsWith('sglang_pd_prefill')) return 'prefill';
   if (name.startsWith('sglang_pd_decode')) return 'decode';
-  if (name.startsWith('sglang_generate')) return 'generation';
+  if (isRequest(name)) return span.state === 'open_span' ? 'unfinished request' : 'unsplit request';
   if (/tool/.test(name)) return 'tool calls';
   if (/reward/.test(name)) return 'reward model';
   return 'other in sample';
@@ -217,7 +248,7 @@ function isVirtualPdSpan(span: SpanItem): boolean {
 /**
  * A request with flat PD keys (its `[P]`/`[D]` virtual spans carry the phases) counts its
  * phases as prefill and decode, laid out as current dumps' `sglang_pd_*` children are, at the
- * depth those children would have: without this the whole request counted as generation.
+ * depth those children would have: without this the whole request counted as an unsplit request.
  */
 function flatPdPieces(allSpans: SpanItem[], realSpans: SpanItem[]): Piece[] {
   const phasesOf = new Map<string, Partial<Record<PdRole, PdPhase[]>>>();

@@ -154,43 +154,87 @@ describe('the own-window sentence', () => {
   it('names the three categories that moved most, by size, with their signs', () => {
     const a = figures({
       own: 20,
-      own_seconds: { decode: 2, prefill: 5, queueing: 1, 'tool calls': 0.5, generation: 1 },
+      own_seconds: { decode: 2, prefill: 5, queueing: 1, 'tool calls': 0.5, 'unsplit request': 1 },
     });
     const b = figures({
       own: 30,
-      own_seconds: { decode: 10, prefill: 2, queueing: 1.5, 'tool calls': 0.7, generation: 1 },
+      own_seconds: {
+        decode: 10,
+        prefill: 2,
+        queueing: 1.5,
+        'tool calls': 0.7,
+        'unsplit request': 1,
+      },
     });
-    // decode +8, prefill -3, queueing +0.5, tool calls +0.2 (fourth: left out), generation 0
-    expect(plain(buildAnswer(a, b)[0])).toBe(
-      'B took 10.0 s longer than A (30.0 s vs 20.0 s, +50.0%); what kept it open moved most in decode +8.0 s, prefill −3.0 s, queueing +0.50 s.',
+    // decode +8, prefill -3, queueing +0.5, tool calls +0.2 (fourth: left out), unsplit request 0
+    const answer = buildAnswer(a, b);
+    expect(answer.map(plain)).toEqual([
+      'B took 10.0 s longer than A (30.0 s vs 20.0 s, +50.0%).',
+      'What kept each rollout open moved most in decode +8.0 s, prefill −3.0 s, queueing +0.50 s.',
+    ]);
+    // swapped: the same categories in the same order, signs flipped
+    expect(plain(buildAnswer(b, a)[1])).toBe(
+      'What kept each rollout open moved most in decode −8.0 s, prefill +3.0 s, queueing −0.50 s.',
     );
   });
 
   it('a move of 10 ms counts; under 10 ms it does not', () => {
     // 0 -> 0.01 is exactly 10 ms
-    const a = figures({ own: 1, own_seconds: { 'tool calls': 0, generation: 0.5 } });
-    const b = figures({ own: 1, own_seconds: { 'tool calls': 0.01, generation: 0.509 } });
-    expect(plain(buildAnswer(a, b)[0])).toBe(
-      'B took 0.00 s longer than A (1.0 s vs 1.0 s, +0.0%); what kept it open moved most in tool calls +0.01 s.',
-    );
-    const c = figures({ own: 1, own_seconds: { generation: 0.509 } });
-    expect(plain(buildAnswer(figures({ own: 1, own_seconds: { generation: 0.5 } }), c)[0])).toBe(
+    const a = figures({ own: 1, own_seconds: { 'tool calls': 0, 'unsplit request': 0.5 } });
+    const b = figures({ own: 1, own_seconds: { 'tool calls': 0.01, 'unsplit request': 0.509 } });
+    expect(buildAnswer(a, b).map(plain)).toEqual([
       'B took 0.00 s longer than A (1.0 s vs 1.0 s, +0.0%).',
-    );
+      'What kept each rollout open moved most in tool calls +0.01 s.',
+    ]);
+    const c = figures({ own: 1, own_seconds: { 'unsplit request': 0.509 } });
+    expect(
+      buildAnswer(figures({ own: 1, own_seconds: { 'unsplit request': 0.5 } }), c).map(plain),
+    ).toEqual(['B took 0.00 s longer than A (1.0 s vs 1.0 s, +0.0%).']);
   });
 
-  it('links B’s bounding sample, naming its row and group', () => {
-    const sentence = buildAnswer(figures({ own: 10 }), figures({ own: 10, bounding: [7, 2] }))[0];
+  it('links B’s bounding sample, naming the sample and its group', () => {
+    const sentence = buildAnswer(figures({ own: 10 }), figures({ own: 10, bounding: [7, 2] }))[1];
     expect(plain(sentence)).toBe(
-      "B took 0.00 s longer than A (10.0 s vs 10.0 s, +0.0%), following B's slowest sample of its last group (row 7, group 2).",
+      'B ended with sample #107 (group 2) (completed), the slowest of its last group.',
     );
-    expect(links(sentence)).toEqual([
-      {
-        text: "B's slowest sample of its last group (row 7, group 2)",
-        side: 'b',
-        rowIds: [7],
+    expect(links(sentence)).toEqual([{ text: 'sample #107 (group 2)', side: 'b', rowIds: [7] }]);
+  });
+
+  it('an aborted request that never ended holds B open, by name; a retried sample says so', () => {
+    const b = figures({
+      own: 110,
+      bounding: [77, 9],
+      bounding_sample: {
+        status: 'aborted',
+        attempt: 1,
+        lastRequest: { name: 'sglang_generate', durationSec: 102.6, unfinished: true },
       },
-    ]);
+    });
+    expect(plain(buildAnswer(figures({ own: 10 }), b)[1])).toBe(
+      'B was held open 103 s by the aborted request (sglang_generate) of sample #177 (group 9), which never ended, retried: attempt 2.',
+    );
+    const cutOff = figures({
+      own: 10,
+      bounding: [3, 1],
+      bounding_sample: {
+        status: 'completed',
+        lastRequest: { name: 'sglang_generate_stream', durationSec: 4, unfinished: true },
+      },
+    });
+    expect(plain(buildAnswer(figures({ own: 10 }), cutOff)[1])).toBe(
+      'B was held open 4.0 s by the unfinished request (sglang_generate_stream) of sample #103 (group 1), which never ended.',
+    );
+    const ended = figures({
+      own: 10,
+      bounding: [3, 1],
+      bounding_sample: {
+        status: 'truncated',
+        lastRequest: { name: 'sglang_generate', durationSec: 3.25, unfinished: false },
+      },
+    });
+    expect(plain(buildAnswer(figures({ own: 10 }), ended)[1])).toBe(
+      'B ended with sample #103 (group 1) (truncated), the slowest of its last group, whose last request (sglang_generate) took 3.3 s.',
+    );
   });
 });
 

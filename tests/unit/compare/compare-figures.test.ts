@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packRows } from '../../../src-main/core/rows/packed-items';
 import {
-  byChange,
   compareDigest,
   compareTraces,
   sideStats,
@@ -18,6 +17,7 @@ import { textHash } from '../../../src-main/core/model/text-hash';
 import { slimeSampleFacts } from '../../../src-main/core/formats/slime/sample-facts';
 import type { RolloutFigures } from '../../../src-main/core/model/rollout-figures';
 import { figures } from './hand-figures';
+import { byEffect, isSmallChange } from '../../../src-main/core/compare/figure-order';
 import { point as pointItem, span as spanItem } from '../store/hand-rows';
 
 /**
@@ -226,29 +226,49 @@ describe('the rows behind figures', () => {
   });
 });
 
-describe('the order of figures', () => {
-  const f = (key: string, relative: number | null) =>
-    ({ key, a: 1, b: 1, unit: 'count', relative, verdict: 'none' }) as CompareFigure;
+describe('the order of figures (figure-order.ts)', () => {
+  const f = (key: string, a: number | null, b: number | null, verdict: CompareFigure['verdict']) =>
+    ({ key, a, b, unit: 'count', relative: null, verdict }) as CompareFigure;
 
-  it('biggest |Δ%| first, a fall as big as a rise; ties and figures without a Δ% by name, last', () => {
+  it('beyond noise first, then a side missing, then small changes; times by seconds moved, then the rest by relative size', () => {
     const sorted = [
-      f('b/none', null),
-      f('z/half', 0.5),
-      f('zero', 0),
-      f('a/none', null),
-      f('fall', -0.8),
-      f('a/half', -0.5),
-    ].sort(byChange);
+      f('small/x', 1, 1.01, 'noise'),
+      f('perf/request/queue_time/min', 0.000001, 0.000003, 'noise'),
+      f('count/half', 2, 1, 'changed'),
+      f('only/a', 5, null, 'none'),
+      f('perf/request/e2e_latency/max', 10, 12, 'worse'),
+      f('rollout/idle_between_attempts_sec', 0, 3549, 'worse'),
+      f('count/tenth', 10, 9, 'changed'),
+    ].sort(byEffect);
     expect(sorted.map((x) => x.key)).toEqual([
-      'fall',
-      'a/half',
-      'z/half',
-      'zero',
-      'a/none',
-      'b/none',
+      // 3549 s moved before 2 s moved: the idle hour is first whatever its Δ%
+      'rollout/idle_between_attempts_sec',
+      'perf/request/e2e_latency/max',
+      // 1 of 2 (50% of the larger side) before 1 of 10
+      'count/half',
+      'count/tenth',
+      'only/a',
+      // µs minima sit with the small changes, times first there too
+      'perf/request/queue_time/min',
+      'small/x',
     ]);
+    expect(sorted.map(isSmallChange)).toEqual([false, false, false, false, false, true, true]);
   });
 
+  it('swapping A and B keeps the order', () => {
+    const figs = [
+      f('count/half', 2, 1, 'changed'),
+      f('count/third', 3, 2, 'changed'),
+      f('perf/x_duration', 1, 3, 'worse'),
+    ];
+    const swapped = figs.map((x) => ({ ...x, a: x.b, b: x.a }));
+    expect([...figs].sort(byEffect).map((x) => x.key)).toEqual(
+      [...swapped].sort(byEffect).map((x) => x.key),
+    );
+  });
+});
+
+describe('perf figures', () => {
   it('perf figures carry their unit, Δ% and verdict', () => {
     const a = sideOf('a', []);
     const b = sideOf('b', []);
@@ -263,6 +283,9 @@ describe('the order of figures', () => {
         unit: 's',
         relative: -0.5,
         verdict: 'better',
+        shown: { unit: 's', a: '2.000', b: '1.000', delta: '−1.000' },
+        rank: 0,
+        small: false,
       },
       {
         key: 'perf/decode/throughput/mean',
@@ -271,6 +294,9 @@ describe('the order of figures', () => {
         unit: 'tok/s',
         relative: -0.2,
         verdict: 'worse',
+        shown: { unit: 'tok/s', a: '100', b: '80', delta: '−20' },
+        rank: 1,
+        small: false,
       },
     ]);
   });

@@ -1,5 +1,6 @@
 import {
   WALL_TIME_CATEGORIES,
+  type BoundingSample,
   type GroupFigures,
   type RolloutFigures,
   type StragglerAttribution,
@@ -30,6 +31,8 @@ export interface Given {
   whole_seconds?: Partial<Record<WallTimeCategory, number>>;
   own_seconds?: Partial<Record<WallTimeCategory, number>>;
   bounding?: [rowId: number, group: number];
+  /** what the answer says of the bounding sample (defaults: completed, first attempt, no request) */
+  bounding_sample?: Partial<BoundingSample>;
   stragglers?: Partial<StragglerAttribution>;
   groups?: Partial<GroupFigures>[];
   labels?: { own: string; whole: string };
@@ -56,12 +59,25 @@ export function figures(g: Given): RolloutFigures {
       seconds: seconds(g.whole_seconds ?? {}),
       boundingRowId: null,
       boundingGroupIndex: null,
+      bounding: null,
     },
     breakdownOwn: {
       window: own,
       seconds: seconds(g.own_seconds ?? {}),
       boundingRowId: g.bounding ? g.bounding[0] : null,
       boundingGroupIndex: g.bounding ? g.bounding[1] : null,
+      bounding: g.bounding
+        ? {
+            rowId: g.bounding[0],
+            // sample index = row id + 100, so a sentence shows which one it names
+            sampleIndex: g.bounding[0] + 100,
+            groupIndex: g.bounding[1],
+            status: 'completed',
+            attempt: 0,
+            lastRequest: null,
+            ...g.bounding_sample,
+          }
+        : null,
     },
     stragglers: g.stragglers
       ? {

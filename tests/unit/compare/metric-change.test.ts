@@ -117,7 +117,7 @@ describe('relative change', () => {
 describe('the noise rule', () => {
   it('is stated in words where it is shown', () => {
     expect(NOISE_RULE).toMatch(
-      /^a change is coloured only when it is at least 5% and at least 10 ms \(times\), 1 token, 1 sample, 1 tok\/s or 0\.01 reward; smaller changes are noise$/,
+      /^a change is coloured only when it is at least 5% of the larger side and at least 10 ms \(times\), 1 token, 1 sample, 1 tok\/s or 0\.01 reward; smaller changes are noise$/,
     );
   });
 
@@ -150,14 +150,29 @@ describe('the noise rule', () => {
     expect(changeVerdict('reward/mean', 0.25, 0.5)).toBe('better');
   });
 
-  it('5% of |A| counts, less is noise; from 0 any change beyond the floor counts', () => {
-    expect(changeVerdict('response_length/mean', 100, 105)).toBe('changed');
-    expect(changeVerdict('response_length/mean', 100, 104.9)).toBe('noise');
+  it('5% of the larger side counts, less is noise; from 0 any change beyond the floor counts', () => {
+    // 5 of 105 is 4.8%: noise; 6 of 106 is 5.7%
+    expect(changeVerdict('response_length/mean', 100, 105)).toBe('noise');
+    expect(changeVerdict('response_length/mean', 100, 106)).toBe('changed');
     expect(changeVerdict('response_length/mean', 100, 95)).toBe('changed');
     expect(changeVerdict('status/aborted', 0, 3)).toBe('worse');
-    // a negative A: -10 -> -9 is +10% of |A|
+    // negative sides: -10 -> -9 is 10% of |-10|
     expect(changeVerdict('reward/mean', -10, -9)).toBe('better');
     expect(changeVerdict('reward/mean', -10, -9.6)).toBe('noise');
+  });
+
+  it('swapping A and B keeps a change in or out of the noise, its direction flipped', () => {
+    const pairs: [string, number, number][] = [
+      ['response_length/mean', 100, 105],
+      ['response_length/mean', 100, 95],
+      ['perf/request/e2e_latency/mean', 10, 8],
+      ['reward/mean', -10, -9.6],
+    ];
+    const flip = { better: 'worse', worse: 'better', changed: 'changed', noise: 'noise' };
+    for (const [key, a, b] of pairs) {
+      const there = changeVerdict(key, a, b) as keyof typeof flip;
+      expect(changeVerdict(key, b, a), `${key} ${a} ${b}`).toBe(flip[there]);
+    }
   });
 
   it('the direction colours a change: falling latency better, falling throughput worse', () => {

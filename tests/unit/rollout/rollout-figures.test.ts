@@ -238,7 +238,7 @@ describe('rollout_pd_legacy: flat PD keys split what kept the rollout open (TRAC
     const seconds = r.breakdownOwn.seconds;
     expect(seconds.prefill).toBeCloseTo(prefill - (queue as number), 6);
     expect(seconds.decode).toBeCloseTo(decode, 6);
-    expect(seconds.generation).toBeCloseTo(length - prefill - decode, 6);
+    expect(seconds['unsplit request']).toBeCloseTo(length - prefill - decode, 6);
     // before its request the sample had not started, or queued: no other generation
     expect(seconds.queueing).toBeCloseTo(
       request.start_ts! - cache.global_start + (queue as number),

@@ -88,7 +88,7 @@ function seconds(some: Partial<Record<WallTimeCategory, number>>) {
 describe('what kept the rollout open: flat-key PD requests split into their phases', () => {
   // queue 1000-1000.5 (over the first prefill phase), prefill to 1001.5, decode to 1007.5,
   // the rest of the request (2.5 s) generation
-  const expected = seconds({ queueing: 0.5, prefill: 1, decode: 6, generation: 2.5 });
+  const expected = seconds({ queueing: 0.5, prefill: 1, decode: 6, 'unsplit request': 2.5 });
 
   it('a current dump’s request: its sglang_pd_* children (the reference)', () => {
     expect(breakdownOf(currentDump())).toEqual(expected);
@@ -103,14 +103,14 @@ describe('what kept the rollout open: flat-key PD requests split into their phas
       flatDump({ pd_bootstrap_duration: 1, pd_alloc_waiting_duration: 0.5 }),
     );
     // prefill 1000-1001.5, the first 0.5 s of it queueing; no decode keys
-    expect(older).toEqual(seconds({ queueing: 0.5, prefill: 1, generation: 8.5 }));
+    expect(older).toEqual(seconds({ queueing: 0.5, prefill: 1, 'unsplit request': 8.5 }));
   });
 
   it('decode keys alone: decode from the request’s start', () => {
     const decodeOnly = breakdownOf(
       flatDump({ pd_decode_forward_duration: 4, pd_prefill_forward_duration: 0 }),
     );
-    expect(decodeOnly).toEqual(seconds({ queueing: 0.5, decode: 3.5, generation: 6 }));
+    expect(decodeOnly).toEqual(seconds({ queueing: 0.5, decode: 3.5, 'unsplit request': 6 }));
   });
 });
 

@@ -60,7 +60,7 @@ describe('buildOwnBreakdown: each moment of the own window as what the bounding 
     expect(b.seconds).toEqual(
       seconds({
         queueing: 15, // 1000-1010 not started, 1010-1015 queue_time
-        generation: 10, // 1015-1020, 1045-1050
+        'unsplit request': 10, // 1015-1020, 1045-1050
         prefill: 5,
         decode: 20,
         'tool calls': 10,
@@ -80,7 +80,7 @@ describe('buildOwnBreakdown: each moment of the own window as what the bounding 
       span('reward_model', 1040, 1100),
     ]);
     expect(ownSeconds([bounding])).toEqual(
-      seconds({ queueing: 10, 'tool calls': 10, generation: 20, 'reward model': 60 }),
+      seconds({ queueing: 10, 'tool calls': 10, 'unsplit request': 20, 'reward model': 60 }),
     );
   });
 
@@ -148,7 +148,9 @@ describe('buildOwnBreakdown: each moment of the own window as what the bounding 
       span('sglang_generate', 1060, 1080),
     ]);
     const b = buildOwnBreakdown([resumed], window(50, 100), 1000);
-    expect(b.seconds).toEqual(seconds({ queueing: 10, generation: 20, 'gaps in sample': 20 }));
+    expect(b.seconds).toEqual(
+      seconds({ queueing: 10, 'unsplit request': 20, 'gaps in sample': 20 }),
+    );
   });
 
   it('a bounding sample with no span at all: gaps from its row start', () => {
@@ -183,7 +185,12 @@ describe('buildOwnBreakdown: each moment of the own window as what the bounding 
   });
 
   it('nothing to attribute without rows or in an empty window', () => {
-    const none = { seconds: seconds({}), boundingRowId: null, boundingGroupIndex: null };
+    const none = {
+      seconds: seconds({}),
+      boundingRowId: null,
+      boundingGroupIndex: null,
+      bounding: null,
+    };
     expect(buildOwnBreakdown([], window(0, 100), 1000)).toEqual({
       window: window(0, 100),
       ...none,
@@ -250,9 +257,10 @@ describe('buildWholeBreakdown', () => {
   it('adds, before the own window, the union of the earlier attempts and the idle rest', () => {
     const own = {
       window: window(50, 100),
-      seconds: seconds({ generation: 30, 'gaps in sample': 20 }),
+      seconds: seconds({ 'unsplit request': 30, 'gaps in sample': 20 }),
       boundingRowId: 3,
       boundingGroupIndex: 1,
+      bounding: null,
     };
     // earlier attempts 30-60 (to the own window's start: 20 s), 2-10 and 5-20 (together 18 s)
     const whole = buildWholeBreakdown(own, window(0, 100, 'whole'), [
@@ -264,13 +272,14 @@ describe('buildWholeBreakdown', () => {
     expect(whole).toEqual({
       window: window(0, 100, 'whole'),
       seconds: seconds({
-        generation: 30,
+        'unsplit request': 30,
         'gaps in sample': 20,
         'earlier attempts': 38,
         'idle between attempts': 12,
       }),
       boundingRowId: 3,
       boundingGroupIndex: 1,
+      bounding: null,
     });
     expect(own.seconds['earlier attempts']).toBe(0); // the own breakdown is not changed
   });
@@ -278,23 +287,25 @@ describe('buildWholeBreakdown', () => {
   it('counts only the time between the whole window’s start and the own window’s', () => {
     const own = {
       window: window(50, 100),
-      seconds: seconds({ generation: 50 }),
+      seconds: seconds({ 'unsplit request': 50 }),
       boundingRowId: 0,
       boundingGroupIndex: 0,
+      bounding: null,
     };
     // whole from 10 s: 40 s before the own window, 20 of them an earlier attempt
     const whole = buildWholeBreakdown(own, window(10, 100, 'whole'), [resumed(10, 30)]);
     expect(whole.seconds).toEqual(
-      seconds({ generation: 50, 'earlier attempts': 20, 'idle between attempts': 20 }),
+      seconds({ 'unsplit request': 50, 'earlier attempts': 20, 'idle between attempts': 20 }),
     );
   });
 
   it('nothing resumed: the whole breakdown is the own one', () => {
     const own = {
       window: window(0, 100),
-      seconds: seconds({ generation: 100 }),
+      seconds: seconds({ 'unsplit request': 100 }),
       boundingRowId: 0,
       boundingGroupIndex: 0,
+      bounding: null,
     };
     expect(buildWholeBreakdown(own, window(0, 100, 'whole'), []).seconds).toEqual(own.seconds);
   });
