@@ -4,7 +4,8 @@ import { legendEntries } from './legend-entries';
 
 /** The most frequent span names with counts (click highlights, × hides) and the PD phases. */
 export function Legend(props: {
-  file: FileSummary;
+  /** the span names to list (a file's, or the rows a lane timeline has fetched) */
+  file: Pick<FileSummary, 'spanNames'>;
   hidden: Set<string>;
   highlight: string[] | null;
   onHighlight: (name: string | null) => void;
