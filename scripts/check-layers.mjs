@@ -56,6 +56,7 @@ export const FORMAT_CONTAINERS = {
   zip: 'ZIP archives (torch files are ZIPs)',
   pickle: "Python pickles (torch's data.pkl)",
   torch: "torch.save files (slime's dumps)",
+  'json-lines': 'JSON lines: line splitting on bytes, skipped-line counts, the first-line sniff',
 };
 
 /** Packages a part of the tree must not import; `allow` lists files excepted, with the reason. */

@@ -21,6 +21,7 @@ import { findRunFiles, type RunFiles } from '../ingest/run-files';
 import { buildRunSummaryJson, exportRun, formatRunSummaryText, joinRun } from './run-output';
 import { compareDigest, compareTraces } from '../core/compare/compare-traces';
 import { buildCompareJson, formatCompareText } from './compare-output';
+import { terminalLines } from '../core/bytes/terminal-text';
 
 type Parse = typeof ParseArgs;
 const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends', 'compare'] as const;
@@ -126,7 +127,8 @@ export async function runCommand(
   const { groups, skipped } = groupsOrThrow(path, command);
   if (command === 'summary' && (groups.length > 1 || skipped.length > 0)) {
     const traces = groups.map((group) => openOrThrow(group, false, setup));
-    process.stdout.write(`${formatFolderSummary(path, traces, skipped, values.json ?? false)}\n`);
+    const text = formatFolderSummary(path, traces, skipped, values.json ?? false);
+    process.stdout.write(`${values.json ? text : terminalLines(text)}\n`);
     return 0;
   }
   const [group] = groups;
@@ -154,7 +156,7 @@ export async function runCommand(
   if (command === 'summary') {
     const text = values.json
       ? JSON.stringify(buildSummaryJson(trace), null, 2)
-      : formatSummaryText(trace);
+      : terminalLines(formatSummaryText(trace));
     process.stdout.write(`${text}\n`);
     return 0;
   }
@@ -183,7 +185,7 @@ function runOfFiles(
   }
   const text = values.json
     ? JSON.stringify(buildRunSummaryJson(paths, run), null, 2)
-    : formatRunSummaryText(run);
+    : terminalLines(formatRunSummaryText(run));
   process.stdout.write(`${text}\n`);
   return 0;
 }
@@ -314,7 +316,7 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
   const names = { a: a.summary.name, b: b.summary.name };
   const text = json
     ? JSON.stringify(buildCompareJson(names, result, a.digest.rows), null, 2)
-    : formatCompareText(names, result);
+    : terminalLines(formatCompareText(names, result));
   process.stdout.write(`${text}\n`);
   return 0;
 }

@@ -13,6 +13,7 @@ import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
 import { benchCompare } from './bench-compare.mjs';
+import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -481,6 +482,60 @@ async function benchHundredK() {
   benchExportLine(path, bytes, baseline);
 }
 
+/** Opcodes per sample of a dump beside a fixture's: the shares a real sample's time is spent on. */
+function printOpcodeMix(label, dumpPath, fixturePath) {
+  const shares = ({ samples, counts }) => {
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return { perSample: total / samples, share: (op) => (counts[op] ?? 0) / total };
+  };
+  const dump = shares(samplesOpcodeMix(readTemplates(dumpPath)));
+  const fixture = shares(samplesOpcodeMix(readTemplates(fixturePath)));
+  const top = ['BININT', 'BININT1', 'BININT2', 'BINFLOAT', 'BINGET', 'LONG_BINGET', 'BINUNICODE', 'BINPUT', 'LONG_BINPUT', 'EMPTY_DICT', 'MARK', 'SETITEMS'];
+  console.log(
+    `  opcodes a sample: ${label} ${dump.perSample.toFixed(0)}, the fixture ${basename(fixturePath)} ${fixture.perSample.toFixed(0)}; shares (${label} / fixture): ` +
+      top.map((op) => `${op} ${(dump.share(op) * 100).toFixed(1)}/${(fixture.share(op) * 100).toFixed(1)}%`).join(', '),
+  );
+}
+
+/**
+ * Issue 50's goals on dumps shaped as slime writes them: `rows_N_real_v1.pt` (the fixture
+ * rollout_small.pt's samples written again with new ids, times and token ids: every
+ * Sample.to_dict() field, a dict per trace event) and BENCH_REAL_DUMP (a dump slime wrote),
+ * each beside `summary` of the same file in the same run and BENCH_BASELINE_CLI's build.
+ */
+async function benchRealShaped() {
+  const rows = Number(process.env.BENCH_ROWS ?? 100_000);
+  const fixture = join(root, 'tests/fixtures/slime/rollout_small.pt');
+  const made = join(data, `rows_${rows}_real_v1.pt`);
+  if (!existsSync(made)) writeSlimeDump(made, Infinity, 0, rows, { realSamples: [fixture] });
+  const dumps = [['real-shaped', made], ...(process.env.BENCH_REAL_DUMP ? [['slime-made', process.env.BENCH_REAL_DUMP]] : [])];
+  const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  for (const [label, path] of dumps) {
+    const bytes = statSync(path).size;
+    console.log(`
+== ${label} dump (${mb(bytes)} MB): issue 50's goals`);
+    printOpcodeMix(label, path, fixture);
+    const summary = measure(process.execPath, [CLI, 'summary', '--json', path]);
+    const peakRatio = (summary.peakMb * 1.048576e6) / bytes;
+    console.log(`summary: ${summary.seconds.toFixed(2)} s, peak ${summary.peakMb.toFixed(0)} MB = ${peakRatio.toFixed(2)}x the file (goal 1.00x: ${ok(peakRatio, 1)})`);
+    const app = await benchOpenStream(CLI, path);
+    console.log(
+      `serve mode: first rows ${app.firstRows.toFixed(2)} s, all rows ${app.allRows.toFixed(2)} s (${(app.allRows / summary.seconds).toFixed(2)}x summary), peak ${app.peakMb.toFixed(0)} MB; ${openSteps(app.timings)}`,
+    );
+    printInteractions(app.interactions, null, null);
+    const browser = await browserFirstRows(CLI, path, null, { rows: null });
+    console.log(
+      `in Chromium: first rows ${browser.firstRows.toFixed(2)} s (goal 1 s: ${ok(browser.firstRows, 1)}), every row ${browser.allRows.toFixed(2)} s (goal 6 s: ${ok(browser.allRows, 6)}); ` +
+        `${(browser.firstRows / summary.seconds).toFixed(2)}x and ${(browser.allRows / summary.seconds).toFixed(2)}x summary's time`,
+    );
+    if (baselineCli) {
+      const was = await browserFirstRows(baselineCli, path, null, { rows: null });
+      console.log(`  baseline build in Chromium: first rows ${was.firstRows.toFixed(2)} s, every row ${was.allRows.toFixed(2)} s (now ${(browser.allRows / was.allRows).toFixed(2)}x)`);
+    }
+  }
+}
+
 /**
  * `export --format perfetto` of the 100k-sample dump: streamed row by row in two reads, its
  * peak memory against the file's size (issue 18's goal: half of it) and its time against
@@ -550,6 +605,7 @@ function benchExport() {
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
+if (!only || only === 'hundredk' || only === 'real') await benchRealShaped();
 if (only === 'interactions') await benchInteractions();
 if (only === 'export') benchExport();
 if (!only || only === 'compare') await benchCompareHundredK();

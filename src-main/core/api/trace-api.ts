@@ -11,6 +11,7 @@ import type { RunFileRole, RunJoins } from '../model/run';
 
 import type { AttrValue, Attrs, PdPhase } from '../model/row';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
+import type { GpuProfile } from '../model/gpu-profile';
 import type {
   BinnedValues,
   Distribution,
@@ -124,6 +125,8 @@ export interface FileSummary {
   notices: string[];
   /** opened by path (capabilities.sourceGroups): the whole set this file belongs to, oldest first, when larger */
   rotatedSet?: string[];
+  /** capabilities.gpuProfile: each rank's figures (HTA's breakdown, overlap, idle gaps) */
+  gpuProfile?: GpuProfile;
   /** distinct bootstrap_room values (PD halves that can be joined), and whether they are */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;

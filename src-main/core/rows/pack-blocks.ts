@@ -1,3 +1,5 @@
+import { LaneEnds } from './lane-ends';
+
 /** A block of lanes to place: it needs `height` adjacent lanes free over [start, end]. */
 export interface LaneBlock {
   start: number;
@@ -18,28 +20,21 @@ export function packBlocks(blocks: readonly LaneBlock[]): {
   const order = Array.from({ length: blocks.length }, (_, i) => i).sort(
     (a, b) => blocks[a].start - blocks[b].start || a - b,
   );
-  const laneEnds: number[] = [];
+  const lanes = new LaneEnds();
   const firstLane = new Int32Array(blocks.length);
   for (const i of order) {
     const { start, end } = blocks[i];
     const height = Math.max(1, blocks[i].height);
-    let lane = 0;
+    // the lowest free lane, then whether the lanes below it are free too: if one is busy, the
+    // next try starts past it
+    let lane = lanes.firstFree(0, start);
     for (;;) {
-      let free = true;
-      for (let k = lane; k < lane + height; k++) {
-        if (k < laneEnds.length && laneEnds[k] > start) {
-          free = false;
-          lane = k + 1;
-          break;
-        }
-      }
-      if (free) break;
+      const busy = lanes.firstBusy(lane, start);
+      if (busy >= lane + height) break;
+      lane = lanes.firstFree(busy + 1, start);
     }
-    for (let k = lane; k < lane + height; k++) {
-      while (laneEnds.length <= k) laneEnds.push(-Infinity);
-      laneEnds[k] = end;
-    }
+    for (let k = lane; k < lane + height; k++) lanes.set(k, end);
     firstLane[i] = lane;
   }
-  return { firstLane, laneCount: laneEnds.length };
+  return { firstLane, laneCount: lanes.count };
 }

@@ -1,5 +1,5 @@
 import type { ItemView, RowFacts, RowOrder, RowView, SpanDetails } from '../api/trace-api';
-import type { PackedItems, PdPhase } from '../model/row';
+import { sourceText, type PackedItems, type PdPhase } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
 import { PackedItemCursor, unpackItem } from '../rows/packed-items';
 
@@ -57,7 +57,7 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
       rowId,
       sampleIndex: row.sample_index,
       groupIndex: row.group_index,
-      source: row.source,
+      source: sourceText(row.source),
       status: row.status,
       reward: row.reward,
       attempt: row.attempt,

@@ -4,6 +4,7 @@ import { legacyTorch, slimeDump, slimeDumpOf, zipBytes } from './container-write
 import { PickleWriter, pickle, type Py } from './pickle-writer';
 import { nanos, otlpChain, otlpFile, otlpLine, spanId } from './otlp-writer';
 import { exportTrace } from '../../../src-main/core/export/export-trace';
+import { READER_CASES } from './readers-49';
 
 /**
  * The hostile-input corpus (issue 19): each case is a generator, not a blob, with what must
@@ -402,6 +403,7 @@ export const HOSTILE_CASES: HostileCase[] = [
     },
     expect: { code: 'open/text-encoding' },
   },
+  ...READER_CASES,
 ];
 
 function assertEqual(actual: unknown, expected: unknown): void {

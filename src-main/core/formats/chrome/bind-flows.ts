@@ -8,21 +8,21 @@ const PHASE_RANK = { s: 0, t: 1, f: 2 } as const;
  * with `bp: "e"` and otherwise to the next slice that starts on its thread (the Trace Event
  * Format's binding points). Consecutive bound steps of one id are linked, the later slice
  * pointing back at the earlier (as OpenTelemetry links do). Flow v2 (`bind_id` with
- * `flow_out` / `flow_in` on slices) links each out to each in of the same id. Needs nested
- * slices (depth, parent). Returns the links made and the steps no slice took.
+ * `flow_out` / `flow_in` on slices) binds one to one, in time order: each flow_in takes the
+ * oldest flow_out of its id not yet taken, so ids reused by thousands of slices make as many
+ * links as there are pairs, never every out times every in. Needs nested slices (depth,
+ * parent). Linear after sorting. Returns the links made and the flow events no slice took.
  */
 export function bindFlows(trace: ChromeTrace): { links: number; unbound: number } {
-  const sorted = new Map<ChromeThread, ChromeSlice[]>();
-  const slicesOf = (thread: ChromeThread) => {
-    let list = sorted.get(thread);
-    if (!list) {
-      list = [...thread.slices].sort((a, b) => a.startUs - b.startUs || a.depth - b.depth);
-      sorted.set(thread, list);
-    }
-    return list;
-  };
+  const v1 = bindSteps(trace.flowSteps);
+  const v2 = bindV2(trace.boundFlows);
+  return { links: v1.links + v2.links, unbound: v1.unbound + v2.unbound };
+}
+
+function bindSteps(flowSteps: FlowStep[]): { links: number; unbound: number } {
+  bindStepsToSlices(flowSteps);
   const byKey = new Map<string, FlowStep[]>();
-  for (const step of trace.flowSteps) {
+  for (const step of flowSteps) {
     const list = byKey.get(step.key);
     if (list) list.push(step);
     else byKey.set(step.key, [step]);
@@ -35,8 +35,7 @@ export function bindFlows(trace: ChromeTrace): { links: number; unbound: number 
     );
     let previous: ChromeSlice | null = null;
     for (const step of steps) {
-      const slices = slicesOf(step.thread);
-      const slice = step.enclosing ? enclosing(slices, step.tsUs) : nextStarting(slices, step.tsUs);
+      const slice = step.slice;
       if (slice === null) {
         unbound++;
         if (step.phase === 'f') previous = null;
@@ -49,51 +48,102 @@ export function bindFlows(trace: ChromeTrace): { links: number; unbound: number 
       previous = step.phase === 'f' ? null : slice;
     }
   }
-  const v2 = new Map<string, { outs: ChromeSlice[]; ins: ChromeSlice[] }>();
-  for (const { bindId, slice, out } of trace.boundFlows) {
-    let ends = v2.get(bindId);
-    if (!ends) v2.set(bindId, (ends = { outs: [], ins: [] }));
-    (out ? ends.outs : ends.ins).push(slice);
+  return { links, unbound };
+}
+
+/** Sets the slice each step binds to, thread by thread. */
+function bindStepsToSlices(flowSteps: FlowStep[]): void {
+  const byThread = new Map<ChromeThread, FlowStep[]>();
+  for (const step of flowSteps) {
+    const list = byThread.get(step.thread);
+    if (list) list.push(step);
+    else byThread.set(step.thread, [step]);
   }
-  for (const { outs, ins } of v2.values()) {
-    for (const target of ins) {
-      for (const from of outs) {
-        if (from === target) continue;
-        (target.flowsFrom ??= []).push(from);
-        links++;
-      }
+  for (const [thread, steps] of byThread) {
+    const slices = [...thread.slices].sort((a, b) => a.startUs - b.startUs || a.depth - b.depth);
+    const enclosed = steps.filter((s) => s.enclosing).sort((a, b) => a.tsUs - b.tsUs);
+    bindEnclosing(slices, enclosed);
+    for (const step of steps) {
+      if (!step.enclosing) step.slice = nextStarting(slices, step.tsUs);
     }
+  }
+}
+
+/**
+ * Each step (in time order) to the innermost slice open at its time, in one sweep: slices enter
+ * in start order onto a stack that holds the newest slice's ancestors, and leave it once ended
+ * before the step. Walking up from the newest slice for each step instead costs the nesting
+ * depth per step (N nested slices with N flow steps: quadratic).
+ */
+function bindEnclosing(slices: ChromeSlice[], steps: FlowStep[]): void {
+  const open: ChromeSlice[] = [];
+  let next = 0;
+  for (const step of steps) {
+    const us = step.tsUs;
+    while (next < slices.length && slices[next].startUs <= us) {
+      const slice = slices[next++];
+      // its parent is on the stack (it cannot have ended before the slice started)
+      while (open.length > 0 && open[open.length - 1] !== slice.parent) open.pop();
+      open.push(slice);
+    }
+    while (open.length > 0 && !encloses(open[open.length - 1], us)) open.pop();
+    step.slice = open.length > 0 ? open[open.length - 1] : null;
+  }
+}
+
+const encloses = (slice: ChromeSlice, us: number) =>
+  slice.startUs <= us && (slice.endUs === null || us <= slice.endUs);
+
+/**
+ * Flow v2, one to one: per bind id in time order (a slice's flow_in before its own flow_out,
+ * so a slice with both continues the flow), a flow_in links from the oldest waiting flow_out.
+ */
+function bindV2(boundFlows: ChromeTrace['boundFlows']): { links: number; unbound: number } {
+  const byId = new Map<string, { slice: ChromeSlice; out: boolean; order: number }[]>();
+  boundFlows.forEach(({ bindId, slice, out }, order) => {
+    const list = byId.get(bindId);
+    if (list) list.push({ slice, out, order });
+    else byId.set(bindId, [{ slice, out, order }]);
+  });
+  let links = 0;
+  let unbound = 0;
+  for (const ends of byId.values()) {
+    ends.sort(
+      (a, b) =>
+        a.slice.startUs - b.slice.startUs || Number(a.out) - Number(b.out) || a.order - b.order,
+    );
+    const waiting: ChromeSlice[] = [];
+    let head = 0;
+    for (const { slice, out } of ends) {
+      if (out) {
+        waiting.push(slice);
+        continue;
+      }
+      if (head === waiting.length) {
+        unbound++;
+        continue;
+      }
+      const from = waiting[head++];
+      if (from === slice) continue;
+      (slice.flowsFrom ??= []).push(from);
+      links++;
+    }
+    unbound += waiting.length - head;
   }
   return { links, unbound };
 }
 
-/** The last index whose slice starts at or before `us` (slices in start order), or -1. */
-function lastStartingBy(slices: ChromeSlice[], us: number): number {
+/**
+ * The first slice that starts at or after `us` (the outermost, when several start then: slices
+ * are in start order, outer first), by binary search.
+ */
+function nextStarting(slices: ChromeSlice[], us: number): ChromeSlice | null {
   let lo = 0;
   let hi = slices.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (slices[mid].startUs <= us) lo = mid + 1;
+    if (slices[mid].startUs < us) lo = mid + 1;
     else hi = mid;
   }
-  return lo - 1;
-}
-
-/** The innermost slice open at `us`: the last one to start by then, or the nearest ancestor. */
-function enclosing(slices: ChromeSlice[], us: number): ChromeSlice | null {
-  const k = lastStartingBy(slices, us);
-  for (let s: ChromeSlice | null = k < 0 ? null : slices[k]; s !== null; s = s.parent) {
-    if (s.startUs <= us && (s.endUs === null || us <= s.endUs)) return s;
-  }
-  return null;
-}
-
-/** The first slice that starts at or after `us` (the outermost, when several start then). */
-function nextStarting(slices: ChromeSlice[], us: number): ChromeSlice | null {
-  let k = lastStartingBy(slices, us);
-  if (k >= 0 && slices[k].startUs === us) {
-    while (k > 0 && slices[k - 1].startUs === us) k--;
-    return slices[k];
-  }
-  return slices[k + 1] ?? null;
+  return slices[lo] ?? null;
 }

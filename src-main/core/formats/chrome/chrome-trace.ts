@@ -55,7 +55,13 @@ export interface ChromeAsyncTrack {
   label: string;
   slices: ChromeSlice[];
   instants: ChromeInstant[];
+  /**
+   * b events in the order they began, innermost last; ended ones are left in place (their endUs
+   * set) and dropped when they reach the top, so that ending one deep inside costs nothing
+   */
   open: ChromeSlice[];
+  /** the same, by name: an e ends the innermost open b of its name */
+  openByName: Map<string, ChromeSlice[]>;
 }
 
 export interface ChromeProcess {
@@ -81,6 +87,8 @@ export interface FlowStep {
   enclosing: boolean;
   /** file order, to keep steps at one timestamp in the order written */
   order: number;
+  /** the slice it binds to, once bound (bindFlows); null: none */
+  slice: ChromeSlice | null;
 }
 
 export interface ChromeTrace {

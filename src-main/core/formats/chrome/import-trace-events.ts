@@ -14,6 +14,8 @@ import { scanTraceJson } from './scan-trace-json';
 export interface ImportOptions {
   onProgress?: (bytesRead: number, events: number) => void;
   shouldCancel?: () => boolean;
+  /** every top-level key beside traceEvents (Kineto's distributedInfo, baseTimeNanoseconds) */
+  onMetadata?: (key: string, value: unknown) => void;
 }
 
 /** How many skipped events are named in the notice. */
@@ -59,6 +61,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     },
     onMetadata: (key, value) => {
       if (key === 'displayTimeUnit' && typeof value === 'string') trace.displayTimeUnit = value;
+      options.onMetadata?.(key, value);
     },
     onProgress: (bytes) => options.onProgress?.(bytes, events),
     shouldCancel: options.shouldCancel,
@@ -104,6 +107,16 @@ function eventId(event: Event, pidKey: string): string | null {
     if (local !== null) return `local:${pidKey}:${local}`;
   }
   return null;
+}
+
+/**
+ * The innermost slice of `stack` not yet ended, taken off it with the ended ones above it (they
+ * were ended through another stack: see ChromeAsyncTrack.open), or null.
+ */
+function innermostOpen(stack: ChromeSlice[] | undefined): ChromeSlice | null {
+  if (stack === undefined) return null;
+  while (stack.length > 0 && stack[stack.length - 1].endUs !== null) stack.pop();
+  return stack.pop() ?? null;
 }
 
 /** Keys that tell 1 from "1" apart: a string pid is a different process from a number pid. */
@@ -225,6 +238,7 @@ class EventImporter {
           thread: this.thread(process, tid),
           enclosing: ph !== 'f' || value.bp === 'e',
           order: this.order++,
+          slice: null,
         });
         this.seen(ts);
         return null;
@@ -250,7 +264,10 @@ class EventImporter {
   finish(): void {
     for (const process of this.trace.processes.values()) {
       for (const thread of process.threads.values()) thread.open.length = 0;
-      for (const track of process.asyncTracks.values()) track.open.length = 0;
+      for (const track of process.asyncTracks.values()) {
+        track.open.length = 0;
+        track.openByName.clear();
+      }
     }
   }
 
@@ -294,24 +311,31 @@ class EventImporter {
   ): void {
     let track = process.asyncTracks.get(key);
     if (!track) {
-      track = { label: name, slices: [], instants: [], open: [] } satisfies ChromeAsyncTrack;
+      track = {
+        label: name,
+        slices: [],
+        instants: [],
+        open: [],
+        openByName: new Map(),
+      } satisfies ChromeAsyncTrack;
       process.asyncTracks.set(key, track);
     }
     if (ph === 'b' || ph === 'S') {
       const slice = this.slice(name, cat, ts, null, 'async', args);
       track.slices.push(slice);
       track.open.push(slice);
+      const named = track.openByName.get(name);
+      if (named) named.push(slice);
+      else track.openByName.set(name, [slice]);
       this.trace.counts.async++;
     } else if (ph === 'e' || ph === 'F') {
-      let k = track.open.length - 1;
-      while (k >= 0 && track.open[k].name !== name) k--;
-      if (k < 0) k = track.open.length - 1;
-      if (k < 0) {
+      // ids are reused by thousands of slices: a scan of the open ones per e was quadratic
+      const slice = innermostOpen(track.openByName.get(name)) ?? innermostOpen(track.open);
+      if (slice === null) {
         track.instants.push(this.instant(name, cat, ts, args, true));
         this.trace.counts.unmatchedEnds++;
         return;
       }
-      const [slice] = track.open.splice(k, 1);
       slice.endUs = Math.max(ts, slice.startUs);
       slice.endArgs = args;
     } else {

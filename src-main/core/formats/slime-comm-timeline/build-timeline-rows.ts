@@ -1,6 +1,12 @@
 import type { Attrs, AttrValue, Row, RowItem, RowOwnField } from '../../model/row';
 import type { TimelineRecord } from './parse-timeline-records';
 
+/** Lanes' end times (core/rows' LaneEnds, given by the descriptor): the lowest lane free at a time. */
+export interface FreeLanes {
+  firstFree(from: number, at: number): number;
+  set(lane: number, end: number): void;
+}
+
 /**
  * One row per trainer process (role, rank): spans are `[api_launch, completion]` bars, events
  * instants, nested by time containment (a bucket's send inside its sync); a span that overlaps
@@ -9,6 +15,7 @@ import type { TimelineRecord } from './parse-timeline-records';
 export function buildTimelineRows(
   records: TimelineRecord[],
   finishRow: (items: RowItem[]) => Omit<Row, 'items' | RowOwnField> & { items: RowItem[] },
+  freeLanes: () => FreeLanes,
 ): Row[] {
   const byProcess = new Map<string, TimelineRecord[]>();
   for (const record of records) {
@@ -22,13 +29,14 @@ export function buildTimelineRows(
     const [roleB, rankB] = JSON.parse(b) as [string, number];
     return roleA < roleB ? -1 : roleA > roleB ? 1 : rankA - rankB;
   });
-  return keys.map((key, rowId) => processRow(byProcess.get(key)!, rowId, finishRow));
+  return keys.map((key, rowId) => processRow(byProcess.get(key)!, rowId, finishRow, freeLanes()));
 }
 
 function processRow(
   records: TimelineRecord[],
   rowId: number,
   finishRow: (items: RowItem[]) => Omit<Row, 'items' | RowOwnField> & { items: RowItem[] },
+  laneEnds: FreeLanes,
 ): Row {
   const first = records[0];
   return {
@@ -41,11 +49,11 @@ function processRow(
     reward: null,
     trace_id: typeof first.fields.run_id === 'string' ? first.fields.run_id : null,
     attempt: null,
-    ...finishRow(placeItems(records)),
+    ...finishRow(placeItems(records, laneEnds)),
   };
 }
 
-function placeItems(records: TimelineRecord[]): RowItem[] {
+function placeItems(records: TimelineRecord[], laneEnds: FreeLanes): RowItem[] {
   // one sweep in time order; at one instant spans first (longest first), then events
   const ordered = records
     .slice()
@@ -56,7 +64,6 @@ function placeItems(records: TimelineRecord[]): RowItem[] {
         b.endSec - a.endSec ||
         a.sequenceId - b.sequenceId,
     );
-  const laneEnds: number[] = [];
   // open spans that may contain the next record: lane, end and name
   const stack: { lane: number; end: number; name: string }[] = [];
   const items: RowItem[] = [];
@@ -85,9 +92,8 @@ function placeItems(records: TimelineRecord[]): RowItem[] {
       stack.length > 0 && record.endSec <= stack[stack.length - 1].end
         ? stack[stack.length - 1]
         : null;
-    let lane = parent === null ? 0 : parent.lane + 1;
-    while ((laneEnds[lane] ?? -Infinity) > record.startSec) lane++;
-    laneEnds[lane] = record.endSec;
+    const lane = laneEnds.firstFree(parent === null ? 0 : parent.lane + 1, record.startSec);
+    laneEnds.set(lane, record.endSec);
     stack.push({ lane, end: record.endSec, name: record.operation });
     items.push({
       type: 'span',

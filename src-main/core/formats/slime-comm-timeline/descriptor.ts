@@ -2,6 +2,7 @@ import { packRows } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { rowCounts, sortItems } from '../../rows/build-rows';
+import { LaneEnds } from '../../rows/lane-ends';
 import { buildTimelineRows } from './build-timeline-rows';
 import { parseTimelineRecords, sniffTimeline } from './parse-timeline-records';
 import { NO_SAMPLES } from '../../model/sample-facts';
@@ -42,10 +43,11 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
     options.shouldCancel,
   );
   options.onStepEnd?.('read');
-  const rows = buildTimelineRows(read.records, (items) => ({
-    ...rowCounts(items),
-    items: sortItems(items),
-  }));
+  const rows = buildTimelineRows(
+    read.records,
+    (items) => ({ ...rowCounts(items), items: sortItems(items) }),
+    () => new LaneEnds(),
+  );
   const spans = read.records.filter((r) => r.recordType === 'span').length;
   const notices: string[] = [];
   notices.push(`schema_version ${read.schemaVersions.join(', ')}`);
