@@ -11,11 +11,18 @@ export function Legend(props: {
   onHighlight: (name: string | null) => void;
   onToggleHidden: (name: string) => void;
   extra?: ReactNode;
+  /** only the controls (`extra`): a twin timeline's legend lists the names */
+  controlsOnly?: boolean;
 }) {
-  const { names, phases } = legendEntries(props.file);
+  const { names, phases } = props.controlsOnly
+    ? { names: [], phases: [] }
+    : legendEntries(props.file);
   const hasPd = phases.length > 0;
   return (
-    <div className="legend" data-testid="legend">
+    <div
+      className={`legend${props.controlsOnly ? ' controls-only' : ''}`}
+      data-testid={props.controlsOnly ? 'legend-controls' : 'legend'}
+    >
       {names.map(({ name, count, colour }) => (
         <span
           key={name}
