@@ -9,13 +9,18 @@ export function CompareAnswer({
   result,
   fileA,
   fileB,
+  onShowRows,
 }: {
   result: CompareResult;
   fileA: FileSummary;
   fileB: FileSummary;
+  /** (timeline) a linked figure clicked: the compare view shows its rows; else its file's tab */
+  onShowRows?(side: 'a' | 'b', rowIds: number[], label: string, event: React.MouseEvent): void;
 }) {
-  const showRows = (side: 'a' | 'b', rowIds: number[], label: string) =>
-    showRowsOf(side === 'a' ? fileA : fileB, rowIds, label);
+  const showRows = (side: 'a' | 'b', rowIds: number[], label: string, event: React.MouseEvent) =>
+    onShowRows
+      ? onShowRows(side, rowIds, label, event)
+      : showRowsOf(side === 'a' ? fileA : fileB, rowIds, label);
   return (
     <section className="compare-answer" data-testid="compare-answer">
       {result.answer.map((sentence, i) => (
@@ -27,7 +32,7 @@ export function CompareAnswer({
                 type="button"
                 className="answer-link"
                 title={`show ${part.side.toUpperCase()}'s rows ${part.rowIds.join(', ')}`}
-                onClick={() => showRows(part.side!, part.rowIds!, part.text)}
+                onClick={(event) => showRows(part.side!, part.rowIds!, part.text, event)}
               >
                 {part.text}
               </button>

@@ -1,9 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { queryShownRows, type ShownOrder } from '../host/shown-order';
 import type { FileSummary, SortKey } from '../../src-main/core/api/trace-api';
 import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import type { TraceHost } from '../host/trace-host';
 import { Timeline } from '../timeline/Timeline';
+
+/** Rows a figure of the answer names, shown in the compared timelines. */
+export interface PickedRows {
+  side: 'a' | 'b';
+  rowIds: number[];
+  label: string;
+}
 
 interface SideQuery {
   sort: SortKey;
@@ -26,12 +33,34 @@ export function CompareTimelines({
   host,
   fileA,
   fileB,
+  picked = null,
+  onClearPicked,
 }: {
   host: TraceHost;
   fileA: FileSummary;
   fileB: FileSummary;
+  /** rows a figure of the answer named: that side shows only them */
+  picked?: PickedRows | null;
+  onClearPicked?(): void;
 }) {
   const [layout, setLayout] = useState<'stacked' | 'side-by-side'>('stacked');
+  // one legend for both: the names of either file, by their counts together; one hidden set
+  const [hiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
+  const spanNames = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const { name, count } of [...fileA.spanNames, ...fileB.spanNames])
+      counts.set(name, (counts.get(name) ?? 0) + count);
+    return [...counts]
+      .map(([name, count]) => ({ name, count }))
+      .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
+  }, [fileA.spanNames, fileB.spanNames]);
+  const toggleHidden = (name: string) =>
+    setHiddenNames((prev) => {
+      const next = new Set(prev);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
   const [sameFilter, setSameFilter] = useState(true);
   const [queries, setQueries] = useState<[SideQuery, SideQuery]>([
     { sort: 'row_id', descending: false, text: '' },
@@ -56,14 +85,17 @@ export function CompareTimelines({
         queryShownRows(host.api, fileId, {
           sort: queries[i].sort,
           descending: queries[i].descending,
-          filter: { text: text(i as 0 | 1) },
+          filter: {
+            text: text(i as 0 | 1),
+            ...(picked && picked.side === (i === 0 ? 'a' : 'b') ? { rowIds: picked.rowIds } : {}),
+          },
         }),
       ),
     ).then(([a, b]) => live && setOrders([a, b]));
     return () => {
       live = false;
     };
-  }, [host, idA, idB, queries, sameFilter]);
+  }, [host, idA, idB, queries, sameFilter, picked]);
 
   const patch = (i: 0 | 1, change: Partial<SideQuery>) =>
     setQueries((prev) => {
@@ -74,29 +106,6 @@ export function CompareTimelines({
 
   return (
     <div className="compare-timelines-pane" data-testid="compare-timelines">
-      <div className="compare-timelines-bar">
-        <button
-          type="button"
-          className="button small"
-          onClick={() => setLayout(layout === 'stacked' ? 'side-by-side' : 'stacked')}
-          data-testid="compare-layout"
-        >
-          {layout === 'stacked' ? 'Side by side' : 'Stacked'}
-        </button>
-        <label>
-          <input
-            type="checkbox"
-            checked={sameFilter}
-            onChange={(e) => setSameFilter(e.target.checked)}
-            data-testid="same-filter"
-          />{' '}
-          same search for both
-        </label>
-        <span className="muted">
-          Zoom, pan and cursor move both timelines; each is relative to the start of its rollout's
-          own window.
-        </span>
-      </div>
       <div className={`compare-timelines ${layout}`}>
         {([fileA, fileB] as const).map((file, i) => (
           <div
@@ -134,9 +143,44 @@ export function CompareTimelines({
               >
                 {queries[i].descending ? '↓' : '↑'}
               </button>
+              {i === 0 && (
+                <span className="compare-timelines-bar">
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => setLayout(layout === 'stacked' ? 'side-by-side' : 'stacked')}
+                    data-testid="compare-layout"
+                    title="Zoom, pan and cursor move both timelines; each is relative to the start of its rollout's own window."
+                  >
+                    {layout === 'stacked' ? 'Side by side' : 'Stacked'}
+                  </button>
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={sameFilter}
+                      onChange={(e) => setSameFilter(e.target.checked)}
+                      data-testid="same-filter"
+                    />{' '}
+                    same search for both
+                  </label>
+                </span>
+              )}
               <span className="muted" data-testid={`compare-count-${i === 0 ? 'a' : 'b'}`}>
                 {orders[i]?.rowIds.length ?? 0} / {file.rows} rows
               </span>
+              {picked?.side === (i === 0 ? 'a' : 'b') && (
+                <span className="compare-picked" data-testid="compare-picked">
+                  {picked.label}
+                  <button
+                    type="button"
+                    className="compare-picked-clear"
+                    title="Show every row"
+                    onClick={onClearPicked}
+                  >
+                    ×
+                  </button>
+                </span>
+              )}
             </div>
             <Timeline
               file={file}
@@ -145,6 +189,11 @@ export function CompareTimelines({
               fitSec={fitSec}
               originSec={file.rolloutWindow?.ownStartSec ?? 0}
               keyboard={i === 0}
+              legend={{
+                spanNames: i === 0 ? spanNames : null,
+                hidden: hiddenNames,
+                onToggleHidden: toggleHidden,
+              }}
             />
           </div>
         ))}

@@ -7,9 +7,12 @@ import { TimeBreakdown } from './TimeBreakdown';
 import { OverlaidDistribution } from './OverlaidDistribution';
 import { StragglerChart } from './StragglerChart';
 import { MatchedSamples } from './MatchedSamples';
-import { CompareTimelines } from './CompareTimelines';
+import { CompareTimelines, type PickedRows } from './CompareTimelines';
 import { CompareAnswer } from './CompareAnswer';
 import { WallTimeTable } from './WallTimeTable';
+import { showRowsOf } from './show-rows';
+import { useFilesStore } from '../state/files-store';
+import { useViewStore } from '../state/view-store';
 import './compare.css';
 
 type Tab =
@@ -41,6 +44,29 @@ export function CompareView({
   const [perf, setPerf] = useState<[PerfDigest, PerfDigest] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>('perf');
+  // the answer folds to its first line (the timelines need the height); unfolded until asked
+  const [answerFolded, setAnswerFolded] = useState(false);
+  const [picked, setPicked] = useState<PickedRows | null>(null);
+  // a figure that names rows: shown and selected in the compared timelines, compare stays open;
+  // with Ctrl/Cmd or Shift, that file's own tab with exactly those rows (as before)
+  const showRows = (side: 'a' | 'b', rowIds: number[], label: string, event: React.MouseEvent) => {
+    const file = side === 'a' ? fileA : fileB;
+    if (event.ctrlKey || event.metaKey || event.shiftKey) {
+      showRowsOf(file, rowIds, label);
+      return;
+    }
+    setPicked({ side, rowIds, label });
+    setTab('timelines');
+    setAnswerFolded(true);
+    if (rowIds.length > 0)
+      useViewStore.getState().select({ fileId: file.fileId, rowId: rowIds[0], index: null });
+  };
+  // B becomes A: the active file and the one compared with trade places
+  const swap = () => {
+    const files = useFilesStore.getState();
+    files.setActive(fileB.fileId);
+    files.setCompare(fileA.fileId);
+  };
 
   useEffect(() => {
     let live = true;
@@ -81,6 +107,15 @@ export function CompareView({
         <span className="compare-vs">vs</span>
         <span className="compare-side b">B</span>
         <span className="compare-file">{fileB.name}</span>
+        <button
+          type="button"
+          className="button small"
+          onClick={swap}
+          data-testid="swap-compare"
+          title="Swap A and B"
+        >
+          ⇄ Swap
+        </button>
         <nav className="compare-tabs" role="tablist">
           {TABS.map(([id, label]) => (
             <button
@@ -89,7 +124,11 @@ export function CompareView({
               role="tab"
               aria-selected={tab === id}
               className={`button small${tab === id ? ' selected' : ''}`}
-              onClick={() => setTab(id)}
+              onClick={() => {
+                setTab(id);
+                // the timelines want the height: the answer folds to its first line there
+                if (id === 'timelines') setAnswerFolded(true);
+              }}
             >
               {label}
             </button>
@@ -104,8 +143,34 @@ export function CompareView({
           Cannot compare: {error}
         </div>
       )}
-      {result && <CompareAnswer result={result} fileA={fileA} fileB={fileB} />}
-      {tab === 'timelines' && <CompareTimelines host={host} fileA={fileA} fileB={fileB} />}
+      {result && (
+        <div
+          className={`compare-answer-fold${answerFolded ? ' folded' : ''}`}
+          data-testid="compare-answer-fold"
+          data-folded={answerFolded}
+        >
+          <button
+            type="button"
+            className="compare-answer-toggle"
+            data-testid="compare-answer-toggle"
+            aria-expanded={!answerFolded}
+            title={answerFolded ? 'Show the whole answer' : 'Fold the answer to one line'}
+            onClick={() => setAnswerFolded(!answerFolded)}
+          >
+            {answerFolded ? '▸' : '▾'}
+          </button>
+          <CompareAnswer result={result} fileA={fileA} fileB={fileB} onShowRows={showRows} />
+        </div>
+      )}
+      {tab === 'timelines' && (
+        <CompareTimelines
+          host={host}
+          fileA={fileA}
+          fileB={fileB}
+          picked={picked}
+          onClearPicked={() => setPicked(null)}
+        />
+      )}
       {tab === 'query' && <QueryPanel fileIds={[fileA.fileId, fileB.fileId]} />}
       {result && perf && tab !== 'timelines' && (
         <div className="compare-body">

@@ -4,18 +4,24 @@ import { queryShownRows, type ShownOrder } from '../host/shown-order';
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import type { RunTab } from './run-store';
-import { keyOf, runExtent, sampleRows, type SampleRowRef } from './run-model';
-import { RunAxis } from './RunAxis';
-import { TrainerLanes, type TrainerRow } from './TrainerLanes';
-import { SampleRows } from './SampleRows';
+import { keyOf, runExtent, sampleRows } from './run-model';
+import { RunBands } from './RunBands';
 import { RunDetails, type RunSelection } from './RunDetails';
-import { useWidth } from './use-width';
+import { LaneTimeline, type LaneSelection } from '../timeline/LaneTimeline';
+import { shiftRow } from '../timeline/lane-group';
+import { fitWindow } from '../timeline/time-window';
+import { timelineClock } from '../timeline/timeline-clock';
+import {
+  laneKeyOf,
+  parseLaneKey,
+  runLaneGroups,
+  runSelectionOf,
+  type TrainerRow,
+} from './run-lanes';
 import { RunProgress } from './RunProgress';
 import { cancelRun } from './open-run';
 import './run.css';
 import { countOf } from '../../src-main/core/model/count-of';
-
-const LABEL_PX = 150;
 
 /** A run tab: trainer lanes above the sample rows on one clock, joins, staleness, details. */
 export function RunView({ host, run }: { host: TraceHost; run: RunTab }) {
@@ -40,19 +46,25 @@ export function RunView({ host, run }: { host: TraceHost; run: RunTab }) {
 }
 
 function RunReady({ host, runId, result }: { host: TraceHost; runId: string; result: RunResult }) {
-  const [plotRef, plotWidth] = useWidth<HTMLDivElement>();
   const [orders, setOrders] = useState<Map<number, ShownOrder>>(new Map());
   const [trainer, setTrainer] = useState<TrainerRow[]>([]);
   const [views, setViews] = useState<Map<string, RowView>>(new Map());
   const [serverViews, setServerViews] = useState<Map<string, RowView>>(new Map());
-  const [expanded, setExpanded] = useState<Set<string>>(new Set());
-  const [selection, setSelection] = useState<RunSelection | null>(null);
+  const [opened, setOpened] = useState<Set<string>>(new Set());
+  const [picked, setPicked] = useState<LaneSelection | null>(null);
   const [staleOnly, setStaleOnly] = useState(false);
   /** the Query panel in place of the plot: SQL over every file of the run */
   const [querying, setQuerying] = useState(false);
   const pending = useRef(new Set<string>());
   /** files whose rows are asked for already: a run's state grows, its files never move */
   const asked = useRef(new Set<string>());
+  const extent = useMemo(() => runExtent(result), [result]);
+  // the run's clock: seconds from its first file's start; a file's rows are moved onto it
+  const zeroSec = extent.startSec;
+  const shiftOf = useCallback(
+    (file: number) => (result.files[file].file.globalStartSec ?? 0) - zeroSec,
+    [result, zeroSec],
+  );
 
   useEffect(() => {
     const fresh = [...result.files.entries()].filter(
@@ -72,8 +84,7 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
         const lanes = rows.map((row) => ({
           file: index,
           fileName,
-          originSec: file.globalStartSec ?? 0,
-          row,
+          row: shiftRow(row, shiftOf(index)),
         }));
         // files come in any order: lanes by file name, so a rank's place does not depend on it
         setTrainer((old) =>
@@ -85,65 +96,84 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
         );
       }
     })();
-  }, [host, result]);
+  }, [host, result, shiftOf]);
 
   const rows = useMemo(() => sampleRows(result, orders), [result, orders]);
   const shown = useMemo(() => (staleOnly ? rows.filter((r) => r.stale) : rows), [rows, staleOnly]);
-  const extent = useMemo(() => runExtent(result), [result]);
-  const scale = { ...extent, width: Math.max(200, plotWidth - LABEL_PX - 16) };
+  // a run may hold 100k samples: their links by row, once
+  const linksBySample = useMemo(() => {
+    const map = new Map<string, RunResult['joins']['links']>();
+    for (const link of result.joins.links) {
+      const key = keyOf(link.client.file, link.client.rowId);
+      const list = map.get(key);
+      if (list) list.push(link);
+      else map.set(key, [link]);
+    }
+    return map;
+  }, [result]);
 
-  const needRows = useCallback(
-    (wanted: SampleRowRef[]) => {
+  const fetchRows = useCallback(
+    (wanted: { file: number; rowId: number }[], into: typeof setViews) => {
       const byFile = new Map<number, number[]>();
       for (const r of wanted) {
-        const key = keyOf(r.file, r.rowId);
+        const key = `${into === setViews ? 's' : 'v'}:${keyOf(r.file, r.rowId)}`;
         if (pending.current.has(key)) continue;
         pending.current.add(key);
         byFile.set(r.file, [...(byFile.get(r.file) ?? []), r.rowId]);
       }
       for (const [file, rowIds] of byFile) {
         void host.api.getRows(result.files[file].file.fileId, rowIds).then((got) =>
-          setViews((old) => {
+          into((old) => {
             const next = new Map(old);
-            for (const v of got) next.set(keyOf(file, v.rowId), v);
+            for (const v of got) next.set(keyOf(file, v.rowId), shiftRow(v, shiftOf(file)));
             return next;
           }),
         );
       }
     },
-    [host, result],
+    [host, result, shiftOf],
   );
-
-  const loadServer = useCallback(
-    (file: number, rowId: number) => {
-      const key = keyOf(file, rowId);
-      if (pending.current.has(`server:${key}`)) return;
-      pending.current.add(`server:${key}`);
-      void host.api.getRows(result.files[file].file.fileId, [rowId]).then(([v]) => {
-        if (v) setServerViews((old) => new Map(old).set(key, v));
-      });
+  const needRows = useCallback(
+    (keys: string[]) => {
+      const samples: { file: number; rowId: number }[] = [];
+      const servers: { file: number; rowId: number }[] = [];
+      for (const key of keys) {
+        const parsed = parseLaneKey(key);
+        if (parsed?.kind === 's') samples.push(parsed);
+        if (parsed?.kind === 'v') servers.push(parsed);
+      }
+      if (samples.length > 0) fetchRows(samples, setViews);
+      if (servers.length > 0) fetchRows(servers, setServerViews);
     },
-    [host, result],
+    [fetchRows],
   );
 
-  const expand = (file: number, rowId: number, open: boolean) => {
-    const key = keyOf(file, rowId);
-    setExpanded((old) => {
+  const open = (file: number, rowId: number, on: boolean) =>
+    setOpened((old) => {
       const next = new Set(old);
-      if (open) next.add(key);
-      else next.delete(key);
+      if (on) next.add(keyOf(file, rowId));
+      else next.delete(keyOf(file, rowId));
       return next;
     });
-    if (open) {
-      for (const l of result.joins.links) {
-        if (l.client.file === file && l.client.rowId === rowId)
-          loadServer(l.server.file, l.server.rowId);
-      }
-    }
+  const toggle = (key: string) => {
+    const parsed = parseLaneKey(key);
+    if (parsed?.kind === 's')
+      open(parsed.file, parsed.rowId, !opened.has(keyOf(parsed.file, parsed.rowId)));
   };
+  const select = (selection: RunSelection | null) =>
+    setPicked(selection ? { key: laneKeyOf(selection), index: null } : null);
+
+  const groups = useMemo(
+    () => runLaneGroups({ trainer, samples: shown, views, serverViews, linksBySample, opened }),
+    [trainer, shown, views, serverViews, linksBySample, opened],
+  );
+  const fit = useMemo(
+    () => fitWindow(0, extent.endSec - extent.startSec, 0.01),
+    [extent.startSec, extent.endSec],
+  );
+  const selection = picked ? runSelectionOf(picked.key, picked.index) : null;
 
   const { counts, trainer: trainerSummary } = result.joins;
-  const selectedKey = selection?.kind === 'sample' ? keyOf(selection.file, selection.rowId) : null;
   return (
     <div className="run-view" data-testid="run-view">
       {result.complete ? null : <RunProgress host={host} runId={runId} />}
@@ -188,44 +218,22 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
         {querying && (
           <QueryPanel
             fileIds={result.files.map((f) => f.file.fileId)}
-            onOpenSample={(file, rowId) => setSelection({ kind: 'sample', file, rowId })}
+            onOpenSample={(file, rowId) => select({ kind: 'sample', file, rowId })}
           />
         )}
-        <div className="run-plot" ref={plotRef} hidden={querying}>
-          <div className="run-axis-row">
-            <div className="run-label" style={{ width: LABEL_PX }}>
-              {result.files.length} files
-            </div>
-            <RunAxis scale={scale} joins={result.joins} />
-          </div>
-          <TrainerLanes
-            rows={trainer}
-            scale={scale}
-            labelWidth={LABEL_PX}
-            onSelect={(t, index) =>
-              setSelection({ kind: 'trainer', file: t.file, rowId: t.row.rowId, index })
-            }
-          />
-          <SampleRows
-            result={result}
-            rows={shown}
-            scale={scale}
-            labelWidth={LABEL_PX}
-            views={views}
-            serverViews={serverViews}
-            selectedKey={selectedKey}
-            expanded={expanded}
+        <div className="run-plot" hidden={querying}>
+          <LaneTimeline
+            groups={groups}
+            fit={fit}
+            windowKey={`run:${runId}`}
+            clock={RUN_CLOCK}
+            decor={(window, width) => (
+              <RunBands joins={result.joins} zeroSec={zeroSec} window={window} width={width} />
+            )}
+            selected={picked}
+            onSelect={setPicked}
             onNeedRows={needRows}
-            onSelect={(r) => setSelection({ kind: 'sample', file: r.file, rowId: r.rowId })}
-            onToggle={(r) => expand(r.file, r.rowId, !expanded.has(keyOf(r.file, r.rowId)))}
-            onOpenRequest={(link) =>
-              setSelection({
-                kind: 'server',
-                file: link.server.file,
-                rowId: link.server.rowId,
-                rid: link.rid,
-              })
-            }
+            onToggleRow={toggle}
           />
         </div>
         <aside className="run-side">
@@ -234,8 +242,8 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
             result={result}
             selection={selection}
             onGoToRequest={(link) => {
-              expand(link.client.file, link.client.rowId, true);
-              setSelection({
+              open(link.client.file, link.client.rowId, true);
+              select({
                 kind: 'server',
                 file: link.server.file,
                 rowId: link.server.rowId,
@@ -244,10 +252,10 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
             }}
             onGoToSample={(file, rowId) => {
               setStaleOnly(false);
-              setSelection({ kind: 'sample', file, rowId });
+              select({ kind: 'sample', file, rowId });
             }}
           />
-          <Unjoined result={result} onSelect={setSelection} />
+          <Unjoined result={result} onSelect={select} />
           {result.skipped.length > 0 ? (
             <details className="run-skipped">
               <summary>{result.skipped.length} files skipped</summary>
@@ -265,6 +273,9 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
     </div>
   );
 }
+
+/** The run's clock: from its start (0:00), never the wall clock. */
+const RUN_CLOCK = timelineClock(0, null);
 
 /** How many of each unjoined list are shown: a run of 100k samples without ids would be a list of 100k links. */
 const UNJOINED_SHOWN = 200;

@@ -59,13 +59,6 @@ export function runExtent(result: RunResult): { startSec: number; endSec: number
   return { startSec, endSec: Math.max(endSec, startSec + 1e-6) };
 }
 
-/** A stable colour per span name (hue from a hash), readable on both themes. */
-export function nameColour(name: string): string {
-  let hash = 0;
-  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) | 0;
-  return `hsl(${Math.abs(hash) % 360} 55% 55%)`;
-}
-
 /** Seconds as a short label: 1.23 s, 45.6 ms, 789 µs. */
 export function formatSec(sec: number): string {
   const abs = Math.abs(sec);

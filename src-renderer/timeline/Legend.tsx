@@ -4,17 +4,25 @@ import { legendEntries } from './legend-entries';
 
 /** The most frequent span names with counts (click highlights, × hides) and the PD phases. */
 export function Legend(props: {
-  file: FileSummary;
+  /** the span names to list (a file's, or the rows a lane timeline has fetched) */
+  file: Pick<FileSummary, 'spanNames'>;
   hidden: Set<string>;
   highlight: string[] | null;
   onHighlight: (name: string | null) => void;
   onToggleHidden: (name: string) => void;
   extra?: ReactNode;
+  /** only the controls (`extra`): a twin timeline's legend lists the names */
+  controlsOnly?: boolean;
 }) {
-  const { names, phases } = legendEntries(props.file);
+  const { names, phases } = props.controlsOnly
+    ? { names: [], phases: [] }
+    : legendEntries(props.file);
   const hasPd = phases.length > 0;
   return (
-    <div className="legend" data-testid="legend">
+    <div
+      className={`legend${props.controlsOnly ? ' controls-only' : ''}`}
+      data-testid={props.controlsOnly ? 'legend-controls' : 'legend'}
+    >
       {names.map(({ name, count, colour }) => (
         <span
           key={name}

@@ -39,6 +39,7 @@ export function Timeline({
   fitSec,
   keyboard = true,
   originSec = 0,
+  legend,
 }: {
   file: FileSummary;
   order: ShownOrder | null;
@@ -54,6 +55,16 @@ export function Timeline({
    * own work starts an hour in), and their axes, cursor and tooltips read alike
    */
   originSec?: number;
+  /**
+   * (compare) the legend shared by timelines shown together: the names it lists (null: this
+   * timeline lists none, its twin's serves both; its controls stay) and the hidden names, held
+   * by the caller
+   */
+  legend?: {
+    spanNames: FileSummary['spanNames'] | null;
+    hidden: Set<string>;
+    onToggleHidden(name: string): void;
+  };
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -75,7 +86,8 @@ export function Timeline({
     // once, on mount: later scrolls come from the element itself
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  const [hiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
+  const [ownHiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
+  const hiddenNames = legend?.hidden ?? ownHiddenNames;
   const [hover, setHover] = useState<{ x: number; y: number; hit: HitBox | null } | null>(null);
   // one choice per window key: compared timelines read the same clock, and it stays when the
   // timeline is shown again (a state of its own was per side, and lost on a view's switch)
@@ -300,17 +312,20 @@ export function Timeline({
       data-highlight={highlightNames?.join('|') ?? ''}
     >
       <Legend
-        file={file}
+        file={legend ? { spanNames: legend.spanNames ?? [] } : file}
+        controlsOnly={legend?.spanNames === null}
         hidden={hiddenNames}
         highlight={highlightNames}
         onHighlight={(name) => setHighlightNames(name === null ? null : [name])}
-        onToggleHidden={(name) =>
-          setHiddenNames((prev) => {
-            const next = new Set(prev);
-            if (next.has(name)) next.delete(name);
-            else next.add(name);
-            return next;
-          })
+        onToggleHidden={
+          legend?.onToggleHidden ??
+          ((name) =>
+            setHiddenNames((prev) => {
+              const next = new Set(prev);
+              if (next.has(name)) next.delete(name);
+              else next.add(name);
+              return next;
+            }))
         }
         extra={
           <TimelineControls

@@ -105,7 +105,7 @@ export function useCanvasDrawing(
   ]);
 }
 
-function readTheme(): ThemeColours {
+export function readTheme(): ThemeColours {
   const css = getComputedStyle(document.documentElement);
   const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
   return {

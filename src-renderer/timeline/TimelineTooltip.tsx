@@ -10,6 +10,8 @@ export function TimelineTooltip(props: {
   item: ItemView;
   /** the PD phase segment under the pointer, when the item is a PD span */
   phase?: PhaseSegment | null;
+  /** the row it belongs to, where the view's rows are of many kinds (a run) */
+  row?: string;
   left: number;
   top: number;
   /** a time in the axis' format at the current zoom */
@@ -47,8 +49,21 @@ export function TimelineTooltip(props: {
           {item.pd.phases.map((p) => `${p.phase} ${formatDuration(p.durationSec)}`).join(', ')}
         </div>
       )}
-      {item.hint && <div className="muted">{item.hint}</div>}
-      {item.laneLabel && <div className="muted">{item.laneLabel}</div>}
+      {item.hint && (
+        <div className="muted" data-testid="tooltip-hint">
+          {item.hint}
+        </div>
+      )}
+      {item.laneLabel && (
+        <div className="muted" data-testid="tooltip-lane">
+          {item.laneLabel}
+        </div>
+      )}
+      {props.row && (
+        <div className="muted" data-testid="tooltip-row">
+          {props.row}
+        </div>
+      )}
     </div>
   );
 }

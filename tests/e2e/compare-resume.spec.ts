@@ -82,12 +82,71 @@ test('compare 7 vs 8: the answer on top names the idle time between attempts and
     /^at (\S+):/.exec((await side(s).getByTestId('cursor-readout').textContent()) ?? '')?.[1];
   await expect.poll(() => readoutAt('a')).toMatch(/^0:2\d\.\d+$/);
   expect(await readoutAt('b')).toBe(await readoutAt('a'));
-  // a tooltip on B: row 0 (resumed) starts its group span at the own window's start
+  // a tooltip on B: row 0 (resumed) starts its group span at the own window's start; the row
+  // expanded, as collapsed its PD phases are painted (and hovered) over the group span
+  await side('b')
+    .locator('[data-testid=timeline-row]')
+    .first()
+    .getByRole('button', { name: 'Expand row' })
+    .click();
   const canvasB = await side('b').getByTestId('timeline-canvas').boundingBox();
   await page.mouse.move(canvasB!.x + canvasB!.width * 0.3, canvasB!.y + 10);
   await expect(side('b').getByTestId('tooltip')).toContainText(/0:00\.\d+ → 0:42\.\d+/);
   await page.mouse.move(0, 0);
-  // the linked figure opens B with exactly those rows
+  // the linked figure shows exactly those rows in B's compared timeline, compare stays open,
+  // the first of them selected
   await answer.getByRole('button', { name: '8 samples resumed from rollout 7' }).click();
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+  await expect(page.getByTestId('compare-count-b')).toHaveText('8 / 24 rows');
+  await expect(page.getByTestId('compare-picked')).toContainText(
+    '8 samples resumed from rollout 7',
+  );
+  await expect(side('b').locator('[data-testid=timeline-row].selected')).toHaveCount(1);
+  await expect(page.getByTestId('compare-count-a')).toHaveText('24 / 24 rows');
+  // with Ctrl, B's own tab with exactly those rows
+  await answer
+    .getByRole('button', { name: '8 samples resumed from rollout 7' })
+    .click({ modifiers: ['Control'] });
+  await expect(page.getByTestId('compare-view')).toHaveCount(0);
   await expect(page.getByTestId('row-count')).toContainText('8 / 24 rows');
+});
+
+test('stacked compared timelines show 15 rows each at 1440x900; the answer folds; A and B swap', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(URL);
+  await dropFixtures(page, 'slime/rollout_7.pt', 'slime/rollout_8.pt');
+  await expect(page.getByTestId('compare-answer')).toContainText('3539 s are idle time');
+  const fold = page.getByTestId('compare-answer-fold');
+  await expect(fold).toHaveAttribute('data-folded', 'false');
+  await page.getByRole('tab', { name: 'Timelines' }).click();
+  // on the timelines the answer is one line
+  await expect(fold).toHaveAttribute('data-folded', 'true');
+  const answerBox = (await page.getByTestId('compare-answer').boundingBox())!;
+  expect(answerBox.height).toBeLessThan(30);
+  for (const s of ['a', 'b'] as const) {
+    const pane = page.getByTestId(`compare-side-${s}`);
+    await expect(pane.locator('[data-testid=timeline-row][data-bars]').first()).toBeVisible();
+    // rows wholly inside the pane's scrolling box
+    const whole = await pane.locator('.timeline-scroll').evaluate((scroll) => {
+      const box = scroll.getBoundingClientRect();
+      return [...scroll.querySelectorAll('[data-testid=timeline-row]')].filter((row) => {
+        const r = row.getBoundingClientRect();
+        return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      }).length;
+    });
+    expect(whole, `side ${s}`).toBeGreaterThanOrEqual(15);
+  }
+  // one legend for both
+  await expect(page.getByTestId('legend')).toHaveCount(1);
+  // unfolded on a click
+  await page.getByTestId('compare-answer-toggle').click();
+  await expect(fold).toHaveAttribute('data-folded', 'false');
+  // swap: B becomes A
+  const header = page.locator('.compare-header .compare-file');
+  await expect(header).toHaveText(['rollout_7.pt', 'rollout_8.pt']);
+  await page.getByTestId('swap-compare').click();
+  await expect(header).toHaveText(['rollout_8.pt', 'rollout_7.pt']);
+  await expect(page.getByTestId('compare-answer')).toContainText('B took');
 });

@@ -73,7 +73,7 @@ test('a run that finishes opening while the event stream is broken shows whole o
     await expect(page.getByTestId('run-tab')).toHaveCount(1);
     // every file in, once: the fixture's 64 samples and the big dump's
     await expect(page.getByTestId('run-counts')).toContainText('30064 samples · 64 joined');
-    await expect(page.getByTestId('run-trainer-group')).toHaveCount(2);
+    await expect(page.locator('[data-testid=lane-row][data-group=trainer]')).toHaveCount(2);
     await expect(page.getByTestId('opening-tab')).toHaveCount(0);
     expect(proxy!.streamsAnswered()).toBe(2);
   } finally {

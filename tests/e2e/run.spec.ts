@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect, type Locator, type Page } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { startServe } from './support/start-serve';
 import { copyFileSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -28,6 +28,45 @@ test.afterAll(() => {
   server?.kill();
 });
 
+/** Lane rows of one group of the run's timeline. */
+const laneRows = (page: Page, group: string) =>
+  page.locator(`[data-testid=lane-row][data-group=${group}]`);
+
+/** The run timeline's window, in seconds of the run's clock. */
+async function runWindow(page: Page) {
+  const axis = page.getByTestId('time-axis');
+  const start = Number(await axis.getAttribute('data-start'));
+  const end = Number(await axis.getAttribute('data-end'));
+  return { start, end, span: end - start };
+}
+
+/**
+ * Moves the pointer along a lane (y, page pixels) until the tooltip names what `wanted` accepts;
+ * returns where. The bars are on a canvas: the hover is the way a user finds them too.
+ */
+async function hoverAlong(
+  page: Page,
+  y: number,
+  wanted: (tooltip: string) => boolean,
+): Promise<{ x: number; text: string }> {
+  const canvas = (await page.getByTestId('lane-canvas').boundingBox())!;
+  const tooltip = page.getByTestId('tooltip');
+  for (let x = canvas.x + 1; x < canvas.x + canvas.width; x += 2) {
+    await page.mouse.move(x, y);
+    if (!(await tooltip.isVisible())) continue;
+    const text = (await tooltip.textContent()) ?? '';
+    if (wanted(text)) return { x, text };
+  }
+  throw new Error('no bar along the lane has that hover');
+}
+
+/** The y (page pixels) of the lane named `name` of an expanded lane row. */
+async function laneY(row: Locator, name: string | RegExp): Promise<number> {
+  const lane = row.getByTestId('lane-name').filter({ hasText: name }).first();
+  const box = (await lane.boundingBox())!;
+  return box.y + box.height / 2;
+}
+
 test('a run folder opens as one tab; a sample leads to its SGLang request and back', async ({
   page,
 }) => {
@@ -36,46 +75,108 @@ test('a run folder opens as one tab; a sample leads to its SGLang request and ba
   await expect(page.getByTestId('file-tab')).toHaveCount(0);
   await expect(page.getByTestId('run-counts')).toHaveText(
     '64 samples · 64 joined to 65 SGLang requests · 1 request without sample · 0 samples without request · 0 stale',
+    // every file read and joined: seconds on a loaded machine
+    { timeout: 60_000 },
   );
   // both timeline schemas of 2 ranks: 4 lane groups, 2 x 123 + 2 x 105 records
   await expect(page.getByTestId('run-trainer-summary')).toContainText('4 files, 456 records');
-  await expect(page.getByTestId('run-trainer-group')).toHaveCount(4);
-  // 66 spans per timeline file
-  await expect(page.getByTestId('run-trainer-span')).toHaveCount(4 * 66);
+  const trainer = laneRows(page, 'trainer');
+  await expect(trainer).toHaveCount(4);
+  // each named by its role and rank and the folder that tells the two schemas apart
+  await expect(trainer.locator('.lane-label-head')).toHaveText([
+    /^trainer 0\s*comm_timeline$/,
+    /^trainer 1\s*comm_timeline$/,
+    /^trainer 0\s*comm_timeline_v1$/,
+    /^trainer 1\s*comm_timeline_v1$/,
+  ]);
+  // 66 spans per timeline file, all drawn at fit
+  for (const row of await trainer.all()) await expect(row).toHaveAttribute('data-bars', '66');
   await expect(page.getByTestId('run-rollout-band')).toHaveCount(2);
   await expect(page.getByTestId('run-rollout-band').first()).toContainText('rollout 0 · v1');
   await expect(page.getByTestId('run-version-mark')).toHaveCount(3);
+  // the axis counts from the run's start
+  await expect(page.getByTestId('axis-tick').first()).toHaveText('0:00');
 
-  // a sample: expand it to its server request, drawn under it with a flow arrow
-  const row = page.getByTestId('run-sample-row').nth(3);
-  const key = await row.getAttribute('data-key');
-  await expect(row.getByTestId('run-generate-span')).toHaveCount(1);
-  await row.getByTestId('run-expand').click();
-  const lanes = row.getByTestId('run-server-lanes');
-  await expect(lanes).toHaveCount(1);
-  await expect(lanes.getByTestId('run-flow-arrow')).toHaveCount(1);
-  const rid = await lanes.getAttribute('data-rid');
+  // a sample: open it to its own lanes and its server request's threads under it
+  const samples = laneRows(page, 'samples');
+  // the group's title counts them all (only the rows in view have labels)
+  const samplesGroup = page.locator('[data-testid=lane-group][data-group=samples]');
+  await expect(samplesGroup).toHaveText(/^Samples\s*64$/);
+  const row = samples.nth(3);
+  const key = (await row.getAttribute('data-key'))!;
+  await row.getByTestId('lane-toggle').click();
+  const request = page.locator('[data-testid=lane-row][data-key^="v:"]');
+  await expect(request).toHaveCount(1);
+  const rid = (await request.getAttribute('data-key'))!.split(':')[3];
   expect(rid).toMatch(/^[0-9a-f]{32}$/);
+  await expect(request.getByTestId('lane-name')).toContainText(['Decode Scheduler TP0']);
 
-  // follow it to the request: its rid and the server's breakdown with ranks
-  await lanes.getByTestId('run-open-request').click();
+  // fit the request (F on the selected row), hover a decode scheduler span: its thread and name
+  await request.click();
   const details = page.getByTestId('run-details');
   await expect(details).toHaveAttribute('data-kind', 'server');
-  await expect(page.getByTestId('run-details-rid')).toHaveText(rid!);
+  await expect(page.getByTestId('run-details-rid')).toHaveText(rid);
   const stages = details.getByTestId('run-stages');
   for (const stage of ['router', 'tokenizer', 'queue', 'prefill', 'KV transfer', 'decode']) {
     await expect(stages).toContainText(stage);
   }
-  await expect(stages).toContainText('Decode Scheduler TP0');
+  await page.keyboard.press('f');
+  await expect.poll(async () => (await runWindow(page)).span).toBeLessThan(10);
+  const decodeLane = await laneY(request, 'Decode Scheduler TP0');
+  const server = await hoverAlong(page, decodeLane, (t) => t.includes('Decode Scheduler TP0'));
+  await expect(page.getByTestId('tooltip-lane')).toHaveText(/^Decode Scheduler TP0/);
+  expect(server.text.length).toBeGreaterThan('Decode Scheduler TP0'.length);
+  // the span's own name heads the tooltip
+  expect(await page.getByTestId('tooltip').locator('.tooltip-name').textContent()).not.toBe('');
 
-  // and back to the sample that made it
+  // back to the whole run; zoom with W held at the pointer over the sample's generate span
+  await page.keyboard.press('0');
+  const generateLane = await laneY(row, /^sglang_generate$/);
+  const generate = await hoverAlong(page, generateLane, (t) => t.startsWith('sglang_generate'));
+  const fitted = await runWindow(page);
+  for (let i = 0; i < 60 && (await runWindow(page)).span >= 0.01; i++)
+    await page.keyboard.down('w');
+  await page.keyboard.up('w');
+  await expect.poll(async () => (await runWindow(page)).span).toBeLessThan(0.01);
+  expect(fitted.span).toBeGreaterThan(60);
+  // the pointer never moved and is still over the generate span: the zoom kept it there
+  await page.mouse.move(generate.x, generateLane + 1);
+  await page.mouse.move(generate.x, generateLane);
+  await expect(page.getByTestId('tooltip').locator('.tooltip-name')).toHaveText('sglang_generate');
+  // the axis' ticks at this zoom read as distinct times
+  const ticks = await page.getByTestId('axis-tick').allTextContents();
+  expect(ticks.length).toBeGreaterThan(2);
+  expect(new Set(ticks).size).toBe(ticks.length);
+
+  // the first weight sync: drag over the axis to its first 2.5 seconds, hover a bucket's send
+  await page.keyboard.press('0');
+  const axis = (await page.getByTestId('time-axis').boundingBox())!;
+  const whole = await runWindow(page);
+  const xOfSec = (sec: number) => axis.x + ((sec - whole.start) / whole.span) * axis.width;
+  await page.mouse.move(xOfSec(0), axis.y + axis.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(xOfSec(2.5), axis.y + axis.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => (await runWindow(page)).span).toBeLessThan(3);
+  await trainer.first().scrollIntoViewIfNeeded();
+  const rank0 = (await trainer.first().boundingBox())!;
+  const bucket = await hoverAlong(page, rank0.y + 10, (t) => t.startsWith('weight_bucket_send'));
+  expect(bucket.text).toMatch(/bucket \d+ · v1/);
+  await expect(page.getByTestId('tooltip-hint')).toHaveText(/^bucket \d+ · v1$/);
+  // a click shows the record; Escape closes it
+  await page.mouse.click(bucket.x, rank0.y + 10);
+  await expect(details).toContainText('weight_bucket_send');
+  await page.keyboard.press('Escape');
+  await expect(details).toHaveCount(0);
+
+  // the sample's request, from the details, and back to the sample that made it
+  await request.click();
+  await expect(details).toHaveAttribute('data-kind', 'server');
   await page.getByTestId('run-back-to-sample').click();
   await expect(details).toHaveAttribute('data-kind', 'sample');
-  await expect(page.locator(`[data-testid=run-sample-row][data-key="${key}"]`)).toHaveClass(
-    /selected/,
-  );
+  await expect(page.locator(`[data-testid=lane-row][data-key="${key}"]`)).toHaveClass(/selected/);
   await expect(page.getByTestId('run-weight-versions')).toHaveText('["1"]');
-  await expect(details).toContainText(rid!);
+  await expect(details).toContainText(rid);
 
   // the aborted request no sample asked for leads to rollout 0 sample 5's first attempt
   await page.getByTestId('run-orphan-requests').getByRole('button').click();
@@ -88,14 +189,15 @@ test('a run folder opens as one tab; a sample leads to its SGLang request and ba
 
   // no stale sample in this run: the filter leaves no row
   await page.getByTestId('run-stale-only').check();
-  await expect(page.getByTestId('run-sample-row')).toHaveCount(0);
+  await expect(samples).toHaveCount(0);
+  await expect(samplesGroup).toHaveCount(0);
 });
 
 test('"Compare with" and "Export" take a file: on a run tab they are disabled and say why', async ({
   page,
 }) => {
   await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
-  await expect(page.getByTestId('run-counts')).toContainText('64 samples');
+  await expect(page.getByTestId('run-counts')).toContainText('64 samples', { timeout: 60_000 });
   const compare = page.getByTestId('compare-button');
   const exportButton = page.getByTestId('export-button');
   // a file beside the run: on the file's own tab Compare is offered

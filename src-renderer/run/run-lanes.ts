@@ -1,0 +1,113 @@
+import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
+import type { LaneGroup, LaneRow } from '../timeline/lane-group';
+import { keyOf, type SampleRowRef } from './run-model';
+
+/**
+ * What RunDetails shows (its RunSelection, the same shape: declared here too so this module,
+ * and its tests, need no component).
+ */
+export type RunSelection =
+  | { kind: 'sample'; file: number; rowId: number }
+  | { kind: 'server'; file: number; rowId: number; rid: string }
+  | { kind: 'trainer'; file: number; rowId: number; index: number };
+
+// The run tab's lane groups: its trainer processes, then its samples, each sample's SGLang
+// requests under it when opened. Keys say which file and row a lane row is (and a request's
+// rid), so a selection in the timeline maps back to the run's own selection and back.
+
+type Link = RunResult['joins']['links'][number];
+
+/** A trainer process's row, fetched once with its file's short name. */
+export interface TrainerRow {
+  file: number;
+  /** the folder and file name: what tells two timelines of one rank apart */
+  fileName: string;
+  /** on the run's clock */
+  row: RowView;
+}
+
+export const trainerKey = (file: number, rowId: number) => `t:${file}:${rowId}`;
+export const sampleKey = (file: number, rowId: number) => `s:${file}:${rowId}`;
+export const serverKey = (link: { server: { file: number; rowId: number }; rid: string }) =>
+  `v:${link.server.file}:${link.server.rowId}:${link.rid}`;
+
+/** What a lane row's key names: its kind, file and row (and a request's rid). */
+export function parseLaneKey(
+  key: string,
+): { kind: 't' | 's' | 'v'; file: number; rowId: number; rid: string } | null {
+  const [kind, file, rowId, ...rid] = key.split(':');
+  if (kind !== 't' && kind !== 's' && kind !== 'v') return null;
+  return { kind, file: Number(file), rowId: Number(rowId), rid: rid.join(':') };
+}
+
+/** The run's selection for a lane selection (a trainer row without an item selects nothing). */
+export function runSelectionOf(key: string, index: number | null): RunSelection | null {
+  const parsed = parseLaneKey(key);
+  if (!parsed) return null;
+  const { kind, file, rowId, rid } = parsed;
+  if (kind === 's') return { kind: 'sample', file, rowId };
+  if (kind === 'v') return { kind: 'server', file, rowId, rid };
+  return index === null ? null : { kind: 'trainer', file, rowId, index };
+}
+
+/** The lane row a run selection shows as selected. */
+export function laneKeyOf(selection: RunSelection): string {
+  if (selection.kind === 'sample') return sampleKey(selection.file, selection.rowId);
+  if (selection.kind === 'trainer') return trainerKey(selection.file, selection.rowId);
+  return serverKey({ server: selection, rid: selection.rid });
+}
+
+export function runLaneGroups(input: {
+  trainer: TrainerRow[];
+  samples: SampleRowRef[];
+  /** fetched sample rows, by keyOf(file, rowId), on the run's clock */
+  views: Map<string, RowView>;
+  serverViews: Map<string, RowView>;
+  linksBySample: Map<string, Link[]>;
+  opened: Set<string>;
+}): LaneGroup[] {
+  const trainer: LaneRow[] = input.trainer.map((t) => ({
+    key: trainerKey(t.file, t.row.rowId),
+    label: t.row.source ?? `trainer file ${t.file}`,
+    // the folder tells two timelines of one rank apart (comm_timeline vs comm_timeline_v1)
+    detail: t.fileName.split('/')[0],
+    title: `${t.row.source ?? ''} (${t.fileName})`,
+    laneCount: t.row.laneCount,
+    row: t.row,
+    expanded: true,
+  }));
+  const samples: LaneRow[] = [];
+  for (const s of input.samples) {
+    const key = keyOf(s.file, s.rowId);
+    const view = input.views.get(key);
+    const open = input.opened.has(key);
+    samples.push({
+      key: sampleKey(s.file, s.rowId),
+      label: `r${String(s.rolloutId)} #${String(view?.sampleIndex ?? s.rowId)}`,
+      badge: s.stale ? 'stale' : s.links > 1 ? `${s.links} req` : undefined,
+      mark: s.stale ? 'stale' : undefined,
+      laneCount: view?.laneCount ?? 1,
+      row: view,
+      // opened: its own lanes too, above its requests' threads
+      expanded: open,
+      opens: s.links > 0 ? (open ? 'open' : 'closed') : undefined,
+    });
+    if (!open) continue;
+    for (const link of input.linksBySample.get(key) ?? []) {
+      const server = input.serverViews.get(keyOf(link.server.file, link.server.rowId));
+      samples.push({
+        key: serverKey(link),
+        label: `SGLang request ${link.rid.slice(0, 8)}`,
+        title: `SGLang request ${link.rid}`,
+        laneCount: server?.laneCount ?? 1,
+        row: server,
+        expanded: true,
+        depth: 1,
+      });
+    }
+  }
+  return [
+    { id: 'trainer', title: 'Trainer', rows: trainer },
+    { id: 'samples', title: 'Samples', rows: samples },
+  ];
+}

@@ -1,0 +1,84 @@
+import type { RowDrawStats } from './draw-timeline';
+import type { LaneEntry } from './lane-group';
+import { laneNames } from './lane-names';
+import { ROW_PADDING } from './row-layout';
+
+/**
+ * The label column of one lane timeline entry: a group's title, or a row's name from its data
+ * (with what tells it apart, muted), its toggle when it opens rows below it, and an expanded
+ * row's lane names (SGLang threads with their ranks, a trainer's lanes).
+ */
+export function LaneLabel(props: {
+  entry: LaneEntry;
+  top: number;
+  height: number;
+  laneHeight: number;
+  selected: boolean;
+  stats: RowDrawStats | undefined;
+  onSelect(): void;
+  onToggle(): void;
+}) {
+  const { entry } = props;
+  if (entry.kind === 'header') {
+    return (
+      <div
+        className="lane-group-title"
+        data-testid="lane-group"
+        data-group={entry.group.id}
+        style={{ top: props.top, height: props.height }}
+      >
+        {entry.group.title} <span className="muted">{entry.group.rows.length}</span>
+      </div>
+    );
+  }
+  const { row } = entry;
+  const names = row.row && row.expanded && row.laneCount > 1 ? laneNames(row.row) : null;
+  return (
+    <div
+      className={`lane-label${props.selected ? ' selected' : ''}`}
+      style={{ top: props.top, height: props.height, paddingLeft: 4 + (row.depth ?? 0) * 14 }}
+      data-testid="lane-row"
+      data-group={entry.group.id}
+      data-key={row.key}
+      data-mark={row.mark ?? ''}
+      data-lanes={row.laneCount}
+      data-bars={props.stats?.bars ?? ''}
+      data-labels={props.stats?.labels ?? ''}
+      data-pd-segments={props.stats?.pdSegments ?? ''}
+      title={row.title ?? [row.label, row.detail].filter(Boolean).join(' · ')}
+      onClick={props.onSelect}
+    >
+      <div className="lane-label-head" style={{ height: props.laneHeight + ROW_PADDING / 2 }}>
+        {row.opens ? (
+          <button
+            type="button"
+            className="lane-toggle"
+            data-testid="lane-toggle"
+            aria-label={row.opens === 'open' ? 'Hide the rows under it' : 'Show the rows under it'}
+            onClick={(event) => {
+              event.stopPropagation();
+              props.onToggle();
+            }}
+          >
+            {row.opens === 'open' ? '▾' : '▸'}
+          </button>
+        ) : (
+          <span className="lane-toggle-space" />
+        )}
+        <span className="lane-label-name">{row.label}</span>
+        {row.detail && <span className="lane-label-detail">{row.detail}</span>}
+        {row.badge && <span className="lane-label-badge">{row.badge}</span>}
+      </div>
+      {names?.slice(1).map((name, lane) => (
+        <div
+          key={lane}
+          className="lane-label-lane"
+          data-testid="lane-name"
+          style={{ top: ROW_PADDING / 2 + (lane + 1) * props.laneHeight, height: props.laneHeight }}
+        >
+          {name}
+        </div>
+      ))}
+    </div>
+  );
+}
