@@ -52,11 +52,12 @@ export const RENDERER_LAYERS = [
   // the Query panel (SQL editor, result table): a view of its own, and part of the run's and
   // compare's workspaces
   { layer: 'query', rank: 3.5, match: /^src-renderer\/query\// },
-  // a run's store, its opening and its view: uses host and state, no other view
+  // the timeline: one drawing path for a file's rows and a run's lane groups
+  { layer: 'timeline', rank: 3.8, match: /^src-renderer\/timeline\// },
+  // a run's store, its opening and its view (on the timeline's lane groups)
   { layer: 'run', rank: 4, match: /^src-renderer\/run\// },
   // opening files a user picks or drops (a run when main says they are one)
   { layer: 'opening', rank: 5, match: /^src-renderer\/opening\// },
-  { layer: 'timeline', rank: 6, match: /^src-renderer\/timeline\// },
   { layer: 'details', rank: 7, match: /^src-renderer\/details\// },
   { layer: 'toolbar', rank: 7, match: /^src-renderer\/toolbar\// },
   { layer: 'perf', rank: 8, match: /^src-renderer\/perf\// },

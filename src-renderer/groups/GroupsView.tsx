@@ -17,7 +17,7 @@ import { GROUPS_PER_PAGE, fileState, groupPageOf, usePerf } from '../host/data-h
 import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
 import { formatDuration } from '../timeline/time-format';
-import { FilterScopeNote } from '../frame/FilterScopeNote';
+import { FilterScopeNote } from '../toolbar/FilterScopeNote';
 import './groups.css';
 
 /**

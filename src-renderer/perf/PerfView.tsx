@@ -11,7 +11,7 @@ import { PERF_STATS, formatPerfValue, perfTableRows, perfUnit } from './perf-tab
 import { RunningChart } from './RunningChart';
 import { formatValue } from './value-format';
 import { keptOpenText } from './kept-open';
-import { FilterScopeNote } from '../frame/FilterScopeNote';
+import { FilterScopeNote } from '../toolbar/FilterScopeNote';
 import './perf.css';
 
 /** Span names whose duration distributions get a chart (the rest are in the table). */

@@ -1,7 +1,7 @@
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
-import { activeConditionCount, isFilterActive } from '../toolbar/filter-state';
-import './frame.css';
+import { activeConditionCount, isFilterActive } from '../state/filter-state';
+import './filter-scope.css';
 
 /**
  * Which rows a panel describes while the timeline's search or filter is on: these panels
