@@ -4,6 +4,7 @@ import { slimeTrainFormat } from './slime-train/descriptor';
 import { otlpFormat } from './otlp/descriptor';
 import { chromeTraceFormat } from './chrome/descriptor';
 import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
+import { sglangRequestMetricsFormat } from './sglang-request-metrics/descriptor';
 
 /**
  * Every format, in sniffing order; nothing else knows which formats exist. Adding a format is
@@ -16,6 +17,7 @@ export const FORMATS = [
   slimeFormat,
   chromeTraceFormat,
   slimeCommTimelineFormat,
+  sglangRequestMetricsFormat,
   otlpFormat,
 ] as const;
 
@@ -86,8 +88,8 @@ export function siblingFiles(
 /** Whether a file of this format is one rollout of samples (a run's trends: a point per file). */
 export function holdsRolloutSamples(formatId: string, formats: FormatList = FORMATS): boolean {
   const capabilities = formats.find((format) => format.id === formatId)?.capabilities;
-  // a train dump's samples are a rollout's samples as the trainer saw them: no rollout of their own
-  return (capabilities?.samples ?? false) && capabilities?.trainSamples !== true;
+  // records joined to a rollout's samples (a train dump's, request metrics) are no rollout
+  return (capabilities?.samples ?? false) && capabilities?.joinRecords !== true;
 }
 
 /** Whether a file of this format is a trainer's timeline (a run's trainer lanes). */

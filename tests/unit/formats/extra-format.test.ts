@@ -117,7 +117,7 @@ describe('a format defined only in a test', () => {
   it('is unknown to the app, and opens once registered', () => {
     const source = bytesSource('run.tiny.json', TINY_BYTES);
     expect(() => openTraceFile([source])).toThrow(
-      'not a slime rollout dump (.pt), a Chrome trace (Trace Event JSON), a slime trainer communication timeline nor OpenTelemetry JSON lines',
+      'not a slime train-side dump (.pt), a slime rollout dump (.pt), a Chrome trace (Trace Event JSON), a slime trainer communication timeline, an SGLang request-metrics log nor OpenTelemetry JSON lines',
     );
     const opened = openTraceFile([source], { formats: WITH_TINY });
     expect(opened.format).toBe(tinyTrace);
@@ -145,7 +145,7 @@ describe('a format defined only in a test', () => {
     expect(() =>
       openTraceFile([bytesSource('x.bin', new Uint8Array([1, 2]))], { formats: WITH_TINY }),
     ).toThrow(
-      'not a slime rollout dump (.pt), a Chrome trace (Trace Event JSON), a slime trainer communication timeline, OpenTelemetry JSON lines nor a tiny trace',
+      'not a slime train-side dump (.pt), a slime rollout dump (.pt), a Chrome trace (Trace Event JSON), a slime trainer communication timeline, an SGLang request-metrics log, OpenTelemetry JSON lines nor a tiny trace',
     );
   });
 
@@ -204,7 +204,7 @@ describe('a format defined only in a test', () => {
     expect(text).toContain('requests  2\n');
     // without the format, the binary refuses the file with a coded error naming it
     await expect(runCommand(['summary', path], parseArgs)).rejects.toThrow(
-      /run\.tiny\.json: not a slime rollout dump \(\.pt\), a Chrome trace \(Trace Event JSON\), a slime trainer communication timeline nor OpenTelemetry JSON lines \(at byte 0\) \[open\/unknown-format\]/,
+      /run\.tiny\.json: not a slime train-side dump \(\.pt\), a slime rollout dump \(\.pt\), a Chrome trace \(Trace Event JSON\), a slime trainer communication timeline, an SGLang request-metrics log nor OpenTelemetry JSON lines \(at byte 0\) \[open\/unknown-format\]/,
     );
   });
 
