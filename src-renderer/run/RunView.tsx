@@ -13,6 +13,7 @@ import { RunProgress } from './RunProgress';
 import { cancelRun } from './open-run';
 import './run.css';
 import { countOf } from '../../src-main/core/model/count-of';
+import { FIGURE_SORTS, figuresByRow, orderByFigure, type FigureSort } from './sample-figures-order';
 
 const LABEL_PX = 150;
 
@@ -47,6 +48,8 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [selection, setSelection] = useState<RunSelection | null>(null);
   const [staleOnly, setStaleOnly] = useState(false);
+  const [figureSort, setFigureSort] = useState<FigureSort>('start');
+  const [outsideOnly, setOutsideOnly] = useState(false);
   const pending = useRef(new Set<string>());
   /** files whose rows are asked for already: a run's state grows, its files never move */
   const asked = useRef(new Set<string>());
@@ -85,7 +88,17 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   }, [host, result]);
 
   const rows = useMemo(() => sampleRows(result, orders), [result, orders]);
-  const shown = useMemo(() => (staleOnly ? rows.filter((r) => r.stale) : rows), [rows, staleOnly]);
+  const figures = useMemo(() => figuresByRow(result), [result]);
+  const shown = useMemo(
+    () =>
+      orderByFigure(
+        staleOnly ? rows.filter((r) => r.stale) : rows,
+        figures,
+        figureSort,
+        outsideOnly,
+      ),
+    [rows, staleOnly, figures, figureSort, outsideOnly],
+  );
   const extent = useMemo(() => runExtent(result), [result]);
   const scale = { ...extent, width: Math.max(200, plotWidth - LABEL_PX - 16) };
 
@@ -171,6 +184,33 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
           />{' '}
           stale only
         </label>
+        {figures.size > 0 ? (
+          <>
+            <label className="run-filter">
+              sort by{' '}
+              <select
+                data-testid="run-sort"
+                value={figureSort}
+                onChange={(e) => setFigureSort(e.target.value as FigureSort)}
+              >
+                {Object.entries(FIGURE_SORTS).map(([key, { label }]) => (
+                  <option key={key} value={key}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="run-filter">
+              <input
+                type="checkbox"
+                checked={outsideOnly}
+                data-testid="run-outside-only"
+                onChange={(e) => setOutsideOnly(e.target.checked)}
+              />{' '}
+              ratio outside [0.5, 2] only
+            </label>
+          </>
+        ) : null}
       </header>
       <div className="run-body">
         <div className="run-plot" ref={plotRef}>
