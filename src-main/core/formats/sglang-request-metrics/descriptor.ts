@@ -5,7 +5,7 @@ import type { TraceSamples, WithBytes } from '../../model/sample-facts';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { findHourlySet } from './hourly-set';
 import type { PackedRow } from '../../model/row';
-import { packRow } from '../../rows/packed-items';
+import { ItemPacker } from '../../rows/packed-items';
 import { recordRow } from '../../rows/request-record-row';
 import { PLACE_STRIDE, readRequestMetrics } from './read-request-metrics';
 import { recordDetails } from './record-details';
@@ -43,10 +43,12 @@ export const sglangRequestMetricsFormat = defineFormat({
 
 function openRequestMetrics(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {
   // each record's row is built (and packed) as it is read: its meta_info keys are let go
+  // (one packer for the file: the rows share its chunks and their attrs' shapes)
+  const packer = new ItemPacker();
   const rows: PackedRow[] = [];
   const read = readRequestMetrics(
     sources,
-    (record, meta) => rows.push(packRow(recordRow(record, meta))),
+    (record, meta) => rows.push(packer.packRow(recordRow(record, meta))),
     (bytesRead, records) =>
       options.onProgress?.({ bytesRead, samplesRead: records, phase: 'reading' }),
     options.shouldCancel,
