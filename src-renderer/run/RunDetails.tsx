@@ -3,6 +3,7 @@ import type { RunResult } from '../../src-main/core/api/trace-api';
 import type { Attrs } from '../../src-main/core/model/row';
 import type { TraceHost } from '../host/trace-host';
 import { formatSec, keyOf } from './run-model';
+import { SampleExtraFigures } from '../details/SampleExtraFigures';
 
 export type RunSelection =
   | { kind: 'sample'; file: number; rowId: number }
@@ -144,6 +145,12 @@ export function RunDetails({
           </button>
         </div>
       ))}
+      <SampleExtraFigures
+        host={host}
+        result={result}
+        file={selection.file}
+        rowId={selection.rowId}
+      />
     </div>
   );
 }

@@ -22,6 +22,7 @@ import { RunProgress } from './RunProgress';
 import { cancelRun } from './open-run';
 import './run.css';
 import { countOf } from '../../src-main/core/model/count-of';
+import { FIGURE_SORTS, figuresByRow, orderByFigure, type FigureSort } from './sample-figures-order';
 
 /** A run tab: trainer lanes above the sample rows on one clock, joins, staleness, details. */
 export function RunView({ host, run }: { host: TraceHost; run: RunTab }) {
@@ -55,6 +56,8 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   const [staleOnly, setStaleOnly] = useState(false);
   /** the Query panel in place of the plot: SQL over every file of the run */
   const [querying, setQuerying] = useState(false);
+  const [figureSort, setFigureSort] = useState<FigureSort>('start');
+  const [outsideOnly, setOutsideOnly] = useState(false);
   const pending = useRef(new Set<string>());
   /** files whose rows are asked for already: a run's state grows, its files never move */
   const asked = useRef(new Set<string>());
@@ -99,7 +102,17 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   }, [host, result, shiftOf]);
 
   const rows = useMemo(() => sampleRows(result, orders), [result, orders]);
-  const shown = useMemo(() => (staleOnly ? rows.filter((r) => r.stale) : rows), [rows, staleOnly]);
+  const figures = useMemo(() => figuresByRow(result), [result]);
+  const shown = useMemo(
+    () =>
+      orderByFigure(
+        staleOnly ? rows.filter((r) => r.stale) : rows,
+        figures,
+        figureSort,
+        outsideOnly,
+      ),
+    [rows, staleOnly, figures, figureSort, outsideOnly],
+  );
   // a run may hold 100k samples: their links by row, once
   const linksBySample = useMemo(() => {
     const map = new Map<string, RunResult['joins']['links']>();
@@ -213,6 +226,33 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
         >
           Query
         </button>
+        {figures.size > 0 ? (
+          <>
+            <label className="run-filter">
+              sort by{' '}
+              <select
+                data-testid="run-sort"
+                value={figureSort}
+                onChange={(e) => setFigureSort(e.target.value as FigureSort)}
+              >
+                {Object.entries(FIGURE_SORTS).map(([key, { label }]) => (
+                  <option key={key} value={key}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="run-filter">
+              <input
+                type="checkbox"
+                checked={outsideOnly}
+                data-testid="run-outside-only"
+                onChange={(e) => setOutsideOnly(e.target.checked)}
+              />{' '}
+              ratio outside [0.5, 2] only
+            </label>
+          </>
+        ) : null}
       </header>
       <div className="run-body">
         {querying && (

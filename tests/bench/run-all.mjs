@@ -2,7 +2,7 @@
 // in the same command. Not part of `npm test`. Sizes: BENCH_DUMP_MB (default "100,1000"),
 // BENCH_OTLP_SPANS (default 1000000), BENCH_CHROME_EVENTS (default 2000000).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
 import { benchCompare } from './bench-compare.mjs';
 import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
 import { benchSql } from './bench-sql.mjs';
+import { writeRequestMetricsDay } from './request-metrics-writer.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -658,6 +659,34 @@ async function benchSqlDumps() {
   await benchSql(CLI, path, big, measure);
 }
 
+/**
+ * A day of SGLang request metrics (issue 44): 24 hourly files, BENCH_METRICS_REQUESTS records
+ * (default 200000), BENCH_METRICS_MB in all (default 2000, prompts included), opened as one trace
+ * beside JSON.parse of every line in the same run. Goals: within 1.5x JSON.parse's time, peak
+ * memory under 0.5x the files' size (prompts stay on disk).
+ */
+function benchRequestMetrics() {
+  const requests = Number(process.env.BENCH_METRICS_REQUESTS ?? 200_000);
+  const megabytes = Number(process.env.BENCH_METRICS_MB ?? 2000);
+  const dir = join(data, `request_metrics_${requests}_${megabytes}mb`);
+  const fixture = join(root, 'tests/fixtures/run_extra/sglang_request_metrics/sglang-request-metrics-20260825_09.log');
+  const paths = existsSync(dir)
+    ? readdirSync(dir).sort().map((n) => join(dir, n))
+    : writeRequestMetricsDay(dir, fixture, { hours: 24, requests, bytes: megabytes * 1e6 });
+  const bytes = paths.reduce((n, p) => n + statSync(p).size, 0);
+  console.log(`\n== SGLang request metrics, a day: ${paths.length} hourly files, ${requests} requests, ${mb(bytes)} MB -> one trace, vs JSON.parse of the same lines`);
+  const ours = measure(process.execPath, [CLI, 'summary', '--json', dir]);
+  const summary = JSON.parse(ours.stdout);
+  const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-line-files.mjs'), ...paths]);
+  const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
+  const time = ours.seconds / baseline.seconds;
+  const memory = (ours.peakMb * 1.048576e6) / bytes;
+  console.log(
+    `ours ${ours.seconds.toFixed(2)} s (${summary.samples} records), peak ${ours.peakMb.toFixed(0)} MB; JSON.parse of every line ${baseline.seconds.toFixed(2)} s (${baseline.stdout.trim()} records), peak ${baseline.peakMb.toFixed(0)} MB; ` +
+      `time ratio ours/JSON.parse ${time.toFixed(2)} (goal 1.5: ${ok(time, 1.5)}); peak memory ${memory.toFixed(2)}x the files (goal 0.5: ${ok(memory, 0.5)})`,
+  );
+}
+
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
@@ -674,6 +703,7 @@ if (!only || only === 'per-sample') benchPerSample();
 if (!only || only === 'trends') benchTrends();
 if (!only || only === 'run') await benchRun();
 if (!only || only === 'sql') await benchSqlDumps();
+if (!only || only === 'request-metrics') benchRequestMetrics();
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');
   await benchFrames(root, data);

@@ -6,6 +6,7 @@ import { otlpFormat } from './otlp/descriptor';
 import { chromeTraceFormat } from './chrome/descriptor';
 import { gpuProfileFormat } from './chrome/open/gpu-profile';
 import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
+import { sglangRequestMetricsFormat } from './sglang-request-metrics/descriptor';
 
 /**
  * Every format, in sniffing order; nothing else knows which formats exist. Adding a format is
@@ -20,6 +21,7 @@ export const FORMATS = [
   gpuProfileFormat,
   chromeTraceFormat,
   slimeCommTimelineFormat,
+  sglangRequestMetricsFormat,
   otlpFormat,
 ] as const;
 
@@ -99,8 +101,8 @@ export function siblingFiles(
 /** Whether a file of this format is one rollout of samples (a run's trends: a point per file). */
 export function holdsRolloutSamples(formatId: string, formats: FormatList = FORMATS): boolean {
   const capabilities = formats.find((format) => format.id === formatId)?.capabilities;
-  // a train dump's samples are a rollout's samples as the trainer saw them: no rollout of their own
-  return (capabilities?.samples ?? false) && capabilities?.trainSamples !== true;
+  // records joined to a rollout's samples (a train dump's, request metrics) are no rollout
+  return (capabilities?.samples ?? false) && capabilities?.joinRecords !== true;
 }
 
 /** Whether a file of this format is a trainer's timeline (a run's trainer lanes). */

@@ -18,10 +18,10 @@ export interface FormatCapabilities {
    */
   trainerTimeline?: boolean;
   /**
-   * the samples are the trainer's view of a rollout's samples (no trace, no rows of their own):
-   * a run joins them to the rollout dump's; they are no rollout of their own (trends, run order)
+   * the samples are records a run joins to a rollout dump's samples (a train dump's samples, a
+   * server's request records): they are no rollout of their own (trends, run open order)
    */
-  trainSamples?: boolean;
+  joinRecords?: boolean;
   /**
    * rows are the ranks of a GPU profile (CPU threads and GPU streams as lanes) and the summary
    * carries `gpuProfile`: HTA's breakdown, overlap, kernel types, idle gaps per rank

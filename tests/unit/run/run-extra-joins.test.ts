@@ -18,6 +18,10 @@ const trainer = ['comm_timeline/slime-trainer-0.jsonl', 'comm_timeline/slime-tra
   (p) => digestOf(RUN, p),
 );
 const train = ['train/train_0.pt', 'train/train_1.pt'].map((p) => digestOf(RUN_EXTRA, p));
+const metrics = digestOf(
+  RUN_EXTRA,
+  'sglang_request_metrics/sglang-request-metrics-20260825_09.log',
+);
 const files = ['train_0.pt', 'train_1.pt'].map((name) => EXPECTED_EXTRA.train.files[name]);
 
 describe("a run's train-side dumps", () => {
@@ -108,5 +112,63 @@ describe("a run's train-side dumps", () => {
       staleFraction: 1,
     });
     expect(staleness.staleSamples).toBe(32);
+  });
+});
+
+describe("a run's request metrics", () => {
+  const expected = EXPECTED_EXTRA.request_metrics;
+
+  it('join 64 of 65 records to a sample by rid; the aborted first attempt has none', () => {
+    expect(metrics.role).toBe('request-metrics');
+    const joins = buildRunJoins([...dumps, sglang, ...trainer, ...train, metrics]);
+    expect(joins.counts.requestMetrics).toEqual({
+      records: expected.records,
+      recordsWithSample: expected.records_joined_to_slime_sample,
+      recordsWithoutSample: expected.records_without_sample.length,
+      samplesWithoutRecord: expected.samples_without_joined_record.length,
+      skippedLines: expected.unparseable_lines,
+    });
+    expect(joins.extra!.recordsWithoutSample.map((r) => [r.rid, r.finishType])).toEqual(
+      expected.records_without_sample.map((r) => [r.id, r.finish_reason]),
+    );
+    // 32 per rollout dump
+    const perRollout = joins.rollouts.map((r) => [
+      String(r.rolloutId),
+      r.figures!.requestMetrics!.records,
+    ]);
+    expect(Object.fromEntries(perRollout)).toEqual(expected.joined_records_per_rollout_dump);
+  });
+
+  it('lists the samples without a record when the log misses their requests', () => {
+    const only = structuredClone(metrics);
+    only.requestMetrics!.records = only.requestMetrics!.records.slice(0, 10);
+    const joins = buildRunJoins([...dumps, only]);
+    expect(joins.counts.requestMetrics!.records).toBe(10);
+    expect(
+      joins.counts.requestMetrics!.samplesWithoutRecord +
+        joins.counts.requestMetrics!.recordsWithSample,
+    ).toBe(64);
+  });
+
+  it('gives each sample its prefix-cache hit, retractions, DP rank, queue time and client overhead', () => {
+    const joins = buildRunJoins([...dumps, sglang, ...trainer, ...train, metrics]);
+    const samples = joins.extra!.samples;
+    expect(samples).toHaveLength(64);
+    expect(samples.every((s) => s.requests.length === 1)).toBe(true);
+    // cache hits: the README's 22 records with cached tokens, of which 0 are the aborted one
+    expect(samples.filter((s) => s.cacheHit! > 0)).toHaveLength(expected.records_with_cache_hits);
+    expect(samples.every((s) => s.retractions === 0 && s.dpRank !== null)).toBe(true);
+    for (const s of samples) {
+      const [r] = s.requests;
+      expect(s.cacheHit).toBeCloseTo((r.cachedTokens ?? 0) / r.promptTokens!, 12);
+      expect(r.cachedDevice ?? 0).toBe(r.cachedTokens);
+      expect(s.queueSec).toBe(r.queueSec);
+      // slime's span ends after SGLang's request finished: the client's overhead (ms)
+      expect(s.clientOverheadSec!).toBeGreaterThan(0);
+      expect(s.clientOverheadSec!).toBeLessThan(0.01);
+    }
+    const rollout = joins.rollouts[0].figures!.requestMetrics!;
+    expect(rollout.cacheHitRate).toBeCloseTo(rollout.cachedTokens / rollout.promptTokens, 12);
+    expect(rollout.retractions).toBe(0);
   });
 });

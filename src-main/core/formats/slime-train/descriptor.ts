@@ -28,7 +28,7 @@ export const slimeTrainFormat = defineFormat({
   },
   capabilities: {
     samples: true,
-    trainSamples: true,
+    joinRecords: true,
     lazyValues: true,
     perfSeries: false,
     sourceGroups: false,

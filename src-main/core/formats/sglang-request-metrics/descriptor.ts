@@ -1,0 +1,108 @@
+import type { ByteSource } from '../../bytes/byte-source';
+import { openFileSource } from '../../bytes/file-source';
+import type { PyValue } from '../../model/py-value';
+import type { TraceSamples, WithBytes } from '../../model/sample-facts';
+import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
+import { findHourlySet } from './hourly-set';
+import type { PackedRow } from '../../model/row';
+import { ItemPacker } from '../../rows/packed-items';
+import { recordRow } from '../../rows/request-record-row';
+import { PLACE_STRIDE, readRequestMetrics } from './read-request-metrics';
+import { recordDetails } from './record-details';
+import { sniffRequestMetrics } from './sniff-request-metrics';
+
+/**
+ * SGLang's per-request metrics log (`--export-metrics-to-file`, FileRequestMetricsExporter in
+ * sglang's srt/managers/request_metrics_exporter.py): one JSON object per finished request,
+ * hourly files `sglang-request-metrics-YYYYMMDD_HH.log` opened as one trace. A record a row;
+ * in a run, records join samples by rid (docs/run-extra.md).
+ */
+export const sglangRequestMetricsFormat = defineFormat({
+  id: 'sglang-request-metrics',
+  labels: {
+    name: 'SGLang request metrics',
+    short: 'RQM',
+    noun: 'request-metrics log',
+    expected: 'an SGLang request-metrics log',
+    samples: 'requests',
+    source: 'DP rank',
+    search: 'rid, finish reason, attrs',
+  },
+  capabilities: {
+    samples: true,
+    joinRecords: true,
+    lazyValues: false,
+    perfSeries: false,
+    sourceGroups: true,
+    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
+  },
+  sniff: (head) => sniffRequestMetrics(head),
+  open: openRequestMetrics,
+  groupSources: findHourlySet,
+});
+
+function openRequestMetrics(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {
+  // each record's row is built (and packed) as it is read: its meta_info keys are let go
+  // (one packer for the file: the rows share its chunks and their attrs' shapes)
+  const packer = new ItemPacker();
+  const rows: PackedRow[] = [];
+  const read = readRequestMetrics(
+    sources,
+    (record, meta) => rows.push(packer.packRow(recordRow(record, meta))),
+    (bytesRead, records) =>
+      options.onProgress?.({ bytesRead, samplesRead: records, phase: 'reading' }),
+    options.shouldCancel,
+  );
+  options.onStepEnd?.('read');
+  const notices: string[] = [];
+  if (read.skippedLines.count > 0)
+    notices.push(
+      `${read.skippedLines.count} lines skipped (first: ${read.skippedLines.examples[0].reason})`,
+    );
+  if (read.cutOffLines > 0)
+    notices.push(`${read.cutOffLines} cut-off last lines skipped (a file still being written)`);
+  const samples: TraceSamples = {
+    count: read.records.length,
+    facts: read.records.map(() => null),
+    read: (rowId, withBytes) => readRecord(sources, read.places, rowId, withBytes),
+  };
+  return {
+    rows,
+    samples,
+    perf: {},
+    notices,
+    sampleCount: read.records.length,
+    untracedSamples: 0,
+    skippedLines: read.skippedLines,
+    rolloutId: null,
+    runRecords: {
+      requestMetrics: { records: read.records, skippedLines: read.skippedLines.count },
+    },
+  };
+}
+
+/** A record whole, its line read again from its file now that a user opened it. */
+function readRecord(
+  sources: ByteSource[],
+  places: Float64Array,
+  rowId: number,
+  withBytes: WithBytes,
+): PyValue | undefined {
+  if (!Number.isInteger(rowId) || rowId < 0 || (rowId + 1) * PLACE_STRIDE > places.length)
+    return undefined;
+  const [file, at, length, lineNo] = places.subarray(
+    rowId * PLACE_STRIDE,
+    rowId * PLACE_STRIDE + 4,
+  );
+  const source = sources[file];
+  const line = (bytes: ByteSource) => recordDetails(bytes.read(at, length), source.name, lineNo);
+  // the set's first file is the one the app reopens; the others by their path
+  if (file === 0) return withBytes(line);
+  if (source.path === undefined) return undefined;
+  const reopened = openFileSource(source.path);
+  try {
+    return line(reopened);
+  } finally {
+    reopened.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { test, expect } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startServe } from './support/start-serve';
+
+/**
+ * The run with its train dumps and request metrics (issue 44): samples sorted by their
+ * train/inference mismatch; the worst one's per-token strip, loaded on request; from it, its
+ * request-metrics record. Figures: tests/fixtures/run_extra/expected_extra.json.
+ */
+const CLI = resolve(__dirname, '../../out/main/cli.js');
+const RUN = resolve(__dirname, '../fixtures/run');
+const EXTRA = resolve(__dirname, '../fixtures/run_extra');
+const PORT = Number(process.env.E2E_PORT ?? 4791) + 21;
+const TOKEN = 'run-extra-token';
+
+interface PerSample {
+  mean_abs_dlogp: number;
+  loss_masked_tokens: number;
+  tokens: number;
+}
+const expected = JSON.parse(readFileSync(join(EXTRA, 'expected_extra.json'), 'utf8')) as {
+  train: { files: Record<string, { per_sample: PerSample[] }> };
+};
+const worst = Object.values(expected.train.files)
+  .flatMap((f) => f.per_sample)
+  .reduce((a, b) => (b.mean_abs_dlogp > a.mean_abs_dlogp ? b : a));
+
+let server: ChildProcess;
+let dir: string;
+
+test.beforeAll(async () => {
+  // the run as one folder: slime's files, SGLang's metrics log and the train dumps beside them
+  dir = mkdtempSync(join(tmpdir(), 'te-run-extra-'));
+  cpSync(RUN, dir, { recursive: true });
+  cpSync(join(EXTRA, 'sglang_request_metrics'), join(dir, 'sglang_request_metrics'), {
+    recursive: true,
+  });
+  cpSync(join(EXTRA, 'train'), join(dir, 'train'), { recursive: true });
+  ({ server } = await startServe(CLI, PORT, TOKEN, [dir]));
+});
+
+test.afterAll(() => {
+  server?.kill();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('sort samples by mismatch; the worst one shows its per-token strip and leads to its request-metrics record', async ({
+  page,
+}) => {
+  await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
+  await expect(page.getByTestId('run-tab')).toHaveCount(1);
+  // every file in: the joins are final (the app's own signals; the machine may be busy)
+  await expect(page.getByTestId('run-view')).toHaveCount(1, { timeout: 120_000 });
+  await expect(page.getByTestId('run-joins-partial')).toHaveCount(0, { timeout: 120_000 });
+  await expect(page.getByTestId('run-counts')).toContainText('64 samples · 64 joined');
+  const sort = page.getByTestId('run-sort');
+  await expect(sort).toBeVisible();
+  await sort.selectOption('mismatch');
+
+  // the first row is now the worst sample: its figures in details
+  await page.getByTestId('run-sample-row').first().locator('.run-label').click();
+  const details = page.getByTestId('run-details');
+  await expect(details).toHaveAttribute('data-kind', 'sample');
+  await expect(page.getByTestId('fig-mean-delta')).toHaveText(worst.mean_abs_dlogp.toFixed(4));
+  await expect(page.getByTestId('fig-tokens')).toHaveText(String(worst.loss_masked_tokens));
+
+  // the per-token strip loads on request: one cell per response token, values on hover
+  await page.getByTestId('sample-token-strip-load').click();
+  const strip = page.getByTestId('token-strip');
+  await expect(strip).toHaveAttribute('data-tokens', String(worst.tokens));
+  const canvas = page.getByTestId('token-strip-canvas');
+  const box = (await canvas.boundingBox())!;
+  await canvas.hover({ position: { x: 1, y: box.height / 4 } });
+  await expect(page.getByTestId('token-strip-hover')).toContainText('token 0: Δ');
+  await expect(page.getByTestId('token-strip-hover')).toContainText('advantage');
+
+  // and to its request-metrics record, read again from the log with its request parsed
+  const record = page.getByTestId('metrics-record').first();
+  const rid = await record.getAttribute('data-rid');
+  expect(rid).toMatch(/^[0-9a-f]{32}$/);
+  await record.getByTestId('sample-open-metrics-record').click();
+  await expect(record.getByTestId('metrics-field-id')).toHaveText(rid!);
+  await expect(record.getByTestId('metrics-field-request_parameters')).toContainText(
+    `"rid":"${rid}"`,
+  );
+});
