@@ -54,11 +54,12 @@ export const RENDERER_LAYERS = [
   { layer: 'query', rank: 3.5, match: /^src-renderer\/query\// },
   // the timeline: one drawing path for a file's rows and a run's lane groups
   { layer: 'timeline', rank: 3.8, match: /^src-renderer\/timeline\// },
+  // the details panel: a sample's or a span's, in a file's page and in a run's tab
+  { layer: 'details', rank: 3.9, match: /^src-renderer\/details\// },
   // a run's store, its opening and its view (on the timeline's lane groups)
   { layer: 'run', rank: 4, match: /^src-renderer\/run\// },
   // opening files a user picks or drops (a run when main says they are one)
   { layer: 'opening', rank: 5, match: /^src-renderer\/opening\// },
-  { layer: 'details', rank: 7, match: /^src-renderer\/details\// },
   { layer: 'toolbar', rank: 7, match: /^src-renderer\/toolbar\// },
   { layer: 'perf', rank: 8, match: /^src-renderer\/perf\// },
   { layer: 'compare', rank: 9, match: /^src-renderer\/compare\// },
