@@ -3,6 +3,7 @@ import { countOf } from '../core/model/count-of';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import type { RolloutFigures } from '../core/model/rollout-figures';
 import { terminalText as t } from '../core/bytes/terminal-text';
+import type { FailedFile } from './run-output';
 
 /** The machine form of `summary --json`. */
 export function buildSummaryJson(trace: OpenedTrace) {
@@ -45,22 +46,40 @@ function rolloutJson(r: RolloutFigures) {
   };
 }
 
-/** `summary FOLDER`: each trace the folder holds, and the files it skipped with the reason. */
+/** One trace of a folder as `summary` prints it, or the coded error of a file that did not open. */
+export type FolderFileSummary =
+  { summary: { json: ReturnType<typeof buildSummaryJson>; text: string } } | { failed: FailedFile };
+
+/**
+ * `summary FOLDER`: each trace the folder holds, the files that failed with their coded error,
+ * and the files it skipped with the reason.
+ */
 export function formatFolderSummary(
   folder: string,
-  traces: OpenedTrace[],
+  files: FolderFileSummary[],
   skipped: { path: string; reason: string }[],
   json: boolean,
 ): string {
   const skippedFiles = skipped.map(({ path, reason }) => ({ path, reason }));
+  const failed = files.flatMap((f) => ('failed' in f ? [f.failed] : []));
+  const opened = files.flatMap((f) => ('summary' in f ? [f.summary] : []));
   if (json) {
     return JSON.stringify(
-      { folder, files: traces.map(buildSummaryJson), skipped: skippedFiles },
+      { folder, files: opened.map((f) => f.json), failed, skipped: skippedFiles },
       null,
       2,
     );
   }
-  const parts = traces.map(formatSummaryText);
+  const parts = opened.map((f) => f.text);
+  if (failed.length > 0) {
+    parts.push(
+      failed
+        .map(
+          ({ path, code, message }) => `failed    ${t(basename(path))}: ${t(message)} [${t(code)}]`,
+        )
+        .join('\n'),
+    );
+  }
   if (skippedFiles.length > 0) {
     parts.push(
       skippedFiles

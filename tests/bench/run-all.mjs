@@ -13,6 +13,7 @@ import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
 import { benchCompare } from './bench-compare.mjs';
+import { benchFolder } from './bench-folder.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -560,6 +561,10 @@ if (!only || only === 'store') benchStore();
 if (!only || only === 'per-sample') benchPerSample();
 if (!only || only === 'trends') benchTrends();
 if (!only || only === 'run') await benchRun();
+if (!only || only === 'folder') {
+  const counts = (process.env.BENCH_FOLDER_FILES ?? '2000,20000').split(',').map(Number);
+  benchFolder({ data, cli: CLI, measure, counts });
+}
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');
   await benchFrames(root, data);
