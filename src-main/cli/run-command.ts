@@ -11,7 +11,12 @@ import { spanNameFigures } from '../core/rows/span-name-figures';
 import { writeJsonStreaming } from './write-json';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer, type StepTimer } from '../core/open/step-timer';
-import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summary-output';
+import {
+  buildSummaryJson,
+  formatFolderSummary,
+  formatSummaryText,
+  type FailedFile,
+} from './summary-output';
 import { buildRowsJson, fileError } from './rows-output';
 import { toFileError } from '../ingest/open-sources';
 import { exportTraceStream } from '../core/export/export-trace';
@@ -24,7 +29,6 @@ import {
   exportRun,
   formatRunSummaryText,
   joinRun,
-  type FailedFile,
   type OpenedRun,
 } from './run-output';
 import { compareDigest, compareTraces } from '../core/compare/compare-traces';

@@ -6,15 +6,8 @@ import { writeRunPerfetto } from '../core/run/export-run';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import type { RunFiles } from '../ingest/run-files';
 import type { RunJoins } from '../core/model/run';
-import { buildSummaryJson } from './summary-output';
+import { buildSummaryJson, type FailedFile } from './summary-output';
 import { terminalText as t } from '../core/bytes/terminal-text';
-
-/** A file of a folder or run that could not be opened: its coded error, in place of its trace. */
-export interface FailedFile {
-  path: string;
-  code: string;
-  message: string;
-}
 
 /** A run's files, opened: each trace with the path it was opened from. */
 export interface OpenedRun {

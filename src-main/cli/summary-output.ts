@@ -3,7 +3,6 @@ import { countOf } from '../core/model/count-of';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import type { RolloutFigures } from '../core/model/rollout-figures';
 import { terminalText as t } from '../core/bytes/terminal-text';
-import type { FailedFile } from './run-output';
 
 /** The machine form of `summary --json`. */
 export function buildSummaryJson(trace: OpenedTrace) {
@@ -44,6 +43,13 @@ function rolloutJson(r: RolloutFigures) {
     stragglers: r.stragglers,
     groups: r.groups,
   };
+}
+
+/** A file of a folder or run that could not be opened: its coded error, in place of its trace. */
+export interface FailedFile {
+  path: string;
+  code: string;
+  message: string;
 }
 
 /** One trace of a folder as `summary` prints it, or the coded error of a file that did not open. */
