@@ -11,14 +11,26 @@ import { spanNameFigures } from '../core/rows/span-name-figures';
 import { writeJsonStreaming } from './write-json';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer, type StepTimer } from '../core/open/step-timer';
-import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summary-output';
+import {
+  buildSummaryJson,
+  formatFolderSummary,
+  formatSummaryText,
+  type FailedFile,
+} from './summary-output';
 import { buildRowsJson, fileError } from './rows-output';
+import { toFileError } from '../ingest/open-sources';
 import { exportTraceStream } from '../core/export/export-trace';
 import { writeChunks } from './write-chunks';
 import { exportByRows } from './export-by-rows';
 import { isExportFormat, type FileSummary } from '../core/api/trace-api';
 import { findRunFiles, type RunFiles } from '../ingest/run-files';
-import { buildRunSummaryJson, exportRun, formatRunSummaryText, joinRun } from './run-output';
+import {
+  buildRunSummaryJson,
+  exportRun,
+  formatRunSummaryText,
+  joinRun,
+  type OpenedRun,
+} from './run-output';
 import { compareDigest, compareTraces } from '../core/compare/compare-traces';
 import { buildCompareJson, formatCompareText } from './compare-output';
 import { compareGpuProfiles } from '../core/compare/compare-gpu-profiles';
@@ -155,10 +167,16 @@ export async function runCommand(
   const path = resolve(positionals[0]);
   const { groups, skipped } = groupsOrThrow(path, command);
   if (command === 'summary' && (groups.length > 1 || skipped.length > 0)) {
-    const traces = groups.map((group) => openOrThrow(group, false, setup));
-    const text = formatFolderSummary(path, traces, skipped, values.json ?? false);
+    // each trace's summary as it opens, its trace let go; a broken file is listed, not fatal
+    const opened = groups.map((group) =>
+      openedOrFailed(group, setup, (trace) => ({
+        json: buildSummaryJson(trace),
+        text: formatSummaryText(trace),
+      })),
+    );
+    const text = formatFolderSummary(path, opened, skipped, values.json ?? false);
     process.stdout.write(`${values.json ? text : terminalLines(text)}\n`);
-    return 0;
+    return opened.some((o) => 'failed' in o) ? 1 : 0;
   }
   const [group] = groups;
   if (command === 'rows') {
@@ -203,11 +221,15 @@ function runOfFiles(
   if (command === 'export' && values.format !== 'perfetto') {
     throw new UsageError('a run exports as one Perfetto trace: --format perfetto');
   }
-  const traces = found.groups.map((group) => ({
-    path: group[0],
-    trace: openOrThrow(group, false, setup),
-  }));
-  const run = joinRun(traces, found.skipped);
+  // a file that cannot be opened is listed with its coded error; the run joins the others
+  const failed: FailedFile[] = [];
+  const traces: OpenedRun['traces'] = [];
+  for (const group of found.groups) {
+    const opened = openedOrFailed(group, setup, (trace) => ({ path: group[0], trace }));
+    if ('failed' in opened) failed.push(opened.failed);
+    else traces.push(opened.summary);
+  }
+  const run = joinRun(traces, found.skipped, failed);
   if (command === 'export') {
     exportRun(run, values.output ?? '-');
     return 0;
@@ -216,7 +238,26 @@ function runOfFiles(
     ? JSON.stringify(buildRunSummaryJson(paths, run), null, 2)
     : terminalLines(formatRunSummaryText(run));
   process.stdout.write(`${text}\n`);
-  return 0;
+  return failed.length > 0 ? 1 : 0;
+}
+
+/**
+ * One trace of a folder or run opened: `keep` takes what is printed of it (the rest of the
+ * trace can then go), or the file's coded error in its place.
+ */
+function openedOrFailed<T>(
+  group: string[],
+  setup: CommandSetup,
+  keep: (trace: OpenedTrace) => T,
+): { summary: T } | { failed: FailedFile } {
+  let trace: OpenedTrace;
+  try {
+    trace = openGroup(group, false, setup);
+  } catch (error) {
+    const detail = toFileError(error);
+    return { failed: { path: group[0], code: detail.code, message: detail.message } };
+  }
+  return { summary: keep(trace) };
 }
 
 /** parseArgs, with its complaints (an unknown option, a missing value) as usage errors. */
@@ -273,6 +314,15 @@ function groupsOrThrow(path: string, command: Command): Pick<PathGroups, 'groups
 }
 
 function openOrThrow(group: string[], timings: boolean, setup: CommandSetup): OpenedTrace {
+  try {
+    return openGroup(group, timings, setup);
+  } catch (error) {
+    throw fileError(group[0], error);
+  }
+}
+
+/** One trace opened here, with progress on a terminal; throws what the open threw. */
+function openGroup(group: string[], timings: boolean, setup: CommandSetup): OpenedTrace {
   const timer = timings ? stepTimer() : null;
   const progress = terminalProgress(basename(group[0]), totalSize(group));
   try {
@@ -286,7 +336,7 @@ function openOrThrow(group: string[], timings: boolean, setup: CommandSetup): Op
     return trace;
   } catch (error) {
     progress.done();
-    throw fileError(group[0], error);
+    throw error;
   }
 }
 

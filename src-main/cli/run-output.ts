@@ -7,19 +7,25 @@ import type { OpenedTrace } from '../core/open/open-trace-file';
 import type { RunFiles } from '../ingest/run-files';
 import type { RunJoins } from '../core/model/run';
 import type { RunExtraJoins } from '../core/model/run-extra';
-import { buildSummaryJson } from './summary-output';
+import { buildSummaryJson, type FailedFile } from './summary-output';
 import { terminalText as t } from '../core/bytes/terminal-text';
 
 /** A run's files, opened: each trace with the path it was opened from. */
 export interface OpenedRun {
   traces: { path: string; trace: OpenedTrace }[];
   skipped: RunFiles['skipped'];
+  /** files that did not open: the run is joined from the others */
+  failed: FailedFile[];
   joins: RunJoins;
 }
 
-export function joinRun(traces: OpenedRun['traces'], skipped: RunFiles['skipped']): OpenedRun {
+export function joinRun(
+  traces: OpenedRun['traces'],
+  skipped: RunFiles['skipped'],
+  failed: FailedFile[] = [],
+): OpenedRun {
   const joins = buildRunJoins(traces.map(({ trace }) => runDigest(trace)));
-  return { traces, skipped, joins };
+  return { traces, skipped, failed, joins };
 }
 
 /** `summary RUN --json`: per-file summaries, the joins' counts, the trainer, and the lists. */
@@ -30,6 +36,7 @@ export function buildRunSummaryJson(paths: string[], run: OpenedRun) {
     run: paths,
     files: run.traces.map(({ path, trace }) => ({ path, ...buildSummaryJson(trace) })),
     skipped: run.skipped,
+    failed: run.failed,
     joins: joins.counts,
     trainer: joins.trainer,
     unjoined: {
@@ -125,6 +132,7 @@ export function formatRunSummaryText(run: OpenedRun): string {
     );
   }
   for (const s of run.skipped) lines.push(`skipped   ${t(s.path)}: ${t(s.reason)}`);
+  for (const f of run.failed) lines.push(`failed    ${t(f.path)}: ${t(f.message)} [${t(f.code)}]`);
   return lines.join('\n');
 }
 

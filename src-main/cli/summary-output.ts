@@ -52,22 +52,47 @@ function rolloutJson(r: RolloutFigures) {
   };
 }
 
-/** `summary FOLDER`: each trace the folder holds, and the files it skipped with the reason. */
+/** A file of a folder or run that could not be opened: its coded error, in place of its trace. */
+export interface FailedFile {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/** One trace of a folder as `summary` prints it, or the coded error of a file that did not open. */
+export type FolderFileSummary =
+  { summary: { json: ReturnType<typeof buildSummaryJson>; text: string } } | { failed: FailedFile };
+
+/**
+ * `summary FOLDER`: each trace the folder holds, the files that failed with their coded error,
+ * and the files it skipped with the reason.
+ */
 export function formatFolderSummary(
   folder: string,
-  traces: OpenedTrace[],
+  files: FolderFileSummary[],
   skipped: { path: string; reason: string }[],
   json: boolean,
 ): string {
   const skippedFiles = skipped.map(({ path, reason }) => ({ path, reason }));
+  const failed = files.flatMap((f) => ('failed' in f ? [f.failed] : []));
+  const opened = files.flatMap((f) => ('summary' in f ? [f.summary] : []));
   if (json) {
     return JSON.stringify(
-      { folder, files: traces.map(buildSummaryJson), skipped: skippedFiles },
+      { folder, files: opened.map((f) => f.json), failed, skipped: skippedFiles },
       null,
       2,
     );
   }
-  const parts = traces.map(formatSummaryText);
+  const parts = opened.map((f) => f.text);
+  if (failed.length > 0) {
+    parts.push(
+      failed
+        .map(
+          ({ path, code, message }) => `failed    ${t(basename(path))}: ${t(message)} [${t(code)}]`,
+        )
+        .join('\n'),
+    );
+  }
   if (skippedFiles.length > 0) {
     parts.push(
       skippedFiles

@@ -50,6 +50,8 @@ function withUnit({ key, title }: { key: string; title: string }): string {
 
 function formatFigure(value: number | undefined): string {
   if (value === undefined) return '-';
+  // NaN and infinities (a reward of inf) are shown as such, from a fresh read or the cache
+  if (!Number.isFinite(value)) return String(value);
   if (Number.isInteger(value)) return String(value);
   return Math.abs(value) >= 100 ? value.toFixed(1) : value.toPrecision(4);
 }

@@ -1,9 +1,9 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { holdsRolloutSamples, siblingFiles } from '../core/formats/registry';
 import { findRunFiles } from './run-files';
 import { sniffPath } from './sniff-path';
 import { rotatedSetGroups } from './rotated-set-groups';
+import { FolderWalk } from './folder-walk';
 
 /** What a list of named paths opens as: one group of files per trace (one file tab each). */
 export interface PathGroups {
@@ -78,15 +78,13 @@ function folderTraces(
   const skipped: PathGroups['skipped'] = [];
   // path -> the id of its format
   const formats = new Map<string, string>();
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
+  // links followed once and only inside the folder; at most MAX_FOLDER_FILES files
+  for (const entry of new FolderWalk(dir).entries(dir, 0)) {
+    const { path } = entry;
+    if (entry.kind === 'folder') {
       skipped.push({ path, reason: 'a folder (folders inside a folder are not opened)' });
-    } else if (!entry.isFile()) {
-      skipped.push({ path, reason: 'not a regular file' });
+    } else if (entry.kind === 'skipped') {
+      skipped.push({ path, reason: entry.reason });
     } else {
       const format = sniffPath(path);
       if (typeof format === 'string') formats.set(path, format);

@@ -1,8 +1,8 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { holdsTrainerTimeline } from '../core/formats/registry';
 import { rotatedSetGroups } from './rotated-set-groups';
 import { sniffPath } from './sniff-path';
+import { FolderWalk } from './folder-walk';
 
 /** The files of a run, found by content in the named folders (and their subfolders) and files. */
 export interface RunFiles {
@@ -23,31 +23,38 @@ const MAX_DEPTH = 3;
 export function findRunFiles(paths: string[]): RunFiles {
   const formats = new Map<string, string>();
   const skipped: RunFiles['skipped'] = [];
-  const visit = (path: string, depth: number) => {
-    let isDir: boolean;
-    try {
-      isDir = statSync(path).isDirectory();
-    } catch (error) {
-      skipped.push({
-        path,
-        reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      });
-      return;
-    }
-    if (isDir) {
-      if (depth > MAX_DEPTH) {
-        skipped.push({ path, reason: 'a folder too deep inside the run' });
-        return;
-      }
-      const names = readdirSync(path).sort();
-      for (const name of names) visit(join(path, name), depth + 1);
-      return;
-    }
+  const sniff = (path: string) => {
     const format = sniffPath(path);
     if (typeof format === 'string') formats.set(path, format);
     else skipped.push({ path, reason: format.reason });
   };
-  for (const path of paths) visit(path, 0);
+  for (const path of paths) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      skipped.push({ path, reason: `cannot be read (${code})` });
+      continue;
+    }
+    if (!isDir) {
+      if (!formats.has(path)) sniff(path);
+      continue;
+    }
+    // links followed once (a loop lists each file once), never out of the named folder;
+    // depth first in name order, as the files' paths sort (recursion bounded by MAX_DEPTH)
+    const walk = new FolderWalk(path);
+    const visit = (dir: string, depth: number) => {
+      for (const entry of walk.entries(dir, depth)) {
+        if (entry.kind === 'skipped') skipped.push({ path: entry.path, reason: entry.reason });
+        else if (entry.kind === 'file') sniff(entry.path);
+        else if (entry.depth > MAX_DEPTH)
+          skipped.push({ path: entry.path, reason: 'a folder too deep inside the run' });
+        else visit(entry.path, entry.depth);
+      }
+    };
+    visit(path, 0);
+  }
   const groups = rotatedSetGroups(formats);
   const kinds = new Set(formats.values());
   const isRun = kinds.size >= 2 || [...kinds].some((format) => holdsTrainerTimeline(format));

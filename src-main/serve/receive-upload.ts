@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpRefusal, busy, tooLarge } from './http-refusal';
 import type { UploadStore } from './upload-store';
+import { BODY_IDLE_MS, watchStall } from './body-stall';
 
 /** The header that names an uploaded file (URI-encoded: a header carries no other text). */
 export const FILE_NAME_HEADER = 'x-trace-file-name';
@@ -15,6 +16,7 @@ const MAX_NAME_CHARS = 1024;
 export async function receiveUpload(
   req: IncomingMessage,
   store: UploadStore,
+  idleMs = BODY_IDLE_MS,
 ): Promise<{ uploadId: string; bytes: number }> {
   const size = declaredLength(req);
   if (size > store.maxBytes) throw tooLarge(store.maxBytes, 'upload');
@@ -23,7 +25,7 @@ export async function receiveUpload(
   if (!room) throw busy();
   try {
     // shared memory, written once: the file's worker then reads these bytes, not a copy
-    const bytes = await readBodyInto(req, Buffer.from(new SharedArrayBuffer(size)));
+    const bytes = await readBodyInto(req, Buffer.from(new SharedArrayBuffer(size)), idleMs);
     return { uploadId: store.put(name, bytes), bytes: size };
   } finally {
     room.release();
@@ -61,11 +63,17 @@ export function fileName(header: string | string[] | undefined): string {
 function readBodyInto(
   req: IncomingMessage,
   target: Buffer<SharedArrayBuffer>,
+  idleMs: number,
 ): Promise<Buffer<SharedArrayBuffer>> {
-  return new Promise((resolve, reject) => {
+  let stopWatching = () => undefined as void;
+  return new Promise<Buffer<SharedArrayBuffer>>((resolve, reject) => {
     let at = 0;
     let ended = false;
+    // a body that stops sending is dropped, and its room with it
+    const stall = watchStall(req, idleMs, reject);
+    stopWatching = stall.stop;
     req.on('data', (chunk: Buffer) => {
+      stall.alive();
       if (at + chunk.length > target.length) {
         req.removeAllListeners('data');
         req.pause();
@@ -85,5 +93,5 @@ function readBodyInto(
       if (!ended) reject(new HttpRefusal(400, 'serve/upload-aborted', 'the upload was cut off'));
     });
     req.on('error', reject);
-  });
+  }).finally(() => stopWatching());
 }

@@ -10,6 +10,7 @@ import { CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { encodeAnswer } from '../core/api/typed-json';
 import { HttpRefusal, busy, tooLarge } from './http-refusal';
 import { receiveUpload } from './receive-upload';
+import { BODY_IDLE_MS, watchStall } from './body-stall';
 import { UploadStore } from './upload-store';
 
 export interface ServeOptions {
@@ -26,6 +27,8 @@ export interface ServeOptions {
   uploads?: UploadStore;
   /** the largest API call body (default MAX_CALL_BYTES) */
   maxCallBytes?: number;
+  /** how long a body may send nothing before it is dropped (default BODY_IDLE_MS) */
+  bodyIdleMs?: number;
 }
 
 export interface ServeHandle {
@@ -92,7 +95,7 @@ export async function startServeMode(options: ServeOptions): Promise<ServeHandle
       const declared = Number(req.headers['content-length'] ?? NaN);
       if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes, 'request');
       const text = await oneBigBody(declared, async () =>
-        (await readBody(req, maxBodyBytes)).toString('utf8'),
+        (await readBody(req, maxBodyBytes, options.bodyIdleMs ?? BODY_IDLE_MS)).toString('utf8'),
       );
       const body = parseCallBody(text);
       const result = await dispatchCall(options.api, body.method, body.args);
@@ -104,7 +107,9 @@ export async function startServeMode(options: ServeOptions): Promise<ServeHandle
       if (!tokenMatches(req.headers['x-trace-token'], token))
         throw new HttpRefusal(403, 'serve/bad-token', 'the page does not hold the right token');
       const declared = Number(req.headers['content-length'] ?? NaN);
-      const answer = await oneBigBody(declared, () => receiveUpload(req, uploads));
+      const answer = await oneBigBody(declared, () =>
+        receiveUpload(req, uploads, options.bodyIdleMs ?? BODY_IDLE_MS),
+      );
       return sendJson(res, 200, answer);
     }
     // Cancel after the bytes arrived, before the open: they go now, not when they expire
@@ -216,11 +221,16 @@ async function serveStatic(res: ServerResponse, root: string, pathname: string):
   res.end(body);
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<Buffer> {
+  let stopWatching = () => undefined as void;
+  return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // a call body that stops sending is dropped, and the big-body slot with it
+    const stall = watchStall(req, idleMs, reject);
+    stopWatching = stall.stop;
     req.on('data', (chunk: Buffer) => {
+      stall.alive();
       size += chunk.length;
       if (size > limit) {
         reject(tooLarge(limit, 'request'));
@@ -232,7 +242,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
-  });
+  }).finally(() => stopWatching());
 }
 
 function sendError(res: ServerResponse, error: unknown): void {

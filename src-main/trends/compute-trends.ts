@@ -8,7 +8,7 @@ import { trendUnit } from '../core/trends/trend-figures';
 import { TrendPool } from './trend-pool';
 
 export type { TrendFileProgress, TrendsResult };
-import { TrendCache, fileStamp } from './trend-cache';
+import { TrendCache, fileStamp, unchangedSince } from './trend-cache';
 
 export interface TrendsOptions {
   /** the app's data folder for per-file results; null reads every file */
@@ -77,7 +77,7 @@ async function trendOfFile(
   if (options.signal?.aborted) return;
   let stamp;
   try {
-    stamp = fileStamp(path);
+    stamp = await fileStamp(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     result.incomplete.push({ path, code: 'io/read-failed', message: `cannot be read (${code})` });
@@ -107,14 +107,8 @@ async function trendOfFile(
   if (message.type === 'failed' && message.error.code === 'open/cancelled' && !started) return;
   if (message.type === 'done') {
     result.points.push(message.point);
-    // the file may have grown while it was read: keep only what matches its content now
-    try {
-      const after = fileStamp(path);
-      if (after.size === stamp.size && after.mtimeMs === stamp.mtimeMs)
-        cache.set(path, stamp, message.point);
-    } catch {
-      // gone meanwhile: nothing to keep
-    }
+    // the file may have changed while it was read: keep only what matches the content hashed
+    if (unchangedSince(path, stamp)) cache.set(path, stamp, message.point);
     report('done', stamp.size);
   } else {
     result.incomplete.push({ path, code: message.error.code, message: message.error.message });

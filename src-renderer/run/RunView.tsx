@@ -188,7 +188,12 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
 
   const { counts, trainer: trainerSummary } = result.joins;
   return (
-    <div className="run-view" data-testid="run-view">
+    // the run's own signal for tests and scripts: complete once every file is in (not a count)
+    <div
+      className="run-view"
+      data-testid="run-view"
+      data-state={result.complete ? 'complete' : 'opening'}
+    >
       {result.complete ? null : <RunProgress host={host} runId={runId} />}
       <header className="run-header">
         <span data-testid="run-counts">

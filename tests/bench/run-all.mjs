@@ -16,6 +16,7 @@ import { benchCompare } from './bench-compare.mjs';
 import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
 import { benchSql } from './bench-sql.mjs';
 import { writeRequestMetricsDay } from './request-metrics-writer.mjs';
+import { benchFolder } from './bench-folder.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -704,6 +705,10 @@ if (!only || only === 'trends') benchTrends();
 if (!only || only === 'run') await benchRun();
 if (!only || only === 'sql') await benchSqlDumps();
 if (!only || only === 'request-metrics') benchRequestMetrics();
+if (!only || only === 'folder') {
+  const counts = (process.env.BENCH_FOLDER_FILES ?? '2000,20000').split(',').map(Number);
+  benchFolder({ data, cli: CLI, measure, counts });
+}
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');
   await benchFrames(root, data);

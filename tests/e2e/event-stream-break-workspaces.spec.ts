@@ -71,6 +71,9 @@ test('a run that finishes opening while the event stream is broken shows whole o
     await expect(strip).toHaveCount(0, { timeout: 20_000 });
     await expect(page.getByTestId('run-opening-tab')).toHaveCount(0);
     await expect(page.getByTestId('run-tab')).toHaveCount(1);
+    await expect(page.getByTestId('run-view')).toHaveAttribute('data-state', 'complete', {
+      timeout: 120_000,
+    });
     // every file in, once: the fixture's 64 samples and the big dump's
     await expect(page.getByTestId('run-counts')).toContainText('30064 samples · 64 joined');
     await expect(page.locator('[data-testid=lane-row][data-group=trainer]')).toHaveCount(2);

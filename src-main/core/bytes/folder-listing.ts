@@ -12,7 +12,19 @@ export function isFolder(path: string): boolean | null {
   }
 }
 
-/** The names in a folder (throws as readdir does). */
-export function listFolder(path: string): string[] {
-  return readdirSync(path);
+/**
+ * The names in a folder (throws as readdir does). The last listing is kept until the current
+ * task ends, and only while the folder's mtime (changed when a name is added, removed or
+ * renamed) stays the same: grouping a folder of 20,000 files asks for each file's siblings in
+ * one go, and a listing each time made that quadratic (readdir was 4.6 of 20 s at 1,000 files).
+ */
+export function listFolder(path: string): readonly string[] {
+  const mtimeMs = statSync(path).mtimeMs;
+  if (last && last.path === path && last.mtimeMs === mtimeMs) return last.names;
+  const names = readdirSync(path);
+  last = { path, mtimeMs, names };
+  queueMicrotask(() => (last = null));
+  return names;
 }
+
+let last: { path: string; mtimeMs: number; names: readonly string[] } | null = null;

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 /** A serve mode whose service takes uploads from `store`, as run-serve.ts builds it. */
-async function serveWith(store: UploadStore) {
+async function serveWith(store: UploadStore, bodyIdleMs?: number) {
   // what the service hands each file's worker, kept for the test to look at
   const requests: IngestRequest[] = [];
   const ingest = ingestInThread(FORMATS);
@@ -42,7 +42,13 @@ async function serveWith(store: UploadStore) {
     null,
     store,
   );
-  const handle = await startServeMode({ api, rendererDir, token: 'tok', uploads: store });
+  const handle = await startServeMode({
+    api,
+    rendererDir,
+    token: 'tok',
+    uploads: store,
+    bodyIdleMs,
+  });
   servers.push(handle);
   const base = `http://127.0.0.1:${new URL(handle.url).port}`;
   const upload = async (body: Buffer, headers: Record<string, string> = {}) => {
@@ -210,6 +216,22 @@ describe('POST /api/upload', () => {
     }
     // 3.5 MiB fits only if the cut-off body's 2 MiB of room was given back
     expect(status).toBe(200);
+    expect(store.bytesHeld).toBe(3.5 * MiB);
+  });
+
+  it('a stalled upload (10 bytes, then nothing) times out and frees its room and slot (issue 49)', async () => {
+    const store = new UploadStore(4 * MiB);
+    const { base, upload } = await serveWith(store, 300);
+    const stalled = await startedUpload(base, 3 * MiB, 10);
+    let closed = false;
+    stalled.on('close', () => (closed = true));
+    stalled.on('error', () => undefined);
+    // while it is held: no slot for another large body
+    expect(await upload(Buffer.alloc(1.5 * MiB))).toMatchObject({ status: 503 });
+    await until(() => closed);
+    // the server ended the stalled connection: its 3 MiB of room and the slot are free again
+    const after = await upload(Buffer.alloc(3.5 * MiB));
+    expect(after.status).toBe(200);
     expect(store.bytesHeld).toBe(3.5 * MiB);
   });
 

@@ -38,7 +38,27 @@ function stemOf(name: string): string {
   return name.replace(/\.json$/, '');
 }
 
-function siblings(dir: string, stem: string, names: string[]): string[] {
+/** A listing's names by their stem, made once per listing (listFolder keeps the last one). */
+const byStemOf = new WeakMap<readonly string[], Map<string, string[]>>();
+
+function namesOfStem(names: readonly string[], stem: string): string[] {
+  let byStem = byStemOf.get(names);
+  if (!byStem) {
+    byStem = new Map();
+    for (const name of names) {
+      const key = stemOf(name);
+      const list = byStem.get(key);
+      if (list) list.push(name);
+      else byStem.set(key, [name]);
+    }
+    byStemOf.set(names, byStem);
+  }
+  return byStem.get(stem) ?? [];
+}
+
+function siblings(dir: string, stem: string, listing: readonly string[]): string[] {
+  // only the names of this stem: the set of one file of a 20,000-file folder in a lookup
+  const names = namesOfStem(listing, stem);
   const rollFiles = names
     .map((n) => ({ n, m: ROLL_ROTATED.exec(n) }))
     .filter(({ m }) => m && m[1] === stem)

@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, posix, relative, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// electron-builder's own dependency: the asar reader it packs with
+import { listPackage } from '@electron/asar';
+
+/**
+ * The desktop package as electron-builder makes it (issue 49): `electron-builder --dir` with a
+ * stand-in Electron distribution (this machine has no Electron binary; TOOLCHAIN.md item 8),
+ * then app.asar listed. Needs `npm run build` first (npm test builds).
+ */
+const ROOT = resolve(__dirname, '../../..');
+const work = mkdtempSync(join(tmpdir(), 'te-package-'));
+const appDir = join(work, 'out', 'linux-unpacked');
+let listing: string[] = [];
+let unpacked: string[] = [];
+
+/** Every file under `dir`, relative to it, with forward slashes. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else out.push(relative(dir, path).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+beforeAll(() => {
+  // shaped like Electron's dist for Linux: its executable, version and licences
+  const dist = join(work, 'electron-dist');
+  mkdirSync(join(dist, 'resources'), { recursive: true });
+  writeFileSync(join(dist, 'electron'), '#!/bin/sh\n');
+  chmodSync(join(dist, 'electron'), 0o755);
+  const electronVersion = (
+    JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+  writeFileSync(join(dist, 'version'), electronVersion);
+  writeFileSync(join(dist, 'LICENSE'), '');
+  writeFileSync(join(dist, 'LICENSES.chromium.html'), '');
+  const built = spawnSync(
+    join(ROOT, 'node_modules/.bin/electron-builder'),
+    [
+      '--dir',
+      '--linux',
+      `-c.electronDist=${dist}`,
+      `-c.electronVersion=${electronVersion}`,
+      `-c.directories.output=${join(work, 'out')}`,
+    ],
+    { cwd: ROOT, encoding: 'utf8', timeout: 170_000 },
+  );
+  if (built.status !== 0)
+    throw new Error(`electron-builder failed:\n${built.stdout}\n${built.stderr}`);
+  listing = listPackage(join(appDir, 'resources/app.asar'), { isPack: false }).map((p) =>
+    p.split('\\').join('/').replace(/^\//, ''),
+  );
+  unpacked = filesUnder(join(appDir, 'resources'));
+}, 180_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the desktop package (electron-builder --dir)', () => {
+  it('app.asar holds main, preload and the renderer', () => {
+    for (const path of ['out/main/main.js', 'out/preload/preload.js', 'out/renderer/index.html'])
+      expect(listing, path).toContain(path);
+    expect(listing.some((p) => /^out\/renderer\/.+\.js$/.test(p))).toBe(true);
+  });
+
+  it('every worker chunk main refers to is in app.asar, where main looks for it', () => {
+    const mainFiles = listing.filter((p) => /^out\/main\/.+\.js$/.test(p));
+    const workers: string[] = [];
+    for (const file of mainFiles) {
+      const code = readFileSync(join(ROOT, file), 'utf8');
+      for (const m of code.matchAll(/new URL\("(\.{1,2}\/[^"]+\.js)"/g))
+        workers.push(posix.normalize(posix.join(posix.dirname(file), m[1])));
+    }
+    // ingest, range and trend workers at least
+    expect(workers.length).toBeGreaterThanOrEqual(3);
+    for (const worker of workers) expect(listing, worker).toContain(worker);
+  });
+
+  it('the demo rollout is a resource beside app.asar', () => {
+    const demo = filesUnder(join(ROOT, 'resources/demo')).filter((p) => p.endsWith('.pt'));
+    expect(demo.length).toBeGreaterThan(0);
+    for (const name of demo) expect(unpacked).toContain(`demo/${name}`);
+  });
+
+  it('holds no sources, tests or source maps', () => {
+    const bad = listing.filter(
+      (p) =>
+        /^(src-main|src-renderer|tests|scripts|docs)\//.test(p) ||
+        (/\.(ts|tsx|map)$/.test(p) && !p.endsWith('.d.ts')),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('every native binding (.node) of the packaged dependencies is unpacked, none inside the asar', () => {
+    expect(listing.filter((p) => p.endsWith('.node'))).toEqual([]);
+    const dependencies = Object.keys(
+      (
+        JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+          dependencies?: Record<string, string>;
+        }
+      ).dependencies ?? {},
+    );
+    // each binding a packaged dependency ships must be found in app.asar.unpacked
+    for (const name of dependencies) {
+      const folder = join(ROOT, 'node_modules', name);
+      let bindings: string[] = [];
+      try {
+        bindings = filesUnder(folder).filter((p) => p.endsWith('.node'));
+      } catch {
+        continue;
+      }
+      for (const binding of bindings)
+        expect(unpacked, `${name}/${binding}`).toContain(
+          `app.asar.unpacked/node_modules/${name}/${binding}`,
+        );
+    }
+  });
+});
