@@ -3,7 +3,7 @@ import { FORMATS, SNIFF_BYTES, findFormat } from '../core/formats/registry';
 import { gunzipIfGzip } from '../core/bytes/gunzip-source';
 import { ingest, openPathSource, toFileError } from '../ingest/open-sources';
 import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
-import type { PackedRow, SlimeCache } from '../core/model/row';
+import type { PackedRow, Row, SlimeCache } from '../core/model/row';
 import { unpackRow } from '../core/rows/packed-items';
 
 /**
@@ -11,7 +11,7 @@ import { unpackRow } from '../core/rows/packed-items';
  * dump exactly as slime's viewer caches it: slime's fresh-lane PD rule, no fields of ours); any
  * other trace's rows in the same envelope, with their fields.
  */
-export function buildRowsJson(paths: string[], options: OpenOptions = {}): SlimeCache {
+export function buildRowsJson(paths: string[], options: OpenOptions = {}): RowsJson {
   const path = paths[0];
   let source;
   try {
@@ -42,7 +42,10 @@ export function buildRowsJson(paths: string[], options: OpenOptions = {}): Slime
   return rowsEnvelope(path, trace.summary.samples, trace.rows);
 }
 
-function rowsEnvelope(path: string, sampleCount: number, rows: PackedRow[]): SlimeCache {
+/** slime's cache, whose rows may come one at a time (each unpacked as it is written) */
+export type RowsJson = Omit<SlimeCache, 'rows'> & { rows: SlimeCache['rows'] | Generator<Row> };
+
+function rowsEnvelope(path: string, sampleCount: number, rows: PackedRow[]): RowsJson {
   let start = Infinity;
   let end = -Infinity;
   for (const row of rows) {
@@ -56,7 +59,10 @@ function rowsEnvelope(path: string, sampleCount: number, rows: PackedRow[]): Sli
     sample_count: sampleCount,
     global_start: rows.length > 0 ? start : null,
     global_end: rows.length > 0 ? end : null,
-    rows: rows.map(unpackRow),
+    // unpacked one at a time as they are written: all of them at once are the file again
+    rows: (function* () {
+      for (const row of rows) yield unpackRow(row);
+    })(),
   };
 }
 
