@@ -13,6 +13,7 @@ import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
 import { benchCompare } from './bench-compare.mjs';
+import { benchHostile } from './bench-hostile.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -552,6 +553,7 @@ if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
 if (only === 'interactions') await benchInteractions();
 if (only === 'export') benchExport();
+if (only === 'hostile') benchHostile(root, data, CLI);
 if (!only || only === 'compare') await benchCompareHundredK();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'chrome') benchChrome();
