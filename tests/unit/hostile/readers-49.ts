@@ -7,8 +7,10 @@ import {
   deepTimelineFields,
   flowFanout,
   hugeChromeTs,
+  longThreadName,
   nestedFlows,
   timelineHugeSequence,
+  timelineLongLine,
   timelineOverlap,
 } from '../../bench/hostile-writers.mjs';
 import { exportTrace } from '../../../src-main/core/export/export-trace';
@@ -109,6 +111,42 @@ export const READER_CASES: HostileCase[] = [
       },
     },
     maxMs: 20_000,
+  },
+  {
+    id: 'timeline-long-line',
+    issue: '49.4',
+    why: 'a 100 MB line in a trainer timeline took 3.37 GB as one string; past 16 MiB it is skipped unread',
+    name: 'long-line.jsonl',
+    make: () => {
+      const parts = [...timelineLongLine(17 * 1024 * 1024)].map((p) => Buffer.from(p));
+      return new Uint8Array(Buffer.concat(parts));
+    },
+    expect: {
+      opens: (t) => {
+        equal(t.summary.spans, 2);
+        equal(t.summary.skippedLines.count, 1);
+        equal(t.summary.skippedLines.examples[0].reason.startsWith('longer than 16 MiB'), true);
+      },
+    },
+    maxMs: 15_000,
+  },
+  {
+    id: 'chrome-long-thread-name',
+    issue: '49.4',
+    why: "a 1 MB thread name, repeated as every item's lane label, made rows fail after 2 GB",
+    name: 'long-name.json',
+    make: () => text(longThreadName(1_000_000, 2000)),
+    expect: {
+      opens: (t) => {
+        const row = unpackRow(t.rows[0]);
+        equal(row.items.length, 2000);
+        equal(
+          row.items.every((i) => (i.lane_label ?? '').length < 1100),
+          true,
+        );
+        equal(t.summary.notices.includes('1 name longer than 1000 characters: cut'), true);
+      },
+    },
   },
   {
     id: 'chrome-deep-args',
