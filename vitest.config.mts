@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/golden/**/*.test.ts'],
     testTimeout: 60_000,
+    // a fixture dump written before a file's tests, on a machine whose cores are busy
+    hookTimeout: 60_000,
     pool: 'threads',
     // the CLI tests run out/main/cli.js: build it first when it is missing or stale
     globalSetup: ['tests/support/build-if-stale.ts'],

@@ -28,7 +28,44 @@ export const CORE_LAYERS = [
   { layer: 'compare', rank: 6, match: /^src-main\/core\/compare\// },
   { layer: 'export', rank: 6, match: /^src-main\/core\/export\// },
   { layer: 'run', rank: 7, match: /^src-main\/core\/run\// },
-  { layer: 'api', rank: 8, match: /^src-main\/core\/api\// },
+  // tables for SQL, made from a file's store and its run joins
+  { layer: 'sql', rank: 8, match: /^src-main\/core\/sql\// },
+  { layer: 'api', rank: 9, match: /^src-main\/core\/api\// },
+];
+
+/**
+ * The renderer's folders, lowest first, as CORE_LAYERS: a file imports only its own folder and
+ * lower ranks (peers of one rank do not import each other). The first matching entry wins; a
+ * file directly in src-renderer (App.tsx, main.tsx) is the top.
+ */
+export const RENDERER_LAYERS = [
+  // no import of the app: formatting, the theme, components that draw what they are given
+  { layer: 'units', rank: 0, match: /^src-renderer\/units\// },
+  { layer: 'theme', rank: 0, match: /^src-renderer\/theme\// },
+  { layer: 'widgets', rank: 0, match: /^src-renderer\/widgets\// },
+  // zustand slices: what is open, what is shown; no host
+  { layer: 'state', rank: 1, match: /^src-renderer\/state\// },
+  // the TraceApi clients, the host in React context, data hooks over it (reading state)
+  { layer: 'host', rank: 2, match: /^src-renderer\/host\// },
+  // what a view is given (the registry's types): below the views and the toolbar
+  { layer: 'view-types', rank: 3, match: /^src-renderer\/views\/view-types\.ts$/ },
+  // a run's store, its opening and its view: uses host and state, no other view
+  { layer: 'run', rank: 4, match: /^src-renderer\/run\// },
+  // opening files a user picks or drops (a run when main says they are one)
+  { layer: 'opening', rank: 5, match: /^src-renderer\/opening\// },
+  { layer: 'timeline', rank: 6, match: /^src-renderer\/timeline\// },
+  { layer: 'details', rank: 7, match: /^src-renderer\/details\// },
+  { layer: 'toolbar', rank: 7, match: /^src-renderer\/toolbar\// },
+  { layer: 'perf', rank: 8, match: /^src-renderer\/perf\// },
+  { layer: 'compare', rank: 9, match: /^src-renderer\/compare\// },
+  { layer: 'groups', rank: 9, match: /^src-renderer\/groups\// },
+  { layer: 'trends', rank: 9, match: /^src-renderer\/trends\// },
+  { layer: 'gpu-profile', rank: 9, match: /^src-renderer\/gpu-profile\// },
+  // the registry: every view by id; the page and the frame ask it
+  { layer: 'views', rank: 10, match: /^src-renderer\/views\// },
+  { layer: 'page', rank: 11, match: /^src-renderer\/page\// },
+  { layer: 'frame', rank: 11, match: /^src-renderer\/frame\// },
+  { layer: 'app', rank: 12, match: /^src-renderer\/[^/]+$/ },
 ];
 
 /** Imports across the core order that are allowed anyway, each with its reason. */
@@ -56,6 +93,7 @@ export const FORMAT_CONTAINERS = {
   zip: 'ZIP archives (torch files are ZIPs)',
   pickle: "Python pickles (torch's data.pkl)",
   torch: "torch.save files (slime's dumps)",
+  'json-lines': 'JSON lines: line splitting on bytes, skipped-line counts, the first-line sniff',
 };
 
 /** Packages a part of the tree must not import; `allow` lists files excepted, with the reason. */
@@ -128,7 +166,9 @@ export const RENDERER_VALUE_MODULES = {
   'src-main/core/model/pd-phases': 'the PD phase order and colours (data)',
   'src-main/core/model/group-wall-ratio':
     "a group's wall time over its median sample: the groups view's column and its sort",
-  'src-main/core/model/count-of': 'a count with its noun ("1 file", "2 files"), worded as main words it',
+  'src-main/core/model/sql-schema': "the SQL tables and columns: the Query view's completion (data)",
+  'src-main/core/model/count-of':
+    'a count with its noun ("1 file", "2 files"), worded as main words it',
 };
 
 /** Import cycles allowed anyway, each with its reason (none today). */
@@ -179,6 +219,9 @@ function resolveSpec(from, spec) {
 }
 
 const coreLayerOf = (path) => CORE_LAYERS.find((l) => l.match.test(path));
+// a specifier resolves without its extension: match the renderer's layers on a .ts name
+const rendererLayerOf = (path) =>
+  RENDERER_LAYERS.find((l) => l.match.test(/\.(ts|tsx)$/.test(path) ? path : `${path}.ts`));
 const formatFolderOf = (path) => path.match(/^src-main\/core\/formats\/([^/]+)\//)?.[1];
 
 /**
@@ -238,7 +281,15 @@ function checkEdge(path, target, imp, how) {
     const excepted = CORE_EXCEPTIONS.some(
       (e) => e.from.includes(from.layer) && e.to.test(target) && (!e.typeOnly || imp.typeOnly),
     );
-    if (!excepted) say(`core layer ${from.layer} may not import ${to.layer}: ${order()}`);
+    if (!excepted)
+      say(`core layer ${from.layer} may not import ${to.layer}: ${order(CORE_LAYERS)}`);
+  }
+  if (path.startsWith('src-renderer/') && target.startsWith('src-renderer/')) {
+    const r = rendererLayerOf(path);
+    const t = rendererLayerOf(target);
+    if (!r) say(`a renderer folder not in RENDERER_LAYERS: give it its place`);
+    else if (t && r.layer !== t.layer && t.rank >= r.rank)
+      say(`renderer layer ${r.layer} may not import ${t.layer}: ${order(RENDERER_LAYERS)}`);
   }
   const a = formatFolderOf(path);
   const b = formatFolderOf(target);
@@ -250,11 +301,12 @@ function checkEdge(path, target, imp, how) {
   return problems;
 }
 
-function order() {
-  const ranks = [...new Set(CORE_LAYERS.map((l) => l.rank))].sort((x, y) => x - y);
+function order(layers) {
+  const ranks = [...new Set(layers.map((l) => l.rank))].sort((x, y) => x - y);
   return ranks
     .map((r) =>
-      CORE_LAYERS.filter((l) => l.rank === r)
+      layers
+        .filter((l) => l.rank === r)
         .map((l) => l.layer)
         .join(', '),
     )

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError, runCommand } from './cli/run-command';
 import { workerRangeReader } from './ingest/worker-range-reader';
+import { terminalText } from './core/bytes/terminal-text';
 
 // Headless commands of Trace Explorer; the same binary serves the UI (`serve`).
 // A reader that stops early (`| head`) is not an error.
@@ -17,7 +18,7 @@ runCommand(process.argv.slice(2), parseArgs, { partReader: workerRangeReader }).
     const usage = error instanceof UsageError;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(
-      `trace-explorer: ${message}${usage ? "\nRun 'trace-explorer --help' for the commands." : ''}\n`,
+      `trace-explorer: ${terminalText(message)}${usage ? "\nRun 'trace-explorer --help' for the commands." : ''}\n`,
     );
     process.exitCode = usage ? 2 : 1;
   },

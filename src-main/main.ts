@@ -1,3 +1,4 @@
+import { sqlInWorker } from './sql/sql-client';
 import { app, dialog, Menu, type BrowserWindow } from 'electron';
 import { join, resolve } from 'node:path';
 import { TraceService } from './api/trace-service';
@@ -32,10 +33,13 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   app.enableSandbox();
   // the app's data folder keeps each dump's trend figures, so a run reopens in under a second
-  service = new TraceService(ingestInWorker, {
-    run: computeTrends,
-    cacheDir: join(app.getPath('userData'), 'trends-cache'),
-  });
+  service = new TraceService(
+    ingestInWorker,
+    { run: computeTrends, cacheDir: join(app.getPath('userData'), 'trends-cache') },
+    null,
+    null,
+    sqlInWorker,
+  );
 
   // A second launch with files (Windows/Linux) opens them in this window.
   app.on('second-instance', (_event, argv) => {

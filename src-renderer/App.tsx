@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { FileError, FileSummary, MenuCommand } from '../src-main/core/api/trace-api';
+import type { FileError, MenuCommand } from '../src-main/core/api/trace-api';
 import { useDispatchCommand, useHost } from './host/host-context';
 import { useViewStore } from './state/view-store';
 import { useFilesStore } from './state/files-store';
@@ -11,7 +11,7 @@ import { ShortcutsDialog } from './frame/ShortcutsDialog';
 import { exportActiveFile } from './frame/export-active-file';
 import { applyTheme, restoreTheme } from './theme/theme-store';
 import { FilePage } from './page/FilePage';
-import { workspaceView, type WorkspaceViewId } from './views/registry';
+import { useShownWorkspaceView } from './views/registry';
 import { openTrends } from './trends/open-trends';
 import { useTrendsStore } from './state/trends-store';
 import { openRun } from './run/open-run';
@@ -26,11 +26,8 @@ export function App() {
   const files = useFilesStore((s) => s.files);
   const activeFileId = useFilesStore((s) => s.activeFileId);
   const active = files.find((f) => f.fileId === activeFileId) ?? null;
-  const compareFileId = useFilesStore((s) => s.compareFileId);
-  const compared = files.find((f) => f.fileId === compareFileId) ?? null;
   const [showShortcuts, setShowShortcuts] = useState(false);
-  const runActive = useRunStore((s) => s.activeId !== null);
-  const trendsActive = useTrendsStore((s) => s.activeId !== null);
+  const workspaceView = useShownWorkspaceView(active);
 
   /** Files main opened (start-up, menu, second instance): show them as tabs. */
   const adoptFiles = useCallback(
@@ -173,12 +170,8 @@ export function App() {
         <TopBar onShortcuts={() => setShowShortcuts(true)} />
         <ErrorBanner />
         <main className="workspace">
-          {runActive ? (
-            <WorkspaceView id="run" file={active} />
-          ) : trendsActive ? (
-            <WorkspaceView id="trends" file={active} />
-          ) : active && compared ? (
-            <WorkspaceView id="compare" file={active} />
+          {workspaceView ? (
+            <workspaceView.component file={active} />
           ) : active ? (
             <FilePage file={active} key={active.fileId} />
           ) : (
@@ -189,9 +182,4 @@ export function App() {
       {showShortcuts && <ShortcutsDialog onClose={() => setShowShortcuts(false)} />}
     </DropZone>
   );
-}
-
-function WorkspaceView({ id, file }: { id: WorkspaceViewId; file: FileSummary | null }) {
-  const View = workspaceView(id).component;
-  return <View file={file} />;
 }

@@ -28,6 +28,9 @@ import type {
   TrendsRequest,
   RunRequest,
   RunResult,
+  SqlAnswer,
+  SqlCell,
+  SqlRequest,
 } from '../core/api/trace-api';
 import { openEnded } from '../core/api/trace-api';
 import { findRunFiles } from '../ingest/run-files';
@@ -52,6 +55,8 @@ import { RunOpening, type RunOpenSteps } from './run-opening';
 import { RunStates } from './run-states';
 import { CompareDigests } from './compare-digests';
 import { unknownUploadError, type UploadedFiles } from './uploaded-files';
+import { SqlScopes } from './sql-scopes';
+import type { SqlHost } from '../sql/sql-protocol';
 
 /** Reads a run's rollout dumps for the trends view (trends/compute-trends.ts in the app). */
 export type TrendsRunner = (paths: string[], options: TrendsOptions) => Promise<TrendsResult>;
@@ -115,7 +120,14 @@ export class TraceService implements TraceApi {
     private readonly pathPolicy: PathPolicy | null = null,
     /** bytes received ahead of their open (serve mode's uploads); none in the desktop app */
     private readonly uploads: UploadedFiles | null = null,
-  ) {}
+    /** a new SQL engine of its own (sql/sql-client.ts: a worker); none: runSql says so */
+    makeSqlHost: (() => SqlHost) | null = null,
+  ) {
+    this.sql =
+      makeSqlHost === null ? null : new SqlScopes(makeSqlHost, (fileId) => this.file(fileId));
+  }
+
+  private readonly sql: SqlScopes | null;
 
   /** Opens the files named at start-up (command line, demo rollout); the renderer asks later. */
   openInitial(
@@ -439,6 +451,7 @@ export class TraceService implements TraceApi {
     this.files.delete(fileId);
     this.compareDigests.forget(fileId);
     this.runStates.forgetFile(fileId);
+    this.sql?.forgetFile(fileId);
   }
 
   async listFiles(): Promise<FileSummary[]> {
@@ -540,6 +553,23 @@ export class TraceService implements TraceApi {
 
   async exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile> {
     return this.file(fileId).opened.call('exportTrace', format);
+  }
+
+  async runSql(request: SqlRequest): Promise<SqlAnswer> {
+    if (this.sql === null) {
+      const message = 'SQL is not available here';
+      return { queryId: request.queryId, error: { message, position: null, interrupted: false } };
+    }
+    return this.sql.run(request);
+  }
+
+  async getSqlRows(queryId: string, offset: number, count: number): Promise<SqlCell[][]> {
+    if (this.sql === null) throw new NotFoundError(`no query ${queryId}`);
+    return this.sql.rows(queryId, offset, count);
+  }
+
+  async cancelSql(queryId: string): Promise<void> {
+    this.sql?.cancel(queryId);
   }
 
   private file(fileId: string): OpenFile {

@@ -1,5 +1,6 @@
 import {
   GROUP_PAGE_MAX,
+  SQL_PAGE_MAX_ROWS,
   TRACE_API_METHODS,
   isExportFormat,
   type TraceApiMethod,
@@ -114,6 +115,22 @@ function isGroupQuery(v: unknown): boolean {
   );
 }
 
+/** a query: its id, 1 to 64 distinct open files, at most 1 MB of text */
+function isSqlRequest(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    isString(v.queryId) &&
+    (v.queryId as string).length <= 128 &&
+    Array.isArray(v.fileIds) &&
+    v.fileIds.length >= 1 &&
+    v.fileIds.length <= 64 &&
+    v.fileIds.every(isString) &&
+    new Set(v.fileIds).size === v.fileIds.length &&
+    typeof v.sql === 'string' &&
+    v.sql.length <= 1_000_000
+  );
+}
+
 const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   open: [isOpenRequest],
   cancelOpen: [isString],
@@ -138,6 +155,9 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   compare: [isString, isString],
   exportTrace: [isString, isExportFormat],
   reopen: [isString, (v) => isObject(v) && typeof v.joinByBootstrapRoom === 'boolean'],
+  runSql: [isSqlRequest],
+  getSqlRows: [isString, isIndex, (v) => isIndex(v) && (v as number) <= SQL_PAGE_MAX_ROWS],
+  cancelSql: [isString],
 };
 
 /** Checks a method name and its arguments against the contract; throws BadCallError. */

@@ -1,6 +1,7 @@
 import type { AnswerPart, CompareFigure, CompareResult } from '../core/api/trace-api';
 import { byChange, type RowDigestColumns } from '../core/compare/compare-traces';
 import { matchedPairList } from '../core/compare/matched-pair-list';
+import { terminalText as t } from '../core/bytes/terminal-text';
 
 /** The answer as plain text; linked figures name their rows: "8 samples ... [B rows 0-7]". */
 export function answerText(answer: AnswerPart[][]): string[] {
@@ -41,11 +42,11 @@ export function buildCompareJson(
 
 /** `compare A B`: the answer first, then the figures with units, then what kept each open. */
 export function formatCompareText(names: { a: string; b: string }, result: CompareResult): string {
-  const lines = [`A  ${names.a}`, `B  ${names.b}`, ''];
-  lines.push(...answerText(result.answer), '');
+  const lines = [`A  ${t(names.a)}`, `B  ${t(names.b)}`, ''];
+  lines.push(...answerText(result.answer).map(t), '');
   lines.push(
-    `windows   A: ${result.windows.a.own}`,
-    `          B: ${result.windows.b.own}`,
+    `windows   A: ${t(result.windows.a.own)}`,
+    `          B: ${t(result.windows.b.own)}`,
     '',
     `figures (biggest |Δ%| first; * = beyond noise: ${result.noiseRule})`,
     figureTable([...result.stats, ...result.perf].sort(byChange)),
@@ -59,9 +60,10 @@ export function formatCompareText(names: { a: string; b: string }, result: Compa
 }
 
 function figureTable(figures: CompareFigure[]): string {
-  const width = Math.max(6, ...figures.map((f) => f.key.length));
+  const keys = figures.map((f) => t(f.key));
+  const width = Math.max(6, ...keys.map((key) => key.length));
   const header = `${'metric'.padEnd(width)}  ${'unit'.padEnd(7)}${['A', 'B', 'Δ', 'Δ%'].map((h) => h.padStart(12)).join('')}`;
-  const body = figures.map((f) => {
+  const body = figures.map((f, i) => {
     const delta = f.a !== null && f.b !== null ? f.b - f.a : null;
     const rel =
       f.relative === null ? '' : `${f.relative >= 0 ? '+' : ''}${(f.relative * 100).toFixed(1)}%`;
@@ -69,19 +71,19 @@ function figureTable(figures: CompareFigure[]): string {
       f.verdict === 'better' || f.verdict === 'worse' || f.verdict === 'changed'
         ? ` * ${f.verdict}`
         : '';
-    return `${f.key.padEnd(width)}  ${f.unit.padEnd(7)}${[num(f.a), num(f.b), num(delta), rel].map((c) => c.padStart(12)).join('')}${mark}`;
+    return `${keys[i].padEnd(width)}  ${t(f.unit).padEnd(7)}${[num(f.a), num(f.b), num(delta), rel].map((c) => c.padStart(12)).join('')}${mark}`;
   });
   return [header, ...body].join('\n');
 }
 
 function breakdownTable(result: CompareResult): string {
-  const width = Math.max(8, ...result.wallTime.map((w) => w.category.length));
+  const width = Math.max(8, ...result.wallTime.map((w) => t(w.category).length));
   const header = `${'category'.padEnd(width)}${['A own', 'B own', 'Δ own', 'A whole', 'B whole'].map((h) => h.padStart(11)).join('')}`;
   const body = result.wallTime
     .filter((w) => w.aWholeSec > 0 || w.bWholeSec > 0)
     .map(
       (w) =>
-        `${w.category.padEnd(width)}${[w.aOwnSec, w.bOwnSec, w.bOwnSec - w.aOwnSec, w.aWholeSec, w.bWholeSec].map((v) => v.toFixed(2).padStart(11)).join('')}`,
+        `${t(w.category).padEnd(width)}${[w.aOwnSec, w.bOwnSec, w.bOwnSec - w.aOwnSec, w.aWholeSec, w.bWholeSec].map((v) => v.toFixed(2).padStart(11)).join('')}`,
     );
   return [header, ...body].join('\n');
 }

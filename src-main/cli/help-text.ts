@@ -16,6 +16,9 @@ Commands:
   export RUN --format perfetto [-o OUT]  the whole run as one trace, flows sample -> server
   compare A B [--json]                   why B took longer or shorter than A, figures with
                                          units, what kept each rollout open
+  sql FILE|FOLDER... -e SQL | -f FILE [--format table|csv|json]
+                                         SQL over the traces' tables (docs/sql.md), DuckDB
+  export FILE|FOLDER... --format parquet -o DIR   one Parquet file per table, same schema
 
   trace-explorer FILE...                 same as serve
   trace-explorer A B --compare           serve, comparing A with B
@@ -27,6 +30,18 @@ Commands that run longer than about 2 s show their progress on stderr when it is
 Run 'trace-explorer <command> --help' for a command's options.`;
 
 export const COMMAND_HELP: Record<string, string> = {
+  sql: `Usage: trace-explorer sql FILE|FOLDER... -e "SELECT ..." | -f query.sql [--format F]
+
+Runs one SQL query (DuckDB's dialect) over the tables of every trace named (a folder: every
+trace it holds, found by content, files numbered in path order): files, samples, spans, events,
+pd_phases, server_requests, trainer, perf (docs/sql.md: every column and its unit). Times are
+seconds from the earliest file's start (start_sec) and as the files say them (start_epoch).
+The engine reads no file and writes none: only the named traces' tables are there.
+  -e SQL           the query
+  -f FILE          the query, read from FILE
+  --format table   an aligned table (default; control characters shown escaped)
+  --format csv     CSV with a header (cells starting with = + - @ get a leading ')
+  --format json    one JSON object per row, one per line`,
   serve: `Usage: trace-explorer serve FILE... [--root DIR] [--port N] [--compare]
 
 Serves the explorer on http://127.0.0.1:PORT with a random token in the printed URL, so other
@@ -74,6 +89,10 @@ unit and change, biggest |Δ%| first, marked * when beyond noise, then the wall-
 Samples match by index when A and B hold the same prompts, else by group and prompt.
 --json prints all of it as one JSON object.`,
   export: `Usage: trace-explorer export FILE --format perfetto|csv [-o OUT]
+       trace-explorer export FILE|FOLDER... --format parquet -o DIR
+
+  --format parquet    one Parquet file per table of docs/sql.md (DIR/spans.parquet, ...),
+                      the schema the sql command queries
 
   --format perfetto   Trace Event Format JSON for ui.perfetto.dev and chrome://tracing
                       (OUT ending in .gz is gzipped)

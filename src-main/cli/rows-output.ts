@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { FORMATS, SNIFF_BYTES, findFormat } from '../core/formats/registry';
+import { FORMATS, findFormat, sniffHeadAt } from '../core/formats/registry';
 import { gunzipIfGzip } from '../core/bytes/gunzip-source';
 import { ingest, openPathSource, toFileError } from '../ingest/open-sources';
 import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
@@ -18,7 +18,7 @@ export function buildRowsJson(paths: string[], options: OpenOptions = {}): RowsJ
     source = openPathSource(path);
     const content = gunzipIfGzip(source);
     const format = findFormat(
-      content.read(0, SNIFF_BYTES),
+      sniffHeadAt(content),
       content.name,
       content.size,
       options.formats ?? FORMATS,

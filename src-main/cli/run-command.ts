@@ -21,9 +21,21 @@ import { findRunFiles, type RunFiles } from '../ingest/run-files';
 import { buildRunSummaryJson, exportRun, formatRunSummaryText, joinRun } from './run-output';
 import { compareDigest, compareTraces } from '../core/compare/compare-traces';
 import { buildCompareJson, formatCompareText } from './compare-output';
+import { compareGpuProfiles } from '../core/compare/compare-gpu-profiles';
+import { formatGpuCompareText } from './gpu-profile-output';
+import { terminalLines } from '../core/bytes/terminal-text';
 
 type Parse = typeof ParseArgs;
-const COMMANDS = ['serve', 'summary', 'rows', 'perf', 'export', 'trends', 'compare'] as const;
+const COMMANDS = [
+  'serve',
+  'summary',
+  'rows',
+  'perf',
+  'export',
+  'trends',
+  'compare',
+  'sql',
+] as const;
 type Command = (typeof COMMANDS)[number];
 const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
 
@@ -74,6 +86,8 @@ export async function runCommand(
       root: { type: 'string', multiple: true },
       timings: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
+      execute: { type: 'string', short: 'e' },
+      file: { type: 'string', short: 'f' },
     },
   });
   if (values.help) {
@@ -110,6 +124,22 @@ export async function runCommand(
       { json: values.json ?? false, cache: !values['no-cache'] },
     );
   }
+  const openGroup = (group: string[]) => openOrThrow(group, false, setup);
+  const usage = (message: string) => new UsageError(message);
+  if (command === 'sql') {
+    const { runSqlCommand } = await import('./run-sql');
+    return runSqlCommand(
+      positionals.map((p) => resolve(p)),
+      values,
+      openGroup,
+      usage,
+    );
+  }
+  if (command === 'export' && values.format === 'parquet') {
+    const { runParquetExport } = await import('./run-sql');
+    const paths = positionals.map((p) => resolve(p));
+    return runParquetExport(paths, values.output, openGroup, usage);
+  }
   if ((command === 'summary' || command === 'export') && positionals.length > 0) {
     const paths = positionals.map((p) => resolve(p));
     // several files, or a folder holding a trainer timeline or traces of several kinds: a run
@@ -126,7 +156,8 @@ export async function runCommand(
   const { groups, skipped } = groupsOrThrow(path, command);
   if (command === 'summary' && (groups.length > 1 || skipped.length > 0)) {
     const traces = groups.map((group) => openOrThrow(group, false, setup));
-    process.stdout.write(`${formatFolderSummary(path, traces, skipped, values.json ?? false)}\n`);
+    const text = formatFolderSummary(path, traces, skipped, values.json ?? false);
+    process.stdout.write(`${values.json ? text : terminalLines(text)}\n`);
     return 0;
   }
   const [group] = groups;
@@ -154,7 +185,7 @@ export async function runCommand(
   if (command === 'summary') {
     const text = values.json
       ? JSON.stringify(buildSummaryJson(trace), null, 2)
-      : formatSummaryText(trace);
+      : terminalLines(formatSummaryText(trace));
     process.stdout.write(`${text}\n`);
     return 0;
   }
@@ -183,7 +214,7 @@ function runOfFiles(
   }
   const text = values.json
     ? JSON.stringify(buildRunSummaryJson(paths, run), null, 2)
-    : formatRunSummaryText(run);
+    : terminalLines(formatRunSummaryText(run));
   process.stdout.write(`${text}\n`);
   return 0;
 }
@@ -303,10 +334,27 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
   if (positionals.length !== 2) {
     throw new UsageError(`compare takes two files, A and B (${positionals.length} given)`);
   }
-  const [a, b] = positionals.map((p) => {
+  const opened = positionals.map((p) => {
     const path = resolve(p);
     const { groups } = groupsOrThrow(path, 'compare');
-    const trace = openOrThrow(groups[0], false, setup);
+    return { path, trace: openOrThrow(groups[0], false, setup) };
+  });
+  // GPU profiles compare kernel by kernel (HTA's trace diff), not sample by sample
+  const gpu = opened.map((o) => o.trace.summary.gpuProfile);
+  if (gpu[0] && gpu[1]) {
+    const names = { a: opened[0].trace.summary.name, b: opened[1].trace.summary.name };
+    const comparison = compareGpuProfiles(gpu[0], gpu[1]);
+    const out = json
+      ? JSON.stringify({ files: names, ...comparison }, null, 2)
+      : terminalLines(formatGpuCompareText(names, comparison));
+    process.stdout.write(`${out}\n`);
+    return 0;
+  }
+  if (gpu[0] || gpu[1]) {
+    const [x, y] = opened.map((o) => o.trace.summary.formatLabels.noun);
+    throw new UsageError(`cannot compare a ${x} with a ${y}`);
+  }
+  const [a, b] = opened.map(({ path, trace }) => {
     const summary: FileSummary = { ...trace.summary, fileId: path, path };
     return { fileId: path, summary, digest: compareDigest(trace) };
   });
@@ -314,7 +362,7 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
   const names = { a: a.summary.name, b: b.summary.name };
   const text = json
     ? JSON.stringify(buildCompareJson(names, result, a.digest.rows), null, 2)
-    : formatCompareText(names, result);
+    : terminalLines(formatCompareText(names, result));
   process.stdout.write(`${text}\n`);
   return 0;
 }

@@ -6,7 +6,9 @@ import { writeRunPerfetto } from '../core/run/export-run';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import type { RunFiles } from '../ingest/run-files';
 import type { RunJoins } from '../core/model/run';
+import type { RunExtraJoins } from '../core/model/run-extra';
 import { buildSummaryJson } from './summary-output';
+import { terminalText as t } from '../core/bytes/terminal-text';
 
 /** A run's files, opened: each trace with the path it was opened from. */
 export interface OpenedRun {
@@ -45,8 +47,42 @@ export function buildRunSummaryJson(paths: string[], run: OpenedRun) {
       ),
     },
     staleSamples: joins.stale.map(({ file, ...s }) => ({ path: fileOf(file), ...s })),
-    rollouts: joins.rollouts.map(({ file, ...r }) => ({ path: fileOf(file), ...r })),
+    rollouts: joins.rollouts.map(({ file, figures, ...r }) => ({
+      path: fileOf(file),
+      ...r,
+      // with a train dump or request metrics: the rollout's figures (docs/run-extra.md)
+      ...(figures
+        ? {
+            mismatch: figures.mismatch,
+            staleness: figures.staleness,
+            tokensPerDpRank: figures.tokensPerDpRank,
+            requestMetrics: figures.requestMetrics,
+          }
+        : {}),
+    })),
     weightSyncs: joins.versionSyncs,
+    ...(joins.extra ? { extra: extraJson(joins.extra, fileOf) } : {}),
+  };
+}
+
+/** The train dumps' and request metrics' unjoined lists and per-sample figures, by path. */
+function extraJson(extra: RunExtraJoins, fileOf: (file: number) => string) {
+  const withPath = <T extends { file: number }>({ file, ...rest }: T) => ({
+    path: fileOf(file),
+    ...rest,
+  });
+  return {
+    unjoined: {
+      trainWithoutSample: extra.trainWithoutSample.map(withPath),
+      samplesWithoutTrain: extra.samplesWithoutTrain.map(withPath),
+      recordsWithoutSample: extra.recordsWithoutSample.map(withPath),
+      samplesWithoutRecord: extra.samplesWithoutRecord.map(withPath),
+    },
+    samples: extra.samples.map(({ train, requests, ...s }) => ({
+      ...withPath(s),
+      train: train && withPath(train),
+      requests: requests.map(withPath),
+    })),
   };
 }
 
@@ -55,28 +91,40 @@ export function formatRunSummaryText(run: OpenedRun): string {
   const { counts, trainer } = run.joins;
   const lines = run.traces.map(
     ({ path, trace }) =>
-      `${trace.summary.formatLabels.short.padEnd(5)} ${relative(process.cwd(), path)}: ${trace.summary.samples} ${trace.summary.formatLabels.samples}`,
+      `${trace.summary.formatLabels.short.padEnd(5)} ${t(relative(process.cwd(), path))}: ${trace.summary.samples} ${trace.summary.formatLabels.samples}`,
   );
   lines.push(
     '',
     `samples   ${counts.samples} (${counts.samplesWithServerRequests} joined to a server request, ${counts.samplesWithoutServerRequest} without)`,
     `requests  ${counts.serverRequests} on the server (${counts.serverRequestsWithoutSample} without a sample)`,
     `stale     ${counts.staleSamples} samples`,
+    ...(counts.train
+      ? [
+          `train     ${counts.train.samples} train samples (${counts.train.joinedSamples} joined to a rollout sample, ${counts.train.unjoinedSamples} without)`,
+        ]
+      : []),
+    ...(counts.requestMetrics
+      ? [
+          `metrics   ${counts.requestMetrics.records} request records (${counts.requestMetrics.recordsWithSample} joined to a sample, ${counts.requestMetrics.recordsWithoutSample} without; ${counts.requestMetrics.samplesWithoutRecord} samples without a record; ${counts.requestMetrics.skippedLines} lines skipped)`,
+        ]
+      : []),
     `trainer   ${trainer.files} files, ${trainer.records} records, ${trainer.skippedLines} lines skipped`,
   );
   for (const s of run.joins.serverRequestsWithoutSample) {
     const client = s.likelyClient;
     lines.push(
-      `  request ${s.rid} has no sample${s.error ? ' (ERROR on the server)' : ''}` +
+      `  request ${t(String(s.rid))} has no sample${s.error ? ' (ERROR on the server)' : ''}` +
         (client
-          ? `: likely rollout ${String(client.rolloutId)} sample ${String(client.sampleIndex)} attempt ${String(client.attempt)}`
+          ? `: likely rollout ${t(String(client.rolloutId))} sample ${t(String(client.sampleIndex))} attempt ${t(String(client.attempt))}`
           : ''),
     );
   }
   for (const s of run.joins.samplesWithoutServerRequest) {
-    lines.push(`  rollout ${String(s.rolloutId)} sample ${String(s.sampleIndex)}: ${s.reason}`);
+    lines.push(
+      `  rollout ${t(String(s.rolloutId))} sample ${t(String(s.sampleIndex))}: ${t(s.reason)}`,
+    );
   }
-  for (const s of run.skipped) lines.push(`skipped   ${s.path}: ${s.reason}`);
+  for (const s of run.skipped) lines.push(`skipped   ${t(s.path)}: ${t(s.reason)}`);
   return lines.join('\n');
 }
 

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { computeTrends, type TrendFileProgress } from '../trends/compute-trends';
 import { defaultCacheDir } from '../trends/cache-dir';
 import { formatTrendsText } from './trends-output';
+import { terminalLines, terminalText } from '../core/bytes/terminal-text';
 
 /** `trends FOLDER|FILE... [--json] [--no-cache]`: one row per rollout dump. */
 export async function runTrends(
@@ -25,14 +26,16 @@ export async function runTrends(
       const reading = [...active.values()]
         .map(
           (p) =>
-            `${basename(p.path)} ${Math.floor((100 * p.bytesRead) / Math.max(1, p.bytesTotal))}%`,
+            `${terminalText(basename(p.path))} ${Math.floor((100 * p.bytesRead) / Math.max(1, p.bytesTotal))}%`,
         )
         .join(', ');
       process.stderr.write(`\r\x1b[Ktrends: ${done} read${reading ? `; reading ${reading}` : ''}`);
     },
   });
   if (tty && Date.now() - started >= 2000) process.stderr.write('\r\x1b[K');
-  const text = options.json ? JSON.stringify(result, null, 2) : formatTrendsText(result);
+  const text = options.json
+    ? JSON.stringify(result, null, 2)
+    : terminalLines(formatTrendsText(result));
   process.stdout.write(`${text}\n`);
   return result.points.length > 0 || result.incomplete.length > 0 ? 0 : 1;
 }

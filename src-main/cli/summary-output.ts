@@ -1,11 +1,18 @@
 import { basename } from 'node:path';
 import { countOf } from '../core/model/count-of';
 import type { OpenedTrace } from '../core/open/open-trace-file';
+import { gpuProfileJson, gpuProfileLines } from './gpu-profile-output';
 import type { RolloutFigures } from '../core/model/rollout-figures';
+import { terminalText as t } from '../core/bytes/terminal-text';
 
-/** The machine form of `summary --json`. */
+/**
+ * The machine form of `summary --json`. Blocks a format cannot answer are left out, asked of
+ * its capabilities: the `rollout` block (the rollout's own window, resumed samples, stragglers)
+ * only for a file whose rows are a rollout's samples, never for a Chrome or OpenTelemetry trace.
+ */
 export function buildSummaryJson(trace: OpenedTrace) {
   const s = trace.summary;
+  const holdsRollout = s.capabilities.samples;
   return {
     name: s.name,
     format: s.format,
@@ -28,7 +35,8 @@ export function buildSummaryJson(trace: OpenedTrace) {
     sources: s.sources,
     notices: s.notices,
     perf: trace.perf.perf,
-    rollout: rolloutJson(trace.perf.rollout),
+    ...(holdsRollout ? { rollout: rolloutJson(trace.perf.rollout) } : {}),
+    ...(s.gpuProfile ? { gpuProfile: gpuProfileJson(s.gpuProfile) } : {}),
   };
 }
 
@@ -62,7 +70,9 @@ export function formatFolderSummary(
   const parts = traces.map(formatSummaryText);
   if (skippedFiles.length > 0) {
     parts.push(
-      skippedFiles.map(({ path, reason }) => `skipped   ${basename(path)}: ${reason}`).join('\n'),
+      skippedFiles
+        .map(({ path, reason }) => `skipped   ${t(basename(path))}: ${t(reason)}`)
+        .join('\n'),
     );
   }
   return parts.join('\n\n');
@@ -72,7 +82,7 @@ export function formatFolderSummary(
 export function formatSummaryText(trace: OpenedTrace): string {
   const json = buildSummaryJson(trace);
   const lines = [
-    `file      ${json.name} (${formatBytes(json.bytes)})`,
+    `file      ${t(json.name)} (${formatBytes(json.bytes)})`,
     `format    ${trace.summary.formatLabels.name}`,
   ];
   const counted = trace.summary.formatLabels.samples.padEnd(9);
@@ -89,27 +99,30 @@ export function formatSummaryText(trace: OpenedTrace): string {
     `duration  ${json.durationSec === null ? '-' : `${json.durationSec.toFixed(3)} s`}`,
   );
   const rollout = trace.perf.rollout;
-  if (rollout.resumed.length > 0) {
+  if (json.rollout && rollout.resumed.length > 0) {
     // (ours) the figures' window, and the resumed samples slime's viewer span hides an hour in
-    const from = [...new Set(rollout.resumed.map((r) => r.startRolloutId))].join(', ');
+    const from = t([...new Set(rollout.resumed.map((r) => r.startRolloutId))].join(', '));
     const idle = rollout.breakdownWhole.seconds['idle between attempts'];
     lines.push(
-      `window    ${rollout.own.label}`,
+      `window    ${t(rollout.own.label)}`,
       `resumed   ${rollout.resumed.length} samples from rollout ${from}: ${idle.toFixed(1)} s idle between attempts`,
     );
   }
-  if (rollout.stragglers && trace.summary.capabilities.facets.groups)
-    lines.push(`tail      ${rollout.stragglers.sentence}`);
+  if (json.rollout && rollout.stragglers && trace.summary.capabilities.facets.groups)
+    lines.push(`tail      ${t(rollout.stragglers.sentence)}`);
   if (json.skippedLines > 0) {
-    const examples = json.skippedLineExamples.map((e) => `line ${e.line} ${e.reason}`).join(', ');
+    const examples = json.skippedLineExamples
+      .map((e) => `line ${e.line} ${t(e.reason)}`)
+      .join(', ');
     lines.push(`skipped   ${countOf(json.skippedLines, 'line')}: ${examples}`);
   }
   // the skipped lines are said above, all of them: not again in the notice that shows three
   const skipNotice = `${countOf(json.skippedLines, 'line')} skipped`;
   for (const notice of json.notices) {
     if (json.skippedLines === 0 || !notice.startsWith(skipNotice))
-      lines.push(`note      ${notice}`);
+      lines.push(`note      ${t(notice)}`);
   }
+  if (trace.summary.gpuProfile) lines.push(...gpuProfileLines(trace.summary.gpuProfile));
   const perf = Object.entries(json.perf);
   if (perf.length > 0) {
     lines.push('', formatPerfTable(json.perf));
@@ -121,7 +134,7 @@ function formatPerfTable(perf: Record<string, number>): string {
   const metrics = new Map<string, Record<string, number>>();
   for (const [key, value] of Object.entries(perf)) {
     const cut = key.lastIndexOf('/');
-    const metric = key.slice(0, cut);
+    const metric = t(key.slice(0, cut));
     const stat = key.slice(cut + 1);
     if (!metrics.has(metric)) metrics.set(metric, {});
     metrics.get(metric)![stat] = value;
@@ -135,7 +148,7 @@ function formatPerfTable(perf: Record<string, number>): string {
     );
     const extra = Object.entries(values)
       .filter(([s]) => !stats.includes(s))
-      .map(([s, v]) => `${s}=${formatNumber(v)}`)
+      .map(([s, v]) => `${t(s)}=${formatNumber(v)}`)
       .join(' ');
     return `${metric.padEnd(width)}  ${cells.join('')}${extra ? `  ${extra}` : ''}`;
   });

@@ -1,4 +1,5 @@
 import type { OpenProgressReport } from '../core/open/open-trace-file';
+import { terminalText } from '../core/bytes/terminal-text';
 
 /** How long a command runs quietly before it shows progress. */
 const QUIET_MS = 2000;
@@ -36,9 +37,10 @@ export function progressLine(
   bytesTotal: number,
   progress: OpenProgressReport,
 ): string {
+  const shown = terminalText(name);
   if (progress.phase === 'building')
-    return `${name}: building rows of ${progress.samplesRead} samples…`;
+    return `${shown}: building rows of ${progress.samplesRead} samples…`;
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
   const share = bytesTotal > 0 ? ` ${Math.floor((100 * progress.bytesRead) / bytesTotal)}%` : '';
-  return `${name}: reading${share} (${mb(progress.bytesRead)} of ${mb(bytesTotal)}), ${progress.samplesRead} read`;
+  return `${shown}: reading${share} (${mb(progress.bytesRead)} of ${mb(bytesTotal)}), ${progress.samplesRead} read`;
 }

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { TrendsResult } from '../trends/compute-trends';
 import { trendUnit } from '../core/trends/trend-figures';
+import { terminalText as t } from '../core/bytes/terminal-text';
 
 /** The columns `trends` prints in a terminal (all figures are in --json). */
 const COLUMNS: { key: string; title: string }[] = [
@@ -22,9 +23,9 @@ const COLUMNS: { key: string; title: string }[] = [
 export function formatTrendsText(result: TrendsResult): string {
   const header = ['file', 'series', 'id', ...COLUMNS.map((c) => withUnit(c))];
   const body = result.points.map((point) => [
-    point.name,
-    point.series,
-    point.rolloutId === null ? '-' : String(point.rolloutId),
+    t(point.name),
+    t(point.series),
+    point.rolloutId === null ? '-' : t(String(point.rolloutId)),
     ...COLUMNS.map(({ key }) => formatFigure(point.figures[key])),
   ]);
   const widths = header.map((title, i) =>
@@ -34,10 +35,10 @@ export function formatTrendsText(result: TrendsResult): string {
     cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const lines = [line(header), ...body.map(line)];
   for (const { path, code, message } of result.incomplete) {
-    lines.push(`incomplete ${basename(path)}: ${message} [${code}]`);
+    lines.push(`incomplete ${t(basename(path))}: ${t(message)} [${t(code)}]`);
   }
   for (const { path, reason } of result.skipped)
-    lines.push(`skipped   ${basename(path)}: ${reason}`);
+    lines.push(`skipped   ${t(basename(path))}: ${t(reason)}`);
   if (result.cached > 0) lines.push(`(${result.cached} of ${result.points.length} from the cache)`);
   return lines.join('\n');
 }

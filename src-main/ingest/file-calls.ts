@@ -7,6 +7,7 @@ import { queryRows } from '../core/store/query-rows';
 import { getRowViews, getSpanDetails, rowFactsOf, rowOrderOf } from '../core/store/row-views';
 import { compareTraces, keptCompareDigest } from '../core/compare/compare-traces';
 import { runDigest } from '../core/run/run-digest';
+import { buildSqlTables } from '../core/sql/build-sql-tables';
 import { NotFoundError } from '../core/api/call-errors';
 import { buildPerfDigest, perfBinRows, perfValues } from '../core/open/perf-digest';
 import { groupPage } from '../core/open/group-page';
@@ -53,6 +54,8 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     compareWith: (self, other) =>
       compareTraces({ ...self, digest: keptCompareDigest(trace) }, other),
     runDigest: () => runDigest(trace),
+    sqlTables: (file, originSec, path) =>
+      buildSqlTables({ file, name: trace.summary.name, path, originSec, trace }),
   };
 }
 
@@ -75,6 +78,7 @@ export function previewCalls(preview: OpenedTrace, sources: IngestSource[]): Fil
     compareDigest: later('compare'),
     compareDigestWhenWarm: later('compare'),
     compareWith: later('compare'),
+    sqlTables: later('SQL'),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RunFileDigest } from '../core/model/run';
+import type { SqlTableData } from '../core/sql/sql-table';
 import type {
   CompareResult,
   ExportFormat,
@@ -92,6 +93,8 @@ export interface FileCalls {
    */
   compareWith(self: Omit<CompareSide, 'digest'>, other: CompareSide): CompareResult;
   runDigest(): RunFileDigest;
+  /** the file's SQL tables (core/sql), as file number `file` on a clock starting at `originSec` */
+  sqlTables(file: number, originSec: number, path: string | null): SqlTableData[];
 }
 
 export type FileCallName = keyof FileCalls;

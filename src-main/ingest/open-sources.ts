@@ -10,6 +10,7 @@ import {
 } from '../core/open/open-trace-file';
 import type { FileError } from '../core/api/trace-api';
 import type { IngestRequest } from './ingest-protocol';
+import { terminalLines } from '../core/bytes/terminal-text';
 
 /**
  * Opens the request's files as byte sources, runs the pipeline, and always closes them. The
@@ -66,7 +67,7 @@ export function toFileError(error: unknown): Omit<FileError, 'fileName'> {
   // what follows is a bug or a limit of the runtime: the user gets what it means, the
   // terminal (the worker's stderr) gets the internal message for a bug report
   process.stderr.write(
-    `trace-explorer: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    `trace-explorer: ${terminalLines(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
   );
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
     return { code: 'open/too-deep', message: 'the file nests values too deeply to read' };

@@ -1,3 +1,4 @@
+import { sqlInWorker } from '../sql/sql-client';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TraceService } from '../api/trace-service';
@@ -8,6 +9,7 @@ import { groupPaths, withRotatedSiblings } from '../ingest/group-files';
 import { namedPathsPolicy } from '../api/path-policy';
 import { computeTrends } from '../trends/compute-trends';
 import { defaultCacheDir } from '../trends/cache-dir';
+import { terminalText } from '../core/bytes/terminal-text';
 
 export interface RunServeOptions {
   files: string[];
@@ -24,7 +26,8 @@ export interface RunServeOptions {
 
 /** Serve mode as a user starts it: open the files in workers, serve the renderer, print the URL. */
 export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // paths, reasons and error messages come from files and their names: escaped for a terminal
+  const log = options.log ?? ((line: string) => process.stderr.write(`${terminalText(line)}\n`));
   const paths = groupPaths(options.files, { trendFolders: true, runs: !options.compare });
   // what a client may open by path: the named files (each rotated set whole) and folders
   const policy = namedPathsPolicy(
@@ -38,6 +41,7 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
     { run: computeTrends, cacheDir: defaultCacheDir() },
     policy,
     uploads,
+    sqlInWorker,
   );
   const handle = await startServeMode({
     api: service,

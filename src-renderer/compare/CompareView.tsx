@@ -1,3 +1,4 @@
+import { QueryPanel } from '../query/QueryPanel';
 import { useEffect, useMemo, useState } from 'react';
 import type { CompareResult, FileSummary, PerfDigest } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
@@ -11,7 +12,8 @@ import { CompareAnswer } from './CompareAnswer';
 import { WallTimeTable } from './WallTimeTable';
 import './compare.css';
 
-type Tab = 'timelines' | 'perf' | 'wall' | 'time' | 'distributions' | 'stragglers' | 'samples';
+type Tab =
+  'timelines' | 'perf' | 'wall' | 'time' | 'distributions' | 'stragglers' | 'samples' | 'query';
 const TABS: [Tab, string][] = [
   ['timelines', 'Timelines'],
   ['perf', 'Perf differences'],
@@ -20,6 +22,7 @@ const TABS: [Tab, string][] = [
   ['distributions', 'Distributions'],
   ['stragglers', 'Stragglers'],
   ['samples', 'Matched samples'],
+  ['query', 'Query'],
 ];
 
 /** Two rollouts side by side: did B get faster, and where did the time move? */
@@ -103,6 +106,7 @@ export function CompareView({
       )}
       {result && <CompareAnswer result={result} fileA={fileA} fileB={fileB} />}
       {tab === 'timelines' && <CompareTimelines host={host} fileA={fileA} fileB={fileB} />}
+      {tab === 'query' && <QueryPanel fileIds={[fileA.fileId, fileB.fileId]} />}
       {result && perf && tab !== 'timelines' && (
         <div className="compare-body">
           {tab === 'perf' && <PerfDiffTable result={result} fileA={fileA} fileB={fileB} />}

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useHost } from '../host/host-context';
-import { openFiles } from '../state/open-files';
+import { openFiles } from '../opening/open-files';
 import { useFilesStore } from '../state/files-store';
 
 /** The whole window accepts dropped files; an overlay says so while something is dragged over. */

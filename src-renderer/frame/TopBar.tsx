@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { OpeningItem } from './OpeningItem';
+import { OpeningItem } from '../widgets/OpeningItem';
 import { useHost } from '../host/host-context';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useFilesStore } from '../state/files-store';
@@ -7,7 +7,7 @@ import { useTrendsStore } from '../state/trends-store';
 import { RunTabs } from '../run/RunTabs';
 import { RunOpeningItems } from '../run/RunOpeningItems';
 import { useRunStore } from '../run/run-store';
-import { cancelOpening, openFiles } from '../state/open-files';
+import { cancelOpening, openFiles } from '../opening/open-files';
 import { TopBarActions } from './TopBarActions';
 import { formatBytesOf, formatMegabytesPerSecond } from '../units/byte-size';
 

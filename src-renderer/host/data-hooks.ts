@@ -10,7 +10,7 @@ import type {
   SpanDetails,
 } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
-import { isFilterActive } from '../toolbar/filter-state';
+import { isFilterActive } from '../state/filter-state';
 import { useHost } from './host-context';
 import type { TraceHost } from './trace-host';
 

@@ -5,8 +5,8 @@ import { useHost } from '../host/host-context';
 import { usePerfPrefetch, useRowOrder } from '../host/data-hooks';
 import { Toolbar } from '../toolbar/Toolbar';
 import { DetailsPanel } from '../details/DetailsPanel';
-import { openSources } from '../state/open-files';
-import { tabViews } from '../views/registry';
+import { openSources } from '../opening/open-files';
+import { prefetches, tabViews } from '../views/registry';
 
 /** One open file's page: toolbar, the registered tab view picked, and the details side panel. */
 export function FilePage({ file }: { file: FileSummary }) {
@@ -17,11 +17,7 @@ export function FilePage({ file }: { file: FileSummary }) {
   const views = tabViews(file);
   const View = (views.find((v) => v.id === viewId) ?? views[0]).component;
   useKeptTimesWhenStartMoves(file);
-  usePerfPrefetch(
-    file,
-    views.some((v) => v.id === 'perf'),
-    views.some((v) => v.id === 'groups'),
-  );
+  usePerfPrefetch(file, prefetches(views, 'perf-digest'), prefetches(views, 'group-page'));
 
   return (
     <div className="file-view">

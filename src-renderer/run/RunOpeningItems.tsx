@@ -3,7 +3,7 @@ import { cancelRun } from './open-run';
 import { runReading, type RunReading } from './run-reading';
 import { useRunStore } from './run-store';
 import { formatBytesOf } from '../units/byte-size';
-import { OpeningItem } from '../frame/OpeningItem';
+import { OpeningItem } from '../widgets/OpeningItem';
 import './run.css';
 
 /**

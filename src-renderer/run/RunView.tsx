@@ -1,3 +1,4 @@
+import { QueryPanel } from '../query/QueryPanel';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { queryShownRows, type ShownOrder } from '../host/shown-order';
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
@@ -47,6 +48,8 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [selection, setSelection] = useState<RunSelection | null>(null);
   const [staleOnly, setStaleOnly] = useState(false);
+  /** the Query panel in place of the plot: SQL over every file of the run */
+  const [querying, setQuerying] = useState(false);
   const pending = useRef(new Set<string>());
   /** files whose rows are asked for already: a run's state grows, its files never move */
   const asked = useRef(new Set<string>());
@@ -171,9 +174,24 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
           />{' '}
           stale only
         </label>
+        <button
+          type="button"
+          className={`button small${querying ? ' selected' : ''}`}
+          aria-pressed={querying}
+          data-testid="run-query"
+          onClick={() => setQuerying(!querying)}
+        >
+          Query
+        </button>
       </header>
       <div className="run-body">
-        <div className="run-plot" ref={plotRef}>
+        {querying && (
+          <QueryPanel
+            fileIds={result.files.map((f) => f.file.fileId)}
+            onOpenSample={(file, rowId) => setSelection({ kind: 'sample', file, rowId })}
+          />
+        )}
+        <div className="run-plot" ref={plotRef} hidden={querying}>
           <div className="run-axis-row">
             <div className="run-label" style={{ width: LABEL_PX }}>
               {result.files.length} files

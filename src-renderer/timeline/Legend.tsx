@@ -1,9 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
-import { PD_PHASES } from '../../src-main/core/model/pd-phases';
-import { colourForName } from './span-colours';
-
-const MAX_NAMES = 12;
+import { legendEntries } from './legend-entries';
 
 /** The most frequent span names with counts (click highlights, × hides) and the PD phases. */
 export function Legend(props: {
@@ -14,15 +11,11 @@ export function Legend(props: {
   onToggleHidden: (name: string) => void;
   extra?: ReactNode;
 }) {
-  const names = props.file.spanNames
-    .filter((n) => !/^sglang_pd_(prefill|decode)_/.test(n.name))
-    .slice(0, MAX_NAMES);
-  const hasPd = props.file.spanNames.some((n) =>
-    /\[P\]|\[D\]|^sglang_pd_(prefill|decode)$/.test(n.name),
-  );
+  const { names, phases } = legendEntries(props.file);
+  const hasPd = phases.length > 0;
   return (
     <div className="legend" data-testid="legend">
-      {names.map(({ name, count }) => (
+      {names.map(({ name, count, colour }) => (
         <span
           key={name}
           className={`legend-entry${props.hidden.has(name) ? ' hidden' : ''}${props.highlight?.includes(name) ? ' highlighted' : ''}`}
@@ -38,7 +31,7 @@ export function Legend(props: {
               )
             }
           >
-            <span className="swatch" style={{ background: colourForName(name) }} />
+            <span className="swatch" data-testid="legend-swatch" style={{ background: colour }} />
             {name} <span className="muted">{count}</span>
           </button>
           <button
@@ -56,12 +49,18 @@ export function Legend(props: {
           {(['prefill', 'decode'] as const).map((role) => (
             <span key={role} className="pd-role">
               <b>{role === 'prefill' ? '[P]' : '[D]'}</b>
-              {PD_PHASES.filter((p) => p.role === role).map((p) => (
-                <span key={p.phase} className="pd-phase" title={`${role} ${p.phase}`}>
-                  <span className="swatch" style={{ background: p.colour }} />
-                  {p.phase.replace(/_/g, ' ')}
-                </span>
-              ))}
+              {phases
+                .filter((p) => p.role === role)
+                .map((p) => (
+                  <span key={p.phase} className="pd-phase" title={`${role} ${p.phase}`}>
+                    <span
+                      className="swatch"
+                      data-testid="legend-swatch"
+                      style={{ background: p.colour }}
+                    />
+                    {p.phase.replace(/_/g, ' ')}
+                  </span>
+                ))}
             </span>
           ))}
         </span>

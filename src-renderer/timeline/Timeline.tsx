@@ -13,6 +13,8 @@ import { useRowExpansion } from './use-row-expansion';
 import { useTimelineKeys } from './use-timeline-keys';
 import { useCanvasDrawing } from './TimelineCanvas';
 import { hitAt } from './hit-test';
+import { phaseAt } from './pd-segments';
+import { steppedItem } from './item-steps';
 import { CursorReadout } from './CursorReadout';
 import { TimelineControls } from './TimelineControls';
 import { TimeAxis, AXIS_HEIGHT } from './TimeAxis';
@@ -86,6 +88,8 @@ export function Timeline({
   const [stats, setStats] = useState<Map<number, RowDrawStats>>(new Map());
   const hits = useRef<HitBox[]>([]);
   const drag = useRef<{ x: number; window: typeof viewport.window } | null>(null);
+  /** where the pointer is over the canvas (0..1 of its width): W/S zoom there */
+  const pointerFrac = useRef<number | null>(null);
   const selection = useViewStore((s) => s.selection);
   const select = useViewStore((s) => s.select);
   const filterMode = useViewStore((s) => s.filterMode);
@@ -178,13 +182,15 @@ export function Timeline({
     }
   };
   useTimelineKeys(keyboard, {
-    zoom: (factor) => setWindow(zoomWindow(window, factor, 0.5)),
+    zoom: (factor) => setWindow(zoomWindow(window, factor, pointerFrac.current ?? 0.5)),
     pan: (frac) => setWindow(panWindow(window, frac)),
     fitAll: () => setWindow(viewport.fitAll),
     fitSelection: () => {
-      if (!selected) return;
-      const row = rowsById.get(selected.rowId);
-      if (!row) return;
+      const row = selected ? rowsById.get(selected.rowId) : undefined;
+      if (!selected || !row) {
+        setWindow(viewport.fitAll);
+        return;
+      }
       const item = selected.index === null ? null : row.items[selected.index];
       setWindow(
         item ? fitWindow(item.startSec, item.endSec, 0.1) : fitWindow(row.startSec, row.endSec),
@@ -192,12 +198,32 @@ export function Timeline({
     },
     clearSelection: () => select(null),
     moveSelection,
+    moveItem: (step) => {
+      const row = selected ? rowsById.get(selected.rowId) : undefined;
+      if (!row) return;
+      const index = steppedItem(row.items, selected!.index, step, hiddenNames);
+      if (index !== null) select({ fileId: file.fileId, rowId: row.rowId, index });
+    },
     toggleSelectedRow: () => {
       if (!selection) return false;
       expansion.toggleRow(selection.rowId);
       return true;
     },
   });
+
+  // a row selected elsewhere (a Query result's row) is scrolled into view once the timeline
+  // shows it: the first time its rows include the selected one after mounting
+  const revealed = useRef(false);
+  useEffect(() => {
+    if (revealed.current || !selected) return;
+    const at = rowIds.indexOf(selected.rowId);
+    const el = scroller.current;
+    if (at < 0 || !el) return;
+    revealed.current = true;
+    const top = layout.tops[at];
+    if (top < el.scrollTop || top + layout.heights[at] > el.scrollTop + viewHeight)
+      el.scrollTop = Math.max(0, top - viewHeight / 3);
+  }, [selected, rowIds, layout, viewHeight]);
 
   const secAt = (x: number) =>
     window.startSec + (x / canvasWidth) * (window.endSec - window.startSec);
@@ -211,6 +237,7 @@ export function Timeline({
   };
   const onMouseMove = (event: React.MouseEvent) => {
     const { x, y } = pointer(event);
+    pointerFrac.current = Math.min(1, Math.max(0, x / canvasWidth));
     if (drag.current && Math.abs(event.clientX - drag.current.x) > 3) {
       setWindow(panWindow(drag.current.window, -(event.clientX - drag.current.x) / canvasWidth));
       setHover(null);
@@ -247,6 +274,10 @@ export function Timeline({
   const cursorSec = hover ? secAt(hover.x) : sharedCursor;
   const hoverRow = hover?.hit ? rowsById.get(hover.hit.rowId) : undefined;
   const hoverItem = hover?.hit && hoverRow ? hoverRow.items[hover.hit.index] : undefined;
+  // a PD span's segment under the pointer: the tooltip names that phase (half a pixel of slack,
+  // as a segment is drawn at least that wide)
+  const pxSec = (window.endSec - window.startSec) / canvasWidth;
+  const hoverPhase = hover && hoverItem?.pd ? phaseAt(hoverItem, secAt(hover.x), pxSec / 2) : null;
 
   const startResize = (event: React.MouseEvent) => {
     event.preventDefault();
@@ -358,6 +389,7 @@ export function Timeline({
               onMouseUp={onMouseUp}
               onMouseLeave={() => {
                 drag.current = null;
+                pointerFrac.current = null;
                 setHover(null);
                 setCursor(windowKey, null);
               }}
@@ -396,6 +428,7 @@ export function Timeline({
       {hover?.hit && hoverItem && (
         <TimelineTooltip
           item={hoverItem}
+          phase={hoverPhase}
           left={Math.min(labelWidth + hover.x + 14, size.width - 300)}
           top={hover.y + AXIS_HEIGHT + 40}
           clock={clock}

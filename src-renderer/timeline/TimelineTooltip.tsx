@@ -1,9 +1,15 @@
 import type { ItemView } from '../../src-main/core/api/trace-api';
 import { formatDuration } from './time-format';
+import type { PhaseSegment } from './pd-segments';
 
-/** What the pointer is over: name, clock times in the axis' format, duration, PD phases. */
+/**
+ * What the pointer is over: for a PD span first the phase under the pointer, then name, clock
+ * times in the axis' format, duration, all its phases.
+ */
 export function TimelineTooltip(props: {
   item: ItemView;
+  /** the PD phase segment under the pointer, when the item is a PD span */
+  phase?: PhaseSegment | null;
   left: number;
   top: number;
   /** a time in the axis' format at the current zoom */
@@ -12,6 +18,12 @@ export function TimelineTooltip(props: {
   const { item, clock } = props;
   return (
     <div className="tooltip" data-testid="tooltip" style={{ left: props.left, top: props.top }}>
+      {props.phase && item.pd && (
+        <div className="tooltip-phase" data-testid="tooltip-phase">
+          {item.pd.role} {props.phase.phase.replace(/_/g, ' ')}{' '}
+          {formatDuration(props.phase.durationSec)}
+        </div>
+      )}
       <div className="tooltip-name">{item.name}</div>
       {item.kind === 'span' ? (
         <div>

@@ -1,6 +1,7 @@
 import type { ItemView, RowView } from '../../src-main/core/api/trace-api';
 import { pdPhaseColour } from '../../src-main/core/model/pd-phases';
 import { colourForName } from './span-colours';
+import { phaseSegments } from './pd-segments';
 import { clusterMarkers } from './cluster-markers';
 import type { Window } from './time-window';
 import { formatDuration } from './time-format';
@@ -52,6 +53,8 @@ export interface HitBox {
   y0: number;
   y1: number;
   point: boolean;
+  /** a PD span: its phases are drawn over what is under it, so it wins the hit test there */
+  pd?: boolean;
 }
 
 export interface RowDrawStats {
@@ -175,6 +178,7 @@ export function drawTimeline(
         y0: top,
         y1: top + h,
         point: false,
+        ...(item.pd ? { pd: true } : {}),
       });
     }
     ctx.globalAlpha = dimmed ? 0.25 : 1;
@@ -231,24 +235,19 @@ function drawPhases(
   h: number,
   scale: number,
 ): number {
-  const phases = item.pd!.phases;
-  const total = phases.reduce((sum, p) => sum + p.durationSec, 0);
-  // proportional segments: duration / max(sum of phases, span length)
-  const denominator = Math.max(total, item.endSec - item.startSec);
-  const width = x1 - x0;
   ctx.fillStyle = `${pdPhaseColour(item.pd!.role, 'forward')}33`;
-  ctx.fillRect(x0, top, width, h);
-  let x = x0;
-  for (const phase of phases) {
-    const w =
-      denominator > 0
-        ? (phase.durationSec / denominator) * (item.endSec - item.startSec) * scale
-        : 0;
-    ctx.fillStyle = pdPhaseColour(item.pd!.role, phase.phase);
-    ctx.fillRect(x, top, Math.max(w, 0.5), h);
-    x += w;
+  ctx.fillRect(x0, top, x1 - x0, h);
+  const segments = phaseSegments(item);
+  for (const segment of segments) {
+    ctx.fillStyle = pdPhaseColour(item.pd!.role, segment.phase);
+    ctx.fillRect(
+      x0 + (segment.startSec - item.startSec) * scale,
+      top,
+      Math.max((segment.endSec - segment.startSec) * scale, 0.5),
+      h,
+    );
   }
-  return phases.length;
+  return segments.length;
 }
 
 function drawOngoing(

@@ -22,3 +22,18 @@ export function fitWindow(startSec: number, endSec: number, margin = 0.03): Wind
   const span = Math.max(MIN_SPAN_SEC, endSec - startSec);
   return { startSec: startSec - span * margin, endSec: endSec + span * margin };
 }
+
+/** W/S step: one press zooms 1.25x; held, each repeat zooms more, up to about 2.4x a repeat. */
+export const KEY_ZOOM_STEP = 0.8;
+const KEY_ZOOM_MAX_POWER = 4;
+
+/**
+ * The factor of the `repeat`-th W (in) or S (out) of one hold (0 for the first press): the step
+ * grows with the repeats, as Perfetto's zoom speeds up while the key is held, so a decode span's
+ * milliseconds in a minute-long rollout are a second's hold, not forty presses.
+ */
+export function keyZoomFactor(zoomIn: boolean, repeat: number): number {
+  const power = Math.min(KEY_ZOOM_MAX_POWER, 1 + repeat / 4);
+  const factor = KEY_ZOOM_STEP ** power;
+  return zoomIn ? factor : 1 / factor;
+}

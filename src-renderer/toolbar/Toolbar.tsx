@@ -8,7 +8,12 @@ import { spanNameChoices } from './span-name-patterns';
 import { RolloutWindowChip } from './RolloutWindowChip';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
-import { activeConditionCount, isFilterActive, parseBound, toggleInList } from './filter-state';
+import {
+  activeConditionCount,
+  isFilterActive,
+  parseBound,
+  toggleInList,
+} from '../state/filter-state';
 import './toolbar.css';
 
 const SORTS = SORT_KEYS.map(({ key, label }): [SortKey, string] => [key, label]);

@@ -4,7 +4,7 @@ import { useHost } from '../host/host-context';
 import type { TrendPoint } from '../../src-main/core/model/trend';
 import { useTrendsStore, type TrendSet } from '../state/trends-store';
 import { useFilesStore } from '../state/files-store';
-import { openSources } from '../state/open-files';
+import { openSources } from '../opening/open-files';
 import { TrendChart } from './TrendChart';
 import { DEFAULT_METRICS, availableMetrics, metricLabel } from './trend-metrics';
 import { baseName } from './open-trends';

@@ -9,6 +9,9 @@ export interface FileViewProps {
   order: ShownOrder | null;
 }
 
+/** Data a page warms once it is idle, for the views that read it first (host/data-hooks). */
+export type PrefetchedData = 'perf-digest' | 'group-page';
+
 interface ViewBase {
   id: string;
   label: string;
@@ -16,6 +19,8 @@ interface ViewBase {
   title?: string;
   /** whether the view can show this file (asked of the file's capabilities, never its format) */
   available(file: FileSummary): boolean;
+  /** what the page asks for before this view's tab is opened, when the view is available */
+  prefetch?: readonly PrefetchedData[];
 }
 
 /** A tab of one open file's page (timeline, perf). */
@@ -31,6 +36,11 @@ export interface TabViewDefinition extends ViewBase {
 export interface WorkspaceViewDefinition extends ViewBase {
   placement: 'workspace';
   component: ComponentType<{ file: FileSummary | null }>;
+  /**
+   * A hook: whether this view takes the workspace now (its store says so), given the active
+   * file. The first registered workspace view that is shown wins; none, the file's page.
+   */
+  useShown(file: FileSummary | null): boolean;
 }
 
 export type ViewDefinition = TabViewDefinition | WorkspaceViewDefinition;

@@ -8,6 +8,22 @@ import { useRunStore } from '../run/run-store';
 import { GroupsView } from '../groups/GroupsView';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 
+/** Shown when a run tab is active. */
+export function useRunShown(): boolean {
+  return useRunStore((s) => s.activeId !== null);
+}
+
+/** Shown when a trends tab is active. */
+export function useTrendsShown(): boolean {
+  return useTrendsStore((s) => s.activeId !== null);
+}
+
+/** Shown when a file is active and another is picked to compare with it. */
+export function useCompareShown(file: FileSummary | null): boolean {
+  const compared = useFilesStore((s) => s.files.some((f) => f.fileId === s.compareFileId));
+  return file !== null && compared;
+}
+
 /** The active file against the one picked to compare with. */
 export function CompareWorkspace({ file }: { file: FileSummary | null }) {
   const host = useHost();

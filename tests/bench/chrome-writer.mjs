@@ -39,3 +39,59 @@ export function writeChromeTrace(path, events) {
   closeSync(fd);
   return written;
 }
+
+/**
+ * One rank of a Kineto (torch.profiler) trace of a GPU job, about `bytes` long: distributedInfo
+ * and baseTimeNanoseconds, ProfilerStep#N annotations over cpu_op trees on the host thread,
+ * each op launching a kernel (cudaLaunchKernel, correlation id, ac2g flow) onto one of 3
+ * streams of the rank's GPU; every 10th kernel an NCCL all-reduce on its own stream, every
+ * 25th a memcpy. Written in pieces, so any size fits. Returns the number of events.
+ */
+export function writeKinetoRankTrace(path, bytes, rank) {
+  const fd = openSync(path, 'w');
+  let size = 0;
+  let buffer = `{"schemaVersion":1,"deviceProperties":[{"id":${rank},"name":"NVIDIA H100"}],"distributedInfo":{"backend":"nccl","rank":${rank},"world_size":8},"traceEvents":[\n`;
+  const flush = () => {
+    writeSync(fd, buffer);
+    size += buffer.length;
+    buffer = '';
+  };
+  let written = 0;
+  const emit = (event) => {
+    buffer += (written++ === 0 ? '' : ',\n') + JSON.stringify(event);
+    if (buffer.length > 1 << 20) flush();
+  };
+  const pid = 4000 + rank;
+  emit({ ph: 'M', name: 'process_name', pid, tid: 0, args: { name: `python ${rank}` } });
+  emit({ ph: 'M', name: 'process_labels', pid: rank, tid: 0, args: { labels: `GPU ${rank}` } });
+  let ts = 1000;
+  let correlation = 1;
+  for (let step = 0; size + buffer.length < bytes; step++) {
+    emit({ ph: 'X', cat: 'user_annotation', name: `ProfilerStep#${step}`, pid, tid: pid, ts, dur: 2000, args: { 'External id': step } });
+    let gpuTs = ts + 30;
+    for (let op = 0; op < 40; op++) {
+      const start = ts + 5 + op * 48;
+      const id = correlation++;
+      const comm = id % 10 === 0;
+      const memcpy = id % 25 === 0;
+      emit({ ph: 'X', cat: 'cpu_op', name: `aten::op_${op % 17}`, pid, tid: pid, ts: start, dur: 40, args: { 'External id': id, 'Sequence number': op } });
+      emit({ ph: 'X', cat: 'cuda_runtime', name: memcpy ? 'cudaMemcpyAsync' : 'cudaLaunchKernel', pid, tid: pid, ts: start + 10, dur: 8, args: { 'External id': id, cbid: 211, correlation: id } });
+      const stream = comm ? 20 : 7 + (op % 3);
+      const name = comm
+        ? 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)'
+        : memcpy
+          ? 'Memcpy HtoD (Pinned -> Device)'
+          : `void at::native::kernel_${op % 23}<float, 128>(float*, int)`;
+      const dur = comm ? 120 : 25 + (op % 7) * 3;
+      emit({ ph: 'X', cat: memcpy ? 'gpu_memcpy' : 'kernel', name, pid: rank, tid: stream, ts: gpuTs, dur, args: { 'External id': id, device: rank, stream, correlation: id, grid: [128, 1, 1], block: [256, 1, 1] } });
+      emit({ ph: 's', cat: 'ac2g', name: 'ac2g', id, pid, tid: pid, ts: start + 10 });
+      emit({ ph: 'f', cat: 'ac2g', name: 'ac2g', id, pid: rank, tid: stream, ts: gpuTs, bp: 'e' });
+      gpuTs += comm ? 20 : dur + 5;
+    }
+    ts += 2100;
+  }
+  buffer += `\n],"traceName":"rank-${rank}.pt.trace.json","baseTimeNanoseconds":1700000000000000000}\n`;
+  flush();
+  closeSync(fd);
+  return written;
+}

@@ -8,12 +8,14 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeSlimeDump } from './slime-dump-writer.mjs';
 import { writeOtlpFile } from './otlp-writer.mjs';
-import { writeChromeTrace } from './chrome-writer.mjs';
+import { writeChromeTrace, writeKinetoRankTrace } from './chrome-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
 import { benchCompare } from './bench-compare.mjs';
 import { benchHostile } from './bench-hostile.mjs';
+import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
+import { benchSql } from './bench-sql.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -156,6 +158,52 @@ function benchChrome() {
   );
   console.log(`  steps: ${steps(ours)}`);
   console.log(`  gzipped (${mb(statSync(`${path}.gz`).size)} MB): ${gz.seconds.toFixed(2)} s, peak ${gz.peakMb.toFixed(0)} MB; ${steps(gz)}`);
+}
+
+/**
+ * GPU profiles (issue 45): BENCH_GPU_RANKS (default 8) rank traces of BENCH_GPU_MB (default
+ * 300) each opened together as one profile, against JSON.parse of the same files one after
+ * another; then one trace of BENCH_GPU_SINGLE_MB (default 1000) alone. Goals: time within 1x
+ * the JSON.parse baseline, peak below 1x the files' total size; the single trace opens.
+ */
+function benchGpu() {
+  const ranks = Number(process.env.BENCH_GPU_RANKS ?? 8);
+  const size = Number(process.env.BENCH_GPU_MB ?? 300);
+  const dir = join(data, `gpu_${ranks}x${size}mb`);
+  mkdirSync(dir, { recursive: true });
+  const paths = [];
+  for (let rank = 0; rank < ranks; rank++) {
+    const path = join(dir, `rank-${rank}.json`);
+    if (!existsSync(path)) writeKinetoRankTrace(path, size * 1e6, rank);
+    paths.push(path);
+  }
+  const bytes = paths.reduce((s, p) => s + statSync(p).size, 0);
+  console.log(`\n== GPU profile: ${ranks} ranks x ${size} MB (${mb(bytes)} MB) opened together, vs JSON.parse of each file`);
+  const ours = measure(process.execPath, [CLI, 'summary', '--json', dir]);
+  const parsed = JSON.parse(ours.stdout);
+  const out = parsed.files?.[0] ?? parsed;
+  let baseline = null;
+  try {
+    baseline = measure(process.execPath, ['--max-old-space-size=16384', join(root, 'tests/bench/json-parse-files.mjs'), ...paths]);
+  } catch (error) {
+    console.log(`  JSON.parse baseline failed: ${String(error.message).slice(0, 200)}`);
+  }
+  const peakRatio = (ours.peakMb * 1.048576e6) / bytes;
+  console.log(
+    `ours ${ours.seconds.toFixed(2)} s, peak ${ours.peakMb.toFixed(0)} MB (${peakRatio.toFixed(2)}x the files; goal < 1x), ${out.rows} rank rows, ${out.spans} spans` +
+      (baseline
+        ? `; JSON.parse ${baseline.seconds.toFixed(2)} s, peak ${baseline.peakMb.toFixed(0)} MB; time ratio ours/JSON.parse ${(ours.seconds / baseline.seconds).toFixed(2)} (goal <= 1)`
+        : ''),
+  );
+  const single = Number(process.env.BENCH_GPU_SINGLE_MB ?? 1000);
+  if (single > 0) {
+    const path = join(data, `gpu_single_${single}mb.json`);
+    if (!existsSync(path)) writeKinetoRankTrace(path, single * 1e6, 0);
+    const one = measure(process.execPath, [CLI, 'summary', '--json', path]);
+    console.log(
+      `one ${mb(statSync(path).size)} MB trace: ${one.seconds.toFixed(2)} s, peak ${one.peakMb.toFixed(0)} MB (${((one.peakMb * 1.048576e6) / statSync(path).size).toFixed(2)}x the file; goal: it opens)`,
+    );
+  }
 }
 
 function benchEventLoop() {
@@ -482,6 +530,60 @@ async function benchHundredK() {
   benchExportLine(path, bytes, baseline);
 }
 
+/** Opcodes per sample of a dump beside a fixture's: the shares a real sample's time is spent on. */
+function printOpcodeMix(label, dumpPath, fixturePath) {
+  const shares = ({ samples, counts }) => {
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return { perSample: total / samples, share: (op) => (counts[op] ?? 0) / total };
+  };
+  const dump = shares(samplesOpcodeMix(readTemplates(dumpPath)));
+  const fixture = shares(samplesOpcodeMix(readTemplates(fixturePath)));
+  const top = ['BININT', 'BININT1', 'BININT2', 'BINFLOAT', 'BINGET', 'LONG_BINGET', 'BINUNICODE', 'BINPUT', 'LONG_BINPUT', 'EMPTY_DICT', 'MARK', 'SETITEMS'];
+  console.log(
+    `  opcodes a sample: ${label} ${dump.perSample.toFixed(0)}, the fixture ${basename(fixturePath)} ${fixture.perSample.toFixed(0)}; shares (${label} / fixture): ` +
+      top.map((op) => `${op} ${(dump.share(op) * 100).toFixed(1)}/${(fixture.share(op) * 100).toFixed(1)}%`).join(', '),
+  );
+}
+
+/**
+ * Issue 50's goals on dumps shaped as slime writes them: `rows_N_real_v1.pt` (the fixture
+ * rollout_small.pt's samples written again with new ids, times and token ids: every
+ * Sample.to_dict() field, a dict per trace event) and BENCH_REAL_DUMP (a dump slime wrote),
+ * each beside `summary` of the same file in the same run and BENCH_BASELINE_CLI's build.
+ */
+async function benchRealShaped() {
+  const rows = Number(process.env.BENCH_ROWS ?? 100_000);
+  const fixture = join(root, 'tests/fixtures/slime/rollout_small.pt');
+  const made = join(data, `rows_${rows}_real_v1.pt`);
+  if (!existsSync(made)) writeSlimeDump(made, Infinity, 0, rows, { realSamples: [fixture] });
+  const dumps = [['real-shaped', made], ...(process.env.BENCH_REAL_DUMP ? [['slime-made', process.env.BENCH_REAL_DUMP]] : [])];
+  const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  for (const [label, path] of dumps) {
+    const bytes = statSync(path).size;
+    console.log(`
+== ${label} dump (${mb(bytes)} MB): issue 50's goals`);
+    printOpcodeMix(label, path, fixture);
+    const summary = measure(process.execPath, [CLI, 'summary', '--json', path]);
+    const peakRatio = (summary.peakMb * 1.048576e6) / bytes;
+    console.log(`summary: ${summary.seconds.toFixed(2)} s, peak ${summary.peakMb.toFixed(0)} MB = ${peakRatio.toFixed(2)}x the file (goal 1.00x: ${ok(peakRatio, 1)})`);
+    const app = await benchOpenStream(CLI, path);
+    console.log(
+      `serve mode: first rows ${app.firstRows.toFixed(2)} s, all rows ${app.allRows.toFixed(2)} s (${(app.allRows / summary.seconds).toFixed(2)}x summary), peak ${app.peakMb.toFixed(0)} MB; ${openSteps(app.timings)}`,
+    );
+    printInteractions(app.interactions, null, null);
+    const browser = await browserFirstRows(CLI, path, null, { rows: null });
+    console.log(
+      `in Chromium: first rows ${browser.firstRows.toFixed(2)} s (goal 1 s: ${ok(browser.firstRows, 1)}), every row ${browser.allRows.toFixed(2)} s (goal 6 s: ${ok(browser.allRows, 6)}); ` +
+        `${(browser.firstRows / summary.seconds).toFixed(2)}x and ${(browser.allRows / summary.seconds).toFixed(2)}x summary's time`,
+    );
+    if (baselineCli) {
+      const was = await browserFirstRows(baselineCli, path, null, { rows: null });
+      console.log(`  baseline build in Chromium: first rows ${was.firstRows.toFixed(2)} s, every row ${was.allRows.toFixed(2)} s (now ${(browser.allRows / was.allRows).toFixed(2)}x)`);
+    }
+  }
+}
+
 /**
  * `export --format perfetto` of the 100k-sample dump: streamed row by row in two reads, its
  * peak memory against the file's size (issue 18's goal: half of it) and its time against
@@ -548,20 +650,32 @@ function benchExport() {
   benchExportLine(path, bytes, measure(process.execPath, [CLI, 'summary', '--json', path]));
 }
 
+/** issue 46: SQL tables, GROUP BY, the Query view's memory, Parquet export (bench-sql.mjs) */
+async function benchSqlDumps() {
+  const path = join(data, 'rows_100000_v3.pt');
+  if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, 100_000);
+  const big = join(data, 'dump_1000mb.pt');
+  if (!existsSync(big)) writeSlimeDump(big, 1000 * 1e6);
+  await benchSql(CLI, path, big, measure);
+}
+
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
+if (!only || only === 'hundredk' || only === 'real') await benchRealShaped();
 if (only === 'interactions') await benchInteractions();
 if (only === 'export') benchExport();
 if (only === 'hostile') benchHostile(root, data, CLI);
 if (!only || only === 'compare') await benchCompareHundredK();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'chrome') benchChrome();
+if (!only || only === 'gpu') benchGpu();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
 if (!only || only === 'per-sample') benchPerSample();
 if (!only || only === 'trends') benchTrends();
 if (!only || only === 'run') await benchRun();
+if (!only || only === 'sql') await benchSqlDumps();
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');
   await benchFrames(root, data);

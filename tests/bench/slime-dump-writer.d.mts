@@ -16,6 +16,8 @@ export interface SlimeDumpShape {
   sampleObjects?: boolean;
   /** two tensors a sample (routed experts int32, teacher log probs float32), stored in the archive */
   tensors?: boolean;
+  /** paths of fixture dumps whose samples are written again (new ids, times, token ids) */
+  realSamples?: string[];
 }
 
 export function writeSlimeDump(

@@ -4,6 +4,7 @@
 // sizes, ZIP64 when large) holding a protocol-2 pickle of {"rollout_id", "samples": [...]}.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { readTemplates, realShapedSamples } from './real-shaped-samples.mjs';
 
 /**
  * Strings a Python program pickles as one object again and again: interned keys and literals
@@ -34,6 +35,12 @@ class PickleWriter {
       this.buf = Buffer.allocUnsafe(Math.max(1 << 22, n));
       this.pos = 0;
     }
+  }
+  /** bytes as they are: opcodes copied from a real pickle */
+  raw(bytes) {
+    this.ensure(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
   }
   op(...bytes) {
     this.ensure(bytes.length);
@@ -349,7 +356,9 @@ function sampleDict(i, rand, tokensPerSample, shape) {
  * every sample metadata.start_rollout_id (its own rollout's id when not resumed);
  * `sampleObjects` pickles each sample as a slime `Sample` object instead of its dict;
  * `tensors` gives each sample two tensors (their storages entries of the archive, as
- * torch.save writes them).
+ * torch.save writes them); `realSamples` (paths of fixture dumps of sample dicts) writes their
+ * samples again instead, with new ids, times and token ids (real-shaped-samples.mjs), so the dump
+ * has a real dump's opcodes per sample.
  */
 export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSamples = Infinity, shape = {}) {
   const {
@@ -364,6 +373,7 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     batchSize = 1000,
     sampleObjects = false,
     tensors = false,
+    realSamples = null,
   } = shape;
   const fd = openSync(path, 'w');
   let offset = 0;
@@ -403,6 +413,7 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     write(Buffer.from(chunk));
   });
   const rand = random(seed);
+  const real = realSamples && realShapedSamples(realSamples.map(readTemplates), rand, { rolloutId });
   writer.op(0x80, 2);
   writer.op(0x7d);
   writer.put();
@@ -416,6 +427,10 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
   while (size + writer.pos < targetBytes && count < maxSamples) {
     writer.op(0x28);
     for (let k = 0; k < batchSize && size + writer.pos < targetBytes && count < maxSamples; k++) {
+      if (real) {
+        real.write(writer, count++);
+        continue;
+      }
       writer[sampleObjects ? 'sampleObject' : 'dict'](
         sampleDict(count++, rand, tokensPerSample, {
           rolloutId,

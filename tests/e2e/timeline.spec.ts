@@ -185,3 +185,90 @@ test('a tall row scrolled half out of view keeps its label in view', async ({ pa
   expect(index.y).toBeGreaterThanOrEqual(scrollBox.y);
   expect(index.y + index.height).toBeLessThanOrEqual((await first.boundingBox())!.y + box.height);
 });
+
+/** The axis' window and the time under x (page pixels) of the canvas. */
+async function axisWindow(page: Page) {
+  const axis = page.getByTestId('time-axis');
+  return {
+    start: Number(await axis.getAttribute('data-start')),
+    end: Number(await axis.getAttribute('data-end')),
+  };
+}
+
+test('W zooms at the pointer, faster while held; S zooms out there', async ({ page }) => {
+  await open(page, 'rollout_small.pt');
+  const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  const before = await axisWindow(page);
+  // the pointer at a quarter of the canvas: the time under it must stay under it
+  const frac = 0.25;
+  await page.mouse.move(canvas.x + canvas.width * frac, canvas.y + 10);
+  const at = before.start + (before.end - before.start) * frac;
+  // the page's pointer is on whole pixels: the time under it is known to a pixel
+  const pixelSec = (before.end - before.start) / canvas.width;
+  await page.keyboard.press('w');
+  await expect
+    .poll(async () => (await axisWindow(page)).end - (await axisWindow(page)).start)
+    .toBeLessThan((before.end - before.start) * 0.81);
+  const once = await axisWindow(page);
+  expect(Math.abs(once.start + (once.end - once.start) * frac - at)).toBeLessThan(pixelSec);
+  // held: the key's repeats (down again without up) each zoom more than a press
+  for (let i = 0; i < 12; i++) await page.keyboard.down('w');
+  await page.keyboard.up('w');
+  await expect
+    .poll(async () => (await axisWindow(page)).end - (await axisWindow(page)).start)
+    .toBeLessThan((once.end - once.start) * 0.8 ** 13);
+  const held = await axisWindow(page);
+  expect(Math.abs(held.start + (held.end - held.start) * frac - at)).toBeLessThan(pixelSec);
+  await page.keyboard.press('s');
+  await expect
+    .poll(async () => (await axisWindow(page)).end - (await axisWindow(page)).start)
+    .toBeGreaterThan(held.end - held.start);
+  const out = await axisWindow(page);
+  expect(Math.abs(out.start + (out.end - out.start) * frac - at)).toBeLessThan(pixelSec);
+});
+
+test('the legend swatches show their colours; hovering a PD segment names its phase', async ({
+  page,
+}) => {
+  await open(page, 'rollout_pd_legacy.pt');
+  // a swatch is a filled square in its colour, no border drawn over it
+  const swatches = page.getByTestId('legend').getByTestId('legend-swatch');
+  expect(await swatches.count()).toBeGreaterThan(10);
+  for (const swatch of await swatches.all()) {
+    await expect(swatch).toHaveCSS('border-top-width', '0px');
+    await expect(swatch).toHaveCSS('height', '10px');
+    expect(await swatch.evaluate((el) => getComputedStyle(el).backgroundColor)).toMatch(/^rgb/);
+  }
+  const decodeForward = page.locator('.pd-phase[title="decode forward"] .swatch');
+  await expect(decodeForward).toHaveCSS('background-color', 'rgb(49, 163, 84)');
+
+  // a row with [P]/[D] spans: along its bar lane, the pointer finds phase segments
+  const rows = expected('rollout_pd_legacy.pt').rows;
+  const pdRow = rows.find((r) => r.items.some((i) => i.name.endsWith('[D]')))!;
+  const label = page.locator(`[data-testid=timeline-row][data-row-id="${pdRow.row_id}"]`);
+  const box = (await label.boundingBox())!;
+  const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  const phase = page.getByTestId('tooltip-phase');
+  const y = box.y + box.height / 2;
+  let found = '';
+  for (let x = canvas.x + 2; x < canvas.x + canvas.width && !found; x += 3) {
+    await page.mouse.move(x, y);
+    if (await phase.isVisible()) found = (await phase.textContent()) ?? '';
+  }
+  expect(found).toMatch(
+    /^(prefill (bootstrap queue|bootstrap|alloc wait|forward|transfer queue)|decode (prealloc|bootstrap|alloc wait|transfer|forward)) \d/,
+  );
+  // the tooltip still names the span the phase belongs to
+  await expect(page.getByTestId('tooltip').locator('.tooltip-name')).toHaveText(/\[(P|D)\]$/);
+});
+
+test('? lists the timeline keys, dragging over the axis among them', async ({ page }) => {
+  await open(page, 'rollout_small.pt');
+  await page.keyboard.press('?');
+  const dialog = page.getByTestId('shortcuts-dialog');
+  await expect(dialog).toContainText('Drag over the time axis');
+  await expect(dialog).toContainText('Zoom in / out at the pointer');
+  await expect(dialog).toContainText('Previous / next item of the selected row');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});

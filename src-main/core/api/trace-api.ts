@@ -11,6 +11,7 @@ import type { RunFileRole, RunJoins } from '../model/run';
 
 import type { AttrValue, Attrs, PdPhase } from '../model/row';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
+import type { GpuProfile } from '../model/gpu-profile';
 import type {
   BinnedValues,
   Distribution,
@@ -124,6 +125,8 @@ export interface FileSummary {
   notices: string[];
   /** opened by path (capabilities.sourceGroups): the whole set this file belongs to, oldest first, when larger */
   rotatedSet?: string[];
+  /** capabilities.gpuProfile: each rank's figures (HTA's breakdown, overlap, idle gaps) */
+  gpuProfile?: GpuProfile;
   /** distinct bootstrap_room values (PD halves that can be joined), and whether they are */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
@@ -522,7 +525,56 @@ export interface TraceApi {
   reopen(fileId: string, options: { joinByBootstrapRoom: boolean }): Promise<OpenResult>;
   /** a file's rows as a Perfetto trace (gzipped JSON) or CSV, for the renderer to save */
   exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile>;
+  /**
+   * SQL over the tables of docs/sql.md for these open files (a file, a compare pair, a run's
+   * files), in an engine of their own (a worker, made on the first query); answers the first
+   * page of rows, the engine's error as a value
+   */
+  runSql(request: SqlRequest): Promise<SqlAnswer>;
+  /** more rows of query `queryId` (its result is kept, bounded, until another replaces it) */
+  getSqlRows(queryId: string, offset: number, count: number): Promise<SqlCell[][]>;
+  /** stops query `queryId` if it still runs: it answers an interrupted error */
+  cancelSql(queryId: string): Promise<void>;
 }
+
+/** One query of the Query view: its id (for cancel and paging), the files, the text. */
+export interface SqlRequest {
+  queryId: string;
+  fileIds: string[];
+  sql: string;
+}
+
+/** A value of a result: JSON's kinds (a 64-bit integer past 2^53 as its digits). */
+export type SqlCell = number | string | boolean | null;
+
+export interface SqlResultColumn {
+  name: string;
+  /** the engine's type: INTEGER, DOUBLE, VARCHAR, BOOLEAN, BIGINT, ... */
+  type: string;
+}
+
+export type SqlAnswer =
+  | {
+      queryId: string;
+      columns: SqlResultColumn[];
+      /** rows kept (at most SQL_RESULT_MAX_ROWS); `truncated` when the query had more */
+      rowCount: number;
+      truncated: boolean;
+      /** the first rows (at most SQL_PAGE_MAX_ROWS); getSqlRows for the rest */
+      rows: SqlCell[][];
+      /** the query's time in the engine, and the tables' load time on a first query */
+      queryMs: number;
+      loadMs: number;
+    }
+  | {
+      queryId: string;
+      error: { message: string; position: number | null; interrupted: boolean };
+    };
+
+/** rows a query keeps for paging: more are counted as truncated */
+export const SQL_RESULT_MAX_ROWS = 200_000;
+/** rows one answer carries */
+export const SQL_PAGE_MAX_ROWS = 2_000;
 
 /** What a file's rows export as: a Perfetto trace or CSV (core/export/export-trace.ts). */
 export const EXPORT_FORMATS = ['perfetto', 'csv'] as const;
@@ -564,6 +616,9 @@ export const TRACE_API_METHODS = [
   'compare',
   'exportTrace',
   'reopen',
+  'runSql',
+  'getSqlRows',
+  'cancelSql',
 ] as const;
 
 export type TraceApiMethod = (typeof TRACE_API_METHODS)[number];

@@ -24,19 +24,31 @@ const COLUMNS = [
 ] as const;
 
 /**
- * One line per row after a header, RFC 4180 quoting. Text cells starting with = + - @ get a
- * leading apostrophe so a spreadsheet shows them instead of running them as formulas.
+ * One line per row after a header, RFC 4180 quoting. A text cell a spreadsheet could run as a
+ * formula (it starts with = + - @, tab or CR) gets a leading apostrophe and is quoted whole, as
+ * OWASP's CSV-injection advice says. A spreadsheet may also split on ; or tab, or start a cell
+ * after a quote: inside a cell, such a character followed by a formula start gets the apostrophe
+ * too (`x;'=1+1`), and the cell is quoted. The CSV is for reading in a spreadsheet; the
+ * Perfetto export keeps every value exactly.
  */
 export function buildRowsCsv(rows: readonly RowFields[]): string {
   const lines = [COLUMNS.join(',')];
-  for (const row of rows) lines.push(COLUMNS.map((c) => cell(row[c] as AttrValue)).join(','));
+  for (const row of rows) lines.push(COLUMNS.map((c) => csvCell(row[c] as AttrValue)).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
-function cell(value: AttrValue): string {
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** a character after which some spreadsheet starts a new cell, before a formula start */
+const INNER_FORMULA = /([",;\t\r\n])(?=[=+\-@\t\r])/g;
+const NEEDS_QUOTES = /[",;\t\r\n]/;
+
+/** One CSV cell: numbers and booleans as they are, text (and JSON of anything else) made safe. */
+export function csvCell(value: AttrValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  let text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const raw = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = raw.replace(INNER_FORMULA, "$1'");
+  const quoted = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
+  if (FORMULA_START.test(text)) return quoted(`'${text}`);
+  return NEEDS_QUOTES.test(text) ? quoted(text) : text;
 }

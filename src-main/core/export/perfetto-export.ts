@@ -1,6 +1,6 @@
 import { minOf } from '../model/extent';
 import { gzipSync } from 'node:zlib';
-import type { PackedRow, Row, RowFields, SpanItem } from '../model/row';
+import { sourceText, type PackedRow, type Row, type RowFields, type SpanItem } from '../model/row';
 import { unpackRow } from '../rows/packed-items';
 
 export interface TraceEvent {
@@ -174,7 +174,7 @@ function rowEvents(
       ph: 'M',
       pid,
       tid,
-      args: { name: `#${String(row.sample_index)} ${row.source ?? ''}`.trim() },
+      args: { name: `#${String(row.sample_index)} ${sourceText(row.source) ?? ''}`.trim() },
     },
     { name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } },
   ];

@@ -1,11 +1,13 @@
 import type { ByteSource } from '../bytes/byte-source';
 import type { PartHelper, PartReader } from '../bytes/part-reader';
+import type { GpuProfile } from '../model/gpu-profile';
 import type { FormatCapabilities, FormatLabels, SkippedLines } from '../model/file-format';
 import type { PerfSummary } from '../model/perf';
 import type { PyValue } from '../model/py-value';
 import type { AttrValue, PackedRow, Row } from '../model/row';
 import type { TraceSamples } from '../model/sample-facts';
 import type { SampleFieldPath } from '../model/sample-field-path';
+import type { RunRecords } from '../model/run-records';
 
 /**
  * A format: everything the explorer knows about one kind of file, in the format's own folder
@@ -23,6 +25,12 @@ export interface FormatDescriptor<Id extends string = string> {
    * `head`? Cheap, and never throws: a broken file of this format is refused by `open`.
    */
   sniff(head: Uint8Array, name: string): boolean;
+  /**
+   * What `sniff` is handed: 'head' (the default) the first 64 KiB; 'first-line' the head read on
+   * until its first line ends (at most 4 MiB, core/formats/sniff-head.ts), for JSON lines whose
+   * first record may be longer than the head (formats/json-lines/read-json-lines.ts).
+   */
+  readonly sniffReach?: 'head' | 'first-line';
   /**
    * A file that no format sniffs, claimed anyway so that this format's reader can say what
    * is wrong with it (a `.pt` name: "not a torch.save file"), or opens it as empty.
@@ -137,8 +145,12 @@ export interface FormatOpened {
   /** distinct bootstrap_room values, and whether they were joined */
   bootstrapRooms?: number;
   joinedByBootstrapRoom?: boolean;
+  /** capabilities.gpuProfile: the ranks' figures (HTA's breakdown and more) */
+  gpuProfile?: GpuProfile;
   /** the share of the file's bytes a second thread read (readPart), when it was read in parts */
   helperShare?: number;
+  /** what other files' samples join to in a run (train samples, request metrics) */
+  runRecords?: RunRecords;
 }
 
 /** A descriptor with its id kept as a literal type, so the registry's id type derives from it. */

@@ -1,7 +1,10 @@
 import type { FormatDescriptor } from './format-descriptor';
+import { fixedSniffHead, type SniffHead } from './sniff-head';
 import { slimeFormat } from './slime/descriptor';
+import { slimeTrainFormat } from './slime-train/descriptor';
 import { otlpFormat } from './otlp/descriptor';
 import { chromeTraceFormat } from './chrome/descriptor';
+import { gpuProfileFormat } from './chrome/open/gpu-profile';
 import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
 
 /**
@@ -10,7 +13,11 @@ import { slimeCommTimelineFormat } from './slime-comm-timeline/descriptor';
  * Sniffing looks at content, not names: SGLang's collector file is named .json and holds lines.
  */
 export const FORMATS = [
+  // before slime's: both are torch files; the train dump is told by its keys
+  slimeTrainFormat,
   slimeFormat,
+  // a Kineto trace is a Chrome trace too: the GPU profile sniffs first
+  gpuProfileFormat,
   chromeTraceFormat,
   slimeCommTimelineFormat,
   otlpFormat,
@@ -22,18 +29,27 @@ export type FormatId = (typeof FORMATS)[number]['id'];
 /** A list of formats to open with: FORMATS, or (in a test) FORMATS and one more. */
 export type FormatList = readonly FormatDescriptor[];
 
-/** How many bytes of a file sniffing sees. */
-export const SNIFF_BYTES = 64 * 1024;
+export { SNIFF_BYTES, sniffHeadAt, sniffHeadOf, type SniffHead } from './sniff-head';
+
+/**
+ * Whether `format` sniffs this file as its own, handed the part of the head it asks for
+ * (sniffReach). A head given as bytes alone is all a 'first-line' format sees.
+ */
+function sniffs(format: FormatDescriptor, head: Uint8Array | SniffHead, name: string): boolean {
+  const sniffHead = head instanceof Uint8Array ? fixedSniffHead(head) : head;
+  const bytes = format.sniffReach === 'first-line' ? sniffHead.throughFirstLine() : sniffHead.bytes;
+  return format.sniff(bytes, name);
+}
 
 /** The format whose sniff accepts this head, else the first that claims the file anyway. */
 export function findFormat(
-  head: Uint8Array,
+  head: Uint8Array | SniffHead,
   name: string,
   size: number,
   formats: FormatList = FORMATS,
 ): FormatDescriptor | null {
   return (
-    formats.find((format) => format.sniff(head, name)) ??
+    formats.find((format) => sniffs(format, head, name)) ??
     formats.find((format) => format.claimUnsniffed?.(name, size) ?? false) ??
     null
   );
@@ -64,11 +80,11 @@ export function folderSourceGroup(path: string, formats: FormatList = FORMATS): 
 
 /** The format whose content this head is (no claims by name or size): for scanning a folder. */
 export function sniffFormat(
-  head: Uint8Array,
+  head: Uint8Array | SniffHead,
   name: string,
   formats: FormatList = FORMATS,
 ): FormatDescriptor | null {
-  return formats.find((format) => format.sniff(head, name)) ?? null;
+  return formats.find((format) => sniffs(format, head, name)) ?? null;
 }
 
 /** The files opened together with `path` as one trace (itself alone for most formats). */
@@ -82,7 +98,9 @@ export function siblingFiles(
 
 /** Whether a file of this format is one rollout of samples (a run's trends: a point per file). */
 export function holdsRolloutSamples(formatId: string, formats: FormatList = FORMATS): boolean {
-  return formats.find((format) => format.id === formatId)?.capabilities.samples ?? false;
+  const capabilities = formats.find((format) => format.id === formatId)?.capabilities;
+  // a train dump's samples are a rollout's samples as the trainer saw them: no rollout of their own
+  return (capabilities?.samples ?? false) && capabilities?.trainSamples !== true;
 }
 
 /** Whether a file of this format is a trainer's timeline (a run's trainer lanes). */

@@ -17,6 +17,16 @@ export interface FormatCapabilities {
    * training phases) with `weight_version`, `global_step`, `rollout_id`: a run's trainer lanes
    */
   trainerTimeline?: boolean;
+  /**
+   * the samples are the trainer's view of a rollout's samples (no trace, no rows of their own):
+   * a run joins them to the rollout dump's; they are no rollout of their own (trends, run order)
+   */
+  trainSamples?: boolean;
+  /**
+   * rows are the ranks of a GPU profile (CPU threads and GPU streams as lanes) and the summary
+   * carries `gpuProfile`: HTA's breakdown, overlap, kernel types, idle gaps per rank
+   */
+  gpuProfile?: boolean;
   /** what rows carry, for filters, columns and counts */
   facets: {
     /** samples without a trace are counted (they have no row) */

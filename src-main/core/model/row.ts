@@ -14,6 +14,12 @@ export type AttrValue =
 
 export type Attrs = { [key: string]: AttrValue };
 
+/** A row's source as the label shows it: text as it is, an int as its digits, none as null. */
+export function sourceText(source: AttrValue): string | null {
+  if (source === null) return null;
+  return typeof source === 'string' ? source : JSON.stringify(source);
+}
+
 export type ClipReason = 'row_end' | 'next_sibling_start' | 'ancestor_end' | 'self';
 
 export type PdRole = 'prefill' | 'decode';
@@ -117,7 +123,8 @@ export interface Row {
   row_id: number;
   sample_index: AttrValue;
   group_index: AttrValue;
-  source: string | null;
+  /** as slime keeps it: text, or an int or other JSON value a dump gave (sourceText shows it) */
+  source: AttrValue;
   status: string | null;
   label: AttrValue;
   reward: AttrValue;

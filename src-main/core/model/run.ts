@@ -1,4 +1,6 @@
 import type { AttrValue } from './row';
+import type { RequestMetricsRecords, TrainDumpRecords } from './run-records';
+import type { RunExtraCounts, RunExtraJoins } from './run-extra';
 
 /**
  * One run: the files of one RL run (rollout dumps, SGLang's trace, the trainer's timeline) put
@@ -8,7 +10,15 @@ import type { AttrValue } from './row';
  */
 
 /** What a file is in a run, from its capabilities and content. */
-export type RunFileRole = 'samples' | 'server' | 'trainer' | 'other';
+export type RunFileRole =
+  | 'samples'
+  | 'server'
+  | 'trainer'
+  /** the trainer's view of a rollout's samples (a train-side dump) */
+  | 'train'
+  /** the server's per-request metrics */
+  | 'request-metrics'
+  | 'other';
 
 /** A client-side generate span of a sample (slime's `sglang_generate`). */
 export interface RunClientRequest {
@@ -54,6 +64,8 @@ export interface RunSampleDigest {
   groupIndex: AttrValue;
   /** slime's `weight_versions`: one per request that returned meta */
   weightVersions: string[];
+  /** the response's length in tokens, or null */
+  responseLength: number | null;
 }
 
 export interface RunWeightSync {
@@ -71,6 +83,8 @@ export interface RunTrainerDigest {
   skippedLines: number;
   byOperation: Record<string, number>;
   syncs: RunWeightSync[];
+  /** per rollout_id, the first training record's start (the trainer's step for that rollout) */
+  trainingStarts: { rolloutId: number; startSec: number }[];
 }
 
 export interface RunFileDigest {
@@ -82,6 +96,10 @@ export interface RunFileDigest {
   clientRequests: RunClientRequest[];
   serverRequests: RunServerRequest[];
   trainer: RunTrainerDigest | null;
+  /** a train-side dump's samples (role 'train') */
+  train?: TrainDumpRecords;
+  /** a request-metrics log's records (role 'request-metrics') */
+  requestMetrics?: RequestMetricsRecords;
 }
 
 /** `summary --json`'s `joins`: exactly these keys. */
@@ -93,6 +111,9 @@ export interface RunJoinCounts {
   serverRequests: number;
   serverRequestsWithoutSample: number;
   staleSamples: number;
+  /** present when the run holds a train-side dump, and request metrics (docs/run-extra.md) */
+  train?: RunExtraCounts['train'];
+  requestMetrics?: RunExtraCounts['requestMetrics'];
 }
 
 /** `summary --json`'s `trainer`: exactly these keys. */
@@ -141,6 +162,8 @@ export interface RunRollout {
   endSec: number;
   /** the highest weight version among its samples; null when none has one */
   weightVersion: number | null;
+  /** train/inference mismatch, staleness by tokens, cache and DP figures (docs/run-extra.md) */
+  figures?: RunExtraJoins['rollouts'][number];
 }
 
 /** A weight version over all trainer processes: first sync start, last completion. */
@@ -165,4 +188,6 @@ export interface RunJoins {
   stale: RunStaleSample[];
   rollouts: RunRollout[];
   versionSyncs: RunVersionSync[];
+  /** train dumps' and request metrics' joins and per-sample figures; null when the run has neither */
+  extra: RunExtraJoins | null;
 }

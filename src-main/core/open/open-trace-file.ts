@@ -12,7 +12,9 @@ import {
   SNIFF_BYTES,
   expectedFormats,
   findFormat,
+  sniffHeadAt,
   type FormatList,
+  type SniffHead,
 } from '../formats/registry';
 import { buildStore, GrowingRowsStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
@@ -48,22 +50,22 @@ const NO_SKIPPED_LINES = { count: 0, examples: [] };
 const MAX_LEADING_WHITESPACE = 16 * 1024 * 1024;
 
 /**
- * The bytes formats sniff: the first SNIFF_BYTES after leading whitespace (70 KB of blank
+ * What formats sniff: the file from its first byte after leading whitespace (70 KB of blank
  * lines before a valid export made it unknown). A binary file starts with no whitespace run.
  */
-function sniffHead(source: ByteSource): Uint8Array {
+function sniffHead(source: ByteSource): SniffHead {
   const head = source.read(0, SNIFF_BYTES);
-  if (!isSpace(head[0])) return head;
+  if (!isSpace(head[0])) return sniffHeadAt(source, 0);
   let at = 0;
   while (at < MAX_LEADING_WHITESPACE && at < source.size) {
     const chunk = at === 0 ? head : source.read(at, SNIFF_BYTES);
     let i = 0;
     while (i < chunk.length && isSpace(chunk[i])) i++;
-    if (i < chunk.length) return at + i === 0 ? head : source.read(at + i, SNIFF_BYTES);
+    if (i < chunk.length) return sniffHeadAt(source, at + i);
     if (chunk.length === 0) break;
     at += chunk.length;
   }
-  return head;
+  return sniffHeadAt(source, 0);
 }
 
 function isSpace(byte: number | undefined): boolean {
@@ -181,6 +183,7 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
         })),
     };
   }
+  if (opened.gpuProfile !== undefined) summary.gpuProfile = opened.gpuProfile;
   if (opened.bootstrapRooms !== undefined) {
     summary.bootstrapRooms = opened.bootstrapRooms;
     summary.joinedByBootstrapRoom = opened.joinedByBootstrapRoom ?? false;
@@ -199,6 +202,7 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
     rows: opened.rows,
   };
   if (opened.helperShare !== undefined) trace.helperShare = opened.helperShare;
+  if (opened.runRecords !== undefined) trace.runRecords = opened.runRecords;
   return trace;
 }
 

@@ -3,6 +3,7 @@ import type { FormatDescriptor } from '../formats/format-descriptor';
 import type { TraceSamples } from '../model/sample-facts';
 import type { PackedRow } from '../model/row';
 import type { TraceStore } from '../store/build-store';
+import type { RunRecords } from '../model/run-records';
 
 /** Everything the explorer keeps of one open file: the frozen store and what details need. */
 export interface OpenedTrace {
@@ -17,6 +18,8 @@ export interface OpenedTrace {
   rows: PackedRow[];
   /** the share of the file a second thread read (FormatOpened.helperShare), for --timings */
   helperShare?: number;
+  /** what other files' samples join to in a run (FormatOpened.runRecords) */
+  runRecords?: RunRecords;
 }
 
 /** What trend figures are computed from (openTraceFigures): the trace without its store. */

@@ -642,6 +642,11 @@ export class PackedItemCursor {
     return this.pdRole ? this.packed!.numbers[this.pdN + 1] : 0;
   }
 
+  /** The duration of the request a PD view's phases divide (its parentDurationSec). */
+  get pdParentDuration(): number {
+    return this.packed!.numbers[this.pdN];
+  }
+
   pdPhaseName(k: number): string {
     return this.value(this.pdF + k) as string;
   }

@@ -125,3 +125,24 @@ export function scalarText(value: PyValue | undefined): string | null {
 export function isContainer(value: PyValue | undefined): boolean {
   return value !== null && value !== undefined && typeof value === 'object';
 }
+
+/**
+ * Python's str() of bytes (its repr): `b'...'`, single quotes unless the bytes hold a single
+ * quote and no double quote; `\t \n \r \\`, the quote, and bytes outside 0x20..0x7e escaped.
+ * slime's viewer writes a bytes attribute this way (json_safe falls back to str()).
+ */
+export function pyBytesRepr(bytes: Uint8Array): string {
+  const hasSingle = bytes.includes(0x27);
+  const quote = hasSingle && !bytes.includes(0x22) ? '"' : "'";
+  let out = `b${quote}`;
+  for (const b of bytes) {
+    if (b === 0x5c) out += '\\\\';
+    else if (b === 0x09) out += '\\t';
+    else if (b === 0x0a) out += '\\n';
+    else if (b === 0x0d) out += '\\r';
+    else if (String.fromCharCode(b) === quote) out += `\\${quote}`;
+    else if (b < 0x20 || b >= 0x7f) out += `\\x${b.toString(16).padStart(2, '0')}`;
+    else out += String.fromCharCode(b);
+  }
+  return out + quote;
+}

@@ -1,6 +1,6 @@
 import { isDict, type PyValue } from '../model/py-value';
 import type { AttrValue } from '../model/row';
-import { toFloat, truncate } from './python-values';
+import { pyBytesRepr, toFloat, truncate } from './python-values';
 
 const SOURCE_LIMIT = 64;
 const STATUS_LIMIT = 64;
@@ -13,9 +13,10 @@ function present(value: PyValue | undefined): boolean {
 
 /**
  * Step 6: the sample's source: its own field, else metadata `source`, `source_name`, or the
- * first metadata key containing "source" (any case).
+ * first metadata key containing "source" (any case). Kept as slime keeps it: an int stays an
+ * int, only text is cut to 64 characters.
  */
-export function sampleSource(sample: Record<string, PyValue>): string | null {
+export function sampleSource(sample: Record<string, PyValue>): AttrValue {
   const metadata = isDict(sample.metadata) ? sample.metadata : {};
   let source: PyValue | undefined;
   if (present(sample.source)) source = sample.source;
@@ -29,7 +30,9 @@ export function sampleSource(sample: Record<string, PyValue>): string | null {
       }
     }
   }
-  return source === undefined ? null : truncate(pyStr(source), SOURCE_LIMIT);
+  if (source === undefined) return null;
+  const value = toAttr(source);
+  return typeof value === 'string' ? truncate(value, SOURCE_LIMIT) : value;
 }
 
 /** Row attempt: int(trace.get("attempt", 0) or 0). */
@@ -72,7 +75,7 @@ export function toAttr(value: PyValue | undefined): AttrValue {
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean')
     return value;
-  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
+  if (value instanceof Uint8Array) return pyBytesRepr(value);
   if (Array.isArray(value)) return value.map(toAttr);
   if (isDict(value)) {
     const out: Record<string, AttrValue> = {};

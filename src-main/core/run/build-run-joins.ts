@@ -8,6 +8,9 @@ import type {
   RunStaleSample,
   RunVersionSync,
 } from '../model/run';
+import { buildExtraJoins } from './build-extra-joins';
+
+export { versionInForce } from './version-in-force';
 
 /**
  * The joins of one run (TRACE_MODEL section 9), over the digests of its files in run order:
@@ -110,6 +113,12 @@ export function buildRunJoins(files: RunFileDigest[]): RunJoins {
     for (const [op, n] of Object.entries(trainer.byOperation))
       byOperation[op] = (byOperation[op] ?? 0) + n;
   }
+  const syncs = versionSyncs(trainers.flatMap((t) => t.syncs));
+  const extra = buildExtraJoins(files, syncs);
+  for (const rollout of rollouts) {
+    const figures = extra?.rollouts.find((r) => r.file === rollout.file);
+    if (figures) rollout.figures = figures;
+  }
   return {
     counts: {
       samples,
@@ -118,6 +127,11 @@ export function buildRunJoins(files: RunFileDigest[]): RunJoins {
       serverRequests,
       serverRequestsWithoutSample: serverRequestsWithoutSample.length,
       staleSamples: stale.length,
+      // each only when the run holds such files: a run without them keeps its keys
+      ...(files.some((f) => f.train) ? { train: extra!.counts.train } : {}),
+      ...(files.some((f) => f.requestMetrics)
+        ? { requestMetrics: extra!.counts.requestMetrics }
+        : {}),
     },
     trainer: {
       files: trainers.length,
@@ -132,7 +146,8 @@ export function buildRunJoins(files: RunFileDigest[]): RunJoins {
     serverRequestsWithoutSample,
     stale,
     rollouts: rollouts.sort((a, b) => a.startSec - b.startSec),
-    versionSyncs: versionSyncs(trainers.flatMap((t) => t.syncs)),
+    versionSyncs: syncs,
+    extra,
   };
 }
 
@@ -196,15 +211,4 @@ function versionSyncs(syncs: RunVersionSync[]): RunVersionSync[] {
   // a version some process has not finished syncing is not yet in force
   for (const version of incomplete) byVersion.get(version)!.completeSec = null;
   return [...byVersion.values()].sort((a, b) => a.weightVersion - b.weightVersion);
-}
-
-/** The weight version in force at `sec`: the newest whose sync completed before it. */
-export function versionInForce(syncs: RunVersionSync[], sec: number): number | null {
-  let version: number | null = null;
-  for (const sync of syncs) {
-    if (sync.completeSec !== null && sync.completeSec <= sec) {
-      version = version === null ? sync.weightVersion : Math.max(version, sync.weightVersion);
-    }
-  }
-  return version;
 }

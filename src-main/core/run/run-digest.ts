@@ -1,6 +1,14 @@
 import type { FormatCapabilities } from '../model/file-format';
 import type { TraceSamples } from '../model/sample-facts';
-import type { AttrValue, Attrs, PackedRow, Row, SpanItem } from '../model/row';
+import type { RunRecords } from '../model/run-records';
+import {
+  sourceText,
+  type AttrValue,
+  type Attrs,
+  type PackedRow,
+  type Row,
+  type SpanItem,
+} from '../model/row';
 import { unpackRow } from '../rows/packed-items';
 import type {
   RunFileDigest,
@@ -23,6 +31,8 @@ export interface RunDigestInput {
   rows: PackedRow[];
   /** what a run reads of each sample: its weight versions */
   samples: Pick<TraceSamples, 'facts'>;
+  /** train samples or request metrics other files' samples join to */
+  runRecords?: RunRecords;
 }
 
 /** slime's client span around one SGLang call (TRACE_MODEL section 9). */
@@ -57,14 +67,21 @@ export function runDigest(trace: RunDigestInput): RunFileDigest {
     serverRequests: [],
     trainer: null,
   };
-  if (capabilities.trainerTimeline) {
+  if (trace.runRecords?.train) {
+    digest.role = 'train';
+    digest.train = trace.runRecords.train;
+  } else if (trace.runRecords?.requestMetrics) {
+    digest.role = 'request-metrics';
+    digest.requestMetrics = trace.runRecords.requestMetrics;
+  } else if (capabilities.trainerTimeline) {
     digest.role = 'trainer';
     digest.trainer = trainerDigest(trace.rows, trace.summary.skippedLines.count);
   } else if (capabilities.samples) {
     digest.role = 'samples';
     for (const packed of trace.rows) {
       const row = unpackRow(packed);
-      digest.samples.push(sampleDigest(row, trace.samples.facts[row.row_id]?.weightVersions ?? []));
+      const facts = trace.samples.facts[row.row_id];
+      digest.samples.push(sampleDigest(row, facts?.weightVersions ?? [], facts?.responseLength));
       row.items.forEach((item, itemIndex) => {
         if (item.type !== 'span' || item.name !== CLIENT_SPAN) return;
         const rid = item.attrs.end_attrs[CLIENT_RID];
@@ -86,12 +103,17 @@ export function runDigest(trace: RunDigestInput): RunFileDigest {
   return digest;
 }
 
-function sampleDigest(row: Row, weightVersions: readonly string[]): RunSampleDigest {
+function sampleDigest(
+  row: Row,
+  weightVersions: readonly string[],
+  responseLength: number | null | undefined,
+): RunSampleDigest {
   return {
     rowId: row.row_id,
     sampleIndex: row.sample_index,
     groupIndex: row.group_index,
     weightVersions: [...weightVersions],
+    responseLength: responseLength ?? null,
   };
 }
 
@@ -139,16 +161,23 @@ function stagesOf(row: Row): RunServerStage[] {
 function trainerDigest(rows: PackedRow[], skippedLines: number): RunTrainerDigest {
   const byOperation: Record<string, number> = {};
   const syncs: RunWeightSync[] = [];
+  const trainingStarts = new Map<number, number>();
   let records = 0;
   for (const packed of rows) {
     const row = unpackRow(packed);
-    const process = row.source ?? `rank ${String(row.sample_index)}`;
+    const process = sourceText(row.source) ?? `rank ${String(row.sample_index)}`;
     const byVersion = new Map<number, RunWeightSync>();
     for (const item of row.items) {
       records++;
       byOperation[item.name] = (byOperation[item.name] ?? 0) + 1;
-      if (TRAINING.has(item.name)) continue;
       const attrs: Attrs = item.type === 'span' ? item.attrs.start_attrs : item.attrs;
+      if (TRAINING.has(item.name)) {
+        const rolloutId = attrs.rollout_id;
+        const start = item.type === 'span' ? item.start_ts : item.ts;
+        if (typeof rolloutId === 'number')
+          trainingStarts.set(rolloutId, Math.min(trainingStarts.get(rolloutId) ?? start, start));
+        continue;
+      }
       const version = attrs.weight_version;
       if (typeof version !== 'number') continue;
       const start = item.type === 'span' ? item.start_ts : item.ts;
@@ -164,5 +193,12 @@ function trainerDigest(rows: PackedRow[], skippedLines: number): RunTrainerDiges
     }
     syncs.push(...[...byVersion.values()].sort((a, b) => a.weightVersion - b.weightVersion));
   }
-  return { processes: rows.map((r) => r.source ?? ''), records, skippedLines, byOperation, syncs };
+  return {
+    processes: rows.map((r) => sourceText(r.source) ?? ''),
+    records,
+    skippedLines,
+    byOperation,
+    syncs,
+    trainingStarts: [...trainingStarts].map(([rolloutId, startSec]) => ({ rolloutId, startSec })),
+  };
 }

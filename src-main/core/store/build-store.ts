@@ -1,4 +1,4 @@
-import type { PackedRow } from '../model/row';
+import { sourceText, type PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import { rewardValue } from '../model/reward-value';
 import { grownColumn } from '../model/grown-column';
@@ -185,7 +185,7 @@ export class StoreBuilder {
       this.rowGroup[r] = num(row.group_index);
       this.rowAttempt[r] = num(row.attempt);
       this.rowStatus[r] = this.intern(row.status);
-      this.rowSource[r] = this.intern(row.source);
+      this.rowSource[r] = this.intern(sourceText(row.source));
       addToIndex(this.byStatus, this.rowStatus[r], r);
       addToIndex(this.bySource, this.rowSource[r], r);
       // a span's parent by its id, among the row's spans (items of a row are added together)

@@ -1,5 +1,5 @@
 import type { ItemView, RowFacts, RowOrder, RowView, SpanDetails } from '../api/trace-api';
-import type { PackedItems, PdPhase } from '../model/row';
+import { sourceText, type PackedItems, type PdPhase } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
 import { PackedItemCursor, unpackItem } from '../rows/packed-items';
 
@@ -57,7 +57,7 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
       rowId,
       sampleIndex: row.sample_index,
       groupIndex: row.group_index,
-      source: row.source,
+      source: sourceText(row.source),
       status: row.status,
       reward: row.reward,
       attempt: row.attempt,
@@ -87,6 +87,12 @@ function spanHint(item: PackedItemCursor): string | undefined {
   if (typeof tokens === 'number') return `${tokens} tok`;
   const tool = item.attr(0, 'tool');
   if (typeof tool === 'string') return tool;
+  // a trainer's weight sync: which bucket of which version (slime's communication timeline)
+  const bucket = item.attr(0, 'bucket_id');
+  if (typeof bucket === 'number') {
+    const version = item.attr(0, 'weight_version');
+    return typeof version === 'number' ? `bucket ${bucket} · v${version}` : `bucket ${bucket}`;
+  }
   return undefined;
 }
 

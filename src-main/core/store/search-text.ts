@@ -1,4 +1,4 @@
-import type { AttrValue, PackedRow } from '../model/row';
+import { sourceText, type AttrValue, type PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 import { grownColumn } from '../model/grown-column';
@@ -254,7 +254,7 @@ function rowText(row: PackedRow): TextBytes {
   out.byte(SEP_BYTE);
   out.put(index);
   out.byte(SEP_BYTE);
-  out.put(row.source ?? '');
+  out.put(sourceText(row.source) ?? '');
   out.byte(SEP_BYTE);
   out.put(row.status ?? '');
   out.byte(SEP_BYTE);

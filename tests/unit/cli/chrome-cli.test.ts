@@ -33,6 +33,16 @@ describe.skipIf(!existsSync(CLI))('trace-explorer on a Chrome trace', () => {
     expect(summary.durationSec).toBeCloseTo((83896 - 875) * 1e-6, 12);
   });
 
+  it('summary has no rollout block: a Chrome trace holds no rollout (capabilities.samples)', () => {
+    const summary = JSON.parse(run('summary', '--json', FIXTURE).stdout) as Record<string, unknown>;
+    expect(Object.keys(summary)).not.toContain('rollout');
+    const text = run('summary', FIXTURE).stdout;
+    expect(text).not.toMatch(/^(window|resumed|tail) /m);
+    // a slime dump, whose rows are a rollout's samples, keeps it
+    const dump = run('summary', '--json', resolve(FIXTURES, 'slime/rollout_small.pt'));
+    expect(Object.keys(JSON.parse(dump.stdout) as object)).toContain('rollout');
+  });
+
   it('summary in text names the format and the span count', () => {
     const text = run('summary', FIXTURE).stdout;
     expect(text).toContain('format    Chrome trace (Trace Event JSON)');

@@ -9,7 +9,7 @@ import {
   isFilterActive,
   parseBound,
   toggleInList,
-} from '../../../src-renderer/toolbar/filter-state';
+} from '../../../src-renderer/state/filter-state';
 import { SLIME, readJson } from '../../support/fixtures';
 
 const rows = readJson<{ rows: Row[] }>(resolve(SLIME, 'rollout_small.pt.expected.json')).rows;

@@ -67,8 +67,8 @@ function variant(
 }
 
 describe('streamed Perfetto export', () => {
-  it('covers the 15 slime dumps the manifest opens', () => {
-    expect(dumps.map((d) => d.name)).toHaveLength(15);
+  it('covers the 16 slime dumps the manifest opens', () => {
+    expect(dumps.map((d) => d.name)).toHaveLength(16);
   });
 
   for (const dump of dumps) {

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { FORMATS, type FormatList } from '../../../src-main/core/formats/registry';
+import { skeletonFormat } from '../../../src-main/core/formats/skeleton/descriptor';
 import { FIXTURES, OTLP, SLIME } from '../../support/fixtures';
 import { HOSTILE_CASES } from './corpus';
 import { prng } from '../../support/prng';
@@ -20,8 +22,11 @@ interface FuzzTarget {
   /** file name given to the open (sniffing is by content; names route undetected bytes) */
   name: string;
   seeds: Uint8Array[];
+  /** the formats to open with, when the reader's format is not registered (the skeleton) */
+  formats?: FormatList;
 }
 
+const SKELETON = resolve(FIXTURES, 'skeleton');
 const read = (dir: string, name: string) => new Uint8Array(readFileSync(resolve(dir, name)));
 const small = (id: string) => HOSTILE_CASES.find((c) => c.id === id)!.make();
 
@@ -53,6 +58,12 @@ const TARGETS: FuzzTarget[] = [
       read(resolve(FIXTURES, 'run/comm_timeline'), 'slime-trainer-0.jsonl'),
       read(resolve(FIXTURES, 'run/comm_timeline_v1'), 'slime-trainer-1.jsonl'),
     ],
+  },
+  {
+    reader: 'JSON lines (the skeleton format over the shared reader)',
+    name: 'fuzz.jsonl',
+    seeds: [read(SKELETON, 'spans.jsonl'), read(SKELETON, 'long_first_line.jsonl')],
+    formats: [...FORMATS, skeletonFormat],
   },
   {
     reader: 'torch legacy layout + pickle (hand-made)',
@@ -133,7 +144,7 @@ describe('fuzz: every reader opens mutated input or fails with a coded error, in
         const rssBefore = process.memoryUsage().rss;
         const started = performance.now();
         try {
-          openTraceFile([bytesSource(target.name, bytes)]);
+          openTraceFile([bytesSource(target.name, bytes)], { formats: target.formats });
           opened++;
         } catch (error) {
           if (!(error instanceof FormatError))

@@ -169,6 +169,50 @@ describe('the layer checker', () => {
     broken('src-main/cli/x.ts', "import { Toolbar } from '../../src-renderer/toolbar/Toolbar';");
   });
 
+  it('keeps the renderer’s folders in their order: lower never imports higher', () => {
+    // the imports issue 43 found, each against the order
+    broken(
+      'src-renderer/state/open-files.ts',
+      "import type { TraceHost } from '../host/trace-host';",
+    );
+    broken(
+      'src-renderer/state/open-files.ts',
+      "import { openDroppedTogether } from '../run/open-run';",
+    );
+    broken(
+      'src-renderer/host/data-hooks.ts',
+      "import { isFilterActive } from '../toolbar/filter-state';",
+    );
+    broken(
+      'src-renderer/run/RunOpeningItems.tsx',
+      "import { OpeningItem } from '../frame/OpeningItem';",
+    );
+    // the same needs, met the way the order allows
+    fine('src-renderer/host/data-hooks.ts', "import { useViewStore } from '../state/view-store';");
+    fine('src-renderer/run/open-run.ts', "import { useFilesStore } from '../state/files-store';");
+    fine('src-renderer/frame/TopBar.tsx', "import { RunTabs } from '../run/RunTabs';");
+    fine(
+      'src-renderer/run/RunOpeningItems.tsx',
+      "import { OpeningItem } from '../widgets/OpeningItem';",
+    );
+    // peers of one rank do not import each other; the views' types sit below the registry
+    broken('src-renderer/compare/x.ts', "import { TrendsView } from '../trends/TrendsView';");
+    broken('src-renderer/toolbar/x.ts', "import { VIEWS } from '../views/registry';");
+    fine(
+      'src-renderer/toolbar/x.ts',
+      "import type { TabViewDefinition } from '../views/view-types';",
+    );
+    broken('src-renderer/views/view-types.ts', "import type { X } from './registry';");
+    // widgets draw what they are given: they import nothing of the app
+    broken('src-renderer/widgets/x.tsx', "import { useFilesStore } from '../state/files-store';");
+    // only the app's root imports it; dynamic imports count
+    broken('src-renderer/page/x.tsx', "import { App } from '../App';");
+    broken('src-renderer/timeline/x.ts', "const v = await import('../views/registry');");
+    fine('src-renderer/main.tsx', "import { App } from './App';");
+    // a folder the order does not name is reported, so that a new one gets its place
+    broken('src-renderer/sql/SqlView.tsx', "import { useHost } from '../host/host-context';");
+  });
+
   it('finds import cycles, type-only ones too', () => {
     // the loop issue 15 found in ingest/: protocol <-> file-calls, by types alone
     const protocol = "import type { FileCallName } from './file-calls';";

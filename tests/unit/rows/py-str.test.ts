@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pyStr, toAttr } from '../../../src-main/core/rows/row-fields';
+import { pyBytesRepr } from '../../../src-main/core/rows/python-values';
 
 // str(x) as Python prints the scalars a sample holds, and pickle values as plain attr values.
 describe('pyStr', () => {
@@ -21,12 +22,13 @@ describe('pyStr', () => {
 });
 
 describe('toAttr', () => {
-  it('scalars as they are, big ints as numbers, bytes and token lists as short tags', () => {
+  it('scalars as they are, big ints as numbers, bytes as Python writes them, token lists as short tags', () => {
     expect(toAttr(undefined)).toBeNull();
     expect(toAttr(null)).toBeNull();
     expect(toAttr(7n as never)).toBe(7);
     expect([toAttr(1.5), toAttr('s'), toAttr(false)]).toEqual([1.5, 's', false]);
-    expect(toAttr(new Uint8Array(5) as never)).toBe('<5 bytes>');
+    // slime's viewer writes str() of bytes (issue 48)
+    expect(toAttr(new Uint8Array(2) as never)).toBe(String.raw`b'\x00\x00'`);
     expect(toAttr({ $kind: 'lazy-list', length: 512 } as never)).toBe('<list of 512>');
   });
 
@@ -43,5 +45,19 @@ describe('toAttr', () => {
 
   it('lists and dicts element by element', () => {
     expect(toAttr([1n, null, 'a'] as never)).toEqual([1, null, 'a']);
+  });
+});
+
+describe('pyBytesRepr', () => {
+  const bytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+  it('escapes as Python’s repr of bytes does', () => {
+    expect(pyBytesRepr(bytes('\x01xy\xff'))).toBe(String.raw`b'\x01xy\xff'`);
+    expect(pyBytesRepr(new Uint8Array())).toBe("b''");
+    expect(pyBytesRepr(bytes('a\tb\nc\rd\\e\x7f'))).toBe(String.raw`b'a\tb\nc\rd\\e\x7f'`);
+  });
+  it('picks double quotes for a single quote alone, escapes it when both are inside', () => {
+    expect(pyBytesRepr(bytes("it's"))).toBe(`b"it's"`);
+    expect(pyBytesRepr(bytes(`'q"`))).toBe(String.raw`b'\'q"'`);
+    expect(pyBytesRepr(bytes('say "hi"'))).toBe(`b'say "hi"'`);
   });
 });

@@ -18,15 +18,17 @@ describe('row fields (TRACE_MODEL 3, step 6)', () => {
     );
     expect(sampleSource({ metadata: {} })).toBeNull();
     expect(sampleSource({ metadata: 'not a dict' })).toBeNull();
-    // slime tests `not in (None, "")`, so 0 is a source
-    expect(sampleSource({ source: 0 })).toBe('0');
+    // slime tests `not in (None, "")`, so 0 is a source; an int stays an int (issue 48)
+    expect(sampleSource({ source: 0 })).toBe(0);
+    expect(sampleSource({ metadata: { source: 7n } })).toBe(7);
+    expect(sampleSource({ source: ['a', 'b'] })).toEqual(['a', 'b']);
   });
 
   it('source: metadata source before source_name before any other key naming a source, in that order', () => {
     expect(sampleSource({ metadata: { source_name: 'named', source: 'meta' } })).toBe('meta');
     expect(sampleSource({ metadata: { data_source: 'ds', source_name: 'named' } })).toBe('named');
-    // str() of an int too big for a double keeps every digit
-    expect(sampleSource({ source: 2n ** 70n })).toBe('1180591620717411303424');
+    // an int stays a number as slime's JSON keeps it (2^70 is a double exactly)
+    expect(sampleSource({ source: 2n ** 70n })).toBe(2 ** 70);
   });
 
   it('source and status cut at 64 characters, label at 256', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { packRows } from '../../../src-main/core/rows/packed-items';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { buildStoreStats } from '../../../src-main/core/store/store-stats';
-import type { Row } from '../../../src-main/core/model/row';
+import { sourceText, type Row } from '../../../src-main/core/model/row';
 import { readJson, slimeFixturesWithExpected } from '../../support/fixtures';
 import { point, row, span } from './hand-rows';
 
@@ -19,7 +19,7 @@ function referenceStats(rows: Row[]) {
     events: items.filter((i) => i.type !== 'span').length,
     links: items.reduce((n, i) => n + (i.links?.length ?? 0), 0),
     statuses: distinct(rows.map((r) => r.status)),
-    sources: distinct(rows.map((r) => r.source)),
+    sources: distinct(rows.map((r) => sourceText(r.source))),
     attempts: [
       ...new Set(rows.map((r) => r.attempt).filter((a): a is number => typeof a === 'number')),
     ].sort((a, b) => a - b),

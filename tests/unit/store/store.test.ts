@@ -6,7 +6,7 @@ import { buildStore, type TraceStore } from '../../../src-main/core/store/build-
 import { queryRows } from '../../../src-main/core/store/query-rows';
 import { getRowViews, getSpanDetails } from '../../../src-main/core/store/row-views';
 import { buildStoreStats } from '../../../src-main/core/store/store-stats';
-import type { Row } from '../../../src-main/core/model/row';
+import { sourceText, type Row } from '../../../src-main/core/model/row';
 import type { RowQuery, SortKey } from '../../../src-main/core/api/trace-api';
 import { SLIME, readJson, slimeFixturesWithExpected } from '../../support/fixtures';
 
@@ -33,9 +33,9 @@ describe('columnar store over real rows', () => {
     expect(
       Array.from(queryRows(store, { sort: 'row_id', filter: { statuses: [status] } })),
     ).toEqual(ids(rows.filter((r) => r.status === status)));
-    const source = rows[1].source!;
+    const source = sourceText(rows[1].source)!;
     expect(Array.from(queryRows(store, { sort: 'row_id', filter: { sources: [source] } }))).toEqual(
-      ids(rows.filter((r) => r.source === source)),
+      ids(rows.filter((r) => sourceText(r.source) === source)),
     );
     expect(
       Array.from(queryRows(store, { sort: 'row_id', filter: { spanName: 'tool_call' } })),

@@ -53,5 +53,17 @@ describe('hit-test', () => {
     expect(hitAt([bar, marker], 50, 7)).toBe(marker);
     expect(hitAt([bar, marker], 20, 7)).toBe(bar);
     expect(hitAt([bar, marker], 120, 7)).toBeNull();
+    // before the marker in draw order or after it, the marker wins
+    expect(hitAt([marker, bar], 50, 7)).toBe(marker);
+  });
+
+  it('in a collapsed row finds the PD span whose phases are painted over its request', () => {
+    const request = { rowId: 1, index: 0, x0: 0, x1: 100, y0: 0, y1: 14, point: false };
+    const pd = { rowId: 1, index: 2, x0: 40, x1: 60, y0: 0, y1: 14, point: false, pd: true };
+    const marker = { rowId: 1, index: 3, x0: 45, x1: 55, y0: 1, y1: 13, point: true };
+    expect(hitAt([request, pd], 50, 7)).toBe(pd);
+    expect(hitAt([pd, request], 50, 7)).toBe(pd);
+    expect(hitAt([request, pd], 20, 7)).toBe(request);
+    expect(hitAt([request, pd, marker], 50, 7)).toBe(marker);
   });
 });

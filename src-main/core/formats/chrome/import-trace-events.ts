@@ -16,6 +16,8 @@ import { timeInRange } from '../../model/time-range';
 export interface ImportOptions {
   onProgress?: (bytesRead: number, events: number) => void;
   shouldCancel?: () => boolean;
+  /** every top-level key beside traceEvents (Kineto's distributedInfo, baseTimeNanoseconds) */
+  onMetadata?: (key: string, value: unknown) => void;
 }
 
 /** Names longer than this are cut (see EventImporter.cut). */
@@ -66,6 +68,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     },
     onMetadata: (key, value) => {
       if (key === 'displayTimeUnit' && typeof value === 'string') trace.displayTimeUnit = value;
+      options.onMetadata?.(key, value);
     },
     onProgress: (bytes) => options.onProgress?.(bytes, events),
     shouldCancel: options.shouldCancel,

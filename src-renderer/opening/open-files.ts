@@ -1,7 +1,7 @@
 import type { OpenSource } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { UploadError, type FileUploader } from '../host/upload-file';
-import { useFilesStore } from './files-store';
+import { useFilesStore } from '../state/files-store';
 import { openDroppedTogether } from '../run/open-run';
 
 let openCounter = 0;

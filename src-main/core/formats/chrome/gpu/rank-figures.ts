@@ -1,0 +1,217 @@
+import type { GpuRank, IdleGap, KernelKind, KernelTotal } from '../../../model/gpu-profile';
+import type { ChromeSlice, ChromeTrace } from '../chrome-trace';
+import { kernelKind } from './kernel-kind';
+import {
+  commCompOverlapPct,
+  kernelTypeTimes,
+  mergeIntervals,
+  temporalBreakdown,
+  utilisation,
+  type KernelSpan,
+} from './hta-breakdown';
+
+/** How many idle gaps, top kernels and utilisation bins a rank keeps. */
+const GAPS = 10;
+const TOP_KERNELS = 10;
+const UTILISATION_BINS = 200;
+
+/** A kernel (or memcpy, memset) as read: its slice, kind, stream and correlation id. */
+export interface GpuEvent extends KernelSpan {
+  slice: ChromeSlice;
+  name: string;
+  stream: number;
+  correlation: number | null;
+}
+
+/** The CPU side of a rank: its slices, and by correlation id the runtime call of each launch. */
+export interface RankEvents {
+  kernels: GpuEvent[];
+  cpu: ChromeSlice[];
+  launches: Map<number, ChromeSlice>;
+  threadOf: Map<ChromeSlice, string>;
+}
+
+const numberOr = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : null;
+
+/**
+ * A rank's events as HTA sees them: a GPU event is one with a `stream` arg (Kineto's kernel,
+ * gpu_memcpy, gpu_memset; GPU user annotations are ranges, not work, and are left out); every
+ * other slice is the CPU's.
+ */
+export function rankEvents(trace: ChromeTrace): RankEvents {
+  const kernels: GpuEvent[] = [];
+  const cpu: ChromeSlice[] = [];
+  const launches = new Map<number, ChromeSlice>();
+  const threadOf = new Map<ChromeSlice, string>();
+  for (const process of trace.processes.values()) {
+    for (const thread of process.threads.values()) {
+      const threadName = thread.name ?? `thread ${String(thread.tid)}`;
+      for (const slice of thread.slices) {
+        const stream = numberOr(slice.args.stream);
+        const correlation = numberOr(slice.args.correlation);
+        if (stream !== null && slice.cat !== 'gpu_user_annotation') {
+          kernels.push({
+            slice,
+            name: slice.name,
+            kind: kernelKind(slice.name, slice.cat),
+            stream,
+            correlation,
+            startUs: slice.startUs,
+            endUs: slice.endUs ?? slice.startUs,
+          });
+        } else if (stream === null) {
+          cpu.push(slice);
+          threadOf.set(slice, threadName);
+          // the runtime call (cudaLaunchKernel, cudaMemcpyAsync, hipLaunchKernel) of a launch
+          if (correlation !== null && slice.cat !== 'cpu_op') launches.set(correlation, slice);
+        }
+      }
+    }
+  }
+  return { kernels, cpu, launches, threadOf };
+}
+
+/**
+ * HTA drops the GPU work of the last profiler step, which is cut off when profiling stops
+ * (Trace._filter_irrelevant_gpu_kernels): with two or more ProfilerStep#N, only kernels whose
+ * launch (by correlation id) began before the last step began are counted. Returns the kept
+ * kernels and whether the rule applied.
+ */
+export function withoutLastStep(events: RankEvents): { kept: GpuEvent[]; dropped: number } {
+  const steps = events.cpu.filter((s) => s.name.startsWith('ProfilerStep'));
+  if (new Set(steps.map((s) => s.name)).size < 2) return { kept: events.kernels, dropped: 0 };
+  let lastStart = -Infinity;
+  for (const s of steps) lastStart = Math.max(lastStart, s.startUs);
+  const launched = new Set<number>();
+  for (const s of events.cpu) {
+    const correlation = numberOr(s.args.correlation);
+    if (correlation !== null && s.startUs < lastStart) launched.add(correlation);
+  }
+  // HTA's GPU kernels here are those on a stream > 0
+  const kept = events.kernels.filter(
+    (k) => k.stream > 0 && k.correlation !== null && launched.has(k.correlation),
+  );
+  return { kept, dropped: events.kernels.length - kept.length };
+}
+
+/** A rank's figures; `offsetUs` puts its times on the rows' clock. */
+export function rankFigures(
+  events: RankEvents,
+  kept: GpuEvent[],
+  offsetUs: number,
+): Omit<GpuRank, 'label' | 'rank' | 'traceId' | 'file' | 'clock'> {
+  const merged = mergeIntervals(kept);
+  return {
+    kernelCount: kept.length,
+    streams: [...new Set(kept.map((k) => k.stream))].sort((a, b) => a - b),
+    temporalBreakdown: temporalBreakdown(kept),
+    commCompOverlapPct: commCompOverlapPct(kept),
+    kernelTypes: kernelTypeTimes(kept),
+    kindTotals: kindTotals(kept),
+    topKernels: kernelTotals(kept).slice(0, TOP_KERNELS),
+    idleGaps: idleGaps(events, kept, merged, offsetUs),
+    utilisation: utilisation(merged, UTILISATION_BINS, offsetUs),
+  };
+}
+
+function kindTotals(kernels: readonly GpuEvent[]): Record<KernelKind, number> {
+  const totals: Record<KernelKind, number> = { computation: 0, communication: 0, memory: 0 };
+  for (const k of kernels) totals[k.kind] += k.endUs - k.startUs;
+  return totals;
+}
+
+/** Per kernel name: total time, count and mean, the most time first. */
+export function kernelTotals(kernels: readonly GpuEvent[]): KernelTotal[] {
+  const byName = new Map<string, KernelTotal>();
+  for (const k of kernels) {
+    let total = byName.get(k.name);
+    if (!total)
+      byName.set(k.name, (total = { name: k.name, kind: k.kind, totalUs: 0, count: 0, meanUs: 0 }));
+    total.totalUs += k.endUs - k.startUs;
+    total.count++;
+  }
+  const list = [...byName.values()];
+  for (const t of list) t.meanUs = t.totalUs / t.count;
+  return list.sort((a, b) => b.totalUs - a.totalUs || (a.name < b.name ? -1 : 1));
+}
+
+/** The innermost CPU op around a launch: what issued it (aten::mm, a user annotation). */
+function issuingOp(launch: ChromeSlice): ChromeSlice | null {
+  for (let s = launch.parent; s !== null; s = s.parent) {
+    if (s.cat === 'cpu_op' || s.cat === 'user_annotation' || s.cat === 'python_function') return s;
+  }
+  return launch.parent;
+}
+
+const usText = (us: number) =>
+  us >= 1000 ? `${(us / 1000).toFixed(us >= 10000 ? 0 : 1)} ms` : `${Math.round(us)} us`;
+
+/**
+ * The longest stretches with no kernel on any stream, and for each the kernel that ended it,
+ * its launch and the op that issued the launch. A host wait (HTA's word) when the launch came
+ * late and most of the gap is before it: the CPU was busy elsewhere; else the kernel was
+ * launched in time and queued behind something (a synchronisation, another stream, a peer).
+ */
+function idleGaps(
+  events: RankEvents,
+  kept: readonly GpuEvent[],
+  merged: Float64Array,
+  offsetUs: number,
+): IdleGap[] {
+  const gaps: { start: number; end: number }[] = [];
+  for (let i = 2; i < merged.length; i += 2) {
+    if (merged[i] > merged[i - 1]) gaps.push({ start: merged[i - 1], end: merged[i] });
+  }
+  gaps.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const top = gaps.slice(0, GAPS);
+  if (top.length === 0) return [];
+  const byStart = [...kept].sort((a, b) => a.startUs - b.startUs);
+  return top.map(({ start, end }) => {
+    const kernel = byStart[firstAtOrAfter(byStart, end)];
+    const launch =
+      kernel.correlation === null ? null : (events.launches.get(kernel.correlation) ?? null);
+    const op = launch ? issuingOp(launch) : null;
+    const us = end - start;
+    const where = launch ? `${launch.name}${op ? ` in ${op.name}` : ''}` : '';
+    // most of the gap before the launch: the CPU was late; else the launched kernel queued
+    const lateUs = launch ? launch.startUs - start : 0;
+    const queuedUs = launch ? end - launch.startUs : 0;
+    const cause: IdleGap['cause'] =
+      launch !== null && lateUs > 0 && queuedUs < lateUs ? 'host-wait' : 'other';
+    const text =
+      launch === null
+        ? `${usText(us)} idle before ${kernel.name} (its launch is not in the trace)`
+        : cause === 'host-wait'
+          ? `host wait: ${where} began ${usText(lateUs)} into the ${usText(us)} gap`
+          : `${usText(us)} idle: ${where} ${lateUs > 0 ? `began ${usText(lateUs)} into the gap` : `was issued ${usText(-lateUs)} before it`}, its kernel ran ${usText(queuedUs)} after the launch (waiting on a sync, another stream or a collective)`;
+    return {
+      startSec: (start + offsetUs) / 1e6,
+      endSec: (end + offsetUs) / 1e6,
+      us,
+      kernel: { name: kernel.name, kind: kernel.kind, stream: kernel.stream },
+      launch: launch
+        ? {
+            name: launch.name,
+            startSec: (launch.startUs + offsetUs) / 1e6,
+            us: (launch.endUs ?? launch.startUs) - launch.startUs,
+            thread: events.threadOf.get(launch) ?? '',
+          }
+        : null,
+      op: op ? { name: op.name } : null,
+      cause,
+      text,
+    };
+  });
+}
+
+function firstAtOrAfter(sorted: readonly GpuEvent[], us: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid].startUs < us) lo = mid + 1;
+    else hi = mid;
+  }
+  return Math.min(lo, sorted.length - 1);
+}

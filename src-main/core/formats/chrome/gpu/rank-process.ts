@@ -1,0 +1,107 @@
+import type { ChromeProcess, ChromeThread, ChromeTrace } from '../chrome-trace';
+import type { RankEvents } from './rank-figures';
+
+/**
+ * A rank's processes (Kineto writes the host process and one per GPU) as one process, so that
+ * the Chrome rows make one row per rank: its CPU threads first, then its GPU streams, each a
+ * lane group named for what it is. Span ids get the rank's prefix (several ranks share a
+ * profile) and every launch points at its kernels' slices through the correlation id, as
+ * Kineto's ac2g flows do (flows of the file bind too; a pair bound twice is linked once).
+ */
+export function mergeRankProcesses(
+  trace: ChromeTrace,
+  events: RankEvents,
+  traceId: string,
+  spanPrefix: string,
+): void {
+  const gpuSlices = new Set(events.kernels.map((k) => k.slice));
+  const merged: ChromeProcess = {
+    pid: traceId,
+    traceId,
+    name: null,
+    labels: null,
+    sortIndex: null,
+    threads: new Map(),
+    asyncTracks: new Map(),
+    instants: [],
+  };
+  const processes = [...trace.processes.values()].sort(
+    (a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || String(a.pid).localeCompare(String(b.pid)),
+  );
+  const cpu: ChromeThread[] = [];
+  const gpu: { thread: ChromeThread; stream: number }[] = [];
+  for (const process of processes) {
+    for (const [key, thread] of process.threads) {
+      for (const slice of thread.slices) {
+        slice.rowTraceId = traceId;
+        slice.spanId = spanPrefix + slice.spanId;
+      }
+      const isGpu = thread.slices.some((s) => gpuSlices.has(s));
+      const stream = typeof thread.tid === 'number' ? thread.tid : Number(thread.tid);
+      if (isGpu) {
+        const device = process.labels ?? `GPU ${String(process.pid)}`;
+        thread.name = `${device} stream ${String(thread.tid)}`;
+        gpu.push({ thread, stream: Number.isFinite(stream) ? stream : 0 });
+      } else {
+        if (thread.name === null && process.name !== null) thread.name = process.name;
+        cpu.push(thread);
+      }
+      merged.threads.set(`${String(process.pid)}/${key}`, thread);
+    }
+    for (const [key, track] of process.asyncTracks) {
+      for (const slice of track.slices) {
+        slice.rowTraceId = traceId;
+        slice.spanId = spanPrefix + slice.spanId;
+      }
+      merged.asyncTracks.set(`${String(process.pid)}/${key}`, track);
+    }
+    merged.instants.push(...process.instants);
+  }
+  // CPU threads in the file's order, then streams by device and number
+  cpu.forEach((thread, i) => (thread.sortIndex = i));
+  gpu.forEach(({ thread }, i) => (thread.sortIndex = cpu.length + i));
+  trace.processes = new Map([[traceId, merged]]);
+  for (const kernel of events.kernels) {
+    if (kernel.correlation === null) continue;
+    const launch = events.launches.get(kernel.correlation);
+    if (launch) (kernel.slice.flowsFrom ??= []).push(launch);
+  }
+}
+
+/** A slice linked from one slice twice (correlation and an ac2g flow) keeps one link. */
+export function dedupeLinks(trace: ChromeTrace): void {
+  for (const process of trace.processes.values()) {
+    for (const thread of process.threads.values()) {
+      for (const slice of thread.slices) {
+        if (slice.flowsFrom !== null && slice.flowsFrom.length > 1) {
+          slice.flowsFrom = [...new Set(slice.flowsFrom)];
+        }
+      }
+    }
+  }
+}
+
+/** Moves every time of a trace by `us` (baseTimeNanoseconds onto the epoch clock). */
+export function shiftTrace(trace: ChromeTrace, us: number): void {
+  if (us === 0) return;
+  for (const process of trace.processes.values()) {
+    for (const thread of process.threads.values()) {
+      for (const slice of thread.slices) {
+        slice.startUs += us;
+        if (slice.endUs !== null) slice.endUs += us;
+      }
+      for (const instant of thread.instants) instant.tsUs += us;
+    }
+    for (const track of process.asyncTracks.values()) {
+      for (const slice of track.slices) {
+        slice.startUs += us;
+        if (slice.endUs !== null) slice.endUs += us;
+      }
+      for (const instant of track.instants) instant.tsUs += us;
+    }
+    for (const instant of process.instants) instant.tsUs += us;
+  }
+  for (const instant of trace.globalInstants) instant.tsUs += us;
+  for (const step of trace.flowSteps) step.tsUs += us;
+  trace.lastUs += us;
+}

@@ -1,0 +1,177 @@
+import type { ByteSource } from '../../../bytes/byte-source';
+import { countOf } from '../../../model/count-of';
+import type { GpuProfile, GpuRank } from '../../../model/gpu-profile';
+import type { Row } from '../../../model/row';
+import { NO_SAMPLES } from '../../../model/sample-facts';
+import { nestByTime } from '../../../rows/nest-by-time';
+import { packBlocks } from '../../../rows/pack-blocks';
+import { packRows } from '../../../rows/packed-items';
+import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../../format-descriptor';
+import { bindFlows } from '../bind-flows';
+import { buildChromeRows } from '../build-chrome-rows';
+import type { ChromeSlice } from '../chrome-trace';
+import { importTraceEvents } from '../import-trace-events';
+import { sumKernelTypeTimes } from '../gpu/hta-breakdown';
+import { dedupeLinks, mergeRankProcesses, shiftTrace } from '../gpu/rank-process';
+import {
+  kernelTotals,
+  rankEvents,
+  rankFigures,
+  withoutLastStep,
+  type GpuEvent,
+} from '../gpu/rank-figures';
+import { rankName } from '../gpu/rank-name';
+import { rankTraceSet } from '../gpu/rank-trace-set';
+import { sniffKineto } from '../gpu/sniff-kineto';
+
+/**
+ * GPU profiles: torch.profiler / Kineto traces of one job's ranks (issue 45). A Kineto trace is
+ * a Chrome trace, so this is the Chrome format growing a GPU capability rather than a format
+ * of its own: it reads with the Chrome folder's importer, nesting, flow binding and row
+ * building, which another format's folder could not import (formats do not import each
+ * other), and adds what only a GPU trace has: ranks, streams, kernel kinds, launch links and
+ * HTA's figures. It is a second descriptor of the Chrome folder, sniffed before the plain one,
+ * and nothing outside core/formats names it: the app asks `capabilities.gpuProfile` and reads
+ * the summary's `gpuProfile`.
+ */
+export const gpuProfileFormat = defineFormat({
+  id: 'gpu-profile',
+  labels: {
+    name: 'GPU profile (torch.profiler / Kineto traces)',
+    short: 'GPU',
+    noun: 'GPU profile',
+    expected: 'a GPU profile (torch.profiler trace)',
+    samples: 'ranks',
+    source: 'rank',
+    search: 'rank, kernel and op names, args',
+  },
+  capabilities: {
+    samples: false,
+    lazyValues: false,
+    perfSeries: false,
+    sourceGroups: true,
+    gpuProfile: true,
+    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
+  },
+  sniff: (head) => sniffKineto(head),
+  groupSources: rankTraceSet,
+  open: openGpuProfile,
+});
+
+/** What a rank's file says of itself beside its events. */
+interface RankMetadata {
+  distributedRank: unknown;
+  baseTimeNs: number | null;
+}
+
+function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {
+  const ranks: { figures: GpuRank; rows: Row[]; kernels: GpuEvent[] }[] = [];
+  const notes: string[] = [];
+  const notices: string[] = [];
+  let bytesBefore = 0;
+  let spans = 0;
+  let links = 0;
+  let events = 0;
+  const labels = new Set<string>();
+  for (const [index, source] of sources.entries()) {
+    const metadata: RankMetadata = { distributedRank: undefined, baseTimeNs: null };
+    const trace = importTraceEvents(source, {
+      onProgress: (bytesRead, read) =>
+        options.onProgress?.({
+          bytesRead: bytesBefore + bytesRead,
+          samplesRead: read,
+          phase: 'reading',
+        }),
+      shouldCancel: options.shouldCancel,
+      onMetadata: (key, value) => {
+        if (key === 'distributedInfo' && typeof value === 'object' && value !== null) {
+          metadata.distributedRank = (value as Record<string, unknown>).rank;
+        }
+        if (key === 'baseTimeNanoseconds' && typeof value === 'number' && Number.isFinite(value)) {
+          metadata.baseTimeNs = value;
+        }
+      },
+    });
+    bytesBefore += source.size;
+    for (const process of trace.processes.values()) {
+      for (const thread of process.threads.values()) nest(thread.slices);
+      for (const track of process.asyncTracks.values()) nest(track.slices);
+    }
+    const name = rankName(metadata.distributedRank, source.name);
+    // two files that name the same rank (or none) stay apart by their file names
+    const label = labels.has(name.label) ? `${name.label} (${source.name})` : name.label;
+    labels.add(label);
+    const found = rankEvents(trace);
+    const { kept, dropped } = withoutLastStep(found);
+    if (dropped > 0) {
+      notes.push(
+        `${label}: ${countOf(dropped, 'GPU event')} of the last profiler step (or not launched in the traced steps) left out of the figures, as HTA does`,
+      );
+    }
+    const offsetUs = metadata.baseTimeNs === null ? 0 : metadata.baseTimeNs / 1000;
+    const figures: GpuRank = {
+      label,
+      rank: name.rank,
+      traceId: label,
+      file: source.name,
+      clock: metadata.baseTimeNs === null ? 'own' : 'epoch',
+      ...rankFigures(found, kept, offsetUs),
+    };
+    mergeRankProcesses(trace, found, label, `r${index}:`);
+    shiftTrace(trace, offsetUs);
+    const flows = bindFlows(trace);
+    dedupeLinks(trace);
+    spans += trace.counts.complete + trace.counts.beginEnd;
+    events += trace.counts.instants;
+    links += found.kernels.filter((k) => k.slice.flowsFrom !== null).length + flows.links;
+    if (trace.skipped.count > 0) {
+      notices.push(
+        `${label}: ${countOf(trace.skipped.count, 'event')} skipped: ${trace.skipped.examples.join('; ')}`,
+      );
+    }
+    ranks.push({ figures, rows: buildChromeRows(trace, packBlocks), kernels: kept });
+  }
+  options.onStepEnd?.('read');
+  ranks.sort(
+    (a, b) =>
+      (a.figures.rank ?? Infinity) - (b.figures.rank ?? Infinity) ||
+      a.figures.label.localeCompare(b.figures.label),
+  );
+  const rows = ranks
+    .flatMap((r) => r.rows)
+    .map((row, i) => ({ ...row, row_id: i, sample_index: i }));
+  const clocks = new Set(ranks.map((r) => r.figures.clock));
+  if (clocks.has('own')) {
+    notices.push(
+      clocks.size > 1
+        ? 'some ranks have no baseTimeNanoseconds: those stay on their own clock'
+        : 'no baseTimeNanoseconds: the profile is on its own clock (in a run, shift it by hand)',
+    );
+  }
+  const gpuProfile: GpuProfile = {
+    ranks: ranks.map((r) => r.figures),
+    kernelTypes: sumKernelTypeTimes(ranks.map((r) => r.figures.kernelTypes)),
+    kernels: kernelTotals(ranks.flatMap((r) => r.kernels)),
+    notes,
+  };
+  return {
+    rows: packRows(rows),
+    samples: NO_SAMPLES,
+    perf: {},
+    notices: [...notices, ...notes],
+    sampleCount: ranks.length,
+    untracedSamples: 0,
+    rolloutId: null,
+    counts: { spans, events, links },
+    gpuProfile,
+  };
+}
+
+/** Depth and parent of each slice on one thread or async track, by time containment. */
+function nest(slices: ChromeSlice[]): void {
+  const { depth, parent } = nestByTime(slices.map((s) => ({ start: s.startUs, end: s.endUs })));
+  slices.forEach((slice, i) => {
+    slice.depth = depth[i];
+    slice.parent = parent[i] < 0 ? null : slices[parent[i]];
+  });
+}

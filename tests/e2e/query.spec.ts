@@ -1,0 +1,68 @@
+import { test, expect, type Page } from '@playwright/test';
+import { resolve } from 'node:path';
+
+// The Query view against serve mode: SQL typed in the editor, run with Ctrl+Enter, the result
+// table, a row that opens its sample in the timeline, and the timeline filtered to a result.
+const DUMP = resolve(__dirname, '../fixtures/slime/rollout_7.pt');
+const URL = '/?token=e2e-test-token';
+
+async function openQuery(page: Page) {
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles(DUMP);
+  await expect(page.getByTestId('file-tab')).toContainText('rollout_7.pt');
+  await page.getByTestId('view-query').click();
+  await expect(page.getByTestId('query-view')).toBeVisible();
+}
+
+async function typeQuery(page: Page, sql: string) {
+  const input = page.getByTestId('sql-input');
+  await input.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await input.pressSequentially(sql);
+  // completion may be open: Escape closes it, Ctrl+Enter runs
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Enter');
+}
+
+test('a typed query answers, and a row click lands on its sample in the timeline', async ({
+  page,
+}) => {
+  await openQuery(page);
+  await typeQuery(page, 'SELECT file, row, status, reward FROM samples WHERE row = 17');
+  await expect(page.getByTestId('sql-status')).toContainText('1 rows');
+  const row = page.getByTestId('sql-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('17');
+  // column types are shown under the names
+  await expect(page.getByTestId('sql-result')).toContainText('INTEGER');
+  await row.click();
+  await expect(page.getByTestId('view-timeline')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('sample-details')).toHaveAttribute('data-row-id', '17');
+  await expect(page.locator('.row-label.selected')).toHaveAttribute('data-row-id', '17');
+});
+
+test('"Show these samples" filters the timeline to the result', async ({ page }) => {
+  await openQuery(page);
+  await typeQuery(page, 'SELECT file, row FROM samples WHERE row IN (2, 5, 11)');
+  await expect(page.getByTestId('sql-row')).toHaveCount(3);
+  await page.getByTestId('sql-show-samples').click();
+  await expect(page.getByTestId('view-timeline')).toHaveAttribute('aria-selected', 'true');
+  const labels = page.locator('.row-label');
+  await expect(labels).toHaveCount(3);
+  await expect(labels.nth(0)).toHaveAttribute('data-row-id', '2');
+  await expect(labels.nth(2)).toHaveAttribute('data-row-id', '11');
+});
+
+test("an error shows the engine's message; 100k result rows scroll", async ({ page }) => {
+  await openQuery(page);
+  await typeQuery(page, 'SELECT nope FROM spans');
+  await expect(page.getByTestId('sql-error')).toContainText('Binder Error');
+  await expect(page.getByTestId('sql-error')).toContainText('Go to position 7');
+  await typeQuery(page, 'SELECT range AS k FROM range(100000)');
+  await expect(page.getByTestId('sql-status')).toContainText('100,000 rows');
+  // only the rows in view are in the page
+  expect(await page.getByTestId('sql-row').count()).toBeLessThan(100);
+  await page.getByTestId('sql-result').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(page.locator('[data-testid="sql-row"][data-row="99999"]')).toContainText('99999');
+});

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** tests/fixtures/run_extra: its files and what check_run_extra.py computed of them. */
+export const RUN_EXTRA = join(__dirname, '../fixtures/run_extra');
+export const RUN = join(__dirname, '../fixtures/run');
+
+export interface ExpectedTrainSample {
+  behavior_versions: [number, number][];
+  data_parallel_rank: number;
+  loss_masked_tokens: number;
+  max_abs_dlogp: number;
+  mean_abs_dlogp: number;
+  mean_ratio: number;
+  rollout_position: number;
+  sample_index: number;
+  'share_ratio_outside_0.5_2': number;
+  token_staleness: number;
+  tokens: number;
+}
+
+export interface ExpectedTrainFile {
+  rollout_id: number;
+  samples: number;
+  joined_by_rollout_position: number;
+  loss_masked_tokens: number;
+  loss_masked_tokens_per_dp_rank: Record<string, number>;
+  total_lengths_per_dp_rank: Record<string, number>;
+  dp_shards: { data_parallel_rank: number; samples: number; micro_batches: number }[];
+  per_sample: ExpectedTrainSample[];
+  'samples_with_ratio_outside_0.5_2': number[];
+  token_weighted: {
+    max_abs_dlogp: number;
+    mean_abs_dlogp: number;
+    mean_entropy: number;
+    mean_kl: number;
+    mean_ratio: number;
+    'share_ratio_outside_0.5_2': number;
+  };
+  trainer_weight_version: number;
+  verl_behavior_age: Record<string, number>;
+}
+
+export interface ExpectedRequestMetrics {
+  lines: number;
+  records: number;
+  unparseable_lines: number;
+  truncated_last_line: boolean;
+  records_by_finish_reason_type: Record<string, number>;
+  records_with_cache_hits: number;
+  records_with_host_cache_hits: Record<string, number>;
+  records_with_retractions: Record<string, number>;
+  records_joined_to_slime_sample: number;
+  joined_records_per_rollout_dump: Record<string, number>;
+  records_without_sample: { id: string; finish_reason: string }[];
+  samples_without_joined_record: unknown[];
+  slime_rids_without_record: unknown[];
+  request_parameters: { rid_equals_id: number; with_input_ids: number };
+  files: Record<string, { bytes: number; lines: number; longest_line_bytes: number }>;
+}
+
+export interface ExpectedExtra {
+  request_metrics: ExpectedRequestMetrics;
+  train: { files: Record<string, ExpectedTrainFile> };
+}
+
+export const EXPECTED_EXTRA = JSON.parse(
+  readFileSync(join(RUN_EXTRA, 'expected_extra.json'), 'utf8'),
+) as ExpectedExtra;
