@@ -11,7 +11,13 @@ import { unpackRow } from '../core/rows/packed-items';
  * dump exactly as slime's viewer caches it: slime's fresh-lane PD rule, no fields of ours); any
  * other trace's rows in the same envelope, with their fields.
  */
-export function buildRowsJson(paths: string[], options: OpenOptions = {}): RowsJson {
+export function buildRowsJson(paths: string[], options: OpenOptions = {}): SlimeCache {
+  const json = rowsJsonOf(paths, options);
+  return { ...json, rows: [...json.rows] };
+}
+
+/** buildRowsJson's envelope, its rows unpacked one at a time as they are written (the CLI's). */
+export function rowsJsonOf(paths: string[], options: OpenOptions = {}): RowsJson {
   const path = paths[0];
   let source;
   try {

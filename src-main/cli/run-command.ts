@@ -12,7 +12,7 @@ import { writeJsonStreaming } from './write-json';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer, type StepTimer } from '../core/open/step-timer';
 import { buildSummaryJson, formatFolderSummary, formatSummaryText } from './summary-output';
-import { buildRowsJson, fileError } from './rows-output';
+import { fileError, rowsJsonOf } from './rows-output';
 import { exportTraceStream } from '../core/export/export-trace';
 import { writeChunks } from './write-chunks';
 import { exportByRows } from './export-by-rows';
@@ -163,7 +163,7 @@ export async function runCommand(
   const [group] = groups;
   if (command === 'rows') {
     const progress = terminalProgress(basename(group[0]), totalSize(group));
-    const rows = buildRowsJson(group, { ...setup, onProgress: progress.onProgress });
+    const rows = rowsJsonOf(group, { ...setup, onProgress: progress.onProgress });
     progress.done();
     await writeJsonStreaming(process.stdout, rows as unknown as Record<string, unknown>);
     return 0;
