@@ -3,7 +3,7 @@ import { FORMATS, findFormat, sniffHeadAt } from '../core/formats/registry';
 import { gunzipIfGzip } from '../core/bytes/gunzip-source';
 import { ingest, openPathSource, toFileError } from '../ingest/open-sources';
 import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
-import type { PackedRow, SlimeCache } from '../core/model/row';
+import type { PackedRow, Row, SlimeCache } from '../core/model/row';
 import { unpackRow } from '../core/rows/packed-items';
 
 /**
@@ -12,6 +12,12 @@ import { unpackRow } from '../core/rows/packed-items';
  * other trace's rows in the same envelope, with their fields.
  */
 export function buildRowsJson(paths: string[], options: OpenOptions = {}): SlimeCache {
+  const json = rowsJsonOf(paths, options);
+  return { ...json, rows: [...json.rows] };
+}
+
+/** buildRowsJson's envelope, its rows unpacked one at a time as they are written (the CLI's). */
+export function rowsJsonOf(paths: string[], options: OpenOptions = {}): RowsJson {
   const path = paths[0];
   let source;
   try {
@@ -42,7 +48,10 @@ export function buildRowsJson(paths: string[], options: OpenOptions = {}): Slime
   return rowsEnvelope(path, trace.summary.samples, trace.rows);
 }
 
-function rowsEnvelope(path: string, sampleCount: number, rows: PackedRow[]): SlimeCache {
+/** slime's cache, whose rows may come one at a time (each unpacked as it is written) */
+export type RowsJson = Omit<SlimeCache, 'rows'> & { rows: SlimeCache['rows'] | Generator<Row> };
+
+function rowsEnvelope(path: string, sampleCount: number, rows: PackedRow[]): RowsJson {
   let start = Infinity;
   let end = -Infinity;
   for (const row of rows) {
@@ -56,7 +65,10 @@ function rowsEnvelope(path: string, sampleCount: number, rows: PackedRow[]): Sli
     sample_count: sampleCount,
     global_start: rows.length > 0 ? start : null,
     global_end: rows.length > 0 ? end : null,
-    rows: rows.map(unpackRow),
+    // unpacked one at a time as they are written: all of them at once are the file again
+    rows: (function* () {
+      for (const row of rows) yield unpackRow(row);
+    })(),
   };
 }
 

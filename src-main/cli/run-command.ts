@@ -17,7 +17,7 @@ import {
   formatSummaryText,
   type FailedFile,
 } from './summary-output';
-import { buildRowsJson, fileError } from './rows-output';
+import { fileError, rowsJsonOf } from './rows-output';
 import { toFileError } from '../ingest/open-sources';
 import { exportTraceStream } from '../core/export/export-trace';
 import { writeChunks } from './write-chunks';
@@ -181,7 +181,7 @@ export async function runCommand(
   const [group] = groups;
   if (command === 'rows') {
     const progress = terminalProgress(basename(group[0]), totalSize(group));
-    const rows = buildRowsJson(group, { ...setup, onProgress: progress.onProgress });
+    const rows = rowsJsonOf(group, { ...setup, onProgress: progress.onProgress });
     progress.done();
     await writeJsonStreaming(process.stdout, rows as unknown as Record<string, unknown>);
     return 0;

@@ -1,4 +1,4 @@
-import { createWriteStream, openSync } from 'node:fs';
+import { createWriteStream, fstatSync, openSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 /**
  * Writes text chunks to a file ('-': stdout) as they are made, gzipped on the way when asked,
  * waiting whenever the stream is full: an export of 100k samples never exists as one string.
- * A failure is said in words with a code (not a raw errno text).
+ * A failure is said in words with a code (not a raw errno text), and removes the file begun.
  */
 export async function writeChunks(
   chunks: Iterable<string>,
@@ -14,6 +14,8 @@ export async function writeChunks(
   gzip: boolean,
 ): Promise<void> {
   let target: Writable;
+  /** a regular file this export made or emptied: removed after a failure (not /dev/full) */
+  let removable = false;
   if (output === '-') {
     target = process.stdout;
   } else {
@@ -21,6 +23,7 @@ export async function writeChunks(
     let fd: number;
     try {
       fd = openSync(output, 'w');
+      removable = fstatSync(fd).isFile();
     } catch (error) {
       throw writeError(output, error);
     }
@@ -42,6 +45,11 @@ export async function writeChunks(
     await (piped ?? once(target, 'finish'));
     if (failure) throw failure;
   } catch (error) {
+    // no half export is left that looks like a whole one (what went to stdout stays written)
+    if (target !== process.stdout) {
+      target.destroy();
+      if (removable) rmSync(output, { force: true });
+    }
     throw writeError(output, failure ?? error);
   }
 }

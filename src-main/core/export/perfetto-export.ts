@@ -55,8 +55,12 @@ export function* perfettoJsonChunks(
 ): Generator<string, void, void> {
   const text = new EventsText();
   for (const events of perfettoEventBatches(files)) {
-    text.add(events);
-    if (text.length >= chunkChars) yield text.take();
+    // checked per event: one row of a single-process trace is millions of events, more text
+    // than a string can hold
+    for (const event of events) {
+      text.add(event);
+      if (text.length >= chunkChars) yield text.take();
+    }
   }
   yield text.end();
 }
@@ -77,12 +81,14 @@ export class PerfettoJsonWriter {
     private readonly write: (text: string) => void,
     private readonly chunkChars = 1 << 20,
   ) {
-    this.text.add(processEvents(name, 1));
+    for (const event of processEvents(name, 1)) this.text.add(event);
   }
 
   row(row: Row): void {
-    this.text.add(rowEvents(row, 1, ++this.tid, this.origin, this.ids));
-    if (this.text.length >= this.chunkChars) this.write(this.text.take());
+    for (const event of rowEvents(row, 1, ++this.tid, this.origin, this.ids)) {
+      this.text.add(event);
+      if (this.text.length >= this.chunkChars) this.write(this.text.take());
+    }
   }
 
   end(): void {
@@ -113,11 +119,9 @@ class EventsText {
     return this.text.length;
   }
 
-  add(events: TraceEvent[]): void {
-    for (const event of events) {
-      this.text += (this.first ? '' : ',') + JSON.stringify(event);
-      this.first = false;
-    }
+  add(event: TraceEvent): void {
+    this.text += (this.first ? '' : ',') + JSON.stringify(event);
+    this.first = false;
   }
 
   /** the text so far, which is then no longer kept */

@@ -112,13 +112,46 @@ describe('bad gzip files are coded errors', () => {
     const zeros = new Uint8Array(gzipSync(new Uint8Array(1_000_000)));
     const error = errorOf(() => gunzipIfGzip(bytesSource('bomb.gz', zeros), 100_000));
     expect(error.code).toBe('gzip/too-large');
-    expect(error.message).toContain('the file inflates past 100000 bytes');
+    expect(error.message).toContain('100000 bytes');
   });
 
-  it('the limit: 200 times the compressed size, at least 64 MiB', () => {
+  it('the limit: 200 times the compressed size, at least 64 MiB, at most 1 GiB', () => {
     expect(MAX_INFLATE_RATIO).toBe(200);
     expect(inflateLimit(1000)).toBe(INFLATE_FLOOR_BYTES);
     expect(inflateLimit(1_000_000)).toBe(200_000_000);
+    // issue 49: 14.3 MB inflating 140x (2 GB) was under the ratio and took 2.2 GB
+    expect(inflateLimit(14_300_000)).toBe(1024 * 1024 * 1024);
+  });
+
+  it('a file whose trailer states more than the limit stops inflating at 64 MiB', () => {
+    // 100 MiB of zeros: about 100 KB, stating 104857600 bytes, over a limit of 80 MiB
+    const zeros = new Uint8Array(gzipSync(new Uint8Array(100 * 1024 * 1024)));
+    let inflated = 0;
+    const error = errorOf(() =>
+      gunzipIfGzip(
+        {
+          ...bytesSource('stated.gz', zeros),
+          read: (offset, length) => {
+            if (offset !== zeros.length - 4) inflated = Math.max(inflated, offset);
+            return zeros.subarray(offset, offset + length);
+          },
+        },
+        80 * 1024 * 1024,
+      ),
+    );
+    expect(error.code).toBe('gzip/too-large');
+    expect(error.message).toContain('states it inflates to 104857600 bytes');
+    expect(error.message).toContain('gunzip it and open the inflated file');
+    // stopped well before the end of the compressed bytes (about 64 of its 100 MiB)
+    expect(inflated).toBeLessThan(zeros.length * 0.8);
+  });
+
+  it('a trailer that understates is caught while inflating', () => {
+    const zeros = new Uint8Array(gzipSync(new Uint8Array(1_000_000)));
+    zeros.set([1, 0, 0, 0], zeros.length - 4);
+    const error = errorOf(() => gunzipIfGzip(bytesSource('liar.gz', zeros), 100_000));
+    expect(error.code).toBe('gzip/too-large');
+    expect(error.message).toContain('the file inflates past 100000 bytes');
   });
 });
 

@@ -3,10 +3,18 @@ import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import {
   asyncOverlap,
   asyncSameId,
+  deepChromeArgs,
+  deepTimelineFields,
   flowFanout,
+  hugeChromeTs,
+  longThreadName,
   nestedFlows,
+  timelineHugeSequence,
+  timelineLongLine,
   timelineOverlap,
 } from '../../bench/hostile-writers.mjs';
+import { exportTrace } from '../../../src-main/core/export/export-trace';
+import { slimeDump } from './container-writers';
 import type { HostileCase } from './corpus';
 
 /**
@@ -103,6 +111,137 @@ export const READER_CASES: HostileCase[] = [
       },
     },
     maxMs: 20_000,
+  },
+  {
+    id: 'timeline-long-line',
+    issue: '49.4',
+    why: 'a 100 MB line in a trainer timeline took 3.37 GB as one string; past 16 MiB it is skipped unread',
+    name: 'long-line.jsonl',
+    make: () => {
+      const parts = [...timelineLongLine(17 * 1024 * 1024)].map((p) => Buffer.from(p));
+      return new Uint8Array(Buffer.concat(parts));
+    },
+    expect: {
+      opens: (t) => {
+        equal(t.summary.spans, 2);
+        equal(t.summary.skippedLines.count, 1);
+        equal(t.summary.skippedLines.examples[0].reason.startsWith('longer than 16 MiB'), true);
+      },
+    },
+    maxMs: 15_000,
+  },
+  {
+    id: 'chrome-long-thread-name',
+    issue: '49.4',
+    why: "a 1 MB thread name, repeated as every item's lane label, made rows fail after 2 GB",
+    name: 'long-name.json',
+    make: () => text(longThreadName(1_000_000, 2000)),
+    expect: {
+      opens: (t) => {
+        const row = unpackRow(t.rows[0]);
+        equal(row.items.length, 2000);
+        equal(
+          row.items.every((i) => (i.lane_label ?? '').length < 1100),
+          true,
+        );
+        equal(t.summary.notices.includes('1 name longer than 1000 characters: cut'), true);
+      },
+    },
+  },
+  {
+    id: 'chrome-deep-args',
+    issue: '49.5',
+    why: 'args nested 5,000 deep made rows and export fail with "Maximum call stack size exceeded"',
+    name: 'deep-args.json',
+    make: () => text(deepChromeArgs(5000)),
+    expect: {
+      opens: (t) => {
+        equal(t.summary.spans, 2);
+        equal(
+          t.summary.notices.includes('1 value in args nested deeper than 32 levels: cut to a note'),
+          true,
+        );
+        // what overflowed before: the export (JSON.stringify of the args) and the rows' JSON
+        equal(exportTrace(t, 'perfetto', 'deep.json').bytes.length > 0, true);
+        equal(
+          JSON.stringify(unpackRow(t.rows[0])).includes('[nested deeper than 32 levels]'),
+          true,
+        );
+      },
+    },
+  },
+  {
+    id: 'timeline-deep-fields',
+    issue: '49.5',
+    why: 'trainer fields nested 5,000 deep made rows and export fail with no code',
+    name: 'deep-fields.jsonl',
+    make: () => text(deepTimelineFields(5000)),
+    expect: {
+      opens: (t) => {
+        equal(t.summary.spans, 2);
+        equal(
+          t.summary.notices.includes('1 value nested deeper than 32 levels: cut to a note'),
+          true,
+        );
+        equal(exportTrace(t, 'perfetto', 'deep.json').bytes.length > 0, true);
+        equal(
+          JSON.stringify(unpackRow(t.rows[0])).includes('[nested deeper than 32 levels]'),
+          true,
+        );
+      },
+    },
+  },
+  {
+    id: 'slime-self-containing-attrs',
+    issue: '49.5',
+    why: "span attrs that contain themselves overflowed summary's attribute conversion (rows said pickle/cycle)",
+    name: 'self-attrs.pt',
+    make: () =>
+      slimeDump((w) => {
+        w.op(0x5d, 0x7d, 0x28).str('trace').op(0x7d, 0x28).str('events').op(0x5d, 0x7d, 0x28);
+        w.str('type').str('span_start').str('ts').float(1).str('span_id').str('a');
+        // attrs = {}; attrs["self"] = attrs (memo 0)
+        w.str('attrs').op(0x7d).memoize().str('self').get(0).op(0x73);
+        w.op(0x75, 0x61, 0x75, 0x75, 0x61);
+      }),
+    expect: { code: 'pickle/cycle' },
+  },
+  {
+    id: 'chrome-ts-1.7e308',
+    issue: '49.10',
+    why: 'a ts of 1.7e308 printed "duration Infinity s" and exported "ts":null; it is skipped and said',
+    name: 'huge-ts.json',
+    make: () => text(hugeChromeTs()),
+    expect: {
+      opens: (t) => {
+        equal(t.summary.spans, 1);
+        // the one slice left, 5 us long: the axis is that slice's, not 1.7e302 s
+        equal(Math.round(t.rows[0].duration * 1e9), 5000);
+        equal(
+          t.summary.notices[0],
+          '1 event skipped: event 1 (byte 75) (ph X) has a ts out of range (1.7e+308 us)',
+        );
+        const exported = Buffer.from(exportTrace(t, 'perfetto', 'x.json').bytes).toString('utf8');
+        equal(exported.includes('"ts":null') || exported.includes('"dur":null'), false);
+        equal(exported.includes('"ts":0,'), true);
+      },
+    },
+  },
+  {
+    id: 'timeline-sequence-1.7e308',
+    issue: '49.10',
+    why: 'sequence_id 1.7e308 on two ranks printed "Infinity" holes; such an id reads as missing',
+    name: 'huge-sequence.jsonl',
+    make: () => text(timelineHugeSequence()),
+    expect: {
+      opens: (t) => {
+        equal(t.summary.spans, 4);
+        equal(
+          t.summary.notices.some((n) => n.includes('Infinity') || n.includes('holes')),
+          false,
+        );
+      },
+    },
   },
 ];
 

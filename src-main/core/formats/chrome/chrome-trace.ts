@@ -115,4 +115,8 @@ export interface ChromeTrace {
   otherPhases: Map<string, number>;
   displayTimeUnit: string | null;
   unclosedArray: boolean;
+  /** values in args nested too deep, replaced by a note (model/cut-deep-values) */
+  deepValuesCut: number;
+  /** event, thread and process names longer than MAX_NAME_CHARS, cut */
+  namesCut: number;
 }

@@ -1,13 +1,14 @@
 import { packRows } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { countOf } from '../../model/count-of';
+import { MAX_VALUE_DEPTH } from '../../model/cut-deep-values';
 import { nestByTime } from '../../rows/nest-by-time';
 import { packBlocks } from '../../rows/pack-blocks';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { bindFlows } from './bind-flows';
 import { buildChromeRows } from './build-chrome-rows';
 import type { ChromeSlice, ChromeTrace } from './chrome-trace';
-import { importTraceEvents } from './import-trace-events';
+import { importTraceEvents, MAX_NAME_CHARS } from './import-trace-events';
 import { sniffChromeTrace } from './sniff-chrome-trace';
 import { NO_SAMPLES } from '../../model/sample-facts';
 
@@ -107,6 +108,16 @@ function noticesOf(trace: ChromeTrace, unboundFlows: number): string[] {
   if (trace.otherPhases.size > 0) {
     const phases = [...trace.otherPhases].map(([ph, n]) => `${n} ph ${ph}`).join(', ');
     notices.push(`events not drawn: ${phases}`);
+  }
+  if (trace.deepValuesCut > 0) {
+    notices.push(
+      `${countOf(trace.deepValuesCut, 'value')} in args nested deeper than ${MAX_VALUE_DEPTH} levels: cut to a note`,
+    );
+  }
+  if (trace.namesCut > 0) {
+    notices.push(
+      `${countOf(trace.namesCut, 'name')} longer than ${MAX_NAME_CHARS} characters: cut`,
+    );
   }
   if (trace.unclosedArray) notices.push('the event array is not closed (a writer that stopped)');
   if (trace.displayTimeUnit !== null) {

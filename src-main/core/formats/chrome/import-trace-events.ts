@@ -10,6 +10,8 @@ import type {
   ChromeTrace,
 } from './chrome-trace';
 import { scanTraceJson } from './scan-trace-json';
+import { cutDeepValues } from '../../model/cut-deep-values';
+import { timeInRange } from '../../model/time-range';
 
 export interface ImportOptions {
   onProgress?: (bytesRead: number, events: number) => void;
@@ -17,6 +19,9 @@ export interface ImportOptions {
   /** every top-level key beside traceEvents (Kineto's distributedInfo, baseTimeNanoseconds) */
   onMetadata?: (key: string, value: unknown) => void;
 }
+
+/** Names longer than this are cut (see EventImporter.cut). */
+export const MAX_NAME_CHARS = 1000;
 
 /** How many skipped events are named in the notice. */
 const SKIP_EXAMPLES = 5;
@@ -40,6 +45,8 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     otherPhases: new Map(),
     displayTimeUnit: null,
     unclosedArray: false,
+    deepValuesCut: 0,
+    namesCut: 0,
   };
   const importer = new EventImporter(trace);
   const skip = (index: number, offset: number, reason: string) => {
@@ -141,6 +148,7 @@ class EventImporter {
     if (!isObject(value)) return 'is not an object';
     const ph = value.ph;
     if (typeof ph !== 'string' || ph === '') return 'has no ph';
+    if (isObject(value.args)) this.trace.deepValuesCut += cutDeepValues(value.args);
     const pid = value.pid === undefined ? 0 : idOf(value.pid);
     const tid = value.tid === undefined ? pid : idOf(value.tid);
     if (pid === null || tid === null)
@@ -148,12 +156,15 @@ class EventImporter {
     if (ph === 'M') return this.addMetadata(value, pid, tid);
     const ts = microseconds(value.ts);
     if (ts === null) return `(ph ${ph}) has no ts`;
+    if (!timeInRange(ts / 1e6)) return `(ph ${ph}) has a ts out of range (${ts} us)`;
     const name = this.intern(
-      typeof value.name === 'string'
-        ? value.name
-        : value.name === undefined
-          ? ''
-          : String(value.name),
+      this.cut(
+        typeof value.name === 'string'
+          ? value.name
+          : value.name === undefined
+            ? ''
+            : String(value.name),
+      ),
     );
     const cat = typeof value.cat === 'string' ? this.intern(value.cat) : null;
     const process = this.process(pid);
@@ -161,7 +172,8 @@ class EventImporter {
     switch (ph) {
       case 'X': {
         const dur = value.dur === undefined ? null : microseconds(value.dur);
-        if (value.dur !== undefined && (dur === null || dur < 0)) return `(ph X) has a bad dur`;
+        if (value.dur !== undefined && (dur === null || dur < 0 || !timeInRange((ts + dur) / 1e6)))
+          return `(ph X) has a bad dur`;
         const thread = this.thread(process, tid);
         const slice = this.slice(
           name,
@@ -276,16 +288,17 @@ class EventImporter {
     const process = this.process(pid);
     switch (event.name) {
       case 'process_name':
-        process.name = args.name === undefined ? null : String(args.name);
+        process.name = args.name === undefined ? null : this.cut(String(args.name));
         return null;
       case 'process_labels':
-        process.labels = args.labels === undefined ? null : String(args.labels);
+        process.labels = args.labels === undefined ? null : this.cut(String(args.labels));
         return null;
       case 'process_sort_index':
         process.sortIndex = typeof args.sort_index === 'number' ? args.sort_index : null;
         return null;
       case 'thread_name':
-        this.thread(process, tid).name = args.name === undefined ? null : String(args.name);
+        this.thread(process, tid).name =
+          args.name === undefined ? null : this.cut(String(args.name));
         return null;
       case 'thread_sort_index':
         this.thread(process, tid).sortIndex =
@@ -368,6 +381,17 @@ class EventImporter {
     let only = this.catOnly.get(cat);
     if (!only) this.catOnly.set(cat, (only = Object.freeze({ cat }) as Attrs));
     return only;
+  }
+
+  /**
+   * A name (of an event, a thread, a process) cut to MAX_NAME_CHARS, counted: every item of a
+   * thread repeats its lane label in rows and exports, and a 1 MB thread name made `rows` fail
+   * with "Invalid string length" after 2 GB.
+   */
+  private cut(name: string): string {
+    if (name.length <= MAX_NAME_CHARS) return name;
+    this.trace.namesCut++;
+    return `${name.slice(0, MAX_NAME_CHARS)}...<truncated:${name.length - MAX_NAME_CHARS}>`;
   }
 
   private intern(text: string): string {

@@ -259,6 +259,10 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         ? { start: itemStart, end: cursor.abs(end), memoSize: itemMemoSize }
         : null;
     itemDict = null;
+    // the item leaves now, before STOP checks the whole value: a cycle or a path too deep in
+    // it must be found here (a sample that contains itself overflowed the stack of summary's
+    // attribute conversion, where rows answered pickle/cycle). Each container is checked once.
+    if (sharedContainers) checkGraph(item, fail);
     stack[p] = options.onListItem!(list, index, item, forgetFinished, at);
   };
   /**
@@ -392,10 +396,17 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           byteLength: cursor.abs(cursor.offset) - cursor.abs(target.startOffset),
         };
         target.items = null;
-      } else if (options.onAppend?.(list, stack.length - 1, forgetFinished) === true) {
-        if (options.onListItem && watched !== target) {
-          watched = target;
-          nextWatchedItem = list.length;
+      } else if (options.onAppend) {
+        // the list is read (samples turned to rows) before STOP checks the whole value: its new
+        // items are checked for cycles and depth now (each container once)
+        if (sharedContainers) {
+          for (let k = list.length - items.length; k < list.length; k++) checkGraph(list[k], fail);
+        }
+        if (options.onAppend(list, stack.length - 1, forgetFinished) === true) {
+          if (options.onListItem && watched !== target) {
+            watched = target;
+            nextWatchedItem = list.length;
+          }
         }
       }
       void startOffset;

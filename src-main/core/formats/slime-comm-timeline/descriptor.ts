@@ -6,6 +6,8 @@ import { LaneEnds } from '../../rows/lane-ends';
 import { buildTimelineRows } from './build-timeline-rows';
 import { parseTimelineRecords, sniffTimeline } from './parse-timeline-records';
 import { NO_SAMPLES } from '../../model/sample-facts';
+import { countOf } from '../../model/count-of';
+import { MAX_VALUE_DEPTH } from '../../model/cut-deep-values';
 
 /**
  * slime's trainer communication timeline (`--communication-timeline`, TRACE_MODEL section 7):
@@ -60,6 +62,11 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
     const first = read.skippedLines.examples[0];
     notices.push(
       `${read.skippedLines.count} lines skipped (first: line ${first.line} ${first.reason})`,
+    );
+  }
+  if (read.deepValuesCut > 0) {
+    notices.push(
+      `${countOf(read.deepValuesCut, 'value')} nested deeper than ${MAX_VALUE_DEPTH} levels: cut to a note`,
     );
   }
   return {

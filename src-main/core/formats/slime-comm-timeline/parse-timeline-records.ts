@@ -1,6 +1,8 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
 import type { SkippedLines } from '../../model/file-format';
+import { cutDeepValues } from '../../model/cut-deep-values';
+import { MAX_TIME_SEC, timeInRange } from '../../model/time-range';
 
 /**
  * One line of slime's trainer communication timeline (TRACE_MODEL section 7), as written by
@@ -33,6 +35,8 @@ export interface TimelineRead {
   /** how many sequence_id values are missing in all */
   sequenceHoleCount: number;
   schemaVersions: number[];
+  /** values in records nested too deep, replaced by a note (model/cut-deep-values) */
+  deepValuesCut: number;
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -55,9 +59,21 @@ function recordProblem(value: unknown): string | null {
   const v = value as Record<string, unknown>;
   if (typeof v.operation !== 'string') return 'no operation';
   if (v.record_type !== 'span' && v.record_type !== 'event') return 'record_type not span/event';
-  if (startOf(v) === null) return 'no timestamp';
+  const start = startOf(v);
+  if (start === null) return 'no timestamp';
+  const completion = nsToSec(v.completion_timestamp_ns);
+  if (!timeInRange(start) || (completion !== null && !timeInRange(completion))) {
+    return `a timestamp out of range (over ${MAX_TIME_SEC} s from the epoch)`;
+  }
   return null;
 }
+
+/**
+ * The longest line read: past it a line is skipped unread (its bytes are counted, never held),
+ * so that one runaway record (a 100 MB metadata blob took 3.4 GB as one string and its parse)
+ * costs nothing. slime's records are well under a kilobyte.
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads the JSON lines of one timeline file. A line that is not JSON or not a record is skipped
@@ -76,8 +92,8 @@ export function parseTimelineRecords(
     if (skipped.examples.length < MAX_EXAMPLES) skipped.examples.push({ line, reason });
   };
   const decoder = new TextDecoder();
-  let carry = '';
   let lineNumber = 0;
+  let deepValuesCut = 0;
   const takeLine = (text: string, isLast: boolean) => {
     lineNumber++;
     if (text.trim() === '') return;
@@ -93,22 +109,52 @@ export function parseTimelineRecords(
       skip(lineNumber, problem);
       return;
     }
-    records.push(toRecord(value as Record<string, unknown>, lineNumber));
+    const fields = value as Record<string, unknown>;
+    deepValuesCut += cutDeepValues(fields);
+    records.push(toRecord(fields, lineNumber));
+  };
+  // the line in progress, as the byte pieces of it read so far (not a string grown per chunk)
+  let parts: Uint8Array[] = [];
+  let partsBytes = 0;
+  const lineText = (last: Uint8Array): string => {
+    if (parts.length === 0) return decoder.decode(last);
+    const all = new Uint8Array(partsBytes + last.length);
+    let at = 0;
+    for (const part of parts) {
+      all.set(part, at);
+      at += part.length;
+    }
+    all.set(last, at);
+    return decoder.decode(all);
+  };
+  const endLine = (last: Uint8Array, isLast: boolean) => {
+    const bytes = partsBytes + last.length;
+    if (bytes > MAX_LINE_BYTES) {
+      lineNumber++;
+      skip(
+        lineNumber,
+        `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (${bytes} bytes): not read`,
+      );
+    } else takeLine(lineText(last), isLast);
+    parts = [];
+    partsBytes = 0;
   };
   for (let offset = 0; offset < source.size; offset += CHUNK_BYTES) {
     if (shouldCancel?.()) throw new FormatError('open/cancelled', 'cancelled');
     const bytes = source.read(offset, CHUNK_BYTES);
     let from = 0;
     for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, from)) {
-      takeLine(carry + decoder.decode(bytes.subarray(from, i)), false);
-      carry = '';
+      endLine(bytes.subarray(from, i), false);
       from = i + 1;
     }
-    carry += decoder.decode(bytes.subarray(from), { stream: true });
+    const rest = bytes.subarray(from);
+    // past the longest line only the count of its bytes is kept
+    if (partsBytes + rest.length > MAX_LINE_BYTES) parts = [];
+    else parts.push(rest.slice());
+    partsBytes += rest.length;
     onProgress?.(Math.min(source.size, offset + bytes.length), records.length);
   }
-  carry += decoder.decode();
-  if (carry.trim() !== '') takeLine(carry, true);
+  if (partsBytes > 0) endLine(new Uint8Array(0), true);
   if (records.length === 0) {
     throw new FormatError(
       'slime-comm-timeline/no-records',
@@ -118,6 +164,7 @@ export function parseTimelineRecords(
   }
   return {
     records,
+    deepValuesCut,
     skippedLines: skipped,
     ...holeFields(sequenceHoles(records)),
     schemaVersions: [...new Set(records.map((r) => r.schemaVersion))].sort((a, b) => a - b),
@@ -142,7 +189,12 @@ function toRecord(v: Record<string, unknown>, line: number): TimelineRecord {
     schemaVersion: typeof v.schema_version === 'number' ? v.schema_version : 0,
     role: typeof v.role === 'string' ? v.role : 'trainer',
     rank: typeof v.rank === 'number' ? v.rank : 0,
-    sequenceId: typeof v.sequence_id === 'number' ? v.sequence_id : -1,
+    // ids are counters: one that is not a whole number from 0 to 2^53 (1.7e308 made the holes
+    // count "Infinity") is read as missing
+    sequenceId:
+      Number.isSafeInteger(v.sequence_id) && (v.sequence_id as number) >= 0
+        ? (v.sequence_id as number)
+        : -1,
     operation: v.operation as string,
     recordType,
     startSec,

@@ -12,7 +12,7 @@ export function rankTraceSet(path: string): string[] {
   const isDir = isFolder(path);
   if (isDir === null) return [path];
   const dir = isDir ? path : dirname(path);
-  let names: string[];
+  let names: readonly string[];
   try {
     names = listFolder(dir);
   } catch {
