@@ -1,13 +1,12 @@
 /**
- * Text from a trace made safe for where the CLI prints it. A terminal runs control sequences
- * (ESC, CSI, BEL: a prompt can hold them), so they are shown as escapes (\x1b, \u009b); a
- * spreadsheet runs a cell that starts with = + - @ (or tab, CR) as a formula, so such a cell
- * gets a leading apostrophe, as OWASP's CSV injection advice says.
+ * Text from a trace made safe for a CSV the `sql` command prints: a spreadsheet runs a cell that
+ * starts with = + - @ (or tab, CR) as a formula, so such a cell gets a leading apostrophe, as
+ * OWASP's CSV injection advice says, and control characters are shown as escapes (\x1b).
+ * (A terminal's text: core/bytes/terminal-text.ts.)
  */
 
 // C0 controls but tab and newline, DEL, C1 controls, and the line/paragraph separators
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-const CONTROL_OR_NEWLINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 const escaped = (ch: string) => {
   const code = ch.charCodeAt(0);
@@ -18,11 +17,6 @@ const escaped = (ch: string) => {
     ? `\\x${code.toString(16).padStart(2, '0')}`
     : `\\u${code.toString(16).padStart(4, '0')}`;
 };
-
-/** One line of a terminal table: every control character (newline too) shown escaped. */
-export function terminalText(text: string): string {
-  return text.replace(CONTROL_OR_NEWLINE, escaped);
-}
 
 /** A CSV/TSV cell's text: controls escaped (newlines kept), a formula start defused. */
 export function spreadsheetText(text: string): string {

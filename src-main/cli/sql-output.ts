@@ -1,5 +1,6 @@
 import type { SqlCell, SqlResultColumn } from '../core/api/trace-api';
-import { csvField, terminalText } from './safe-cell-text';
+import { terminalText } from '../core/bytes/terminal-text';
+import { csvField } from './safe-cell-text';
 
 export const SQL_OUTPUT_FORMATS = ['table', 'csv', 'json'] as const;
 export type SqlOutputFormat = (typeof SQL_OUTPUT_FORMATS)[number];

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../../support/fixtures';
-import { csvField, spreadsheetText, terminalText } from '../../../src-main/cli/safe-cell-text';
+import { terminalText } from '../../../src-main/core/bytes/terminal-text';
+import { csvField, spreadsheetText } from '../../../src-main/cli/safe-cell-text';
 import { formatSqlResult } from '../../../src-main/cli/sql-output';
 
 const CLI = resolve(__dirname, '../../../out/main/cli.js');
