@@ -30,7 +30,10 @@ export function useTimelineKeys(enabled: boolean, actions: TimelineKeyActions): 
     };
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
+      // typing is never a timeline key: form fields, and editors that are contenteditable
+      // (the Query panel's CodeMirror, over a run tab's hidden timeline)
       if (target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;
+      if (target?.isContentEditable) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const a = latest.current;
       const key = event.key.toLowerCase();

@@ -61,7 +61,11 @@ test('sort samples by mismatch; the worst one shows its per-token strip and lead
   await sort.selectOption('mismatch');
 
   // the first row is now the worst sample: its figures in details
-  await page.getByTestId('run-sample-row').first().locator('.run-label').click();
+  await page
+    .locator('[data-testid=lane-row][data-group=samples]')
+    .first()
+    .locator('.lane-label-name')
+    .click();
   const details = page.getByTestId('run-details');
   await expect(details).toHaveAttribute('data-kind', 'sample');
   await expect(page.getByTestId('fig-mean-delta')).toHaveText(worst.mean_abs_dlogp.toFixed(4));
