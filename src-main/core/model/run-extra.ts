@@ -1,5 +1,5 @@
 import type { AttrValue } from './row';
-import type { TokenMismatch } from './run-records';
+import type { RequestMetricsRecord, TokenMismatch } from './run-records';
 
 /**
  * A run's joins of train-side dumps and request-metrics logs to its rollout samples, and the
@@ -26,22 +26,24 @@ export interface RunExtraSampleRef {
   rolloutId: AttrValue;
 }
 
-/** One request-metrics record joined to a sample's generate call. */
-export interface RunSampleRequestFigures {
-  /** the metrics file in the run, and the record's row there */
+/** One request-metrics record joined to a sample's generate call: the record's own fields. */
+export interface RunSampleRequestFigures extends Pick<
+  RequestMetricsRecord,
+  | 'rowId'
+  | 'rid'
+  | 'finishType'
+  | 'promptTokens'
+  | 'completionTokens'
+  | 'cachedTokens'
+  | 'cachedDevice'
+  | 'cachedHost'
+  | 'retractions'
+  | 'dpRank'
+  | 'weightVersion'
+  | 'queueSec'
+> {
+  /** the metrics file in the run (the record's row there is rowId) */
   file: number;
-  rowId: number;
-  rid: string;
-  finishType: string | null;
-  promptTokens: number | null;
-  completionTokens: number | null;
-  cachedTokens: number | null;
-  cachedDevice: number | null;
-  cachedHost: number | null;
-  retractions: number;
-  dpRank: number | null;
-  weightVersion: string | null;
-  queueSec: number | null;
   /** slime's generate span end minus the server's request_finished_ts */
   clientOverheadSec: number | null;
 }
