@@ -137,8 +137,9 @@ function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
   const own = gpu.ranks.some((r) => r.clock === 'own');
   return {
     id: `gpu-${gpu.file}`,
-    title: `GPU profile · ${gpu.fileName}`,
-    note: own ? `own clock at ${formatOffset(gpu.offsetSec)}: drag to shift` : 'epoch clock',
+    // the file's name only: the label column is narrow, and the note must show
+    title: `GPU · ${gpu.fileName.split('/').pop() ?? gpu.fileName}`,
+    note: own ? `own clock ${formatOffset(gpu.offsetSec)}` : 'epoch clock',
     shiftable: own,
     rows: gpu.ranks.map(({ row, clock }) => {
       const key = gpuKey(gpu.file, row.rowId);
