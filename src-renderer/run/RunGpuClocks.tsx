@@ -11,6 +11,8 @@ export function RunGpuClocks(props: {
   result: RunResult;
   offsets: ReadonlyMap<number, number>;
   onOffset(file: number, sec: number): void;
+  /** the profiles whose ranks are in the timeline already (fetched) */
+  drawn: (file: number) => boolean;
   /** scroll the timeline to the profile's ranks (under the samples, which may be many) */
   onShow(file: number): void;
 }) {
@@ -31,6 +33,7 @@ export function RunGpuClocks(props: {
               className="run-link-button"
               data-testid="run-gpu-show"
               title="Show its ranks in the timeline"
+              disabled={!props.drawn(file)}
               onClick={() => props.onShow(file)}
             >
               GPU {entry.file.name}

@@ -302,6 +302,7 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
         result={result}
         offsets={gpuOffsets}
         onOffset={setGpuOffset}
+        drawn={(file) => gpuRows.has(file)}
         onShow={(file) => {
           const first = gpuRows.get(file)?.[0];
           if (first) setPicked({ key: gpuKey(file, first.rowId), index: null });

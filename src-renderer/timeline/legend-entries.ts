@@ -58,14 +58,21 @@ export function fileLegendNames(
 ): SpanNameCount[] {
   const kernels = file.gpuProfile?.kernels;
   if (!kernels || kernels.length === 0) return file.spanNames;
+  // the kind of each kernel name; the counts are the file's (every bar drawn), not the
+  // figures' (which leave the last profiler step out)
+  const kindOf = new Map(kernels.map((k) => [k.name, k.kind]));
   const kinds = new Map<string, number>();
-  for (const k of kernels) kinds.set(k.kind, (kinds.get(k.kind) ?? 0) + k.count);
-  const kernelNames = new Set(kernels.map((k) => k.name));
+  const others: SpanNameCount[] = [];
+  for (const n of file.spanNames) {
+    const kind = kindOf.get(n.name);
+    if (kind === undefined) others.push(n);
+    else kinds.set(kind, (kinds.get(kind) ?? 0) + n.count);
+  }
   return [
     ...[...kinds]
       .sort((a, b) => b[1] - a[1])
       .map(([name, count]) => ({ name, count, category: true })),
-    ...file.spanNames.filter((n) => !kernelNames.has(n.name)),
+    ...others,
   ];
 }
 

@@ -127,7 +127,12 @@ test('a GPU profile with baseTimeNanoseconds draws its ranks under the samples o
     /^memory kernels 50\b/,
     /^communication kernels 10\b/,
   ]);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/run-gpu-light.png` });
+  if (SHOTS) {
+    await page.screenshot({ path: `${SHOTS}/run-gpu-light.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${SHOTS}/run-gpu-dark.png` });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
 
   // a kernel on stream 7: its kind, its launch, and its time on the run's clock
   const streamY = await laneY(rank, 'GPU 0 stream 7');
@@ -191,6 +196,12 @@ test('a GPU profile with baseTimeNanoseconds draws its ranks under the samples o
   await page.getByTestId('run-gpu-show').click();
   const rankStart = await fittedStart(rank);
   expect(rankStart - firstSample).toBeCloseTo(1.43, 2);
+  if (SHOTS) {
+    // the rank fitted, a kernel selected: its launch arrow
+    await page.mouse.click(middle, streamY);
+    await page.keyboard.press('f');
+    await page.screenshot({ path: `${SHOTS}/run-gpu-kernel-light.png` });
+  }
 });
 
 test('a GPU profile without baseTimeNanoseconds is on its own clock, shifted by hand', async ({
