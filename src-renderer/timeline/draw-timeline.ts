@@ -43,15 +43,9 @@ export interface DrawOptions {
   idleGaps?: Map<number, IdleGap>;
   /** lane height in CSS pixels (the density control); LANE_HEIGHT by default */
   laneHeight?: number;
-  /** the item under the pointer: its links are drawn even in a row with too many to draw all */
+  /** the item under the pointer: its links are drawn, a GPU kernel's launch arrow too */
   hovered?: { rowId: number; index: number } | null;
 }
-
-/**
- * A row with more links than this in view (a GPU rank: a launch-to-kernel flow per kernel)
- * draws only those of the hovered and the selected item: hundreds of arrows hide the bars.
- */
-export const LINKS_DRAWN_ALL = 24;
 
 export interface HitBox {
   rowId: number;
@@ -442,8 +436,9 @@ function drawCluster(
 
 /**
  * Links between spans of one row, as arrows from the linked (earlier) span's end to the
- * linking span's start, where both are drawn: all of them when there are few, else only those
- * of the focused items (hovered, selected); a focused item's links in the accent colour.
+ * linking span's start, where both are drawn; a focused item's (hovered, selected) in the accent
+ * colour. A link into an item with a category (a GPU kernel from its launch: one per kernel,
+ * thousands per rank, which would hide the bars) is drawn only when one of its ends is focused.
  */
 function drawLinks(
   ctx: DrawContext,
@@ -461,13 +456,13 @@ function drawLinks(
     if (!to) continue;
     for (const target of item.links) {
       const from = boxes.get(target);
-      if (from) pairs.push({ from, to, focused: focus.has(item.index) || focus.has(target) });
+      const focused = focus.has(item.index) || focus.has(target);
+      if (from && (focused || item.category === undefined)) pairs.push({ from, to, focused });
     }
   }
-  const drawn = pairs.length > LINKS_DRAWN_ALL ? pairs.filter((p) => p.focused) : pairs;
   // the focused last, over the others
-  drawn.sort((a, b) => Number(a.focused) - Number(b.focused));
-  for (const { from, to, focused } of drawn) {
+  pairs.sort((a, b) => Number(a.focused) - Number(b.focused));
+  for (const { from, to, focused } of pairs) {
     const colour = focused ? theme.accent : theme.fgMuted;
     ctx.strokeStyle = colour;
     ctx.fillStyle = colour;
@@ -487,5 +482,5 @@ function drawLinks(
     ctx.closePath();
     ctx.fill();
   }
-  return drawn.length;
+  return pairs.length;
 }
