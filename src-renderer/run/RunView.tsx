@@ -93,8 +93,10 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
         }
         const rows = await host.api.getRows(file.fileId, [...order.rowIds]);
         if (role === 'gpu') {
-          // a row per rank: few, all fetched; placed on the run's clock as they are drawn
-          setGpuRows((old) => new Map(old).set(index, rows));
+          // a row per rank: few, all fetched, in the profile's rank order (not by start);
+          // placed on the run's clock as they are drawn
+          const ranks = [...rows].sort((a, b) => a.rowId - b.rowId);
+          setGpuRows((old) => new Map(old).set(index, ranks));
           continue;
         }
         const fileName = shortPath(file.path ?? file.name);

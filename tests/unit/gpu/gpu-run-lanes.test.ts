@@ -81,7 +81,7 @@ describe('kernels carry their kind through the store', () => {
 
 describe('launch-to-kernel flows: drawn when asked', () => {
   const window = { startSec: epochRow.startSec, endSec: epochRow.endSec };
-  const draw = (hovered: { rowId: number; index: number } | null) =>
+  const draw = (hovered: { rowId: number; index: number } | null, hidden = new Set<string>()) =>
     drawTimeline(
       recordingContext().ctx,
       [{ row: epochRow, y: 0, expanded: true, shaded: false, dimmed: false }],
@@ -98,21 +98,28 @@ describe('launch-to-kernel flows: drawn when asked', () => {
           danger: '#f00',
           accent: '#00f',
         },
-        hiddenNames: new Set(),
+        hiddenNames: hidden,
         highlightNames: null,
         selected: null,
         hovered,
       },
-    ).stats.get(epochRow.rowId)!.links;
+    ).stats.get(epochRow.rowId)!;
   it('a rank draws no launch arrow unasked; the hovered kernel its own', () => {
     const linked = epochRow.items.filter((i) => i.links && i.category);
     expect(linked.length).toBeGreaterThan(1000);
-    expect(draw(null)).toBe(0);
+    expect(draw(null).links).toBe(0);
     const kernel = linked[0];
     expect(epochRow.items[kernel.links![0]].name).toMatch(/^cuda/);
-    expect(draw({ rowId: epochRow.rowId, index: kernel.index })).toBe(1);
+    expect(draw({ rowId: epochRow.rowId, index: kernel.index }).links).toBe(1);
     // hovering the launch draws its arrow too
-    expect(draw({ rowId: epochRow.rowId, index: kernel.links![0] })).toBeGreaterThanOrEqual(1);
+    expect(draw({ rowId: epochRow.rowId, index: kernel.links![0] }).links).toBeGreaterThanOrEqual(
+      1,
+    );
+  });
+  it("hiding a kind in the legend hides its kernels: the 10 NCCL kernels' bars go", () => {
+    const all = draw(null).bars;
+    expect(draw(null, new Set(['communication'])).bars).toBe(all - 10);
+    expect(draw(null, new Set(['memory'])).bars).toBe(all - 50);
   });
 });
 
