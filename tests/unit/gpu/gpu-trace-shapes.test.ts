@@ -30,6 +30,9 @@ describe('ns resolution: fractional us, displayTimeUnit "ns", baseTimeNanosecond
     expect(opened.summary.globalStartSec).toBe(1_700_000_000);
   });
   it('reads ts as microseconds whatever displayTimeUnit says (Chrome trace rule)', () => {
+    expect(opened.summary.notices).toContain(
+      'rank 2: displayTimeUnit ns: ts read as microseconds, as the format defines',
+    );
     const gemm = item(row, 'sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x64');
     // epoch seconds as doubles hold a quarter microsecond at 1.7e9 s
     expect(gemm.startSec).toBeCloseTo(20.5e-6, 6);
