@@ -51,7 +51,8 @@ export function LaneLabel(props: {
         }
         onPointerUp={() => (dragX.current = null)}
       >
-        {group.title} <span className="muted">{group.rows.length}</span>
+        <span className="lane-group-name">{group.title}</span>{' '}
+        <span className="muted">{group.rows.length}</span>
         {group.note && (
           <span className="lane-group-note" data-testid="lane-group-note">
             {shift ? '⇔ ' : ''}
