@@ -8,7 +8,8 @@ import { SampleExtraFigures } from '../details/SampleExtraFigures';
 export type RunSelection =
   | { kind: 'sample'; file: number; rowId: number }
   | { kind: 'server'; file: number; rowId: number; rid: string }
-  | { kind: 'trainer'; file: number; rowId: number; index: number };
+  | { kind: 'trainer'; file: number; rowId: number; index: number }
+  | { kind: 'gpu'; file: number; rowId: number; index: number };
 
 type Link = RunResult['joins']['links'][number];
 
@@ -38,11 +39,11 @@ export function RunDetails({
     let live = true;
     if (selection.kind === 'sample') {
       void host.api.getSample(fileId, selection.rowId).then((s) => live && setFields(s.fields));
-    } else if (selection.kind === 'trainer') {
+    } else if (selection.kind === 'trainer' || selection.kind === 'gpu') {
       void host.api.getSpan(fileId, selection.rowId, selection.index).then((s) => {
         if (live)
           setFields({
-            operation: s.name,
+            [selection.kind === 'gpu' ? 'name' : 'operation']: s.name,
             duration: formatSec(s.durationSec),
             ...(s.kind === 'span' ? s.startAttrs : s.startAttrs),
           });
@@ -53,13 +54,17 @@ export function RunDetails({
     };
   }, [host, fileId, selection]);
   if (!selection) {
-    return <p className="muted run-hint">Click a sample, a trainer bar or an unjoined request.</p>;
+    return (
+      <p className="muted run-hint">
+        Click a sample, a trainer or GPU bar, or an unjoined request.
+      </p>
+    );
   }
   const { joins } = result;
-  if (selection.kind === 'trainer') {
+  if (selection.kind === 'trainer' || selection.kind === 'gpu') {
     return (
-      <div data-testid="run-details">
-        <h3>Trainer record</h3>
+      <div data-testid="run-details" data-kind={selection.kind}>
+        <h3>{selection.kind === 'gpu' ? 'GPU profile event' : 'Trainer record'}</h3>
         <FieldTable fields={fields ?? {}} />
       </div>
     );

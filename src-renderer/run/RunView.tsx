@@ -12,6 +12,7 @@ import { shiftRow } from '../timeline/lane-group';
 import { fitWindow } from '../timeline/time-window';
 import { timelineClock } from '../timeline/timeline-clock';
 import {
+  gpuKey,
   laneKeyOf,
   parseLaneKey,
   runLaneGroups,
@@ -19,6 +20,8 @@ import {
   type TrainerRow,
 } from './run-lanes';
 import { RunProgress } from './RunProgress';
+import { RunGpuClocks } from './RunGpuClocks';
+import { gpuProfileLanes } from './run-gpu';
 import { cancelRun } from './open-run';
 import './run.css';
 import { countOf } from '../../src-main/core/model/count-of';
@@ -52,6 +55,11 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   const [views, setViews] = useState<Map<string, RowView>>(new Map());
   const [serverViews, setServerViews] = useState<Map<string, RowView>>(new Map());
   const [opened, setOpened] = useState<Set<string>>(new Set());
+  /** each GPU profile's rank rows as fetched (seconds from the file's start), by file */
+  const [gpuRows, setGpuRows] = useState<Map<number, RowView[]>>(new Map());
+  /** where each own-clock GPU profile starts, seconds on the run's clock (set by hand) */
+  const [gpuOffsets, setGpuOffsets] = useState<Map<number, number>>(new Map());
+  const [gpuCollapsed, setGpuCollapsed] = useState<Set<string>>(new Set());
   const [picked, setPicked] = useState<LaneSelection | null>(null);
   const [staleOnly, setStaleOnly] = useState(false);
   /** the Query panel in place of the plot: SQL over every file of the run */
@@ -72,7 +80,8 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   useEffect(() => {
     const fresh = [...result.files.entries()].filter(
       ([, { file, role }]) =>
-        (role === 'samples' || role === 'trainer') && !asked.current.has(file.fileId),
+        (role === 'samples' || role === 'trainer' || role === 'gpu') &&
+        !asked.current.has(file.fileId),
     );
     for (const [, { file }] of fresh) asked.current.add(file.fileId);
     void (async () => {
@@ -83,6 +92,13 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
           continue;
         }
         const rows = await host.api.getRows(file.fileId, [...order.rowIds]);
+        if (role === 'gpu') {
+          // a row per rank: few, all fetched, in the profile's rank order (not by start);
+          // placed on the run's clock as they are drawn
+          const ranks = [...rows].sort((a, b) => a.rowId - b.rowId);
+          setGpuRows((old) => new Map(old).set(index, ranks));
+          continue;
+        }
         const fileName = shortPath(file.path ?? file.name);
         const lanes = rows.map((row) => ({
           file: index,
@@ -172,14 +188,39 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
     const parsed = parseLaneKey(key);
     if (parsed?.kind === 's')
       open(parsed.file, parsed.rowId, !opened.has(keyOf(parsed.file, parsed.rowId)));
+    if (parsed?.kind === 'g')
+      setGpuCollapsed((old) => {
+        const next = new Set(old);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      });
   };
   const select = (selection: RunSelection | null) =>
     setPicked(selection ? { key: laneKeyOf(selection), index: null } : null);
 
-  const groups = useMemo(
-    () => runLaneGroups({ trainer, samples: shown, views, serverViews, linksBySample, opened }),
-    [trainer, shown, views, serverViews, linksBySample, opened],
+  const gpu = useMemo(
+    () =>
+      [...gpuRows].map(([file, rows]) =>
+        gpuProfileLanes({
+          file,
+          fileName: shortPath(result.files[file].file.path ?? result.files[file].file.name),
+          summary: result.files[file].file,
+          rows,
+          fileShiftSec: shiftOf(file),
+          offsetSec: gpuOffsets.get(file) ?? 0,
+          collapsed: gpuCollapsed,
+        }),
+      ),
+    [gpuRows, result, shiftOf, gpuOffsets, gpuCollapsed],
   );
+  const groups = useMemo(
+    () =>
+      runLaneGroups({ trainer, samples: shown, views, serverViews, linksBySample, opened, gpu }),
+    [trainer, shown, views, serverViews, linksBySample, opened, gpu],
+  );
+  const setGpuOffset = (file: number, sec: number) =>
+    setGpuOffsets((old) => new Map(old).set(file, sec));
   const fit = useMemo(
     () => fitWindow(0, extent.endSec - extent.startSec, 0.01),
     [extent.startSec, extent.endSec],
@@ -259,6 +300,16 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
           </>
         ) : null}
       </header>
+      <RunGpuClocks
+        result={result}
+        offsets={gpuOffsets}
+        onOffset={setGpuOffset}
+        drawn={(file) => gpuRows.has(file)}
+        onShow={(file) => {
+          const first = gpuRows.get(file)?.[0];
+          if (first) setPicked({ key: gpuKey(file, first.rowId), index: null });
+        }}
+      />
       <div className="run-body">
         {querying && (
           <QueryPanel
@@ -279,6 +330,11 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
             onSelect={setPicked}
             onNeedRows={needRows}
             onToggleRow={toggle}
+            onShiftGroup={(groupId, deltaSec) => {
+              const file = Number(groupId.replace(/^gpu-/, ''));
+              // moves come faster than renders: each adds to the latest offset
+              setGpuOffsets((old) => new Map(old).set(file, (old.get(file) ?? 0) + deltaSec));
+            }}
           />
         </div>
         <aside className="run-side">

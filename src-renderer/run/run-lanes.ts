@@ -9,10 +9,11 @@ import { keyOf, type SampleRowRef } from './run-model';
 export type RunSelection =
   | { kind: 'sample'; file: number; rowId: number }
   | { kind: 'server'; file: number; rowId: number; rid: string }
-  | { kind: 'trainer'; file: number; rowId: number; index: number };
+  | { kind: 'trainer'; file: number; rowId: number; index: number }
+  | { kind: 'gpu'; file: number; rowId: number; index: number };
 
 // The run tab's lane groups: its trainer processes, then its samples, each sample's SGLang
-// requests under it when opened. Keys say which file and row a lane row is (and a request's
+// requests under it when opened, then each GPU profile's ranks. Keys say which file and row a lane row is (and a request's
 // rid), so a selection in the timeline maps back to the run's own selection and back.
 
 type Link = RunResult['joins']['links'][number];
@@ -28,15 +29,16 @@ export interface TrainerRow {
 
 export const trainerKey = (file: number, rowId: number) => `t:${file}:${rowId}`;
 export const sampleKey = (file: number, rowId: number) => `s:${file}:${rowId}`;
+export const gpuKey = (file: number, rowId: number) => `g:${file}:${rowId}`;
 export const serverKey = (link: { server: { file: number; rowId: number }; rid: string }) =>
   `v:${link.server.file}:${link.server.rowId}:${link.rid}`;
 
 /** What a lane row's key names: its kind, file and row (and a request's rid). */
 export function parseLaneKey(
   key: string,
-): { kind: 't' | 's' | 'v'; file: number; rowId: number; rid: string } | null {
+): { kind: 't' | 's' | 'v' | 'g'; file: number; rowId: number; rid: string } | null {
   const [kind, file, rowId, ...rid] = key.split(':');
-  if (kind !== 't' && kind !== 's' && kind !== 'v') return null;
+  if (kind !== 't' && kind !== 's' && kind !== 'v' && kind !== 'g') return null;
   return { kind, file: Number(file), rowId: Number(rowId), rid: rid.join(':') };
 }
 
@@ -47,13 +49,17 @@ export function runSelectionOf(key: string, index: number | null): RunSelection 
   const { kind, file, rowId, rid } = parsed;
   if (kind === 's') return { kind: 'sample', file, rowId };
   if (kind === 'v') return { kind: 'server', file, rowId, rid };
-  return index === null ? null : { kind: 'trainer', file, rowId, index };
+  if (index === null) return null;
+  return kind === 'g'
+    ? { kind: 'gpu', file, rowId, index }
+    : { kind: 'trainer', file, rowId, index };
 }
 
 /** The lane row a run selection shows as selected. */
 export function laneKeyOf(selection: RunSelection): string {
   if (selection.kind === 'sample') return sampleKey(selection.file, selection.rowId);
   if (selection.kind === 'trainer') return trainerKey(selection.file, selection.rowId);
+  if (selection.kind === 'gpu') return gpuKey(selection.file, selection.rowId);
   return serverKey({ server: selection, rid: selection.rid });
 }
 
@@ -65,6 +71,8 @@ export function runLaneGroups(input: {
   serverViews: Map<string, RowView>;
   linksBySample: Map<string, Link[]>;
   opened: Set<string>;
+  /** GPU profiles of the run, each a group of its ranks; absent: none */
+  gpu?: GpuProfileLanes[];
 }): LaneGroup[] {
   const trainer: LaneRow[] = input.trainer.map((t) => ({
     key: trainerKey(t.file, t.row.rowId),
@@ -109,5 +117,49 @@ export function runLaneGroups(input: {
   return [
     { id: 'trainer', title: 'Trainer', rows: trainer },
     { id: 'samples', title: 'Samples', rows: samples },
+    ...(input.gpu ?? []).map(gpuLaneGroup),
   ];
+}
+
+/** A GPU profile of a run: its ranks' rows, on the run's clock, and how each got there. */
+export interface GpuProfileLanes {
+  file: number;
+  fileName: string;
+  /** the rank rows, on the run's clock (epoch ranks placed, own-clock ranks shifted by hand) */
+  ranks: { row: RowView; clock: 'epoch' | 'own' }[];
+  /** where the own-clock ranks' start is put, seconds on the run's clock */
+  offsetSec: number;
+  /** rank rows shown as one lane (by key) */
+  collapsed: ReadonlySet<string>;
+}
+
+function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
+  const own = gpu.ranks.some((r) => r.clock === 'own');
+  return {
+    id: `gpu-${gpu.file}`,
+    // the file's name only: the label column is narrow, and the note must show
+    title: `GPU · ${gpu.fileName.split('/').pop() ?? gpu.fileName}`,
+    note: own ? `own clock ${formatOffset(gpu.offsetSec)}` : 'epoch clock',
+    shiftable: own,
+    rows: gpu.ranks.map(({ row, clock }) => {
+      const key = gpuKey(gpu.file, row.rowId);
+      const open = !gpu.collapsed.has(key);
+      return {
+        key,
+        label: row.source ?? `rank row ${row.rowId}`,
+        detail: clock === 'epoch' ? 'epoch clock' : 'own clock',
+        title: `${row.source ?? ''} (${gpu.fileName}): ${clock === 'epoch' ? "on the epoch clock (the trace's baseTimeNanoseconds)" : 'on its own clock, shifted by hand'}`,
+        laneCount: row.laneCount,
+        row,
+        expanded: open,
+        opens: row.laneCount > 1 ? (open ? 'open' : 'closed') : undefined,
+        mark: clock,
+      };
+    }),
+  };
+}
+
+/** An own-clock profile's place on the run's clock: "+1.250 s". */
+export function formatOffset(sec: number): string {
+  return `${sec < 0 ? '−' : '+'}${Math.abs(sec).toFixed(3)} s`;
 }

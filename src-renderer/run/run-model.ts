@@ -47,11 +47,23 @@ export function sampleRows(result: RunResult, orders: Map<number, ShownOrder>): 
   return rows.sort((a, b) => a.startSec - b.startSec);
 }
 
-/** The run's extent on the wall clock (epoch seconds) over all its files. */
+/**
+ * Whether a file's times are on the epoch clock, as a run's are: not a GPU profile with a rank
+ * on its own clock (no baseTimeNanoseconds: its times are the profiler's, placed by hand).
+ */
+export function onEpochClock(entry: RunResult['files'][number]): boolean {
+  return (
+    entry.role !== 'gpu' || (entry.file.gpuProfile?.ranks ?? []).every((r) => r.clock === 'epoch')
+  );
+}
+
+/** The run's extent on the wall clock (epoch seconds) over all its files on that clock. */
 export function runExtent(result: RunResult): { startSec: number; endSec: number } {
   let startSec = Infinity;
   let endSec = -Infinity;
-  for (const { file } of result.files) {
+  for (const entry of result.files) {
+    if (!onEpochClock(entry)) continue;
+    const { file } = entry;
     if (file.globalStartSec !== null) startSec = Math.min(startSec, file.globalStartSec);
     if (file.globalEndSec !== null) endSec = Math.max(endSec, file.globalEndSec);
   }

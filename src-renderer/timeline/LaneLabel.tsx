@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import type { RowDrawStats } from './draw-timeline';
 import type { LaneEntry } from './lane-group';
 import { laneNames } from './lane-names';
@@ -17,17 +18,47 @@ export function LaneLabel(props: {
   stats: RowDrawStats | undefined;
   onSelect(): void;
   onToggle(): void;
+  /** a shiftable group's title dragged by `dx` pixels (since the last call) */
+  onShift?(dx: number): void;
 }) {
   const { entry } = props;
+  const dragX = useRef<number | null>(null);
   if (entry.kind === 'header') {
+    const { group } = entry;
+    const shift = group.shiftable ? props.onShift : undefined;
     return (
       <div
-        className="lane-group-title"
+        className={`lane-group-title${shift ? ' shiftable' : ''}`}
         data-testid="lane-group"
-        data-group={entry.group.id}
+        data-group={group.id}
+        title={shift ? 'Drag left or right to move these rows in time' : undefined}
         style={{ top: props.top, height: props.height }}
+        onPointerDown={
+          shift &&
+          ((event) => {
+            event.currentTarget.setPointerCapture(event.pointerId);
+            dragX.current = event.clientX;
+          })
+        }
+        onPointerMove={
+          shift &&
+          ((event) => {
+            if (dragX.current === null) return;
+            const dx = event.clientX - dragX.current;
+            dragX.current = event.clientX;
+            if (dx !== 0) shift(dx);
+          })
+        }
+        onPointerUp={() => (dragX.current = null)}
       >
-        {entry.group.title} <span className="muted">{entry.group.rows.length}</span>
+        <span className="lane-group-name">{group.title}</span>{' '}
+        <span className="muted">{group.rows.length}</span>
+        {group.note && (
+          <span className="lane-group-note" data-testid="lane-group-note">
+            {shift ? '⇔ ' : ''}
+            {group.note}
+          </span>
+        )}
       </div>
     );
   }
@@ -41,8 +72,10 @@ export function LaneLabel(props: {
       data-group={entry.group.id}
       data-key={row.key}
       data-mark={row.mark ?? ''}
+      data-expanded={row.expanded ? 'true' : 'false'}
       data-lanes={row.laneCount}
       data-bars={props.stats?.bars ?? ''}
+      data-links={props.stats?.links ?? ''}
       data-labels={props.stats?.labels ?? ''}
       data-pd-segments={props.stats?.pdSegments ?? ''}
       title={row.title ?? [row.label, row.detail].filter(Boolean).join(' · ')}

@@ -14,6 +14,7 @@ import { phaseAt } from './pd-segments';
 import { steppedItem } from './item-steps';
 import { TimeAxis, AXIS_HEIGHT } from './TimeAxis';
 import { TimelineTooltip } from './TimelineTooltip';
+import { useHovered } from './use-hovered';
 import { LaneLabel } from './LaneLabel';
 import { Legend } from './Legend';
 import './timeline.css';
@@ -45,6 +46,8 @@ export function LaneTimeline(props: {
   /** rows in view without their items yet */
   onNeedRows(keys: string[]): void;
   onToggleRow(key: string): void;
+  /** a shiftable group's title dragged: move its rows by `deltaSec` */
+  onShiftGroup?(groupId: string, deltaSec: number): void;
   keyboard?: boolean;
 }) {
   const { groups, fit, windowKey, clock, selected, keyboard = true } = props;
@@ -55,6 +58,7 @@ export function LaneTimeline(props: {
   const [size, setSize] = useState({ width: 800, height: 400 });
   const [scrollTop, setScrollTop] = useState(0);
   const [hover, setHover] = useState<{ x: number; y: number; hit: HitBox | null } | null>(null);
+  const hovered = useHovered(hover?.hit ?? null);
   const [hiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
   const [highlightNames, setHighlightNames] = useState<string[] | null>(null);
   const [stats, setStats] = useState<Map<number, RowDrawStats>>(new Map());
@@ -136,6 +140,7 @@ export function LaneTimeline(props: {
       hiddenNames,
       highlightNames,
       selected: drawnSelection,
+      hovered,
     },
     (drawnHits, drawnStats) => {
       hits.current = drawnHits;
@@ -257,6 +262,14 @@ export function LaneTimeline(props: {
                       entry.kind === 'row' && props.onSelect({ key: entry.row.key, index: null })
                     }
                     onToggle={() => entry.kind === 'row' && props.onToggleRow(entry.row.key)}
+                    onShift={
+                      props.onShiftGroup &&
+                      ((dx) =>
+                        props.onShiftGroup?.(
+                          entry.group.id,
+                          (dx / canvasWidth) * (window.endSec - window.startSec),
+                        ))
+                    }
                   />
                 );
               })}
@@ -309,6 +322,7 @@ export function LaneTimeline(props: {
             item={hoverItem}
             phase={hoverPhase}
             row={[hoverRow.label, hoverRow.detail].filter(Boolean).join(' · ')}
+            rowItems={hoverRow.row?.items}
             left={Math.min(labelWidth + hover.x + 14, size.width - 300)}
             top={hover.y + AXIS_HEIGHT + 12}
             clock={clockOf}

@@ -1,11 +1,10 @@
 import type { ReactNode } from 'react';
-import type { FileSummary } from '../../src-main/core/api/trace-api';
-import { legendEntries } from './legend-entries';
+import { legendEntries, type SpanNameCount } from './legend-entries';
 
 /** The most frequent span names with counts (click highlights, × hides) and the PD phases. */
 export function Legend(props: {
   /** the span names to list (a file's, or the rows a lane timeline has fetched) */
-  file: Pick<FileSummary, 'spanNames'>;
+  file: { spanNames: SpanNameCount[] };
   hidden: Set<string>;
   highlight: string[] | null;
   onHighlight: (name: string | null) => void;
@@ -23,11 +22,13 @@ export function Legend(props: {
       className={`legend${props.controlsOnly ? ' controls-only' : ''}`}
       data-testid={props.controlsOnly ? 'legend-controls' : 'legend'}
     >
-      {names.map(({ name, count, colour }) => (
+      {names.map(({ name, count, colour, category }) => (
         <span
           key={name}
-          className={`legend-entry${props.hidden.has(name) ? ' hidden' : ''}${props.highlight?.includes(name) ? ' highlighted' : ''}`}
+          className={`legend-entry${category ? ' category' : ''}${props.hidden.has(name) ? ' hidden' : ''}${props.highlight?.includes(name) ? ' highlighted' : ''}`}
           data-name={name}
+          data-category={category ? 'true' : undefined}
+          data-testid={category ? 'legend-category' : undefined}
         >
           <button
             type="button"
@@ -40,7 +41,7 @@ export function Legend(props: {
             }
           >
             <span className="swatch" data-testid="legend-swatch" style={{ background: colour }} />
-            {name} <span className="muted">{count}</span>
+            {category ? `${name} kernels` : name} <span className="muted">{count}</span>
           </button>
           <button
             type="button"

@@ -19,8 +19,10 @@ import { CursorReadout } from './CursorReadout';
 import { TimelineControls } from './TimelineControls';
 import { TimeAxis, AXIS_HEIGHT } from './TimeAxis';
 import { TimelineTooltip } from './TimelineTooltip';
+import { useHovered } from './use-hovered';
 import { RowLabel, labelColumnChars } from './RowLabel';
 import { Legend } from './Legend';
+import { fileLegendNames } from './legend-entries';
 import { idleGapsByRow } from './idle-gaps';
 import './timeline.css';
 
@@ -89,6 +91,8 @@ export function Timeline({
   const [ownHiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
   const hiddenNames = legend?.hidden ?? ownHiddenNames;
   const [hover, setHover] = useState<{ x: number; y: number; hit: HitBox | null } | null>(null);
+  const hovered = useHovered(hover?.hit ?? null);
+  const fileNames = useMemo(() => fileLegendNames(file), [file]);
   // one choice per window key: compared timelines read the same clock, and it stays when the
   // timeline is shown again (a state of its own was per side, and lost on a view's switch)
   const wallClock = useViewStore((s) => s.wallClocks[windowKey] ?? false);
@@ -174,6 +178,7 @@ export function Timeline({
       highlightNames,
       selected,
       idleGaps,
+      hovered,
     },
     (drawnHits, drawnStats) => {
       hits.current = drawnHits;
@@ -312,7 +317,7 @@ export function Timeline({
       data-highlight={highlightNames?.join('|') ?? ''}
     >
       <Legend
-        file={legend ? { spanNames: legend.spanNames ?? [] } : file}
+        file={legend ? { spanNames: legend.spanNames ?? [] } : { spanNames: fileNames }}
         controlsOnly={legend?.spanNames === null}
         hidden={hiddenNames}
         highlight={highlightNames}
@@ -444,6 +449,7 @@ export function Timeline({
         <TimelineTooltip
           item={hoverItem}
           phase={hoverPhase}
+          rowItems={hoverRow?.items}
           left={Math.min(labelWidth + hover.x + 14, size.width - 300)}
           top={hover.y + AXIS_HEIGHT + 40}
           clock={clock}

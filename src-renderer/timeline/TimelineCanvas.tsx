@@ -31,6 +31,8 @@ export interface CanvasScene {
   selected: { rowId: number; index: number | null } | null;
   /** (ours) idle time between a resumed sample's attempts, per row */
   idleGaps?: Map<number, IdleGap>;
+  /** the item under the pointer (its links are drawn) */
+  hovered: { rowId: number; index: number } | null;
 }
 
 /**
@@ -49,6 +51,7 @@ export function useCanvasDrawing(
   const { order, rowsById, layout, first, last, scrollTop, expandedAt, dimmedRow } = scene;
   const { window, width, height, laneHeight, hiddenNames, highlightNames, selected, idleGaps } =
     scene;
+  const { hovered } = scene;
   useEffect(() => {
     const el = canvas.current;
     if (!el) return;
@@ -81,6 +84,7 @@ export function useCanvasDrawing(
       selected,
       laneHeight,
       idleGaps,
+      hovered,
     });
     drawn.current(result.hits, result.stats);
   }, [
@@ -101,6 +105,7 @@ export function useCanvasDrawing(
     highlightNames,
     selected,
     idleGaps,
+    hovered,
     theme,
   ]);
 }

@@ -1,5 +1,6 @@
 import type { ItemView } from '../../src-main/core/api/trace-api';
 import { formatDuration } from './time-format';
+import { linkedItems } from './item-links';
 import type { PhaseSegment } from './pd-segments';
 
 /**
@@ -12,12 +13,15 @@ export function TimelineTooltip(props: {
   phase?: PhaseSegment | null;
   /** the row it belongs to, where the view's rows are of many kinds (a run) */
   row?: string;
+  /** the row's items: the ones the item is linked with are named */
+  rowItems?: readonly ItemView[];
   left: number;
   top: number;
   /** a time in the axis' format at the current zoom */
   clock: (sec: number) => string;
 }) {
   const { item, clock } = props;
+  const linked = props.rowItems ? linkedItems(props.rowItems, item) : null;
   return (
     <div className="tooltip" data-testid="tooltip" style={{ left: props.left, top: props.top }}>
       {props.phase && item.pd && (
@@ -47,6 +51,23 @@ export function TimelineTooltip(props: {
         <div>
           {item.pd.role} phases:{' '}
           {item.pd.phases.map((p) => `${p.phase} ${formatDuration(p.durationSec)}`).join(', ')}
+        </div>
+      )}
+      {item.category && (
+        <div className="muted" data-testid="tooltip-category">
+          {item.category} kernel
+        </div>
+      )}
+      {linked && linked.from.length > 0 && (
+        <div data-testid="tooltip-flow-from">
+          ← from {linked.from[0].name} at {clock(linked.from[0].startSec)}
+          {linked.from.length > 1 ? ` (+${linked.from.length - 1})` : ''}
+        </div>
+      )}
+      {linked && linked.to.length > 0 && (
+        <div data-testid="tooltip-flow-to">
+          → to {linked.to[0].name} at {clock(linked.to[0].startSec)}
+          {linked.to.length > 1 ? ` (+${linked.to.length - 1})` : ''}
         </div>
       )}
       {item.hint && (

@@ -1,6 +1,6 @@
 import type { ItemView, RowView } from '../../src-main/core/api/trace-api';
 import { pdPhaseColour } from '../../src-main/core/model/pd-phases';
-import { colourForName } from './span-colours';
+import { colourOfItem, legendKeyOf } from './span-colours';
 import { phaseSegments } from './pd-segments';
 import { clusterMarkers } from './cluster-markers';
 import type { Window } from './time-window';
@@ -43,6 +43,8 @@ export interface DrawOptions {
   idleGaps?: Map<number, IdleGap>;
   /** lane height in CSS pixels (the density control); LANE_HEIGHT by default */
   laneHeight?: number;
+  /** the item under the pointer: its links are drawn, a GPU kernel's launch arrow too */
+  hovered?: { rowId: number; index: number } | null;
 }
 
 export interface HitBox {
@@ -126,7 +128,8 @@ export function drawTimeline(
     const points: { item: ItemView; x: number }[] = [];
     const labels: { item: ItemView; x0: number; x1: number; top: number }[] = [];
     for (const item of row.items) {
-      if (options.hiddenNames.has(item.name)) continue;
+      const key = legendKeyOf(item);
+      if (options.hiddenNames.has(key)) continue;
       if (item.kind !== 'span') {
         points.push({ item, x: xOf(item.startSec) });
         continue;
@@ -137,24 +140,17 @@ export function drawTimeline(
       if (x1 < -2 || x0 > width + 2) continue;
       const top = laneY(item) + 1;
       const h = laneHeight - 2;
-      const faded = options.highlightNames !== null && !options.highlightNames.includes(item.name);
+      const faded = options.highlightNames !== null && !options.highlightNames.includes(key);
       ctx.globalAlpha = (dimmed ? 0.25 : 1) * (faded ? 0.2 : 1);
       if (options.highlightNames !== null && !faded) s.highlighted++;
       if (item.pd && item.pd.phases.length > 0) {
         s.pdSegments += drawPhases(ctx, item, x0, x1, top, h, scale);
       } else {
-        ctx.fillStyle = colourForName(item.name);
+        ctx.fillStyle = colourOfItem(item);
         // zoomed in, a long span reaches far past the canvas: the hatching is drawn only where
         // it can be seen (else millions of strokes)
         if (item.ongoing) {
-          drawOngoing(
-            ctx,
-            Math.max(x0, -h),
-            Math.min(x1, width + h),
-            top,
-            h,
-            colourForName(item.name),
-          );
+          drawOngoing(ctx, Math.max(x0, -h), Math.min(x1, width + h), top, h, colourOfItem(item));
         } else ctx.fillRect(x0, top, x1 - x0, h);
       }
       if (item.ongoing) s.ongoing++;
@@ -183,7 +179,11 @@ export function drawTimeline(
     }
     ctx.globalAlpha = dimmed ? 0.25 : 1;
     if (laneHeight >= 12) s.labels = drawLabels(ctx, labels, laneHeight - 2, width, theme);
-    s.links = drawLinks(ctx, row, hits, theme);
+    const focus = new Set<number>();
+    if (options.selected?.rowId === row.rowId && options.selected.index !== null)
+      focus.add(options.selected.index);
+    if (options.hovered?.rowId === row.rowId) focus.add(options.hovered.index);
+    s.links = drawLinks(ctx, row, hits, theme, focus);
     ctx.globalAlpha = dimmed ? 0.25 : 1;
     // instant events and orphan ends, per lane, clustered when closer than 4 px
     const byLane = new Map<number, { x: number; index: number; item: ItemView }[]>();
@@ -381,7 +381,7 @@ function drawMarker(
   item: ItemView,
   theme: ThemeColours,
 ): void {
-  ctx.fillStyle = item.error ? theme.danger : colourForName(item.name);
+  ctx.fillStyle = item.error ? theme.danger : colourOfItem(item);
   ctx.strokeStyle = theme.bg;
   ctx.lineWidth = 1;
   ctx.beginPath();
@@ -436,38 +436,51 @@ function drawCluster(
 
 /**
  * Links between spans of one row, as arrows from the linked (earlier) span's end to the
- * linking span's start, where both are drawn.
+ * linking span's start, where both are drawn; a focused item's (hovered, selected) in the accent
+ * colour. A link into an item with a category (a GPU kernel from its launch: one per kernel,
+ * thousands per rank, which would hide the bars) is drawn only when one of its ends is focused.
  */
-function drawLinks(ctx: DrawContext, row: RowView, hits: HitBox[], theme: ThemeColours): number {
-  let drawn = 0;
+function drawLinks(
+  ctx: DrawContext,
+  row: RowView,
+  hits: HitBox[],
+  theme: ThemeColours,
+  focus: ReadonlySet<number>,
+): number {
   const boxes = new Map<number, HitBox>();
   for (const hit of hits) if (hit.rowId === row.rowId && !hit.point) boxes.set(hit.index, hit);
-  ctx.strokeStyle = theme.fgMuted;
-  ctx.fillStyle = theme.fgMuted;
-  ctx.lineWidth = 1;
+  const pairs: { from: HitBox; to: HitBox; focused: boolean }[] = [];
   for (const item of row.items) {
     if (!item.links) continue;
     const to = boxes.get(item.index);
     if (!to) continue;
     for (const target of item.links) {
       const from = boxes.get(target);
-      if (!from) continue;
-      const x0 = from.x1;
-      const y0 = (from.y0 + from.y1) / 2;
-      const x1 = to.x0;
-      const y1 = (to.y0 + to.y1) / 2;
-      ctx.beginPath();
-      ctx.moveTo(x0, y0);
-      ctx.bezierCurveTo((x0 + x1) / 2, y0, (x0 + x1) / 2, y1, x1, y1);
-      ctx.stroke();
-      ctx.beginPath();
-      ctx.moveTo(x1, y1);
-      ctx.lineTo(x1 - 4, y1 - 3);
-      ctx.lineTo(x1 - 4, y1 + 3);
-      ctx.closePath();
-      ctx.fill();
-      drawn++;
+      const focused = focus.has(item.index) || focus.has(target);
+      if (from && (focused || item.category === undefined)) pairs.push({ from, to, focused });
     }
   }
-  return drawn;
+  // the focused last, over the others
+  pairs.sort((a, b) => Number(a.focused) - Number(b.focused));
+  for (const { from, to, focused } of pairs) {
+    const colour = focused ? theme.accent : theme.fgMuted;
+    ctx.strokeStyle = colour;
+    ctx.fillStyle = colour;
+    ctx.lineWidth = focused ? 1.5 : 1;
+    const x0 = from.x1;
+    const y0 = (from.y0 + from.y1) / 2;
+    const x1 = to.x0;
+    const y1 = (to.y0 + to.y1) / 2;
+    ctx.beginPath();
+    ctx.moveTo(x0, y0);
+    ctx.bezierCurveTo((x0 + x1) / 2, y0, (x0 + x1) / 2, y1, x1, y1);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.moveTo(x1, y1);
+    ctx.lineTo(x1 - 4, y1 - 3);
+    ctx.lineTo(x1 - 4, y1 + 3);
+    ctx.closePath();
+    ctx.fill();
+  }
+  return pairs.length;
 }

@@ -1,4 +1,5 @@
 import type { ItemView } from '../../src-main/core/api/trace-api';
+import { legendKeyOf } from './span-colours';
 
 /**
  * The item `step` places before or after `current` in time order (start, then lane), skipping
@@ -11,7 +12,7 @@ export function steppedItem(
   hidden: ReadonlySet<string> = new Set(),
 ): number | null {
   const shown = items
-    .filter((item) => !hidden.has(item.name))
+    .filter((item) => !hidden.has(legendKeyOf(item)))
     .sort((a, b) => a.startSec - b.startSec || a.lane - b.lane || a.index - b.index);
   if (shown.length === 0) return null;
   const at = current === null ? -1 : shown.findIndex((item) => item.index === current);

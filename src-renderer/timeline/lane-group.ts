@@ -1,5 +1,6 @@
 import type { ItemView, RowView } from '../../src-main/core/api/trace-api';
 import { ROW_PADDING, type RowLayout } from './row-layout';
+import type { SpanNameCount } from './legend-entries';
 
 /**
  * One row of a lane group: what a view hands the lane timeline to draw. Its items are on the
@@ -33,6 +34,10 @@ export interface LaneRow {
 export interface LaneGroup {
   id: string;
   title: string;
+  /** a muted note after the title (a GPU profile's clock) */
+  note?: string;
+  /** its rows can be moved in time by dragging its title (a profile on its own clock) */
+  shiftable?: boolean;
   rows: LaneRow[];
 }
 
@@ -83,14 +88,25 @@ export function shiftRow(row: RowView, bySec: number): RowView {
   };
 }
 
-/** The span names of the rows fetched so far, most frequent first: the legend's entries. */
-export function laneSpanNames(groups: readonly LaneGroup[]): { name: string; count: number }[] {
+/**
+ * The span names of the rows fetched so far, most frequent first: the legend's entries. Spans
+ * with a category (GPU kernels by kind) count under it, categories first.
+ */
+export function laneSpanNames(groups: readonly LaneGroup[]): SpanNameCount[] {
   const counts = new Map<string, number>();
+  const categories = new Map<string, number>();
   for (const group of groups)
     for (const { row } of group.rows)
-      for (const item of row?.items ?? [])
-        if (item.kind === 'span') counts.set(item.name, (counts.get(item.name) ?? 0) + 1);
-  return [...counts]
-    .map(([name, count]) => ({ name, count }))
-    .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
+      for (const item of row?.items ?? []) {
+        if (item.kind !== 'span') continue;
+        const into = item.category === undefined ? counts : categories;
+        const key = item.category ?? item.name;
+        into.set(key, (into.get(key) ?? 0) + 1);
+      }
+  const byCount = (a: SpanNameCount, b: SpanNameCount) =>
+    b.count - a.count || (a.name < b.name ? -1 : 1);
+  return [
+    ...[...categories].map(([name, count]) => ({ name, count, category: true })).sort(byCount),
+    ...[...counts].map(([name, count]) => ({ name, count })).sort(byCount),
+  ];
 }

@@ -53,3 +53,24 @@ export const STATUS_COLOURS: Record<string, string> = {
   ok: '#2da44e',
   error: '#cf222e',
 };
+
+/**
+ * A GPU kernel's kind (an item's category): computation in blue, communication (NCCL and other
+ * collectives) in orange, memory (memcpy, memset) in green, as Perfetto and HTA's plots tell
+ * them apart at a glance. Another category gets its name's colour.
+ */
+const CATEGORY_COLOURS: Record<string, string> = {
+  computation: '#4e79a7',
+  communication: '#f28e2b',
+  memory: '#59a14f',
+};
+
+/** What an item is listed, hidden and highlighted by: its category when it has one, else its name. */
+export const legendKeyOf = (item: { name: string; category?: string }): string =>
+  item.category ?? item.name;
+
+/** The colour an item's bar is drawn in: its category's, else its name's. */
+export function colourOfItem(item: { name: string; category?: string }): string {
+  if (item.category === undefined) return colourForName(item.name);
+  return CATEGORY_COLOURS[item.category] ?? colourForName(item.category);
+}

@@ -18,6 +18,8 @@ export interface LaneScene {
   highlightNames: string[] | null;
   /** the selected entry (its index in the layout) and item */
   selected: { rowId: number; index: number | null } | null;
+  /** the item under the pointer (its entry index and item): its links are drawn */
+  hovered: { rowId: number; index: number } | null;
 }
 
 /**
@@ -33,7 +35,7 @@ export function useLaneCanvas(
   const drawn = useRef(onDrawn);
   drawn.current = onDrawn;
   const { layout, first, last, scrollTop, window, width, height, laneHeight } = scene;
-  const { hiddenNames, highlightNames, selected } = scene;
+  const { hiddenNames, highlightNames, selected, hovered } = scene;
   useEffect(() => {
     const el = canvas.current;
     if (!el) return;
@@ -70,6 +72,7 @@ export function useLaneCanvas(
       highlightNames,
       selected,
       laneHeight,
+      hovered,
     });
     drawn.current(result.hits, result.stats);
   }, [
@@ -85,6 +88,7 @@ export function useLaneCanvas(
     hiddenNames,
     highlightNames,
     selected,
+    hovered,
     theme,
   ]);
 }

@@ -41,9 +41,29 @@ test("the gpu folder opens as one profile: both ranks' streams, the largest idle
         row.getByTestId('lane-name').filter({ hasText: `${device} stream ${stream}` }),
       ).toHaveCount(1);
     }
-    // launches link to their kernels
-    await expect(row).toHaveAttribute('data-links', /^[1-9]\d*$/);
   }
+  // launches link to their kernels: too many to draw all, a kernel's arrow shows on hover, its
+  // kind and launch in the tooltip
+  const rank0Row = page.getByTestId('timeline-row').filter({ hasText: 'rank 0' });
+  await expect(rank0Row).toHaveAttribute('data-links', '0');
+  const lane = (await rank0Row
+    .getByTestId('lane-name')
+    .filter({ hasText: 'GPU 0 stream 7' })
+    .boundingBox())!;
+  const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  const tooltip = page.getByTestId('tooltip');
+  let launched = false;
+  for (let x = canvas.x + 1; x < canvas.x + canvas.width && !launched; x += 2) {
+    await page.mouse.move(x, lane.y + lane.height / 2);
+    launched =
+      (await tooltip.isVisible()) && (await tooltip.getByTestId('tooltip-flow-from').count()) > 0;
+  }
+  expect(launched).toBe(true);
+  await expect(tooltip.getByTestId('tooltip-category')).toHaveText(
+    /^(computation|communication|memory) kernel$/,
+  );
+  await expect(rank0Row).toHaveAttribute('data-links', /^[1-9]\d*$/);
+  await expect(page.getByTestId('legend-category').first()).toHaveText(/^computation kernels /);
   const rank0 = page.getByTestId('timeline-row').filter({ hasText: 'rank 0' });
   const barsWhole = Number(await rank0.getAttribute('data-bars'));
 

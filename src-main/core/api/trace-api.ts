@@ -251,6 +251,8 @@ export interface ItemView {
   links?: number[];
   /** short label text for inside the bar, e.g. "512 tok" */
   hint?: string;
+  /** what the bar is coloured and listed by instead of its name (a GPU kernel's kind) */
+  category?: string;
   parentIndex: number;
 }
 

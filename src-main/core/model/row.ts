@@ -43,6 +43,12 @@ export interface ItemExtras {
   missing_parent?: boolean;
   /** OTLP: links to other spans: trace id, span id, whether the target is in the file. */
   links?: { trace_id: string; span_id: string; dangling: boolean; attrs?: Attrs }[];
+  /**
+   * Chrome (GPU profiles): the class a span is drawn and listed by instead of its name (a
+   * kernel's kind: computation, communication, memory), so thousands of kernel names read as
+   * three colours.
+   */
+  category?: string;
   /** OTLP: service.name of the span's resource. */
   service?: string;
   /** OTLP: resource / scope / kind / status, shown in details. */

@@ -18,6 +18,8 @@ export type RunFileRole =
   | 'train'
   /** the server's per-request metrics */
   | 'request-metrics'
+  /** a GPU profile (profiler traces of ranks): lanes under the samples, joined to nothing */
+  | 'gpu'
   | 'other';
 
 /** A client-side generate span of a sample (slime's `sglang_generate`). */

@@ -93,7 +93,15 @@ interface ItemShape {
  * order OTLP's spans declare them (Chrome's have the same relative order): an item unpacked has
  * them in this order.
  */
-const EXTRA_KEYS = ['service', 'otel', 'lane_label', 'error', 'missing_parent', 'links'] as const;
+const EXTRA_KEYS = [
+  'service',
+  'otel',
+  'lane_label',
+  'error',
+  'missing_parent',
+  'links',
+  'category',
+] as const;
 type ExtraKey = (typeof EXTRA_KEYS)[number];
 // a key added to ItemExtras must be added above, or packing would drop it
 type UnlistedExtra = Exclude<keyof ItemExtras, 'pd' | ExtraKey>;

@@ -73,6 +73,8 @@ export function runDigest(trace: RunDigestInput): RunFileDigest {
   } else if (trace.runRecords?.requestMetrics) {
     digest.role = 'request-metrics';
     digest.requestMetrics = trace.runRecords.requestMetrics;
+  } else if (capabilities.gpuProfile) {
+    digest.role = 'gpu';
   } else if (capabilities.trainerTimeline) {
     digest.role = 'trainer';
     digest.trainer = trainerDigest(trace.rows, trace.summary.skippedLines.count);

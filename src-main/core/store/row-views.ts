@@ -42,6 +42,8 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
         if (hint) view.hint = hint;
       }
       if (flags & ITEM_FLAG.error) view.error = true;
+      const category = item.extra('category');
+      if (category) view.category = category;
       const laneLabel = item.extra('lane_label');
       if (laneLabel) view.laneLabel = laneLabel;
       const links = item.extra('links');

@@ -123,6 +123,7 @@ function spanOf(slice: ChromeSlice, lane: number, label: string, lastUs: number)
     },
     lane_label: label,
   };
+  if (slice.category !== undefined) span.category = slice.category;
   if (slice.flowsFrom !== null) {
     span.links = slice.flowsFrom.map((from) => ({
       trace_id: from.rowTraceId,

@@ -29,6 +29,8 @@ export interface ChromeSlice {
   parent: ChromeSlice | null;
   /** flows into this slice: the slices they come from (null for none: most slices) */
   flowsFrom: ChromeSlice[] | null;
+  /** a GPU event's kernel kind, set by the GPU profile: its bar's colour class */
+  category?: string;
 }
 
 export interface ChromeInstant {

@@ -69,7 +69,26 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
       }
     }
   }
+  roundNsResolution(kernels, cpu);
   return { kernels, cpu, launches, threadOf };
+}
+
+/**
+ * A trace at ns resolution (PyTorch >= 2.3 writes us with three decimals) has kernels that
+ * touch or overlap by a fraction of a microsecond; HTA rounds each kernel inward to whole
+ * microseconds (start up, end down: trace_parser.py, pytorch/pytorch#122425) whenever a
+ * timestamp is fractional, and so do the figures here, to give HTA's numbers. The timeline
+ * keeps the exact times. A kernel shorter than its rounding keeps no time, never a negative one.
+ */
+function roundNsResolution(kernels: GpuEvent[], cpu: readonly ChromeSlice[]): void {
+  const fractional =
+    kernels.some((k) => !Number.isInteger(k.startUs)) ||
+    cpu.some((s) => !Number.isInteger(s.startUs));
+  if (!fractional) return;
+  for (const k of kernels) {
+    k.startUs = Math.ceil(k.startUs);
+    k.endUs = Math.max(k.startUs, Math.floor(k.endUs));
+  }
 }
 
 /**

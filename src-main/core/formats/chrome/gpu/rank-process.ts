@@ -62,6 +62,7 @@ export function mergeRankProcesses(
   gpu.forEach(({ thread }, i) => (thread.sortIndex = cpu.length + i));
   trace.processes = new Map([[traceId, merged]]);
   for (const kernel of events.kernels) {
+    kernel.slice.category = kernel.kind;
     if (kernel.correlation === null) continue;
     const launch = events.launches.get(kernel.correlation);
     if (launch) (kernel.slice.flowsFrom ??= []).push(launch);

@@ -124,6 +124,11 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
     spans += trace.counts.complete + trace.counts.beginEnd;
     events += trace.counts.instants;
     links += found.kernels.filter((k) => k.slice.flowsFrom !== null).length + flows.links;
+    // Kineto writes "ms" (a viewer's default zoom); "ns" makes people think ts is in ns: it is
+    // not (the Chrome trace format's ts is always us), and saying so heads off a 1000x doubt
+    if (trace.displayTimeUnit === 'ns') {
+      notices.push(`${label}: displayTimeUnit ns: ts read as microseconds, as the format defines`);
+    }
     if (trace.skipped.count > 0) {
       notices.push(
         `${label}: ${countOf(trace.skipped.count, 'event')} skipped: ${trace.skipped.examples.join('; ')}`,

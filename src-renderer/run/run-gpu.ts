@@ -1,0 +1,51 @@
+import type { FileSummary, RowView } from '../../src-main/core/api/trace-api';
+import { shiftRow } from '../timeline/lane-group';
+import type { GpuProfileLanes } from './run-lanes';
+
+// A run's GPU profiles on its clock. A rank whose trace has baseTimeNanoseconds is on the epoch
+// clock, as the run's other files are: moved like them. A rank on its own clock cannot be
+// placed from the data: its start is put at a hand-set offset from the run's start (0 until the
+// user moves it), the ranks of one file keeping their places relative to each other.
+
+/** Each rank of a GPU profile file with its clock (the summary's figures say which). */
+export function gpuRankClocks(
+  file: Pick<FileSummary, 'gpuProfile'>,
+): { label: string; traceId: string; clock: 'epoch' | 'own' }[] {
+  return (file.gpuProfile?.ranks ?? []).map((r) => ({
+    label: r.label,
+    traceId: r.traceId,
+    clock: r.clock,
+  }));
+}
+
+/**
+ * A GPU profile's rank rows (as fetched: seconds from the file's start) on the run's clock:
+ * `fileShiftSec` moves an epoch rank (the file's start minus the run's zero), `offsetSec` is
+ * where the own-clock ranks' earliest start goes.
+ */
+export function gpuProfileLanes(input: {
+  file: number;
+  fileName: string;
+  summary: Pick<FileSummary, 'gpuProfile'>;
+  rows: readonly RowView[];
+  fileShiftSec: number;
+  offsetSec: number;
+  collapsed: ReadonlySet<string>;
+}): GpuProfileLanes {
+  const clocks = new Map(gpuRankClocks(input.summary).map((r) => [r.traceId, r.clock]));
+  const clockOf = (row: RowView) => (row.traceId && clocks.get(row.traceId)) || 'own';
+  let ownStart = Infinity;
+  for (const row of input.rows)
+    if (clockOf(row) === 'own') ownStart = Math.min(ownStart, row.startSec);
+  return {
+    file: input.file,
+    fileName: input.fileName,
+    offsetSec: input.offsetSec,
+    collapsed: input.collapsed,
+    ranks: input.rows.map((row) => {
+      const clock = clockOf(row);
+      const by = clock === 'epoch' ? input.fileShiftSec : input.offsetSec - ownStart;
+      return { row: shiftRow(row, by), clock };
+    }),
+  };
+}
