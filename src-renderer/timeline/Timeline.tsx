@@ -4,7 +4,7 @@ import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useRowPage } from '../host/data-hooks';
 import type { HitBox, RowDrawStats } from './draw-timeline';
-import { rowAt, visibleRange } from './row-layout';
+import { AXIS_HEIGHT, rowAt, visibleRange } from './row-layout';
 import { fitWindow, panWindow, zoomWindow } from './time-window';
 import { decimalsForPixel } from './time-format';
 import { clockText, exactClockText, timelineClock } from './timeline-clock';
@@ -17,9 +17,10 @@ import { phaseAt } from './pd-segments';
 import { steppedItem } from './item-steps';
 import { CursorReadout } from './CursorReadout';
 import { TimelineControls } from './TimelineControls';
-import { TimeAxis, AXIS_HEIGHT } from './TimeAxis';
+import { TimeAxis } from './TimeAxis';
 import { TimelineTooltip } from './TimelineTooltip';
-import { RowLabel, labelColumnChars } from './RowLabel';
+import { RowLabel } from './RowLabel';
+import { fittedLabelWidth, labelColumnChars } from './row-label-text';
 import { Legend } from './Legend';
 import { idleGapsByRow } from './idle-gaps';
 import './timeline.css';
@@ -135,8 +136,7 @@ export function Timeline({
     () => labelColumnChars(rowsById.values(), file.rows),
     [rowsById, file.rows],
   );
-  const fittedLabelWidth = 14 + 8 + (chars.index + chars.group) * 7.5 + 90 + 60 + 44;
-  const labelWidth = draggedLabelWidth ?? Math.round(fittedLabelWidth);
+  const labelWidth = draggedLabelWidth ?? fittedLabelWidth(chars);
   const canvasWidth = Math.max(100, size.width - labelWidth);
 
   // Keep the canvas sized to its box.
