@@ -47,6 +47,8 @@ export const RENDERER_LAYERS = [
   { layer: 'state', rank: 1, match: /^src-renderer\/state\// },
   // the TraceApi clients, the host in React context, data hooks over it (reading state)
   { layer: 'host', rank: 2, match: /^src-renderer\/host\// },
+  // pictures of a view: the Picture menu, PNG and SVG making, clipboard and download
+  { layer: 'picture', rank: 2.5, match: /^src-renderer\/picture\// },
   // what a view is given (the registry's types): below the views and the toolbar
   { layer: 'view-types', rank: 3, match: /^src-renderer\/views\/view-types\.ts$/ },
   // the Query panel (SQL editor, result table): a view of its own, and part of the run's and

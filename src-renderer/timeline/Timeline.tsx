@@ -11,7 +11,6 @@ import { clockText, exactClockText, timelineClock } from './timeline-clock';
 import { useViewport, useWheelZoom } from './use-viewport';
 import { useRowExpansion } from './use-row-expansion';
 import { useTimelineKeys } from './use-timeline-keys';
-import { useCanvasDrawing } from './TimelineCanvas';
 import { hitAt } from './hit-test';
 import { phaseAt } from './pd-segments';
 import { steppedItem } from './item-steps';
@@ -23,6 +22,12 @@ import { RowLabel } from './RowLabel';
 import { fittedLabelWidth, labelColumnChars } from './row-label-text';
 import { Legend } from './Legend';
 import { idleGapsByRow } from './idle-gaps';
+import { useCanvasDrawing, readTheme } from './TimelineCanvas';
+import { drawRowsOf } from './draw-rows';
+import { axisTicks } from './timeline-clock';
+import { pictureLegend, type TimelinePicture } from './timeline-picture';
+import { timelinePicturePng } from './timeline-picture-png';
+import { PictureMenu } from '../picture/PictureMenu';
 import './timeline.css';
 
 const FETCH_MARGIN = 30;
@@ -291,6 +296,35 @@ export function Timeline({
   const pxSec = (window.endSec - window.startSec) / canvasWidth;
   const hoverPhase = hover && hoverItem?.pd ? phaseAt(hoverItem, secAt(hover.x), pxSec / 2) : null;
 
+  // the picture: what is shown now, drawn again at 2x by the same code (timeline-picture.ts);
+  // where its rows went is left on the element for whoever compares it with the canvas
+  const root = useRef<HTMLDivElement>(null);
+  const picturePng = async () => {
+    const picture: TimelinePicture = {
+      draw: {
+        width: canvasWidth,
+        height: viewHeight,
+        window,
+        theme: readTheme(),
+        hiddenNames,
+        highlightNames,
+        selected,
+        laneHeight,
+        idleGaps,
+      },
+      rows: drawRowsOf({ rowIds, rowsById, layout, first, last, scrollTop, expandedAt, dimmedRow }),
+      labelWidth,
+      ticks: axisTicks(window, canvasWidth, timeClock),
+      legend:
+        legend?.spanNames === null
+          ? []
+          : pictureLegend(legend ? { spanNames: legend.spanNames } : file, hiddenNames),
+    };
+    const { blob, layout: drawn } = await timelinePicturePng(picture);
+    if (root.current) root.current.dataset.picturePlot = JSON.stringify(drawn.plot);
+    return blob;
+  };
+
   const startResize = (event: React.MouseEvent) => {
     event.preventDefault();
     const x0 = event.clientX;
@@ -309,6 +343,7 @@ export function Timeline({
     <div
       className="timeline"
       data-testid="timeline"
+      ref={root}
       data-highlight={highlightNames?.join('|') ?? ''}
     >
       <Legend
@@ -328,12 +363,20 @@ export function Timeline({
             }))
         }
         extra={
-          <TimelineControls
-            allExpanded={expansion.allExpanded}
-            onSetAllExpanded={expansion.setAll}
-            wallClock={wallClock}
-            onWallClock={setWallClock}
-          />
+          <>
+            <TimelineControls
+              allExpanded={expansion.allExpanded}
+              onSetAllExpanded={expansion.setAll}
+              wallClock={wallClock}
+              onWallClock={setWallClock}
+            />
+            <PictureMenu
+              name={`${file.name}-timeline`}
+              png={picturePng}
+              command={keyboard && !legend}
+              testId="timeline-picture"
+            />
+          </>
         }
       />
       <div className="timeline-body">

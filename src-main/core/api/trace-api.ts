@@ -395,6 +395,7 @@ export type MenuCommand =
   | 'theme-system'
   | 'toggle-details'
   | 'toggle-perf'
+  | 'copy-picture'
   | 'shortcuts'
   | 'about';
 
