@@ -102,14 +102,7 @@ export function CompareView({
   }, [perf]);
 
   return (
-    <div className="compare-view picture-host" data-testid="compare-view" ref={pictureRoot}>
-      <PictureMenu
-        name={`${fileA.name}-vs-${fileB.name}`}
-        target={pictureRoot}
-        command
-        corner="view"
-        testId="view-picture"
-      />
+    <div className="compare-view" data-testid="compare-view" ref={pictureRoot}>
       <div className="compare-header">
         <span className="compare-side a">A</span>
         <span className="compare-file">{fileA.name}</span>
@@ -143,6 +136,13 @@ export function CompareView({
             </button>
           ))}
         </nav>
+        {/* in the header's row: the compare view is a column, a corner of its own would be a row */}
+        <PictureMenu
+          name={`${fileA.name}-vs-${fileB.name}`}
+          target={pictureRoot}
+          command
+          testId="view-picture"
+        />
         <button type="button" className="button small" onClick={onExit} data-testid="exit-compare">
           Exit compare
         </button>
