@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import { createCanvas } from '@napi-rs/canvas';
 import { ingest } from '../ingest/open-sources';
 import { queryRows } from '../core/store/query-rows';
 import { getRowViews } from '../core/store/row-views';
@@ -57,7 +56,7 @@ export interface TimelinePngResult {
  * picture composition into a skia canvas, in the light theme. `trace-explorer report FILE
  * --png` calls it.
  */
-export function writeTimelinePng(options: TimelinePngOptions): TimelinePngResult {
+export async function writeTimelinePng(options: TimelinePngOptions): Promise<TimelinePngResult> {
   const { path, out, width = 1440, height = 900, pixelRatio = 2 } = options;
   if (options.window && !(options.window.endSec > options.window.startSec)) {
     throw new Error(
@@ -70,6 +69,7 @@ export function writeTimelinePng(options: TimelinePngOptions): TimelinePngResult
   } catch (error) {
     throw fileError(path, error);
   }
+  const createCanvas = await loadCanvas(path);
   const file = trace.summary;
   const window = options.window ?? fitAllWindow(file);
   const rowIds = queryRows(trace.store, { sort: 'row_id' });
@@ -137,4 +137,18 @@ export function writeTimelinePng(options: TimelinePngOptions): TimelinePngResult
     window,
     rows: picture.rows.length,
   };
+}
+
+/**
+ * The skia canvas, loaded on first use: a native module, so the other commands never pay for
+ * loading it, and a platform without its prebuilt binary fails here with a coded error.
+ */
+async function loadCanvas(path: string): Promise<typeof import('@napi-rs/canvas').createCanvas> {
+  try {
+    return (await import('@napi-rs/canvas')).createCanvas;
+  } catch (error) {
+    throw new Error(
+      `${path}: cannot draw a PNG here, @napi-rs/canvas did not load (${error instanceof Error ? error.message : String(error)}) [picture/canvas]`,
+    );
+  }
 }

@@ -138,9 +138,9 @@ test('the headless PNG of a window matches the app’s drawing of that window', 
     (await page.getByTestId('timeline').getAttribute('data-picture-plot'))!,
   ) as Plot;
   const dir = mkdtempSync(join(tmpdir(), 'pictures-e2e-'));
-  const headless = (name: string, w: { startSec: number; endSec: number }) => {
+  const headless = async (name: string, w: { startSec: number; endSec: number }) => {
     const out = join(dir, name);
-    const result = writeTimelinePng({
+    const result = await writeTimelinePng({
       path: resolve(SLIME, 'rollout_small.pt'),
       window: w,
       out,
@@ -149,9 +149,9 @@ test('the headless PNG of a window matches the app’s drawing of that window', 
     });
     return { png: PNG.sync.read(readFileSync(out)), plot: result.plot };
   };
-  const same = headless('same.png', window);
+  const same = await headless('same.png', window);
   const span = window.endSec - window.startSec;
-  const shifted = headless('shifted.png', {
+  const shifted = await headless('shifted.png', {
     startSec: window.startSec + span * 0.5,
     endSec: window.endSec + span * 0.5,
   });

@@ -17,9 +17,9 @@ const expected = readJson<{ rows: Row[]; global_start: number; global_end: numbe
 const out = (name: string) => join(mkdtempSync(join(tmpdir(), 'timeline-png-')), name);
 
 describe('writeTimelinePng (the headless timeline picture)', () => {
-  it('writes a PNG twice the size asked, of the app\'s "fit all" window by default', () => {
+  it('writes a PNG twice the size asked, of the app\'s "fit all" window by default', async () => {
     const path = out('all.png');
-    const result = writeTimelinePng({ path: DUMP, out: path, width: 1000, height: 500 });
+    const result = await writeTimelinePng({ path: DUMP, out: path, width: 1000, height: 500 });
     const png = PNG.sync.read(readFileSync(path));
     expect([png.width, png.height]).toEqual([2000, 1000]);
     expect([result.width, result.height]).toEqual([2000, 1000]);
@@ -27,10 +27,16 @@ describe('writeTimelinePng (the headless timeline picture)', () => {
     expect(result.rows).toBe(expected.rows.length);
   });
 
-  it('draws each row where its times put it in the window asked', () => {
+  it('draws each row where its times put it in the window asked', async () => {
     const path = out('window.png');
     const window = { startSec: 0, endSec: 10 };
-    const result = writeTimelinePng({ path: DUMP, out: path, window, width: 1000, height: 500 });
+    const result = await writeTimelinePng({
+      path: DUMP,
+      out: path,
+      window,
+      width: 1000,
+      height: 500,
+    });
     const png = PNG.sync.read(readFileSync(path));
     const pixel = (x: number, y: number) => {
       const at = (Math.round(y * 2) * png.width + Math.round(x * 2)) * 4;
@@ -55,14 +61,14 @@ describe('writeTimelinePng (the headless timeline picture)', () => {
     expect(checked).toBeGreaterThan(8);
   });
 
-  it('says which file and what is wrong when it cannot draw', () => {
+  it('says which file and what is wrong when it cannot draw', async () => {
     const broken = out('broken.pt');
     writeFileSync(broken, 'not a trace at all');
-    expect(() => writeTimelinePng({ path: broken, out: out('x.png') })).toThrow(
+    await expect(writeTimelinePng({ path: broken, out: out('x.png') })).rejects.toThrow(
       /broken\.pt: .*\[[\w/-]+\]/,
     );
-    expect(() =>
+    await expect(
       writeTimelinePng({ path: DUMP, out: out('y.png'), window: { startSec: 5, endSec: 1 } }),
-    ).toThrow(/rollout_small\.pt: the window 5-1 is empty or reversed \[picture\/window\]/);
+    ).rejects.toThrow(/rollout_small\.pt: the window 5-1 is empty or reversed \[picture\/window\]/);
   });
 });
