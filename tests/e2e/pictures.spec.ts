@@ -208,7 +208,7 @@ test("a chart's SVG is valid SVG holding its axis labels, in the theme's colours
   expect(parsed.texts).toEqual(expect.arrayContaining(['0', '5s', '45s']));
 });
 
-test("a view's PNG is the view at 2x; Copy PNG puts the timeline's picture on the clipboard", async ({
+test("a view's PNG is the view at 2x; Copy PNG and Ctrl+Alt+C put 2x pictures on the clipboard", async ({
   page,
   context,
 }) => {
@@ -239,4 +239,16 @@ test("a view's PNG is the view at 2x; Copy PNG puts the timeline's picture on th
   const png = await readPng(await pick(page, page.getByTestId('view-picture'), 'Save PNG…'));
   expect([png.width, png.height]).toEqual([Math.round(box.width * 2), Math.round(box.height * 2)]);
   expect(drawnShare(png, [0, 0], [png.width, png.height])).toBeGreaterThan(0.05);
+
+  // Copy Picture (Ctrl/Cmd+Alt+C, File's menu in Electron) copies the shown view's picture
+  const viewMenu = page.getByTestId('view-picture');
+  await page.keyboard.press('Control+Alt+KeyC');
+  await expect(viewMenu).toHaveAttribute('data-action', 'copy-png');
+  await expect(viewMenu).toHaveAttribute('data-state', 'done');
+  const viaKey = await page.evaluate(async () => {
+    const [item] = await navigator.clipboard.read();
+    const bitmap = await createImageBitmap(await item.getType('image/png'));
+    return [bitmap.width, bitmap.height];
+  });
+  expect(viaKey).toEqual([png.width, png.height]);
 });
