@@ -20,8 +20,10 @@ export function createMainWindow(bounds: WindowBounds): BrowserWindow {
       },
     });
   });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) =>
-    callback(false),
+  // every permission refused but writing the clipboard, which Copy PNG (a picture of a view)
+  // asks for: the page is only our renderer, and a write cannot read what the user copied
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) =>
+    callback(permission === 'clipboard-sanitized-write'),
   );
 
   const window = new BrowserWindow({

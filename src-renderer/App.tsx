@@ -156,6 +156,11 @@ export function App() {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'o') {
         event.preventDefault();
         runCommand('open');
+      } else if ((event.ctrlKey || event.metaKey) && event.altKey && event.code === 'KeyC') {
+        // serve mode's Copy Picture (Electron's menu has the accelerator); code, not key: Alt
+        // changes the character on a Mac
+        event.preventDefault();
+        runCommand('copy-picture');
       } else if (!typing && event.key === '?') {
         setShowShortcuts(true);
       }

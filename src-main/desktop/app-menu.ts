@@ -39,6 +39,11 @@ export function buildAppMenu(recent: string[], actions: MenuActions): Menu {
             { label: 'Rows as CSV…', click: send('export-csv') },
           ],
         },
+        {
+          label: 'Copy Picture of the View',
+          accelerator: 'CmdOrCtrl+Alt+C',
+          click: send('copy-picture'),
+        },
         { type: 'separator' },
         { label: 'Close Tab', accelerator: 'CmdOrCtrl+W', click: send('close-tab') },
         isMac ? { role: 'close' } : { role: 'quit' },

@@ -1,5 +1,5 @@
 import { QueryPanel } from '../query/QueryPanel';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CompareResult, FileSummary, PerfDigest } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { PerfDiffTable } from './PerfDiffTable';
@@ -14,6 +14,7 @@ import { showRowsOf } from './show-rows';
 import { useFilesStore } from '../state/files-store';
 import { useViewStore } from '../state/view-store';
 import './compare.css';
+import { PictureMenu } from '../picture/PictureMenu';
 
 type Tab =
   'timelines' | 'perf' | 'wall' | 'time' | 'distributions' | 'stragglers' | 'samples' | 'query';
@@ -40,6 +41,7 @@ export function CompareView({
   fileB: FileSummary;
   onExit: () => void;
 }) {
+  const pictureRoot = useRef<HTMLDivElement>(null);
   const [result, setResult] = useState<CompareResult | null>(null);
   const [perf, setPerf] = useState<[PerfDigest, PerfDigest] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -100,7 +102,7 @@ export function CompareView({
   }, [perf]);
 
   return (
-    <div className="compare-view" data-testid="compare-view">
+    <div className="compare-view" data-testid="compare-view" ref={pictureRoot}>
       <div className="compare-header">
         <span className="compare-side a">A</span>
         <span className="compare-file">{fileA.name}</span>
@@ -134,6 +136,13 @@ export function CompareView({
             </button>
           ))}
         </nav>
+        {/* in the header's row: the compare view is a column, a corner of its own would be a row */}
+        <PictureMenu
+          name={`${fileA.name}-vs-${fileB.name}`}
+          target={pictureRoot}
+          command
+          testId="view-picture"
+        />
         <button type="button" className="button small" onClick={onExit} data-testid="exit-compare">
           Exit compare
         </button>

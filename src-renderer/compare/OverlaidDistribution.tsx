@@ -5,6 +5,7 @@ import { ChartAxes } from '../perf/ChartAxes';
 import type { PerfDigest, PerfDistributionId, SharedBins } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { formatSeconds } from './format-number';
+import { ChartPicture } from '../picture/ChartPicture';
 
 const WIDTH = 720;
 const HEIGHT = 280;
@@ -79,60 +80,68 @@ export function OverlaidDistribution({
   const isSeconds = chosen.startsWith('span:') || /latency|queue|duration/.test(chosen);
 
   return (
-    <div className="distribution" data-testid="distribution-view">
-      <label>
-        Distribution of{' '}
-        <select
-          value={chosen}
-          onChange={(e) => setChosen(e.target.value)}
-          data-testid="distribution-select"
+    <ChartPicture name={'distribution'}>
+      <div className="distribution" data-testid="distribution-view">
+        <label>
+          Distribution of{' '}
+          <select
+            value={chosen}
+            onChange={(e) => setChosen(e.target.value)}
+            data-testid="distribution-select"
+          >
+            {choices.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div
+          className="distribution-stats"
+          data-testid="distribution-stats"
+          data-ready={shared?.id === chosen}
         >
-          {choices.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <div
-        className="distribution-stats"
-        data-testid="distribution-stats"
-        data-ready={shared?.id === chosen}
-      >
-        <span className="compare-side a">A</span> n={bins.countA}, mean{' '}
-        {isSeconds ? formatSeconds(bins.meanA) : bins.meanA.toFixed(3)}
-        <span className="compare-side b">B</span> n={bins.countB}, mean{' '}
-        {isSeconds ? formatSeconds(bins.meanB) : bins.meanB.toFixed(3)}
+          <span className="compare-side a">A</span> n={bins.countA}, mean{' '}
+          {isSeconds ? formatSeconds(bins.meanA) : bins.meanA.toFixed(3)}
+          <span className="compare-side b">B</span> n={bins.countB}, mean{' '}
+          {isSeconds ? formatSeconds(bins.meanB) : bins.meanB.toFixed(3)}
+        </div>
+        <svg width={WIDTH} height={HEIGHT} role="img" aria-label="Overlaid histograms of A and B">
+          <Group left={MARGIN.left} top={MARGIN.top}>
+            {bins.a.map((count, i) => {
+              const x0 = x(bins.edges[i]);
+              const w = Math.max(1, x(bins.edges[i + 1]) - x0 - 1);
+              return (
+                <g key={i}>
+                  <rect
+                    className="hist-a"
+                    x={x0}
+                    width={w}
+                    y={y(count)}
+                    height={innerH - y(count)}
+                  />
+                  <rect
+                    className="hist-b"
+                    x={x0}
+                    width={w}
+                    y={y(bins.b[i])}
+                    height={innerH - y(bins.b[i])}
+                  />
+                </g>
+              );
+            })}
+            <ChartAxes
+              innerH={innerH}
+              x={x}
+              y={y}
+              xTicks={8}
+              xFormat={(v) => (isSeconds ? formatSeconds(v) : String(v))}
+              yTicks={5}
+              size="normal"
+            />
+          </Group>
+        </svg>
       </div>
-      <svg width={WIDTH} height={HEIGHT} role="img" aria-label="Overlaid histograms of A and B">
-        <Group left={MARGIN.left} top={MARGIN.top}>
-          {bins.a.map((count, i) => {
-            const x0 = x(bins.edges[i]);
-            const w = Math.max(1, x(bins.edges[i + 1]) - x0 - 1);
-            return (
-              <g key={i}>
-                <rect className="hist-a" x={x0} width={w} y={y(count)} height={innerH - y(count)} />
-                <rect
-                  className="hist-b"
-                  x={x0}
-                  width={w}
-                  y={y(bins.b[i])}
-                  height={innerH - y(bins.b[i])}
-                />
-              </g>
-            );
-          })}
-          <ChartAxes
-            innerH={innerH}
-            x={x}
-            y={y}
-            xTicks={8}
-            xFormat={(v) => (isSeconds ? formatSeconds(v) : String(v))}
-            yTicks={5}
-            size="normal"
-          />
-        </Group>
-      </svg>
-    </div>
+    </ChartPicture>
   );
 }

@@ -5,6 +5,7 @@ import { ChartAxes } from '../perf/ChartAxes';
 import type { FileSummary, RowView, RunningDigest } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { formatSeconds } from './format-number';
+import { ChartPicture } from '../picture/ChartPicture';
 
 const WIDTH = 720;
 const HEIGHT = 240;
@@ -75,52 +76,54 @@ export function StragglerChart({
   const tails = [tailStart(runningA), tailStart(runningB)];
 
   return (
-    <div className="stragglers" data-testid="straggler-view">
-      <svg width={WIDTH} height={HEIGHT} role="img" aria-label="Samples running over time">
-        <Group left={MARGIN.left} top={MARGIN.top}>
-          <path className="running-a" d={stepPath(runningA, x, y)} />
-          <path className="running-b" d={stepPath(runningB, x, y)} />
-          {tails.map((t, i) =>
-            t === null ? null : (
-              <line
-                key={i}
-                className={`tail-${i === 0 ? 'a' : 'b'}`}
-                x1={x(t)}
-                x2={x(t)}
-                y1={0}
-                y2={innerH}
-              />
-            ),
-          )}
-          <ChartAxes
-            innerH={innerH}
-            x={x}
-            y={y}
-            xTicks={8}
-            xFormat={formatSeconds}
-            yTicks={5}
-            size="normal"
-          />
-        </Group>
-      </svg>
-      <div className="straggler-lists">
-        {[fileA, fileB].map((file, i) => (
-          <div key={file.fileId} data-testid={`stragglers-${i === 0 ? 'a' : 'b'}`}>
-            <h4>
-              <span className={`compare-side ${i === 0 ? 'a' : 'b'}`}>{i === 0 ? 'A' : 'B'}</span>{' '}
-              tail from {tails[i] === null ? '–' : formatSeconds(tails[i]!)}; longest samples
-            </h4>
-            <ol>
-              {last[i].map((row) => (
-                <li key={row.rowId}>
-                  #{String(row.sampleIndex)} {row.source ?? ''} ·{' '}
-                  {formatSeconds(row.endSec - row.startSec)} · {row.status ?? ''}
-                </li>
-              ))}
-            </ol>
-          </div>
-        ))}
+    <ChartPicture name={'stragglers'}>
+      <div className="stragglers" data-testid="straggler-view">
+        <svg width={WIDTH} height={HEIGHT} role="img" aria-label="Samples running over time">
+          <Group left={MARGIN.left} top={MARGIN.top}>
+            <path className="running-a" d={stepPath(runningA, x, y)} />
+            <path className="running-b" d={stepPath(runningB, x, y)} />
+            {tails.map((t, i) =>
+              t === null ? null : (
+                <line
+                  key={i}
+                  className={`tail-${i === 0 ? 'a' : 'b'}`}
+                  x1={x(t)}
+                  x2={x(t)}
+                  y1={0}
+                  y2={innerH}
+                />
+              ),
+            )}
+            <ChartAxes
+              innerH={innerH}
+              x={x}
+              y={y}
+              xTicks={8}
+              xFormat={formatSeconds}
+              yTicks={5}
+              size="normal"
+            />
+          </Group>
+        </svg>
+        <div className="straggler-lists">
+          {[fileA, fileB].map((file, i) => (
+            <div key={file.fileId} data-testid={`stragglers-${i === 0 ? 'a' : 'b'}`}>
+              <h4>
+                <span className={`compare-side ${i === 0 ? 'a' : 'b'}`}>{i === 0 ? 'A' : 'B'}</span>{' '}
+                tail from {tails[i] === null ? '–' : formatSeconds(tails[i]!)}; longest samples
+              </h4>
+              <ol>
+                {last[i].map((row) => (
+                  <li key={row.rowId}>
+                    #{String(row.sampleIndex)} {row.source ?? ''} ·{' '}
+                    {formatSeconds(row.endSec - row.startSec)} · {row.status ?? ''}
+                  </li>
+                ))}
+              </ol>
+            </div>
+          ))}
+        </div>
       </div>
-    </div>
+    </ChartPicture>
   );
 }

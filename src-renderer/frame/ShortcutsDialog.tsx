@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 
 export const SHORTCUTS: [string, string][] = [
   ['Ctrl/Cmd + O', 'Open files'],
+  ['Ctrl/Cmd + Alt + C', 'Copy a picture of the view (PNG, 2x pixels)'],
   ['Ctrl/Cmd + wheel, pinch', 'Zoom around the pointer'],
   ['Wheel', 'Scroll rows'],
   ['Shift + wheel, drag', 'Pan in time'],

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import type { GpuRank, IdleGap } from '../../src-main/core/model/gpu-profile';
 import { useViewStore } from '../state/view-store';
@@ -6,6 +6,7 @@ import { fitWindow } from '../timeline/time-window';
 import { KIND_COLOURS, formatPct, formatUs } from './kind-colours';
 import { UtilisationStrip } from './UtilisationStrip';
 import './gpu-profile.css';
+import { PictureMenu } from '../picture/PictureMenu';
 
 /**
  * A GPU profile's figures (HTA's): the ranks side by side (temporal breakdown, overlap,
@@ -13,6 +14,7 @@ import './gpu-profile.css';
  * gaps; a gap's button shows it on the timeline.
  */
 export function GpuProfileView({ file }: { file: FileSummary }) {
+  const pictureRoot = useRef<HTMLDivElement>(null);
   const profile = file.gpuProfile;
   const [picked, setPicked] = useState(0);
   const setView = useViewStore((s) => s.setView);
@@ -27,7 +29,18 @@ export function GpuProfileView({ file }: { file: FileSummary }) {
     setView('timeline');
   };
   return (
-    <div className="perf-panel gpu-profile" data-testid="gpu-profile">
+    <div
+      className="perf-panel gpu-profile picture-host"
+      data-testid="gpu-profile"
+      ref={pictureRoot}
+    >
+      <PictureMenu
+        name={`${file.name}-gpu-profile`}
+        target={pictureRoot}
+        command
+        corner="view"
+        testId="view-picture"
+      />
       <h3>
         Ranks <span className="muted">HTA's temporal breakdown of each rank's kernel time</span>
       </h3>

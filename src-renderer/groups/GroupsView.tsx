@@ -19,6 +19,7 @@ import { useViewStore } from '../state/view-store';
 import { formatDuration } from '../timeline/time-format';
 import { FilterScopeNote } from '../toolbar/FilterScopeNote';
 import './groups.css';
+import { PictureMenu } from '../picture/PictureMenu';
 
 /**
  * GRPO groups, one line each: the group's samples as a band over this rollout's own window with
@@ -27,6 +28,7 @@ import './groups.css';
  * sample opens in the timeline. The worker sorts and filters; the view asks a page at a time.
  */
 export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary }) {
+  const pictureRoot = useRef<HTMLDivElement>(null);
   // the rollout's window from the perf digest (usually fetched already), the groups page by page
   const { perf } = usePerf(file.fileId, file.streaming);
   // the file's rows so far and whether whole: its groups are asked again when this changes
@@ -72,7 +74,14 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
   const groups = page.groups;
 
   return (
-    <div className="groups-view" data-testid="groups-view">
+    <div className="groups-view picture-host" data-testid="groups-view" ref={pictureRoot}>
+      <PictureMenu
+        name={`${file.name}-groups`}
+        target={pictureRoot}
+        command
+        corner="view"
+        testId="view-picture"
+      />
       <FilterScopeNote file={file} what="These groups" />
       <p className="groups-summary">
         {page.total} groups · <strong>{page.zeroVariance}</strong> with zero reward variance (no

@@ -6,6 +6,7 @@ import { useParentSize } from '@visx/responsive';
 import type { BinnedValues, ValueBin } from '../../src-main/core/api/trace-api';
 import { formatAxisValue, formatValue } from './value-format';
 import { useAfterFirstPaint } from './use-after-first-paint';
+import { ChartPicture } from '../picture/ChartPicture';
 
 const HEIGHT = 150;
 const MARGIN = { top: 8, right: 10, bottom: 24, left: 34 };
@@ -68,80 +69,82 @@ export function Histogram({
   }
 
   return (
-    <div
-      className="histogram"
-      data-testid="histogram"
-      data-title={testTitle}
-      data-values={digest.valueCount}
-      ref={parentRef}
-    >
-      <div className="histogram-title">
-        <span className="histogram-name">
-          {colour && <span className="swatch" style={{ background: colour }} />}
-          {title}
-          {unit && <span className="muted"> ({unit})</span>}
-        </span>
-        <span className="muted histogram-stats">
-          {hovered
-            ? `${formatValue(hovered.x0, unit)}–${formatValue(hovered.x1, unit)}: ${hovered.count}` +
-              (clickable ? ` in ${hovered.samples} samples` : '')
-            : stats
-              ? `n ${stats.count} · median ${formatValue(stats.median, unit)} · p90 ${formatValue(stats.p90, unit)}`
-              : 'no values'}
-        </span>
+    <ChartPicture name={testTitle}>
+      <div
+        className="histogram"
+        data-testid="histogram"
+        data-title={testTitle}
+        data-values={digest.valueCount}
+        ref={parentRef}
+      >
+        <div className="histogram-title">
+          <span className="histogram-name">
+            {colour && <span className="swatch" style={{ background: colour }} />}
+            {title}
+            {unit && <span className="muted"> ({unit})</span>}
+          </span>
+          <span className="muted histogram-stats">
+            {hovered
+              ? `${formatValue(hovered.x0, unit)}–${formatValue(hovered.x1, unit)}: ${hovered.count}` +
+                (clickable ? ` in ${hovered.samples} samples` : '')
+              : stats
+                ? `n ${stats.count} · median ${formatValue(stats.median, unit)} · p90 ${formatValue(stats.p90, unit)}`
+                : 'no values'}
+          </span>
+        </div>
+        <svg width={width} height={HEIGHT} onMouseLeave={() => setHover(null)}>
+          <Group left={MARGIN.left} top={MARGIN.top}>
+            {bins.map((bin, i) => {
+              const x0 = x(bin.x0);
+              const w = Math.max(1, x(bin.x1) - x0 - 1);
+              const canPick = clickable && bin.count > 0;
+              return (
+                <g key={i}>
+                  {/* a full-height hit area: short bars are still easy to hover and click */}
+                  <rect
+                    x={x0}
+                    width={w + 1}
+                    y={0}
+                    height={innerH}
+                    className="bin-hit"
+                    onMouseEnter={() => setHover(i)}
+                    onClick={() => canPick && onPick!(i, binLabel(bin))}
+                    style={{ cursor: canPick ? 'pointer' : 'default' }}
+                  />
+                  <rect
+                    className={`bin${canPick ? ' clickable' : ''}${hover === i ? ' hover' : ''}`}
+                    data-testid="histogram-bin"
+                    data-count={bin.count}
+                    data-x0={bin.x0}
+                    data-x1={bin.x1}
+                    x={x0 + 0.5}
+                    width={w}
+                    y={y(bin.count)}
+                    height={innerH - y(bin.count)}
+                    style={colour ? { fill: colour } : undefined}
+                    onMouseEnter={() => setHover(i)}
+                    onClick={() => canPick && onPick!(i, binLabel(bin))}
+                  >
+                    <title>
+                      {`${formatValue(bin.x0, unit)}–${formatValue(bin.x1, unit)}: ${bin.count}` +
+                        (canPick ? ' (click to show these samples)' : '')}
+                    </title>
+                  </rect>
+                </g>
+              );
+            })}
+            <ChartAxes
+              innerH={innerH}
+              x={x}
+              y={y}
+              xTicks={Math.max(2, Math.floor(innerW / 70))}
+              xFormat={(v) => formatAxisValue(v, unit)}
+              yTickValues={yTicks}
+              size="small"
+            />
+          </Group>
+        </svg>
       </div>
-      <svg width={width} height={HEIGHT} onMouseLeave={() => setHover(null)}>
-        <Group left={MARGIN.left} top={MARGIN.top}>
-          {bins.map((bin, i) => {
-            const x0 = x(bin.x0);
-            const w = Math.max(1, x(bin.x1) - x0 - 1);
-            const canPick = clickable && bin.count > 0;
-            return (
-              <g key={i}>
-                {/* a full-height hit area: short bars are still easy to hover and click */}
-                <rect
-                  x={x0}
-                  width={w + 1}
-                  y={0}
-                  height={innerH}
-                  className="bin-hit"
-                  onMouseEnter={() => setHover(i)}
-                  onClick={() => canPick && onPick!(i, binLabel(bin))}
-                  style={{ cursor: canPick ? 'pointer' : 'default' }}
-                />
-                <rect
-                  className={`bin${canPick ? ' clickable' : ''}${hover === i ? ' hover' : ''}`}
-                  data-testid="histogram-bin"
-                  data-count={bin.count}
-                  data-x0={bin.x0}
-                  data-x1={bin.x1}
-                  x={x0 + 0.5}
-                  width={w}
-                  y={y(bin.count)}
-                  height={innerH - y(bin.count)}
-                  style={colour ? { fill: colour } : undefined}
-                  onMouseEnter={() => setHover(i)}
-                  onClick={() => canPick && onPick!(i, binLabel(bin))}
-                >
-                  <title>
-                    {`${formatValue(bin.x0, unit)}–${formatValue(bin.x1, unit)}: ${bin.count}` +
-                      (canPick ? ' (click to show these samples)' : '')}
-                  </title>
-                </rect>
-              </g>
-            );
-          })}
-          <ChartAxes
-            innerH={innerH}
-            x={x}
-            y={y}
-            xTicks={Math.max(2, Math.floor(innerW / 70))}
-            xFormat={(v) => formatAxisValue(v, unit)}
-            yTickValues={yTicks}
-            size="small"
-          />
-        </Group>
-      </svg>
-    </div>
+    </ChartPicture>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
 import { usePerf } from '../host/data-hooks';
@@ -13,6 +13,7 @@ import { formatValue } from './value-format';
 import { keptOpenText } from './kept-open';
 import { FilterScopeNote } from '../toolbar/FilterScopeNote';
 import './perf.css';
+import { PictureMenu } from '../picture/PictureMenu';
 
 /** Span names whose duration distributions get a chart (the rest are in the table). */
 const DURATION_CHARTS = 8;
@@ -22,6 +23,7 @@ const DURATION_CHARTS = 8;
  * tail, per-request histograms (click a bin to see those samples), durations per span name.
  */
 export function PerfView({ file }: { file: FileSummary }) {
+  const pictureRoot = useRef<HTMLDivElement>(null);
   const { perf, error } = usePerf(file.fileId, file.streaming);
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setView = useViewStore((s) => s.setView);
@@ -83,7 +85,14 @@ export function PerfView({ file }: { file: FileSummary }) {
   const requests = perf.perf['perf/request/count'] ?? perf.series[0]?.valueCount ?? 0;
 
   return (
-    <div className="perf-panel" data-testid="perf-view">
+    <div className="perf-panel picture-host" data-testid="perf-view" ref={pictureRoot}>
+      <PictureMenu
+        name={`${file.name}-perf`}
+        target={pictureRoot}
+        command
+        corner="view"
+        testId="view-picture"
+      />
       {pickError && (
         <div className="error-banner" data-testid="perf-pick-error">
           Cannot show the bin's samples: {pickError}

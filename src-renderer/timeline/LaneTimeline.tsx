@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useViewStore } from '../state/view-store';
 import type { HitBox, RowDrawStats } from './draw-timeline';
 import { layoutLaneGroups, laneSpanNames, type LaneGroup } from './lane-group';
-import { rowAt, visibleRange } from './row-layout';
+import { AXIS_HEIGHT, rowAt, visibleRange } from './row-layout';
 import { fitWindow, panWindow, zoomWindow, type Window } from './time-window';
 import { decimalsForPixel } from './time-format';
 import { clockText, type TimelineClock } from './timeline-clock';
@@ -12,7 +12,7 @@ import { useLaneCanvas } from './use-lane-canvas';
 import { hitAt } from './hit-test';
 import { phaseAt } from './pd-segments';
 import { steppedItem } from './item-steps';
-import { TimeAxis, AXIS_HEIGHT } from './TimeAxis';
+import { TimeAxis } from './TimeAxis';
 import { TimelineTooltip } from './TimelineTooltip';
 import { useHovered } from './use-hovered';
 import { LaneLabel } from './LaneLabel';

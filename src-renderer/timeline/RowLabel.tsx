@@ -3,6 +3,7 @@ import type { RowDrawStats } from './draw-timeline';
 import { STATUS_COLOURS } from './span-colours';
 import { ROW_PADDING } from './row-layout';
 import { laneNames } from './lane-names';
+import { rowLabelTexts } from './row-label-text';
 
 /**
  * The label column of one row: index, group, source, status pill, reward (fixed columns wide
@@ -27,6 +28,7 @@ export function RowLabel(props: {
   const { row, stats, laneHeight } = props;
   const names = row && props.expanded && props.lanes > 1 ? laneNames(row) : null;
   const compact = laneHeight < 16;
+  const texts = row ? rowLabelTexts(row) : null;
   return (
     <div
       className={`row-label${props.selected ? ' selected' : ''}${props.dimmed ? ' dimmed' : ''}${compact ? ' compact' : ''}${names ? ' with-lanes' : ''}`}
@@ -63,26 +65,24 @@ export function RowLabel(props: {
         >
           {props.lanes <= 1 ? '·' : props.expanded ? '▾' : '▸'}
         </button>
-        {row ? (
+        {texts ? (
           <>
             <span className="row-index" data-testid="row-index">
-              #{String(row.sampleIndex)}
+              {texts.index}
             </span>
-            <span className="row-group">
-              {row.groupIndex !== null ? `g${String(row.groupIndex)}` : ''}
+            <span className="row-group">{texts.group}</span>
+            <span className="row-source" title={texts.source}>
+              {texts.source}
             </span>
-            <span className="row-source" title={row.source ?? ''}>
-              {row.source ?? ''}
-            </span>
-            {row.status && (
+            {texts.status && (
               <span
                 className="status-pill"
-                style={{ background: STATUS_COLOURS[row.status] ?? '#8c959f' }}
+                style={{ background: STATUS_COLOURS[texts.status] ?? '#8c959f' }}
               >
-                {row.status}
+                {texts.status}
               </span>
             )}
-            {rewardText(row.reward) && <span className="row-reward">{rewardText(row.reward)}</span>}
+            {texts.reward && <span className="row-reward">{texts.reward}</span>}
             {/* lane 0 shares its line with the row info: its name comes last and gives way
                 first (ellipsis, then nothing) when the column is narrow; the title keeps it */}
             {names?.[0] && (
@@ -111,33 +111,4 @@ export function RowLabel(props: {
         )}
     </div>
   );
-}
-
-/** Characters the index and group columns need for the largest values seen so far. */
-export function labelColumnChars(
-  rows: Iterable<RowView>,
-  rowCount: number,
-): {
-  index: number;
-  group: number;
-} {
-  let index = String(Math.max(0, rowCount - 1)).length;
-  let group = 0;
-  for (const row of rows) {
-    index = Math.max(index, String(row.sampleIndex).length);
-    if (row.groupIndex !== null) group = Math.max(group, String(row.groupIndex).length);
-  }
-  return { index: index + 1, group: group === 0 ? 0 : group + 1 };
-}
-
-function rewardText(reward: unknown): string {
-  if (typeof reward === 'number') return reward.toFixed(2);
-  if (
-    reward &&
-    typeof reward === 'object' &&
-    typeof (reward as { score?: unknown }).score === 'number'
-  ) {
-    return (reward as { score: number }).score.toFixed(2);
-  }
-  return '';
 }

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { Window } from './time-window';
-import { buildTicks, labelWidthPx } from './time-format';
-import type { TimelineClock } from './timeline-clock';
-
-export const AXIS_HEIGHT = 28;
+import { placeTickLabel } from './time-format';
+import { AXIS_HEIGHT } from './row-layout';
+import { axisTicks, type TimelineClock } from './timeline-clock';
 
 /**
  * The time axis: ticks at round steps of the timeline's clock (from the file's start, from a
@@ -20,9 +19,7 @@ export function TimeAxis(props: {
 }) {
   const { window: w, width, clock } = props;
   const [brush, setBrush] = useState<{ from: number; to: number } | null>(null);
-  // ticks sit at round times of the clock shown, not of the file
-  const shift = clock.shownMinusFileSec;
-  const ticks = buildTicks(shift + w.startSec, shift + w.endSec, width);
+  const ticks = axisTicks(w, width, clock);
   const toSec = (clientX: number, el: Element) => {
     const rect = el.getBoundingClientRect();
     return w.startSec + ((clientX - rect.left) / rect.width) * (w.endSec - w.startSec);
@@ -64,15 +61,7 @@ export function TimeAxis(props: {
           className="axis-line"
         />
         {ticks.map((tick) => {
-          // the first and last labels are kept whole inside the axis
-          const half = labelWidthPx(tick.label) / 2;
-          const anchor = tick.x - half < 0 ? 'start' : tick.x + half > width ? 'end' : 'middle';
-          const labelX =
-            anchor === 'start'
-              ? Math.max(0, tick.x - 2)
-              : anchor === 'end'
-                ? Math.min(width, tick.x + 2)
-                : tick.x;
+          const place = placeTickLabel(tick, width);
           return (
             <g key={tick.sec} data-testid="axis-tick">
               <line
@@ -82,7 +71,12 @@ export function TimeAxis(props: {
                 y2={AXIS_HEIGHT}
                 className="axis-tick"
               />
-              <text x={labelX} y={AXIS_HEIGHT - 10} textAnchor={anchor} className="axis-label">
+              <text
+                x={place.x}
+                y={AXIS_HEIGHT - 10}
+                textAnchor={place.anchor}
+                className="axis-label"
+              >
                 {tick.label}
               </text>
             </g>

@@ -4,26 +4,32 @@ import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useRowPage } from '../host/data-hooks';
 import type { HitBox, RowDrawStats } from './draw-timeline';
-import { rowAt, visibleRange } from './row-layout';
+import { AXIS_HEIGHT, rowAt, visibleRange } from './row-layout';
 import { fitWindow, panWindow, zoomWindow } from './time-window';
 import { decimalsForPixel } from './time-format';
 import { clockText, exactClockText, timelineClock } from './timeline-clock';
 import { useViewport, useWheelZoom } from './use-viewport';
 import { useRowExpansion } from './use-row-expansion';
 import { useTimelineKeys } from './use-timeline-keys';
-import { useCanvasDrawing } from './TimelineCanvas';
 import { hitAt } from './hit-test';
 import { phaseAt } from './pd-segments';
 import { steppedItem } from './item-steps';
 import { CursorReadout } from './CursorReadout';
 import { TimelineControls } from './TimelineControls';
-import { TimeAxis, AXIS_HEIGHT } from './TimeAxis';
+import { TimeAxis } from './TimeAxis';
 import { TimelineTooltip } from './TimelineTooltip';
 import { useHovered } from './use-hovered';
-import { RowLabel, labelColumnChars } from './RowLabel';
+import { RowLabel } from './RowLabel';
+import { fittedLabelWidth, labelColumnChars } from './row-label-text';
 import { Legend } from './Legend';
 import { fileLegendNames } from './legend-entries';
 import { idleGapsByRow } from './idle-gaps';
+import { useCanvasDrawing, readTheme } from './TimelineCanvas';
+import { drawRowsOf } from './draw-rows';
+import { axisTicks } from './timeline-clock';
+import { pictureLegend, type TimelinePicture } from './timeline-picture';
+import { timelinePicturePng } from './timeline-picture-png';
+import { PictureMenu } from '../picture/PictureMenu';
 import './timeline.css';
 
 const FETCH_MARGIN = 30;
@@ -139,8 +145,7 @@ export function Timeline({
     () => labelColumnChars(rowsById.values(), file.rows),
     [rowsById, file.rows],
   );
-  const fittedLabelWidth = 14 + 8 + (chars.index + chars.group) * 7.5 + 90 + 60 + 44;
-  const labelWidth = draggedLabelWidth ?? Math.round(fittedLabelWidth);
+  const labelWidth = draggedLabelWidth ?? fittedLabelWidth(chars);
   const canvasWidth = Math.max(100, size.width - labelWidth);
 
   // Keep the canvas sized to its box.
@@ -296,6 +301,35 @@ export function Timeline({
   const pxSec = (window.endSec - window.startSec) / canvasWidth;
   const hoverPhase = hover && hoverItem?.pd ? phaseAt(hoverItem, secAt(hover.x), pxSec / 2) : null;
 
+  // the picture: what is shown now, drawn again at 2x by the same code (timeline-picture.ts);
+  // where its rows went is left on the element for whoever compares it with the canvas
+  const root = useRef<HTMLDivElement>(null);
+  const picturePng = async () => {
+    const picture: TimelinePicture = {
+      draw: {
+        width: canvasWidth,
+        height: viewHeight,
+        window,
+        theme: readTheme(),
+        hiddenNames,
+        highlightNames,
+        selected,
+        laneHeight,
+        idleGaps,
+      },
+      rows: drawRowsOf({ rowIds, rowsById, layout, first, last, scrollTop, expandedAt, dimmedRow }),
+      labelWidth,
+      ticks: axisTicks(window, canvasWidth, timeClock),
+      legend:
+        legend?.spanNames === null
+          ? []
+          : pictureLegend(legend ? { spanNames: legend.spanNames } : file, hiddenNames),
+    };
+    const { blob, layout: drawn } = await timelinePicturePng(picture);
+    if (root.current) root.current.dataset.picturePlot = JSON.stringify(drawn.plot);
+    return blob;
+  };
+
   const startResize = (event: React.MouseEvent) => {
     event.preventDefault();
     const x0 = event.clientX;
@@ -314,6 +348,7 @@ export function Timeline({
     <div
       className="timeline"
       data-testid="timeline"
+      ref={root}
       data-highlight={highlightNames?.join('|') ?? ''}
     >
       <Legend
@@ -333,12 +368,20 @@ export function Timeline({
             }))
         }
         extra={
-          <TimelineControls
-            allExpanded={expansion.allExpanded}
-            onSetAllExpanded={expansion.setAll}
-            wallClock={wallClock}
-            onWallClock={setWallClock}
-          />
+          <>
+            <TimelineControls
+              allExpanded={expansion.allExpanded}
+              onSetAllExpanded={expansion.setAll}
+              wallClock={wallClock}
+              onWallClock={setWallClock}
+            />
+            <PictureMenu
+              name={`${file.name}-timeline`}
+              png={picturePng}
+              command={keyboard && !legend}
+              testId="timeline-picture"
+            />
+          </>
         }
       />
       <div className="timeline-body">

@@ -2,13 +2,8 @@ import { useEffect, useRef, type RefObject } from 'react';
 import type { ShownOrder } from '../host/shown-order';
 import type { RowView } from '../../src-main/core/api/trace-api';
 import { useThemeStore } from '../theme/theme-store';
-import {
-  drawTimeline,
-  type DrawRow,
-  type HitBox,
-  type RowDrawStats,
-  type ThemeColours,
-} from './draw-timeline';
+import { drawTimeline, type HitBox, type RowDrawStats, type ThemeColours } from './draw-timeline';
+import { drawRowsOf } from './draw-rows';
 import type { RowLayout } from './row-layout';
 import type { Window } from './time-window';
 import type { IdleGap } from './idle-gaps';
@@ -61,19 +56,16 @@ export function useCanvasDrawing(
     const ctx = el.getContext('2d');
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const rowIds = order?.rowIds ?? new Int32Array(0);
-    const rows: DrawRow[] = [];
-    for (let i = first; i <= last && i < rowIds.length; i++) {
-      const row = rowsById.get(rowIds[i]);
-      if (!row) continue;
-      rows.push({
-        row,
-        y: layout.tops[i] - scrollTop,
-        expanded: expandedAt(i),
-        shaded: i % 2 === 1,
-        dimmed: dimmedRow(row.rowId),
-      });
-    }
+    const rows = drawRowsOf({
+      rowIds: order?.rowIds ?? new Int32Array(0),
+      rowsById,
+      layout,
+      first,
+      last,
+      scrollTop,
+      expandedAt,
+      dimmedRow,
+    });
     const result = drawTimeline(ctx, rows, {
       width,
       height,

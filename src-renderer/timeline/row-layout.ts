@@ -2,6 +2,8 @@
 export const LANE_HEIGHT = 16;
 export const LANE_HEIGHTS = [8, 12, 16, 22] as const;
 export const ROW_PADDING = 6;
+/** the time axis above the rows */
+export const AXIS_HEIGHT = 28;
 
 /** Heights and tops of rows in display order: collapsed rows show one lane. */
 export interface RowLayout {

@@ -94,6 +94,20 @@ export function buildTicks(startSec: number, endSec: number, widthPx: number): T
   return ticks;
 }
 
+/**
+ * Where a tick's label goes on an axis `widthPx` wide: centred under its tick, except the first
+ * and last, kept whole inside the axis (start- or end-anchored).
+ */
+export function placeTickLabel(
+  tick: Pick<Tick, 'x' | 'label'>,
+  widthPx: number,
+): { x: number; anchor: 'start' | 'middle' | 'end' } {
+  const half = labelWidthPx(tick.label) / 2;
+  if (tick.x - half < 0) return { x: Math.max(0, tick.x - 2), anchor: 'start' };
+  if (tick.x + half > widthPx) return { x: Math.min(widthPx, tick.x + 2), anchor: 'end' };
+  return { x: tick.x, anchor: 'middle' };
+}
+
 /** Decimals for a time shown alone (tooltip, readout) at a zoom where `pxSec` is one pixel. */
 export function decimalsForPixel(secPerPx: number): number {
   return Math.max(1, decimalsFor(secPerPx));

@@ -1,3 +1,5 @@
+import type { FileSummary } from '../../src-main/core/api/trace-api';
+
 export interface Window {
   startSec: number;
   endSec: number;
@@ -21,6 +23,22 @@ export function panWindow(w: Window, deltaFrac: number): Window {
 export function fitWindow(startSec: number, endSec: number, margin = 0.03): Window {
   const span = Math.max(MIN_SPAN_SEC, endSec - startSec);
   return { startSec: startSec - span * margin, endSec: endSec + span * margin };
+}
+
+/**
+ * What "fit all" shows of a file: its whole duration (or `fitSec`), except that (ours) a
+ * rollout that resumed samples of an earlier one opens on its own window.
+ */
+export function fitAllWindow(
+  file: Pick<FileSummary, 'globalStartSec' | 'globalEndSec' | 'rolloutWindow'>,
+  fitSec?: number,
+): Window {
+  const own = fitSec === undefined ? file.rolloutWindow : undefined;
+  if (own) return fitWindow(own.ownStartSec, own.ownEndSec);
+  return fitWindow(
+    0,
+    fitSec ?? Math.max(1e-6, (file.globalEndSec ?? 0) - (file.globalStartSec ?? 0)),
+  );
 }
 
 /** W/S step: one press zooms 1.25x; held, each repeat zooms more, up to about 2.4x a repeat. */

@@ -1,4 +1,5 @@
-import { EXACT_DECIMALS, formatClock } from './time-format';
+import { EXACT_DECIMALS, buildTicks, formatClock, type Tick } from './time-format';
+import type { Window } from './time-window';
 
 /**
  * What one timeline's times read as. Its items and window are in seconds from its file's start;
@@ -30,4 +31,13 @@ export function clockText(clock: TimelineClock, fileSec: number, decimals: numbe
 /** `fileSec` as the clock shows it, exact to the microsecond (hover titles). */
 export function exactClockText(clock: TimelineClock, fileSec: number): string {
   return clockText(clock, fileSec, EXACT_DECIMALS);
+}
+
+/**
+ * The axis' ticks over `window` drawn `widthPx` wide: at round times of the clock shown, not of
+ * the file (the axis and the pictures of it alike).
+ */
+export function axisTicks(window: Window, widthPx: number, clock: TimelineClock): Tick[] {
+  const shift = clock.shownMinusFileSec;
+  return buildTicks(shift + window.startSec, shift + window.endSec, widthPx);
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { useCommand } from '../host/host-context';
-import { fitWindow, panWindow, zoomWindow, type Window } from './time-window';
+import { fitAllWindow, panWindow, zoomWindow, type Window } from './time-window';
 
 export interface Viewport {
   /** the visible time range, seconds from the file's start */
@@ -24,13 +24,12 @@ export function useViewport(
 ): Viewport {
   const stored = useViewStore((s) => s.windows[windowKey]);
   const store = useViewStore((s) => s.setWindow);
-  const totalSec = fitSec ?? Math.max(1e-6, (file.globalEndSec ?? 0) - (file.globalStartSec ?? 0));
-  // (ours) a rollout that resumed samples of an earlier one opens on its own window; the
-  // toolbar's window chip shows the whole file, earlier attempts included
+  // the toolbar's window chip shows the whole file, a resumed rollout's earlier attempts included
   const own = fitSec === undefined ? file.rolloutWindow : undefined;
+  const { globalStartSec, globalEndSec } = file;
   const fitAll = useMemo(
-    () => (own ? fitWindow(own.ownStartSec, own.ownEndSec) : fitWindow(0, totalSec)),
-    [own, totalSec],
+    () => fitAllWindow({ globalStartSec, globalEndSec, rolloutWindow: own }, fitSec),
+    [globalStartSec, globalEndSec, own, fitSec],
   );
   const fitShown = useMemo(
     () => ({ startSec: fitAll.startSec + originSec, endSec: fitAll.endSec + originSec }),

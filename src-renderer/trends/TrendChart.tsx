@@ -7,6 +7,7 @@ import type { TrendPoint } from '../../src-main/core/model/trend';
 import { ChartAxes } from '../perf/ChartAxes';
 import { formatAxisValue, formatValue } from '../perf/value-format';
 import { displayUnit } from './display-unit';
+import { ChartPicture } from '../picture/ChartPicture';
 
 const HEIGHT = 180;
 const MARGIN = { top: 12, right: 16, bottom: 26, left: 48 };
@@ -61,88 +62,90 @@ export function TrendChart(props: {
   const missing = props.points.length - plotted.length;
 
   return (
-    <div
-      className="trend-chart"
-      ref={parentRef}
-      data-testid="trend-chart"
-      data-metric={props.metric}
-    >
-      <div className="trend-chart-title">
-        {props.label}
-        {display.label && <span className="muted"> ({display.label})</span>}
-        {missing > 0 && <span className="muted"> · {missing} without it</span>}
-      </div>
-      <svg width={width} height={HEIGHT}>
-        <Group left={MARGIN.left} top={MARGIN.top}>
-          <ChartAxes
-            innerH={innerH}
-            x={x}
-            y={y}
-            xFormat={(v) => (Number.isInteger(v) ? String(v) : '')}
-            yFormat={(v) => formatAxisValue(v, display.unit === 's' ? '' : display.unit)}
-            xTicks={Math.min(10, Math.max(2, ids.length))}
-            yTicks={4}
-            yTickValues={integerTicks(values, y.domain())}
-            size="normal"
-          />
-          {series.map(({ name, points }) =>
-            points.length > 1 ? (
-              <LinePath
-                key={name}
-                data={points}
-                x={(p) => x(p.rolloutId!)}
-                y={(p) => y(value(p))}
-                stroke={SERIES_COLOUR[name]}
-                strokeWidth={1.5}
-                strokeDasharray={name === 'eval' ? '4 3' : undefined}
-              />
-            ) : null,
-          )}
-          {plotted.map((point) => {
-            const picked = props.picked.includes(point.path);
-            return (
-              <circle
-                key={point.path}
-                data-testid="trend-point"
-                data-name={point.name}
-                data-value={point.figures[props.metric]}
-                cx={x(point.rolloutId!)}
-                cy={y(value(point))}
-                r={hover === point || picked ? 5.5 : 4}
-                fill={picked ? 'var(--fg)' : SERIES_COLOUR[point.series]}
-                stroke="var(--bg)"
-                strokeWidth={1.5}
-                style={{ cursor: 'pointer' }}
-                onMouseEnter={() => setHover(point)}
-                onMouseLeave={() => setHover(null)}
-                onClick={(event) =>
-                  event.shiftKey || event.ctrlKey || event.metaKey
-                    ? props.onPick(point)
-                    : props.onOpen(point)
-                }
-              >
-                <title>{`${point.name}: ${formatValue(point.figures[props.metric], props.unit)}`}</title>
-              </circle>
-            );
-          })}
-        </Group>
-      </svg>
-      {hover && (
-        <div
-          className="trend-tooltip"
-          data-testid="trend-tooltip"
-          style={{
-            left: Math.min(width - 180, MARGIN.left + x(hover.rolloutId!) + 10),
-            top: MARGIN.top + y(value(hover)) + 24,
-          }}
-        >
-          <strong>{hover.name}</strong> · {hover.series} {hover.rolloutId}
-          <br />
-          {props.label}: {formatValue(hover.figures[props.metric], props.unit)}
-          <div className="muted">click: open · shift+click: pick to compare</div>
+    <ChartPicture name={props.metric}>
+      <div
+        className="trend-chart"
+        ref={parentRef}
+        data-testid="trend-chart"
+        data-metric={props.metric}
+      >
+        <div className="trend-chart-title">
+          {props.label}
+          {display.label && <span className="muted"> ({display.label})</span>}
+          {missing > 0 && <span className="muted"> · {missing} without it</span>}
         </div>
-      )}
-    </div>
+        <svg width={width} height={HEIGHT}>
+          <Group left={MARGIN.left} top={MARGIN.top}>
+            <ChartAxes
+              innerH={innerH}
+              x={x}
+              y={y}
+              xFormat={(v) => (Number.isInteger(v) ? String(v) : '')}
+              yFormat={(v) => formatAxisValue(v, display.unit === 's' ? '' : display.unit)}
+              xTicks={Math.min(10, Math.max(2, ids.length))}
+              yTicks={4}
+              yTickValues={integerTicks(values, y.domain())}
+              size="normal"
+            />
+            {series.map(({ name, points }) =>
+              points.length > 1 ? (
+                <LinePath
+                  key={name}
+                  data={points}
+                  x={(p) => x(p.rolloutId!)}
+                  y={(p) => y(value(p))}
+                  stroke={SERIES_COLOUR[name]}
+                  strokeWidth={1.5}
+                  strokeDasharray={name === 'eval' ? '4 3' : undefined}
+                />
+              ) : null,
+            )}
+            {plotted.map((point) => {
+              const picked = props.picked.includes(point.path);
+              return (
+                <circle
+                  key={point.path}
+                  data-testid="trend-point"
+                  data-name={point.name}
+                  data-value={point.figures[props.metric]}
+                  cx={x(point.rolloutId!)}
+                  cy={y(value(point))}
+                  r={hover === point || picked ? 5.5 : 4}
+                  fill={picked ? 'var(--fg)' : SERIES_COLOUR[point.series]}
+                  stroke="var(--bg)"
+                  strokeWidth={1.5}
+                  style={{ cursor: 'pointer' }}
+                  onMouseEnter={() => setHover(point)}
+                  onMouseLeave={() => setHover(null)}
+                  onClick={(event) =>
+                    event.shiftKey || event.ctrlKey || event.metaKey
+                      ? props.onPick(point)
+                      : props.onOpen(point)
+                  }
+                >
+                  <title>{`${point.name}: ${formatValue(point.figures[props.metric], props.unit)}`}</title>
+                </circle>
+              );
+            })}
+          </Group>
+        </svg>
+        {hover && (
+          <div
+            className="trend-tooltip"
+            data-testid="trend-tooltip"
+            style={{
+              left: Math.min(width - 180, MARGIN.left + x(hover.rolloutId!) + 10),
+              top: MARGIN.top + y(value(hover)) + 24,
+            }}
+          >
+            <strong>{hover.name}</strong> · {hover.series} {hover.rolloutId}
+            <br />
+            {props.label}: {formatValue(hover.figures[props.metric], props.unit)}
+            <div className="muted">click: open · shift+click: pick to compare</div>
+          </div>
+        )}
+      </div>
+    </ChartPicture>
   );
 }
 

@@ -397,6 +397,7 @@ export type MenuCommand =
   | 'theme-system'
   | 'toggle-details'
   | 'toggle-perf'
+  | 'copy-picture'
   | 'shortcuts'
   | 'about';
 

@@ -44,6 +44,7 @@ describe('the native menu', () => {
       [['&File', 'Compare with…'], 'compare'],
       [['&File', 'Export', 'Perfetto trace (.json.gz)…'], 'export-perfetto'],
       [['&File', 'Export', 'Rows as CSV…'], 'export-csv'],
+      [['&File', 'Copy Picture of the View'], 'copy-picture'],
       [['&File', 'Close Tab'], 'close-tab'],
       [['&View', 'Zoom In'], 'zoom-in'],
       [['&View', 'Zoom Out'], 'zoom-out'],

@@ -128,8 +128,19 @@ describe('the desktop package (electron-builder --dir)', () => {
         }
       ).dependencies ?? {},
     );
+    // a dependency's platform packages (optional dependencies: @napi-rs/canvas's binary) too
+    const platformPackages = dependencies.flatMap((name) => {
+      try {
+        const manifest = JSON.parse(
+          readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'),
+        ) as { optionalDependencies?: Record<string, string> };
+        return Object.keys(manifest.optionalDependencies ?? {});
+      } catch {
+        return [];
+      }
+    });
     // each binding a packaged dependency ships must be found in app.asar.unpacked
-    for (const name of dependencies) {
+    for (const name of [...dependencies, ...platformPackages]) {
       const folder = join(ROOT, 'node_modules', name);
       let bindings: string[] = [];
       try {

@@ -169,6 +169,23 @@ describe('the layer checker', () => {
     broken('src-main/cli/x.ts', "import { Toolbar } from '../../src-renderer/toolbar/Toolbar';");
   });
 
+  it('lets the listed CLI file draw with the timeline’s pure modules, and those stay pure', () => {
+    const PNG = 'src-main/cli/timeline-png.ts';
+    fine(PNG, "import { drawTimeline } from '../../src-renderer/timeline/draw-timeline';");
+    broken(PNG, "import { Timeline } from '../../src-renderer/timeline/Timeline';");
+    broken(PNG, "import { readTheme } from '../../src-renderer/timeline/TimelineCanvas';");
+    broken(
+      'src-main/cli/other.ts',
+      "import { drawTimeline } from '../../src-renderer/timeline/draw-timeline';",
+    );
+    const SHARED = 'src-renderer/timeline/timeline-picture.ts';
+    fine(SHARED, "import { drawTimeline } from './draw-timeline';");
+    fine(SHARED, "import type { RowView } from '../../src-main/core/api/trace-api';");
+    broken(SHARED, "import { useViewStore } from '../state/view-store';");
+    broken(SHARED, "import { readTheme } from './TimelineCanvas';");
+    broken(SHARED, "import { useState } from 'react';");
+  });
+
   it('keeps the renderer’s folders in their order: lower never imports higher', () => {
     // the imports issue 43 found, each against the order
     broken(

@@ -73,10 +73,15 @@ describe('the main window', () => {
     });
   });
 
-  it('refuses every permission request', () => {
+  it('refuses every permission request but the clipboard write Copy PNG needs', () => {
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read']) {
+      const callback = vi.fn();
+      (recorded.permissionHandler as Handler)({}, permission, callback);
+      expect(callback).toHaveBeenCalledWith(false);
+    }
     const callback = vi.fn();
-    (recorded.permissionHandler as Handler)({}, 'media', callback);
-    expect(callback).toHaveBeenCalledWith(false);
+    (recorded.permissionHandler as Handler)({}, 'clipboard-sanitized-write', callback);
+    expect(callback).toHaveBeenCalledWith(true);
   });
 });
 
