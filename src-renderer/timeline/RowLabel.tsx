@@ -13,6 +13,8 @@ import { laneNames } from './lane-names';
 export function RowLabel(props: {
   rowId: number;
   row: RowView | undefined;
+  /** capabilities.namedRows: the row's label is its name, shown before its source */
+  named: boolean;
   top: number;
   height: number;
   lanes: number;
@@ -27,6 +29,7 @@ export function RowLabel(props: {
   const { row, stats, laneHeight } = props;
   const names = row && props.expanded && props.lanes > 1 ? laneNames(row) : null;
   const compact = laneHeight < 16;
+  const name = props.named && typeof row?.label === 'string' ? row.label : null;
   return (
     <div
       className={`row-label${props.selected ? ' selected' : ''}${props.dimmed ? ' dimmed' : ''}${compact ? ' compact' : ''}${names ? ' with-lanes' : ''}`}
@@ -71,7 +74,12 @@ export function RowLabel(props: {
             <span className="row-group">
               {row.groupIndex !== null ? `g${String(row.groupIndex)}` : ''}
             </span>
-            <span className="row-source" title={row.source ?? ''}>
+            {name !== null && (
+              <span className="row-name" data-testid="row-name" title={name}>
+                {name}
+              </span>
+            )}
+            <span className={`row-source${name !== null ? ' beside-name' : ''}`} title={row.source ?? ''}>
               {row.source ?? ''}
             </span>
             {row.status && (

@@ -135,7 +135,10 @@ export function Timeline({
     () => labelColumnChars(rowsById.values(), file.rows),
     [rowsById, file.rows],
   );
-  const fittedLabelWidth = 14 + 8 + (chars.index + chars.group) * 7.5 + 90 + 60 + 44;
+  // a named row (capabilities.namedRows) shows its name too: room for `decode Req 5e0f1a2b`
+  const named = file.capabilities.namedRows === true;
+  const fittedLabelWidth =
+    14 + 8 + (chars.index + chars.group) * 7.5 + 90 + 60 + 44 + (named ? 140 : 0);
   const labelWidth = draggedLabelWidth ?? Math.round(fittedLabelWidth);
   const canvasWidth = Math.max(100, size.width - labelWidth);
 
@@ -372,6 +375,7 @@ export function Timeline({
                     key={rowId}
                     rowId={rowId}
                     row={rowsById.get(rowId)}
+                    named={named}
                     top={layout.tops[i]}
                     height={layout.heights[i]}
                     lanes={order!.laneCounts[i]}
