@@ -79,7 +79,10 @@ export function RowLabel(props: {
                 {name}
               </span>
             )}
-            <span className={`row-source${name !== null ? ' beside-name' : ''}`} title={row.source ?? ''}>
+            <span
+              className={`row-source${name !== null ? ' beside-name' : ''}`}
+              title={row.source ?? ''}
+            >
               {row.source ?? ''}
             </span>
             {row.status && (

@@ -36,7 +36,8 @@ export function otlpWithoutRouter(collectorText: string): string {
   for (const e of exports) {
     for (const rs of e.resourceSpans) {
       const router = serviceOf(rs) === ROUTER;
-      for (const ss of rs.scopeSpans) for (const span of ss.spans) byId.set(span.spanId, { span, router });
+      for (const ss of rs.scopeSpans)
+        for (const span of ss.spans) byId.set(span.spanId, { span, router });
     }
   }
   // the request root of a server span: its topmost ancestor below the router
