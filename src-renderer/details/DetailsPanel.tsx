@@ -24,6 +24,7 @@ import {
 import { describeSpanState, pdPhaseRows } from './span-facts';
 import { rewardEntries, tensorFields, TOKEN_FIELDS, withoutPaths } from './token-values';
 import { SampleTimingTable } from './SampleTimingTable';
+import { detailsHint } from './details-hint';
 import './details.css';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
@@ -57,9 +58,8 @@ export function DetailsPanel({ file }: { file: FileSummary }) {
       data-index={index ?? undefined}
     >
       {!mine && (
-        <div className="details-empty muted">
-          Click a span, an event or a row label to see its details: times, attributes, PD phases,
-          and the sample’s prompt, response and reward. Escape closes them.
+        <div className="details-empty muted" data-testid="details-empty">
+          {detailsHint(file.capabilities)}
         </div>
       )}
       {mine && (
