@@ -44,6 +44,7 @@ export function RowLabel(props: {
       data-ongoing={stats?.ongoing ?? ''}
       data-pd-segments={stats?.pdSegments ?? ''}
       data-links={stats?.links ?? ''}
+      data-rail-marks={stats?.railMarks ?? ''}
       data-idle-gaps={stats?.idleGaps ?? ''}
       data-labels={stats?.labels ?? ''}
       data-highlighted={stats?.highlighted ?? ''}
