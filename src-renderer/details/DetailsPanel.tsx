@@ -9,7 +9,6 @@ import type {
 import { useSpanDetails } from '../host/data-hooks';
 import { formatExactClock } from '../timeline/time-format';
 import { useViewStore } from '../state/view-store';
-import { STATUS_COLOURS } from '../timeline/span-colours';
 import { AttrTable } from './AttrTable';
 import { ChatMessages } from './ChatMessages';
 import { CopyButton } from '../widgets/CopyButton';
@@ -22,8 +21,9 @@ import {
   formatWallClock,
 } from './format-values';
 import { describeSpanState, pdPhaseRows } from './span-facts';
-import { rewardEntries, tensorFields, TOKEN_FIELDS, withoutPaths } from './token-values';
+import { tensorFields, TOKEN_FIELDS, withoutPaths } from './token-values';
 import { SampleTimingTable } from './SampleTimingTable';
+import { SampleRewardValue, SampleStatusValue } from './SampleOutcome';
 import { detailsHint } from './details-hint';
 import './details.css';
 
@@ -303,7 +303,6 @@ function SampleSection({
     rest,
     tensors.map((t) => t.path),
   );
-  const reward = rewardEntries(f.reward);
   const response = f.response;
   return (
     <section className="details-section" data-testid="sample-details" data-row-id={sample.rowId}>
@@ -315,34 +314,10 @@ function SampleSection({
       <table className="facts">
         <tbody>
           <Fact label="status" testId="sample-status">
-            {typeof f.status === 'string' ? (
-              <span
-                className="status-pill"
-                style={{ background: STATUS_COLOURS[f.status] ?? '#8c959f' }}
-              >
-                {f.status}
-              </span>
-            ) : (
-              '—'
-            )}
+            <SampleStatusValue status={f.status} />
           </Fact>
           <Fact label="reward" testId="sample-reward">
-            {reward === null ? (
-              '—'
-            ) : reward.length === 1 && reward[0].key === '' ? (
-              reward[0].value
-            ) : (
-              <table className="reward-table">
-                <tbody>
-                  {reward.map((r) => (
-                    <tr key={r.key}>
-                      <th>{r.key}</th>
-                      <td className="num">{r.value}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <SampleRewardValue reward={f.reward} />
           </Fact>
           <Fact label="label" testId="sample-label">
             {f.label === null || f.label === undefined ? '—' : formatAttrValue(f.label)}
