@@ -1,3 +1,4 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import { useEffect, useState } from 'react';
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
 import type {
@@ -352,7 +353,7 @@ function SampleSection({
         </div>
       ) : (
         <pre className="text-block" data-testid="sample-response">
-          {typeof response === 'string' ? response : JSON.stringify(response, null, 2)}
+          {typeof response === 'string' ? response : jsonText(response, 2)}
         </pre>
       )}
       {f.metadata !== undefined && f.metadata !== null && (
@@ -374,7 +375,7 @@ function SampleSection({
 
 function textOf(value: AttrValue | undefined): string {
   if (typeof value === 'string') return value;
-  return JSON.stringify(value ?? null, null, 2);
+  return jsonText(value ?? null, 2);
 }
 
 /** A trace row (OTLP): what it is and how long it ran. */

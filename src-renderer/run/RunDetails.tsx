@@ -1,3 +1,4 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import { useEffect, useState } from 'react';
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import type { Attrs } from '../../src-main/core/model/row';
@@ -130,10 +131,8 @@ export function RunDetails({
       </h3>
       <p>
         weight versions{' '}
-        <code data-testid="run-weight-versions">
-          {JSON.stringify(fields?.weight_versions ?? null)}
-        </code>
-        ; rollout&apos;s newest v{String(rollout?.weightVersion ?? '-')}
+        <code data-testid="run-weight-versions">{jsonText(fields?.weight_versions ?? null)}</code>;
+        rollout&apos;s newest v{String(rollout?.weightVersion ?? '-')}
         {stale ? <span className="run-stale-badge">stale</span> : null}
       </p>
       {row && <SampleTimingTable row={row} />}
@@ -218,7 +217,7 @@ function FieldTable({ fields }: { fields: Attrs }) {
           <tr key={k}>
             <td>{k}</td>
             <td>
-              <code>{typeof v === 'string' ? v : JSON.stringify(v)}</code>
+              <code>{typeof v === 'string' ? v : jsonText(v)}</code>
             </td>
           </tr>
         ))}
