@@ -71,8 +71,10 @@ function StartPage() {
           <ul className="start-formats" data-testid="start-formats">
             {(info?.formats ?? []).map((format) => (
               <li key={format.name} data-testid="start-format" data-format={format.name}>
-                <span className="start-format-name">{format.name}</span>
-                <span className="muted"> · {format.expected}</span>
+                <span className="start-format-name" title={format.expected}>
+                  {format.name}
+                </span>
+                {suffixOf(format) && <span className="muted"> {suffixOf(format)}</span>}
               </li>
             ))}
           </ul>
@@ -116,4 +118,10 @@ function StartPage() {
       </div>
     </div>
   );
+}
+
+/** what a format's expected text adds in parentheses (a file suffix), unless its name has it */
+function suffixOf(format: { name: string; expected: string }): string | null {
+  if (format.name.includes('(')) return null;
+  return /\([^)]*\)$/.exec(format.expected)?.[0] ?? null;
 }

@@ -93,7 +93,11 @@ export function PerfView({ file }: { file: FileSummary }) {
       )}
       <FilterScopeNote file={file} what="These figures" />
       <p className="perf-window" data-testid="perf-window">
-        Wall time, running {words.running}, long tail and stragglers over {rollout.own.label}.
+        Wall time, running {words.running}, long tail and stragglers over{' '}
+        {file.capabilities.samples
+          ? rollout.own.label
+          : `the whole file (${formatValue(rollout.own.durationSec, 's')})`}
+        .
         {rollout.resumed.length > 0 && (
           <>
             {' '}

@@ -23,13 +23,20 @@ test('the start page lists every format by name, folders, and opens the demo in 
   const names = answer.result.formats.map((f) => f.name);
   expect(names).toEqual(expect.arrayContaining(['slime rollout dump', 'OpenTelemetry JSON lines']));
   await expect(page.getByTestId('start-format')).toHaveText(
-    names.map((n) => new RegExp(`^${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · `)),
+    names.map((n) => new RegExp(`^${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)),
   );
   await expect(page.getByTestId('start-folders')).toContainText('a run');
   // the demo opens by path in one click, and is then among the recent files
   await page.getByTestId('start-demo').click();
   await expect(page.getByTestId('file-tab')).toContainText('rollout_demo.pt');
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  // `?`: the keys, and the words the answers use
+  await page.keyboard.press('?');
+  const glossary = page.getByTestId('glossary');
+  for (const word of ['own window', 'kept open', 'stale', 'aborted', 'unfinished'])
+    await expect(glossary.locator(`[data-word="${word}"] dd`)).not.toBeEmpty();
+  await page.keyboard.press('Escape');
+  await expect(glossary).toHaveCount(0);
   await page.getByTestId('file-tab').getByRole('button', { name: /close/i }).click();
   await expect(page.getByTestId('start-recent')).toContainText('rollout_demo.pt');
 });
