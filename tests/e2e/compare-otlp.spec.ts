@@ -78,7 +78,9 @@ test('an OTLP file opens as rows; a span can be selected and shows its OpenTelem
   await expect(page.getByTestId('span-details')).toContainText('http_request');
   await expect(page.getByTestId('span-details')).toContainText('OpenTelemetry');
   await expect(page.getByTestId('span-details')).toContainText('smg');
-  await expect(page.getByTestId('row-details')).toContainText('smg');
+  // the row is the request: named by its decode root, on that root's service
+  await expect(page.getByTestId('row-details')).toContainText(/decode Req [0-9a-f]{8}/);
+  await expect(page.getByTestId('row-details')).toContainText('sglang');
 });
 
 test('the mixed-garbage OTLP file opens with a notice of skipped lines', async ({ page }) => {
