@@ -54,6 +54,7 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(() => {
     const userData = app.getPath('userData');
     recent = new RecentFiles(userData);
+    service.setStartPage({ demoPath: demoRolloutPath(), recent: () => recent.list() });
     const bounds = loadWindowBounds(userData);
     window = createMainWindow(bounds);
     if (bounds.maximized) window.maximize();

@@ -28,6 +28,7 @@ import type {
   TrendsRequest,
   RunRequest,
   RunResult,
+  StartPage,
   SqlAnswer,
   SqlCell,
   SqlRequest,
@@ -35,7 +36,7 @@ import type {
 import { openEnded } from '../core/api/trace-api';
 import { findRunFiles } from '../ingest/run-files';
 import { sniffPath } from '../ingest/sniff-path';
-import { holdsRolloutSamples } from '../core/formats/registry';
+import { FORMATS, holdsRolloutSamples } from '../core/formats/registry';
 import type { TrendFileProgress, TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
@@ -128,6 +129,23 @@ export class TraceService implements TraceApi {
   }
 
   private readonly sql: SqlScopes | null;
+  private start: { demoPath: string | null; recent: () => string[] } = {
+    demoPath: null,
+    recent: () => [],
+  };
+
+  /** What the start page offers beside the formats: the host's recent files and its demo. */
+  setStartPage(start: { demoPath: string | null; recent: () => string[] }): void {
+    this.start = start;
+  }
+
+  async startPage(): Promise<StartPage> {
+    return {
+      formats: FORMATS.map(({ labels }) => ({ name: labels.name, expected: labels.expected })),
+      recent: this.start.recent(),
+      demoPath: this.start.demoPath,
+    };
+  }
 
   /** Opens the files named at start-up (command line, demo rollout); the renderer asks later. */
   openInitial(

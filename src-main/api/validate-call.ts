@@ -138,6 +138,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   listFiles: [],
   openingNow: [],
   initialFiles: [],
+  startPage: [],
   openTrends: [isPathsRequest],
   openRun: [isRunRequest],
   runNow: [isString],

@@ -1,3 +1,4 @@
+import { jsonText } from '../core/model/json-text';
 import type { Writable } from 'node:stream';
 
 /**
@@ -38,7 +39,7 @@ async function writeObject(writer: Writer, value: object, level: number): Promis
     await writer.write(`${first ? '' : ','}${JSON.stringify(key)}:`);
     first = false;
     if (level < STREAMED_LEVELS && isStreamable(field)) await writeArray(writer, field, level + 1);
-    else await writer.write(JSON.stringify(field));
+    else await writer.write(jsonText(field));
   }
   await writer.write('}');
 }
@@ -54,7 +55,7 @@ async function writeArray(writer: Writer, values: Iterable<unknown>, level: numb
       !Array.isArray(element) &&
       !('toJSON' in element);
     if (plain && level < STREAMED_LEVELS) await writeObject(writer, element, level);
-    else await writer.write(JSON.stringify(element) ?? 'null');
+    else await writer.write(jsonText(element) ?? 'null');
   }
   await writer.write(']');
 }

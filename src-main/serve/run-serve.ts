@@ -30,8 +30,15 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${terminalText(line)}\n`));
   const paths = groupPaths(options.files, { trendFolders: true, runs: !options.compare });
   // what a client may open by path: the named files (each rotated set whole) and folders
+  // and the bundled demo, which the start page opens by path
+  const demoPath = bundledDemoPath();
   const policy = namedPathsPolicy(
-    [...options.files.flatMap(withRotatedSiblings), ...paths.groups.flat(), ...paths.runs.flat()],
+    [
+      ...options.files.flatMap(withRotatedSiblings),
+      ...paths.groups.flat(),
+      ...paths.runs.flat(),
+      ...(demoPath ? [demoPath] : []),
+    ],
     [...(options.roots ?? [])],
   );
   // the transport receives dropped files' bytes, the service takes them when an open names them
@@ -43,6 +50,8 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
     uploads,
     sqlInWorker,
   );
+  // recent files are the page's own (localStorage): a browser may be another user's
+  service.setStartPage({ demoPath, recent: () => [] });
   const handle = await startServeMode({
     api: service,
     rendererDir: builtRendererDir(),
@@ -72,6 +81,15 @@ function shortPath(path: string): string {
 }
 
 /** out/renderer, from wherever the bundler put this chunk (out/main or out/main/chunks). */
+/** resources/demo beside the built out/ (a checkout, or the npm package, which ships both) */
+function bundledDemoPath(): string | null {
+  for (const up of ['../..', '../../..']) {
+    const path = join(__dirname, up, 'resources/demo/rollout_demo.pt');
+    if (existsSync(path)) return path;
+  }
+  return null;
+}
+
 function builtRendererDir(): string {
   for (const candidate of [join(__dirname, '../renderer'), join(__dirname, '../../renderer')]) {
     if (existsSync(join(candidate, 'index.html'))) return candidate;

@@ -1,3 +1,4 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import { useMemo, useState } from 'react';
 import type { Attrs } from '../../src-main/core/model/row';
 import { copyText, flattenAttrs, searchAttrs } from './attr-search';
@@ -40,7 +41,7 @@ export function AttrTable({
         )}
         {entries.length > 0 && (
           <CopyButton
-            text={() => JSON.stringify(attrs, null, 2)}
+            text={() => jsonText(attrs, 2)}
             label="Copy all"
             title="Copy all as JSON"
             testId={testId ? `${testId}-copy-all` : undefined}

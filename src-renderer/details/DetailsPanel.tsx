@@ -1,3 +1,4 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import { useEffect, useState } from 'react';
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
 import type {
@@ -9,7 +10,6 @@ import type {
 import { useSpanDetails } from '../host/data-hooks';
 import { formatExactClock } from '../timeline/time-format';
 import { useViewStore } from '../state/view-store';
-import { STATUS_COLOURS } from '../timeline/span-colours';
 import { AttrTable } from './AttrTable';
 import { ChatMessages } from './ChatMessages';
 import { CopyButton } from '../widgets/CopyButton';
@@ -22,8 +22,10 @@ import {
   formatWallClock,
 } from './format-values';
 import { describeSpanState, pdPhaseRows } from './span-facts';
-import { rewardEntries, tensorFields, TOKEN_FIELDS, withoutPaths } from './token-values';
+import { tensorFields, TOKEN_FIELDS, withoutPaths } from './token-values';
 import { SampleTimingTable } from './SampleTimingTable';
+import { SampleRewardValue, SampleStatusValue } from './SampleOutcome';
+import { detailsHint } from './details-hint';
 import './details.css';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
@@ -57,9 +59,8 @@ export function DetailsPanel({ file }: { file: FileSummary }) {
       data-index={index ?? undefined}
     >
       {!mine && (
-        <div className="details-empty muted">
-          Click a span, an event or a row label to see its details: times, attributes, PD phases,
-          and the sample’s prompt, response and reward. Escape closes them.
+        <div className="details-empty muted" data-testid="details-empty">
+          {detailsHint(file.capabilities)}
         </div>
       )}
       {mine && (
@@ -303,7 +304,6 @@ function SampleSection({
     rest,
     tensors.map((t) => t.path),
   );
-  const reward = rewardEntries(f.reward);
   const response = f.response;
   return (
     <section className="details-section" data-testid="sample-details" data-row-id={sample.rowId}>
@@ -315,34 +315,10 @@ function SampleSection({
       <table className="facts">
         <tbody>
           <Fact label="status" testId="sample-status">
-            {typeof f.status === 'string' ? (
-              <span
-                className="status-pill"
-                style={{ background: STATUS_COLOURS[f.status] ?? '#8c959f' }}
-              >
-                {f.status}
-              </span>
-            ) : (
-              '—'
-            )}
+            <SampleStatusValue status={f.status} />
           </Fact>
           <Fact label="reward" testId="sample-reward">
-            {reward === null ? (
-              '—'
-            ) : reward.length === 1 && reward[0].key === '' ? (
-              reward[0].value
-            ) : (
-              <table className="reward-table">
-                <tbody>
-                  {reward.map((r) => (
-                    <tr key={r.key}>
-                      <th>{r.key}</th>
-                      <td className="num">{r.value}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <SampleRewardValue reward={f.reward} />
           </Fact>
           <Fact label="label" testId="sample-label">
             {f.label === null || f.label === undefined ? '—' : formatAttrValue(f.label)}
@@ -377,7 +353,7 @@ function SampleSection({
         </div>
       ) : (
         <pre className="text-block" data-testid="sample-response">
-          {typeof response === 'string' ? response : JSON.stringify(response, null, 2)}
+          {typeof response === 'string' ? response : jsonText(response, 2)}
         </pre>
       )}
       {f.metadata !== undefined && f.metadata !== null && (
@@ -399,7 +375,7 @@ function SampleSection({
 
 function textOf(value: AttrValue | undefined): string {
   if (typeof value === 'string') return value;
-  return JSON.stringify(value ?? null, null, 2);
+  return jsonText(value ?? null, 2);
 }
 
 /** A trace row (OTLP): what it is and how long it ran. */

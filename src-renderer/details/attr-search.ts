@@ -1,3 +1,4 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
 import { describeMarker, formatValueWithUnit } from './format-values';
 
@@ -55,5 +56,5 @@ export function searchAttrs(entries: AttrEntry[], query: string): AttrEntry[] {
 /** The text a "copy value" button puts on the clipboard: strings raw, the rest as JSON. */
 export function copyText(value: AttrValue): string {
   if (typeof value === 'string') return value;
-  return JSON.stringify(value, null, 2);
+  return jsonText(value, 2);
 }

@@ -1,3 +1,4 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import type { AttrValue } from '../../src-main/core/model/row';
 
 export type ChatPart =
@@ -37,7 +38,7 @@ export function parsePrompt(prompt: AttrValue | undefined): ParsedPrompt {
   if (Array.isArray(prompt) && prompt.every(isMessage)) {
     return { kind: 'chat', messages: prompt.map((m) => parseMessage(m as Dict)) };
   }
-  return { kind: 'other', json: JSON.stringify(prompt, null, 2) };
+  return { kind: 'other', json: jsonText(prompt, 2) };
 }
 
 type Dict = { [key: string]: AttrValue };
@@ -67,7 +68,7 @@ export function parseContent(content: AttrValue | undefined): ChatPart[] {
   const parts = Array.isArray(content) ? content : [content];
   return parts.map((part): ChatPart => {
     if (typeof part === 'string') return { kind: 'text', text: part };
-    if (!isDict(part)) return { kind: 'other', json: JSON.stringify(part) };
+    if (!isDict(part)) return { kind: 'other', json: jsonText(part) };
     if (typeof part.text === 'string' && (part.type === 'text' || part.type === undefined))
       return { kind: 'text', text: part.text };
     const type = typeof part.type === 'string' ? part.type : '';
@@ -79,7 +80,7 @@ export function parseContent(content: AttrValue | undefined): ChatPart[] {
         return src ? { kind: 'image', src } : { kind: 'image-ref', ref: shorten(ref) };
       }
     }
-    return { kind: 'other', json: JSON.stringify(part) };
+    return { kind: 'other', json: jsonText(part) };
   });
 }
 
@@ -118,17 +119,17 @@ function shorten(ref: string): string {
 }
 
 function parseToolCall(call: AttrValue): ToolCall {
-  if (!isDict(call)) return { id: null, name: '?', args: JSON.stringify(call) };
+  if (!isDict(call)) return { id: null, name: '?', args: jsonText(call) };
   const fn = isDict(call.function) ? call.function : call;
   const name = typeof fn.name === 'string' ? fn.name : '?';
   const raw = fn.arguments ?? fn.args ?? fn.parameters ?? null;
   let args: string;
   if (typeof raw === 'string') {
     try {
-      args = JSON.stringify(JSON.parse(raw) as unknown, null, 2);
+      args = jsonText(JSON.parse(raw) as unknown, 2);
     } catch {
       args = raw;
     }
-  } else args = raw === null ? '' : JSON.stringify(raw, null, 2);
+  } else args = raw === null ? '' : jsonText(raw, 2);
   return { id: typeof call.id === 'string' ? call.id : null, name, args };
 }

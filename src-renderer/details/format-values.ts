@@ -1,3 +1,4 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import type { AttrValue } from '../../src-main/core/model/row';
 import { formatBytes } from '../units/byte-size';
 
@@ -71,7 +72,7 @@ export function formatAttrValue(value: AttrValue | undefined): string {
     const marker = describeMarker(value);
     if (marker) return marker;
   }
-  return JSON.stringify(value);
+  return jsonText(value);
 }
 
 /**
@@ -110,8 +111,7 @@ export function describeMarker(value: { [key: string]: AttrValue }): string | nu
   if (typeof value.$bytes === 'number') return `${formatBytes(value.$bytes)} of bytes`;
   if (typeof value.$class === 'string') return `class ${value.$class}`;
   if (typeof value.$object === 'string') {
-    const args =
-      Array.isArray(value.args) && value.args.length > 0 ? JSON.stringify(value.args) : '';
+    const args = Array.isArray(value.args) && value.args.length > 0 ? jsonText(value.args) : '';
     return `object ${value.$object}(${args.slice(1, -1)})`;
   }
   return null;

@@ -1,3 +1,4 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import type { AttrValue, Attrs } from '../../src-main/core/model/row';
 
 /** Sample fields that hold one number per token: counted at once, their values loaded on request. */
@@ -177,8 +178,8 @@ export function rewardEntries(
   if (typeof reward === 'object' && !Array.isArray(reward)) {
     return Object.keys(reward).map((key) => ({
       key,
-      value: typeof reward[key] === 'number' ? String(reward[key]) : JSON.stringify(reward[key]),
+      value: typeof reward[key] === 'number' ? String(reward[key]) : jsonText(reward[key]),
     }));
   }
-  return [{ key: '', value: typeof reward === 'string' ? reward : JSON.stringify(reward) }];
+  return [{ key: '', value: typeof reward === 'string' ? reward : jsonText(reward) }];
 }

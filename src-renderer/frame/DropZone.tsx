@@ -53,30 +53,7 @@ export function DropZone({ children }: { children: ReactNode }) {
   return (
     <div className="drop-zone-host" data-testid="drop-zone">
       {children}
-      {dragging && <div className="drop-overlay">Drop .pt or .jsonl files here</div>}
-    </div>
-  );
-}
-
-/** What the window shows with no file open: what it opens and how. */
-export function EmptyState() {
-  const opening = useFilesStore((s) => s.opening);
-  if (opening.length > 0) {
-    // files named at start-up: their progress and Cancel are in the tab bar above
-    return (
-      <div className="empty-state" data-testid="empty-state-opening">
-        <div className="empty-title">Opening {opening.map((o) => o.name).join(', ')}…</div>
-      </div>
-    );
-  }
-  return (
-    <div className="empty-state" data-testid="empty-state">
-      <div className="empty-title">Drop .pt or .jsonl files here</div>
-      <p>
-        slime rollout dumps (<code>rollout_*.pt</code>, <code>eval_*.pt</code>), SGLang&apos;s{' '}
-        <code>otel_trace.json</code>, ROLL&apos;s <code>traces.jsonl</code>.
-      </p>
-      <p>or press Open… (Ctrl+O). Two files side by side: open both, then Compare.</p>
+      {dragging && <div className="drop-overlay">Drop files or folders here</div>}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { GLOSSARY } from './glossary';
 
 export const SHORTCUTS: [string, string][] = [
   ['Ctrl/Cmd + O', 'Open files'],
@@ -19,7 +20,7 @@ export const SHORTCUTS: [string, string][] = [
   ['?', 'This list'],
 ];
 
-/** Help > Keyboard Shortcuts, also on "?". */
+/** Help > Keyboard Shortcuts, also on "?": the keys, and the words the answers use. */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -50,6 +51,15 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
             ))}
           </tbody>
         </table>
+        <h2>Glossary</h2>
+        <dl className="glossary" data-testid="glossary">
+          {GLOSSARY.map(([word, meaning]) => (
+            <div key={word} data-word={word}>
+              <dt>{word}</dt>
+              <dd>{meaning}</dd>
+            </div>
+          ))}
+        </dl>
         <button type="button" className="button" onClick={onClose}>
           Close
         </button>

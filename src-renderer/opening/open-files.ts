@@ -2,6 +2,7 @@ import type { OpenSource } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { UploadError, type FileUploader } from '../host/upload-file';
 import { useFilesStore } from '../state/files-store';
+import { rememberPaths } from '../state/recent-paths';
 import { openDroppedTogether } from '../run/open-run';
 
 let openCounter = 0;
@@ -134,6 +135,7 @@ export async function openSources(
       if (state.files.some((f) => f.fileId === result.file.fileId)) {
         state.replaceFile(result.file.fileId, result.file);
       } else state.addFile(result.file);
+      if (result.file.path !== null) rememberPaths([result.file.path]);
       return result.file.fileId;
     }
     // a folder of rollout dumps opens as trends (a host event says so): nothing to report

@@ -11,6 +11,7 @@ import { PERF_STATS, formatPerfValue, perfTableRows, perfUnit } from './perf-tab
 import { RunningChart } from './RunningChart';
 import { formatValue } from './value-format';
 import { keptOpenText } from './kept-open';
+import { perfWords } from './perf-words';
 import { FilterScopeNote } from '../toolbar/FilterScopeNote';
 import './perf.css';
 import { PictureMenu } from '../picture/PictureMenu';
@@ -83,6 +84,7 @@ export function PerfView({ file }: { file: FileSummary }) {
   const requestSeries = perf.series.filter((s) => phaseColour(s.key) === null);
   const phaseSeries = perf.series.filter((s) => phaseColour(s.key) !== null);
   const requests = perf.perf['perf/request/count'] ?? perf.series[0]?.valueCount ?? 0;
+  const words = perfWords(file.capabilities, requests);
 
   return (
     <div className="perf-panel picture-host" data-testid="perf-view" ref={pictureRoot}>
@@ -100,7 +102,11 @@ export function PerfView({ file }: { file: FileSummary }) {
       )}
       <FilterScopeNote file={file} what="These figures" />
       <p className="perf-window" data-testid="perf-window">
-        Wall time, running samples, long tail and stragglers over {rollout.own.label}.
+        Wall time, running {words.running}, long tail and stragglers over{' '}
+        {file.capabilities.samples
+          ? rollout.own.label
+          : `the whole file (${formatValue(rollout.own.durationSec, 's')})`}
+        .
         {rollout.resumed.length > 0 && (
           <>
             {' '}
@@ -123,10 +129,10 @@ export function PerfView({ file }: { file: FileSummary }) {
         )}
       </p>
       <section className="perf-cards">
-        <Card label="samples with a trace" value={String(file.rows)} />
-        <Card label="requests" value={String(requests)} />
+        <Card label={words.rows} value={String(file.rows)} />
+        {words.requests && <Card label="requests" value={String(requests)} />}
         <Card
-          label="rollout wall time"
+          label={words.wall}
           value={formatValue(rollout.own.durationSec, 's')}
           note={rollout.resumed.length > 0 ? "this rollout's own window" : undefined}
         />
@@ -160,7 +166,7 @@ export function PerfView({ file }: { file: FileSummary }) {
       )}
 
       <section>
-        <h3>Samples running over time</h3>
+        <h3>{words.runningTitle}</h3>
         <RunningChart running={perf.running} />
       </section>
 

@@ -1,9 +1,13 @@
+import { jsonText } from '../../src-main/core/model/json-text';
 import { useEffect, useState } from 'react';
-import type { RunResult } from '../../src-main/core/api/trace-api';
+import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import type { Attrs } from '../../src-main/core/model/row';
 import type { TraceHost } from '../host/trace-host';
 import { formatSec, keyOf } from './run-model';
 import { SampleExtraFigures } from '../details/SampleExtraFigures';
+import { SampleTimingTable } from '../details/SampleTimingTable';
+import { SampleRewardValue, SampleStatusValue } from '../details/SampleOutcome';
+import { ChatMessages } from '../details/ChatMessages';
 
 export type RunSelection =
   | { kind: 'sample'; file: number; rowId: number }
@@ -32,13 +36,19 @@ export function RunDetails({
   onGoToSample(file: number, rowId: number): void;
 }) {
   const [fields, setFields] = useState<Attrs | null>(null);
+  // the sample's row, for its timing split (the file's page shows the same)
+  const [row, setRow] = useState<RowView | null>(null);
   const fileId = selection ? result.files[selection.file].file.fileId : null;
   useEffect(() => {
     setFields(null);
+    setRow(null);
     if (!selection || !fileId) return;
     let live = true;
     if (selection.kind === 'sample') {
       void host.api.getSample(fileId, selection.rowId).then((s) => live && setFields(s.fields));
+      void host.api
+        .getRows(fileId, [selection.rowId])
+        .then((rows) => live && setRow(rows[0] ?? null));
     } else if (selection.kind === 'trainer' || selection.kind === 'gpu') {
       void host.api.getSpan(fileId, selection.rowId, selection.index).then((s) => {
         if (live)
@@ -126,12 +136,27 @@ export function RunDetails({
       </h3>
       <p>
         weight versions{' '}
-        <code data-testid="run-weight-versions">
-          {JSON.stringify(fields?.weight_versions ?? null)}
-        </code>
-        ; rollout&apos;s newest v{String(rollout?.weightVersion ?? '-')}
+        <code data-testid="run-weight-versions">{jsonText(fields?.weight_versions ?? null)}</code>;
+        rollout&apos;s newest v{String(rollout?.weightVersion ?? '-')}
         {stale ? <span className="run-stale-badge">stale</span> : null}
       </p>
+      {row && <SampleTimingTable row={row} />}
+      <table className="facts">
+        <tbody>
+          <tr>
+            <th>status</th>
+            <td data-testid="run-sample-status">
+              <SampleStatusValue status={fields?.status} />
+            </td>
+          </tr>
+          <tr>
+            <th>reward</th>
+            <td data-testid="run-sample-reward">
+              <SampleRewardValue reward={fields?.reward} />
+            </td>
+          </tr>
+        </tbody>
+      </table>
       {unjoined ? <p className="muted">no server request: {unjoined.reason}</p> : null}
       {links.map((link) => (
         <div key={link.rid} className="run-link-card">
@@ -156,6 +181,12 @@ export function RunDetails({
         file={selection.file}
         rowId={selection.rowId}
       />
+      {fields && fields.prompt !== undefined && (
+        <div data-testid="run-sample-prompt">
+          <h4>Prompt</h4>
+          <ChatMessages value={fields.prompt} />
+        </div>
+      )}
     </div>
   );
 }
@@ -191,7 +222,7 @@ function FieldTable({ fields }: { fields: Attrs }) {
           <tr key={k}>
             <td>{k}</td>
             <td>
-              <code>{typeof v === 'string' ? v : JSON.stringify(v)}</code>
+              <code>{typeof v === 'string' ? v : jsonText(v)}</code>
             </td>
           </tr>
         ))}

@@ -1,3 +1,4 @@
+import { rememberPaths } from '../state/recent-paths';
 import type { RunResult } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { useFilesStore } from '../state/files-store';
@@ -31,6 +32,7 @@ function followRun(host: TraceHost, openId: string, onState: (result: RunResult)
  * the tab shows its rows and grows as the rest come in (each a 'run-updated' event).
  */
 export async function openRun(host: TraceHost, paths: string[]): Promise<void> {
+  rememberPaths(paths);
   const id = `run-${Date.now()}-${++counter}`;
   const title = paths.length === 1 ? baseName(paths[0]) : `${paths.length} files`;
   useRunStore.getState().start(id, title, paths);
@@ -87,6 +89,7 @@ function baseName(path: string): string {
  * Either way main opens them once.
  */
 export async function openDroppedTogether(host: TraceHost, paths: string[]): Promise<string[]> {
+  rememberPaths(paths);
   const id = `run-${Date.now()}-${++counter}`;
   let latest: RunResult | null = null;
   let isTab = false;

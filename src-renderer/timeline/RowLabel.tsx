@@ -14,6 +14,8 @@ import { rowLabelTexts } from './row-label-text';
 export function RowLabel(props: {
   rowId: number;
   row: RowView | undefined;
+  /** capabilities.namedRows: the row's label is its name, shown before its source */
+  named: boolean;
   top: number;
   height: number;
   lanes: number;
@@ -29,6 +31,7 @@ export function RowLabel(props: {
   const names = row && props.expanded && props.lanes > 1 ? laneNames(row) : null;
   const compact = laneHeight < 16;
   const texts = row ? rowLabelTexts(row) : null;
+  const name = props.named && typeof row?.label === 'string' ? row.label : null;
   return (
     <div
       className={`row-label${props.selected ? ' selected' : ''}${props.dimmed ? ' dimmed' : ''}${compact ? ' compact' : ''}${names ? ' with-lanes' : ''}`}
@@ -43,6 +46,7 @@ export function RowLabel(props: {
       data-ongoing={stats?.ongoing ?? ''}
       data-pd-segments={stats?.pdSegments ?? ''}
       data-links={stats?.links ?? ''}
+      data-rail-marks={stats?.railMarks ?? ''}
       data-idle-gaps={stats?.idleGaps ?? ''}
       data-labels={stats?.labels ?? ''}
       data-highlighted={stats?.highlighted ?? ''}
@@ -71,7 +75,15 @@ export function RowLabel(props: {
               {texts.index}
             </span>
             <span className="row-group">{texts.group}</span>
-            <span className="row-source" title={texts.source}>
+            {name !== null && (
+              <span className="row-name" data-testid="row-name" title={name}>
+                {name}
+              </span>
+            )}
+            <span
+              className={`row-source${name !== null ? ' beside-name' : ''}`}
+              title={texts.source}
+            >
               {texts.source}
             </span>
             {texts.status && (

@@ -145,7 +145,9 @@ export function Timeline({
     () => labelColumnChars(rowsById.values(), file.rows),
     [rowsById, file.rows],
   );
-  const labelWidth = draggedLabelWidth ?? fittedLabelWidth(chars);
+  // a named row (capabilities.namedRows) shows its name too: room for `decode Req 5e0f1a2b`
+  const named = file.capabilities.namedRows === true;
+  const labelWidth = draggedLabelWidth ?? fittedLabelWidth(chars, named);
   const canvasWidth = Math.max(100, size.width - labelWidth);
 
   // Keep the canvas sized to its box.
@@ -420,6 +422,7 @@ export function Timeline({
                     key={rowId}
                     rowId={rowId}
                     row={rowsById.get(rowId)}
+                    named={named}
                     top={layout.tops[i]}
                     height={layout.heights[i]}
                     lanes={order!.laneCounts[i]}

@@ -69,6 +69,8 @@ export interface RowDrawStats {
   links: number;
   /** bar labels drawn (at most one per bar, none over another) */
   labels: number;
+  /** marks on a collapsed row's marker rail (below its bars), clusters counting once */
+  railMarks: number;
   idleGaps: number;
   /** bars drawn at full strength because a highlight names them (0 when nothing is highlighted) */
   highlighted: number;
@@ -118,6 +120,7 @@ export function drawTimeline(
       pdSegments: 0,
       links: 0,
       labels: 0,
+      railMarks: 0,
       idleGaps: 0,
       highlighted: 0,
     };
@@ -185,7 +188,10 @@ export function drawTimeline(
     if (options.hovered?.rowId === row.rowId) focus.add(options.hovered.index);
     s.links = drawLinks(ctx, row, hits, theme, focus);
     ctx.globalAlpha = dimmed ? 0.25 : 1;
-    // instant events and orphan ends, per lane, clustered when closer than 4 px
+    // instant events and orphan ends, per lane, clustered where their marks would overlap; a
+    // collapsed row of several lanes puts them on a rail below its bars, which they never cover
+    const onRail = !expanded && row.laneCount > 1;
+    const railY = y + ROW_PADDING / 2 + laneHeight;
     const byLane = new Map<number, { x: number; index: number; item: ItemView }[]>();
     for (const { item, x } of points) {
       if (x < -6 || x > width + 6) continue;
@@ -194,25 +200,24 @@ export function drawTimeline(
     }
     for (const [, lanePoints] of byLane) {
       lanePoints.sort((a, b) => a.x - b.x);
-      for (const cluster of clusterMarkers(lanePoints)) {
+      for (const cluster of clusterMarkers(lanePoints, onRail ? RAIL_GAP_PX : undefined)) {
         const first = row.items[cluster.members[0]];
-        const cy = laneY(first) + laneHeight / 2;
-        if (cluster.count > 1) {
-          drawCluster(ctx, cluster.x, cy, cluster.count, theme);
-          s.clusters++;
-        } else if (first.kind === 'orphan') {
-          drawCross(ctx, cluster.x, cy, theme.danger);
-          s.orphans++;
-        } else {
-          drawMarker(ctx, cluster.x, cy, first, theme);
-        }
+        const cy = onRail ? railY + RAIL_HEIGHT / 2 : laneY(first) + laneHeight / 2;
+        if (cluster.count > 1) s.clusters++;
+        else if (first.kind === 'orphan') s.orphans++;
+        if (onRail) {
+          drawRailMark(ctx, cluster, railY, railColour(cluster.count, first, theme));
+          s.railMarks++;
+        } else if (cluster.count > 1) drawCluster(ctx, cluster.x, cy, cluster.count, theme);
+        else if (first.kind === 'orphan') drawCross(ctx, cluster.x, cy, theme.danger);
+        else drawMarker(ctx, cluster.x, cy, first, theme);
         s.markers += cluster.count;
         for (const index of cluster.members) {
           hits.push({
             rowId: row.rowId,
             index,
-            x0: cluster.x - 5,
-            x1: cluster.x + 5,
+            x0: (onRail ? cluster.x0 : cluster.x) - 5,
+            x1: (onRail ? cluster.x1 : cluster.x) + 5,
             y0: cy - 6,
             y1: cy + 6,
             point: true,
@@ -402,6 +407,27 @@ function drawMarker(
   ctx.closePath();
   ctx.fill();
   ctx.stroke();
+}
+
+/** the marker rail's height: the padding below a collapsed row's bars */
+const RAIL_HEIGHT = ROW_PADDING / 2;
+/** marks on the rail are thin: markers closer than this share one */
+const RAIL_GAP_PX = 3;
+
+/** A mark on a collapsed row's rail: a tick, or a dash from a cluster's first to last member. */
+function drawRailMark(
+  ctx: DrawContext,
+  cluster: { x0: number; x1: number },
+  railY: number,
+  colour: string,
+): void {
+  ctx.fillStyle = colour;
+  ctx.fillRect(cluster.x0 - 1, railY, cluster.x1 - cluster.x0 + 2, RAIL_HEIGHT);
+}
+
+function railColour(count: number, first: ItemView, theme: ThemeColours): string {
+  if (first.kind === 'orphan' || (count === 1 && first.error)) return theme.danger;
+  return count > 1 ? theme.fg : colourForName(first.name);
 }
 
 function drawCross(ctx: DrawContext, x: number, y: number, colour: string): void {

@@ -51,7 +51,10 @@ export function labelColumnChars(
   return { index: index + 1, group: group === 0 ? 0 : group + 1 };
 }
 
-/** The label column's width that fits index, group, source, status and reward (CSS pixels). */
-export function fittedLabelWidth(chars: { index: number; group: number }): number {
-  return Math.round(14 + 8 + (chars.index + chars.group) * 7.5 + 90 + 60 + 44);
+/**
+ * The label column's width that fits index, group, source, status and reward (CSS pixels), and
+ * a named row's name (capabilities.namedRows: room for `decode Req 5e0f1a2b`).
+ */
+export function fittedLabelWidth(chars: { index: number; group: number }, named = false): number {
+  return Math.round(14 + 8 + (chars.index + chars.group) * 7.5 + 90 + 60 + 44 + (named ? 140 : 0));
 }

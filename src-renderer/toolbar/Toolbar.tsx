@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ShownOrder } from '../host/shown-order';
 import type { FileSummary, SortKey } from '../../src-main/core/api/trace-api';
-import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import { useCommand, useHost } from '../host/host-context';
 import type { TabViewDefinition } from '../views/view-types';
 import { spanNameChoices } from './span-name-patterns';
+import { sortOptions } from './sort-options';
 import { RolloutWindowChip } from './RolloutWindowChip';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
@@ -15,8 +15,6 @@ import {
   toggleInList,
 } from '../state/filter-state';
 import './toolbar.css';
-
-const SORTS = SORT_KEYS.map(({ key, label }): [SortKey, string] => [key, label]);
 
 /** Chips shown for sources before the rest move to a "more" list. */
 const SOURCE_CHIPS = 10;
@@ -164,7 +162,7 @@ export function Toolbar({
             onChange={(event) => setSort(event.target.value as SortKey, descending)}
             data-testid="sort-select"
           >
-            {SORTS.map(([key, label]) => (
+            {sortOptions(file.capabilities).map(([key, label]) => (
               <option key={key} value={key}>
                 {label}
               </option>

@@ -1,4 +1,8 @@
 import type { ReactNode } from 'react';
+import { elideMiddle, percentText } from './elide-middle';
+
+/** the longest name an opening item shows: a long one is cut in its middle */
+const NAME_CHARS = 36;
 
 /**
  * One thing still opening, in the top bar: its name, a bar of the bytes read, what it is doing,
@@ -24,11 +28,16 @@ export function OpeningItem(props: {
     <div
       className={`tab opening${props.className ? ` ${props.className}` : ''}`}
       data-testid={testIds.item}
-      title={props.title}
+      title={props.title ?? name}
     >
       {format && <span className="tab-format">{format}</span>}
-      <span className="tab-name">{name}</span>
+      <span className="tab-name whole" data-testid="opening-name">
+        {elideMiddle(name, NAME_CHARS)}
+      </span>
       <progress max={Math.max(1, bytesTotal)} value={bytesRead} aria-label={props.progressLabel} />
+      <span className="tab-percent" data-testid="opening-percent">
+        {percentText(bytesRead, bytesTotal)}
+      </span>
       {props.children}
       <button
         type="button"

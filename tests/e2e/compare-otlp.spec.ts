@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { dropFixtures } from './support/drop-files';
+import { otlpWithoutRouter } from '../support/otlp-without-router';
 
 const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
@@ -77,7 +78,9 @@ test('an OTLP file opens as rows; a span can be selected and shows its OpenTelem
   await expect(page.getByTestId('span-details')).toContainText('http_request');
   await expect(page.getByTestId('span-details')).toContainText('OpenTelemetry');
   await expect(page.getByTestId('span-details')).toContainText('smg');
-  await expect(page.getByTestId('row-details')).toContainText('smg');
+  // the row is the request: named by its decode root, on that root's service
+  await expect(page.getByTestId('row-details')).toContainText(/decode Req [0-9a-f]{8}/);
+  await expect(page.getByTestId('row-details')).toContainText('sglang');
 });
 
 test('the mixed-garbage OTLP file opens with a notice of skipped lines', async ({ page }) => {
@@ -155,7 +158,7 @@ test('the wall clock is one choice for both compared timelines, and stays across
   await expect.poll(clocks).toEqual(['from-start', 'from-start']);
 });
 
-test('SGLang slices draw their links as arrows; PD halves can be joined by bootstrap_room', async ({
+test('SGLang slices draw their links as arrows; rows are named by their request', async ({
   page,
 }) => {
   await page.goto(URL);
@@ -164,14 +167,40 @@ test('SGLang slices draw their links as arrows; PD halves can be joined by boots
     .setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
   const first = page.getByTestId('timeline-row').first();
   await expect(first).toHaveAttribute('data-bars', /\d+/);
+  // the row names the request it is (the decode half's root), on its service
+  await expect(first.getByTestId('row-name')).toHaveText(/^decode Req [0-9a-f]{8}$/);
+  await expect(first.locator('.row-source')).toHaveText('sglang');
+  // through the router both halves are one trace already: nothing to join
+  await expect(page.getByTestId('join-bootstrap')).toHaveCount(0);
   // zoom to the first row so that linked slices are wide enough to be drawn apart
   await first.click();
   await page.keyboard.press('f');
   await expect(first).toHaveAttribute('data-links', /^[1-9]\d*$/);
-  const join = page.getByTestId('join-bootstrap');
-  await join.click();
-  await expect(page.getByTestId('join-bootstrap')).toBeChecked();
+});
+
+test('without the router, PD halves are joined by bootstrap_room by default; a toggle splits them', async ({
+  page,
+}) => {
+  await page.goto(URL);
+  const text = otlpWithoutRouter(
+    readFileSync(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'), 'utf8'),
+  );
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'otel_trace_no_router.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(text),
+  });
   await expect(page.getByTestId('row-count')).toContainText('/ 20 rows');
+  const join = page.getByTestId('join-bootstrap');
+  await expect(join).toBeChecked();
+  const first = page.getByTestId('timeline-row').first();
+  await expect(first.getByTestId('row-name')).toHaveText(/^decode Req [0-9a-f]{8}$/);
+  await join.click();
+  await expect(page.getByTestId('row-count')).toContainText('/ 40 rows');
+  await expect(page.getByTestId('join-bootstrap')).not.toBeChecked();
+  await expect(page.getByTestId('timeline-row').first().getByTestId('row-name')).toHaveText(
+    /^(prefill|decode) Req [0-9a-f]{8}$/,
+  );
 });
 
 test('opening one file of a rotated set by path offers the set; a folder opens every trace it holds', async ({

@@ -4,10 +4,41 @@ import { resolve } from 'node:path';
 const fixtures = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
 
-test('the empty window says what it opens', async ({ page }) => {
+test('the start page lists every format by name, folders, and opens the demo in one click', async ({
+  page,
+  request,
+}) => {
   await page.goto(URL);
-  await expect(page.getByTestId('empty-state')).toContainText('Drop .pt or .jsonl files here');
+  const start = page.getByTestId('empty-state');
+  await expect(start).toHaveAttribute('data-ready', 'true');
+  await expect(start).toContainText('Drop files or folders here');
   await expect(page.getByTestId('open-button')).toBeVisible();
+  // the formats are the registry's, as main answers them
+  const answer = (await (
+    await request.post('/api/call', {
+      data: { method: 'startPage', args: [] },
+      headers: { 'x-trace-token': 'e2e-test-token' },
+    })
+  ).json()) as { result: { formats: { name: string }[] } };
+  const names = answer.result.formats.map((f) => f.name);
+  expect(names).toEqual(expect.arrayContaining(['slime rollout dump', 'OpenTelemetry JSON lines']));
+  await expect(page.getByTestId('start-format')).toHaveText(
+    names.map((n) => new RegExp(`^${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)),
+  );
+  await expect(page.getByTestId('start-folders')).toContainText('a run');
+  // the demo opens by path in one click, and is then among the recent files
+  await page.getByTestId('start-demo').click();
+  await expect(page.getByTestId('file-tab')).toContainText('rollout_demo.pt');
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  // `?`: the keys, and the words the answers use
+  await page.keyboard.press('?');
+  const glossary = page.getByTestId('glossary');
+  for (const word of ['own window', 'kept open', 'stale', 'aborted', 'unfinished'])
+    await expect(glossary.locator(`[data-word="${word}"] dd`)).not.toBeEmpty();
+  await page.keyboard.press('Escape');
+  await expect(glossary).toHaveCount(0);
+  await page.getByTestId('file-tab').getByRole('button', { name: /close/i }).click();
+  await expect(page.getByTestId('start-recent')).toContainText('rollout_demo.pt');
 });
 
 test('opening a dump through the file input shows its tab', async ({ page }) => {

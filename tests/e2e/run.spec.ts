@@ -188,6 +188,22 @@ test('a run folder opens as one tab; a sample leads to its SGLang request and ba
   await expect(page.locator(`[data-testid=lane-row][data-key="${key}"]`)).toHaveClass(/selected/);
   await expect(page.getByTestId('run-weight-versions')).toHaveText('["1"]');
   await expect(details).toContainText(rid);
+  // its timing split (summing to its duration), status, reward and prompt, as on a file's page
+  const timing = details.getByTestId('sample-timing');
+  await expect(timing).toContainText(/\d+ turns? · \d+ attempts?/);
+  const duration = Number(await timing.getAttribute('data-duration'));
+  expect(duration).toBeGreaterThan(0);
+  const split = await timing
+    .getByTestId('timing-part')
+    .evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-sec'))));
+  expect(split.reduce((x, y) => x + y, 0)).toBeCloseTo(duration, 5);
+  await expect(details.getByTestId('run-sample-status')).toHaveText(
+    /^(completed|truncated|aborted|failed|pending)$/,
+  );
+  expect(
+    Number.isFinite(Number(await details.getByTestId('run-sample-reward').textContent())),
+  ).toBe(true);
+  await expect(details.getByTestId('run-sample-prompt')).not.toBeEmpty();
 
   // the aborted request no sample asked for leads to rollout 0 sample 5's first attempt
   await page.getByTestId('run-orphan-requests').getByRole('button').click();

@@ -468,6 +468,16 @@ export interface RunResult {
 
 export type { RunJoins, RunFileRole };
 
+/** What the start page offers (TraceApi.startPage). */
+export interface StartPage {
+  /** each registered format, in the registry's order: its name and what a file of it is */
+  formats: { name: string; expected: string }[];
+  /** files and folders opened lately, newest first (the desktop app's; serve mode: none) */
+  recent: string[];
+  /** the bundled demo rollout, to open by path; null where the build has none */
+  demoPath: string | null;
+}
+
 export interface TraceApi {
   open(request: OpenRequest): Promise<OpenResult>;
   cancelOpen(openId: string): Promise<void>;
@@ -483,6 +493,8 @@ export interface TraceApi {
     /** named paths that are a run (a folder, or files together): the renderer opens each with openRun */
     runs: string[][];
   }>;
+  /** what the start page lists: the formats that open, recent files, the demo */
+  startPage(): Promise<StartPage>;
   /** one point per rollout dump, each file read on a worker (cached); cancelOpen(openId) stops */
   openTrends(request: TrendsRequest): Promise<TrendsResult>;
   /**
@@ -609,6 +621,7 @@ export const TRACE_API_METHODS = [
   'close',
   'listFiles',
   'initialFiles',
+  'startPage',
   'openingNow',
   'openTrends',
   'openRun',

@@ -48,6 +48,8 @@ export function encodeAnswer(value: unknown): EncodedAnswer {
   const arrays: TypedArray[] = [];
   let at = 0;
   const json = JSON.stringify(value, (_key, item: unknown) => {
+    // an int beyond 2^53 (a dump's exact Python int) travels as its digits
+    if (typeof item === 'bigint') return { $bigint: item.toString() };
     if (!ArrayBuffer.isView(item) || item instanceof DataView) return item;
     const name = item.constructor.name as TypedName;
     if (!(name in TYPED)) return item;
@@ -97,6 +99,15 @@ export function encodeAnswer(value: unknown): EncodedAnswer {
 
 /** Arrays of this many bytes or more are sent from their own bytes; smaller ones are copied. */
 const OWN_PART_BYTES = 64 * 1024;
+/** `{"$bigint": digits}` (encodeAnswer's) back to the bigint it was; anything else as it is. */
+function bigIntBack(_key: string, item: unknown): unknown {
+  if (typeof item !== 'object' || item === null) return item;
+  const digits = (item as { $bigint?: unknown }).$bigint;
+  if (typeof digits !== 'string' || !/^-?\d+$/.test(digits) || Object.keys(item).length !== 1)
+    return item;
+  return BigInt(digits);
+}
+
 /** The buffer small parts are copied into. */
 const COPIED_BYTES = 256 * 1024;
 
@@ -106,13 +117,13 @@ const COPIED_BYTES = 256 * 1024;
  */
 export function decodeAnswer(contentType: string | null, body: ArrayBuffer): unknown {
   if (contentType?.split(';')[0].trim() !== TYPED_FRAME_TYPE)
-    return JSON.parse(decoder.decode(body));
+    return JSON.parse(decoder.decode(body), bigIntBack);
   if (body.byteLength < 4) throw new Error('typed frame: shorter than its length field');
   const jsonLength = new DataView(body).getUint32(0, true);
   if (4 + jsonLength > body.byteLength) throw new Error('typed frame: its JSON runs past its end');
   const dataStart = padded(4 + jsonLength);
   return JSON.parse(decoder.decode(new Uint8Array(body, 4, jsonLength)), (_key, item: unknown) => {
-    if (!isPlaceholder(item)) return item;
+    if (!isPlaceholder(item)) return bigIntBack(_key, item);
     const Type = TYPED[item.$typed];
     const start = dataStart + item.at;
     if (

@@ -1,3 +1,4 @@
+import { jsonText } from '../model/json-text';
 import type { AttrValue, RowFields } from '../model/row';
 
 const COLUMNS = [
@@ -46,7 +47,7 @@ const NEEDS_QUOTES = /[",;\t\r\n]/;
 export function csvCell(value: AttrValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const raw = typeof value === 'string' ? value : JSON.stringify(value);
+  const raw = typeof value === 'string' ? value : jsonText(value);
   const text = raw.replace(INNER_FORMULA, "$1'");
   const quoted = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
   if (FORMULA_START.test(text)) return quoted(`'${text}`);

@@ -1,3 +1,4 @@
+import { jsonText } from '../model/json-text';
 import { minOf } from '../model/extent';
 import { gzipSync } from 'node:zlib';
 import { sourceText, type PackedRow, type Row, type RowFields, type SpanItem } from '../model/row';
@@ -120,7 +121,7 @@ class EventsText {
   }
 
   add(event: TraceEvent): void {
-    this.text += (this.first ? '' : ',') + JSON.stringify(event);
+    this.text += (this.first ? '' : ',') + jsonText(event);
     this.first = false;
   }
 
@@ -271,6 +272,6 @@ function phaseSlices(span: SpanItem, ts: number, end: number): Omit<TraceEvent, 
 }
 
 export function writePerfettoJson(trace: PerfettoTrace | object, gzip: boolean): Uint8Array {
-  const json = Buffer.from(JSON.stringify(trace), 'utf8');
+  const json = Buffer.from(jsonText(trace), 'utf8');
   return gzip ? gzipSync(json) : json;
 }

@@ -27,6 +27,11 @@ export interface FormatCapabilities {
    * carries `gpuProfile`: HTA's breakdown, overlap, kernel types, idle gaps per rank
    */
   gpuProfile?: boolean;
+  /**
+   * a row's `label` is its name (a trace's request or root span, e.g. `decode Req 5e0f…`): the
+   * row label shows it beside the source; else `label` is sample data (slime's ground truth)
+   */
+  namedRows?: boolean;
   /** what rows carry, for filters, columns and counts */
   facets: {
     /** samples without a trace are counted (they have no row) */

@@ -1,3 +1,5 @@
+import { jsonText } from './json-text';
+
 /**
  * A row and its items, in exactly the shape of slime's timeline cache
  * (`tools/trace_timeline_viewer.py`, cache_version 1). slime's cache is the format our users
@@ -8,16 +10,16 @@
  * they carry what the explorer shows beyond slime (PD phases, OTLP specifics).
  */
 
-/** JSON-like attribute value as read from a dump or an OTLP file. */
+/** JSON-like attribute value as read from a dump or an OTLP file; an int beyond 2^53 is a bigint, exact (jsonText writes it). */
 export type AttrValue =
-  null | boolean | number | string | AttrValue[] | { [key: string]: AttrValue };
+  null | boolean | number | bigint | string | AttrValue[] | { [key: string]: AttrValue };
 
 export type Attrs = { [key: string]: AttrValue };
 
 /** A row's source as the label shows it: text as it is, an int as its digits, none as null. */
 export function sourceText(source: AttrValue): string | null {
   if (source === null) return null;
-  return typeof source === 'string' ? source : JSON.stringify(source);
+  return typeof source === 'string' ? source : jsonText(source);
 }
 
 export type ClipReason = 'row_end' | 'next_sibling_start' | 'ancestor_end' | 'self';

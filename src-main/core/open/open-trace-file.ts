@@ -1,3 +1,4 @@
+import { unknownFormatError } from './unknown-format-error';
 import type { ByteSource } from '../bytes/byte-source';
 import { FormatError } from '../bytes/format-error';
 import type { FormatPartReader } from '../bytes/part-reader';
@@ -106,7 +107,8 @@ export function findTraceFormat(files: ByteSource[], formats: FormatList = FORMA
   // a .gz of any format: every step from sniffing on sees the inflated bytes
   const sources = files.map((file) => gunzipIfGzip(file));
   const first = sources[0];
-  const format = findFormat(sniffHead(first), first.name, first.size, formats);
+  const head = sniffHead(first);
+  const format = findFormat(head, first.name, first.size, formats);
   if (format === null) {
     const encoding = textEncodingOf(first.read(0, 4));
     if (encoding !== null)
@@ -115,7 +117,8 @@ export function findTraceFormat(files: ByteSource[], formats: FormatList = FORMA
         `the file is ${encoding} text: traces are read as UTF-8 (save or convert it as UTF-8)`,
         0,
       );
-    throw new FormatError('open/unknown-format', `not ${expectedFormats(formats)}`, 0);
+    // a head shorter than a sniff reads is the whole file (from its first non-blank byte)
+    throw unknownFormatError(head.bytes, head.bytes.length < SNIFF_BYTES, expectedFormats(formats));
   }
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const name = sources.length > 1 ? `${first.name} (+${sources.length - 1})` : first.name;

@@ -1,3 +1,4 @@
+import { jsonText } from '../model/json-text';
 import { isDict, type PyValue } from '../model/py-value';
 import type { AttrValue } from '../model/row';
 import { pyBytesRepr, toFloat, truncate } from './python-values';
@@ -66,13 +67,14 @@ export function pyStr(value: PyValue): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  return JSON.stringify(toAttr(value));
+  return jsonText(toAttr(value));
 }
 
 /** A pickle value as a JSON attr value (attrs, rewards, labels are plain data in practice). */
 export function toAttr(value: PyValue | undefined): AttrValue {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'bigint') return Number(value);
+  // an int beyond 2^53 stays a bigint, exact, as slime's JSON writes it; within, a number
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value;
   if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean')
     return value;
   if (value instanceof Uint8Array) return pyBytesRepr(value);

@@ -1,3 +1,4 @@
+import { jsonText } from '../model/json-text';
 import type { OpenedTrace } from '../open/opened-trace';
 import { sourceText, type AttrValue } from '../model/row';
 import { ITEM_KIND } from '../store/build-store';
@@ -198,7 +199,7 @@ function attributesOf(cursor: PackedItemCursor): string {
     const keys = cursor.sectionKeys(section);
     for (let k = 0; k < keys.length; k++) object[keys[k]] = cursor.attrAt(section, k);
   }
-  return JSON.stringify(object);
+  return jsonText(object);
 }
 
 function samplesTable(

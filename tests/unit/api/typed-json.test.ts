@@ -33,6 +33,14 @@ describe('answers with typed arrays over HTTP', () => {
     expect(back.result.lanes).toBeInstanceOf(Uint8Array);
   });
 
+  it('carry a dump’s ints beyond 2^53 exactly, in plain JSON and in a typed frame', () => {
+    const attrs = { big_int: 2n ** 70n, neg: -(2n ** 64n), like: { $bigint: 'x' }, n: 3 };
+    for (const value of [{ result: attrs }, { result: { attrs, ids: Int32Array.from([1]) } }]) {
+      const encoded = encodeAnswer(value);
+      expect(decodeAnswer(encoded.contentType, received(encoded))).toEqual(value);
+    }
+  });
+
   it('send each array from its own bytes (a view of a larger buffer too), 8 bytes and the JSON beside them', () => {
     const column = new Float64Array(100_000).map((_, i) => i / 3);
     const view = column.subarray(10, 50_010);

@@ -7,6 +7,7 @@ import { bytesSource, type ByteSource } from '../../../src-main/core/bytes/byte-
 import type { SpanItem } from '../../../src-main/core/model/row';
 import { OTLP, fixtureSource } from '../../support/fixtures';
 import { plainOtlpCounts } from '../../support/otlp-plain-count';
+import { otlpWithoutRouter } from '../../support/otlp-without-router';
 
 const read = (...names: string[]) => readOtlp(names.map((n) => fixtureSource(resolve(OTLP, n))));
 
@@ -436,20 +437,61 @@ describe('PD halves without the router (ours)', () => {
   ].join('\n');
   const source = () => bytesSource('pd.jsonl', new TextEncoder().encode(text));
 
-  it('are separate rows by default, and one row per bootstrap_room when joined', () => {
-    expect(readOtlp([source()]).rows).toHaveLength(3);
-    const joined = readOtlp([source()], { joinByBootstrapRoom: true });
+  it('are one row per bootstrap_room by default, and separate rows when asked apart', () => {
+    const joined = readOtlp([source()]);
     expect(joined.rows).toHaveLength(2);
-    expect(joined.bootstrapRooms).toBe(2);
+    // room 7 has both halves in separate traces; room 8 only its prefill half
+    expect(joined.bootstrapRooms).toBe(1);
     const pair = joined.rows.find((r) => r.items.length === 2)!;
     expect(pair.items.map((i) => i.name).sort()).toEqual([
       'decode Req 0123abcd',
       'prefill Req 0123abcd',
     ]);
+    // the joined row is named by its decode half (the response comes from decode)
+    expect(pair.label).toBe('decode Req 0123abcd');
+    expect(pair.source).toBe('sglang');
+    expect(readOtlp([source()], { joinByBootstrapRoom: false }).rows).toHaveLength(3);
   });
 
-  it('the SGLang fixture carries bootstrap rooms', () => {
-    expect(read('sglang_otel_trace.json').bootstrapRooms).toBeGreaterThan(0);
+  it('the SGLang fixture through the router has both halves in one trace: nothing to join', () => {
+    const doc = read('sglang_otel_trace.json');
+    expect(doc.bootstrapRooms).toBe(0);
+    expect(doc.rows).toHaveLength(20);
+  });
+
+  it('the SGLang fixture without the router: 40 halves, joined into 20 requests by default', () => {
+    const text = otlpWithoutRouter(readFileSync(resolve(OTLP, 'sglang_otel_trace.json'), 'utf8'));
+    const bytes = () => bytesSource('no-router.json', new TextEncoder().encode(text));
+    const apart = readOtlp([bytes()], { joinByBootstrapRoom: false });
+    expect(apart.rows).toHaveLength(40);
+    expect(apart.bootstrapRooms).toBe(20);
+    const joined = readOtlp([bytes()]);
+    expect(joined.rows).toHaveLength(20);
+    for (const row of joined.rows) {
+      const roots = row.items.filter((i) => i.type === 'span' && / Req /.test(i.name));
+      expect(roots.map((r) => r.name.split(' ')[0]).sort()).toEqual(['decode', 'prefill']);
+      expect(row.label).toMatch(/^decode Req [0-9a-f]{8}$/);
+    }
+  });
+});
+
+describe('OTLP rows are named by their request', () => {
+  it('SGLang rows through the router: the decode request root, not the router’s http_request', () => {
+    const rows = read('sglang_otel_trace.json').rows;
+    for (const row of rows) {
+      const decode = row.items.find(
+        (i): i is SpanItem => i.type === 'span' && i.name.startsWith('decode Req '),
+      )!;
+      expect(row.label).toBe(decode.name);
+      expect(row.source).toBe('sglang');
+    }
+  });
+
+  it('ROLL rows keep their root span’s name and service', () => {
+    const row = read('roll_traces.jsonl').rows[0];
+    const root = row.items.find((i): i is SpanItem => i.type === 'span' && i.depth === 0)!;
+    expect(row.label).toBe(root.name);
+    expect(row.source).toBe(root.otel!.resource!['service.name']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,7 +8,7 @@ import {
 } from '../../../src-main/core/open/build-perf-view';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { perfSeries } from '../../../src-main/core/rows/perf-summary';
-import { SLIME, fixtureSource } from '../../support/fixtures';
+import { OTLP, SLIME, fixtureSource } from '../../support/fixtures';
 
 // The perf view's series, running curve and durations are made on first read (the headless
 // commands never read them): each must be what building it at once gives, made once, and
@@ -70,5 +71,31 @@ describe('the perf view made on first read', () => {
     const other = buildPerfView(true, trace.rows, trace.perf.perf, trace.samples.facts, 0);
     other.durations = [];
     expect(other.durations).toEqual([]);
+  });
+});
+
+describe('durations per span name', () => {
+  it('fold the ids in names: one `decode Req *` line for all of SGLang’s request roots', () => {
+    // counted from a plain JSON.parse of the fixture, not through the reader
+    const text = readFileSync(resolve(OTLP, 'sglang_otel_trace.json'), 'utf8');
+    const decodeRoots: number[] = [];
+    for (const line of text.split('\n').filter(Boolean)) {
+      for (const rs of JSON.parse(line).resourceSpans)
+        for (const ss of rs.scopeSpans)
+          for (const span of ss.spans)
+            if (/^decode Req [0-9a-f]{8}$/.test(span.name) && span.endTimeUnixNano)
+              decodeRoots.push(
+                Number(BigInt(span.endTimeUnixNano) - BigInt(span.startTimeUnixNano)) / 1e9,
+              );
+    }
+    expect(decodeRoots.length).toBe(20);
+    const trace = openTraceFile([fixtureSource(resolve(OTLP, 'sglang_otel_trace.json'))]);
+    const durations = buildDurations(trace.rows);
+    expect(durations.filter((d) => / Req [0-9a-f]{8}/.test(d.name))).toEqual([]);
+    const decode = durations.find((d) => d.name === 'decode Req *')!;
+    const sorted = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
+    const got = sorted(decode.valuesSec);
+    expect(got).toHaveLength(20);
+    sorted(decodeRoots).forEach((want, i) => expect(got[i]).toBeCloseTo(want, 6));
   });
 });

@@ -22,10 +22,12 @@ describe('pyStr', () => {
 });
 
 describe('toAttr', () => {
-  it('scalars as they are, big ints as numbers, bytes as Python writes them, token lists as short tags', () => {
+  it('scalars as they are, ints beyond 2^53 exact, bytes as Python writes them, token lists as short tags', () => {
     expect(toAttr(undefined)).toBeNull();
     expect(toAttr(null)).toBeNull();
     expect(toAttr(7n as never)).toBe(7);
+    expect(toAttr(-(2n ** 53n) as never)).toBe(-(2n ** 53n));
+    expect(toAttr((2n ** 53n - 1n) as never)).toBe(2 ** 53 - 1);
     expect([toAttr(1.5), toAttr('s'), toAttr(false)]).toEqual([1.5, 's', false]);
     // slime's viewer writes str() of bytes (issue 48)
     expect(toAttr(new Uint8Array(2) as never)).toBe(String.raw`b'\x00\x00'`);

@@ -27,8 +27,8 @@ describe('row fields (TRACE_MODEL 3, step 6)', () => {
   it('source: metadata source before source_name before any other key naming a source, in that order', () => {
     expect(sampleSource({ metadata: { source_name: 'named', source: 'meta' } })).toBe('meta');
     expect(sampleSource({ metadata: { data_source: 'ds', source_name: 'named' } })).toBe('named');
-    // an int stays a number as slime's JSON keeps it (2^70 is a double exactly)
-    expect(sampleSource({ source: 2n ** 70n })).toBe(2 ** 70);
+    // an int stays an int as slime's JSON keeps it, exact beyond 2^53
+    expect(sampleSource({ source: 2n ** 70n + 1n })).toBe(2n ** 70n + 1n);
   });
 
   it('source and status cut at 64 characters, label at 256', () => {

@@ -141,6 +141,7 @@ describe('drawTimeline on hand-built rows', () => {
       pdSegments: 0,
       links: 0,
       labels: 1,
+      railMarks: 0,
       idleGaps: 0,
       // nothing highlighted: no bar counts as highlighted
       highlighted: 0,
@@ -279,7 +280,7 @@ describe('drawTimeline on hand-built rows', () => {
     expect(result.stats.get(1)!.links).toBe(1);
   });
 
-  it('marks events by shape, orphan ends by a cross, and clusters markers closer than 4 px', () => {
+  it('marks events by shape, orphan ends by a cross, and clusters markers closer than a badge', () => {
     const { ctx, calls } = recordingContext();
     const result = drawTimeline(
       ctx,
@@ -319,11 +320,11 @@ describe('drawTimeline on hand-built rows', () => {
       ['lineTo', 404, 15],
       ['moveTo', 404, 7],
       ['lineTo', 396, 15],
-      // x and y, 2 px apart: one numbered circle
-      ['arc', 600, 27, 6.5, 0, Math.PI * 2],
+      // x and y, 2 px apart: one numbered circle between them
+      ['arc', 601, 27, 6.5, 0, Math.PI * 2],
     ]);
     expect(textsOf(calls).map((t) => [t.text, t.x, t.y, t.fill])).toEqual([
-      ['2', 600, 27.5, THEME.bg],
+      ['2', 601, 27.5, THEME.bg],
     ]);
     expect(result.stats.get(1)).toMatchObject({ markers: 6, clusters: 1, orphans: 1, bars: 0 });
     const points = result.hits.filter((h) => h.point);
@@ -332,8 +333,8 @@ describe('drawTimeline on hand-built rows', () => {
       [1, 195, 205, 5, 17],
       [2, 295, 305, 5, 17],
       [3, 395, 405, 5, 17],
-      [4, 595, 605, 21, 33],
-      [5, 595, 605, 21, 33],
+      [4, 596, 606, 21, 33],
+      [5, 596, 606, 21, 33],
     ]);
     // the hit test finds the marker under its centre
     expect(hitAt(result.hits, 300, 11)?.index).toBe(2);
@@ -510,7 +511,7 @@ describe('drawTimeline edge cases', () => {
             item({ index: 1, name: 'e', kind: 'event', startSec: -0.61 }), // dropped
             item({ index: 2, name: 'e', kind: 'event', startSec: 100.6 }), // x 1006: kept
             item({ index: 3, name: 'e', kind: 'event', startSec: 100.61 }), // dropped
-            // listed out of order: 500, 600, 502 px -> clusters {500, 502} and {600}
+            // listed out of order: 500, 600, 502 px -> clusters {500, 502} (at 501) and {600}
             item({ index: 4, name: 'e', kind: 'event', startSec: 50 }),
             item({ index: 5, name: 'e', kind: 'event', startSec: 60 }),
             item({ index: 6, name: 'e', kind: 'event', startSec: 50.2 }),
@@ -521,12 +522,55 @@ describe('drawTimeline edge cases', () => {
     );
     expect(result.hits.map((h) => [h.index, h.x0 + 5])).toEqual([
       [0, -6],
-      [4, 500],
-      [6, 500],
+      [4, 501],
+      [6, 501],
       [5, 600],
       [2, 1006],
     ]);
     expect(result.stats.get(1)).toMatchObject({ markers: 5, clusters: 1 });
+  });
+
+  it('a collapsed row of several lanes puts its markers on a rail below the bars, never over them', () => {
+    const { ctx, calls } = recordingContext();
+    const result = drawTimeline(
+      ctx,
+      [
+        drawRow(
+          rowView(1, [
+            item({ index: 0, name: 'thread', startSec: 0, endSec: 100 }),
+            // a burst of schedule events 1 px apart on lane 1, one lone event, an orphan end
+            ...[50, 50.1, 50.2, 50.3].map((t, k) =>
+              item({ index: 1 + k, name: 'schedule', kind: 'event', startSec: t, lane: 1 }),
+            ),
+            item({ index: 5, name: 'schedule', kind: 'event', startSec: 70, lane: 1 }),
+            item({ index: 6, name: 'end', kind: 'orphan', startSec: 90 }),
+          ]),
+          { expanded: false },
+        ),
+      ],
+      options(),
+    );
+    // no badges, glyphs or crosses: every mark is a rect on the rail; the bar's label is its own
+    expect(paths(calls, 'arc')).toEqual([]);
+    expect(paths(calls, 'moveTo')).toEqual([]);
+    expect(textsOf(calls).map((t) => t.text)).toEqual([`thread · ${formatDuration(100)}`]);
+    const bar = fills(calls).find((f) => f.fill === colourForName('thread'))!;
+    const marks = fills(calls).filter((f) => f.y >= bar.y + bar.h);
+    // lane 16 px, padding 6: bar 4..18, rail 19..22 (the row's bottom padding)
+    expect([bar.y, bar.y + bar.h]).toEqual([4, 18]);
+    expect(marks.map((m) => [m.x, m.y, m.w, m.h, m.fill])).toEqual([
+      [499, 19, 5, 3, THEME.fg],
+      [699, 19, 2, 3, colourForName('schedule')],
+      [899, 19, 2, 3, THEME.danger],
+    ]);
+    expect(result.stats.get(1)).toMatchObject({
+      markers: 6,
+      clusters: 1,
+      orphans: 1,
+      railMarks: 3,
+    });
+    // each mark is clickable over its span
+    expect(hitAt(result.hits, 502, 20)?.index).toBeGreaterThanOrEqual(1);
   });
 
   it('links only between bars of the same row', () => {

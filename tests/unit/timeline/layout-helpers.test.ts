@@ -8,7 +8,8 @@ import {
   visibleRange,
 } from '../../../src-renderer/timeline/row-layout';
 import { fitWindow, panWindow, zoomWindow } from '../../../src-renderer/timeline/time-window';
-import { clusterMarkers } from '../../../src-renderer/timeline/cluster-markers';
+import { prng } from '../../support/prng';
+import { CLUSTER_GAP_PX, clusterMarkers } from '../../../src-renderer/timeline/cluster-markers';
 import { cursorCounts } from '../../../src-renderer/timeline/cursor-counts';
 import { STATUS_COLOURS, colourForName } from '../../../src-renderer/timeline/span-colours';
 
@@ -112,20 +113,30 @@ describe('time window', () => {
 });
 
 describe('marker clusters', () => {
-  it('merges markers closer than the gap into the first one’s x, counting members', () => {
-    const points = [0, 3.9, 7, 11, 30].map((x, index) => ({ x, index }));
-    // 3.9 is < 4 from 0; 7 is 7 from the cluster's x (0); 11 is exactly 4 from 7: its own
+  it('merges markers closer than a badge to the previous one, drawn between their first and last', () => {
+    const points = [0, 13.9, 27, 41, 80].map((x, index) => ({ x, index }));
+    // 13.9 is < 14 from 0; 27 is < 14 from 13.9 (chained); 41 is exactly 14 from 27: its own
     expect(clusterMarkers(points)).toEqual([
-      { x: 0, count: 2, members: [0, 1] },
-      { x: 7, count: 1, members: [2] },
-      { x: 11, count: 1, members: [3] },
-      { x: 30, count: 1, members: [4] },
+      { x: 13.5, x0: 0, x1: 27, count: 3, members: [0, 1, 2] },
+      { x: 41, x0: 41, x1: 41, count: 1, members: [3] },
+      { x: 80, x0: 80, x1: 80, count: 1, members: [4] },
     ]);
-    expect(clusterMarkers(points, 20)).toEqual([
-      { x: 0, count: 4, members: [0, 1, 2, 3] },
-      { x: 30, count: 1, members: [4] },
+    expect(clusterMarkers(points, 50)).toEqual([
+      { x: 40, x0: 0, x1: 80, count: 5, members: [0, 1, 2, 3, 4] },
     ]);
     expect(clusterMarkers([])).toEqual([]);
+  });
+
+  it('never draws two badges closer than a badge is wide (they overlapped into a strip)', () => {
+    // gaps of 0 to 30 px, as SGLang's `schedule` events fall in a collapsed request row
+    const next = prng(48);
+    let x = 0;
+    const xs = Array.from({ length: 400 }, () => (x += next() * 30));
+    const clusters = clusterMarkers(xs.map((at, index) => ({ x: at, index })));
+    expect(clusters.length).toBeGreaterThan(50);
+    for (let i = 1; i < clusters.length; i++)
+      expect(clusters[i].x - clusters[i - 1].x).toBeGreaterThanOrEqual(CLUSTER_GAP_PX);
+    expect(clusters.reduce((n, c) => n + c.count, 0)).toBe(400);
   });
 });
 

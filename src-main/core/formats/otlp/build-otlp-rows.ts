@@ -136,6 +136,7 @@ function buildRow(
   );
   const roots = spans.filter((_, i) => parent[i] < 0).sort((a, b) => a.start_ts - b.start_ts);
   const root = roots.find((s) => !s.parent_span_id) ?? roots[0];
+  const named = requestSpan(spans) ?? root;
   const start = minOf(items, (i) => (i.type === 'span' ? i.start_ts : i.ts));
   const end = maxOf(items, (i) => (i.type === 'span' ? i.display_end_ts : i.ts));
   let closed = 0;
@@ -155,9 +156,9 @@ function buildRow(
       row_id: position,
       sample_index: position,
       group_index: null,
-      source: root ? String(resourceOf(root)['service.name'] ?? '') || null : null,
+      source: named ? String(resourceOf(named)['service.name'] ?? '') || null : null,
       status: hasError ? 'error' : 'ok',
-      label: root?.name ?? null,
+      label: named?.name ?? null,
       reward: null,
       trace_id: group.traceId,
       attempt: 0,
@@ -175,6 +176,22 @@ function buildRow(
       items,
     },
   };
+}
+
+/**
+ * The span that names a row: SGLang's request root (`{role} Req {rid[:8]}`, attr `rid`), the
+ * decode half's when both are in the row (the response, and the rid a client sees, come from
+ * decode); the router's `http_request` above it says only that a request came in. Rows
+ * without one (ROLL, any other producer) are named by their root.
+ */
+function requestSpan(spans: readonly SpanItem[]): SpanItem | undefined {
+  let found: SpanItem | undefined;
+  for (const s of spans) {
+    if (startAttrs(s).rid === undefined || !/ Req /.test(s.name)) continue;
+    if (s.name.startsWith('decode')) return s;
+    if (!found || s.start_ts < found.start_ts) found = s;
+  }
+  return found;
 }
 
 const NONE: never[] = [];

@@ -22,6 +22,7 @@ export const otlpFormat = defineFormat({
     lazyValues: false,
     perfSeries: false,
     sourceGroups: true,
+    namedRows: true,
     facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
   },
   sniff: (head) => sniffOtlp(head),
@@ -61,7 +62,7 @@ function openOtlp(sources: ByteSource[], options: FormatOpenOptions): FormatOpen
     rolloutId: null,
     counts: { spans: doc.spans, events: doc.events, links: doc.links },
     bootstrapRooms: doc.bootstrapRooms,
-    joinedByBootstrapRoom: options.joinByBootstrapRoom ?? false,
+    joinedByBootstrapRoom: doc.bootstrapRooms > 0 && (options.joinByBootstrapRoom ?? true),
     ...(doc.helperShare !== undefined ? { helperShare: doc.helperShare } : {}),
   };
 }

@@ -36,13 +36,22 @@ export class SpanCollector {
   eventCount = 0;
   linkCount = 0;
   readonly services = new Set<string>();
-  readonly bootstrapRooms = new Set<string>();
+  /** bootstrap_room -> the first trace that has it */
+  private readonly roomTraces = new Map<string, string>();
+  /** rooms whose PD halves are separate traces (no router above them): joinable into one row */
+  readonly splitRooms = new Set<string>();
   private readonly shared = new SharedValues();
   /**
    * With a sink, spans go there instead of into this collector (a helper thread reading part
    * of a file hands them on); the reading itself is the same.
    */
   constructor(private readonly sink: ((raw: RawSpan) => void) | null = null) {}
+
+  private noteRoom(room: string, traceId: string): void {
+    const first = this.roomTraces.get(room);
+    if (first === undefined) this.roomTraces.set(room, traceId);
+    else if (first !== traceId) this.splitRooms.add(room);
+  }
 
   private lastTraceId: string | null = null;
   private lastTrace: SpanItem[] = [];
@@ -170,7 +179,7 @@ export class SpanCollector {
     }
     if (attrs !== EMPTY_ATTRS) {
       const room = attrs.bootstrap_room;
-      if (room !== undefined && room !== null) this.bootstrapRooms.add(String(room));
+      if (room !== undefined && room !== null) this.noteRoom(String(room), traceId);
     }
     let events: PointItem[] | null = null;
     if (raw.events !== null && raw.events.length > 0) {

@@ -22,7 +22,7 @@ export interface OtlpDocument {
   notices: string[];
   globalStart: number | null;
   globalEnd: number | null;
-  /** distinct bootstrap_room values: PD halves that can be joined into one row */
+  /** bootstrap_room values whose PD halves are separate traces: joinable into one row */
   bootstrapRooms: number;
   /** the share of the files' bytes a helper thread read (RangeReader), when one did */
   helperShare?: number;
@@ -168,7 +168,8 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
   }
   options.onProgress?.({ bytesRead: bytesBefore, samplesRead: read.spans });
   options.onRead?.();
-  const built = buildOtlpRows(read, { joinByBootstrapRoom: options.joinByBootstrapRoom ?? false });
+  // PD halves are one request: joined unless the caller asks for them apart
+  const built = buildOtlpRows(read, { joinByBootstrapRoom: options.joinByBootstrapRoom ?? true });
   const notices: string[] = [];
   if (skipped.count > 0) {
     const examples = skipped.examples
@@ -195,7 +196,7 @@ export function readOtlp(sources: ByteSource[], options: ReadOtlpOptions = {}): 
     notices,
     globalStart: built.rows.length ? minOf(built.rows, (r) => r.start) : null,
     globalEnd: built.rows.length ? maxOf(built.rows, (r) => r.end) : null,
-    bootstrapRooms: read.bootstrapRooms.size,
+    bootstrapRooms: read.splitRooms.size,
     ...(helperBytes > 0 ? { helperShare: helperBytes / (bytesBefore || 1) } : {}),
   };
 }
