@@ -427,7 +427,7 @@ function drawRailMark(
 
 function railColour(count: number, first: ItemView, theme: ThemeColours): string {
   if (first.kind === 'orphan' || (count === 1 && first.error)) return theme.danger;
-  return count > 1 ? theme.fg : colourForName(first.name);
+  return count > 1 ? theme.fg : colourOfItem(first);
 }
 
 function drawCross(ctx: DrawContext, x: number, y: number, colour: string): void {
