@@ -68,6 +68,27 @@ describe('request-metrics lines', () => {
     });
   });
 
+  it('walks past lists whose first "]]" is not their end (deeper lists, strings, objects)', () => {
+    const line = lines[0];
+    const value = /"output_token_logprobs": (\[\[.*?\]\])/.exec(line)![1];
+    for (const list of [
+      '[[[1, 2]], [3]]',
+      '[[1, "a]]"], [2]]',
+      '[[1, {"k": [[2]]}], [3]]',
+      '[[1] , [2] ]',
+      '[]',
+    ]) {
+      const changed = line.replace(value, list);
+      expect(changed).not.toBe(line);
+      const scanned = parseMetricsLine(encode(changed));
+      if (scanned instanceof LineError) throw new Error(`${list}: ${scanned.reason}`);
+      expect(metricsRecord(scanned.meta, 0)).toEqual(parsedWhole(changed));
+      expect(scanned.meta.output_token_logprobs_length).toBe(
+        (JSON.parse(changed) as Record<string, unknown>).output_token_logprobs_length,
+      );
+    }
+  });
+
   it('names a line whose meta_info is cut or malformed, in a list it walks past too', () => {
     const line = lines[0];
     const list = line.indexOf('"output_token_logprobs": [');

@@ -262,6 +262,36 @@ describe('packed items give back what the format built', () => {
     );
   });
 
+  it('items whose shapes take turns (more than the packer keeps at hand) share one head a shape', () => {
+    // request-metrics records: keys vary with finish reason and cache details, record by record
+    const shapes = [
+      { id: 'a', 'finish_reason.type': 'stop', 'finish_reason.matched': 7 },
+      { id: 'b', 'finish_reason.type': 'length', 'finish_reason.length': 256 },
+      { id: 'c', 'finish_reason.type': 'stop', 'finish_reason.matched': 7, 'cached.device': 3 },
+      { id: 'd', 'finish_reason.type': 'abort', 'finish_reason.message': 'gone' },
+      { id: 'e', cached: null },
+      { id: 'f', 'cached.device': 1, 'cached.host': 2 },
+    ];
+    const packer = new ItemPacker();
+    const rows = Array.from({ length: 30 }, (_, k) =>
+      row({
+        row_id: k,
+        start: k,
+        end: k + 1,
+        items: [
+          span({
+            name: 'request',
+            start_ts: k,
+            attrs: { start_attrs: { ...shapes[(k * 5) % shapes.length] }, end_attrs: {} },
+          }),
+        ],
+      }),
+    );
+    const packed = rows.map((r) => packer.packRow(r));
+    packed.forEach((p, k) => expect(unpackRow(p)).toStrictEqual(rows[k]));
+    expect(packed[0].packed.table.heads).toHaveLength(shapes.length);
+  });
+
   it('each unpacking gives fresh objects: a change to one never reaches the packed row', () => {
     const packed = packRow(
       row({

@@ -73,8 +73,30 @@ function valueEndAt(line: Uint8Array, at: number): number | ScanError {
   return i === at ? new ScanError('a value is missing') : i;
 }
 
+const PAIR_CLOSE = Buffer.from(']]');
+const PAIR_OPEN = Buffer.from('[[');
+
+/**
+ * The byte after a list of lists of numbers (`[[logprob, token, null], ...]`, as SGLang writes
+ * its per-token log-probs) by native searches, or -1 for any other value. Without strings or
+ * objects and without a `[[` but its first, no list in it is deeper than 2, so its first `]]`
+ * closes it. Walking such a list a byte at a time in JavaScript was the read's costliest step.
+ */
+function pairListEnd(line: Uint8Array, at: number): number {
+  if (line[at + 1] !== 0x5b) return -1;
+  const bytes = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+  const close = bytes.indexOf(PAIR_CLOSE, at + 2);
+  if (close < 0) return -1;
+  const inside = bytes.subarray(at + 1, close);
+  if (inside.indexOf(0x22) >= 0 || inside.indexOf(0x7b) >= 0 || inside.indexOf(PAIR_OPEN) >= 0)
+    return -1;
+  return close + 2;
+}
+
 /** The byte after the list or object at `at`, its brackets counted outside strings. */
 function nestedEnd(line: Uint8Array, at: number): number | ScanError {
+  const fast = line[at] === 0x5b ? pairListEnd(line, at) : -1;
+  if (fast >= 0) return fast;
   let depth = 0;
   for (let i = at; i < line.length; i++) {
     const b = line[i];
