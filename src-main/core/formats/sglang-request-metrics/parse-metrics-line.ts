@@ -108,6 +108,7 @@ export function metricsRecord(
       typeof version === 'string' ? version : typeof version === 'number' ? String(version) : null,
     queueSec: num(meta.queue_time),
     e2eSec: num(meta.e2e_latency),
+    inferenceSec: num(meta.inference_time),
     receivedSec: num(meta.request_received_ts),
     finishedSec: num(meta.request_finished_ts),
   };
