@@ -171,6 +171,10 @@ export const RENDERER_VALUE_MODULES = {
   'src-main/core/model/pd-phases': 'the PD phase order and colours (data)',
   'src-main/core/model/group-wall-ratio':
     "a group's wall time over its median sample: the groups view's column and its sort",
+  'src-main/core/model/group-extra-figures':
+    "a group's train and server figures over its samples: the groups view's columns in a run",
+  'src-main/core/model/run-file-index':
+    "which of a run's files a file is (by id, or its path): the groups view's run figures",
   'src-main/core/model/sql-schema': "the SQL tables and columns: the Query view's completion (data)",
   'src-main/core/model/count-of':
     'a count with its noun ("1 file", "2 files"), worded as main words it',

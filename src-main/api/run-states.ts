@@ -1,4 +1,4 @@
-import type { RunResult } from '../core/api/trace-api';
+import type { FileSummary, RunResult } from '../core/api/trace-api';
 import { compareExtraOf, type CompareExtra } from '../core/compare/run-extra-figures';
 
 /**
@@ -32,12 +32,12 @@ export class RunStates {
   }
 
   /**
-   * What the latest run holding `fileId` says of it beyond its dump (train dump, request
-   * metrics), for compare; null when no run kept here has such figures for it.
+   * What the latest run holding `file` (or the same file on disk) says of it beyond its dump
+   * (train dump, request metrics), for compare; null when no run kept here has such figures.
    */
-  compareExtra(fileId: string): CompareExtra | null {
+  compareExtra(file: Pick<FileSummary, 'fileId' | 'path'>): CompareExtra | null {
     for (const state of [...this.latest.values()].reverse()) {
-      const extra = compareExtraOf(state, fileId);
+      const extra = compareExtraOf(state, file);
       if (extra !== null) return extra;
     }
     return null;

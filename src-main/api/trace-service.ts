@@ -516,8 +516,8 @@ export class TraceService implements TraceApi {
     assertComparable(a.summary, b.summary);
     // rollouts of a run with a train dump or request metrics compare with those figures too:
     // made each time (the run may have grown since), from the kept digests
-    const extraA = this.runStates.compareExtra(fileIdA);
-    const extraB = this.runStates.compareExtra(fileIdB);
+    const extraA = this.runStates.compareExtra(a.summary);
+    const extraB = this.runStates.compareExtra(b.summary);
     const plain = extraA === null && extraB === null;
     const kept = plain ? await this.compareDigests.result(fileIdA, fileIdB) : null;
     if (kept !== null) return kept;

@@ -1,5 +1,6 @@
-import type { AnswerPart, RunResult } from '../api/trace-api';
+import type { AnswerPart, FileSummary, RunResult } from '../api/trace-api';
 import type { RunRolloutFigures, RunSampleFigures } from '../model/run-extra';
+import { runFileIndex } from '../model/run-file-index';
 import { pct } from './compare-answer';
 
 /**
@@ -13,18 +14,18 @@ export interface CompareExtra {
 }
 
 /**
- * The run figures of file `fileId` when `run` holds it as a rollout dump joined to a train dump
- * or request metrics; null otherwise (a file opened alone, or a run without those files).
+ * The run figures of `file` when `run` holds it (runFileIndex) as a rollout dump joined to a
+ * train dump or request metrics; null otherwise.
  */
 export function compareExtraOf(
   run: Pick<RunResult, 'files' | 'joins'>,
-  fileId: string,
+  file: Pick<FileSummary, 'fileId' | 'path'>,
 ): CompareExtra | null {
-  const file = run.files.findIndex((f) => f.file.fileId === fileId);
+  const at = runFileIndex(run.files, file);
   const extra = run.joins.extra;
-  const rollout = extra?.rollouts.find((r) => r.file === file);
-  if (file < 0 || !extra || !rollout) return null;
-  return { rollout, samples: extra.samples.filter((s) => s.file === file) };
+  const rollout = extra?.rollouts.find((r) => r.file === at);
+  if (at < 0 || !extra || !rollout) return null;
+  return { rollout, samples: extra.samples.filter((s) => s.file === at) };
 }
 
 /**

@@ -1,56 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bytesSource } from '../../../src-main/core/bytes/byte-source';
-import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
-import { runDigest } from '../../../src-main/core/run/run-digest';
-import { buildRunJoins } from '../../../src-main/core/run/build-run-joins';
-import { compareDigest, compareTraces } from '../../../src-main/core/compare/compare-traces';
+import { compareTraces } from '../../../src-main/core/compare/compare-traces';
 import {
   compareExtraOf,
   type CompareExtra,
 } from '../../../src-main/core/compare/run-extra-figures';
-import type { CompareResult, FileSummary } from '../../../src-main/core/api/trace-api';
-import { EXPECTED_EXTRA, RUN, RUN_EXTRA } from '../../support/run-extra-expected';
+import type { CompareResult } from '../../../src-main/core/api/trace-api';
+import { EXPECTED_EXTRA } from '../../support/run-extra-expected';
+import { metricLines, openRun } from '../../support/run-extra-run';
 
 // Compare of run's two rollout dumps (tests/fixtures/run) with run_extra's train dumps and
 // request-metrics log in the run: the answer's sentences and the figures table's rows from
 // them, against expected_extra.json and the log's own lines.
-const METRICS = 'sglang_request_metrics/sglang-request-metrics-20260825_09.log';
-const metricLines = readFileSync(join(RUN_EXTRA, METRICS), 'utf8')
-  .split('\n')
-  .filter((l) => l !== '');
-
-const traceOf = (dir: string, path: string, bytes = readFileSync(join(dir, path))) =>
-  openTraceFile([bytesSource(path, bytes)]);
-
-/** the run's files in order (the joins' file indexes), rollout_0 and rollout_1 first */
-function openRun(metricsText = metricLines.join('\n') + '\n') {
-  const traces = [
-    traceOf(RUN, 'rollout_0.pt'),
-    traceOf(RUN, 'rollout_1.pt'),
-    traceOf(RUN, 'sglang_otel_trace.json'),
-    traceOf(RUN, 'comm_timeline/slime-trainer-0.jsonl'),
-    traceOf(RUN, 'comm_timeline/slime-trainer-1.jsonl'),
-    traceOf(RUN_EXTRA, 'train/train_0.pt'),
-    traceOf(RUN_EXTRA, 'train/train_1.pt'),
-    traceOf(RUN_EXTRA, METRICS, Buffer.from(metricsText)),
-  ];
-  const digests = traces.map(runDigest);
-  const joins = buildRunJoins(digests);
-  const files = traces.map((t, k) => ({
-    file: { ...t.summary, fileId: `f${k}` } as FileSummary,
-    role: digests[k].role,
-  }));
-  const side = (k: number) => ({
-    fileId: `f${k}`,
-    summary: files[k].file,
-    digest: structuredClone(compareDigest(traces[k])),
-    extra: compareExtraOf({ files, joins }, `f${k}`),
-  });
-  return { joins, files, side };
-}
-
 const plain = (sentence: CompareResult['answer'][number]) => sentence.map((p) => p.text).join('');
 const statOf = (r: CompareResult, key: string) => r.stats.find((f) => f.key === key)!;
 const trainFiles = ['train_0.pt', 'train_1.pt'].map((f) => EXPECTED_EXTRA.train.files[f]);
@@ -234,10 +194,15 @@ describe('compare with a run: train dumps and request metrics', () => {
     expect(statOf(r, 'staleness/stale_token_pct')).toMatchObject({ a: 0, b: 50, verdict: 'worse' });
   });
 
-  it('a file that is not a rollout of the run has no run figures', () => {
+  it('finds a rollout by its id in the run or by its path (the same file opened apart)', () => {
     const { files, joins } = openRun();
-    expect(compareExtraOf({ files, joins }, 'f2')).toBeNull(); // the OTel trace
-    expect(compareExtraOf({ files, joins }, 'elsewhere')).toBeNull();
-    expect(compareExtraOf({ files, joins: { ...joins, extra: null } }, 'f0')).toBeNull();
+    const run = { files, joins };
+    const own = compareExtraOf(run, files[1].file)!;
+    expect(own.rollout.rolloutId).toBe(1);
+    expect(compareExtraOf(run, { fileId: 'apart', path: files[1].file.path })).toEqual(own);
+    expect(compareExtraOf(run, files[2].file)).toBeNull(); // the OTel trace
+    expect(compareExtraOf(run, { fileId: 'elsewhere', path: '/else/rollout_1.pt' })).toBeNull();
+    expect(compareExtraOf(run, { fileId: 'uploaded', path: null })).toBeNull();
+    expect(compareExtraOf({ files, joins: { ...joins, extra: null } }, files[0].file)).toBeNull();
   });
 });
