@@ -15,7 +15,7 @@ export const EXTRA_COLUMNS: { label: string; title: string }[] = [
     label: 'mean |Δ log p|',
     title: "trainer's minus server's log-prob, token-weighted over loss-masked tokens",
   },
-  { label: 'ratio outside', title: 'share of tokens whose importance ratio is outside [0.5, 2]' },
+  { label: 'ratio out', title: 'share of tokens whose importance ratio is outside [0.5, 2]' },
   {
     label: 'staleness',
     title: "tokens' age in weight versions behind the trainer (verl), mean; share stale",

@@ -113,7 +113,7 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
           </select>
         </label>
       </div>
-      <table className="groups-table">
+      <table className={`groups-table${extra ? ' with-run-figures' : ''}`}>
         <thead>
           <tr>
             <th>group</th>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { FileSummary } from '../../src-main/core/api/trace-api';
+import type { FileSummary, RunResult } from '../../src-main/core/api/trace-api';
 import type { RunSampleFigures } from '../../src-main/core/model/run-extra';
 import { runFileIndex } from '../../src-main/core/model/run-file-index';
 import { useRunStore } from './run-store';
@@ -13,15 +13,23 @@ export function useFileSampleFigures(
   file: Pick<FileSummary, 'fileId' | 'path'>,
 ): Map<number, RunSampleFigures> | null {
   const { fileId, path } = file;
+  // the first run with figures for it (the same folder opened twice: one may still be reading)
   const result = useRunStore(
-    (s) =>
-      s.runs.find((r) => r.result && runFileIndex(r.result.files, { fileId, path }) >= 0)?.result,
+    (s) => s.runs.find((r) => figuresOf(r.result, fileId, path).length > 0)?.result ?? null,
   );
   return useMemo(() => {
-    const extra = result?.joins.extra;
-    if (!result || !extra) return null;
-    const at = runFileIndex(result.files, { fileId, path });
-    const samples = extra.samples.filter((s) => s.file === at);
+    const samples = figuresOf(result, fileId, path);
     return samples.length > 0 ? new Map(samples.map((s) => [s.rowId, s])) : null;
   }, [result, fileId, path]);
+}
+
+function figuresOf(
+  result: RunResult | null,
+  fileId: string,
+  path: string | null,
+): RunSampleFigures[] {
+  const extra = result?.joins.extra;
+  if (!result || !extra) return [];
+  const at = runFileIndex(result.files, { fileId, path });
+  return at < 0 ? [] : extra.samples.filter((s) => s.file === at);
 }
