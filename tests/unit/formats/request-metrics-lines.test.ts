@@ -9,6 +9,7 @@ import {
   metricsRecord,
   parseMetricsLine,
 } from '../../../src-main/core/formats/sglang-request-metrics/parse-metrics-line';
+import { stringEnd } from '../../../src-main/core/formats/sglang-request-metrics/string-end';
 import { RUN_EXTRA } from '../../support/run-extra-expected';
 
 // run_extra's request-metrics log (SGLang's own exporter): the reader's line walk over chunks
@@ -87,6 +88,27 @@ describe('request-metrics lines', () => {
         (JSON.parse(changed) as Record<string, unknown>).output_token_logprobs_length,
       );
     }
+  });
+
+  it("finds a string's end near or far, past escaped quotes and at escaped backslashes", () => {
+    const end = (json: string) => stringEnd(encode(json), 1);
+    // each case is a JSON string and what follows it: its end is where JSON.parse says
+    for (const text of [
+      '',
+      'id',
+      'a\\"b',
+      'x'.repeat(47) + '\\"',
+      'x'.repeat(200),
+      'y'.repeat(60) + '\\\\',
+      '\\\\',
+    ]) {
+      const json = JSON.stringify(text);
+      expect(JSON.parse(json)).toBe(text);
+      expect(end(`${json}, "next": 1`)).toBe(json.length - 1);
+    }
+    expect(end('"never ends')).toBe(-1);
+    expect(end('"' + 'z'.repeat(100))).toBe(-1);
+    expect(end('"ends in an escaped quote\\"')).toBe(-1);
   });
 
   it('names a line whose meta_info is cut or malformed, in a list it walks past too', () => {
