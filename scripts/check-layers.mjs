@@ -194,6 +194,10 @@ export const RENDERER_VALUE_MODULES = {
     "the SQL tables and columns: the Query view's completion (data)",
   'src-main/core/model/json-text':
     "values as JSON with a dump's ints beyond 2^53 exact (JSON.stringify throws on them)",
+  'src-main/core/model/group-extra-figures':
+    "a group's train and server figures over its samples: the groups view's columns in a run",
+  'src-main/core/model/run-file-index':
+    "which of a run's files a file is (by id, or its path): the groups view's run figures",
   'src-main/core/model/count-of':
     'a count with its noun ("1 file", "2 files"), worded as main words it',
 };

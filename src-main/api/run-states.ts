@@ -1,4 +1,5 @@
-import type { RunResult } from '../core/api/trace-api';
+import type { FileSummary, RunResult } from '../core/api/trace-api';
+import { compareExtraOf, type CompareExtra } from '../core/compare/run-extra-figures';
 
 /**
  * Finished runs kept beyond their files' closing at most: a page asks for a run only after a
@@ -28,6 +29,18 @@ export class RunStates {
 
   get(openId: string): RunResult | null {
     return this.latest.get(openId) ?? null;
+  }
+
+  /**
+   * What the latest run holding `file` (or the same file on disk) says of it beyond its dump
+   * (train dump, request metrics), for compare; null when no run kept here has such figures.
+   */
+  compareExtra(file: Pick<FileSummary, 'fileId' | 'path'>): CompareExtra | null {
+    for (const state of [...this.latest.values()].reverse()) {
+      const extra = compareExtraOf(state, file);
+      if (extra !== null) return extra;
+    }
+    return null;
   }
 
   /** A file closed: the runs it is a file of are being closed (or are no longer whole). */

@@ -532,18 +532,23 @@ export class TraceService implements TraceApi {
     const b = this.file(fileIdB);
     // say so before asking either worker for anything
     assertComparable(a.summary, b.summary);
-    const kept = await this.compareDigests.result(fileIdA, fileIdB);
+    // rollouts of a run with a train dump or request metrics compare with those figures too:
+    // made each time (the run may have grown since), from the kept digests
+    const extraA = this.runStates.compareExtra(a.summary);
+    const extraB = this.runStates.compareExtra(b.summary);
+    const plain = extraA === null && extraB === null;
+    const kept = plain ? await this.compareDigests.result(fileIdA, fileIdB) : null;
     if (kept !== null) return kept;
     const [digestA, digestB] = await Promise.all([
       this.compareDigests.of(fileIdA, a.opened),
       this.compareDigests.of(fileIdB, b.opened),
     ]);
     const result = compareTraces(
-      { fileId: fileIdA, summary: a.summary, digest: digestA },
-      { fileId: fileIdB, summary: b.summary, digest: digestB },
+      { fileId: fileIdA, summary: a.summary, digest: digestA, extra: extraA },
+      { fileId: fileIdB, summary: b.summary, digest: digestB, extra: extraB },
     );
     // (a file closed meanwhile is not kept)
-    if (this.files.has(fileIdA) && this.files.has(fileIdB))
+    if (plain && this.files.has(fileIdA) && this.files.has(fileIdB))
       this.compareDigests.keepResult(fileIdA, fileIdB, result);
     return result;
   }

@@ -18,6 +18,9 @@ import type { TraceHost } from '../host/trace-host';
 import { useViewStore } from '../state/view-store';
 import { formatDuration } from '../timeline/time-format';
 import { FilterScopeNote } from '../toolbar/FilterScopeNote';
+import { useFileSampleFigures } from '../run/file-sample-figures';
+import type { RunSampleFigures } from '../../src-main/core/model/run-extra';
+import { EXTRA_COLUMNS, GroupExtraCells } from './GroupExtraCells';
 import './groups.css';
 import { PictureMenu } from '../picture/PictureMenu';
 
@@ -26,6 +29,7 @@ import { PictureMenu } from '../picture/PictureMenu';
  * its slowest sample marked, reward mean and spread (zero-variance groups flagged: no learning
  * signal), the group's wall time against its median sample. A group expands to its samples; a
  * sample opens in the timeline. The worker sorts and filters; the view asks a page at a time.
+ * A rollout of an open run with a train dump or request metrics gets their columns too.
  */
 export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary }) {
   const pictureRoot = useRef<HTMLDivElement>(null);
@@ -38,6 +42,7 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
   const [open, setOpen] = useState<Set<number>>(new Set());
   const [page, setPage] = useState<GroupPage | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
+  const extra = useFileSampleFigures(file);
   // the sort, filter and file state asked last: a page asked for another one is dropped
   const asking = useRef('');
 
@@ -117,7 +122,7 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
           </select>
         </label>
       </div>
-      <table className="groups-table">
+      <table className={`groups-table${extra ? ' with-run-figures' : ''}`}>
         <thead>
           <tr>
             <th>group</th>
@@ -128,6 +133,12 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
             <th>wall / median</th>
             <th>reward mean</th>
             <th>reward std</th>
+            {extra &&
+              EXTRA_COLUMNS.map((c) => (
+                <th key={c.label} title={c.title}>
+                  {c.label}
+                </th>
+              ))}
           </tr>
         </thead>
         <tbody>
@@ -141,6 +152,7 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
                 file={file}
                 group={g}
                 window={own}
+                extra={extra}
                 expanded={expanded}
                 onToggle={() =>
                   setOpen((s) => {
@@ -178,6 +190,7 @@ function GroupLine({
   file,
   group: g,
   window,
+  extra,
   expanded,
   onToggle,
 }: {
@@ -185,6 +198,7 @@ function GroupLine({
   file: FileSummary;
   group: GroupFigures;
   window: { startSec: number; endSec: number };
+  extra: Map<number, RunSampleFigures> | null;
   expanded: boolean;
   onToggle: () => void;
 }) {
@@ -262,6 +276,7 @@ function GroupLine({
             </span>
           )}
         </td>
+        {extra && <GroupExtraCells rowIds={g.rowIds} figures={extra} />}
       </tr>
       {expanded &&
         (samples ?? []).map((row) => (
@@ -292,6 +307,7 @@ function GroupLine({
                 timeline
               </button>
             </td>
+            {extra && <GroupExtraCells rowIds={[row.rowId]} figures={extra} />}
           </tr>
         ))}
     </>

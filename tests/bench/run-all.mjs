@@ -17,6 +17,7 @@ import { benchHostile } from './bench-hostile.mjs';
 import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
 import { benchSql } from './bench-sql.mjs';
 import { writeRequestMetricsDay } from './request-metrics-writer.mjs';
+import { writeTrainDump } from './train-dump-writer.mjs';
 import { benchFolder } from './bench-folder.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -689,6 +690,32 @@ function benchRequestMetrics() {
   );
 }
 
+/**
+ * slime's train-side dump (issue 44): BENCH_TRAIN_SAMPLES samples (default 4096) of
+ * BENCH_TRAIN_TOKENS response tokens (default 8192), opened (pickle read, each sample's
+ * log-prob tensors read for its mismatch figures) beside torch.load of the same file in the same
+ * run. Goal: under 1x torch.load's time.
+ */
+function benchTrainDump() {
+  const samples = Number(process.env.BENCH_TRAIN_SAMPLES ?? 4096);
+  const tokens = Number(process.env.BENCH_TRAIN_TOKENS ?? 8192);
+  const path = join(data, `train_dump_${samples}x${tokens}.pt`);
+  if (!existsSync(path)) writeTrainDump(path, { samples, responseTokens: tokens });
+  const bytes = statSync(path).size;
+  console.log(`\n== slime train dump: ${samples} samples x ${tokens} tokens, ${mb(bytes)} MB, vs torch.load of the same file`);
+  const ours = measure(process.execPath, [CLI, 'summary', '--json', path]);
+  const summary = JSON.parse(ours.stdout);
+  let line = `ours ${ours.seconds.toFixed(2)} s (${summary.samples} samples), peak ${ours.peakMb.toFixed(0)} MB`;
+  if (torchAvailable()) {
+    const script = `import torch,sys; d=torch.load(sys.argv[1], weights_only=False); print(len(d['samples']))`;
+    const base = measure('/usr/bin/python3', ['-c', script, path]);
+    if (Number(base.stdout.trim()) !== summary.samples) line += ` [torch.load read ${base.stdout.trim()} samples!]`;
+    const time = ours.seconds / base.seconds;
+    line += `; torch.load ${base.seconds.toFixed(2)} s, peak ${base.peakMb.toFixed(0)} MB; time ratio ours/torch.load ${time.toFixed(2)} (goal 1: ${time < 1 ? 'ok' : 'MISSED'})`;
+  } else line += '; torch.load baseline unavailable (python3-torch could not be installed): goal 1x unchecked';
+  console.log(line);
+}
+
 const only = process.argv[2];
 if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
@@ -707,6 +734,7 @@ if (!only || only === 'trends') benchTrends();
 if (!only || only === 'run') await benchRun();
 if (!only || only === 'sql') await benchSqlDumps();
 if (!only || only === 'request-metrics') benchRequestMetrics();
+if (!only || only === 'train-dump') benchTrainDump();
 if (!only || only === 'folder') {
   const counts = (process.env.BENCH_FOLDER_FILES ?? '2000,20000').split(',').map(Number);
   benchFolder({ data, cli: CLI, measure, counts });

@@ -19,7 +19,16 @@ const OBJECT = Symbol('nested object');
 /** a torch tensor: its storage pickled as a persistent id, its bytes an entry of the archive */
 const TENSOR = Symbol('tensor');
 
-class PickleWriter {
+/**
+ * A tensor for PickleWriter.value: `type` its storage class (FloatStorage, ...), `itemSize` its
+ * element's bytes, `shape`; `fill(bytes)` writes its storage's bytes (without, byte k of storage
+ * `key` is (key + k) & 0xff, so a storage read from the wrong place shows it).
+ */
+export function tensorValue(spec) {
+  return { [TENSOR]: spec };
+}
+
+export class PickleWriter {
   constructor(flush) {
     this.buf = Buffer.allocUnsafe(1 << 22);
     this.pos = 0;
@@ -198,11 +207,11 @@ class PickleWriter {
    * requires_grad and an empty OrderedDict of hooks. The storage's key is the next number;
    * its bytes are written as `data/<key>` after the pickle (`storages`).
    */
-  tensor({ type, itemSize, shape }) {
+  tensor({ type, itemSize, shape, fill }) {
     this.storages ??= [];
     const key = this.storages.length;
     const numel = shape.reduce((a, b) => a * b, 1);
-    this.storages.push({ key, bytes: numel * itemSize });
+    this.storages.push({ key, bytes: numel * itemSize, fill });
     this.global('torch._utils', '_rebuild_tensor_v2');
     this.op(0x28, 0x28); // MARK (arguments), MARK (the persistent id)
     this.str('storage', true);
@@ -375,13 +384,57 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     tensors = false,
     realSamples = null,
   } = shape;
+  return writeTorchArchive(path, 'rollout_bench', (writer, written) => {
+    const rand = random(seed);
+    const real = realSamples && realShapedSamples(realSamples.map(readTemplates), rand, { rolloutId });
+    writer.op(0x7d);
+    writer.put();
+    writer.op(0x28);
+    writer.str('rollout_id');
+    writer.int(rolloutId);
+    writer.str('samples');
+    writer.op(0x5d);
+    writer.put();
+    let count = 0;
+    while (written() < targetBytes && count < maxSamples) {
+      writer.op(0x28);
+      for (let k = 0; k < batchSize && written() < targetBytes && count < maxSamples; k++) {
+        if (real) {
+          real.write(writer, count++);
+          continue;
+        }
+        writer[sampleObjects ? 'sampleObject' : 'dict'](
+          sampleDict(count++, rand, tokensPerSample, {
+            rolloutId,
+            slowdown,
+            rewardScale,
+            resumedGroups,
+            resumedFrom,
+            markStartRolloutId,
+            tensors,
+          }),
+        );
+      }
+      writer.op(0x65);
+    }
+    writer.op(0x75); // SETITEMS: rollout_id, samples
+    return count;
+  });
+}
+
+
+/**
+ * A torch.save archive at `path` as torch writes one (see the top comment): `body(writer,
+ * written)` pickles the value after PROTO 2 (`written()` the pickle's bytes so far) and returns
+ * what writeTorchArchive returns; every tensor it pickled gets its storage entry after the pickle.
+ */
+export function writeTorchArchive(path, stem, body) {
   const fd = openSync(path, 'w');
   let offset = 0;
   const write = (b) => {
     writeSync(fd, b);
     offset += b.length;
   };
-  const stem = 'rollout_bench';
   const entries = [];
   const localHeader = (name, extraLen) => {
     const nameBytes = Buffer.from(name);
@@ -412,46 +465,14 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     size += chunk.length;
     write(Buffer.from(chunk));
   });
-  const rand = random(seed);
-  const real = realSamples && realShapedSamples(realSamples.map(readTemplates), rand, { rolloutId });
   writer.op(0x80, 2);
-  writer.op(0x7d);
-  writer.put();
-  writer.op(0x28);
-  writer.str('rollout_id');
-  writer.int(rolloutId);
-  writer.str('samples');
-  writer.op(0x5d);
-  writer.put();
-  let count = 0;
-  while (size + writer.pos < targetBytes && count < maxSamples) {
-    writer.op(0x28);
-    for (let k = 0; k < batchSize && size + writer.pos < targetBytes && count < maxSamples; k++) {
-      if (real) {
-        real.write(writer, count++);
-        continue;
-      }
-      writer[sampleObjects ? 'sampleObject' : 'dict'](
-        sampleDict(count++, rand, tokensPerSample, {
-          rolloutId,
-          slowdown,
-          rewardScale,
-          resumedGroups,
-          resumedFrom,
-          markStartRolloutId,
-          tensors,
-        }),
-      );
-    }
-    writer.op(0x65);
-  }
-  writer.op(0x75); // SETITEMS: rollout_id, samples
+  const result = body(writer, () => size + writer.pos);
   writer.op(0x2e);
   writer.flush(writer.buf.subarray(0, writer.pos));
   entries.push({ name: pklName, crc: crc >>> 0, size, offset: pklHeaderOffset });
-  // each storage's bytes, 64-byte aligned as torch writes them: byte k of storage `key` is
-  // (key + k) & 0xff, so a storage read from the wrong place shows it
-  for (const { key, bytes } of writer.storages ?? []) {
+  // each storage's bytes, 64-byte aligned as torch writes them (`fill`, or byte k of storage
+  // `key` (key + k) & 0xff, so a storage read from the wrong place shows it)
+  for (const { key, bytes, fill } of writer.storages ?? []) {
     const name = `${stem}/data/${key}`;
     const at = offset;
     const pad = (64 - ((offset + 30 + Buffer.byteLength(name) + 4) % 64)) % 64;
@@ -460,7 +481,8 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
     sx.writeUInt16LE(0xcafe, 0);
     sx.writeUInt16LE(pad, 2);
     const data = Buffer.alloc(bytes);
-    for (let k = 0; k < bytes; k++) data[k] = (key + k) & 0xff;
+    if (fill) fill(data);
+    else for (let k = 0; k < bytes; k++) data[k] = (key + k) & 0xff;
     write(sh);
     write(sn);
     write(sx);
@@ -526,5 +548,5 @@ export function writeSlimeDump(path, targetBytes, tokensPerSample = 8000, maxSam
   eocd.writeUInt32LE(0xffffffff, 16);
   write(eocd);
   closeSync(fd);
-  return count;
+  return result;
 }

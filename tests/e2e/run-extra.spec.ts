@@ -39,7 +39,12 @@ test.beforeAll(async () => {
     recursive: true,
   });
   cpSync(join(EXTRA, 'train'), join(dir, 'train'), { recursive: true });
-  ({ server } = await startServe(CLI, PORT, TOKEN, [dir]));
+  // and its two rollout dumps on their own, as a user compares them (the run's tab holds its files)
+  ({ server } = await startServe(CLI, PORT, TOKEN, [
+    dir,
+    join(dir, 'rollout_0.pt'),
+    join(dir, 'rollout_1.pt'),
+  ]));
 });
 
 test.afterAll(() => {
@@ -90,4 +95,42 @@ test('sort samples by mismatch; the worst one shows its per-token strip and lead
   await expect(record.getByTestId('metrics-field-request_parameters')).toContainText(
     `"rid":"${rid}"`,
   );
+});
+
+/** The run opened and every file in: the joins are final. */
+async function openWholeRun(page: import('@playwright/test').Page) {
+  await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
+  await expect(page.getByTestId('run-view')).toHaveCount(1, { timeout: 120_000 });
+  await expect(page.getByTestId('run-joins-partial')).toHaveCount(0, { timeout: 120_000 });
+}
+
+test("a rollout's groups view shows each group's train and server figures", async ({ page }) => {
+  await openWholeRun(page);
+  await page.getByTestId('file-tab').filter({ hasText: 'rollout_1.pt' }).click();
+  await page.getByTestId('view-groups').click();
+  const lines = page.getByTestId('group-line');
+  await expect(lines).toHaveCount(8);
+  // the one sample of rollout 1 with a ratio outside [0.5, 2] is row 11 (expected_extra.json):
+  // only its group has a share of such tokens
+  const outside = page.getByTestId('group-outside');
+  await expect(outside).toHaveCount(8);
+  const shares = await outside.allTextContents();
+  expect(shares.filter((s) => s !== '0.0%')).toHaveLength(1);
+  await expect(page.getByTestId('group-cache-hit').first()).toHaveText(/^\d+\.\d%$/);
+  await expect(page.getByTestId('group-retractions').first()).toHaveText('0');
+  await expect(page.getByTestId('group-staleness').first()).toHaveText('0.00 (0.0%)');
+});
+
+test("comparing the run's two rollouts says what the train dumps and the log show", async ({
+  page,
+}) => {
+  await openWholeRun(page);
+  await page.getByTestId('file-tab').filter({ hasText: 'rollout_0.pt' }).click();
+  await page.getByTestId('compare-button').click();
+  await page.getByTestId('compare-menu').getByRole('menuitem', { name: 'rollout_1.pt' }).click();
+  const answer = page.getByTestId('compare-answer');
+  await expect(answer).toContainText(
+    "The prefix cache served 25.0% of B's prompt tokens, against 16.7% of A's.",
+  );
+  await expect(answer).toContainText("0.7% of B's tokens had an importance ratio outside [0.5, 2]");
 });

@@ -150,6 +150,7 @@ export function sec(value: number): string {
   return `${text} s`;
 }
 
-function pct(share: number): string {
+/** a share as a percentage with one decimal: 0.314 -> 31.4% */
+export function pct(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
 }

@@ -12,6 +12,7 @@ import { shownFigure } from './figure-units';
 import { matchRows, type RowMatch } from './match-samples';
 import { rowDigestColumnSteps, type RowDigest, type RowDigestColumns } from './row-digest-columns';
 import { buildAnswer } from './compare-answer';
+import { extraRows, extraSentences, extraStats, type CompareExtra } from './run-extra-figures';
 import { KeptSteps, finishSteps } from '../store/kept-steps';
 import { orderByChange } from './pair-order';
 
@@ -159,6 +160,8 @@ export interface CompareSide {
   fileId: string;
   summary: FileSummary;
   digest: CompareDigest;
+  /** the run's figures of this rollout (train dump, request metrics), when it is in one */
+  extra?: CompareExtra | null;
 }
 
 /**
@@ -171,10 +174,18 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
   const match = matchRows(a.digest.rows, b.digest.rows);
   const ra = a.digest.rollout;
   const rb = b.digest.rollout;
+  const extraA = a.extra ?? null;
+  const extraB = b.extra ?? null;
+  const statsOf = (side: CompareSide, extra: CompareExtra | null) =>
+    extra === null ? side.digest.stats : { ...side.digest.stats, ...extraStats(extra) };
   const ranked = rankFigures(
-    figures(...withNotResumedMean(a.digest.stats, b.digest.stats)).map((figure) =>
+    figures(...withNotResumedMean(statsOf(a, extraA), statsOf(b, extraB))).map((figure) =>
       withNote(
-        withRows(figure, statRows(a.digest, figure.key), statRows(b.digest, figure.key)),
+        withRows(
+          figure,
+          statRows(a.digest, figure.key) ?? extraRows(extraA, figure.key),
+          statRows(b.digest, figure.key) ?? extraRows(extraB, figure.key),
+        ),
         ra,
         rb,
       ),
@@ -184,7 +195,7 @@ export function compareTraces(a: CompareSide, b: CompareSide): CompareResult {
   return {
     a: a.fileId,
     b: b.fileId,
-    answer: buildAnswer(ra, rb),
+    answer: [...buildAnswer(ra, rb), ...extraSentences(extraA, extraB)],
     perf: ranked.perf,
     spanTotals: compareSpanTotals(a.digest.spanTotals, b.digest.spanTotals),
     wallTime: WALL_TIME_CATEGORIES.map((category) => ({

@@ -41,6 +41,7 @@ export interface RunSampleRequestFigures extends Pick<
   | 'dpRank'
   | 'weightVersion'
   | 'queueSec'
+  | 'inferenceSec'
 > {
   /** the metrics file in the run (the record's row there is rowId) */
   file: number;

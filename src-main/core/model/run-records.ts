@@ -71,6 +71,8 @@ export interface RequestMetricsRecord {
   weightVersion: string | null;
   queueSec: number | null;
   e2eSec: number | null;
+  /** the server's decode time: request end minus its first forward (SGLang's inference_time) */
+  inferenceSec: number | null;
   receivedSec: number | null;
   finishedSec: number | null;
 }

@@ -174,8 +174,12 @@ export class ItemPacker {
   private readonly rowIds = new Map<unknown, number>();
   /** whether the row being packed numbers its ids (not one too long: see DEDUPED_ROW_ITEMS) */
   private numberIds = true;
-  /** the shape the last item of a name had: almost every item matches it */
-  private readonly lastShape = new Map<string, ItemShape>();
+  /**
+   * the last few shapes items of a name had, latest first: almost every item matches one (a
+   * request-metrics record's keys vary with its finish reason and cache details, so one kept
+   * shape missed every other record, and each miss cost a JSON.stringify of its keys)
+   */
+  private readonly lastShapes = new Map<string, ItemShape[]>();
   private numbers: number[] = [];
   private refs: unknown[] = [];
 
@@ -354,14 +358,19 @@ export class ItemPacker {
   }
 
   private shapeOf(name: string, first: Attrs, second: Attrs | null): ItemShape {
-    const last = this.lastShape.get(name);
-    if (
-      last !== undefined &&
-      last.sections.length === (second === null ? 1 : 2) &&
-      fits(last.sections[0], first) &&
-      (second === null || fits(last.sections[1], second))
-    )
-      return last;
+    let recent = this.lastShapes.get(name);
+    if (recent === undefined) this.lastShapes.set(name, (recent = []));
+    for (let k = 0; k < recent.length; k++) {
+      const last = recent[k];
+      if (
+        last.sections.length === (second === null ? 1 : 2) &&
+        fits(last.sections[0], first) &&
+        (second === null || fits(last.sections[1], second))
+      ) {
+        if (k > 0) recent.unshift(...recent.splice(k, 1));
+        return last;
+      }
+    }
     const sections = second === null ? [sectionOf(first)] : [sectionOf(first), sectionOf(second)];
     const key = JSON.stringify(sections);
     let shape = this.shapes.get(key);
@@ -379,10 +388,14 @@ export class ItemPacker {
       shape = { sections, numberCount, refCount, numberStarts, refStarts };
       this.shapes.set(key, shape);
     }
-    this.lastShape.set(name, shape);
+    recent.unshift(shape);
+    if (recent.length > RECENT_SHAPES) recent.pop();
     return shape;
   }
 }
+
+/** Shapes kept per item name to try before making one from an item's keys. */
+const RECENT_SHAPES = 4;
 
 /** Values per chunk: a MiB of numbers (8 bytes), or of refs (4 bytes). */
 const NUMBER_CHUNK = 1 << 17;

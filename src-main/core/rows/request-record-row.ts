@@ -47,12 +47,16 @@ export function recordRow(record: RequestMetricsRecord, meta: Record<string, unk
 }
 
 function flatAttrs(meta: Record<string, unknown>): Attrs {
+  // for-in, not Object.entries: a pair array per key was a tenth of a large log's open
   const attrs: Attrs = {};
-  for (const [key, value] of Object.entries(meta)) {
+  for (const key in meta) {
+    const value = meta[key];
     if (value === null || typeof value !== 'object') attrs[key] = value as AttrValue;
     else if (!Array.isArray(value)) {
-      for (const [inner, v] of Object.entries(value as Record<string, unknown>)) {
-        if (v === null || typeof v !== 'object') attrs[`${key}.${inner}`] = v as AttrValue;
+      const inner = value as Record<string, unknown>;
+      for (const name in inner) {
+        const v = inner[name];
+        if (v === null || typeof v !== 'object') attrs[`${key}.${name}`] = v as AttrValue;
       }
     }
   }

@@ -199,6 +199,7 @@ function requestFigures(
     dpRank: record.dpRank,
     weightVersion: record.weightVersion,
     queueSec: record.queueSec,
+    inferenceSec: record.inferenceSec,
     clientOverheadSec: record.finishedSec === null ? null : client.endSec - record.finishedSec,
   };
 }

@@ -103,6 +103,43 @@ describe('which way is better', () => {
   });
 });
 
+describe("a run's figures (train dump, request metrics)", () => {
+  it('shares in %, log-prob differences in nats, ages in weight versions, per-token times in s', () => {
+    expect(metricUnit('requests/prefix_cache_hit_pct')).toBe('%');
+    expect(metricUnit('train/ratio_outside_pct')).toBe('%');
+    expect(metricUnit('train/mismatch_mean_abs_dlogp')).toBe('nats');
+    expect(metricUnit('staleness/token_mean_versions')).toBe('versions');
+    expect(metricUnit('requests/decode_per_token_sec')).toBe('s');
+    expect(metricUnit('requests/retractions')).toBe('count');
+  });
+
+  it('more cache hits are better; retractions, mismatch, staleness and slower tokens worse', () => {
+    expect(metricDirection('requests/prefix_cache_hit_pct')).toBe('higher-better');
+    for (const key of [
+      'requests/decode_per_token_sec',
+      'requests/retractions',
+      'requests/retracted_pct',
+      'train/mismatch_mean_abs_dlogp',
+      'train/ratio_outside_pct',
+      'staleness/stale_token_pct',
+      'staleness/token_mean_versions',
+    ])
+      expect(metricDirection(key)).toBe('lower-better');
+  });
+
+  it('floors: 0.5 points, 0.001 nats, 0.01 versions, 10 µs per token', () => {
+    expect(changeVerdict('requests/retracted_pct', 10, 10.4)).toBe('noise');
+    expect(changeVerdict('requests/retracted_pct', 10, 11)).toBe('worse');
+    expect(changeVerdict('train/mismatch_mean_abs_dlogp', 0.01, 0.0109)).toBe('noise');
+    expect(changeVerdict('train/mismatch_mean_abs_dlogp', 0.01, 0.012)).toBe('worse');
+    expect(changeVerdict('staleness/token_mean_versions', 0.1, 0.109)).toBe('noise');
+    expect(changeVerdict('staleness/token_mean_versions', 0.1, 0.2)).toBe('worse');
+    // 14 ms -> 17 ms per token is far below a time's 10 ms floor, and well beyond noise
+    expect(changeVerdict('requests/decode_per_token_sec', 0.014, 0.017)).toBe('worse');
+    expect(changeVerdict('requests/decode_per_token_sec', 0.0001, 0.000105)).toBe('noise');
+  });
+});
+
 describe('relative change', () => {
   it('the change over |A|; none without both sides or when A is 0', () => {
     expect(relativeChange(10, 15)).toBe(0.5);
@@ -117,7 +154,7 @@ describe('relative change', () => {
 describe('the noise rule', () => {
   it('is stated in words where it is shown', () => {
     expect(NOISE_RULE).toMatch(
-      /^a change is coloured only when it is at least 5% of the larger side and at least 10 ms \(times\), 1 token, 1 sample, 1 tok\/s or 0\.01 reward; smaller changes are noise$/,
+      /^a change is coloured only when it is at least 5% of the larger side and at least 10 ms \(times; 10 µs per token\), 1 token, 1 sample, 1 tok\/s, 0\.01 reward, 0\.5 percentage points, 0\.001 nats \(log-prob differences\) or 0\.01 weight versions; smaller changes are noise$/,
     );
   });
 

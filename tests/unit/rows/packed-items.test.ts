@@ -9,7 +9,7 @@ import {
   unpackItems,
   unpackRow,
 } from '../../../src-main/core/rows/packed-items';
-import type { Row, RowItem } from '../../../src-main/core/model/row';
+import type { Attrs, Row, RowItem } from '../../../src-main/core/model/row';
 import { readOtlp } from '../../../src-main/core/formats/otlp/read-otlp';
 import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
 import { OTLP, SLIME, fixtureSource } from '../../support/fixtures';
@@ -260,6 +260,36 @@ describe('packed items give back what the format built', () => {
     expect(back.items.map((i) => JSON.stringify(i.attrs))).toEqual(
       items.map((i) => JSON.stringify(i.attrs)),
     );
+  });
+
+  it('items whose shapes take turns (more than the packer keeps at hand) share one head a shape', () => {
+    // request-metrics records: keys vary with finish reason and cache details, record by record
+    const shapes: Attrs[] = [
+      { id: 'a', 'finish_reason.type': 'stop', 'finish_reason.matched': 7 },
+      { id: 'b', 'finish_reason.type': 'length', 'finish_reason.length': 256 },
+      { id: 'c', 'finish_reason.type': 'stop', 'finish_reason.matched': 7, 'cached.device': 3 },
+      { id: 'd', 'finish_reason.type': 'abort', 'finish_reason.message': 'gone' },
+      { id: 'e', cached: null },
+      { id: 'f', 'cached.device': 1, 'cached.host': 2 },
+    ];
+    const packer = new ItemPacker();
+    const rows = Array.from({ length: 30 }, (_, k) =>
+      row({
+        row_id: k,
+        start: k,
+        end: k + 1,
+        items: [
+          span({
+            name: 'request',
+            start_ts: k,
+            attrs: { start_attrs: { ...shapes[(k * 5) % shapes.length] }, end_attrs: {} },
+          }),
+        ],
+      }),
+    );
+    const packed = rows.map((r) => packer.packRow(r));
+    packed.forEach((p, k) => expect(unpackRow(p)).toStrictEqual(rows[k]));
+    expect((packed[0].packed.table as { heads: unknown[] }).heads).toHaveLength(shapes.length);
   });
 
   it('each unpacking gives fresh objects: a change to one never reaches the packed row', () => {

@@ -1,5 +1,7 @@
 import type { RequestMetricsRecord } from '../../model/run-records';
 import { firstKeyIsRequestParameters, skipSpaces } from './sniff-request-metrics';
+import { ScanError, metaWithoutLists } from './meta-without-lists';
+import { stringEnd } from './string-end';
 
 /** One line's fields besides `request_parameters`, and where that string's bytes lie. */
 export interface MetricsLine {
@@ -21,7 +23,8 @@ const decoder = new TextDecoder();
 /**
  * One line of FileRequestMetricsExporter. `request_parameters` (a JSON string holding the whole
  * request, prompt included: most of the line) is walked past, not decoded or parsed: only its
- * byte range is kept, for details. The rest (meta_info's keys) is parsed as JSON.
+ * byte range is kept, for details. The rest (meta_info's keys) is parsed as JSON, its lists
+ * (per-token log-probs) walked past too: details read them from the file.
  */
 export function parseMetricsLine(line: Uint8Array): MetricsLine | LineError {
   if (firstKeyIsRequestParameters(line, 0)) {
@@ -31,10 +34,12 @@ export function parseMetricsLine(line: Uint8Array): MetricsLine | LineError {
     const end = stringEnd(line, start);
     if (end < 0) return new LineError('request-metrics/not-json', 'not JSON (a string never ends)');
     i = skipSpaces(line, end + 1);
-    let text: string;
-    if (line[i] === 0x2c) text = `{${decoder.decode(line.subarray(i + 1))}`;
+    let text: string | ScanError;
+    if (line[i] === 0x2c) text = metaWithoutLists(line, i + 1);
     else if (line[i] === 0x7d && skipSpaces(line, i + 1) === line.length) text = '{}';
     else return new LineError('request-metrics/not-json', 'not JSON after request_parameters');
+    if (text instanceof ScanError)
+      return new LineError('request-metrics/not-json', `not JSON (${text.reason})`);
     const meta = parseObject(text);
     return meta instanceof LineError ? meta : { meta, params: { start, end } };
   }
@@ -64,19 +69,6 @@ function parseObject(text: string): Record<string, unknown> | LineError {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return new LineError('request-metrics/not-an-object', 'not a JSON object');
   return value as Record<string, unknown>;
-}
-
-/** Where the JSON string whose contents start at `from` ends (its closing quote), or -1. */
-export function stringEnd(bytes: Uint8Array, from: number): number {
-  let at = from;
-  for (;;) {
-    const quote = bytes.indexOf(0x22, at);
-    if (quote < 0) return -1;
-    let slashes = 0;
-    while (quote - slashes - 1 >= from && bytes[quote - slashes - 1] === 0x5c) slashes++;
-    if (slashes % 2 === 0) return quote;
-    at = quote + 1;
-  }
 }
 
 /** A record's fields from its meta_info keys; a LineError without an `id`. */
@@ -116,6 +108,7 @@ export function metricsRecord(
       typeof version === 'string' ? version : typeof version === 'number' ? String(version) : null,
     queueSec: num(meta.queue_time),
     e2eSec: num(meta.e2e_latency),
+    inferenceSec: num(meta.inference_time),
     receivedSec: num(meta.request_received_ts),
     finishedSec: num(meta.request_finished_ts),
   };

@@ -32,6 +32,7 @@ export function readRequestMetrics(
   onRecord: (record: RequestMetricsRecord, meta: Record<string, unknown>) => void,
   onProgress?: (bytesRead: number, records: number) => void,
   shouldCancel?: () => boolean,
+  chunkBytes = CHUNK_BYTES,
 ): ReadMetrics {
   const records: RequestMetricsRecord[] = [];
   let places = new Float64Array(1024 * PLACE_STRIDE);
@@ -46,6 +47,11 @@ export function readRequestMetrics(
         reason: `${code}: ${source.name} line ${lineNo}: ${reason}`,
       });
   };
+  // one chunk buffer for every read: a line's bytes are decoded or copied before the next read,
+  // and a fresh 8 MiB buffer a read left peak memory to when the collector got to them (at 250
+  // MB of files the peak was 185 MB, 0.73x the files, with 40 MB of heap in use). A Buffer, not
+  // a Uint8Array: its indexOf (newlines, quotes) is memchr, a Uint8Array's a loop 2x slower
+  const scratch = Buffer.allocUnsafe(chunkBytes);
   sources.forEach((source, fileIndex) => {
     let lineNo = 0;
     const take = (line: Uint8Array, at: number, last: boolean) => {
@@ -85,7 +91,7 @@ export function readRequestMetrics(
     let carryAt = 0;
     for (let offset = 0; offset < source.size;) {
       if (shouldCancel?.()) throw new FormatError('open/cancelled', 'opening was cancelled');
-      const chunk = source.read(offset, Math.min(CHUNK_BYTES, source.size - offset));
+      const chunk = source.read(offset, Math.min(chunkBytes, source.size - offset), scratch);
       if (chunk.length === 0) break;
       let from = 0;
       for (;;) {
@@ -100,7 +106,8 @@ export function readRequestMetrics(
       if (from < chunk.length) {
         const rest = chunk.subarray(from);
         if (carry === null) {
-          carry = rest.slice();
+          // a copy: the chunk is read over next (a Buffer's slice() is a view, not a copy)
+          carry = new Uint8Array(rest);
           carryAt = offset + from;
         } else carry = concat(carry, rest);
       }
