@@ -47,6 +47,7 @@ const COMMANDS = [
   'trends',
   'compare',
   'sql',
+  'report',
 ] as const;
 type Command = (typeof COMMANDS)[number];
 const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
@@ -100,6 +101,7 @@ export async function runCommand(
       'no-cache': { type: 'boolean' },
       execute: { type: 'string', short: 'e' },
       file: { type: 'string', short: 'f' },
+      'with-content': { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -146,6 +148,12 @@ export async function runCommand(
       openGroup,
       usage,
     );
+  }
+  if (command === 'report') {
+    const { runReport } = await import('./run-report');
+    const paths = positionals.map((p) => resolve(p));
+    const withContent = values['with-content'] ?? false;
+    return runReport({ paths, output: values.output, withContent }, openGroup, usage);
   }
   if (command === 'export' && values.format === 'parquet') {
     const { runParquetExport } = await import('./run-sql');
