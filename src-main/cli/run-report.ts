@@ -11,7 +11,7 @@ import { fileCalls } from '../ingest/file-calls';
 import { groupPaths } from '../ingest/group-files';
 import { buildReportSnapshot, type ReportFile } from '../core/report/build-report-snapshot';
 import { encodeSnapshot } from '../core/report/encode-snapshot';
-import { readReportPage, reportHtml } from '../report/report-html';
+import { readReportPage, reportHtml, reportNames } from '../report/report-html';
 
 export interface ReportCommand {
   paths: string[];
@@ -49,8 +49,10 @@ export function runReport(
     compare,
     madeAt: new Date(),
   });
-  const names = files.map((f) => f.summary.name);
-  const title = `${compare ? names.join(' vs ') : names.join(', ')}: Trace Explorer report`;
+  const { title } = reportNames(
+    files.map((f) => f.summary.name),
+    compare,
+  );
   const html = reportHtml(page, encodeSnapshot(snapshot), title);
   const output = command.output ?? 'report.html';
   writeFileSync(output, html);

@@ -81,3 +81,13 @@ export function reportHtml(page: ReportPage, snapshotBytes: Uint8Array, title: s
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** The page's title and the file name a share suggests, from the files' names. */
+export function reportNames(
+  names: string[],
+  compare: boolean,
+): { title: string; fileName: string } {
+  const what = compare ? names.join(' vs ') : names.join(', ');
+  const stem = (compare ? names.join('-vs-') : (names[0] ?? 'report')).replace(/[^\w.-]+/g, '_');
+  return { title: `${what}: Trace Explorer report`, fileName: `${stem}.report.html` };
+}

@@ -107,6 +107,7 @@ export function snapshotApi(snapshot: ReportSnapshot): TraceApi {
       return result;
     },
     exportTrace: refuse('export'),
+    exportReport: refuse('sharing again'),
     runSql: async (request) => ({
       queryId: request.queryId,
       error: {

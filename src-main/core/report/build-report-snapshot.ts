@@ -41,14 +41,25 @@ export function buildReportSnapshot(files: ReportFile[], options: ReportOptions)
   const snapshots: FileSnapshot[] = named.map((file) =>
     buildFileSnapshot(file.summary, file.calls, options.withContent),
   );
+  const compare =
+    options.compare && named.length === 2
+      ? compareSnapshot(named[0], named[1], snapshots)
+      : undefined;
+  return reportSnapshotOf(snapshots, compare, options);
+}
+
+/** The report's snapshot from its files' and the compare's (the service makes those itself). */
+export function reportSnapshotOf(
+  files: FileSnapshot[],
+  compare: CompareSnapshot | undefined,
+  options: Pick<ReportOptions, 'withContent' | 'madeAt'>,
+): ReportSnapshot {
   return {
     version: REPORT_SNAPSHOT_VERSION,
     madeAt: options.madeAt.toISOString(),
     withContent: options.withContent,
-    files: snapshots,
-    ...(options.compare && named.length === 2
-      ? { compare: compareSnapshot(named[0], named[1], snapshots) }
-      : {}),
+    files,
+    ...(compare ? { compare } : {}),
   };
 }
 
@@ -79,7 +90,7 @@ function compareSnapshot(a: ReportFile, b: ReportFile, snapshots: FileSnapshot[]
 }
 
 /** Every distribution either file's perf view names: what compare's overlay may ask. */
-function distributionIds(snapshots: FileSnapshot[]): PerfDistributionId[] {
+export function distributionIds(snapshots: FileSnapshot[]): PerfDistributionId[] {
   const seen = new Map<string, PerfDistributionId>();
   for (const { perf } of snapshots) {
     for (const s of perf.series) seen.set(`series\n${s.key}`, { kind: 'series', name: s.key });
