@@ -142,10 +142,9 @@ function indexFile(snapshot: FileSnapshot) {
       return span;
     },
     query(query: RowQuery): RowOrder {
-      const order = snapshot.orders[query.sort];
+      const order = (query.descending ? snapshot.descending : snapshot.orders)[query.sort];
       if (!order) throw new NotInReportError(`the ${query.sort} order`);
       let ids = Array.from(order);
-      if (query.descending) ids.reverse();
       const keep = kept(snapshot, query.filter);
       if (keep) ids = ids.filter((id) => keep(id));
       return {

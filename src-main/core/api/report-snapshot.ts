@@ -45,8 +45,9 @@ export interface FileSnapshot {
   facts: RowFacts;
   /** every row as the timeline draws it, in the store's order */
   rows: RowView[];
-  /** per sort key the row ids in ascending order (descending is its reverse) */
+  /** per sort key the row ids in the store's order, ascending and descending (ties differ) */
   orders: Partial<Record<SortKey, Int32Array>>;
+  descending: Partial<Record<SortKey, Int32Array>>;
   /** the rows holding each status, source and attempt: the toolbar's filters, intersected */
   filterRows: {
     statuses: Record<string, Int32Array>;

@@ -52,7 +52,11 @@ export function buildFileSnapshot(
     }),
   );
   const orders: FileSnapshot['orders'] = {};
-  for (const { key } of SORT_KEYS) orders[key as SortKey] = calls.queryRows({ sort: key }).rowIds;
+  const descending: FileSnapshot['descending'] = {};
+  for (const { key } of SORT_KEYS) {
+    orders[key] = calls.queryRows({ sort: key }).rowIds;
+    descending[key] = calls.queryRows({ sort: key, descending: true }).rowIds;
+  }
   const filterOf = (filter: RowQuery['filter']) =>
     calls.queryRows({ sort: 'row_id', filter }).rowIds;
   const filterRows: FileSnapshot['filterRows'] = { statuses: {}, sources: {}, attempts: {} };
@@ -71,6 +75,7 @@ export function buildFileSnapshot(
     facts,
     rows,
     orders,
+    descending,
     filterRows,
     spans,
     samples,
