@@ -16,7 +16,7 @@ import type {
   SampleDetails,
   SpanDetails,
 } from '../api/trace-api';
-import { GROUP_FILTERS, GROUP_SORTS, SORT_KEYS, type SortKey } from '../api/sort-keys';
+import { GROUP_FILTERS, GROUP_SORTS, SORT_KEYS } from '../api/sort-keys';
 import { groupOrderKey, perfBinKey, type FileSnapshot } from '../api/report-snapshot';
 import type { GroupFigures } from '../model/rollout-figures';
 import { redactAttrs, redactValue } from './redact-content';
