@@ -10,7 +10,7 @@ import type { OpenedTrace } from '../core/open/opened-trace';
 import { fileCalls } from '../ingest/file-calls';
 import { groupPaths } from '../ingest/group-files';
 import { buildReportSnapshot, type ReportFile } from '../core/report/build-report-snapshot';
-import { encodeSnapshot } from '../core/report/encode-snapshot';
+import { encodeReport } from '../report/encode-report';
 import { readReportPage, reportHtml, reportNames } from '../report/report-html';
 
 export interface ReportCommand {
@@ -44,7 +44,7 @@ export function runReport(
     return { summary: { ...trace.summary, fileId: group[0], path: group[0] }, calls };
   });
   const compare = command.paths.length === 2;
-  const snapshot = buildReportSnapshot(files, {
+  const parts = buildReportSnapshot(files, {
     withContent: command.withContent,
     compare,
     madeAt: new Date(),
@@ -53,7 +53,7 @@ export function runReport(
     files.map((f) => f.summary.name),
     compare,
   );
-  const html = reportHtml(page, encodeSnapshot(snapshot), title);
+  const html = reportHtml(page, encodeReport(parts), title);
   const output = command.output ?? 'report.html';
   writeFileSync(output, html);
   const content = command.withContent

@@ -18,7 +18,7 @@ import type {
   SpanDetails,
 } from '../core/api/trace-api';
 import type { PerfDigest, PerfDistributionId } from '../core/model/perf';
-import type { FileSnapshot } from '../core/api/report-snapshot';
+import type { FileDetails, FileSnapshot } from '../core/api/report-snapshot';
 import type { CompareDigest, CompareSide } from '../core/compare/compare-traces';
 import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-file';
 
@@ -98,7 +98,10 @@ export interface FileCalls {
   /** the file's SQL tables (core/sql), as file number `file` on a clock starting at `originSec` */
   sqlTables(file: number, originSec: number, path: string | null): SqlTableData[];
   /** this file's part of a shared report (core/report), as main lists it (`summary`) */
-  reportSnapshot(summary: FileSummary, withContent: boolean): FileSnapshot;
+  reportSnapshot(
+    summary: FileSummary,
+    withContent: boolean,
+  ): { file: FileSnapshot; details: FileDetails };
 }
 
 export type FileCallName = keyof FileCalls;

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { EncodedBlock, EncodedReport } from './encode-report';
 
 /**
  * Where the report build is: out/report, beside out/main (this code may be bundled into
@@ -41,10 +42,7 @@ export function readReportPage(dir = reportBuildDir()): ReportPage {
   };
 }
 
-/** The id of the data block the page reads its snapshot from. */
-export const REPORT_DATA_ID = 'report-data';
-
-export function reportHtml(page: ReportPage, snapshotBytes: Uint8Array, title: string): string {
+export function reportHtml(page: ReportPage, data: EncodedReport, title: string): string {
   // inside a <script> element only "</script" (any case) and "<!--" could end or bend it
   const script = page.script.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\x21--');
   const hash = createHash('sha256').update(script, 'utf8').digest('base64');
@@ -57,7 +55,6 @@ export function reportHtml(page: ReportPage, snapshotBytes: Uint8Array, title: s
     "form-action 'none'",
   ].join('; ');
   const style = page.style.replace(/<\/(style)/gi, '<\\/$1');
-  const data = Buffer.from(snapshotBytes).toString('base64');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -71,11 +68,18 @@ export function reportHtml(page: ReportPage, snapshotBytes: Uint8Array, title: s
 </head>
 <body>
 <div id="root"></div>
-<script type="application/octet-stream" id="${REPORT_DATA_ID}">${data}</script>
+${dataBlock('report-data', data.snapshot)}
+${data.details.map((bytes, i) => dataBlock(`report-details-${i}`, bytes)).join('\n')}
 <script>${script}</script>
 </body>
 </html>
 `;
+}
+
+/** A data block: never run (not a script type), base64 holds no markup. */
+function dataBlock(id: string, block: EncodedBlock): string {
+  const base64 = block.bytes.toString('base64');
+  return `<script type="application/octet-stream" id="${id}" data-type="${escapeHtml(block.contentType)}">${base64}</script>`;
 }
 
 function escapeHtml(text: string): string {

@@ -14,15 +14,19 @@ import {
   compareKey,
   distributionKey,
   type CompareSnapshot,
+  type FileDetails,
   type FileSnapshot,
 } from '../core/api/report-snapshot';
 import { distributionIds, reportSnapshotOf } from '../core/report/build-report-snapshot';
-import { encodeSnapshot } from '../core/report/encode-snapshot';
+import { encodeReport } from './encode-report';
 import { readReportPage, reportHtml, reportNames } from './report-html';
 
 /** What the service answers for a report, per file and per pair. */
 export interface ReportSources {
-  fileSnapshot(fileId: string, withContent: boolean): Promise<FileSnapshot>;
+  fileSnapshot(
+    fileId: string,
+    withContent: boolean,
+  ): Promise<{ file: FileSnapshot; details: FileDetails }>;
   compare(fileIdA: string, fileIdB: string): Promise<CompareResult>;
   distribution(fileIdA: string, fileIdB: string, id: PerfDistributionId): Promise<SharedBins>;
 }
@@ -32,9 +36,10 @@ export async function shareReport(
   sources: ReportSources,
 ): Promise<ExportedFile> {
   const page = readReportPage();
-  const files = await Promise.all(
+  const built = await Promise.all(
     request.fileIds.map((id) => sources.fileSnapshot(id, request.withContent)),
   );
+  const files = built.map((b) => b.file);
   const compare = request.compare ? await compareBothWays(files, sources) : undefined;
   const snapshot = reportSnapshotOf(files, compare, {
     withContent: request.withContent,
@@ -44,7 +49,8 @@ export async function shareReport(
     files.map((f) => f.summary.name),
     request.compare,
   );
-  const html = reportHtml(page, encodeSnapshot(snapshot), title);
+  const details = built.map((b) => b.details);
+  const html = reportHtml(page, encodeReport({ snapshot, details }), title);
   return { fileName, mime: 'text/html', bytesBase64: Buffer.from(html).toString('base64') };
 }
 

@@ -12,10 +12,10 @@ import '../theme/theme.css';
 // snapshot the HTML carries instead of a service; nothing here draws a view of its own.
 const root = createRoot(document.getElementById('root')!);
 try {
-  const snapshot = readSnapshot(document);
+  const { snapshot, details } = readSnapshot(document);
   const host: TraceHost = {
     kind: 'report',
-    api: snapshotApi(snapshot),
+    api: snapshotApi(snapshot, details),
     pathForFile: () => null,
     uploader: null,
     onEventsConnected: () => () => {},

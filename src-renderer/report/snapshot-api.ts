@@ -19,6 +19,7 @@ import {
   distributionKey,
   groupOrderKey,
   perfBinKey,
+  type FileDetails,
   type FileSnapshot,
   type ReportSnapshot,
 } from '../../src-main/core/api/report-snapshot';
@@ -30,8 +31,13 @@ export class NotInReportError extends Error {
   }
 }
 
-export function snapshotApi(snapshot: ReportSnapshot): TraceApi {
-  const files = new Map(snapshot.files.map((f) => [f.summary.fileId, indexFile(f)]));
+export function snapshotApi(
+  snapshot: ReportSnapshot,
+  details: (file: number) => FileDetails,
+): TraceApi {
+  const files = new Map(
+    snapshot.files.map((f, i) => [f.summary.fileId, indexFile(f, () => details(i))]),
+  );
   const file = (fileId: string) => {
     const found = files.get(fileId);
     if (!found) throw new Error(`no file ${fileId} in this report`);
@@ -73,7 +79,7 @@ export function snapshotApi(snapshot: ReportSnapshot): TraceApi {
     getSpan: async (fileId, rowId, index) => file(fileId).span(rowId, index),
     getSample: async (fileId, rowId) => {
       const f = file(fileId);
-      const sample = f.snapshot.samples?.[f.position(rowId)];
+      const sample = f.details().samples?.[f.position(rowId)];
       if (!sample) throw new Error(`no sample at row ${rowId}`);
       return sample;
     },
@@ -122,7 +128,7 @@ export function snapshotApi(snapshot: ReportSnapshot): TraceApi {
 }
 
 /** One file's snapshot with its rows found by id. */
-function indexFile(snapshot: FileSnapshot) {
+function indexFile(snapshot: FileSnapshot, details: () => FileDetails) {
   const positions = new Map<number, number>();
   snapshot.rows.forEach((row, i) => positions.set(row.rowId, i));
   const position = (rowId: number) => {
@@ -132,12 +138,13 @@ function indexFile(snapshot: FileSnapshot) {
   };
   return {
     snapshot,
+    details,
     position,
     row: (rowId: number): RowView => snapshot.rows[position(rowId)],
     span(rowId: number, index: number): SpanDetails {
       const at = position(rowId);
       const item = snapshot.rows[at].items.findIndex((it) => it.index === index);
-      const span = item < 0 ? null : snapshot.spans[at][item];
+      const span = item < 0 ? null : details().spans[at][item];
       if (!span) throw new Error(`no span ${index} in row ${rowId}`);
       return span;
     },

@@ -54,14 +54,27 @@ export interface FileSnapshot {
     sources: Record<string, Int32Array>;
     attempts: Record<string, Int32Array>;
   };
-  /** per row id, its spans' details in item order (null for an index that has none) */
-  spans: (SpanDetails | null)[][];
-  samples: SampleDetails[] | null;
   perf: PerfDigest;
   /** `${seriesKey}\n${binIndex}` -> the rows of that bin */
   perfBinRows: Record<string, number[]>;
   /** every group (the groups view), and per `${sort}\n${filter}` their order as positions */
   groups: { all: GroupFigures[]; orders: Record<string, Int32Array> } | null;
+}
+
+/**
+ * What the details panel asks of a file: the bulk of a report, carried in a block of its own
+ * that the page decodes on the first click, so the timeline shows without waiting for it.
+ */
+export interface FileDetails {
+  /** per row (in `rows` order), its items' span details (null for an item that is no span) */
+  spans: (SpanDetails | null)[][];
+  samples: SampleDetails[] | null;
+}
+
+/** A report as made: the snapshot and, per file, its details (encoded apart). */
+export interface ReportParts {
+  snapshot: ReportSnapshot;
+  details: FileDetails[];
 }
 
 export const groupOrderKey = (sort: GroupSort, filter: GroupFilter) => `${sort}\n${filter}`;

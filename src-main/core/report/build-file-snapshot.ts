@@ -17,7 +17,12 @@ import type {
   SpanDetails,
 } from '../api/trace-api';
 import { GROUP_FILTERS, GROUP_SORTS, SORT_KEYS } from '../api/sort-keys';
-import { groupOrderKey, perfBinKey, type FileSnapshot } from '../api/report-snapshot';
+import {
+  groupOrderKey,
+  perfBinKey,
+  type FileDetails,
+  type FileSnapshot,
+} from '../api/report-snapshot';
 import type { GroupFigures } from '../model/rollout-figures';
 import { redactAttrs, redactValue } from './redact-content';
 
@@ -40,7 +45,7 @@ export function buildFileSnapshot(
   summary: FileSummary,
   calls: SnapshotSource,
   withContent: boolean,
-): FileSnapshot {
+): { file: FileSnapshot; details: FileDetails } {
   const facts = calls.getRowFacts();
   const rowIds = facts.rowIds ? Array.from(facts.rowIds) : facts.startSec.map((_, i) => i);
   const rows = calls.getRows(Array.from(rowIds)).map((row) => keptRow(row, withContent));
@@ -70,19 +75,18 @@ export function buildFileSnapshot(
       })
     : null;
   const perf = calls.getPerf();
-  return {
+  const file: FileSnapshot = {
     summary,
     facts,
     rows,
     orders,
     descending,
     filterRows,
-    spans,
-    samples,
     perf,
     perfBinRows: binRows(perf, calls),
     groups: groupsOf(calls),
   };
+  return { file, details: { spans, samples } };
 }
 
 function keptRow(row: RowView, withContent: boolean): RowView {

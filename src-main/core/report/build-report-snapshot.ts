@@ -11,6 +11,7 @@ import {
   distributionKey,
   type CompareSnapshot,
   type FileSnapshot,
+  type ReportParts,
   type ReportSnapshot,
 } from '../api/report-snapshot';
 import { compareTraces, type CompareDigest, type CompareSide } from '../compare/compare-traces';
@@ -33,19 +34,23 @@ export interface ReportOptions {
   madeAt: Date;
 }
 
-export function buildReportSnapshot(files: ReportFile[], options: ReportOptions): ReportSnapshot {
+export function buildReportSnapshot(files: ReportFile[], options: ReportOptions): ReportParts {
   const named = files.map((file, i) => ({
     ...file,
     summary: { ...file.summary, fileId: `file-${i}`, path: null },
   }));
-  const snapshots: FileSnapshot[] = named.map((file) =>
+  const built = named.map((file) =>
     buildFileSnapshot(file.summary, file.calls, options.withContent),
   );
+  const snapshots = built.map((b) => b.file);
   const compare =
     options.compare && named.length === 2
       ? compareSnapshot(named[0], named[1], snapshots)
       : undefined;
-  return reportSnapshotOf(snapshots, compare, options);
+  return {
+    snapshot: reportSnapshotOf(snapshots, compare, options),
+    details: built.map((b) => b.details),
+  };
 }
 
 /** The report's snapshot from its files' and the compare's (the service makes those itself). */

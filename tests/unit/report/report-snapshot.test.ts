@@ -11,9 +11,9 @@ import {
   buildReportSnapshot,
   type ReportFile,
 } from '../../../src-main/core/report/build-report-snapshot';
-import { encodeSnapshot } from '../../../src-main/core/report/encode-snapshot';
-import { TYPED_FRAME_TYPE, decodeAnswer } from '../../../src-main/core/api/typed-json';
-import type { ReportSnapshot } from '../../../src-main/core/api/report-snapshot';
+import { encodeReport } from '../../../src-main/report/encode-report';
+import { decodeAnswer } from '../../../src-main/core/api/typed-json';
+import type { FileDetails, ReportSnapshot } from '../../../src-main/core/api/report-snapshot';
 import type { AttrValue } from '../../../src-main/core/model/row';
 import { redactValue } from '../../../src-main/core/report/redact-content';
 import { SLIME } from '../../support/fixtures';
@@ -40,37 +40,38 @@ function contentStrings(file: ReportFile): string[] {
   return [...found];
 }
 
-const decoded = (bytes: Uint8Array) =>
-  decodeAnswer(TYPED_FRAME_TYPE, inflateSync(bytes).buffer as ArrayBuffer) as ReportSnapshot;
+/** A report's blocks as made (encodeReport), inflated: their text, and decoded. */
+function made(withContent: boolean, files: ReportFile[]) {
+  const encoded = encodeReport(buildReportSnapshot(files, { withContent, compare: false, madeAt }));
+  const blocks = [encoded.snapshot, ...encoded.details];
+  const frames = blocks.map((b) => inflateSync(b.bytes));
+  const decode = (frame: Uint8Array, i: number) =>
+    decodeAnswer(blocks[i].contentType, frame.slice().buffer);
+  return {
+    text: frames.map((f) => new TextDecoder().decode(f)).join('\n'),
+    snapshot: decode(frames[0], 0) as ReportSnapshot,
+    details: frames.slice(1).map((f, i) => decode(f, i + 1) as FileDetails),
+  };
+}
+const madeAt = new Date('2026-01-01T00:00:00Z');
 
 describe('report snapshot', () => {
   const a = reportFile('rollout_7.pt');
   const b = reportFile('rollout_8.pt');
   const prompts = contentStrings(a);
-  const madeAt = new Date('2026-01-01T00:00:00Z');
 
   it('leaves out every prompt and response unless asked, and says so', () => {
     expect(prompts.length).toBeGreaterThan(10);
-    const bytes = encodeSnapshot(
-      buildReportSnapshot([a], { withContent: false, compare: false, madeAt }),
-    );
-    const snapshot = decoded(bytes);
-    expect(snapshot.withContent).toBe(false);
-    const text = new TextDecoder().decode(inflateSync(bytes));
-    expect(prompts.filter((p) => text.includes(p))).toEqual([]);
+    const plain = made(false, [a]);
+    expect(plain.snapshot.withContent).toBe(false);
+    expect(prompts.filter((p) => plain.text.includes(JSON.stringify(p).slice(1, -1)))).toEqual([]);
     // the same file with content: the prompts are there (the check above can fail)
-    const full = new TextDecoder().decode(
-      inflateSync(
-        encodeSnapshot(buildReportSnapshot([a], { withContent: true, compare: false, madeAt })),
-      ),
-    );
-    expect(prompts.filter((p) => !full.includes(p))).toEqual([]);
+    const full = made(true, [a]).text;
+    expect(prompts.filter((p) => !full.includes(JSON.stringify(p).slice(1, -1)))).toEqual([]);
   });
 
   it("holds the app's own answers: rows, orders, spans, perf and groups as the calls give them", () => {
-    const snapshot = decoded(
-      encodeSnapshot(buildReportSnapshot([a], { withContent: false, compare: false, madeAt })),
-    );
+    const { snapshot, details } = made(false, [a]);
     const [file] = snapshot.files;
     expect(file.summary.path).toBeNull();
     expect(file.rows.length).toBe(a.summary.rows);
@@ -79,7 +80,7 @@ describe('report snapshot', () => {
     );
     const row = file.rows.find((r) => r.items.some((i) => i.kind === 'span'))!;
     const at = row.items.findIndex((i) => i.kind === 'span');
-    expect(file.spans[file.rows.indexOf(row)][at]?.name).toBe(
+    expect(details[0].spans[file.rows.indexOf(row)][at]?.name).toBe(
       a.calls.getSpan(row.rowId, row.items[at].index).name,
     );
     expect(file.perf.perf).toEqual(a.calls.getPerf().perf);
@@ -91,7 +92,7 @@ describe('report snapshot', () => {
   });
 
   it('a compare pair holds the compare both ways round', () => {
-    const snapshot = buildReportSnapshot([a, b], { withContent: false, compare: true, madeAt });
+    const { snapshot } = buildReportSnapshot([a, b], { withContent: false, compare: true, madeAt });
     const results = snapshot.compare!.results;
     expect(Object.keys(results).sort()).toEqual(['file-0\nfile-1', 'file-1\nfile-0']);
     expect(results['file-0\nfile-1'].answer.length).toBeGreaterThan(0);
@@ -131,11 +132,15 @@ describe('report command', () => {
     expect(done.status).toBe(0);
     return readFileSync(out, 'utf8');
   };
+  /** every data block of the page, inflated, as text */
   const embedded = (html: string) => {
-    const data = /<script type="application\/octet-stream" id="report-data">([^<]*)<\/script>/.exec(
-      html,
-    )!;
-    return new TextDecoder().decode(inflateSync(Buffer.from(data[1], 'base64')));
+    const block =
+      /<script type="application\/octet-stream" id="[^"]+" data-type="[^"]+">([^<]*)<\/script>/g;
+    const blocks = [...html.matchAll(block)];
+    expect(blocks.length).toBeGreaterThan(1);
+    return blocks
+      .map((b) => new TextDecoder().decode(inflateSync(Buffer.from(b[1], 'base64'))))
+      .join('\n');
   };
   const prompts = contentStrings(reportFile('rollout_7.pt'));
 

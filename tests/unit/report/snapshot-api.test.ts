@@ -15,7 +15,7 @@ describe('snapshotApi', () => {
     [{ summary: { ...trace.summary, fileId: path, path }, calls }],
     { withContent: false, compare: false, madeAt: new Date(0) },
   );
-  const api = snapshotApi(snapshot);
+  const api = snapshotApi(snapshot.snapshot, (i) => snapshot.details[i]);
   const id = 'file-0';
 
   it('answers orders as the store does, sorted, reversed and filtered', async () => {
