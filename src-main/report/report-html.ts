@@ -11,13 +11,14 @@ import type { EncodedBlock, EncodedReport } from './encode-report';
 
 /**
  * Where the report build is: out/report, beside out/main (this code may be bundled into
- * out/main or one of its chunk folders, so the nearest out/report above it).
+ * out/main or one of its chunk folders), or under the repository when run from source (tests).
  */
 export function reportBuildDir(): string {
   let dir = __dirname;
-  for (let up = 0; up < 3; up++, dir = dirname(dir)) {
-    const candidate = join(dir, '..', 'report');
-    if (existsSync(join(candidate, 'report.js'))) return candidate;
+  for (let up = 0; up < 4; up++, dir = dirname(dir)) {
+    for (const candidate of [join(dir, '..', 'report'), join(dir, 'out', 'report')]) {
+      if (existsSync(join(candidate, 'report.js'))) return candidate;
+    }
   }
   return join(__dirname, '..', 'report');
 }
