@@ -31,6 +31,7 @@ export const CORE_LAYERS = [
   // tables for SQL, made from a file's store and its run joins
   { layer: 'sql', rank: 8, match: /^src-main\/core\/sql\// },
   { layer: 'api', rank: 9, match: /^src-main\/core\/api\// },
+  { layer: 'report', rank: 10, match: /^src-main\/core\/report\// },
 ];
 
 /**
@@ -73,6 +74,7 @@ export const RENDERER_LAYERS = [
   { layer: 'page', rank: 11, match: /^src-renderer\/page\// },
   { layer: 'frame', rank: 11, match: /^src-renderer\/frame\// },
   { layer: 'app', rank: 12, match: /^src-renderer\/[^/]+$/ },
+  { layer: 'report', rank: 13, match: /^src-renderer\/report\// },
 ];
 
 /** Imports across the core order that are allowed anyway, each with its reason. */
@@ -187,6 +189,8 @@ export const RENDERER_VALUE_MODULES = {
   'src-main/core/api/trace-api': 'the API method and export format lists (data)',
   'src-main/core/api/typed-json': "the HTTP transport's typed-array JSON codec",
   'src-main/core/api/sort-keys': 'the sort keys and their labels (data)',
+  'src-main/core/api/report-snapshot':
+    "a shared report's snapshot: its version and the keys its answers are found by (data)",
   'src-main/core/model/pd-phases': 'the PD phase order and colours (data)',
   'src-main/core/model/group-wall-ratio':
     "a group's wall time over its median sample: the groups view's column and its sort",

@@ -25,6 +25,7 @@ import type {
   HostEvent,
   ExportFormat,
   ExportedFile,
+  ReportRequest,
   TrendsRequest,
   RunRequest,
   RunResult,
@@ -57,6 +58,7 @@ import { RunStates } from './run-states';
 import { CompareDigests } from './compare-digests';
 import { unknownUploadError, type UploadedFiles } from './uploaded-files';
 import { SqlScopes } from './sql-scopes';
+import { shareReport } from '../report/share-report';
 import type { SqlHost } from '../sql/sql-protocol';
 
 /** Reads a run's rollout dumps for the trends view (trends/compute-trends.ts in the app). */
@@ -576,6 +578,18 @@ export class TraceService implements TraceApi {
 
   async exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile> {
     return this.file(fileId).opened.call('exportTrace', format);
+  }
+
+  async exportReport(request: ReportRequest): Promise<ExportedFile> {
+    return shareReport(request, {
+      fileSnapshot: (fileId, withContent) => {
+        const { opened, summary } = this.file(fileId);
+        // a report names its files; where they were on this disk stays here
+        return opened.call('reportSnapshot', { ...summary, path: null }, withContent);
+      },
+      compare: (a, b) => this.compare(a, b),
+      distribution: (a, b, id) => this.comparePerfDistribution(a, b, id),
+    });
   }
 
   async runSql(request: SqlRequest): Promise<SqlAnswer> {

@@ -131,6 +131,20 @@ function isSqlRequest(v: unknown): boolean {
   );
 }
 
+function isReportRequest(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    Array.isArray(v.fileIds) &&
+    v.fileIds.length >= 1 &&
+    v.fileIds.length <= (v.compare === true ? 2 : 1) &&
+    v.fileIds.every(isString) &&
+    new Set(v.fileIds).size === v.fileIds.length &&
+    typeof v.compare === 'boolean' &&
+    (v.compare === false || v.fileIds.length === 2) &&
+    typeof v.withContent === 'boolean'
+  );
+}
+
 const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   open: [isOpenRequest],
   cancelOpen: [isString],
@@ -155,6 +169,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   comparePerfDistribution: [isString, isString, isPerfDistributionId],
   compare: [isString, isString],
   exportTrace: [isString, isExportFormat],
+  exportReport: [isReportRequest],
   reopen: [isString, (v) => isObject(v) && typeof v.joinByBootstrapRoom === 'boolean'],
   runSql: [isSqlRequest],
   getSqlRows: [isString, isIndex, (v) => isIndex(v) && (v as number) <= SQL_PAGE_MAX_ROWS],

@@ -19,6 +19,10 @@ Commands:
   sql FILE|FOLDER... -e SQL | -f FILE [--format table|csv|json]
                                          SQL over the traces' tables (docs/sql.md), DuckDB
   export FILE|FOLDER... --format parquet -o DIR   one Parquet file per table, same schema
+  report FILE|FOLDER [B] [-o OUT] [--with-content]
+                                         one HTML file to share: the app, frozen, offline
+  report FILE --png OUT.png [--window START-END]
+                                         a picture of the timeline, as the app draws it
 
   trace-explorer FILE...                 same as serve
   trace-explorer A B --compare           serve, comparing A with B
@@ -30,6 +34,22 @@ Commands that run longer than about 2 s show their progress on stderr when it is
 Run 'trace-explorer <command> --help' for a command's options.`;
 
 export const COMMAND_HELP: Record<string, string> = {
+  report: `Usage: trace-explorer report FILE|FOLDER [B] [-o OUT] [--with-content]
+       trace-explorer report FILE --png OUT.png [--window START-END]
+
+Writes one HTML file that anyone opens by double-click, offline: no server, no network, nothing
+beside it. It is the explorer itself with this file's data inside (compressed): the header
+(files, formats, sizes, the window the figures use), the answer (two files: why B took longer
+or shorter than A, as compare says it; a rollout: its wall time, what kept it open, the
+stragglers, the groups), the timeline (zoom, pan, hover, details), the perf table and
+histograms, and for two files the compare figures. A folder: each trace it holds, as tabs.
+  -o OUT           the file to write (default report.html)
+  --with-content   include prompts, responses, labels and tool arguments; without it they
+                   are left out, and the report says so
+  --png OUT.png    instead of the page, a picture of the timeline as the app draws it (2x
+                   pixels, light theme, rows in file order)
+  --window S-E     the picture's time window, seconds from the file's start (default: all)
+Searching, SQL, token values and opening other files are not part of a report.`,
   sql: `Usage: trace-explorer sql FILE|FOLDER... -e "SELECT ..." | -f query.sql [--format F]
 
 Runs one SQL query (DuckDB's dialect) over the tables of every trace named (a folder: every

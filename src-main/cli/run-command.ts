@@ -35,7 +35,7 @@ import { compareDigest, compareTraces } from '../core/compare/compare-traces';
 import { buildCompareJson, formatCompareText } from './compare-output';
 import { compareGpuProfiles } from '../core/compare/compare-gpu-profiles';
 import { formatGpuCompareText } from './gpu-profile-output';
-import { terminalLines } from '../core/bytes/terminal-text';
+import { terminalLines, terminalText } from '../core/bytes/terminal-text';
 
 type Parse = typeof ParseArgs;
 const COMMANDS = [
@@ -47,6 +47,7 @@ const COMMANDS = [
   'trends',
   'compare',
   'sql',
+  'report',
 ] as const;
 type Command = (typeof COMMANDS)[number];
 const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
@@ -100,6 +101,9 @@ export async function runCommand(
       'no-cache': { type: 'boolean' },
       execute: { type: 'string', short: 'e' },
       file: { type: 'string', short: 'f' },
+      'with-content': { type: 'boolean' },
+      png: { type: 'string' },
+      window: { type: 'string' },
     },
   });
   if (values.help) {
@@ -146,6 +150,26 @@ export async function runCommand(
       openGroup,
       usage,
     );
+  }
+  if (command === 'report' && values.png !== undefined) {
+    // a picture of the timeline instead of the HTML page: the app's drawing in a skia canvas
+    if (positionals.length !== 1) {
+      throw new UsageError(`report --png takes one FILE (${positionals.length} given)`);
+    }
+    const { writeTimelinePng } = await import('./timeline-png');
+    const window = values.window === undefined ? undefined : parseWindow(values.window);
+    const made = await writeTimelinePng({ path: resolve(positionals[0]), out: values.png, window });
+    process.stdout.write(
+      `Wrote ${terminalText(values.png)} (${made.width} x ${made.height} px, ${made.rows} rows)\n`,
+    );
+    return 0;
+  }
+  if (values.window !== undefined) throw new UsageError('--window goes with report --png');
+  if (command === 'report') {
+    const { runReport } = await import('./run-report');
+    const paths = positionals.map((p) => resolve(p));
+    const withContent = values['with-content'] ?? false;
+    return runReport({ paths, output: values.output, withContent }, openGroup, usage);
   }
   if (command === 'export' && values.format === 'parquet') {
     const { runParquetExport } = await import('./run-sql');
@@ -415,4 +439,15 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
     : terminalLines(formatCompareText(names, result));
   process.stdout.write(`${text}\n`);
   return 0;
+}
+
+/** `--window START-END`: seconds from the file's start, as the app's time axis reads them. */
+function parseWindow(text: string): { startSec: number; endSec: number } {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  const startSec = match ? Number(match[1]) : NaN;
+  const endSec = match ? Number(match[2]) : NaN;
+  if (!(endSec > startSec)) {
+    throw new UsageError(`--window must be START-END in seconds, START < END (not ${text})`);
+  }
+  return { startSec, endSec };
 }

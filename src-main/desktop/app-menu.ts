@@ -44,6 +44,8 @@ export function buildAppMenu(recent: string[], actions: MenuActions): Menu {
           accelerator: 'CmdOrCtrl+Alt+C',
           click: send('copy-picture'),
         },
+        // the renderer's Share menu opens (its content checkbox), then asks exportReport
+        { label: 'Share report…', click: send('share-report') },
         { type: 'separator' },
         { label: 'Close Tab', accelerator: 'CmdOrCtrl+W', click: send('close-tab') },
         isMac ? { role: 'close' } : { role: 'quit' },

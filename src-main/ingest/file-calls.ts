@@ -11,6 +11,7 @@ import { buildSqlTables } from '../core/sql/build-sql-tables';
 import { NotFoundError } from '../core/api/call-errors';
 import { buildPerfDigest, perfBinRows, perfValues } from '../core/open/perf-digest';
 import { groupPage } from '../core/open/group-page';
+import { buildFileSnapshot } from '../core/report/build-file-snapshot';
 import { readLazyValues, withSource } from './lazy-values';
 import type { FileCalls, IngestSource } from './ingest-protocol';
 
@@ -25,7 +26,7 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     }
     return trace.samples.read(rowId, withBytes);
   };
-  return {
+  const calls: FileCalls = {
     queryRows: (query) => rowOrderOf(trace.store, queryRows(trace.store, query)),
     getRowFacts: () => rowFactsOf(trace.store),
     getRows: (rowIds) => getRowViews(trace.store, rowIds),
@@ -56,7 +57,10 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     runDigest: () => runDigest(trace),
     sqlTables: (file, originSec, path) =>
       buildSqlTables({ file, name: trace.summary.name, path, originSec, trace }),
+    // every answer the report's page may ask, taken from these very calls
+    reportSnapshot: (summary, withContent) => buildFileSnapshot(summary, calls, withContent),
   };
+  return calls;
 }
 
 function exportFile(trace: OpenedTrace, format: ExportFormat): ExportedFile {
@@ -78,6 +82,7 @@ export function previewCalls(preview: OpenedTrace, sources: IngestSource[]): Fil
     compareDigest: later('compare'),
     compareDigestWhenWarm: later('compare'),
     compareWith: later('compare'),
+    reportSnapshot: later('a report'),
     sqlTables: later('SQL'),
   };
 }

@@ -5,6 +5,7 @@ import type {
   ExportFormat,
   ExportedFile,
   FileError,
+  FileSummary,
   LazyValues,
   SampleFieldPath,
   GroupPage,
@@ -17,6 +18,7 @@ import type {
   SpanDetails,
 } from '../core/api/trace-api';
 import type { PerfDigest, PerfDistributionId } from '../core/model/perf';
+import type { FileDetails, FileSnapshot } from '../core/api/report-snapshot';
 import type { CompareDigest, CompareSide } from '../core/compare/compare-traces';
 import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-file';
 
@@ -95,6 +97,11 @@ export interface FileCalls {
   runDigest(): RunFileDigest;
   /** the file's SQL tables (core/sql), as file number `file` on a clock starting at `originSec` */
   sqlTables(file: number, originSec: number, path: string | null): SqlTableData[];
+  /** this file's part of a shared report (core/report), as main lists it (`summary`) */
+  reportSnapshot(
+    summary: FileSummary,
+    withContent: boolean,
+  ): { file: FileSnapshot; details: FileDetails };
 }
 
 export type FileCallName = keyof FileCalls;

@@ -41,6 +41,7 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
       <button
         type="button"
         className="button primary"
+        hidden={host.kind === 'report'}
         data-testid="open-button"
         title="Open files (Ctrl+O)"
         onClick={() => input.current?.click()}

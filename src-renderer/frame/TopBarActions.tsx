@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useCommand, useHost } from '../host/host-context';
 import { applyTheme, type ThemeChoice } from '../theme/theme-store';
 import { exportActiveFile } from './export-active-file';
+import { shareReport } from './share-report';
 import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
 import { useRunStore } from '../run/run-store';
@@ -22,9 +23,16 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
   const exporting = exportAvailability({ hasFile, runActive, trendsActive });
   // a file's compare shows only on its own page: not under a run or trends tab shown instead
   const comparing = compareFileId !== null && compare.available;
-  const [open, setOpen] = useState<'export' | 'theme' | 'compare' | null>(null);
+  const [open, setOpen] = useState<'export' | 'share' | 'theme' | 'compare' | null>(null);
+  const [withContent, setWithContent] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  // a shared report is what was shared: it exports and shares nothing again
+  const frozen = host.kind === 'report';
 
-  useCommand((command) => command === 'compare' && compare.available && setOpen('compare'));
+  useCommand((command) => {
+    if (command === 'compare' && compare.available) setOpen('compare');
+    if (command === 'share-report' && exporting.available && !frozen) setOpen('share');
+  });
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -78,7 +86,46 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
           </div>
         )}
       </div>
-      <div className="menu-button">
+      {!frozen && (
+        <div className="menu-button">
+          <button
+            type="button"
+            className="button"
+            disabled={!exporting.available || sharing}
+            title={exporting.available ? 'One HTML file anyone opens offline' : exporting.reason}
+            data-testid="share-button"
+            onClick={() => setOpen(open === 'share' ? null : 'share')}
+          >
+            {sharing ? 'Sharing…' : 'Share ▾'}
+          </button>
+          {open === 'share' && exporting.available && (
+            <div className="menu-popup share-menu" role="menu" data-testid="share-menu">
+              <label className="menu-check">
+                <input
+                  type="checkbox"
+                  checked={withContent}
+                  data-testid="share-with-content"
+                  onChange={(event) => setWithContent(event.currentTarget.checked)}
+                />
+                Include prompts and responses
+              </label>
+              <button
+                type="button"
+                role="menuitem"
+                data-testid="share-report"
+                onClick={() => {
+                  setOpen(null);
+                  setSharing(true);
+                  void shareReport(host, withContent).finally(() => setSharing(false));
+                }}
+              >
+                {comparing ? 'Report of this compare (.html)' : 'Report of this file (.html)'}
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+      <div className="menu-button" hidden={frozen}>
         <button
           type="button"
           className="button"

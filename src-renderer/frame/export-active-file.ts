@@ -1,4 +1,4 @@
-import type { ExportFormat } from '../../src-main/core/api/trace-api';
+import type { ExportFormat, ExportedFile } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
@@ -17,14 +17,7 @@ export async function exportActiveFile(host: TraceHost, format: ExportFormat): P
   if (!activeFileId || !exportAvailability(shown).available) return;
   const name = files.find((f) => f.fileId === activeFileId)?.name ?? 'file';
   try {
-    const exported = await host.api.exportTrace(activeFileId, format);
-    const bytes = Uint8Array.from(atob(exported.bytesBase64), (c) => c.charCodeAt(0));
-    const url = URL.createObjectURL(new Blob([bytes], { type: exported.mime }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = exported.fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadExported(await host.api.exportTrace(activeFileId, format));
   } catch (error) {
     addError({
       code: 'export/failed',
@@ -32,4 +25,15 @@ export async function exportActiveFile(host: TraceHost, format: ExportFormat): P
       fileName: name,
     });
   }
+}
+
+/** Hands an exported file to the browser's download (Electron: its save dialog). */
+export function downloadExported(exported: ExportedFile): void {
+  const bytes = Uint8Array.from(atob(exported.bytesBase64), (c) => c.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([bytes], { type: exported.mime }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = exported.fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

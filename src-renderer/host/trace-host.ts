@@ -4,7 +4,8 @@ import { createUploader, type FileUploader } from './upload-file';
 
 /** What the renderer knows of where it runs: the API, and how to name a dropped file. */
 export interface TraceHost {
-  kind: 'electron' | 'browser';
+  /** 'report': a shared report's page, answering from its snapshot (src-renderer/report) */
+  kind: 'electron' | 'browser' | 'report';
   api: TraceApi;
   /** the file's path on disk, when the host can know it (Electron); null in a browser */
   pathForFile(file: File): string | null;

@@ -19,6 +19,7 @@ import { benchSql } from './bench-sql.mjs';
 import { writeRequestMetricsDay } from './request-metrics-writer.mjs';
 import { writeTrainDump } from './train-dump-writer.mjs';
 import { benchFolder } from './bench-folder.mjs';
+import { benchReport } from './bench-report.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -735,6 +736,7 @@ if (!only || only === 'run') await benchRun();
 if (!only || only === 'sql') await benchSqlDumps();
 if (!only || only === 'request-metrics') benchRequestMetrics();
 if (!only || only === 'train-dump') benchTrainDump();
+if (!only || only === 'report') await benchReport({ root, data, cli: CLI, measure });
 if (!only || only === 'folder') {
   const counts = (process.env.BENCH_FOLDER_FILES ?? '2000,20000').split(',').map(Number);
   benchFolder({ data, cli: CLI, measure, counts });

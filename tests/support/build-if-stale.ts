@@ -7,7 +7,13 @@ import { join, resolve } from 'node:path';
 // checkout skipped them, and on an old out/ tested stale code (issue 22).
 const ROOT = resolve(__dirname, '../..');
 export const BUILT_CLI = resolve(ROOT, 'out/main/cli.js');
-const INPUTS = ['src-main', 'src-renderer', 'electron.vite.config.ts', 'package.json'];
+const INPUTS = [
+  'src-main',
+  'src-renderer',
+  'electron.vite.config.ts',
+  'vite.report.config.mts',
+  'package.json',
+];
 
 function newestMtimeMs(path: string): number {
   const stat = statSync(path);

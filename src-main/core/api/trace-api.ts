@@ -388,6 +388,7 @@ export type MenuCommand =
   | 'compare'
   | 'export-perfetto'
   | 'export-csv'
+  | 'share-report'
   | 'close-tab'
   | 'zoom-in'
   | 'zoom-out'
@@ -549,6 +550,12 @@ export interface TraceApi {
   /** a file's rows as a Perfetto trace (gzipped JSON) or CSV, for the renderer to save */
   exportTrace(fileId: string, format: ExportFormat): Promise<ExportedFile>;
   /**
+   * a shared report (issue 47): one HTML file, offline, the app frozen with these files' data
+   * (two with `compare`: A and B); prompts, responses, labels and tool arguments only with
+   * `withContent`
+   */
+  exportReport(request: ReportRequest): Promise<ExportedFile>;
+  /**
    * SQL over the tables of docs/sql.md for these open files (a file, a compare pair, a run's
    * files), in an engine of their own (a worker, made on the first query); answers the first
    * page of rows, the engine's error as a value
@@ -608,6 +615,13 @@ export function isExportFormat(value: unknown): value is ExportFormat {
   return (EXPORT_FORMATS as readonly unknown[]).includes(value);
 }
 
+export interface ReportRequest {
+  /** one file, or A and B of a compare */
+  fileIds: string[];
+  compare: boolean;
+  withContent: boolean;
+}
+
 export interface ExportedFile {
   fileName: string;
   mime: string;
@@ -639,6 +653,7 @@ export const TRACE_API_METHODS = [
   'comparePerfDistribution',
   'compare',
   'exportTrace',
+  'exportReport',
   'reopen',
   'runSql',
   'getSqlRows',

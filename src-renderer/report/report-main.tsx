@@ -1,0 +1,37 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from '../App';
+import { HostProvider } from '../host/host-context';
+import type { TraceHost } from '../host/trace-host';
+import { readSnapshot } from './read-snapshot';
+import { snapshotApi } from './snapshot-api';
+import { ReportHeader } from './ReportHeader';
+import '../theme/theme.css';
+
+// The report page's entry (vite.report.config.ts): the app itself, its host answering from the
+// snapshot the HTML carries instead of a service; nothing here draws a view of its own.
+const root = createRoot(document.getElementById('root')!);
+try {
+  const { snapshot, details } = readSnapshot(document);
+  const host: TraceHost = {
+    kind: 'report',
+    api: snapshotApi(snapshot, details),
+    pathForFile: () => null,
+    uploader: null,
+    onEventsConnected: () => () => {},
+  };
+  document.body.dataset.report = snapshot.compare ? 'compare' : 'file';
+  root.render(
+    <StrictMode>
+      <HostProvider host={host}>
+        <div className="report-page">
+          <ReportHeader snapshot={snapshot} />
+          <App />
+        </div>
+      </HostProvider>
+    </StrictMode>,
+  );
+} catch (error) {
+  document.body.dataset.reportError = 'true';
+  root.render(<pre className="report-error">{String(error)}</pre>);
+}

@@ -1,0 +1,165 @@
+import { test, expect, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// Issue 47: a shared report opens from file:// with no network and no server, and is the app
+// itself (its answer, timeline, details) over the data inside it.
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'out/main/cli.js');
+const SLIME = join(ROOT, 'tests/fixtures/slime');
+const A = join(SLIME, 'rollout_7.pt');
+const B = join(SLIME, 'rollout_8.pt');
+const dir = mkdtempSync(join(tmpdir(), 'report-e2e-'));
+
+const cli = (...args: string[]) => execFileSync('node', [CLI, ...args], { encoding: 'utf8' });
+
+/** Opens a report from file://, every other request refused and logged. */
+async function openReport(page: Page, path: string): Promise<string[]> {
+  const url = pathToFileURL(path).href;
+  const requests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url() !== url) requests.push(request.url());
+  });
+  await page
+    .context()
+    .route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
+  await page.goto(url);
+  await expect(page.getByTestId('report-header')).toBeVisible();
+  return requests;
+}
+
+interface CompareJson {
+  answerText: string[];
+  answer: { text: string }[][];
+  perf: { key: string; shown: { a: string; b: string; delta: string } }[];
+}
+
+test('a compare report offline: the answer and figures as compare --json says them, a timeline to zoom and hover', async ({
+  page,
+}) => {
+  const out = join(dir, 'pair.html');
+  cli('report', A, B, '-o', out);
+  const expected = JSON.parse(cli('compare', A, B, '--json')) as CompareJson;
+  const requests = await openReport(page, out);
+
+  await expect(page.getByTestId('report-content')).toHaveText(/left out/);
+  await expect(page.getByTestId('report-file')).toHaveCount(2);
+  const answer = page.getByTestId('compare-answer');
+  const sentences = expected.answer.map((sentence) => sentence.map((p) => p.text).join(''));
+  expect(sentences.length).toBeGreaterThan(0);
+  await expect(answer.locator('p:not(.compare-windows)')).toHaveText(sentences);
+  // every figure of the table as compare --json shows it
+  const table = page.getByTestId('perf-diff-table');
+  await expect(table).toBeVisible();
+  for (const figure of expected.perf.slice(0, 12)) {
+    const row = page.locator(`tr[data-metric="${figure.key}"]`).first();
+    const cells = row.locator('td.num');
+    await expect(cells.nth(0)).toHaveText(figure.shown.a);
+    await expect(cells.nth(1)).toHaveText(figure.shown.b);
+    await expect(cells.nth(2)).toHaveText(figure.shown.delta);
+  }
+
+  // A's own tab: the app's timeline, zoomed with its key, a span hovered for its details
+  await page.getByTestId('exit-compare').first().click();
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  const axis = page.getByTestId('time-axis');
+  const span = async () =>
+    Number(await axis.getAttribute('data-end')) - Number(await axis.getAttribute('data-start'));
+  const before = await span();
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.2, box.y + 12);
+  await page.keyboard.press('w');
+  await page.keyboard.press('w');
+  await expect.poll(span).toBeLessThan(before * 0.7);
+  await hoverFirstSpan(page);
+  const name = await page.getByTestId('tooltip').locator('.tooltip-name').innerText();
+  expect(name.length).toBeGreaterThan(0);
+  // clicked: the details panel reads the span's details from the report's data
+  await page.mouse.down();
+  await page.mouse.up();
+  await expect(page.getByTestId('span-details')).toContainText(name);
+
+  expect(requests).toEqual([]);
+});
+
+/** Moves across the first rows until the pointer is over a span (the app's tooltip shows). */
+async function hoverFirstSpan(page: Page) {
+  const box = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  for (let y = 8; y < Math.min(box.height, 200); y += 12) {
+    for (let x = 0.02; x < 1; x += 0.03) {
+      await page.mouse.move(box.x + box.width * x, box.y + y);
+      const tooltip = page.getByTestId('tooltip');
+      // a span (start → end), not an instant event
+      if ((await tooltip.count()) > 0 && (await tooltip.innerText()).includes('→')) return;
+    }
+  }
+  throw new Error('no span under the pointer in the first rows');
+}
+
+// the payloads of tests/e2e/hostile-text.spec.ts (issue 19), in a report
+const PAYLOADS = {
+  name: '<img src=x onerror="window.__pwned=1">root',
+  child: '<script>window.__pwned=2</script>child',
+  value: '"><svg onload="window.__pwned=4"></svg>',
+};
+
+test('span names and attributes carrying HTML and script show as text in a report', async ({
+  page,
+}) => {
+  const traceId = '0123456789abcdef0123456789abcdef';
+  const t0 = 1_780_000_000_000_000_000n;
+  const span = (spanId: string, name: string, from: bigint, to: bigint, extra: object) => ({
+    traceId,
+    spanId,
+    name,
+    kind: 1,
+    startTimeUnixNano: String(from),
+    endTimeUnixNano: String(to),
+    status: {},
+    ...extra,
+  });
+  const line = JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'svc' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'x' },
+            spans: [
+              span('0000000000000001', PAYLOADS.name, t0, t0 + 2_000_000_000n, {
+                attributes: [{ key: 'k', value: { stringValue: PAYLOADS.value } }],
+              }),
+              span('0000000000000002', PAYLOADS.child, t0 + 500_000_000n, t0 + 1_500_000_000n, {
+                parentSpanId: '0000000000000001',
+              }),
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const input = join(dir, 'hostile.jsonl');
+  writeFileSync(input, `${line}\n`);
+  const out = join(dir, 'hostile.html');
+  cli('report', input, '-o', out);
+  const requests = await openReport(page, out);
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  const box = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  await page.mouse.click(box.x + box.width * 0.06, box.y + 10);
+  const details = page.getByTestId('span-details');
+  await expect(details).toContainText(PAYLOADS.name);
+  await expect(details).toContainText(PAYLOADS.value);
+  await hoverFirstSpan(page);
+  await expect(page.getByTestId('tooltip').locator('.tooltip-name')).toHaveText(
+    /window\.__pwned=\d/,
+  );
+  expect(await page.locator('img[src=x], script:text("__pwned"), svg[onload]').count()).toBe(0);
+  expect(
+    await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+  ).toBeUndefined();
+  expect(requests).toEqual([]);
+});
