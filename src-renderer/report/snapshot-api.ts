@@ -66,6 +66,8 @@ export function snapshotApi(
       trendFolders: [],
       runs: [],
     }),
+    // a report opens on its own files, never on the start page
+    startPage: async () => ({ formats: [], recent: [], demoPath: null }),
     openTrends: refuse('trends'),
     openRun: refuse('a run'),
     runNow: async () => null,

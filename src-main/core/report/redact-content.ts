@@ -25,9 +25,8 @@ export function leftOut(value: AttrValue): AttrValue {
 
 /** `value` with content left out (see the module's comment); the input is not changed. */
 export function redactValue(value: AttrValue, key = ''): AttrValue {
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') {
-    return CONTENT_KEY.test(key) && typeof value !== 'number' ? leftOut(value) : value;
-  }
+  if (value === null || typeof value === 'number' || typeof value === 'bigint') return value;
+  if (typeof value === 'boolean') return CONTENT_KEY.test(key) ? leftOut(value) : value;
   if (typeof value === 'string') {
     return CONTENT_KEY.test(key) || value.length > KEPT_TEXT_MAX ? leftOut(value) : value;
   }
