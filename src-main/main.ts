@@ -2,7 +2,7 @@ import { sqlInWorker } from './sql/sql-client';
 import { app, dialog, Menu, type BrowserWindow } from 'electron';
 import { join, resolve } from 'node:path';
 import { TraceService } from './api/trace-service';
-import { ingestInWorker } from './ingest/ingest-client';
+import { ingestInPool } from './ingest/ingest-client';
 import { routeTraceApi } from './ipc/trace-router';
 import { createMainWindow } from './window';
 import { groupPaths } from './ingest/group-files';
@@ -34,7 +34,7 @@ if (!app.requestSingleInstanceLock()) {
   app.enableSandbox();
   // the app's data folder keeps each dump's trend figures, so a run reopens in under a second
   service = new TraceService(
-    ingestInWorker,
+    ingestInPool(),
     { run: computeTrends, cacheDir: join(app.getPath('userData'), 'trends-cache') },
     null,
     null,

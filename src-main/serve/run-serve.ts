@@ -2,7 +2,7 @@ import { sqlInWorker } from '../sql/sql-client';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TraceService } from '../api/trace-service';
-import { ingestInWorker } from '../ingest/ingest-client';
+import { ingestInPool } from '../ingest/ingest-client';
 import { MAX_UPLOAD_BYTES, startServeMode, type ServeHandle } from './serve-mode';
 import { UploadStore } from './upload-store';
 import { groupPaths, withRotatedSiblings } from '../ingest/group-files';
@@ -37,7 +37,7 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
   // the transport receives dropped files' bytes, the service takes them when an open names them
   const uploads = new UploadStore(options.maxUploadBytes ?? MAX_UPLOAD_BYTES);
   const service = new TraceService(
-    ingestInWorker,
+    ingestInPool(),
     { run: computeTrends, cacheDir: defaultCacheDir() },
     policy,
     uploads,

@@ -17,7 +17,7 @@ import { benchHostile } from './bench-hostile.mjs';
 import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
 import { benchSql } from './bench-sql.mjs';
 import { writeRequestMetricsDay } from './request-metrics-writer.mjs';
-import { benchFolder } from './bench-folder.mjs';
+import { benchFolder, benchServeFolder } from './bench-folder.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -710,6 +710,7 @@ if (!only || only === 'request-metrics') benchRequestMetrics();
 if (!only || only === 'folder') {
   const counts = (process.env.BENCH_FOLDER_FILES ?? '2000,20000').split(',').map(Number);
   benchFolder({ data, cli: CLI, measure, counts });
+  await benchServeFolder({ data, cli: CLI, counts });
 }
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');

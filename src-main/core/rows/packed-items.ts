@@ -407,7 +407,9 @@ class SharedChunks<T extends Float64Array | Int32Array> {
     const n = values.length;
     if (n > this.size / 4) return { chunk: this.make.from(values), first: 0 };
     if (this.used + n > this.chunk.length) {
-      this.chunk = new this.make(this.size);
+      // from a small chunk, doubling up to `size`: a tiny file's rows take kilobytes, not
+      // 2 MiB (what a folder of thousands of tiny files held open, each)
+      this.chunk = new this.make(Math.max(n, Math.min(this.size, this.chunk.length * 2 || 64)));
       this.used = 0;
     }
     const first = this.used;
