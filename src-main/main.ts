@@ -5,7 +5,7 @@ import { TraceService } from './api/trace-service';
 import { ingestInPool } from './ingest/ingest-client';
 import { routeTraceApi } from './ipc/trace-router';
 import { createMainWindow } from './window';
-import { groupPaths } from './ingest/group-files';
+import { groupPaths, MAX_FOLDER_TABS } from './ingest/group-files';
 import { computeTrends } from './trends/compute-trends';
 import { parseLaunchArgs } from './launch-args';
 import { RecentFiles } from './desktop/recent-files';
@@ -70,6 +70,7 @@ if (!app.requestSingleInstanceLock()) {
         trendFolders: true,
         // two files to compare stay two files, whatever they are
         runs: !launch.compare,
+        maxTraces: MAX_FOLDER_TABS,
       }),
       launch.compare,
     );
@@ -81,7 +82,10 @@ if (!app.requestSingleInstanceLock()) {
 async function openPaths(paths: string[], compare: boolean): Promise<void> {
   for (const path of paths) recent.add(path);
   refreshMenu();
-  await service.openLater(groupPaths(paths, { trendFolders: true, runs: !compare }), compare);
+  await service.openLater(
+    groupPaths(paths, { trendFolders: true, runs: !compare, maxTraces: MAX_FOLDER_TABS }),
+    compare,
+  );
 }
 
 function refreshMenu(): void {

@@ -44,7 +44,7 @@ import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest
 import { NotFoundError } from '../core/api/call-errors';
 import type { IngestRunner } from '../ingest/ingest-pool';
 import { sourceSize } from '../ingest/source-size';
-import { groupPaths, type PathGroups } from '../ingest/group-files';
+import { groupPaths, MAX_FOLDER_TABS, type PathGroups } from '../ingest/group-files';
 import { notFoundError, type PathPolicy } from './path-policy';
 import { RunOpening, type RunOpenSteps } from './run-opening';
 import { RunStates } from './run-states';
@@ -240,7 +240,11 @@ export class TraceService implements TraceApi {
       if (this.pathPolicy && !this.pathPolicy.allows(source.path))
         return { ok: false, error: notFoundError(source.path) };
       const paths = this.allowedOnly(
-        groupPaths([source.path], { trendFolders: this.trends !== null, runs: true }),
+        groupPaths([source.path], {
+          trendFolders: this.trends !== null,
+          runs: true,
+          maxTraces: MAX_FOLDER_TABS,
+        }),
       );
       if (paths.emptyFolders.length > 0) {
         return { ok: false, error: emptyFolderError(paths.emptyFolders[0]) };

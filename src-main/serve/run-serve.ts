@@ -5,7 +5,7 @@ import { TraceService } from '../api/trace-service';
 import { ingestInPool } from '../ingest/ingest-client';
 import { MAX_UPLOAD_BYTES, startServeMode, type ServeHandle } from './serve-mode';
 import { UploadStore } from './upload-store';
-import { groupPaths, withRotatedSiblings } from '../ingest/group-files';
+import { groupPaths, MAX_FOLDER_TABS, withRotatedSiblings } from '../ingest/group-files';
 import { namedPathsPolicy } from '../api/path-policy';
 import { computeTrends } from '../trends/compute-trends';
 import { defaultCacheDir } from '../trends/cache-dir';
@@ -28,7 +28,11 @@ export interface RunServeOptions {
 export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
   // paths, reasons and error messages come from files and their names: escaped for a terminal
   const log = options.log ?? ((line: string) => process.stderr.write(`${terminalText(line)}\n`));
-  const paths = groupPaths(options.files, { trendFolders: true, runs: !options.compare });
+  const paths = groupPaths(options.files, {
+    trendFolders: true,
+    runs: !options.compare,
+    maxTraces: MAX_FOLDER_TABS,
+  });
   // what a client may open by path: the named files (each rotated set whole) and folders
   const policy = namedPathsPolicy(
     [...options.files.flatMap(withRotatedSiblings), ...paths.groups.flat(), ...paths.runs.flat()],
