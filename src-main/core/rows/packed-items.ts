@@ -776,8 +776,13 @@ export function unpackRow(row: PackedRow): Row {
 
 /** Rows of one file, packed (formats that build their rows all at once). */
 export function packRows(rows: readonly Row[]): PackedRow[] {
+  return rows.map(rowPacker());
+}
+
+/** Packs rows one at a time as they are built, sharing their shapes as packRows does. */
+export function rowPacker(): (row: Row) => PackedRow {
   const packer = new ItemPacker();
-  return rows.map((row) => packer.packRow(row));
+  return (row) => packer.packRow(row);
 }
 
 /** One row packed on its own (its shapes shared with no other row). */
