@@ -23,7 +23,7 @@ export const MAX_INFLATED_BYTES = 1024 * 1024 * 1024;
  * little yet inflates 140 times was held to 1 GiB.
  */
 export const BOUND_RATIO = 16;
-export const BOUND_EXTRA_BYTES = 160 * 1024 * 1024;
+export const BOUND_EXTRA_BYTES = 96 * 1024 * 1024;
 /** compressed bytes read and inflated per step: small, so one step inflates at most ~64 MiB */
 const READ_CHUNK_BYTES = 64 * 1024;
 
