@@ -8,7 +8,9 @@ export const E2E_TOKEN = 'e2e-test-token';
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 60_000,
+  // the suite must pass on a busy machine (issue 49: run beside a two-core CPU hog); tests
+  // wait on the app's own signals, so a quiet machine is as quick as ever
+  timeout: 180_000,
   workers: 1,
   reporter: [['list']],
   use: {

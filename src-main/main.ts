@@ -2,10 +2,10 @@ import { sqlInWorker } from './sql/sql-client';
 import { app, dialog, Menu, type BrowserWindow } from 'electron';
 import { join, resolve } from 'node:path';
 import { TraceService } from './api/trace-service';
-import { ingestInWorker } from './ingest/ingest-client';
+import { ingestInPool } from './ingest/ingest-client';
 import { routeTraceApi } from './ipc/trace-router';
 import { createMainWindow } from './window';
-import { groupPaths } from './ingest/group-files';
+import { groupPaths, MAX_FOLDER_TABS } from './ingest/group-files';
 import { computeTrends } from './trends/compute-trends';
 import { parseLaunchArgs } from './launch-args';
 import { RecentFiles } from './desktop/recent-files';
@@ -34,7 +34,7 @@ if (!app.requestSingleInstanceLock()) {
   app.enableSandbox();
   // the app's data folder keeps each dump's trend figures, so a run reopens in under a second
   service = new TraceService(
-    ingestInWorker,
+    ingestInPool(),
     { run: computeTrends, cacheDir: join(app.getPath('userData'), 'trends-cache') },
     null,
     null,
@@ -71,6 +71,7 @@ if (!app.requestSingleInstanceLock()) {
         trendFolders: true,
         // two files to compare stay two files, whatever they are
         runs: !launch.compare,
+        maxTraces: MAX_FOLDER_TABS,
       }),
       launch.compare,
     );
@@ -82,7 +83,10 @@ if (!app.requestSingleInstanceLock()) {
 async function openPaths(paths: string[], compare: boolean): Promise<void> {
   for (const path of paths) recent.add(path);
   refreshMenu();
-  await service.openLater(groupPaths(paths, { trendFolders: true, runs: !compare }), compare);
+  await service.openLater(
+    groupPaths(paths, { trendFolders: true, runs: !compare, maxTraces: MAX_FOLDER_TABS }),
+    compare,
+  );
 }
 
 function refreshMenu(): void {

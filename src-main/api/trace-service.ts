@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type {
   CompareResult,
@@ -42,16 +41,12 @@ import type { TrendFileProgress, TrendsResult } from '../core/model/trend';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
 import { buildSharedBins } from '../core/open/perf-digest';
-import { sharedBytes, type IngestRequest, type IngestSource } from '../ingest/ingest-protocol';
-import {
-  IngestFailure,
-  type IngestJob,
-  type OpenedFile,
-  type PreviewListener,
-} from '../ingest/ingest-connection';
-import type { OpenProgressReport } from '../core/open/open-trace-file';
+import { sharedBytes, type IngestSource } from '../ingest/ingest-protocol';
+import { IngestFailure, type IngestJob, type OpenedFile } from '../ingest/ingest-connection';
 import { NotFoundError } from '../core/api/call-errors';
-import { groupPaths, type PathGroups } from '../ingest/group-files';
+import type { IngestRunner } from '../ingest/ingest-pool';
+import { sourceSize } from '../ingest/source-size';
+import { groupPaths, MAX_FOLDER_TABS, type PathGroups } from '../ingest/group-files';
 import { notFoundError, type PathPolicy } from './path-policy';
 import { RunOpening, type RunOpenSteps } from './run-opening';
 import { RunStates } from './run-states';
@@ -73,11 +68,7 @@ export const FOLDER_AS_TRENDS = { code: 'open/as-trends', message: 'opened as tr
 /** Said when a dropped folder is a run: it opens as one run tab (a host event). */
 export const FOLDER_AS_RUN = { code: 'open/as-run', message: 'opened as a run' } as const;
 
-export type IngestRunner = (
-  request: IngestRequest,
-  onProgress: (progress: OpenProgressReport) => void,
-  onPreview?: PreviewListener,
-) => IngestJob;
+export type { IngestRunner } from '../ingest/ingest-pool';
 
 interface OpenFile {
   summary: FileSummary;
@@ -172,11 +163,12 @@ export class TraceService implements TraceApi {
   private async openGroups(paths: PathGroups): Promise<{ fileIds: string[]; errors: FileError[] }> {
     const fileIds: string[] = [];
     const errors: FileError[] = paths.emptyFolders.map(emptyFolderError);
+    // a folder's many files are not compared ahead, each with the one before (a pair, as
+    // `A B --compare` names, is): 20,000 tiny files spent most of their open on it
+    const compareAhead = paths.groups.length <= 2;
     for (const group of paths.groups) {
-      const result = await this.open({
-        openId: randomUUID(),
-        sources: group.map((path) => ({ kind: 'path', path })),
-      });
+      const sources = group.map((path) => ({ kind: 'path' as const, path }));
+      const result = await this.openFile({ openId: randomUUID(), sources }, true, compareAhead);
       if (result.ok) fileIds.push(result.file.fileId);
       else errors.push(result.error);
     }
@@ -236,8 +228,15 @@ export class TraceService implements TraceApi {
     return this.openFile(request, true);
   }
 
-  /** Opens one file; `listPreviews`: list it from its first rows on, while it is still read. */
-  private async openFile(request: OpenRequest, listPreviews: boolean): Promise<OpenResult> {
+  /**
+   * Opens one file; `listPreviews`: list it from its first rows on, while it is still read;
+   * `compareAhead`: compare it ahead with the latest open file of its format.
+   */
+  private async openFile(
+    request: OpenRequest,
+    listPreviews: boolean,
+    compareAhead = listPreviews,
+  ): Promise<OpenResult> {
     // A dropped or named folder opens every trace it holds: the first here, the rest as tabs
     // of their own (a host event tells the renderer).
     const sources: IngestSource[] = [];
@@ -261,7 +260,11 @@ export class TraceService implements TraceApi {
       if (this.pathPolicy && !this.pathPolicy.allows(source.path))
         return { ok: false, error: notFoundError(source.path) };
       const paths = this.allowedOnly(
-        groupPaths([source.path], { trendFolders: this.trends !== null, runs: true }),
+        groupPaths([source.path], {
+          trendFolders: this.trends !== null,
+          runs: true,
+          maxTraces: MAX_FOLDER_TABS,
+        }),
       );
       if (paths.emptyFolders.length > 0) {
         return { ok: false, error: emptyFolderError(paths.emptyFolders[0]) };
@@ -282,7 +285,7 @@ export class TraceService implements TraceApi {
     const first = request.sources[0];
     const name = first.kind === 'path' ? basename(first.path) : sourceName(sources[0]);
     const path = first.kind === 'path' ? first.path : null;
-    return this.openSources(request, sources, name, path, listPreviews);
+    return this.openSources(request, sources, name, path, listPreviews, compareAhead);
   }
 
   /** Opens sources already resolved (paths allowed, bytes at hand) on one worker. */
@@ -292,6 +295,7 @@ export class TraceService implements TraceApi {
     name: string,
     path: string | null,
     listPreviews: boolean,
+    compareAhead = listPreviews,
   ): Promise<OpenResult> {
     const bytesTotal = sources.reduce((sum, source) => sum + sourceSize(source), 0);
     // an open's events end with its end (done, failed, cancelled): one said after it would
@@ -344,7 +348,7 @@ export class TraceService implements TraceApi {
         phase: 'done',
       });
       // a file a user opened (not a run's member): compared, most likely, with the last one
-      if (listPreviews) this.askCompareDigestsAhead(fileId);
+      if (compareAhead) this.askCompareDigestsAhead(fileId);
       return { ok: true, file: summary };
     } catch (error) {
       const detail =
@@ -632,13 +636,4 @@ function holdsSamples(path: string): boolean {
 
 function sourceName(source: IngestSource): string {
   return source.kind === 'path' ? basename(source.path) : source.name;
-}
-
-function sourceSize(source: IngestSource): number {
-  if (source.kind === 'bytes') return source.bytes.byteLength;
-  try {
-    return statSync(source.path).size;
-  } catch {
-    return 0; // the open says what is wrong with it
-  }
 }

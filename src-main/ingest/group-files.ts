@@ -23,6 +23,13 @@ export interface PathGroups {
 }
 
 /**
+ * The most traces one named folder opens as tabs in the app (desktop, serve mode): each holds
+ * its store while open (about 150 KB for a one-span file), and a tab bar of more is no use.
+ * The command line reads a folder one file at a time and is not bound by it.
+ */
+export const MAX_FOLDER_TABS = 1000;
+
+/**
  * Named paths as the groups to open. A named file opens alone (the UI offers its rotated
  * siblings). A named folder opens every trace it holds, found by content, not by name: each
  * dump alone, each rotated set once; what is not a trace is listed with the reason. Files are
@@ -30,7 +37,7 @@ export interface PathGroups {
  */
 export function groupPaths(
   paths: string[],
-  options: { trendFolders?: boolean; runs?: boolean } = {},
+  options: { trendFolders?: boolean; runs?: boolean; maxTraces?: number } = {},
 ): PathGroups {
   const result: PathGroups = {
     groups: [],
@@ -61,6 +68,15 @@ export function groupPaths(
     if (options.trendFolders && dumps.length >= 2) {
       result.trendFolders.push(path);
       inFolder.groups = inFolder.groups.filter((group) => !inFolder.rollouts.has(group[0]));
+    }
+    const max = options.maxTraces ?? Infinity;
+    if (inFolder.groups.length > max) {
+      const count = (n: number) => n.toLocaleString('en-US');
+      result.skipped.push({
+        path,
+        reason: `holds ${count(inFolder.groups.length)} traces: the first ${count(max)} by name open, the rest not (name a smaller folder, or read it with the command line's summary or sql) [io/too-many-files]`,
+      });
+      inFolder.groups = inFolder.groups.slice(0, max);
     }
     result.groups.push(...inFolder.groups);
     result.skipped.push(...inFolder.skipped);

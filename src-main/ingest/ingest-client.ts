@@ -1,7 +1,9 @@
 import createIngestWorker from './ingest-worker?nodeWorker';
+import createIngestHostWorker from './ingest-host-worker?nodeWorker';
 import type { OpenProgressReport } from '../core/open/open-trace-file';
 import type { IngestRequest } from './ingest-protocol';
 import { connectIngest, type IngestJob, type PreviewListener } from './ingest-connection';
+import { IngestPool, type HostWorker, type IngestRunner } from './ingest-pool';
 
 /**
  * Reading JSON lines makes a million objects that all live on: with V8's default nursery the
@@ -24,4 +26,12 @@ export function ingestInWorker(
     resourceLimits: youngGeneration(request),
   });
   return connectIngest(worker, onProgress, onPreview);
+}
+
+/**
+ * Where the app opens files (desktop and serve mode): small files on a few shared host threads,
+ * a large or compressed one on a worker of its own (ingest-pool.ts).
+ */
+export function ingestInPool(): IngestRunner {
+  return new IngestPool(() => createIngestHostWorker({}) as HostWorker, ingestInWorker).run;
 }

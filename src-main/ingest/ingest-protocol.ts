@@ -105,3 +105,18 @@ export interface FileCalls {
 }
 
 export type FileCallName = keyof FileCalls;
+
+/**
+ * Main to a host thread of the pool (ingest-pool.ts), which holds many small files: a file's
+ * open, a call on it, its end (closed or cancelled). `session` names the file on that thread.
+ */
+export type HostInMessage =
+  | { type: 'open'; session: number; request: IngestRequest }
+  | { type: 'call'; session: number; call: FileCallMessage }
+  | { type: 'end'; session: number };
+
+/** A host thread to main: what one of its files' sessions said. */
+export interface HostOutMessage {
+  session: number;
+  message: IngestMessage;
+}

@@ -2,10 +2,10 @@ import { sqlInWorker } from '../sql/sql-client';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TraceService } from '../api/trace-service';
-import { ingestInWorker } from '../ingest/ingest-client';
+import { ingestInPool } from '../ingest/ingest-client';
 import { MAX_UPLOAD_BYTES, startServeMode, type ServeHandle } from './serve-mode';
 import { UploadStore } from './upload-store';
-import { groupPaths, withRotatedSiblings } from '../ingest/group-files';
+import { groupPaths, MAX_FOLDER_TABS, withRotatedSiblings } from '../ingest/group-files';
 import { namedPathsPolicy } from '../api/path-policy';
 import { computeTrends } from '../trends/compute-trends';
 import { defaultCacheDir } from '../trends/cache-dir';
@@ -28,7 +28,11 @@ export interface RunServeOptions {
 export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
   // paths, reasons and error messages come from files and their names: escaped for a terminal
   const log = options.log ?? ((line: string) => process.stderr.write(`${terminalText(line)}\n`));
-  const paths = groupPaths(options.files, { trendFolders: true, runs: !options.compare });
+  const paths = groupPaths(options.files, {
+    trendFolders: true,
+    runs: !options.compare,
+    maxTraces: MAX_FOLDER_TABS,
+  });
   // what a client may open by path: the named files (each rotated set whole) and folders
   // and the bundled demo, which the start page opens by path
   const demoPath = bundledDemoPath();
@@ -44,7 +48,7 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
   // the transport receives dropped files' bytes, the service takes them when an open names them
   const uploads = new UploadStore(options.maxUploadBytes ?? MAX_UPLOAD_BYTES);
   const service = new TraceService(
-    ingestInWorker,
+    ingestInPool(),
     { run: computeTrends, cacheDir: defaultCacheDir() },
     policy,
     uploads,

@@ -18,7 +18,7 @@ import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
 import { benchSql } from './bench-sql.mjs';
 import { writeRequestMetricsDay } from './request-metrics-writer.mjs';
 import { writeTrainDump } from './train-dump-writer.mjs';
-import { benchFolder } from './bench-folder.mjs';
+import { benchFolder, benchServeFolder } from './bench-folder.mjs';
 import { benchReport } from './bench-report.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,22 +36,39 @@ function measure(command, args) {
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const peak = /PEAK_RSS_KB=(\d+)/.exec(result.stderr ?? '');
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr?.slice(-500)}`);
-  return { seconds, peakMb: peak ? Number(peak[1]) / 1024 : NaN, stdout: result.stdout, stderr: result.stderr };
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr?.slice(-500)}`);
+  return {
+    seconds,
+    peakMb: peak ? Number(peak[1]) / 1024 : NaN,
+    stdout: result.stdout,
+    stderr: result.stderr,
+  };
 }
 
 function torchAvailable() {
   const check = spawnSync('/usr/bin/python3', ['-c', 'import torch'], { encoding: 'utf8' });
   if (check.status === 0) return true;
-  console.log('python3-torch missing: installing Debian\'s python3-torch for the baseline (apt-get)...');
-  const install = spawnSync('bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch'], { stdio: 'inherit' });
+  console.log(
+    "python3-torch missing: installing Debian's python3-torch for the baseline (apt-get)...",
+  );
+  const install = spawnSync(
+    'bash',
+    [
+      '-c',
+      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch',
+    ],
+    { stdio: 'inherit' },
+  );
   return install.status === 0 && spawnSync('/usr/bin/python3', ['-c', 'import torch']).status === 0;
 }
 
 function benchDumps() {
   const sizes = (process.env.BENCH_DUMP_MB ?? '100,1000').split(',').map(Number);
   const torch = torchAvailable();
-  console.log('\n== slime dumps: file -> frozen store (our reader, in a worker-free child) vs torch.load');
+  console.log(
+    '\n== slime dumps: file -> frozen store (our reader, in a worker-free child) vs torch.load',
+  );
   for (const size of sizes) {
     const path = join(data, `dump_${size}mb.pt`);
     if (!existsSync(path)) {
@@ -65,7 +82,8 @@ function benchDumps() {
     if (torch) {
       const script = `import torch,sys; d=torch.load(sys.argv[1], weights_only=False); print(len(d['samples']))`;
       const base = measure('/usr/bin/python3', ['-c', script, path]);
-      if (Number(base.stdout.trim()) !== summary.samples) line += ` [torch.load read ${base.stdout.trim()} samples!]`;
+      if (Number(base.stdout.trim()) !== summary.samples)
+        line += ` [torch.load read ${base.stdout.trim()} samples!]`;
       line += `; torch.load ${base.seconds.toFixed(2)} s, peak ${base.peakMb.toFixed(0)} MB; time ratio ours/torch ${(ours.seconds / base.seconds).toFixed(2)}, memory ratio ${(ours.peakMb / base.peakMb).toFixed(2)}`;
     } else {
       line += '; torch.load baseline unavailable (python3-torch could not be installed)';
@@ -88,31 +106,52 @@ async function benchOtlpShape(label, prefix, fixture) {
   const path = join(data, `${prefix}_${spans}.jsonl`);
   if (!existsSync(path)) writeOtlpFile(path, join(root, 'tests/fixtures/otlp', fixture), spans);
   const bytes = statSync(path).size;
-  console.log(`\n== OTLP JSON lines, ${label}'s shape: ${mb(bytes)} MB, ~${spans} spans -> frozen store, vs JSON.parse of the same lines`);
+  console.log(
+    `\n== OTLP JSON lines, ${label}'s shape: ${mb(bytes)} MB, ~${spans} spans -> frozen store, vs JSON.parse of the same lines`,
+  );
   const ours = measure(process.execPath, [CLI, 'summary', '--json', '--timings', path]);
-  const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-lines.mjs'), path]);
-  const oneThread = measure('/usr/bin/env', ['TRACE_EXPLORER_THREADS=1', process.execPath, CLI, 'summary', '--json', '--timings', path]);
+  const baseline = measure(process.execPath, [
+    join(root, 'tests/bench/json-parse-lines.mjs'),
+    path,
+  ]);
+  const oneThread = measure('/usr/bin/env', [
+    'TRACE_EXPLORER_THREADS=1',
+    process.execPath,
+    CLI,
+    'summary',
+    '--json',
+    '--timings',
+    path,
+  ]);
   const steps = (run) => /timings: (.*)/.exec(run.stderr)?.[1] ?? '(no timings)';
   console.log(
     `headless (summary): ${ours.seconds.toFixed(2)} s (${mb(bytes / ours.seconds)} MB/s), peak ${ours.peakMb.toFixed(0)} MB (${((ours.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); ` +
       `JSON.parse only ${baseline.seconds.toFixed(2)} s (${mb(bytes / baseline.seconds)} MB/s), peak ${baseline.peakMb.toFixed(0)} MB; time ratio ours/JSON.parse ${(ours.seconds / baseline.seconds).toFixed(2)}`,
   );
   console.log(`  steps, two reading threads: ${steps(ours)}`);
-  console.log(`  steps, one thread (TRACE_EXPLORER_THREADS=1): ${steps(oneThread)}; ${oneThread.seconds.toFixed(2)} s, peak ${oneThread.peakMb.toFixed(0)} MB`);
+  console.log(
+    `  steps, one thread (TRACE_EXPLORER_THREADS=1): ${steps(oneThread)}; ${oneThread.seconds.toFixed(2)} s, peak ${oneThread.peakMb.toFixed(0)} MB`,
+  );
   const app = await openInServeMode(path);
   const t = app.timings;
   console.log(
     `app (serve mode, ingest worker, until the file is listed): ${app.seconds.toFixed(2)} s (${mb(bytes / app.seconds)} MB/s), peak ${app.peakMb.toFixed(0)} MB (${((app.peakMb * 1.048576e6) / bytes).toFixed(2)}x file); time ratio app/JSON.parse ${(app.seconds / baseline.seconds).toFixed(2)}` +
-      (t ? `\n  in the worker: read ${t.readSec.toFixed(2)} s (${mb(bytes / t.readSec)} MB/s, ${(t.readSec / baseline.seconds).toFixed(2)}x JSON.parse's time), opened ${t.openSec.toFixed(2)} s (${mb(bytes / t.openSec)} MB/s)` : ''),
+      (t
+        ? `\n  in the worker: read ${t.readSec.toFixed(2)} s (${mb(bytes / t.readSec)} MB/s, ${(t.readSec / baseline.seconds).toFixed(2)}x JSON.parse's time), opened ${t.openSec.toFixed(2)} s (${mb(bytes / t.openSec)} MB/s)`
+        : ''),
   );
 }
 
 /** The app's own path: serve mode opens the file in its worker; peak RSS sampled from /proc. */
 async function openInServeMode(path) {
   const port = 4900 + Math.floor(Math.random() * 500);
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--token', 'bench', path], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', String(port), '--token', 'bench', path],
+    {
+      stdio: 'ignore',
+    },
+  );
   const started = process.hrtime.bigint();
   let peakKb = 0;
   let timings = null;
@@ -148,9 +187,12 @@ function benchChrome() {
   const events = Number(process.env.BENCH_CHROME_EVENTS ?? 2_000_000);
   const path = join(data, `chrome_${events}.json`);
   if (!existsSync(path)) writeChromeTrace(path, events);
-  if (!existsSync(`${path}.gz`)) execFileSync('bash', ['-c', `gzip -1 -c '${path}' > '${path}.gz'`]);
+  if (!existsSync(`${path}.gz`))
+    execFileSync('bash', ['-c', `gzip -1 -c '${path}' > '${path}.gz'`]);
   const bytes = statSync(path).size;
-  console.log(`\n== Chrome trace, Kineto's shape: ${mb(bytes)} MB, ${events} events -> frozen store, vs JSON.parse of the whole file`);
+  console.log(
+    `\n== Chrome trace, Kineto's shape: ${mb(bytes)} MB, ${events} events -> frozen store, vs JSON.parse of the whole file`,
+  );
   const ours = measure(process.execPath, [CLI, 'summary', '--json', '--timings', path]);
   const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-file.mjs'), path]);
   const gz = measure(process.execPath, [CLI, 'summary', '--json', '--timings', `${path}.gz`]);
@@ -161,7 +203,9 @@ function benchChrome() {
       `JSON.parse only ${baseline.seconds.toFixed(2)} s, peak ${baseline.peakMb.toFixed(0)} MB; time ratio ours/JSON.parse ${(ours.seconds / baseline.seconds).toFixed(2)}`,
   );
   console.log(`  steps: ${steps(ours)}`);
-  console.log(`  gzipped (${mb(statSync(`${path}.gz`).size)} MB): ${gz.seconds.toFixed(2)} s, peak ${gz.peakMb.toFixed(0)} MB; ${steps(gz)}`);
+  console.log(
+    `  gzipped (${mb(statSync(`${path}.gz`).size)} MB): ${gz.seconds.toFixed(2)} s, peak ${gz.peakMb.toFixed(0)} MB; ${steps(gz)}`,
+  );
 }
 
 /**
@@ -182,13 +226,19 @@ function benchGpu() {
     paths.push(path);
   }
   const bytes = paths.reduce((s, p) => s + statSync(p).size, 0);
-  console.log(`\n== GPU profile: ${ranks} ranks x ${size} MB (${mb(bytes)} MB) opened together, vs JSON.parse of each file`);
+  console.log(
+    `\n== GPU profile: ${ranks} ranks x ${size} MB (${mb(bytes)} MB) opened together, vs JSON.parse of each file`,
+  );
   const ours = measure(process.execPath, [CLI, 'summary', '--json', dir]);
   const parsed = JSON.parse(ours.stdout);
   const out = parsed.files?.[0] ?? parsed;
   let baseline = null;
   try {
-    baseline = measure(process.execPath, ['--max-old-space-size=16384', join(root, 'tests/bench/json-parse-files.mjs'), ...paths]);
+    baseline = measure(process.execPath, [
+      '--max-old-space-size=16384',
+      join(root, 'tests/bench/json-parse-files.mjs'),
+      ...paths,
+    ]);
   } catch (error) {
     console.log(`  JSON.parse baseline failed: ${String(error.message).slice(0, 200)}`);
   }
@@ -214,23 +264,34 @@ function benchEventLoop() {
   // issue 18's file: the main thread must stay responsive while 100k samples are read
   const path = join(data, 'rows_100000_v3.pt');
   if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, 100_000);
-  console.log(`\n== main-thread event-loop delay while the ingest worker parses ${basename(path)} (${mb(statSync(path).size)} MB)`);
-  const out = execFileSync(process.execPath, [join(root, 'tests/bench/event-loop.mjs'), path], { encoding: 'utf8' });
+  console.log(
+    `\n== main-thread event-loop delay while the ingest worker parses ${basename(path)} (${mb(statSync(path).size)} MB)`,
+  );
+  const out = execFileSync(process.execPath, [join(root, 'tests/bench/event-loop.mjs'), path], {
+    encoding: 'utf8',
+  });
   console.log(out.trim());
 }
 
 /** a benchmark that imports TypeScript, run by vitest (`npm test` never runs these) */
 function benchInVitest(file) {
-  spawnSync('npx', ['vitest', 'run', '--config', 'tests/bench/vitest.bench.config.mts', file], { stdio: 'inherit', cwd: root });
+  spawnSync('npx', ['vitest', 'run', '--config', 'tests/bench/vitest.bench.config.mts', file], {
+    stdio: 'inherit',
+    cwd: root,
+  });
 }
 
 function benchStore() {
-  console.log('\n== store queries on 100k rows (vitest bench runner), beside naive Array filter/sort');
+  console.log(
+    '\n== store queries on 100k rows (vitest bench runner), beside naive Array filter/sort',
+  );
   benchInVitest('tests/bench/store.bench-run.ts');
 }
 
 function benchPerSample() {
-  console.log('\n== one thread\'s time per sample of a 20k-sample dump: walking the pickle, building its values, the whole open');
+  console.log(
+    "\n== one thread's time per sample of a 20k-sample dump: walking the pickle, building its values, the whole open",
+  );
   benchInVitest('tests/bench/per-sample.bench-run.ts');
 }
 
@@ -246,7 +307,8 @@ function benchTrends() {
   mkdirSync(dir, { recursive: true });
   for (let id = 0; id < count; id++) {
     const path = join(dir, `rollout_${id}.pt`);
-    if (!existsSync(path)) writeSlimeDump(path, size * 1e6, 8000, Infinity, { rolloutId: id, seed: 1000 + id });
+    if (!existsSync(path))
+      writeSlimeDump(path, size * 1e6, 8000, Infinity, { rolloutId: id, seed: 1000 + id });
   }
   const cache = join(data, 'trends-cache');
   spawnSync('rm', ['-rf', cache]);
@@ -280,21 +342,30 @@ async function benchRun() {
   mkdirSync(join(dir, 'timeline'), { recursive: true });
   for (let id = 0; id < dumps; id++) {
     const path = join(dir, `rollout_${id}.pt`);
-    if (!existsSync(path)) writeSlimeDump(path, dumpMb * 1e6, 8000, Infinity, { rolloutId: id, seed: 2000 + id });
+    if (!existsSync(path))
+      writeSlimeDump(path, dumpMb * 1e6, 8000, Infinity, { rolloutId: id, seed: 2000 + id });
   }
   const sglang = join(dir, 'sglang_otel_trace.json');
   const fixtureSglang = join(fixtures, 'sglang_otel_trace.json');
   // the fixture: 5511 spans in 2995129 bytes
-  if (!existsSync(sglang)) writeOtlpFile(sglang, fixtureSglang, Math.round((sglangMb * 1e6 * 5511) / 2995129));
+  if (!existsSync(sglang))
+    writeOtlpFile(sglang, fixtureSglang, Math.round((sglangMb * 1e6 * 5511) / 2995129));
   for (let rank = 0; rank < 8; rank++) {
     const path = join(dir, 'timeline', `slime-trainer-${rank}.jsonl`);
-    if (!existsSync(path)) writeTimelineFile(path, join(fixtures, 'comm_timeline/slime-trainer-0.jsonl'), rank, 100);
+    if (!existsSync(path))
+      writeTimelineFile(path, join(fixtures, 'comm_timeline/slime-trainer-0.jsonl'), rank, 100);
   }
-  console.log(`\n== one run: ${dumps} dumps of ${dumpMb} MB, SGLang ${mb(statSync(sglang).size)} MB, 8 trainer ranks`);
+  console.log(
+    `\n== one run: ${dumps} dumps of ${dumpMb} MB, SGLang ${mb(statSync(sglang).size)} MB, 8 trainer ranks`,
+  );
   const port = 4900 + Math.floor(Math.random() * 500);
   // named at start: serve mode opens only what it was started with (the renderer would open the
   // run from initialFiles; here the bench calls openRun itself)
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--token', 'bench', dir], { stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', String(port), '--token', 'bench', dir],
+    { stdio: 'ignore' },
+  );
   const events = new AbortController();
   try {
     const call = (method, args) =>
@@ -315,7 +386,9 @@ async function benchRun() {
     // the run's states as the renderer gets them: serve mode's event stream
     const updates = [];
     let onUpdate = () => {};
-    const stream = await fetch(`http://127.0.0.1:${port}/api/events?token=bench`, { signal: events.signal });
+    const stream = await fetch(`http://127.0.0.1:${port}/api/events?token=bench`, {
+      signal: events.signal,
+    });
     void (async () => {
       const decoder = new TextDecoder();
       let buffer = '';
@@ -368,7 +441,9 @@ async function benchRun() {
       await nextUpdate();
     }
     const allSec = since(started);
-    const peakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    const peakMb =
+      Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) /
+      1024;
     const one = (path) => measure(process.execPath, [CLI, 'summary', '--json', path]).seconds;
     const dumpSec = one(join(dir, 'rollout_0.pt'));
     const sglangSec = one(sglang);
@@ -405,7 +480,9 @@ function printInteractions(interactions, baseline, baselineCli) {
         ? `; before ${was.ms.toFixed(0)} ms, ${(was.bytes / 1e6).toFixed(3)} MB${was.label.endsWith('(older call)') ? ' (its call: every group)' : ''}`
         : '; before: no such call'
       : '';
-    console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})${then}`);
+    console.log(
+      `  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})${then}`,
+    );
   }
 }
 
@@ -432,10 +509,16 @@ async function benchInteractions() {
 function openSteps(timings) {
   if (!timings) return 'in the worker: no timings';
   const { readSec, openSec, steps, helperShare } = timings;
-  const threads = helperShare === undefined ? 'one thread' : `two threads (the second read ${(helperShare * 100).toFixed(0)}%)`;
+  const threads =
+    helperShare === undefined
+      ? 'one thread'
+      : `two threads (the second read ${(helperShare * 100).toFixed(0)}%)`;
   const after = (steps ?? []).filter((s) => s.step !== 'read');
   // an older build times no steps, and its open ends before the worker's perf digest and durations
-  const rest = after.length > 0 ? after.map((s) => `${s.step} ${s.seconds.toFixed(2)} s`).join(', ') : 'steps not timed (an older build: its open ends before the perf digest)';
+  const rest =
+    after.length > 0
+      ? after.map((s) => `${s.step} ${s.seconds.toFixed(2)} s`).join(', ')
+      : 'steps not timed (an older build: its open ends before the perf digest)';
   return (
     `in the worker: every byte read ${readSec.toFixed(2)} s into the open, by ${threads}; then ${rest}: ` +
     `${(openSec - readSec).toFixed(2)} s after the read (${(((openSec - readSec) / openSec) * 100).toFixed(0)}% of the worker's ${openSec.toFixed(2)} s)`
@@ -454,7 +537,9 @@ async function benchHundredK() {
   const path = join(data, `rows_${rows}_v3.pt`);
   if (!existsSync(path)) writeSlimeDump(path, Infinity, 420, rows);
   const bytes = statSync(path).size;
-  console.log(`\n== ${rows} samples (${mb(bytes)} MB) in the app: rows as they are read, then each interaction`);
+  console.log(
+    `\n== ${rows} samples (${mb(bytes)} MB) in the app: rows as they are read, then each interaction`,
+  );
   const baseline = measure(process.execPath, [CLI, 'summary', '--json', path]);
   const app = await benchOpenStream(CLI, path);
   const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
@@ -491,7 +576,8 @@ async function benchHundredK() {
   // the same samples pickled as slime's Sample objects (NEWOBJ, then BUILD from their dict), as
   // the fixture sample_objects.pt holds them: taken one by one and read in parts like dicts
   const objectsPath = join(data, `rows_${rows}_objects_v2.pt`);
-  if (!existsSync(objectsPath)) writeSlimeDump(objectsPath, Infinity, 420, rows, { sampleObjects: true });
+  if (!existsSync(objectsPath))
+    writeSlimeDump(objectsPath, Infinity, 420, rows, { sampleObjects: true });
   const objectsBytes = statSync(objectsPath).size;
   const objects = await benchOpenStream(CLI, objectsPath, { perfOnly: true });
   const objectsRatio = (objects.peakMb * 1.048576e6) / objectsBytes;
@@ -542,10 +628,28 @@ function printOpcodeMix(label, dumpPath, fixturePath) {
   };
   const dump = shares(samplesOpcodeMix(readTemplates(dumpPath)));
   const fixture = shares(samplesOpcodeMix(readTemplates(fixturePath)));
-  const top = ['BININT', 'BININT1', 'BININT2', 'BINFLOAT', 'BINGET', 'LONG_BINGET', 'BINUNICODE', 'BINPUT', 'LONG_BINPUT', 'EMPTY_DICT', 'MARK', 'SETITEMS'];
+  const top = [
+    'BININT',
+    'BININT1',
+    'BININT2',
+    'BINFLOAT',
+    'BINGET',
+    'LONG_BINGET',
+    'BINUNICODE',
+    'BINPUT',
+    'LONG_BINPUT',
+    'EMPTY_DICT',
+    'MARK',
+    'SETITEMS',
+  ];
   console.log(
     `  opcodes a sample: ${label} ${dump.perSample.toFixed(0)}, the fixture ${basename(fixturePath)} ${fixture.perSample.toFixed(0)}; shares (${label} / fixture): ` +
-      top.map((op) => `${op} ${(dump.share(op) * 100).toFixed(1)}/${(fixture.share(op) * 100).toFixed(1)}%`).join(', '),
+      top
+        .map(
+          (op) =>
+            `${op} ${(dump.share(op) * 100).toFixed(1)}/${(fixture.share(op) * 100).toFixed(1)}%`,
+        )
+        .join(', '),
   );
 }
 
@@ -560,7 +664,10 @@ async function benchRealShaped() {
   const fixture = join(root, 'tests/fixtures/slime/rollout_small.pt');
   const made = join(data, `rows_${rows}_real_v1.pt`);
   if (!existsSync(made)) writeSlimeDump(made, Infinity, 0, rows, { realSamples: [fixture] });
-  const dumps = [['real-shaped', made], ...(process.env.BENCH_REAL_DUMP ? [['slime-made', process.env.BENCH_REAL_DUMP]] : [])];
+  const dumps = [
+    ['real-shaped', made],
+    ...(process.env.BENCH_REAL_DUMP ? [['slime-made', process.env.BENCH_REAL_DUMP]] : []),
+  ];
   const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
   const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
   for (const [label, path] of dumps) {
@@ -570,7 +677,9 @@ async function benchRealShaped() {
     printOpcodeMix(label, path, fixture);
     const summary = measure(process.execPath, [CLI, 'summary', '--json', path]);
     const peakRatio = (summary.peakMb * 1.048576e6) / bytes;
-    console.log(`summary: ${summary.seconds.toFixed(2)} s, peak ${summary.peakMb.toFixed(0)} MB = ${peakRatio.toFixed(2)}x the file (goal 1.00x: ${ok(peakRatio, 1)})`);
+    console.log(
+      `summary: ${summary.seconds.toFixed(2)} s, peak ${summary.peakMb.toFixed(0)} MB = ${peakRatio.toFixed(2)}x the file (goal 1.00x: ${ok(peakRatio, 1)})`,
+    );
     const app = await benchOpenStream(CLI, path);
     console.log(
       `serve mode: first rows ${app.firstRows.toFixed(2)} s, all rows ${app.allRows.toFixed(2)} s (${(app.allRows / summary.seconds).toFixed(2)}x summary), peak ${app.peakMb.toFixed(0)} MB; ${openSteps(app.timings)}`,
@@ -583,7 +692,9 @@ async function benchRealShaped() {
     );
     if (baselineCli) {
       const was = await browserFirstRows(baselineCli, path, null, { rows: null });
-      console.log(`  baseline build in Chromium: first rows ${was.firstRows.toFixed(2)} s, every row ${was.allRows.toFixed(2)} s (now ${(browser.allRows / was.allRows).toFixed(2)}x)`);
+      console.log(
+        `  baseline build in Chromium: first rows ${was.firstRows.toFixed(2)} s, every row ${was.allRows.toFixed(2)} s (now ${(browser.allRows / was.allRows).toFixed(2)}x)`,
+      );
     }
   }
 }
@@ -595,7 +706,15 @@ async function benchRealShaped() {
  */
 function benchExportLine(path, bytes, baseline) {
   const out = join(data, 'export_100k.perfetto.json.gz');
-  const exported = measure(process.execPath, [CLI, 'export', path, '--format', 'perfetto', '-o', out]);
+  const exported = measure(process.execPath, [
+    CLI,
+    'export',
+    path,
+    '--format',
+    'perfetto',
+    '-o',
+    out,
+  ]);
   const exportRatio = (exported.peakMb * 1.048576e6) / bytes;
   console.log(
     `export --format perfetto (gzip, streamed row by row in two reads): ${exported.seconds.toFixed(1)} s, peak ${exported.peakMb.toFixed(0)} MB = ${exportRatio.toFixed(2)}x the file (goal 0.50x: ${exportRatio <= 0.5 ? 'ok' : 'MISSED'}); ` +
@@ -625,23 +744,35 @@ async function benchCompareHundredK() {
   ].filter((_, i) => (process.env.BENCH_COMPARE_PAIRS ?? '0,1').split(',').includes(String(i)));
   const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
   const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
-  const runs = [['this build', CLI], ...(baselineCli ? [[`baseline (${baselineCli})`, baselineCli]] : [])];
+  const runs = [
+    ['this build', CLI],
+    ...(baselineCli ? [[`baseline (${baselineCli})`, baselineCli]] : []),
+  ];
   for (const [pairLabel, other] of pairs) {
-    console.log(`\n== compare of two ${rows}-sample dumps (${mb(statSync(pathA).size)} MB each) in the app: ${pairLabel}`);
+    console.log(
+      `\n== compare of two ${rows}-sample dumps (${mb(statSync(pathA).size)} MB each) in the app: ${pairLabel}`,
+    );
     const measured = [];
     for (const [label, cli] of runs) {
       const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
       const run = await benchCompare(cli, pathA, other);
       measured.push(run);
-      console.log(`${label}: both open in ${run.openSec.toFixed(1)} s; ${run.matchedCount} samples matched by ${run.matchedBy} (load average before: ${load})`);
+      console.log(
+        `${label}: both open in ${run.openSec.toFixed(1)} s; ${run.matchedCount} samples matched by ${run.matchedBy} (load average before: ${load})`,
+      );
       for (const i of run.interactions) {
-        console.log(`  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`);
+        console.log(
+          `  ${i.label}: ${i.ms.toFixed(0)} ms over HTTP, ${(i.bytes / 1e6).toFixed(3)} MB answer (goal 100 ms: ${ok(i.ms, 100)})`,
+        );
       }
     }
     if (measured.length === 2) {
       const [now, was] = measured;
-      const ratio = (k) => `${(now.interactions[k].ms / was.interactions[k].ms).toFixed(3)}x the time, ${(now.interactions[k].bytes / was.interactions[k].bytes).toFixed(3)}x the size`;
-      console.log(`  this build against the baseline: compare ${ratio(0)}; compare again ${ratio(1)}`);
+      const ratio = (k) =>
+        `${(now.interactions[k].ms / was.interactions[k].ms).toFixed(3)}x the time, ${(now.interactions[k].bytes / was.interactions[k].bytes).toFixed(3)}x the size`;
+      console.log(
+        `  this build against the baseline: compare ${ratio(0)}; compare again ${ratio(1)}`,
+      );
     }
   }
 }
@@ -673,15 +804,25 @@ function benchRequestMetrics() {
   const requests = Number(process.env.BENCH_METRICS_REQUESTS ?? 200_000);
   const megabytes = Number(process.env.BENCH_METRICS_MB ?? 2000);
   const dir = join(data, `request_metrics_${requests}_${megabytes}mb`);
-  const fixture = join(root, 'tests/fixtures/run_extra/sglang_request_metrics/sglang-request-metrics-20260825_09.log');
+  const fixture = join(
+    root,
+    'tests/fixtures/run_extra/sglang_request_metrics/sglang-request-metrics-20260825_09.log',
+  );
   const paths = existsSync(dir)
-    ? readdirSync(dir).sort().map((n) => join(dir, n))
+    ? readdirSync(dir)
+        .sort()
+        .map((n) => join(dir, n))
     : writeRequestMetricsDay(dir, fixture, { hours: 24, requests, bytes: megabytes * 1e6 });
   const bytes = paths.reduce((n, p) => n + statSync(p).size, 0);
-  console.log(`\n== SGLang request metrics, a day: ${paths.length} hourly files, ${requests} requests, ${mb(bytes)} MB -> one trace, vs JSON.parse of the same lines`);
+  console.log(
+    `\n== SGLang request metrics, a day: ${paths.length} hourly files, ${requests} requests, ${mb(bytes)} MB -> one trace, vs JSON.parse of the same lines`,
+  );
   const ours = measure(process.execPath, [CLI, 'summary', '--json', dir]);
   const summary = JSON.parse(ours.stdout);
-  const baseline = measure(process.execPath, [join(root, 'tests/bench/json-parse-line-files.mjs'), ...paths]);
+  const baseline = measure(process.execPath, [
+    join(root, 'tests/bench/json-parse-line-files.mjs'),
+    ...paths,
+  ]);
   const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
   const time = ours.seconds / baseline.seconds;
   const memory = (ours.peakMb * 1.048576e6) / bytes;
@@ -703,17 +844,22 @@ function benchTrainDump() {
   const path = join(data, `train_dump_${samples}x${tokens}.pt`);
   if (!existsSync(path)) writeTrainDump(path, { samples, responseTokens: tokens });
   const bytes = statSync(path).size;
-  console.log(`\n== slime train dump: ${samples} samples x ${tokens} tokens, ${mb(bytes)} MB, vs torch.load of the same file`);
+  console.log(
+    `\n== slime train dump: ${samples} samples x ${tokens} tokens, ${mb(bytes)} MB, vs torch.load of the same file`,
+  );
   const ours = measure(process.execPath, [CLI, 'summary', '--json', path]);
   const summary = JSON.parse(ours.stdout);
   let line = `ours ${ours.seconds.toFixed(2)} s (${summary.samples} samples), peak ${ours.peakMb.toFixed(0)} MB`;
   if (torchAvailable()) {
     const script = `import torch,sys; d=torch.load(sys.argv[1], weights_only=False); print(len(d['samples']))`;
     const base = measure('/usr/bin/python3', ['-c', script, path]);
-    if (Number(base.stdout.trim()) !== summary.samples) line += ` [torch.load read ${base.stdout.trim()} samples!]`;
+    if (Number(base.stdout.trim()) !== summary.samples)
+      line += ` [torch.load read ${base.stdout.trim()} samples!]`;
     const time = ours.seconds / base.seconds;
     line += `; torch.load ${base.seconds.toFixed(2)} s, peak ${base.peakMb.toFixed(0)} MB; time ratio ours/torch.load ${time.toFixed(2)} (goal 1: ${time < 1 ? 'ok' : 'MISSED'})`;
-  } else line += '; torch.load baseline unavailable (python3-torch could not be installed): goal 1x unchecked';
+  } else
+    line +=
+      '; torch.load baseline unavailable (python3-torch could not be installed): goal 1x unchecked';
   console.log(line);
 }
 
@@ -740,6 +886,7 @@ if (!only || only === 'report') await benchReport({ root, data, cli: CLI, measur
 if (!only || only === 'folder') {
   const counts = (process.env.BENCH_FOLDER_FILES ?? '2000,20000').split(',').map(Number);
   benchFolder({ data, cli: CLI, measure, counts });
+  await benchServeFolder({ data, cli: CLI, counts });
 }
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');

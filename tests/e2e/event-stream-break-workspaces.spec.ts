@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +22,11 @@ const RUN_PORT = Number(process.env.E2E_PORT ?? 4791) + 12;
 const TRENDS_PORT = RUN_PORT + 1;
 const TOKEN = 'event-stream-break-workspaces-token';
 
+// the dumps are written and read on a machine that may be busy (the suite runs beside a CPU
+// hog): every wait is for the app's state; the test's own budget is not the default minute
+test.describe.configure({ timeout: 600_000 });
+const APP_STATE_MS = 240_000;
+
 let dir: string;
 let proxy: EventsCuttingProxy | null = null;
 let watcher: HostEventsWatcher | null = null;
@@ -29,7 +35,12 @@ test.beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'te-event-stream-break-workspaces-'));
 });
 
+/** the test's serve mode: ended after the test even when the test ran out of time */
+let serving: ChildProcess | null = null;
+
 test.afterEach(async () => {
+  serving?.kill();
+  serving = null;
   watcher?.close();
   await proxy?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -43,6 +54,7 @@ async function serveThroughProxy(page: Page, port: number, paths: string[]) {
   });
   watcher = await watchHostEvents(port, TOKEN);
   proxy = await startEventsCuttingProxy(port);
+  serving = started.server;
   await page.goto(`http://127.0.0.1:${proxy.port}/?token=${TOKEN}`);
   return started.server;
 }
@@ -59,20 +71,22 @@ test('a run that finishes opening while the event stream is broken shows whole o
   const server = await serveThroughProxy(page, RUN_PORT, [dir]);
   try {
     const strip = page.getByTestId('run-progress');
-    await expect(strip).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByTestId('run-counts')).toContainText('samples');
+    await expect(strip).toBeVisible({ timeout: APP_STATE_MS });
+    await expect(page.getByTestId('run-counts')).toContainText('samples', {
+      timeout: APP_STATE_MS,
+    });
     proxy!.cut();
     // main finished the run; the page never heard
-    await watcher!.next((e) => e.type === 'run-updated' && e.result.complete, 60_000);
+    await watcher!.next((e) => e.type === 'run-updated' && e.result.complete, APP_STATE_MS);
     await expect(strip).toBeVisible();
     await expect(page.getByTestId('run-opening-tab')).toHaveCount(1);
 
     proxy!.reconnect();
-    await expect(strip).toHaveCount(0, { timeout: 20_000 });
+    await expect(strip).toHaveCount(0, { timeout: APP_STATE_MS });
     await expect(page.getByTestId('run-opening-tab')).toHaveCount(0);
     await expect(page.getByTestId('run-tab')).toHaveCount(1);
     await expect(page.getByTestId('run-view')).toHaveAttribute('data-state', 'complete', {
-      timeout: 120_000,
+      timeout: APP_STATE_MS,
     });
     // every file in, once: the fixture's 64 samples and the big dump's
     await expect(page.getByTestId('run-counts')).toContainText('30064 samples · 64 joined');
@@ -94,7 +108,7 @@ test('dumps read while the event stream is broken show as read once it is back, 
   try {
     const reading = page.getByTestId('trends-reading');
     // both dumps heard of, neither read yet
-    await expect(reading).toContainText('0 of 2 done', { timeout: 20_000 });
+    await expect(reading).toContainText('0 of 2 done', { timeout: APP_STATE_MS });
     proxy!.cut();
     // main read the small dump; the page never heard
     await watcher!.next(
@@ -102,15 +116,15 @@ test('dumps read while the event stream is broken show as read once it is back, 
         e.type === 'trends-progress' &&
         e.progress.path.endsWith('rollout_0.pt') &&
         e.progress.state === 'done',
-      30_000,
+      APP_STATE_MS,
     );
     await expect(reading).not.toContainText('1 of 2 done');
 
     proxy!.reconnect();
     // while the big dump is still being read
-    await expect(reading).toContainText('1 of 2 done', { timeout: 10_000 });
+    await expect(reading).toContainText('1 of 2 done', { timeout: APP_STATE_MS });
     await expect(page.getByTestId('trends-counts')).toContainText('2 rollouts', {
-      timeout: 60_000,
+      timeout: APP_STATE_MS,
     });
     expect(proxy!.streamsAnswered()).toBe(2);
   } finally {

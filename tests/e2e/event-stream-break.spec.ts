@@ -21,12 +21,18 @@ const TOKEN = 'event-stream-break-token';
 const SAMPLES = 30_000;
 const call = serveCaller(() => PORT, TOKEN);
 
+// the dump is written and read on a machine that may be busy (the suite runs beside a CPU hog):
+// every wait below is for the app's state, none bounded by Playwright's default 5 s
+test.describe.configure({ timeout: 240_000 });
+const APP_STATE_MS = 90_000;
+
 let dir: string;
 let dump: string;
 let server: ChildProcess;
 let proxy: EventsCuttingProxy;
 
 test.beforeAll(() => {
+  test.setTimeout(240_000);
   dir = mkdtempSync(join(tmpdir(), 'te-event-stream-break-'));
   // short token lists: seconds to open, time enough to break the stream while it is read
   dump = join(dir, 'rollout_big.pt');
@@ -52,8 +58,8 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function readingThroughProxy(page: Page) {
   await page.goto(`http://127.0.0.1:${proxy.port}/?token=${TOKEN}`);
   const opening = page.getByTestId('opening-tab');
-  await expect(opening).toContainText('rollout_big.pt');
-  await expect(page.getByTestId('timeline-row').first()).toBeVisible();
+  await expect(opening).toContainText('rollout_big.pt', { timeout: APP_STATE_MS });
+  await expect(page.getByTestId('timeline-row').first()).toBeVisible({ timeout: APP_STATE_MS });
   return opening;
 }
 
@@ -67,12 +73,12 @@ test('cancelled while the event stream is broken: once it is back, the opening t
   proxy.cut();
   await opening.getByTestId('cancel-open').click();
   // serve mode has ended the open; the page never heard
-  await expect.poll(openingNow, { timeout: 20_000 }).toEqual([]);
+  await expect.poll(openingNow, { timeout: APP_STATE_MS }).toEqual([]);
   await expect(opening).toBeVisible();
   await expect(page.getByTestId('file-tab')).toHaveCount(1);
 
   proxy.reconnect();
-  await expect(opening).toHaveCount(0, { timeout: 20_000 });
+  await expect(opening).toHaveCount(0, { timeout: APP_STATE_MS });
   await expect(page.getByTestId('file-tab')).toHaveCount(0);
   expect(proxy.streamsAnswered()).toBe(2);
 });
@@ -82,12 +88,14 @@ test('read to its end while the event stream is broken: once it is back, the tab
 }) => {
   const opening = await readingThroughProxy(page);
   proxy.cut();
-  await expect.poll(openingNow, { timeout: 30_000 }).toEqual([]);
+  await expect.poll(openingNow, { timeout: APP_STATE_MS }).toEqual([]);
   await expect(opening).toBeVisible();
 
   proxy.reconnect();
-  await expect(opening).toHaveCount(0, { timeout: 20_000 });
+  await expect(opening).toHaveCount(0, { timeout: APP_STATE_MS });
   await expect(page.getByTestId('file-tab')).toHaveCount(1);
-  await expect(page.getByTestId('row-count')).toHaveAttribute('data-total', String(SAMPLES));
+  await expect(page.getByTestId('row-count')).toHaveAttribute('data-total', String(SAMPLES), {
+    timeout: APP_STATE_MS,
+  });
   expect(proxy.streamsAnswered()).toBe(2);
 });

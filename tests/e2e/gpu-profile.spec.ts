@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startServe } from './support/start-serve';
+import { gotoReady } from './support/app-ready';
 
 /**
  * The gpu fixture folder (two ranks of HTA's Kineto traces, tests/fixtures/gpu/README.md) opens
@@ -27,7 +28,7 @@ test.afterAll(() => {
 test("the gpu folder opens as one profile: both ranks' streams, the largest idle gap's cause", async ({
   page,
 }) => {
-  await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
+  await gotoReady(page, `http://127.0.0.1:${PORT}/?token=${TOKEN}`);
   await expect(page.getByTestId('file-tab')).toHaveCount(1);
   await expect(page.getByTestId('row-count')).toContainText('2 / 2 rows');
   for (const rank of ['rank 0', 'rank 1']) {

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startServe } from './support/start-serve';
+import { APP_SIGNAL_MS } from './support/app-ready';
 
 /**
  * The Query panel of a run tab: one SQL over every file of the run (tests/fixtures/run:
@@ -37,7 +38,8 @@ test('a run tab answers SQL over all its files; a row opens its sample', async (
   );
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+Enter');
-  await expect(page.getByTestId('sql-status')).toContainText('65 rows');
+  // the query's answer, however long a busy machine takes to give it
+  await expect(page.getByTestId('sql-status')).toContainText('65 rows', { timeout: APP_SIGNAL_MS });
   const first = page.getByTestId('sql-row').first();
   const rid = (await first.locator('.sql-cell').nth(3).textContent()) ?? '';
   expect(rid).toMatch(/^[0-9a-f]{32}$/);

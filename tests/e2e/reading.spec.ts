@@ -175,6 +175,7 @@ test.describe('a rollout of 10,050 samples', () => {
   let dir = '';
   let path = '';
   test.beforeAll(() => {
+    test.setTimeout(300_000);
     dir = mkdtempSync(join(tmpdir(), 'trace-explorer-e2e-'));
     path = join(dir, 'rollout_10k.pt');
     // ~80 MB: 10,050 samples of 16 tokens with slime's traces (about 2 s to write)
@@ -204,7 +205,7 @@ test.describe('a rollout of 10,050 samples', () => {
       'false',
     );
     // the file's tab shows from its first rows on; #10049 is there once the whole file is read
-    await expect(page.getByTestId('opening-tab')).toHaveCount(0, { timeout: 90_000 });
+    await expect(page.getByTestId('opening-tab')).toHaveCount(0, { timeout: 300_000 });
     await page.getByTestId('sort-select').selectOption('sample_index');
     await page.getByTestId('sort-direction').click();
     const top = page.locator('[data-testid=timeline-row]').first();
@@ -237,13 +238,16 @@ test.describe('a rollout of 10,050 samples', () => {
 });
 
 test.describe('a file named at start-up, read while the user scrolls', () => {
-  test.setTimeout(120_000);
+  // ~480 MB read beside whatever else the machine runs: every wait is for the app's state
+  test.setTimeout(600_000);
   // beside the suite's own server (E2E_PORT), so checkouts side by side do not collide
   const PORT = Number(process.env.E2E_PORT ?? 4791) + 9;
   const TOKEN = 'scroll-token';
   let dir = '';
   let server: ChildProcess | null = null;
   test.beforeAll(async () => {
+    // writing ~480 MB takes a minute or more on a busy machine
+    test.setTimeout(300_000);
     dir = mkdtempSync(join(tmpdir(), 'trace-explorer-e2e-'));
     // 60,000 samples (~480 MB) appended 50 at a time: the first rows show after the first few,
     // seconds before the last are read. Named at start-up, not uploaded: it is larger than an
@@ -264,7 +268,7 @@ test.describe('a file named at start-up, read while the user scrolls', () => {
     await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
     // the first rows, while the rest is read (previews; a later one may start earlier and move
     // the file's times): scroll down at once
-    await expect(page.getByTestId('timeline-row').first()).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByTestId('timeline-row').first()).toBeVisible({ timeout: 300_000 });
     await expect(page.getByTestId('opening-tab')).toBeVisible();
     const scroller = page.locator('.timeline-scroll');
     // the first preview may hold too few rows to scroll 600 px (the scroll is then clamped):
@@ -275,7 +279,7 @@ test.describe('a file named at start-up, read while the user scrolls', () => {
       })
       .toBe(600);
     await expect(page.getByTestId('opening-tab')).toBeVisible();
-    await expect(page.getByTestId('opening-tab')).toHaveCount(0, { timeout: 90_000 });
+    await expect(page.getByTestId('opening-tab')).toHaveCount(0, { timeout: 300_000 });
     await expect(page.getByTestId('row-count')).toContainText('60000');
     expect(await scroller.evaluate((el) => el.scrollTop)).toBe(600);
     // another tab and back: the timeline opens where it was

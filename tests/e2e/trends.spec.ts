@@ -5,6 +5,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
+import { APP_SIGNAL_MS } from './support/app-ready';
 
 /**
  * A run's folder of rollout dumps opens as trends (issue 21): one dot per rollout per figure,
@@ -49,7 +50,10 @@ test('a folder of dumps opens as trends; a dot opens its rollout; two picked com
 }) => {
   await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
   await expect(page.getByTestId('trends-tab')).toHaveCount(1);
-  await expect(page.getByTestId('trends-counts')).toContainText('4 rollouts · 1 evals');
+  // the counts show once every dump is read (the app's own end of reading)
+  await expect(page.getByTestId('trends-counts')).toContainText('4 rollouts · 1 evals', {
+    timeout: APP_SIGNAL_MS,
+  });
   await expect(page.getByTestId('trends-notices')).toContainText('rollout_4.pt: incomplete');
   await expect(page.getByTestId('trends-notices')).toContainText('1 file skipped');
 

@@ -13,18 +13,22 @@ export function isFolder(path: string): boolean | null {
 }
 
 /**
- * The names in a folder (throws as readdir does). The last listing is kept until the current
- * task ends, and only while the folder's mtime (changed when a name is added, removed or
- * renamed) stays the same: grouping a folder of 20,000 files asks for each file's siblings in
- * one go, and a listing each time made that quadratic (readdir was 4.6 of 20 s at 1,000 files).
+ * The names in a folder (throws as readdir does). The last listing is kept for a second, and
+ * only while the folder's mtime (changed when a name is added, removed or renamed) stays the
+ * same: opening a folder of 20,000 files asks for each file's siblings, one file after the
+ * other (each a task of its own on a host thread, ingest/ingest-host.ts), and a listing each
+ * time made that quadratic (readdir was 4.6 of 20 s at 1,000 files). The second bounds what
+ * a change within one mtime tick (a coarse file system's) could hide.
  */
 export function listFolder(path: string): readonly string[] {
   const mtimeMs = statSync(path).mtimeMs;
-  if (last && last.path === path && last.mtimeMs === mtimeMs) return last.names;
+  const now = Date.now();
+  if (last && last.path === path && last.mtimeMs === mtimeMs && now - last.at < KEPT_MS)
+    return last.names;
   const names = readdirSync(path);
-  last = { path, mtimeMs, names };
-  queueMicrotask(() => (last = null));
+  last = { path, mtimeMs, names, at: now };
   return names;
 }
 
-let last: { path: string; mtimeMs: number; names: readonly string[] } | null = null;
+const KEPT_MS = 1000;
+let last: { path: string; mtimeMs: number; names: readonly string[]; at: number } | null = null;

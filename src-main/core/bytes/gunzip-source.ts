@@ -16,6 +16,14 @@ export const INFLATE_FLOOR_BYTES = 64 * 1024 * 1024;
  * message that says to gunzip them: opened uncompressed, the bound is that of their own size.
  */
 export const MAX_INFLATED_BYTES = 1024 * 1024 * 1024;
+/**
+ * Past a few megabytes, the inflated bytes held stay within README's bound (16 times the file +
+ * 256 MiB) less room for the open itself: a trailer's stated size cannot raise it, since a
+ * trailer can lie (or state only the last of several members), and a 14 MB file that states
+ * little yet inflates 140 times was held to 1 GiB.
+ */
+export const BOUND_RATIO = 16;
+export const BOUND_EXTRA_BYTES = 96 * 1024 * 1024;
 /** compressed bytes read and inflated per step: small, so one step inflates at most ~64 MiB */
 const READ_CHUNK_BYTES = 64 * 1024;
 
@@ -25,10 +33,11 @@ export function isGzip(head: Uint8Array): boolean {
 
 /** The inflated size a gzip file of `compressedBytes` may reach before it is refused. */
 export function inflateLimit(compressedBytes: number): number {
-  return Math.min(
-    MAX_INFLATED_BYTES,
-    Math.max(INFLATE_FLOOR_BYTES, compressedBytes * MAX_INFLATE_RATIO),
+  const ratio = Math.min(
+    compressedBytes * MAX_INFLATE_RATIO,
+    compressedBytes * BOUND_RATIO + BOUND_EXTRA_BYTES,
   );
+  return Math.min(MAX_INFLATED_BYTES, Math.max(INFLATE_FLOOR_BYTES, ratio));
 }
 
 /**
@@ -46,7 +55,7 @@ export function gunzipIfGzip(
   const tooLarge = (what: string) =>
     new FormatError(
       'gzip/too-large',
-      `${what} ${limit} bytes (${MAX_INFLATE_RATIO} times its compressed size, at least ${INFLATE_FLOOR_BYTES}, at most ${MAX_INFLATED_BYTES}): refused as too large to inflate in memory; gunzip it and open the inflated file`,
+      `${what} ${limit} bytes (${MAX_INFLATE_RATIO} times its compressed size, and at most ${BOUND_RATIO} times plus ${BOUND_EXTRA_BYTES}; at least ${INFLATE_FLOOR_BYTES}, at most ${MAX_INFLATED_BYTES}): refused as too large to inflate in memory; gunzip it and open the inflated file`,
     );
   // the size gzip's trailer states (modulo 4 GiB, of the last member). One that says the file
   // is too large stops the inflating at 64 MiB instead of at the limit, so that the bytes held

@@ -428,7 +428,9 @@ class SharedChunks<T extends Float64Array | Int32Array> {
     const n = values.length;
     if (n > this.size / 4) return { chunk: this.make.from(values), first: 0 };
     if (this.used + n > this.chunk.length) {
-      this.chunk = new this.make(this.size);
+      // from a small chunk, doubling up to `size`: a tiny file's rows take kilobytes, not
+      // 2 MiB (what a folder of thousands of tiny files held open, each)
+      this.chunk = new this.make(Math.max(n, Math.min(this.size, this.chunk.length * 2 || 64)));
       this.used = 0;
     }
     const first = this.used;
@@ -795,8 +797,13 @@ export function unpackRow(row: PackedRow): Row {
 
 /** Rows of one file, packed (formats that build their rows all at once). */
 export function packRows(rows: readonly Row[]): PackedRow[] {
+  return rows.map(rowPacker());
+}
+
+/** Packs rows one at a time as they are built, sharing their shapes as packRows does. */
+export function rowPacker(): (row: Row) => PackedRow {
   const packer = new ItemPacker();
-  return rows.map((row) => packer.packRow(row));
+  return (row) => packer.packRow(row);
 }
 
 /** One row packed on its own (its shapes shared with no other row). */

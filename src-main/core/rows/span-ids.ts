@@ -6,6 +6,7 @@ const MAX_DIGITS = 32;
 const OTHER = 0xff;
 const CHUNK_BITS = 16;
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
+const FIRST_RECORDS = 64;
 const HEX = '0123456789abcdef';
 /** per char code, its hex digit's value, or -1 (lowercase digits only: they read back exact) */
 const DIGIT = new Int8Array(128).fill(-1);
@@ -36,9 +37,16 @@ export class SpanIds {
   /** A new number for `id` (a string, or anything a format put there). */
   add(id: unknown): number {
     const index = this.count++;
-    if ((index & CHUNK_MASK) === 0) this.chunks.push(new Uint8Array(RECORD << CHUNK_BITS));
-    const chunk = this.chunks[index >>> CHUNK_BITS];
     const at = (index & CHUNK_MASK) * RECORD;
+    if (at === 0) this.chunks.push(new Uint8Array(RECORD * FIRST_RECORDS));
+    let chunk = this.chunks[index >>> CHUNK_BITS];
+    if (at === chunk.length) {
+      // a chunk grows to its full 65,536 records by doubling: a file of a few ids keeps a
+      // few kilobytes for them, not 1.1 MB
+      const grown = new Uint8Array(Math.min(RECORD << CHUNK_BITS, chunk.length * 2));
+      grown.set(chunk);
+      chunk = this.chunks[index >>> CHUNK_BITS] = grown;
+    }
     if (typeof id === 'string' && id.length <= MAX_DIGITS && packHex(id, chunk, at)) return index;
     chunk[at] = OTHER;
     new DataView(chunk.buffer, chunk.byteOffset).setUint32(at + 1, this.others.length, true);

@@ -72,6 +72,7 @@ export function searchTextReady(store: TraceStore): boolean {
 
 /** Bytes a chunk of texts holds (a longer row text gets a chunk of its own size). */
 const CHUNK_BYTES = 4 * 1024 * 1024;
+const FIRST_CHUNK_BYTES = 4 * 1024;
 
 /**
  * Every row's search text as UTF-8 bytes, rows end to end in chunks, each text ended by SEP
@@ -102,7 +103,10 @@ export class SearchTextColumn {
     const size = text.size;
     let chunk = this.chunks[this.chunks.length - 1];
     if (chunk === undefined || this.used + size + 1 > chunk.length) {
-      chunk = new Uint8Array(Math.max(this.chunkBytes, size + 1));
+      // chunks grow from 4 KiB to chunkBytes: a tiny file's texts take a small chunk, not
+      // 4 MiB (a folder of 20,000 tiny files held open took 80 GB of address space for them)
+      const grown = Math.min(this.chunkBytes, FIRST_CHUNK_BYTES * 2 ** this.chunks.length);
+      chunk = new Uint8Array(Math.max(grown, size + 1));
       this.chunks.push(chunk);
       this.chunkUsed.push(0);
       this.used = 0;

@@ -115,12 +115,32 @@ describe('bad gzip files are coded errors', () => {
     expect(error.message).toContain('100000 bytes');
   });
 
-  it('the limit: 200 times the compressed size, at least 64 MiB, at most 1 GiB', () => {
+  it('the limit: 200 times the compressed size and at most 16 times + 96 MiB, at least 64 MiB, at most 1 GiB', () => {
+    const MiB = 1024 * 1024;
     expect(MAX_INFLATE_RATIO).toBe(200);
     expect(inflateLimit(1000)).toBe(INFLATE_FLOOR_BYTES);
-    expect(inflateLimit(1_000_000)).toBe(200_000_000);
-    // issue 49: 14.3 MB inflating 140x (2 GB) was under the ratio and took 2.2 GB
-    expect(inflateLimit(14_300_000)).toBe(1024 * 1024 * 1024);
+    expect(inflateLimit(500_000)).toBe(100_000_000);
+    expect(inflateLimit(1_000_000)).toBe(16_000_000 + 96 * MiB);
+    // issue 49: 14.3 MB inflating 140x (2 GB) was under the ratio and took 2.2 GB; held within
+    // README's bound (16x the file + 256 MiB) less room for the open
+    expect(inflateLimit(14_300_000)).toBe(16 * 14_300_000 + 96 * MiB);
+    expect(inflateLimit(14_300_000)).toBeLessThan(16 * 14_300_000 + 256 * MiB - 64 * MiB);
+    expect(inflateLimit(100_000_000)).toBe(1024 * MiB);
+  });
+
+  it('two members whose last trailer states a few bytes: refused at the limit all the same', () => {
+    // member 1: 3 MB of zeros, member 2: "{}" (its trailer, the file's last, states 2 bytes)
+    const first = gzipSync(new Uint8Array(3_000_000));
+    const second = gzipSync(Buffer.from('{}'));
+    const file = new Uint8Array(Buffer.concat([first, second]));
+    expect(new DataView(file.buffer).getUint32(file.length - 4, true)).toBe(2);
+    const error = errorOf(() => gunzipIfGzip(bytesSource('members.gz', file), 1_000_000));
+    expect(error.code).toBe('gzip/too-large');
+    expect(error.message).toContain('the file inflates past 1000000 bytes');
+    // under the limit, both members are read: the bytes of the first, then the second's
+    const whole = gunzipIfGzip(bytesSource('members.gz', file), 4_000_000);
+    expect(whole.size).toBe(3_000_002);
+    expect(Buffer.from(whole.read(3_000_000, 2)).toString()).toBe('{}');
   });
 
   it('a file whose trailer states more than the limit stops inflating at 64 MiB', () => {

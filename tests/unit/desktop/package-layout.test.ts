@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -37,6 +38,25 @@ function filesUnder(dir: string): string[] {
   };
   walk(dir);
   return out;
+}
+
+/** The packaged dependencies and theirs, as installed (optional ones only where installed). */
+function productionDependencies(): string[] {
+  const seen = new Set<string>();
+  const visit = (packageJson: string) => {
+    const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    for (const name of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) {
+      const next = join(ROOT, 'node_modules', name, 'package.json');
+      if (seen.has(name) || !existsSync(next)) continue;
+      seen.add(name);
+      visit(next);
+    }
+  };
+  visit(join(ROOT, 'package.json'));
+  return [...seen];
 }
 
 beforeAll(() => {
@@ -121,26 +141,13 @@ describe('the desktop package (electron-builder --dir)', () => {
     expect(packed).toEqual([]);
     for (const binding of bindingsListed)
       expect(unpacked).toContain(`app.asar.unpacked/${binding}`);
-    const dependencies = Object.keys(
-      (
-        JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-          dependencies?: Record<string, string>;
-        }
-      ).dependencies ?? {},
-    );
-    // a dependency's platform packages (optional dependencies: @napi-rs/canvas's binary) too
-    const platformPackages = dependencies.flatMap((name) => {
-      try {
-        const manifest = JSON.parse(
-          readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'),
-        ) as { optionalDependencies?: Record<string, string> };
-        return Object.keys(manifest.optionalDependencies ?? {});
-      } catch {
-        return [];
-      }
-    });
-    // each binding a packaged dependency ships must be found in app.asar.unpacked
-    for (const name of [...dependencies, ...platformPackages]) {
+    // each binding a packaged dependency ships, or a dependency of one (DuckDB's binding is in
+    // @duckdb/node-bindings-linux-x64, a dependency of @duckdb/node-api; @napi-rs/canvas's in its
+    // platform package, an optional dependency), must be unpacked
+    const shipped = productionDependencies();
+    expect(shipped).toContain('@duckdb/node-api');
+    let bindingsFound = 0;
+    for (const name of shipped) {
       const folder = join(ROOT, 'node_modules', name);
       let bindings: string[] = [];
       try {
@@ -148,10 +155,16 @@ describe('the desktop package (electron-builder --dir)', () => {
       } catch {
         continue;
       }
+      bindingsFound += bindings.length;
       for (const binding of bindings)
         expect(unpacked, `${name}/${binding}`).toContain(
           `app.asar.unpacked/node_modules/${name}/${binding}`,
         );
     }
+    // DuckDB's binding at least (on this platform)
+    expect(bindingsFound).toBeGreaterThanOrEqual(1);
+    expect(
+      unpacked.some((p) => /^app\.asar\.unpacked\/node_modules\/@duckdb\/.+\.node$/.test(p)),
+    ).toBe(true);
   });
 });

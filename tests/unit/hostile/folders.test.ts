@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FolderWalk } from '../../../src-main/ingest/folder-walk';
 import { findRunFiles } from '../../../src-main/ingest/run-files';
-import { groupPaths } from '../../../src-main/ingest/group-files';
+import { groupPaths, MAX_FOLDER_TABS } from '../../../src-main/ingest/group-files';
 
 /**
  * Issue 49, finding 9 (and the bound of finding 2): folders whose links loop or lead outside,
@@ -89,6 +89,25 @@ describe('folders that cannot trap the app (issue 49, finding 9)', () => {
     expect(skipped[0].kind === 'skipped' && skipped[0].reason).toMatch(
       /more than 10 files.*\[io\/too-many-files\]/,
     );
+  });
+
+  it('the app opens at most MAX_FOLDER_TABS traces of a folder, and says so with a code', () => {
+    const dir = folder('tabs');
+    for (let i = 0; i < 12; i++) chromeTrace(dir, `t${String(i).padStart(2, '0')}.json`);
+    const grouped = groupPaths([dir], { maxTraces: 10 });
+    expect(grouped.groups).toEqual(
+      Array.from({ length: 10 }, (_, i) => [join(dir, `t${String(i).padStart(2, '0')}.json`)]),
+    );
+    expect(grouped.skipped).toEqual([
+      {
+        path: dir,
+        reason:
+          "holds 12 traces: the first 10 by name open, the rest not (name a smaller folder, or read it with the command line's summary or sql) [io/too-many-files]",
+      },
+    ]);
+    // the command line reads every one, a file at a time
+    expect(groupPaths([dir]).groups).toHaveLength(12);
+    expect(MAX_FOLDER_TABS).toBe(1000);
   });
 
   it('summary of a folder with a truncated file lists the good traces and its coded error', () => {
