@@ -166,8 +166,8 @@ export class ItemPacker {
   private readonly rowIds = new Map<unknown, number>();
   /** whether the row being packed numbers its ids (not one too long: see DEDUPED_ROW_ITEMS) */
   private numberIds = true;
-  /** the shape the last item of a name had: almost every item matches it */
-  private readonly lastShape = new Map<string, ItemShape>();
+  /** the last SHAPES_PER_NAME shapes items of a name had, newest first */
+  private readonly shapesOfName = new Map<string, ItemShape[]>();
   private numbers: number[] = [];
   private refs: unknown[] = [];
 
@@ -346,14 +346,22 @@ export class ItemPacker {
   }
 
   private shapeOf(name: string, first: Attrs, second: Attrs | null): ItemShape {
-    const last = this.lastShape.get(name);
-    if (
-      last !== undefined &&
-      last.sections.length === (second === null ? 1 : 2) &&
-      fits(last.sections[0], first) &&
-      (second === null || fits(last.sections[1], second))
-    )
-      return last;
+    // the shapes this name had lately, looked through before a key is made: a span's start
+    // and end attrs differ from one sample to the next (a request aborted, another not), and
+    // the JSON key of each miss was most of packing's time on real dumps
+    const known = this.shapesOfName.get(name);
+    if (known !== undefined) {
+      const sectionCount = second === null ? 1 : 2;
+      for (let k = 0; k < known.length; k++) {
+        const shape = known[k];
+        if (
+          shape.sections.length === sectionCount &&
+          fits(shape.sections[0], first) &&
+          (second === null || fits(shape.sections[1], second))
+        )
+          return shape;
+      }
+    }
     const sections = second === null ? [sectionOf(first)] : [sectionOf(first), sectionOf(second)];
     const key = JSON.stringify(sections);
     let shape = this.shapes.get(key);
@@ -371,10 +379,18 @@ export class ItemPacker {
       shape = { sections, numberCount, refCount, numberStarts, refStarts };
       this.shapes.set(key, shape);
     }
-    this.lastShape.set(name, shape);
+    if (known === undefined) this.shapesOfName.set(name, [shape]);
+    else if (known.length < SHAPES_PER_NAME) known.unshift(shape);
+    else {
+      known.pop();
+      known.unshift(shape);
+    }
     return shape;
   }
 }
+
+/** Shapes a name keeps to look through (shapeOf): a few attr sets a span name has at once. */
+const SHAPES_PER_NAME = 8;
 
 /** Values per chunk: a MiB of numbers (8 bytes), or of refs (4 bytes). */
 const NUMBER_CHUNK = 1 << 17;
