@@ -32,17 +32,17 @@ export class AsciiStringCache {
   }
 }
 
-type Latin1Slicing = { latin1Slice(this: Uint8Array, start: number, end: number): string };
-const latin1Slice = (Buffer.prototype as unknown as Partial<Latin1Slicing>).latin1Slice;
+type Latin1Slicing = { latin1Slice(start: number, end: number): string };
+const hasLatin1Slice =
+  typeof (Buffer.prototype as unknown as Partial<Latin1Slicing>).latin1Slice === 'function';
 
 /**
- * ASCII bytes as a string: Buffer's own latin1Slice (no argument checks), which takes any
- * Uint8Array as `this` (readers keep plain views: a Buffer's subarrays are slower to make) and
- * is twice as fast as char codes through an argument list; else those char codes, in chunks
- * (an argument list has a length limit).
+ * ASCII bytes as a string: Buffer's own latin1Slice (no argument checks) where the bytes are
+ * a Buffer, else their char codes in chunks (an argument list has a length limit).
  */
 export function asciiText(bytes: Uint8Array, start: number, end: number): string {
-  if (latin1Slice !== undefined) return latin1Slice.call(bytes, start, end);
+  if (hasLatin1Slice && Buffer.isBuffer(bytes))
+    return (bytes as unknown as Latin1Slicing).latin1Slice(start, end);
   let text = '';
   for (let i = start; i < end; i += 0x8000)
     text += String.fromCharCode.apply(
