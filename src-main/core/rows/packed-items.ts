@@ -394,8 +394,11 @@ export class ItemPacker {
   }
 }
 
-/** Shapes kept per item name to try before making one from an item's keys. */
-const RECENT_SHAPES = 4;
+/**
+ * Shapes kept per item name to try before making one from an item's keys: a span's start and end
+ * attrs differ from one sample to the next, a request-metrics record's with its finish reason
+ */
+const RECENT_SHAPES = 8;
 
 /** Values per chunk: a MiB of numbers (8 bytes), or of refs (4 bytes). */
 const NUMBER_CHUNK = 1 << 17;

@@ -24,12 +24,48 @@ const SLIME_METRICS: [attr: string, metric: string][] = [
   ]),
 ];
 
+/** every PD span's name starts so: other spans skip the regex */
+const PD_PREFIX = 'sglang_pd_';
 /** (ours) current dumps: sglang_pd_<role>_<phase> child spans (end attr duration_s). */
 const CHILD_PD = /^sglang_pd_(prefill|decode)_(.+)$/;
 /** (ours) spans and events that show a request was PD-profiled, in current dumps */
 const PD_MARKER = /^sglang_pd_(prefill|decode|summary)$/;
 /** (ours) metrics only kept when slime's summary has no key of the same name */
 const FALLBACK = 'perf/ours-fallback/';
+
+/** (ours) a PD summary event's counters (pd_ keys that are no phase duration), fallback names */
+const PD_SUMMARY_METRICS: [attr: string, metric: string][] = SLIME_METRICS.filter(
+  ([attr]) => attr.startsWith('pd_') && !attr.endsWith('_duration'),
+).map(([attr, metric]) => [attr, metric.replace('perf/', FALLBACK)]);
+
+/** A PD phase child span's end attr and fallback metric (CHILD_PD), or null for another span. */
+interface ChildPd {
+  key: string;
+  metric: string;
+}
+
+/**
+ * ChildPd by span name, made once per name: a dump has a few names, and the key built per span
+ * (a new string each time, then looked up in the attrs) was most of this step's time.
+ */
+const childPdByName = new Map<string, ChildPd | null>();
+function childPdOf(name: string): ChildPd | null {
+  let known = childPdByName.get(name);
+  if (known !== undefined) return known;
+  const match = CHILD_PD.exec(name);
+  known = match
+    ? {
+        key: `pd_${match[1]}_${match[2]}_duration`,
+        metric: `${FALLBACK}${match[1]}/${match[2]}_duration`,
+      }
+    : null;
+  // names come from files: a dump of a million distinct names must not keep them all
+  if (childPdByName.size < 4096) childPdByName.set(name, known);
+  return known;
+}
+
+/** the attrs of an event without any (one object for all: read, never written) */
+const NO_ATTRS: Readonly<Record<string, PyValue>> = Object.freeze({});
 
 /** slime's test: an int or float, not a bool, finite. */
 function finiteNumber(value: PyValue | undefined): number | null {
@@ -81,7 +117,7 @@ export class PerfSummaryBuilder {
         pdParents.add(scalarText(event.parent_span_id) ?? '');
     }
     for (const event of events) {
-      const attrs = isDict(event.attrs) ? event.attrs : {};
+      const attrs = isDict(event.attrs) ? event.attrs : NO_ATTRS;
       const name = event.name;
       if (name === 'sglang_generate' && event.type === 'span_end') {
         this.requests++;
@@ -101,16 +137,17 @@ export class PerfSummaryBuilder {
         if (hasPd) this.profiled++;
       }
       const child =
-        typeof name === 'string' && event.type === 'span_end' ? CHILD_PD.exec(name) : null;
+        typeof name === 'string' && event.type === 'span_end' && name.startsWith(PD_PREFIX)
+          ? childPdOf(name)
+          : null;
       if (child) {
-        const v = finiteNumber(attrs[`pd_${child[1]}_${child[2]}_duration`] ?? attrs.duration_s);
-        if (v !== null) this.push(`${FALLBACK}${child[1]}/${child[2]}_duration`, v);
+        const v = finiteNumber(attrs[child.key] ?? attrs.duration_s);
+        if (v !== null) this.push(child.metric, v);
       }
       if (name === 'sglang_pd_summary') {
-        for (const [attr, metric] of SLIME_METRICS) {
+        for (const [attr, metric] of PD_SUMMARY_METRICS) {
           const v = finiteNumber(attrs[attr]);
-          if (attr.startsWith('pd_') && !attr.endsWith('_duration') && v !== null)
-            this.push(metric.replace('perf/', FALLBACK), v);
+          if (v !== null) this.push(metric, v);
         }
       }
     }

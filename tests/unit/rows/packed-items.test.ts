@@ -444,3 +444,46 @@ describe('the cursor reads what the store needs without making items', () => {
     }
   });
 });
+
+describe('a span name whose attrs change from row to row', () => {
+  // a request aborted or not, PD or not: one name, its start and end attrs of several shapes
+  // in turn; more shapes than a name keeps to look through (8) before it makes a key
+  const shapes: [Attrs, Attrs][] = [];
+  for (let k = 0; k < 11; k++) {
+    const start: Attrs = { max_new_tokens: 8192 };
+    const end: Attrs = { finish_reason: k % 2 === 0 ? 'stop' : 'abort' };
+    for (let j = 0; j < k; j++) end[`pd_phase_${j}_duration`] = j / 10;
+    if (k % 3 === 0) end.e2e_latency = 'n/a';
+    shapes.push([start, end]);
+  }
+  const rows = Array.from({ length: 60 }, (_, i) => {
+    const [start_attrs, end_attrs] = shapes[(i * 7) % shapes.length];
+    return row({
+      row_id: i,
+      start: i,
+      end: i + 1,
+      items: [
+        span({
+          name: 'sglang_generate',
+          start_ts: i,
+          span_id: `s${i}`,
+          attrs: { start_attrs: { ...start_attrs }, end_attrs: { ...end_attrs } },
+        }),
+      ],
+    });
+  });
+
+  it('gives every row back, whichever shape it had', () => {
+    const packer = new ItemPacker();
+    for (const original of rows)
+      expect(unpackRow(packer.packRow(original)), `row ${original.row_id}`).toEqual(original);
+  });
+
+  it('keeps one head per shape the name had, however they alternate', () => {
+    const packer = new ItemPacker();
+    let heads = 0;
+    for (const r of rows)
+      heads = (packer.packRow(r).packed.table as { heads: unknown[] }).heads.length;
+    expect(heads).toBe(shapes.length);
+  });
+});

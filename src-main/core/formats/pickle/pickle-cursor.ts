@@ -1,7 +1,13 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
+import { AsciiStringCache, FNV_START, fnv } from '../../bytes/ascii-string-cache';
 
 const WINDOW = 8 * 1024 * 1024;
+
+/** a TextDecoder('utf-8') (core has no DOM types to name it by) */
+export interface Utf8Decoder {
+  decode(bytes: Uint8Array): string;
+}
 
 /**
  * Reads a pickle stream through a sliding window of its source, so a multi-gigabyte data.pkl
@@ -202,6 +208,24 @@ export class PickleCursor {
   }
 
   /**
+   * The next n bytes as UTF-8 text. Short ASCII strings (keys, names, ids) are hashed and
+   * looked up where they lie in the window: no view made, no decoder call, and repeats (Python
+   * pickles equal values of distinct str objects again and again) share one copy.
+   */
+  text(n: number, shortStrings: AsciiStringCache, decoder: Utf8Decoder): string {
+    if (n > SHORT_TEXT) return decodeText(this.bytes(n), shortStrings, decoder);
+    if (n > this.source.size - this.offset) this.bytes(n); // throws pickle/truncated
+    this.ensure(n);
+    const window = this.window;
+    const start = this.pos;
+    const end = start + n;
+    this.pos = end;
+    const hash = asciiHash(window, start, end);
+    if (hash >= 0) return shortStrings.get(window, start, end, hash);
+    return decoder.decode(window.subarray(start, end));
+  }
+
+  /**
    * n bytes at a position read before, without moving: from the window when they are in it,
    * else read from the source (a copy).
    */
@@ -232,4 +256,29 @@ export class PickleCursor {
       this.abs(this.offset),
     );
   }
+}
+
+/** strings up to this many bytes are looked up in the AsciiStringCache when they are ASCII */
+const SHORT_TEXT = 48;
+
+/** UTF-8 bytes as text: a short ASCII string through the cache, anything else decoded. */
+export function decodeText(
+  bytes: Uint8Array,
+  shortStrings: AsciiStringCache,
+  decoder: Utf8Decoder,
+): string {
+  const hash = bytes.length <= SHORT_TEXT ? asciiHash(bytes, 0, bytes.length) : -1;
+  if (hash >= 0) return shortStrings.get(bytes, 0, bytes.length, hash);
+  return decoder.decode(bytes);
+}
+
+/** The FNV-1a hash of bytes [start, end) (unsigned) when they are all ASCII, else -1. */
+function asciiHash(bytes: Uint8Array, start: number, end: number): number {
+  let hash = FNV_START;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b > 0x7f) return -1;
+    hash = fnv(hash, b);
+  }
+  return hash >>> 0;
 }

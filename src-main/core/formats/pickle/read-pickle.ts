@@ -9,8 +9,8 @@ import {
   type PyObjectRef,
   type PyValue,
 } from '../../model/py-value';
-import { PickleCursor } from './pickle-cursor';
-import { AsciiStringCache, FNV_START, fnv } from '../../bytes/ascii-string-cache';
+import { PickleCursor, decodeText } from './pickle-cursor';
+import { AsciiStringCache } from '../../bytes/ascii-string-cache';
 import { interpretCall, interpretBuild, isSettledObject, type CallContext } from './allow-list';
 import { FORGOTTEN, PickleMemo } from './pickle-memo';
 import type { PickleItemAt, PickleReplay } from './pickle-replay';
@@ -531,26 +531,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const shortStrings = new AsciiStringCache();
-  const str = (n: number) => text(cursor.bytes(n), n);
-  /** a UTF-8 string opcode's text */
-  const text = (bytes: Uint8Array, n: number) => {
-    // short ASCII strings (keys, names, ids) skip the decoder's per-call cost, and repeats
-    // (Python pickles equal values of distinct str objects again and again) share one copy
-    if (n <= 48) {
-      let hash = FNV_START;
-      let ascii = true;
-      for (let i = 0; i < n; i++) {
-        const b = bytes[i];
-        if (b > 0x7f) {
-          ascii = false;
-          break;
-        }
-        hash = fnv(hash, b);
-      }
-      if (ascii) return shortStrings.get(bytes, 0, n, hash);
-    }
-    return decoder.decode(bytes);
-  };
+  const str = (n: number) => cursor.text(n, shortStrings, decoder);
   /** the text of the string opcode at `at` again (a settled memo slot read back) */
   const readStringAt = (at: number): string => {
     const head = cursor.peekAt(at, Math.min(9, cursor.source.size - at));
@@ -561,7 +542,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         : head[0] === 0x58
           ? [5, view.getUint32(1, true)]
           : [9, Number(view.getBigUint64(1, true))];
-    return text(cursor.peekAt(at + skip, n), n);
+    return decodeText(cursor.peekAt(at + skip, n), shortStrings, decoder);
   };
   const latin1 = (n: number) => {
     const b = cursor.bytes(n);
