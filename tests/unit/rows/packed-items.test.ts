@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { jsonText } from '../../../src-main/core/model/json-text';
 import { describe, expect, it } from 'vitest';
 import {
   ItemPacker,
@@ -41,7 +42,7 @@ function expectRoundTrip(rows: Row[], name: string) {
     // toEqual: an OTLP point item's own `error: undefined` is not kept (JSON never had it)
     expect(back, `${name} row ${original.row_id}`).toEqual(original);
     // key order too: `trace-explorer rows` prints rows as slime's cache does
-    expect(JSON.stringify(back)).toBe(JSON.stringify(original));
+    expect(jsonText(back)).toBe(jsonText(original));
   }
 }
 
@@ -335,9 +336,7 @@ describe('rows sent to another thread (a helper’s pieces)', () => {
     expect(sent[0].packed.numbers).toBe(packed[0].packed.numbers);
     sent.forEach((r, k) => {
       if (k % 97 === 0 || r.packed.numbers === last.numbers)
-        expect(JSON.stringify(unpackItems(r.packed))).toBe(
-          JSON.stringify(unpackItems(packed[k].packed)),
-        );
+        expect(jsonText(unpackItems(r.packed))).toBe(jsonText(unpackItems(packed[k].packed)));
     });
     // structured cloning copies the cut chunk, not a whole one
     const clone = structuredClone(sent.slice(-1));
