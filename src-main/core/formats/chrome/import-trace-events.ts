@@ -57,13 +57,13 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
   };
   let events = 0;
   const scan = scanTraceJson(source, {
-    onEvent: (value, offset, index) => {
+    onEvent: (value) => {
       events++;
-      const problem = importer.add(value);
-      if (problem !== null) skip(index, offset, problem);
+      return importer.add(value);
     },
+    // not JSON (not counted yet), or skipped by the importer (counted above)
     onBadEvent: (offset, index, reason) => {
-      events++;
+      events = Math.max(events, index + 1);
       skip(index, offset, reason);
     },
     onMetadata: (key, value) => {

@@ -80,28 +80,3 @@ export function dedupeLinks(trace: ChromeTrace): void {
     }
   }
 }
-
-/** Moves every time of a trace by `us` (baseTimeNanoseconds onto the epoch clock). */
-export function shiftTrace(trace: ChromeTrace, us: number): void {
-  if (us === 0) return;
-  for (const process of trace.processes.values()) {
-    for (const thread of process.threads.values()) {
-      for (const slice of thread.slices) {
-        slice.startUs += us;
-        if (slice.endUs !== null) slice.endUs += us;
-      }
-      for (const instant of thread.instants) instant.tsUs += us;
-    }
-    for (const track of process.asyncTracks.values()) {
-      for (const slice of track.slices) {
-        slice.startUs += us;
-        if (slice.endUs !== null) slice.endUs += us;
-      }
-      for (const instant of track.instants) instant.tsUs += us;
-    }
-    for (const instant of process.instants) instant.tsUs += us;
-  }
-  for (const instant of trace.globalInstants) instant.tsUs += us;
-  for (const step of trace.flowSteps) step.tsUs += us;
-  trace.lastUs += us;
-}

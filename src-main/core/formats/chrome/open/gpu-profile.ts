@@ -12,7 +12,7 @@ import { buildChromeRows } from '../build-chrome-rows';
 import type { ChromeSlice } from '../chrome-trace';
 import { importTraceEvents } from '../import-trace-events';
 import { sumKernelTypeTimes } from '../gpu/hta-breakdown';
-import { dedupeLinks, mergeRankProcesses, shiftTrace } from '../gpu/rank-process';
+import { dedupeLinks, mergeRankProcesses } from '../gpu/rank-process';
 import {
   kernelTotals,
   rankEvents,
@@ -118,7 +118,6 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
       ...rankFigures(found, kept, offsetUs),
     };
     mergeRankProcesses(trace, found, label, `r${index}:`);
-    shiftTrace(trace, offsetUs);
     const flows = bindFlows(trace);
     dedupeLinks(trace);
     spans += trace.counts.complete + trace.counts.beginEnd;
@@ -129,7 +128,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
         `${label}: ${countOf(trace.skipped.count, 'event')} skipped: ${trace.skipped.examples.join('; ')}`,
       );
     }
-    ranks.push({ figures, rows: buildChromeRows(trace, packBlocks), kernels: kept });
+    ranks.push({ figures, rows: buildChromeRows(trace, packBlocks, offsetUs), kernels: kept });
   }
   options.onStepEnd?.('read');
   ranks.sort(
