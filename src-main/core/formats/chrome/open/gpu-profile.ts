@@ -66,8 +66,8 @@ interface RankMetadata {
 
 function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {
   const ranks: { figures: GpuRank; rows: PackedRow[]; kernels: KernelTime[] }[] = [];
-  // one packer for every rank (their names and attrs shapes shared); each rank's rows packed as
-  // soon as they are built, so that no more than one rank's items are ever objects at once
+  // one packer for every rank (their names and attrs shapes shared); each rank's items packed
+  // as they are made
   const packer = new ItemPacker();
   const notes: string[] = [];
   const notices: string[] = [];
@@ -131,7 +131,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
         `${label}: ${countOf(trace.skipped.count, 'event')} skipped: ${trace.skipped.examples.join('; ')}`,
       );
     }
-    const rows = buildChromeRows(trace, packBlocks, offsetUs).map((row) => packer.packRow(row));
+    const rows = buildChromeRows(trace, packBlocks, packer, offsetUs);
     // what the profile's kernel totals need of each kernel: its slice (and through it the
     // rank's slices, their args and parents) is let go with the rank
     const kernels = kept.map(({ name, kind, startUs, endUs }) => ({ name, kind, startUs, endUs }));
