@@ -86,6 +86,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
           phase: 'reading',
         }),
       shouldCancel: options.shouldCancel,
+      spanIdPrefix: `r${index}:`,
       onMetadata: (key, value) => {
         if (key === 'distributedInfo' && typeof value === 'object' && value !== null) {
           metadata.distributedRank = (value as Record<string, unknown>).rank;
@@ -120,7 +121,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
       clock: metadata.baseTimeNs === null ? 'own' : 'epoch',
       ...rankFigures(found, kept, offsetUs),
     };
-    mergeRankProcesses(trace, found, label, `r${index}:`);
+    mergeRankProcesses(trace, found, label);
     const flows = bindFlows(trace);
     dedupeLinks(trace);
     spans += trace.counts.complete + trace.counts.beginEnd;
