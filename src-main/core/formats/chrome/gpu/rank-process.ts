@@ -62,9 +62,12 @@ export function dedupeLinks(trace: ChromeTrace): void {
   for (const process of trace.processes.values()) {
     for (const thread of process.threads.values()) {
       for (const slice of thread.slices) {
-        if (slice.flowsFrom !== null && slice.flowsFrom.length > 1) {
-          slice.flowsFrom = [...new Set(slice.flowsFrom)];
-        }
+        const from = slice.flowsFrom;
+        if (from === null || from.length < 2) continue;
+        // nearly always a kernel's launch twice (correlation, then ac2g): no Set for that
+        if (from.length === 2) {
+          if (from[0] === from[1]) from.pop();
+        } else slice.flowsFrom = [...new Set(from)];
       }
     }
   }
