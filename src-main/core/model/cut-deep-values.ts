@@ -18,7 +18,7 @@ const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !
  * over its values.
  */
 export function cutDeepValues(root: Container): number {
-  if (!hasContainer(root)) return 0;
+  if (!reachesCutDepth(root, 1)) return 0;
   let cut = 0;
   const stack: [Container, number][] = [[root, 1]];
   while (stack.length > 0) {
@@ -52,8 +52,25 @@ export function cutDeepValues(root: Container): number {
   return cut;
 }
 
-function hasContainer(node: Container): boolean {
-  if (Array.isArray(node)) return node.some(isContainer);
-  for (const key in node) if (isContainer(node[key])) return true;
+/**
+ * Whether a container lies in `node` (itself `depth` levels down) where the walk above would
+ * cut it: a recursion no deeper than MAX_VALUE_DEPTH, allocating nothing. Kineto's args hold
+ * arrays (shapes, grid, block) in every event, and walking each with a stack of pairs was a
+ * twentieth of a GPU rank's open; only values that are really too deep are walked now.
+ */
+function reachesCutDepth(node: Container, depth: number): boolean {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const value: unknown = node[i];
+      if (isContainer(value) && (depth >= MAX_VALUE_DEPTH || reachesCutDepth(value, depth + 1)))
+        return true;
+    }
+    return false;
+  }
+  for (const key in node) {
+    const value = node[key];
+    if (isContainer(value) && (depth >= MAX_VALUE_DEPTH || reachesCutDepth(value, depth + 1)))
+      return true;
+  }
   return false;
 }

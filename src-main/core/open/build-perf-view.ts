@@ -7,6 +7,7 @@ import { perfSeries } from '../rows/perf-summary';
 import type { AttrValue } from '../model/row';
 import type { SampleFacts } from '../model/sample-facts';
 import { buildRolloutFigures } from './build-rollout-figures';
+import { keptOnFirstRead } from './kept-on-first-read';
 
 /**
  * The perf view of one file: the format's perf keys (slime's, computed from the samples' raw
@@ -38,29 +39,6 @@ export function buildPerfView(
   });
   keptOnFirstRead(view, 'durations', () => buildDurations(rows));
   return view;
-}
-
-/**
- * `object[key]` made by `make` when first read, then kept as a plain value. Enumerable, so a
- * spread, JSON or a structured clone of the object reads (and makes) it like any field.
- */
-function keptOnFirstRead<T extends object, K extends keyof T>(
-  object: T,
-  key: K,
-  make: () => T[K],
-): void {
-  Object.defineProperty(object, key, {
-    configurable: true,
-    enumerable: true,
-    get() {
-      const value = make();
-      Object.defineProperty(object, key, { value, writable: true, enumerable: true });
-      return value;
-    },
-    set(value: T[K]) {
-      Object.defineProperty(object, key, { value, writable: true, enumerable: true });
-    },
-  });
 }
 
 /** `object[key]` made by `make` each time it is read (enumerable, like keptOnFirstRead). */

@@ -7,8 +7,15 @@ import { buildOwnBreakdown, buildWholeBreakdown } from '../rows/wall-time-breakd
 import { buildStragglerAttribution } from '../rows/straggler-attribution';
 import { buildGroupFigures } from '../rows/group-figures';
 import { WorkEnds } from '../rows/sample-work';
+import { keptOnFirstRead } from './kept-on-first-read';
 
-/** (ours) The rollout's own window, resumes, what kept it open, stragglers and groups. */
+/**
+ * (ours) The rollout's own window, resumes, what kept it open, stragglers and groups. The window
+ * and resumes now (the summary names them); the breakdowns, stragglers and groups when first
+ * read (the perf view, compare, trends, `summary` of a rollout): they walk the bounding row's
+ * items as objects, and a file that is no rollout (a GPU rank's million-item row) spent a
+ * fifth of its open on figures no view of it reads.
+ */
 export function buildRolloutFigures(
   rows: PackedRow[],
   facts: readonly (SampleFacts | null)[],
@@ -17,17 +24,18 @@ export function buildRolloutFigures(
   const globalStart = rows.length > 0 ? minOf(rows, (row) => row.start) : 0;
   const resumed = findResumedSamples(rows, facts, rolloutId, globalStart);
   const { whole, own } = buildWindows(rows, resumed);
-  const breakdownOwn = buildOwnBreakdown(rows, own, globalStart);
   // each row's items walked once for both figures that need where its own work ended
-  const workEnds = new WorkEnds(rows);
-  return {
-    whole,
-    own,
-    resumed,
-    breakdownOwn,
-    breakdownWhole: buildWholeBreakdown(breakdownOwn, whole, resumed),
-    stragglers: buildStragglerAttribution(rows, own, globalStart, workEnds),
-    groups: buildGroupFigures(rows, resumed, globalStart, workEnds),
-    responseLengths: rows.map((row) => facts[row.row_id]?.responseLength ?? null),
-  };
+  let workEnds: WorkEnds | null = null;
+  const ends = () => (workEnds ??= new WorkEnds(rows));
+  const figures = { whole, own, resumed } as RolloutFigures;
+  keptOnFirstRead(figures, 'breakdownOwn', () => buildOwnBreakdown(rows, own, globalStart));
+  keptOnFirstRead(figures, 'breakdownWhole', () =>
+    buildWholeBreakdown(figures.breakdownOwn, whole, resumed),
+  );
+  keptOnFirstRead(figures, 'stragglers', () =>
+    buildStragglerAttribution(rows, own, globalStart, ends()),
+  );
+  keptOnFirstRead(figures, 'groups', () => buildGroupFigures(rows, resumed, globalStart, ends()));
+  figures.responseLengths = rows.map((row) => facts[row.row_id]?.responseLength ?? null);
+  return figures;
 }

@@ -182,6 +182,8 @@ export class ItemPacker {
   private readonly lastShapes = new Map<string, ItemShape[]>();
   private numbers: number[] = [];
   private refs: unknown[] = [];
+  /** items added to the row being packed */
+  private count = 0;
 
   /**
    * `rows` (packed here, and none will be after) for another thread: those in its last shared
@@ -215,67 +217,88 @@ export class ItemPacker {
   }
 
   pack(items: readonly RowItem[]): PackedItems {
-    const numbers: number[] = (this.numbers = []);
-    const refs: unknown[] = (this.refs = []);
+    this.begin(items.length);
+    for (const item of items) this.add(item);
+    return this.end();
+  }
+
+  /**
+   * Packing a row item by item: `begin` with how many items it will have, `add` each in order,
+   * `end` for its packed items. A format that makes its items one at a time (a GPU rank's
+   * million) never holds them all as objects.
+   */
+  begin(count: number): void {
+    this.numbers = [];
+    this.refs = [];
     this.rowIdList.length = 0;
     if (this.rowIds.size > 0) this.rowIds.clear();
-    this.numberIds = items.length <= DEDUPED_ROW_ITEMS;
-    for (const item of items) {
-      const pd = item.type === 'span' ? item.pd : undefined;
-      const extras = extrasMask(item);
-      const attempt = item.attempt ?? 0;
-      const compact =
-        fitsIn(attempt, ATTEMPT_LIMIT) &&
-        fitsIn(item.lane, LANE_LIMIT) &&
-        fitsIn(item.depth, DEPTH_LIMIT);
-      const sameEnd =
-        item.type === 'span' &&
-        item.state === 'closed_span' &&
-        Object.is(item.display_end_ts, item.end_ts);
-      const flags =
-        STATES.indexOf(item.state) |
-        ((pd ? PD_ROLES.indexOf(pd.role) : 0) << 2) |
-        (extras ? HAS_EXTRAS : 0) |
-        (item.attempt === null ? NULL_ATTEMPT : 0) |
-        (compact ? COMPACT : 0) |
-        (sameEnd ? SAME_END : 0);
-      const code = compact
-        ? ((flags | (attempt << 8) | (item.lane << 16)) >>> 0) + item.depth * HIGH
-        : flags;
-      const shape =
-        item.type === 'span'
-          ? this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs)
-          : this.shapeOf(item.name, item.attrs, null);
-      refs.push(
-        this.headOf(item.name, shape),
-        this.ref(item.parent_span_name),
-        this.idOf(item.span_id),
-        this.idOf(item.parent_span_id),
-      );
-      if (item.type === 'span') {
-        numbers.push(code, item.start_ts);
-        if (item.state === 'closed_span') numbers.push(item.end_ts ?? 0);
-        if (!sameEnd) numbers.push(item.display_end_ts);
-        if (!compact) numbers.push(attempt, item.lane, item.depth);
-        this.putAttrs(shape.sections[0], item.attrs.start_attrs);
-        this.putAttrs(shape.sections[1], item.attrs.end_attrs);
-        if (pd) {
-          numbers.push(pd.parentDurationSec, pd.phases.length);
-          for (const phase of pd.phases) {
-            numbers.push(phase.durationSec);
-            refs.push(this.ref(phase.phase));
-          }
+    this.numberIds = count <= DEDUPED_ROW_ITEMS;
+    this.count = 0;
+  }
+
+  add(item: RowItem): void {
+    const { numbers, refs } = this;
+    this.count++;
+    const pd = item.type === 'span' ? item.pd : undefined;
+    const extras = extrasMask(item);
+    const attempt = item.attempt ?? 0;
+    const compact =
+      fitsIn(attempt, ATTEMPT_LIMIT) &&
+      fitsIn(item.lane, LANE_LIMIT) &&
+      fitsIn(item.depth, DEPTH_LIMIT);
+    const sameEnd =
+      item.type === 'span' &&
+      item.state === 'closed_span' &&
+      Object.is(item.display_end_ts, item.end_ts);
+    const flags =
+      STATES.indexOf(item.state) |
+      ((pd ? PD_ROLES.indexOf(pd.role) : 0) << 2) |
+      (extras ? HAS_EXTRAS : 0) |
+      (item.attempt === null ? NULL_ATTEMPT : 0) |
+      (compact ? COMPACT : 0) |
+      (sameEnd ? SAME_END : 0);
+    const code = compact
+      ? ((flags | (attempt << 8) | (item.lane << 16)) >>> 0) + item.depth * HIGH
+      : flags;
+    const shape =
+      item.type === 'span'
+        ? this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs)
+        : this.shapeOf(item.name, item.attrs, null);
+    refs.push(
+      this.headOf(item.name, shape),
+      this.ref(item.parent_span_name),
+      this.idOf(item.span_id),
+      this.idOf(item.parent_span_id),
+    );
+    if (item.type === 'span') {
+      numbers.push(code, item.start_ts);
+      if (item.state === 'closed_span') numbers.push(item.end_ts ?? 0);
+      if (!sameEnd) numbers.push(item.display_end_ts);
+      if (!compact) numbers.push(attempt, item.lane, item.depth);
+      this.putAttrs(shape.sections[0], item.attrs.start_attrs);
+      this.putAttrs(shape.sections[1], item.attrs.end_attrs);
+      if (pd) {
+        numbers.push(pd.parentDurationSec, pd.phases.length);
+        for (const phase of pd.phases) {
+          numbers.push(phase.durationSec);
+          refs.push(this.ref(phase.phase));
         }
-      } else {
-        numbers.push(code, item.ts);
-        if (!compact) numbers.push(attempt, item.lane, item.depth);
-        this.putAttrs(shape.sections[0], item.attrs);
       }
-      if (extras) {
-        refs.push(extras);
-        for (const key of EXTRA_KEY_LISTS[extras]) refs.push(this.ref(item[key]));
-      }
+    } else {
+      numbers.push(code, item.ts);
+      if (!compact) numbers.push(attempt, item.lane, item.depth);
+      this.putAttrs(shape.sections[0], item.attrs);
     }
+    if (extras) {
+      refs.push(extras);
+      for (const key of EXTRA_KEY_LISTS[extras]) refs.push(this.ref(item[key]));
+    }
+  }
+
+  end(): PackedItems {
+    const { numbers, refs } = this;
+    this.numbers = [];
+    this.refs = [];
     const { chunk, first } = this.chunks.put(numbers);
     // a long row's refs are kept as they are (copying a Chrome process row's millions of refs
     // held two of them at once)
@@ -283,7 +306,7 @@ export class ItemPacker {
       ? this.refChunks.put(refs as number[])
       : { chunk: refs, first: 0 };
     return {
-      count: items.length,
+      count: this.count,
       numbers: chunk,
       first,
       refs: placed.chunk,

@@ -175,7 +175,7 @@ describe('scanning the events array', () => {
       scanTraceJson(
         bytesSource('t.json', encode(text)),
         {
-          onEvent: (value) => seen.push(value),
+          onEvent: (value) => (seen.push(value), null),
           onBadEvent: () => seen.push('bad'),
           onMetadata: (key, value) => (meta[key] = value),
         },
@@ -194,12 +194,68 @@ describe('scanning the events array', () => {
     scanTraceJson(
       bytesSource('t.json', encode(JSON.stringify(tricky))),
       {
-        onEvent: (value) => seen.push(value),
+        onEvent: (value) => (seen.push(value), null),
         onBadEvent: () => seen.push('bad'),
       },
       3,
     );
     expect(seen).toEqual(tricky);
+  });
+});
+
+describe('scanning a chunk of events with one JSON.parse (the fast path)', () => {
+  /** every event and skip the scanner reports, read in chunks of `chunk` bytes */
+  const scanAll = (bytes: Uint8Array, chunk: number, skipWhen?: (v: unknown) => boolean) => {
+    const said: string[] = [];
+    scanTraceJson(
+      bytesSource('t.json', bytes),
+      {
+        onEvent: (value, index) => {
+          if (skipWhen?.(value)) return 'skipped here';
+          said.push(`${index} ${JSON.stringify(value)}`);
+          return null;
+        },
+        onBadEvent: (offset, index, reason) => said.push(`${index} bad at ${offset}: ${reason}`),
+      },
+      chunk,
+    );
+    return said;
+  };
+  // events with strings that look like the boundary the fast path guesses (`},{`), inner
+  // objects and arrays of objects, and a bad event, on lines as Kineto writes them
+  const events = Array.from({ length: 60 }, (_, i) =>
+    JSON.stringify({
+      ph: 'X',
+      name: i % 7 === 0 ? `op},{"ph":"X"${i}` : `aten::op_${i}`,
+      ts: i * 10,
+      dur: 5,
+      pid: 1,
+      tid: 1,
+      args: { dims: [{ a: i }, { b: [i] }], s: i % 5 === 0 ? '} , {' : 'x' },
+    }),
+  );
+  events[31] = '{"ph": nope}';
+  const file = encode(`{"schemaVersion":1,"traceEvents":[\n${events.join(',\n')}\n],"x":2}`);
+
+  it('reports the same events, bad ones at the same byte, for every chunk size', () => {
+    const byteByByte = scanAll(file, 1);
+    expect(byteByByte.filter((s) => s.includes('bad'))).toHaveLength(1);
+    for (const chunk of [17, 64, 100, 333, 1000, 4096, file.length]) {
+      expect(scanAll(file, chunk), `chunk ${chunk}`).toEqual(byteByByte);
+    }
+  });
+
+  it('events the importer skips are reported at their own bytes, found inside a fast run', () => {
+    const skipSome = (v: unknown) => ((v as { ts?: number }).ts ?? 1) % 130 === 0;
+    const byteByByte = scanAll(file, 1, skipSome);
+    const text = new TextDecoder().decode(file);
+    const at = text.indexOf('"ts":390') - '{"ph":"X","name":"aten::op_39",'.length;
+    expect(text.slice(at, at + 12)).toBe('{"ph":"X","n');
+    expect(byteByByte).toContain(`39 bad at ${at}: skipped here`);
+    expect(byteByByte.filter((s) => s.includes('skipped here'))).toHaveLength(5);
+    for (const chunk of [300, 500, 700, 1000, file.length]) {
+      expect(scanAll(file, chunk, skipSome), `chunk ${chunk}`).toEqual(byteByByte);
+    }
   });
 });
 

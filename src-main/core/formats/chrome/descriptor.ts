@@ -1,4 +1,4 @@
-import { rowPacker } from '../../rows/packed-items';
+import { ItemPacker } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { countOf } from '../../model/count-of';
 import { MAX_VALUE_DEPTH } from '../../model/cut-deep-values';
@@ -54,7 +54,7 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
   }
   const flows = bindFlows(trace);
   const notices = noticesOf(trace, flows.unbound);
-  const rows = buildChromeRows(trace, packBlocks, rowPacker());
+  const rows = buildChromeRows(trace, packBlocks, new ItemPacker());
   return {
     rows,
     samples: NO_SAMPLES,

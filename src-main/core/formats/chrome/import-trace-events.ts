@@ -18,6 +18,8 @@ export interface ImportOptions {
   shouldCancel?: () => boolean;
   /** every top-level key beside traceEvents (Kineto's distributedInfo, baseTimeNanoseconds) */
   onMetadata?: (key: string, value: unknown) => void;
+  /** put before every span id (a GPU profile's rank: "r0:"), so that ranks' ids never meet */
+  spanIdPrefix?: string;
 }
 
 /** Names longer than this are cut (see EventImporter.cut). */
@@ -48,7 +50,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     deepValuesCut: 0,
     namesCut: 0,
   };
-  const importer = new EventImporter(trace);
+  const importer = new EventImporter(trace, options.spanIdPrefix ?? '');
   const skip = (index: number, offset: number, reason: string) => {
     trace.skipped.count++;
     if (trace.skipped.examples.length < SKIP_EXAMPLES) {
@@ -57,13 +59,13 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
   };
   let events = 0;
   const scan = scanTraceJson(source, {
-    onEvent: (value, offset, index) => {
+    onEvent: (value) => {
       events++;
-      const problem = importer.add(value);
-      if (problem !== null) skip(index, offset, problem);
+      return importer.add(value);
     },
+    // not JSON (not counted yet), or skipped by the importer (counted above)
     onBadEvent: (offset, index, reason) => {
-      events++;
+      events = Math.max(events, index + 1);
       skip(index, offset, reason);
     },
     onMetadata: (key, value) => {
@@ -141,7 +143,10 @@ class EventImporter {
   private current: ChromeProcess | null = null;
   private order = 0;
 
-  constructor(private readonly trace: ChromeTrace) {}
+  constructor(
+    private readonly trace: ChromeTrace,
+    private readonly spanIdPrefix: string,
+  ) {}
 
   /** Imports one event; returns why it was skipped, or null. */
   add(value: unknown): string | null {
@@ -415,7 +420,7 @@ class EventImporter {
     args: Attrs,
   ): ChromeSlice {
     return {
-      spanId: String(this.nextSpanId++),
+      spanId: this.spanIdPrefix + this.nextSpanId++,
       args: this.withCat(args, cat),
       rowTraceId: this.current?.traceId ?? '',
       name,

@@ -10,9 +10,12 @@ import { FormatError } from '../../bytes/format-error';
  * what the importer keeps of each event, never a second copy of the file.
  */
 export interface ScanHandlers {
-  /** one element of the events array, parsed; `offset` is where it starts in the file */
-  onEvent(value: unknown, offset: number, index: number): void;
-  /** an element that is not valid JSON: skipped */
+  /**
+   * One element of the events array, parsed: returns why it is skipped (the scanner then
+   * reports it to onBadEvent with where it starts in the file), or null.
+   */
+  onEvent(value: unknown, index: number): string | null;
+  /** an element that is not valid JSON, or that onEvent skipped */
   onBadEvent(offset: number, index: number, reason: string): void;
   /** a top-level key other than traceEvents, with its value (values over 64 KiB are not parsed) */
   onMetadata?(key: string, value: unknown): void;
@@ -100,6 +103,11 @@ export function scanTraceJson(
   const batchTo: number[] = [];
   let batchOffset = 0;
 
+  const deliver = (value: unknown, at: number, index: number): void => {
+    const reason = handlers.onEvent(value, index);
+    if (reason !== null) handlers.onBadEvent(at, index, reason);
+  };
+
   const emit = (text: string, at: number): void => {
     const index = events++;
     let value: unknown;
@@ -109,8 +117,38 @@ export function scanTraceJson(
       handlers.onBadEvent(at, index, `not JSON (${(error as Error).message})`);
       return;
     }
-    handlers.onEvent(value, at, index);
+    deliver(value, at, index);
   };
+
+  /**
+   * The fast path: the events of `chunk` from `from` (an event's first byte) to `end` (just
+   * after the last event that ends in the chunk, found by lastEventEnd) parsed by one
+   * JSON.parse, without walking their bytes here at all (the byte walk was a third of the
+   * reading time). The guess of `end` is safe: `[` + text + `]` parses only when the text is
+   * whole elements, so a guess inside a string or an inner object fails, and the chunk is then
+   * walked byte by byte as before. Returns whether it parsed.
+   */
+  const parseRun = (chunk: Uint8Array, from: number, end: number, chunkOffset: number): boolean => {
+    let values: unknown;
+    try {
+      values = JSON.parse(`[${decoder.decode(chunk.subarray(from, end))}]`);
+    } catch {
+      return false;
+    }
+    if (!Array.isArray(values)) return false;
+    // where each event starts, found only when one is skipped (its message names the byte)
+    let starts: number[] | null = null;
+    for (let k = 0; k < values.length; k++) {
+      const index = events++;
+      const reason = handlers.onEvent(values[k], index);
+      if (reason === null) continue;
+      starts ??= elementStarts(chunk, from, end);
+      handlers.onBadEvent(chunkOffset + starts[k], index, reason);
+    }
+    return true;
+  };
+  /** the chunk whose fast path was tried: once per chunk (a failed try costs one parse) */
+  let fastTried: Uint8Array | null = null;
 
   const flushBatch = (): void => {
     const count = batchFrom.length;
@@ -126,7 +164,7 @@ export function scanTraceJson(
     }
     for (let k = 0; k < count; k++) {
       const at = batchOffset + batchFrom[k];
-      if (values !== null) handlers.onEvent(values[k], at, events++);
+      if (values !== null) deliver(values[k], at, events++);
       else emit(decoder.decode(chunk.subarray(batchFrom[k], batchTo[k])), at);
     }
     batchFrom.length = 0;
@@ -284,6 +322,17 @@ export function scanTraceJson(
             i++;
             continue;
           }
+          if (b === OPEN_BRACE && fastTried !== chunk) {
+            fastTried = chunk;
+            const end = lastEventEnd(chunk, i);
+            if (end > i) {
+              flushBatch();
+              if (parseRun(chunk, i, end, offset)) {
+                i = end;
+                continue;
+              }
+            }
+          }
           break; // an event
       }
       // the start of a value: an event, a key or a metadata value. A closing byte here (a stray
@@ -346,4 +395,51 @@ export function scanTraceJson(
     );
   }
   return { bareArray, unclosedArray: mode === Mode.Array, events };
+}
+
+/**
+ * Just after the last `}` of `chunk` (past `from`) that is followed by `,` and `{`, blanks
+ * between: where an event ends and the next begins in a Kineto or Chrome writer's output; -1
+ * when there is none. A guess (the bytes may be inside a string): parseRun checks it.
+ */
+function lastEventEnd(chunk: Uint8Array, from: number): number {
+  let j = chunk.length;
+  while ((j = chunk.lastIndexOf(OPEN_BRACE, j - 1)) > from) {
+    let k = j - 1;
+    while (k > from && isSpace(chunk[k])) k--;
+    if (chunk[k] !== COMMA) continue;
+    k--;
+    while (k > from && isSpace(chunk[k])) k--;
+    if (chunk[k] === CLOSE_BRACE) return k + 1;
+  }
+  return -1;
+}
+
+/** Where each element of `chunk[from, end)` starts (whole elements, as parseRun found). */
+function elementStarts(chunk: Uint8Array, from: number, end: number): number[] {
+  const starts: number[] = [];
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let i = from; i < end; i++) {
+    const b = chunk[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (b === BACKSLASH) escaped = true;
+      else if (b === QUOTE) inString = false;
+      continue;
+    }
+    if (depth === 0 && b !== COMMA && !isSpace(b)) {
+      starts.push(i);
+      // a primitive element runs to the next comma
+      if (b !== OPEN_BRACE && b !== OPEN_BRACKET && b !== QUOTE) {
+        while (i + 1 < end && chunk[i + 1] !== COMMA && !isSpace(chunk[i + 1])) i++;
+        continue;
+      }
+    }
+    if (b === QUOTE) inString = true;
+    else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
+    else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) depth--;
+  }
+  return starts;
 }

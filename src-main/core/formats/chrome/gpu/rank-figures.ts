@@ -140,8 +140,11 @@ function kindTotals(kernels: readonly GpuEvent[]): Record<KernelKind, number> {
   return totals;
 }
 
+/** What kernelTotals reads of a kernel. */
+export type KernelTime = Pick<GpuEvent, 'name' | 'kind' | 'startUs' | 'endUs'>;
+
 /** Per kernel name: total time, count and mean, the most time first. */
-export function kernelTotals(kernels: readonly GpuEvent[]): KernelTotal[] {
+export function kernelTotals(kernels: readonly KernelTime[]): KernelTotal[] {
   const byName = new Map<string, KernelTotal>();
   for (const k of kernels) {
     let total = byName.get(k.name);

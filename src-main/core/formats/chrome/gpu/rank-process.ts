@@ -4,16 +4,11 @@ import type { RankEvents } from './rank-figures';
 /**
  * A rank's processes (Kineto writes the host process and one per GPU) as one process, so that
  * the Chrome rows make one row per rank: its CPU threads first, then its GPU streams, each a
- * lane group named for what it is. Span ids get the rank's prefix (several ranks share a
- * profile) and every launch points at its kernels' slices through the correlation id, as
- * Kineto's ac2g flows do (flows of the file bind too; a pair bound twice is linked once).
+ * lane group named for what it is. (Span ids carry the rank's prefix from the import: several
+ * ranks share a profile.) Every launch points at its kernels' slices through the correlation
+ * id, as Kineto's ac2g flows do (flows of the file bind too; a pair bound twice is linked once).
  */
-export function mergeRankProcesses(
-  trace: ChromeTrace,
-  events: RankEvents,
-  traceId: string,
-  spanPrefix: string,
-): void {
+export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, traceId: string): void {
   const gpuSlices = new Set(events.kernels.map((k) => k.slice));
   const merged: ChromeProcess = {
     pid: traceId,
@@ -32,10 +27,7 @@ export function mergeRankProcesses(
   const gpu: { thread: ChromeThread; stream: number }[] = [];
   for (const process of processes) {
     for (const [key, thread] of process.threads) {
-      for (const slice of thread.slices) {
-        slice.rowTraceId = traceId;
-        slice.spanId = spanPrefix + slice.spanId;
-      }
+      for (const slice of thread.slices) slice.rowTraceId = traceId;
       const isGpu = thread.slices.some((s) => gpuSlices.has(s));
       const stream = typeof thread.tid === 'number' ? thread.tid : Number(thread.tid);
       if (isGpu) {
@@ -49,10 +41,7 @@ export function mergeRankProcesses(
       merged.threads.set(`${String(process.pid)}/${key}`, thread);
     }
     for (const [key, track] of process.asyncTracks) {
-      for (const slice of track.slices) {
-        slice.rowTraceId = traceId;
-        slice.spanId = spanPrefix + slice.spanId;
-      }
+      for (const slice of track.slices) slice.rowTraceId = traceId;
       merged.asyncTracks.set(`${String(process.pid)}/${key}`, track);
     }
     merged.instants.push(...process.instants);
@@ -74,35 +63,13 @@ export function dedupeLinks(trace: ChromeTrace): void {
   for (const process of trace.processes.values()) {
     for (const thread of process.threads.values()) {
       for (const slice of thread.slices) {
-        if (slice.flowsFrom !== null && slice.flowsFrom.length > 1) {
-          slice.flowsFrom = [...new Set(slice.flowsFrom)];
-        }
+        const from = slice.flowsFrom;
+        if (from === null || from.length < 2) continue;
+        // nearly always a kernel's launch twice (correlation, then ac2g): no Set for that
+        if (from.length === 2) {
+          if (from[0] === from[1]) from.pop();
+        } else slice.flowsFrom = [...new Set(from)];
       }
     }
   }
-}
-
-/** Moves every time of a trace by `us` (baseTimeNanoseconds onto the epoch clock). */
-export function shiftTrace(trace: ChromeTrace, us: number): void {
-  if (us === 0) return;
-  for (const process of trace.processes.values()) {
-    for (const thread of process.threads.values()) {
-      for (const slice of thread.slices) {
-        slice.startUs += us;
-        if (slice.endUs !== null) slice.endUs += us;
-      }
-      for (const instant of thread.instants) instant.tsUs += us;
-    }
-    for (const track of process.asyncTracks.values()) {
-      for (const slice of track.slices) {
-        slice.startUs += us;
-        if (slice.endUs !== null) slice.endUs += us;
-      }
-      for (const instant of track.instants) instant.tsUs += us;
-    }
-    for (const instant of process.instants) instant.tsUs += us;
-  }
-  for (const instant of trace.globalInstants) instant.tsUs += us;
-  for (const step of trace.flowSteps) step.tsUs += us;
-  trace.lastUs += us;
 }

@@ -1,24 +1,24 @@
 import type { ByteSource } from '../../../bytes/byte-source';
 import { countOf } from '../../../model/count-of';
 import type { GpuProfile, GpuRank } from '../../../model/gpu-profile';
-import type { Row } from '../../../model/row';
+import type { PackedRow } from '../../../model/row';
 import { NO_SAMPLES } from '../../../model/sample-facts';
 import { nestByTime } from '../../../rows/nest-by-time';
 import { packBlocks } from '../../../rows/pack-blocks';
-import { packRows } from '../../../rows/packed-items';
+import { ItemPacker } from '../../../rows/packed-items';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../../format-descriptor';
 import { bindFlows } from '../bind-flows';
 import { buildChromeRows } from '../build-chrome-rows';
 import type { ChromeSlice } from '../chrome-trace';
 import { importTraceEvents } from '../import-trace-events';
 import { sumKernelTypeTimes } from '../gpu/hta-breakdown';
-import { dedupeLinks, mergeRankProcesses, shiftTrace } from '../gpu/rank-process';
+import { dedupeLinks, mergeRankProcesses } from '../gpu/rank-process';
 import {
   kernelTotals,
   rankEvents,
   rankFigures,
   withoutLastStep,
-  type GpuEvent,
+  type KernelTime,
 } from '../gpu/rank-figures';
 import { rankName } from '../gpu/rank-name';
 import { rankTraceSet } from '../gpu/rank-trace-set';
@@ -65,7 +65,10 @@ interface RankMetadata {
 }
 
 function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {
-  const ranks: { figures: GpuRank; rows: Row[]; kernels: GpuEvent[] }[] = [];
+  const ranks: { figures: GpuRank; rows: PackedRow[]; kernels: KernelTime[] }[] = [];
+  // one packer for every rank (their names and attrs shapes shared); each rank's items packed
+  // as they are made
+  const packer = new ItemPacker();
   const notes: string[] = [];
   const notices: string[] = [];
   let bytesBefore = 0;
@@ -83,6 +86,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
           phase: 'reading',
         }),
       shouldCancel: options.shouldCancel,
+      spanIdPrefix: `r${index}:`,
       onMetadata: (key, value) => {
         if (key === 'distributedInfo' && typeof value === 'object' && value !== null) {
           metadata.distributedRank = (value as Record<string, unknown>).rank;
@@ -117,8 +121,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
       clock: metadata.baseTimeNs === null ? 'own' : 'epoch',
       ...rankFigures(found, kept, offsetUs),
     };
-    mergeRankProcesses(trace, found, label, `r${index}:`);
-    shiftTrace(trace, offsetUs);
+    mergeRankProcesses(trace, found, label);
     const flows = bindFlows(trace);
     dedupeLinks(trace);
     spans += trace.counts.complete + trace.counts.beginEnd;
@@ -134,7 +137,11 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
         `${label}: ${countOf(trace.skipped.count, 'event')} skipped: ${trace.skipped.examples.join('; ')}`,
       );
     }
-    ranks.push({ figures, rows: buildChromeRows(trace, packBlocks), kernels: kept });
+    const rows = buildChromeRows(trace, packBlocks, packer, offsetUs);
+    // what the profile's kernel totals need of each kernel: its slice (and through it the
+    // rank's slices, their args and parents) is let go with the rank
+    const kernels = kept.map(({ name, kind, startUs, endUs }) => ({ name, kind, startUs, endUs }));
+    ranks.push({ figures, rows, kernels });
   }
   options.onStepEnd?.('read');
   ranks.sort(
@@ -160,7 +167,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
     notes,
   };
   return {
-    rows: packRows(rows),
+    rows,
     samples: NO_SAMPLES,
     perf: {},
     notices: [...notices, ...notes],
