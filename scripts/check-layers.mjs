@@ -196,6 +196,8 @@ export const RENDERER_VALUE_MODULES = {
     "a group's wall time over its median sample: the groups view's column and its sort",
   'src-main/core/model/sql-schema':
     "the SQL tables and columns: the Query view's completion (data)",
+  'src-main/core/model/straggler-sentence':
+    "the straggler sentence, one wording for the CLI and the perf view (a trace's rows: 'rows')",
   'src-main/core/model/json-text':
     "values as JSON with a dump's ints beyond 2^53 exact (JSON.stringify throws on them)",
   'src-main/core/model/group-extra-figures':

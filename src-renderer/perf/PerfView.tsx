@@ -159,9 +159,9 @@ export function PerfView({ file }: { file: FileSummary }) {
             className="link-button"
             onClick={() => pickRows(rollout.stragglers!.rowIds, 'stragglers')}
           >
-            {rollout.stragglers.sentence}
+            {words.stragglers(rollout.stragglers)}
           </button>
-          . What kept the rollout open: {keptOpenText(rollout.breakdownOwn.seconds)}.
+          . {words.keptOpen}: {keptOpenText(rollout.breakdownOwn.seconds)}.
         </p>
       )}
 

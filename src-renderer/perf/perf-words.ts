@@ -1,4 +1,10 @@
 import type { FormatCapabilities } from '../../src-main/core/model/file-format';
+import type { StragglerAttribution } from '../../src-main/core/model/rollout-figures';
+import {
+  ROW_NOUNS,
+  SAMPLE_NOUNS,
+  stragglerSentence,
+} from '../../src-main/core/model/straggler-sentence';
 
 export interface PerfWords {
   /** the count card's label: what the file's rows are */
@@ -11,6 +17,10 @@ export interface PerfWords {
   wall: string;
   /** show the requests card: the file counts requests (slime's perf keys, per-request series) */
   requests: boolean;
+  /** "What kept the rollout open" (a trace: the trace) */
+  keptOpen: string;
+  /** the straggler sentence in the file's words */
+  stragglers(figures: StragglerAttribution): string;
 }
 
 /**
@@ -25,5 +35,7 @@ export function perfWords(capabilities: FormatCapabilities, requests: number): P
     runningTitle: samples ? 'Samples running over time' : 'Rows running over time',
     wall: samples ? 'rollout wall time' : 'wall time',
     requests: requests > 0,
+    keptOpen: `What kept the ${samples ? 'rollout' : 'trace'} open`,
+    stragglers: (figures) => stragglerSentence(figures, samples ? SAMPLE_NOUNS : ROW_NOUNS),
   };
 }

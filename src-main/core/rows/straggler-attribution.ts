@@ -1,6 +1,7 @@
 import type { PackedRow } from '../model/row';
 import type { StragglerAttribution, TimeWindow } from '../model/rollout-figures';
 import { WorkEnds } from './sample-work';
+import { stragglerSentence } from '../model/straggler-sentence';
 
 /** The tail we name: the last tenth of the samples to finish (at least one). */
 const TAIL_SHARE = 0.1;
@@ -35,17 +36,13 @@ export function buildStragglerAttribution(
   const tailSec = Math.max(0, window.endSec - othersDone);
   const sampleShare = k / n;
   const wallShare = tailSec / window.durationSec;
-  const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
-  return {
+  const figures = {
     window,
     rowIds: byEnd.slice(byEnd.length - k).map((s) => s.rowId),
     sampleCount: k,
     sampleShare,
     tailSec,
     wallShare,
-    sentence:
-      `the last ${k} sample${k === 1 ? '' : 's'} (${pct(sampleShare)}) kept the rollout open for ` +
-      `${pct(wallShare)} of its ${window.kind === 'own' ? 'own ' : ''}wall time ` +
-      `(${tailSec.toFixed(1)} of ${window.durationSec.toFixed(1)} s)`,
   };
+  return { ...figures, sentence: stragglerSentence(figures) };
 }

@@ -6,6 +6,9 @@ import { SORT_KEYS } from '../../../src-main/core/api/sort-keys';
 import { sortOptions } from '../../../src-renderer/toolbar/sort-options';
 import { detailsHint } from '../../../src-renderer/details/details-hint';
 import { perfWords } from '../../../src-renderer/perf/perf-words';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { OTLP, SLIME, fixtureSource } from '../../support/fixtures';
+import { resolve } from 'node:path';
 
 // Menus, placeholders and perf labels offer only what a file has, asked of the registered
 // descriptors' own capabilities (issue 48: an OpenTelemetry file was offered reward sorts).
@@ -54,7 +57,26 @@ describe('perf labels', () => {
     for (const format of [otlpFormat, chromeTraceFormat]) {
       const words = perfWords(format.capabilities, 0);
       expect(words).toMatchObject({ rows: 'rows', wall: 'wall time', requests: false });
-      expect(Object.values(words).join(' ')).not.toMatch(/sample|rollout/i);
+      const texts = Object.values(words).filter((w) => typeof w === 'string');
+      expect(texts.join(' ')).not.toMatch(/sample|rollout/i);
     }
+  });
+
+  it("the straggler sentence: a dump's is core's own; a trace's speaks of rows", () => {
+    const dump = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_8.pt'))]).perf.rollout;
+    expect(perfWords(slimeFormat.capabilities, 64).stragglers(dump.stragglers!)).toBe(
+      dump.stragglers!.sentence,
+    );
+    const trace = openTraceFile([fixtureSource(resolve(OTLP, 'sglang_otel_trace.json'))]);
+    const figures = trace.perf.rollout.stragglers!;
+    const words = perfWords(trace.summary.capabilities, 0);
+    const sentence = words.stragglers(figures);
+    expect(figures.sentence).toMatch(/samples? .* kept the rollout open/);
+    expect(sentence).toBe(
+      figures.sentence
+        .replace(/samples?/, figures.sampleCount === 1 ? 'row' : 'rows')
+        .replace('rollout', 'trace'),
+    );
+    expect(`${sentence} ${words.keptOpen}`).not.toMatch(/sample|rollout/i);
   });
 });
