@@ -5,6 +5,10 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { writeTimelinePng } from '../../src-main/cli/timeline-png';
 
+// a 2x picture is drawn and encoded in the page: seconds on a busy machine; the menu's
+// data-state says when it is made
+const PICTURE_MADE = { timeout: 60_000 };
+
 // Pictures of views: the timeline's PNG is its own drawing again at 2x (compared with the app's
 // canvas on a 2x screen, and with the headless picture), a chart's SVG holds its axis labels.
 const SLIME = resolve(__dirname, '../fixtures/slime');
@@ -48,7 +52,7 @@ async function pick(page: Page, menu: Locator, item: string): Promise<Download> 
     page.waitForEvent('download'),
     menu.getByRole('menuitem', { name: item }).click(),
   ]);
-  await expect(menu).toHaveAttribute('data-state', 'done');
+  await expect(menu).toHaveAttribute('data-state', 'done', PICTURE_MADE);
   return download;
 }
 
@@ -217,7 +221,7 @@ test("a view's PNG is the view at 2x; Copy PNG and Ctrl+Alt+C put 2x pictures on
   const menu = page.getByTestId('timeline-picture');
   await menu.getByRole('button').first().click();
   await menu.getByRole('menuitem', { name: 'Copy PNG' }).click();
-  await expect(menu).toHaveAttribute('data-state', 'done');
+  await expect(menu).toHaveAttribute('data-state', 'done', PICTURE_MADE);
   const plot = JSON.parse(
     (await page.getByTestId('timeline').getAttribute('data-picture-plot'))!,
   ) as Plot;
@@ -244,7 +248,7 @@ test("a view's PNG is the view at 2x; Copy PNG and Ctrl+Alt+C put 2x pictures on
   const viewMenu = page.getByTestId('view-picture');
   await page.keyboard.press('Control+Alt+KeyC');
   await expect(viewMenu).toHaveAttribute('data-action', 'copy-png');
-  await expect(viewMenu).toHaveAttribute('data-state', 'done');
+  await expect(viewMenu).toHaveAttribute('data-state', 'done', PICTURE_MADE);
   const viaKey = await page.evaluate(async () => {
     const [item] = await navigator.clipboard.read();
     const bitmap = await createImageBitmap(await item.getType('image/png'));
