@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import type { GpuRank, IdleGap } from '../../src-main/core/model/gpu-profile';
 import { useViewStore } from '../state/view-store';
@@ -6,7 +6,7 @@ import { fitWindow } from '../timeline/time-window';
 import { KIND_COLOURS, formatPct, formatUs } from './kind-colours';
 import { UtilisationStrip } from './UtilisationStrip';
 import './gpu-profile.css';
-import { PictureMenu } from '../picture/PictureMenu';
+import { ViewPicture } from '../picture/ViewPicture';
 
 /**
  * A GPU profile's figures (HTA's): the ranks side by side (temporal breakdown, overlap,
@@ -14,7 +14,6 @@ import { PictureMenu } from '../picture/PictureMenu';
  * gaps; a gap's button shows it on the timeline.
  */
 export function GpuProfileView({ file }: { file: FileSummary }) {
-  const pictureRoot = useRef<HTMLDivElement>(null);
   const profile = file.gpuProfile;
   const [picked, setPicked] = useState(0);
   const setView = useViewStore((s) => s.setView);
@@ -29,18 +28,11 @@ export function GpuProfileView({ file }: { file: FileSummary }) {
     setView('timeline');
   };
   return (
-    <div
-      className="perf-panel gpu-profile picture-host"
-      data-testid="gpu-profile"
-      ref={pictureRoot}
+    <ViewPicture
+      name={`${file.name}-gpu-profile`}
+      className="perf-panel gpu-profile"
+      testId="gpu-profile"
     >
-      <PictureMenu
-        name={`${file.name}-gpu-profile`}
-        target={pictureRoot}
-        command
-        corner="view"
-        testId="view-picture"
-      />
       <h3>
         Ranks <span className="muted">HTA's temporal breakdown of each rank's kernel time</span>
       </h3>
@@ -166,7 +158,7 @@ export function GpuProfileView({ file }: { file: FileSummary }) {
           ))}
         </ul>
       )}
-    </div>
+    </ViewPicture>
   );
 }
 

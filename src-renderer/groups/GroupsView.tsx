@@ -22,7 +22,7 @@ import { useFileSampleFigures } from '../run/file-sample-figures';
 import type { RunSampleFigures } from '../../src-main/core/model/run-extra';
 import { EXTRA_COLUMNS, GroupExtraCells } from './GroupExtraCells';
 import './groups.css';
-import { PictureMenu } from '../picture/PictureMenu';
+import { ViewPicture } from '../picture/ViewPicture';
 
 /**
  * GRPO groups, one line each: the group's samples as a band over this rollout's own window with
@@ -32,7 +32,6 @@ import { PictureMenu } from '../picture/PictureMenu';
  * A rollout of an open run with a train dump or request metrics gets their columns too.
  */
 export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary }) {
-  const pictureRoot = useRef<HTMLDivElement>(null);
   // the rollout's window from the perf digest (usually fetched already), the groups page by page
   const { perf } = usePerf(file.fileId, file.streaming);
   // the file's rows so far and whether whole: its groups are asked again when this changes
@@ -79,14 +78,7 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
   const groups = page.groups;
 
   return (
-    <div className="groups-view picture-host" data-testid="groups-view" ref={pictureRoot}>
-      <PictureMenu
-        name={`${file.name}-groups`}
-        target={pictureRoot}
-        command
-        corner="view"
-        testId="view-picture"
-      />
+    <ViewPicture name={`${file.name}-groups`} className="groups-view" testId="groups-view">
       <FilterScopeNote file={file} what="These groups" />
       <p className="groups-summary">
         {page.total} groups · <strong>{page.zeroVariance}</strong> with zero reward variance (no
@@ -181,7 +173,7 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
           </button>
         )}
       </p>
-    </div>
+    </ViewPicture>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { FileSummary } from '../../src-main/core/api/trace-api';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
 import { usePerf } from '../host/data-hooks';
@@ -14,7 +14,7 @@ import { keptOpenText } from './kept-open';
 import { perfWords } from './perf-words';
 import { FilterScopeNote } from '../toolbar/FilterScopeNote';
 import './perf.css';
-import { PictureMenu } from '../picture/PictureMenu';
+import { ViewPicture } from '../picture/ViewPicture';
 
 /** Span names whose duration distributions get a chart (the rest are in the table). */
 const DURATION_CHARTS = 8;
@@ -24,7 +24,6 @@ const DURATION_CHARTS = 8;
  * tail, per-request histograms (click a bin to see those samples), durations per span name.
  */
 export function PerfView({ file }: { file: FileSummary }) {
-  const pictureRoot = useRef<HTMLDivElement>(null);
   const { perf, error } = usePerf(file.fileId, file.streaming);
   const patchFilter = useViewStore((s) => s.patchFilter);
   const setView = useViewStore((s) => s.setView);
@@ -87,14 +86,7 @@ export function PerfView({ file }: { file: FileSummary }) {
   const words = perfWords(file.capabilities, requests);
 
   return (
-    <div className="perf-panel picture-host" data-testid="perf-view" ref={pictureRoot}>
-      <PictureMenu
-        name={`${file.name}-perf`}
-        target={pictureRoot}
-        command
-        corner="view"
-        testId="view-picture"
-      />
+    <ViewPicture name={`${file.name}-perf`} className="perf-panel" testId="perf-view">
       {pickError && (
         <div className="error-banner" data-testid="perf-pick-error">
           Cannot show the bin's samples: {pickError}
@@ -314,7 +306,7 @@ export function PerfView({ file }: { file: FileSummary }) {
           </div>
         </section>
       )}
-    </div>
+    </ViewPicture>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { TraceHost } from '../host/trace-host';
 import { useHost } from '../host/host-context';
 import type { TrendPoint } from '../../src-main/core/model/trend';
@@ -9,14 +9,13 @@ import { TrendChart } from './TrendChart';
 import { DEFAULT_METRICS, availableMetrics, metricLabel } from './trend-metrics';
 import { baseName } from './open-trends';
 import './trends.css';
-import { PictureMenu } from '../picture/PictureMenu';
+import { ViewPicture } from '../picture/ViewPicture';
 
 /**
  * A run's rollouts as trends: the user picks figures; each is a chart with one dot per dump;
  * a click opens that rollout, two picked ones compare side by side.
  */
 export function TrendsView({ set }: { set: TrendSet }) {
-  const pictureRoot = useRef<HTMLDivElement>(null);
   const host = useHost();
   const points = useMemo(() => set.result?.points ?? [], [set.result]);
   const groups = useMemo(() => availableMetrics(points), [points]);
@@ -60,14 +59,7 @@ export function TrendsView({ set }: { set: TrendSet }) {
   const result = set.result;
   const rollouts = points.filter((p) => p.series === 'rollout').length;
   return (
-    <div className="trends-view picture-host" data-testid="trends-view" ref={pictureRoot}>
-      <PictureMenu
-        name={`${set.title}-trends`}
-        target={pictureRoot}
-        command
-        corner="view"
-        testId="view-picture"
-      />
+    <ViewPicture name={`${set.title}-trends`} className="trends-view" testId="trends-view">
       <header className="trends-header">
         <h2>{set.title}</h2>
         <span className="muted" data-testid="trends-counts">
@@ -155,7 +147,7 @@ export function TrendsView({ set }: { set: TrendSet }) {
           {selected.length === 0 && <p className="muted">Pick figures on the left.</p>}
         </section>
       </div>
-    </div>
+    </ViewPicture>
   );
 }
 

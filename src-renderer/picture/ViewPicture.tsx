@@ -1,0 +1,28 @@
+import { useRef, type ReactNode } from 'react';
+import { PictureMenu } from './PictureMenu';
+
+/**
+ * A view with its Picture menu floated in its top-right corner: the view's root element, which
+ * the picture is of, and the menu that also answers Copy Picture (Ctrl/Cmd+Alt+C). Each view
+ * passes only what differs: its picture's name, its class and its test id.
+ */
+export function ViewPicture({
+  name,
+  className,
+  testId,
+  children,
+}: {
+  /** the picture's file name, without extension */
+  name: string;
+  className: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  const root = useRef<HTMLDivElement>(null);
+  return (
+    <div className={`${className} picture-host`} data-testid={testId} ref={root}>
+      <PictureMenu name={name} target={root} command corner="view" testId="view-picture" />
+      {children}
+    </div>
+  );
+}
