@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useCommand } from '../host/host-context';
-import { elementPng, pageBackground } from './element-picture';
+import { elementPng, shownBackground } from './element-picture';
 import { copyPng, pictureFileName, saveBlob } from './picture-output';
 import { svgPicture } from './svg-picture';
 import './picture.css';
@@ -42,13 +42,13 @@ export function PictureMenu(props: {
       if (action === 'save-svg') {
         const element = target?.current?.querySelector('svg');
         if (!svg || !element) throw new Error('this view has no SVG chart');
-        const text = svgPicture(element, pageBackground());
+        const text = svgPicture(element, shownBackground(element));
         saveBlob(new Blob([text], { type: 'image/svg+xml' }), pictureFileName(name, 'svg'));
       } else {
         const blob = png
           ? await png()
           : target?.current
-            ? await elementPng(target.current, pageBackground())
+            ? await elementPng(target.current, shownBackground(target.current))
             : null;
         if (!blob) throw new Error('nothing to picture');
         if (action === 'copy-png') await copyPng(blob);

@@ -4,6 +4,7 @@ import { useHost } from '../host/host-context';
 import { useFilesStore } from '../state/files-store';
 import { useViewStore } from '../state/view-store';
 import { copyToClipboard } from '../widgets/CopyButton';
+import { PictureMenu } from '../picture/PictureMenu';
 import { EXAMPLE_QUERIES } from './example-queries';
 import { ResultTable, type ResultPages } from './ResultTable';
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor';
@@ -23,6 +24,7 @@ type Ok = Extract<SqlAnswer, { columns: unknown }>;
 export function QueryPanel({
   fileIds,
   onOpenSample,
+  picture,
 }: {
   /** the files queried together: `file` k in the tables is fileIds[k] */
   fileIds: string[];
@@ -31,9 +33,15 @@ export function QueryPanel({
    * timeline, with "Show these samples" filtering it
    */
   onOpenSample?: (file: number, rowId: number) => void;
+  /**
+   * the result table's picture name: a Picture menu beside the result's buttons (PNG of the
+   * table as shown; a table has no SVG). Without it the panel's host pictures it, if at all.
+   */
+  picture?: string;
 }) {
   const host = useHost();
   const editor = useRef<SqlEditorHandle | null>(null);
+  const table = useRef<HTMLDivElement>(null);
   const text = useRef(EXAMPLE_QUERIES[0].sql);
   const [running, setRunning] = useState<string | null>(null);
   const [answer, setAnswer] = useState<SqlAnswer | null>(null);
@@ -200,6 +208,9 @@ export function QueryPanel({
             <button type="button" className="button small" onClick={() => void copy('tsv')}>
               Copy TSV
             </button>
+            {picture && (
+              <PictureMenu name={picture} target={table} command testId="query-picture" />
+            )}
             {link && <span className="muted">Click a row to open its sample</span>}
           </>
         )}
@@ -219,7 +230,9 @@ export function QueryPanel({
           )}
         </div>
       )}
-      {resultPages && <ResultTable pages={resultPages} onRowClick={link ? openSample : null} />}
+      {resultPages && (
+        <ResultTable pages={resultPages} onRowClick={link ? openSample : null} boxRef={table} />
+      )}
     </div>
   );
 }

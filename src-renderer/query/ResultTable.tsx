@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { SqlCell, SqlResultColumn } from '../../src-main/core/api/trace-api';
 
 const ROW_PX = 24;
@@ -19,12 +19,16 @@ export interface ResultPages {
 export function ResultTable({
   pages,
   onRowClick,
+  boxRef,
 }: {
   pages: ResultPages;
   /** a row that links to its sample (a click selects it) */
   onRowClick: ((row: SqlCell[]) => void) | null;
+  /** the scrolling box, for whoever pictures the table as shown */
+  boxRef?: RefObject<HTMLDivElement | null>;
 }) {
-  const box = useRef<HTMLDivElement>(null);
+  const ownBox = useRef<HTMLDivElement>(null);
+  const box = boxRef ?? ownBox;
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
   useEffect(() => {
@@ -33,7 +37,7 @@ export function ResultTable({
     const observer = new ResizeObserver(() => setHeight(el.clientHeight));
     observer.observe(el);
     return () => observer.disconnect();
-  }, []);
+  }, [box]);
   const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - 10);
   const last = Math.min(pages.rowCount, Math.ceil((scrollTop + height) / ROW_PX) + 10);
   const shown: { at: number; row: SqlCell[] | undefined }[] = [];

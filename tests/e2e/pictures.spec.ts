@@ -256,3 +256,82 @@ test("a view's PNG is the view at 2x; Copy PNG and Ctrl+Alt+C put 2x pictures on
   });
   expect(viaKey).toEqual([png.width, png.height]);
 });
+
+test("the Query result's PNG is the table as shown at 2x, scrolled rows included", async ({
+  page,
+}) => {
+  await open(page, 'rollout_small.pt');
+  await page.getByTestId('view-query').click();
+  const input = page.getByTestId('sql-input');
+  await input.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await input.pressSequentially(
+    'SELECT row, item, name, round(duration_sec, 3) AS sec FROM spans ORDER BY row, item',
+  );
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('sql-status')).toContainText('89 rows', PICTURE_MADE);
+  const table = page.getByTestId('sql-result');
+  // what the screen shows of the table: its box without the scroll bars the picture leaves out
+  const shown = async (): Promise<PNG> => {
+    await page.mouse.move(0, 0);
+    return PNG.sync.read(await table.screenshot());
+  };
+  const inside = await table.evaluate((el) => [
+    el.clientLeft + el.clientWidth,
+    el.clientTop + el.clientHeight,
+  ]);
+  const size: [number, number] = [inside[0] * 2, inside[1] * 2];
+  const top = await shown();
+  // scrolled past the first rows: a virtualized table has only the rows in view in the page
+  await table.evaluate((el) => (el.scrollTop = 24 * 40));
+  await expect(page.locator('[data-testid="sql-row"][data-row="40"]')).toBeInViewport();
+  await expect(page.locator('[data-testid="sql-row"][data-row="0"]')).toHaveCount(0);
+  const scrolled = await shown();
+  const picture = await readPng(await pick(page, page.getByTestId('query-picture'), 'Save PNG…'));
+  const box = (await table.boundingBox())!;
+  expect([picture.width, picture.height]).toEqual([
+    Math.round(box.width * 2),
+    Math.round(box.height * 2),
+  ]);
+  expect(drawnShare(picture, [0, 0], size)).toBeGreaterThan(0.05);
+  // the page draws the copy's text itself (html-to-image sets fonts 0.1 px smaller), so glyphs
+  // differ pixel by pixel: compared as 16x16 blocks' mean levels, the scrolled view's 0.3% of
+  // blocks differed, the table's top 4.7%
+  const near = blocksDiffering(picture, scrolled, size);
+  const far = blocksDiffering(picture, top, size);
+  expect(near).toBeLessThan(0.01);
+  expect(far).toBeGreaterThan(Math.max(near * 5, 0.02));
+});
+
+/**
+ * The share of 16x16 blocks of `a`'s region at (0, 0), `w` x `h` device pixels, whose mean grey
+ * level differs by more than 10 (of 255) from `b`'s, `b` moved up by 0-3 device pixels to line
+ * up (an element's screenshot starts at a whole CSS pixel, the picture where the element does):
+ * the least of those.
+ */
+function blocksDiffering(a: PNG, b: PNG, [w, h]: [number, number]): number {
+  const BLOCK = 16;
+  const grey = (png: PNG, x: number, y: number) => {
+    const i = (y * png.width + x) * 4;
+    return (png.data[i] + png.data[i + 1] + png.data[i + 2]) / 3;
+  };
+  const rows = Math.floor((h - 3) / BLOCK);
+  const columns = Math.floor(w / BLOCK);
+  let least = 1;
+  for (let dy = 0; dy <= 3; dy++) {
+    let count = 0;
+    for (let by = 0; by < rows; by++) {
+      for (let bx = 0; bx < columns; bx++) {
+        let sum = 0;
+        for (let y = by * BLOCK; y < (by + 1) * BLOCK; y++)
+          for (let x = bx * BLOCK; x < (bx + 1) * BLOCK; x++)
+            sum += grey(a, x, y) - grey(b, x, y + dy);
+        if (Math.abs(sum / (BLOCK * BLOCK)) > 10) count++;
+      }
+    }
+    least = Math.min(least, count / (rows * columns));
+  }
+  return least;
+}
