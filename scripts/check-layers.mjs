@@ -204,6 +204,8 @@ export const RENDERER_VALUE_MODULES = {
     "a group's train and server figures over its samples: the groups view's columns in a run",
   'src-main/core/model/run-file-index':
     "which of a run's files a file is (by id, or its path): the groups view's run figures",
+  'src-main/core/model/reward-value':
+    "a reward as one number: a shared report's reward filter, as the store ranges it",
   'src-main/core/model/count-of':
     'a count with its noun ("1 file", "2 files"), worded as main words it',
 };

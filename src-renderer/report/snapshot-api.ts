@@ -1,13 +1,13 @@
 /**
  * TraceApi answered from a report's snapshot (issue 47: "a report is the app, frozen"): the
  * renderer's own views ask what they always ask and get what the service answered when the
- * report was made. What a snapshot cannot answer (opening files, SQL, token values, a text
- * search) fails with a coded error the views show like any other.
+ * report was made; the toolbar's search and filters are answered from the snapshot's rows
+ * (snapshot-filter.ts). What a snapshot cannot answer (opening files, SQL, token values) fails
+ * with a coded error, told to `onRefused` too: the page offers no control that asks it.
  */
 import type {
   FileError,
   OpenResult,
-  RowFilter,
   RowOrder,
   RowQuery,
   RowView,
@@ -23,6 +23,7 @@ import {
   type FileSnapshot,
   type ReportSnapshot,
 } from '../../src-main/core/api/report-snapshot';
+import { rowFilter, rowSearchText } from './snapshot-filter';
 
 /** What a report cannot do: said with a code, as the service says its errors. */
 export class NotInReportError extends Error {
@@ -34,16 +35,23 @@ export class NotInReportError extends Error {
 export function snapshotApi(
   snapshot: ReportSnapshot,
   details: (file: number) => FileDetails,
+  /** each refusal, as it is made (the page counts them: no control it shows may cause one) */
+  onRefused: (error: NotInReportError) => void = () => {},
 ): TraceApi {
+  const refused = (what: string) => {
+    const error = new NotInReportError(what);
+    onRefused(error);
+    return error;
+  };
   const files = new Map(
-    snapshot.files.map((f, i) => [f.summary.fileId, indexFile(f, () => details(i))]),
+    snapshot.files.map((f, i) => [f.summary.fileId, indexFile(f, () => details(i), refused)]),
   );
   const file = (fileId: string) => {
     const found = files.get(fileId);
     if (!found) throw new Error(`no file ${fileId} in this report`);
     return found;
   };
-  const refuse = (what: string) => () => Promise.reject(new NotInReportError(what));
+  const refuse = (what: string) => () => Promise.reject(refused(what));
   const readOnly = async (): Promise<OpenResult> => ({
     ok: false,
     error: {
@@ -92,7 +100,7 @@ export function snapshotApi(
     getPerfGroups: async (fileId, query) => {
       const { groups } = file(fileId).snapshot;
       const order = groups?.orders[groupOrderKey(query.sort, query.filter)];
-      if (!groups || !order) throw new NotInReportError('the groups view');
+      if (!groups || !order) throw refused('the groups view');
       let zeroVariance = 0;
       for (const g of groups.all) if (g.zeroVariance) zeroVariance++;
       const page = Array.from(order.subarray(query.offset, query.offset + query.limit));
@@ -106,31 +114,38 @@ export function snapshotApi(
     },
     comparePerfDistribution: async (a, b, distribution) => {
       const bins = compare?.distributions[distributionKey(a, b, distribution)];
-      if (!bins) throw new NotInReportError('this distribution');
+      if (!bins) throw refused('this distribution');
       return bins;
     },
     compare: async (a, b) => {
       const result = compare?.results[compareKey(a, b)];
-      if (!result) throw new NotInReportError('this compare');
+      if (!result) throw refused('this compare');
       return result;
     },
     exportTrace: refuse('export'),
     exportReport: refuse('sharing again'),
-    runSql: async (request) => ({
-      queryId: request.queryId,
-      error: {
-        message: 'SQL is not available in a shared report',
-        position: null,
-        interrupted: false,
-      },
-    }),
+    runSql: async (request) => {
+      onRefused(new NotInReportError('SQL'));
+      return {
+        queryId: request.queryId,
+        error: {
+          message: 'SQL is not available in a shared report',
+          position: null,
+          interrupted: false,
+        },
+      };
+    },
     getSqlRows: refuse('SQL'),
     cancelSql: async () => {},
   };
 }
 
 /** One file's snapshot with its rows found by id. */
-function indexFile(snapshot: FileSnapshot, details: () => FileDetails) {
+function indexFile(
+  snapshot: FileSnapshot,
+  details: () => FileDetails,
+  refused: (what: string) => NotInReportError,
+) {
   const positions = new Map<number, number>();
   snapshot.rows.forEach((row, i) => positions.set(row.rowId, i));
   const position = (rowId: number) => {
@@ -138,11 +153,15 @@ function indexFile(snapshot: FileSnapshot, details: () => FileDetails) {
     if (at === undefined) throw new Error(`no row ${rowId}`);
     return at;
   };
-  return {
+  let texts: string[] | null = null;
+  const file = {
     snapshot,
     details,
     position,
     row: (rowId: number): RowView => snapshot.rows[position(rowId)],
+    /** made on the first search: it reads the span details, most of the report's bytes */
+    searchTexts: () =>
+      (texts ??= snapshot.rows.map((row, i) => rowSearchText(row, details().spans[i]))),
     span(rowId: number, index: number): SpanDetails {
       const at = position(rowId);
       const item = snapshot.rows[at].items.findIndex((it) => it.index === index);
@@ -152,49 +171,15 @@ function indexFile(snapshot: FileSnapshot, details: () => FileDetails) {
     },
     query(query: RowQuery): RowOrder {
       const order = (query.descending ? snapshot.descending : snapshot.orders)[query.sort];
-      if (!order) throw new NotInReportError(`the ${query.sort} order`);
-      let ids = Array.from(order);
-      const keep = kept(snapshot, query.filter);
-      if (keep) ids = ids.filter((id) => keep(id));
+      if (!order) throw refused(`the ${query.sort} order`);
+      const keep = rowFilter(file, query.filter);
+      const ids = keep ? order.filter((id) => keep(id)) : order.slice();
       return {
-        rowIds: Int32Array.from(ids),
+        rowIds: ids,
         total: snapshot.rows.length,
         storeVersion: snapshot.facts.storeVersion,
       };
     },
   };
-}
-
-/**
- * The filter as a test on row ids, from the rows the snapshot kept per status, source and
- * attempt (the store's own answers); null when nothing is filtered. A filter the snapshot holds
- * no answer for (text search, a span name, a reward range) is refused, never guessed.
- */
-function kept(
-  snapshot: FileSnapshot,
-  filter: RowFilter | undefined,
-): ((id: number) => boolean) | null {
-  if (!filter) return null;
-  if (
-    filter.text ||
-    filter.spanName ||
-    filter.rewardMin !== undefined ||
-    filter.rewardMax !== undefined
-  )
-    throw new NotInReportError('searching and filtering by span name or reward');
-  const tests: ((id: number) => boolean)[] = [];
-  const anyOf = (lists: Record<string, Int32Array>, values: (string | number)[] | undefined) => {
-    if (!values || values.length === 0) return;
-    const ids = new Set<number>();
-    for (const v of values) for (const id of lists[String(v)] ?? []) ids.add(id);
-    tests.push((id) => ids.has(id));
-  };
-  anyOf(snapshot.filterRows.statuses, filter.statuses);
-  anyOf(snapshot.filterRows.sources, filter.sources);
-  anyOf(snapshot.filterRows.attempts, filter.attempts);
-  if (filter.rowIds) {
-    const ids = new Set(filter.rowIds);
-    tests.push((id) => ids.has(id));
-  }
-  return tests.length === 0 ? null : (id) => tests.every((t) => t(id));
+  return file;
 }

@@ -1,0 +1,115 @@
+/**
+ * The toolbar's filter answered in a report's page, from the rows the snapshot carries: the
+ * store's lists for status, source and attempt (its own answers, kept when the report was made);
+ * span names, reward ranges and the search box from the rows and span details themselves, with
+ * the store's rules (core/store/query-rows.ts, search-text.ts), so a report finds what the app
+ * found. A report made without content searches what it kept: a prompt left out is not found.
+ */
+import type { RowFilter, RowView, SpanDetails } from '../../src-main/core/api/trace-api';
+import type { AttrValue } from '../../src-main/core/model/row';
+import type { FileSnapshot } from '../../src-main/core/api/report-snapshot';
+import { rewardValue } from '../../src-main/core/model/reward-value';
+
+/** A file of the report as the filter reads it: its snapshot, rows found by id, its texts. */
+export interface FilteredFile {
+  snapshot: FileSnapshot;
+  row(rowId: number): RowView;
+  /** per row (in `snapshot.rows` order), its search text; made on the first search */
+  searchTexts(): string[];
+  position(rowId: number): number;
+}
+
+/** The filter as a test on row ids; null when nothing is filtered. */
+export function rowFilter(
+  file: FilteredFile,
+  filter: RowFilter | undefined,
+): ((id: number) => boolean) | null {
+  if (!filter) return null;
+  const { snapshot } = file;
+  const tests: ((id: number) => boolean)[] = [];
+  const anyOf = (lists: Record<string, Int32Array>, values: (string | number)[] | undefined) => {
+    if (!values || values.length === 0) return;
+    const ids = new Set<number>();
+    for (const v of values) for (const id of lists[String(v)] ?? []) ids.add(id);
+    tests.push((id) => ids.has(id));
+  };
+  anyOf(snapshot.filterRows.statuses, filter.statuses);
+  anyOf(snapshot.filterRows.sources, filter.sources);
+  anyOf(snapshot.filterRows.attempts, filter.attempts);
+  if (filter.rowIds) {
+    const ids = new Set(filter.rowIds);
+    tests.push((id) => ids.has(id));
+  }
+  if (filter.spanName) {
+    const ids = rowsWithSpanName(snapshot.rows, filter.spanName);
+    tests.push((id) => ids.has(id));
+  }
+  const { rewardMin: min, rewardMax: max } = filter;
+  if (min !== undefined || max !== undefined) {
+    // a row without a reward (NaN) is in no range, as in the store
+    tests.push((id) => {
+      const reward = rewardValue(file.row(id).reward) ?? NaN;
+      return (min === undefined || reward >= min) && (max === undefined || reward <= max);
+    });
+  }
+  const text = filter.text?.trim().toLowerCase() ?? '';
+  if (text) {
+    const texts = file.searchTexts();
+    tests.push((id) => texts[file.position(id)].includes(text));
+  }
+  return tests.length === 0 ? null : (id) => tests.every((t) => t(id));
+}
+
+/**
+ * Rows with a span or event of this name; a name no item has that holds `*` is a pattern (the
+ * span-name menu's `decode Req *`), each `*` standing for any non-empty text.
+ */
+export function rowsWithSpanName(rows: RowView[], name: string): Set<number> {
+  const exact = new Set<number>();
+  for (const row of rows) if (row.items.some((item) => item.name === name)) exact.add(row.rowId);
+  if (exact.size > 0 || !name.includes('*')) return exact;
+  const pattern = new RegExp(
+    `^${name
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.+')}$`,
+  );
+  const matched = new Set<number>();
+  for (const row of rows)
+    if (row.items.some((item) => pattern.test(item.name))) matched.add(row.rowId);
+  return matched;
+}
+
+/** Between a row text's parts: no search box input holds it, so no match runs across parts. */
+const SEP = '\u0001';
+
+/**
+ * A row's search text, lowercase, with the parts the store's has (search-text.ts): the sample
+ * index (also as `#index`), source, status, label, trace id, each span's attributes as
+ * `key=value` pairs and the item names. Events' attributes are not in a snapshot's details:
+ * their names are searched, their attributes not.
+ */
+export function rowSearchText(row: RowView, spans: readonly (SpanDetails | null)[]): string {
+  const index = flat(row.sampleIndex);
+  const parts = [`#${index}`, index, row.source ?? '', row.status ?? '', flat(row.label)];
+  parts.push(row.traceId ?? '');
+  for (const span of spans) {
+    if (!span) continue;
+    for (const attrs of [span.startAttrs, span.endAttrs, span.otel ?? {}]) {
+      const pairs = Object.entries(attrs).map(([key, value]) => `${key}=${flat(value)}`);
+      if (pairs.length > 0) parts.push(pairs.join(' '));
+    }
+  }
+  parts.push(...new Set(row.items.map((item) => item.name)));
+  return parts.join(SEP).toLowerCase();
+}
+
+/** A value as search text: list items and `key=value` pairs, space-separated. */
+function flat(value: AttrValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return value.map(flat).join(' ');
+  return Object.entries(value)
+    .map(([key, v]) => `${key}=${flat(v)}`)
+    .join(' ');
+}
