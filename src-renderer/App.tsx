@@ -55,10 +55,12 @@ export function App() {
       const store = useFilesStore.getState();
       switch (command) {
         case 'open':
+          // a shared report opens no other file (its Open… button is hidden too)
+          if (host.kind === 'report') return;
           document.querySelector<HTMLInputElement>('[data-testid="file-input"]')?.click();
           return;
         case 'close-tab':
-          if (store.activeFileId) {
+          if (store.activeFileId && host.kind !== 'report') {
             void host.api.close(store.activeFileId);
             store.removeFile(store.activeFileId);
           }
@@ -185,7 +187,9 @@ export function App() {
           )}
         </main>
       </div>
-      {showShortcuts && <ShortcutsDialog onClose={() => setShowShortcuts(false)} />}
+      {showShortcuts && (
+        <ShortcutsDialog onClose={() => setShowShortcuts(false)} opens={host.kind !== 'report'} />
+      )}
     </DropZone>
   );
 }

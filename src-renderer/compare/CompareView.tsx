@@ -119,7 +119,8 @@ export function CompareView({
           ⇄ Swap
         </button>
         <nav className="compare-tabs" role="tablist">
-          {TABS.map(([id, label]) => (
+          {/* a shared report has no SQL engine: its compare offers no Query tab */}
+          {TABS.filter(([id]) => id !== 'query' || host.kind !== 'report').map(([id, label]) => (
             <button
               key={id}
               type="button"

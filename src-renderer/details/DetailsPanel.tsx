@@ -8,6 +8,7 @@ import type {
   SpanDetails,
 } from '../../src-main/core/api/trace-api';
 import { useSpanDetails } from '../host/data-hooks';
+import { useHost } from '../host/host-context';
 import { formatExactClock } from '../timeline/time-format';
 import { useViewStore } from '../state/view-store';
 import { AttrTable } from './AttrTable';
@@ -30,6 +31,7 @@ import './details.css';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
 export function DetailsPanel({ file }: { file: FileSummary }) {
+  const host = useHost();
   const selection = useViewStore((s) => s.selection);
   const select = useViewStore((s) => s.select);
   const mine = selection && selection.fileId === file.fileId ? selection : null;
@@ -60,7 +62,7 @@ export function DetailsPanel({ file }: { file: FileSummary }) {
     >
       {!mine && (
         <div className="details-empty muted" data-testid="details-empty">
-          {detailsHint(file.capabilities)}
+          {detailsHint(file.capabilities, host.contentLeftOut)}
         </div>
       )}
       {mine && (
@@ -305,6 +307,9 @@ function SampleSection({
     tensors.map((t) => t.path),
   );
   const response = f.response;
+  // a shared report without content holds a note where the prompt and response were: nothing
+  // to copy, and its length is not the response's
+  const leftOut = useHost().contentLeftOut === true;
   return (
     <section className="details-section" data-testid="sample-details" data-row-id={sample.rowId}>
       <h3 className="details-title">
@@ -337,15 +342,15 @@ function SampleSection({
       <TokenFields file={file} rowId={sample.rowId} fields={f} />
       <h4>
         Prompt
-        <CopyButton text={() => textOf(f.prompt)} title="Copy the prompt" />
+        {!leftOut && <CopyButton text={() => textOf(f.prompt)} title="Copy the prompt" />}
       </h4>
       <ChatMessages value={f.prompt} />
       <h4>
         Response
-        {typeof response === 'string' && (
+        {typeof response === 'string' && !leftOut && (
           <span className="muted attr-count">{response.length} chars</span>
         )}
-        <CopyButton text={() => textOf(response)} title="Copy the response" />
+        {!leftOut && <CopyButton text={() => textOf(response)} title="Copy the response" />}
       </h4>
       {response === null || response === undefined || response === '' ? (
         <div className="muted" data-testid="sample-response">

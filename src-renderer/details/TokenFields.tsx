@@ -131,7 +131,12 @@ function LoadableValues({
       </th>
       <td>
         {children}{' '}
-        {value === undefined ? (
+        {value === undefined && host.kind === 'report' ? (
+          // a shared report carries lengths, not the values: main re-reads those from the file
+          <span className="muted" data-testid={`no-values-${field}`}>
+            values not in this report
+          </span>
+        ) : value === undefined ? (
           <button
             type="button"
             className="button small"

@@ -9,10 +9,13 @@ export function DropZone({ children }: { children: ReactNode }) {
   const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
+    // a shared report opens no other file: a drop there is taken (the browser would leave the
+    // report for the dropped file) and nothing is offered
+    const frozen = host.kind === 'report';
     let depth = 0;
     const hasFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
     const onEnter = (event: DragEvent) => {
-      if (!hasFiles(event)) return;
+      if (!hasFiles(event) || frozen) return;
       depth += 1;
       setDragging(true);
     };
@@ -27,6 +30,7 @@ export function DropZone({ children }: { children: ReactNode }) {
       event.preventDefault();
       depth = 0;
       setDragging(false);
+      if (frozen) return;
       const files = Array.from(event.dataTransfer?.files ?? []);
       // Two files dropped at once are two rollouts to compare.
       if (files.length > 0) {

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import { GLOSSARY } from './glossary';
 
+const OPEN_KEYS = 'Ctrl/Cmd + O';
+
 export const SHORTCUTS: [string, string][] = [
-  ['Ctrl/Cmd + O', 'Open files'],
+  [OPEN_KEYS, 'Open files'],
   ['Ctrl/Cmd + Alt + C', 'Copy a picture of the view (PNG, 2x pixels)'],
   ['Ctrl/Cmd + wheel, pinch', 'Zoom around the pointer'],
   ['Wheel', 'Scroll rows'],
@@ -21,7 +23,14 @@ export const SHORTCUTS: [string, string][] = [
 ];
 
 /** Help > Keyboard Shortcuts, also on "?": the keys, and the words the answers use. */
-export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+export function ShortcutsDialog({
+  onClose,
+  opens = true,
+}: {
+  onClose: () => void;
+  /** whether the page opens files (a shared report does not): else Ctrl/Cmd+O is not listed */
+  opens?: boolean;
+}) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
@@ -41,7 +50,7 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
         <h2>Keyboard shortcuts</h2>
         <table className="shortcuts">
           <tbody>
-            {SHORTCUTS.map(([keys, what]) => (
+            {SHORTCUTS.filter(([keys]) => opens || keys !== OPEN_KEYS).map(([keys, what]) => (
               <tr key={keys}>
                 <td>
                   <kbd>{keys}</kbd>

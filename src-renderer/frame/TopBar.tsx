@@ -81,6 +81,8 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
             <button
               type="button"
               className="tab-close"
+              // a shared report's files are what it is: closed, they could not be opened again
+              hidden={host.kind === 'report'}
               aria-label={`Close ${file.name}`}
               onClick={(event) => {
                 event.stopPropagation();

@@ -51,7 +51,8 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
 
   return (
     <div className="top-bar-actions" ref={ref}>
-      <div className="menu-button">
+      {/* a shared report of one file has no other file to compare with, nor opens one */}
+      <div className="menu-button" hidden={frozen && others.length === 0 && !comparing}>
         <button
           type="button"
           className="button"

@@ -7,6 +7,11 @@ export interface TraceHost {
   /** 'report': a shared report's page, answering from its snapshot (src-renderer/report) */
   kind: 'electron' | 'browser' | 'report';
   api: TraceApi;
+  /**
+   * A shared report made without its content: prompts, responses, labels and tool arguments are
+   * left out of what `api` answers, and the page says so instead of offering them
+   */
+  contentLeftOut?: boolean;
   /** the file's path on disk, when the host can know it (Electron); null in a browser */
   pathForFile(file: File): string | null;
   /**

@@ -14,7 +14,9 @@ export function FilePage({ file }: { file: FileSummary }) {
   const viewId = useViewStore((s) => s.view);
   const detailsOpen = useViewStore((s) => s.detailsOpen);
   const order = useRowOrder(file);
-  const views = tabViews(file);
+  const views = tabViews(file, host);
+  // a shared report opens no other file: it does not offer the rest of a rotated set
+  const rotatedSet = host.kind === 'report' ? undefined : file.rotatedSet;
   const View = (views.find((v) => v.id === viewId) ?? views[0]).component;
   useKeptTimesWhenStartMoves(file);
   usePerfPrefetch(file, prefetches(views, 'perf-digest'), prefetches(views, 'group-page'));
@@ -23,16 +25,16 @@ export function FilePage({ file }: { file: FileSummary }) {
     <div className="file-view">
       <section className="timeline-area" data-testid="timeline-area">
         <Toolbar file={file} order={order} views={views} />
-        {(file.notices.length > 0 || file.rotatedSet) && (
+        {(file.notices.length > 0 || rotatedSet) && (
           <div className="notices" data-testid="file-notices">
             {file.notices.map((notice) => (
               <div className="notice" key={notice}>
                 {notice}
               </div>
             ))}
-            {file.rotatedSet && (
+            {rotatedSet && (
               <div className="notice" data-testid="rotated-set-offer">
-                This file is one of a rotated set of {file.rotatedSet.length} files.{' '}
+                This file is one of a rotated set of {rotatedSet.length} files.{' '}
                 <button
                   type="button"
                   className="button small"
@@ -40,7 +42,7 @@ export function FilePage({ file }: { file: FileSummary }) {
                   onClick={() =>
                     void openSources(
                       host,
-                      file.rotatedSet!.map((path) => ({ kind: 'path' as const, path })),
+                      rotatedSet.map((path) => ({ kind: 'path' as const, path })),
                       `${file.name} (set)`,
                       0,
                     )

@@ -13,9 +13,15 @@ import '../theme/theme.css';
 const root = createRoot(document.getElementById('root')!);
 try {
   const { snapshot, details } = readSnapshot(document);
+  let refusals = 0;
   const host: TraceHost = {
     kind: 'report',
-    api: snapshotApi(snapshot, details),
+    // the page offers no control a snapshot cannot answer: a refusal is counted where tests
+    // (and a curious user's devtools) can see it
+    api: snapshotApi(snapshot, details, () => {
+      document.body.dataset.reportRefusals = String(++refusals);
+    }),
+    contentLeftOut: !snapshot.withContent,
     pathForFile: () => null,
     uploader: null,
     onEventsConnected: () => () => {},

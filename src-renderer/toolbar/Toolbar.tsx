@@ -354,7 +354,8 @@ export function Toolbar({
             {pickedLabel ?? 'picked'}: {filter.rowIds.length} rows ×
           </button>
         )}
-        {(file.bootstrapRooms ?? 0) > 0 && (
+        {/* joining opens the file again: a shared report cannot */}
+        {(file.bootstrapRooms ?? 0) > 0 && host.kind !== 'report' && (
           <label
             className="mode"
             title="Without the router, the prefill and decode halves of a request are separate traces sharing a bootstrap_room"

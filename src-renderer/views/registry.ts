@@ -1,4 +1,5 @@
 import type { FileSummary } from '../../src-main/core/api/trace-api';
+import type { TraceHost } from '../host/trace-host';
 import { Timeline } from '../timeline/Timeline';
 import { PerfView } from '../perf/PerfView';
 import { QueryView } from '../query/QueryView';
@@ -66,6 +67,7 @@ export const VIEWS = [
     placement: 'tab',
     component: QueryView,
     available: () => true,
+    needsService: true,
   },
   // workspace views in the order they win the workspace: a run tab, a trends tab, a comparison
   {
@@ -113,8 +115,14 @@ export function prefetches(views: readonly ViewDefinition[], data: PrefetchedDat
   return views.some((view) => view.prefetch?.includes(data) ?? false);
 }
 
-/** The tab views a file's page offers, in registry order. */
-export function tabViews(file: FileSummary): TabViewDefinition[] {
+/** The tab views a file's page offers on this host, in registry order. */
+export function tabViews(file: FileSummary, host: Pick<TraceHost, 'kind'>): TabViewDefinition[] {
   const all: readonly ViewDefinition[] = VIEWS;
-  return all.filter((v): v is TabViewDefinition => v.placement === 'tab' && v.available(file));
+  return all.filter(
+    (v): v is TabViewDefinition =>
+      v.placement === 'tab' &&
+      v.available(file) &&
+      // a shared report has no service behind it: a view that needs one is not offered
+      !(v.needsService && host.kind === 'report'),
+  );
 }

@@ -21,6 +21,8 @@ interface ViewBase {
   available(file: FileSummary): boolean;
   /** what the page asks for before this view's tab is opened, when the view is available */
   prefetch?: readonly PrefetchedData[];
+  /** it asks what only a live service answers (SQL): a shared report does not offer it */
+  needsService?: true;
 }
 
 /** A tab of one open file's page (timeline, perf). */

@@ -163,3 +163,135 @@ test('span names and attributes carrying HTML and script show as text in a repor
   ).toBeUndefined();
   expect(requests).toEqual([]);
 });
+
+// Issue 47's follow-up: a report offers no control that cannot work there (a control the
+// snapshot cannot answer would say report/not-included); the search box and the span and
+// reward filters work from the rows it carries, finding what the app finds.
+const URL = '/?token=e2e-test-token';
+
+/** How many calls the report's page refused so far (report-main.tsx counts them). */
+const refusals = (page: Page) => page.locator('body').getAttribute('data-report-refusals');
+
+/**
+ * Clicks every visible button of `scope` but its view tabs once, as found now (one that went
+ * away or was hidden by an earlier click is passed over), and says which were clicked.
+ */
+async function clickEveryButton(page: Page, scope: string): Promise<string[]> {
+  const clicked: string[] = [];
+  const buttons = page.locator(`${scope} button:visible:not([role="tab"])`);
+  for (const button of await buttons.elementHandles()) {
+    if (!(await button.isVisible()) || !(await button.isEnabled())) continue;
+    clicked.push((await button.innerText()).trim());
+    await button.click({ timeout: 5_000 }).catch(() => {});
+    // a menu it opened is closed again by Escape: the next click is not under it
+    await page.keyboard.press('Escape');
+  }
+  return clicked;
+}
+
+/** The rows shown once the toolbar's filter is applied (the row count the app sets). */
+async function shownRows(page: Page): Promise<string> {
+  const count = page.getByTestId('row-count');
+  await expect(count).toHaveAttribute('data-shown', /\d+/);
+  return (await count.getAttribute('data-shown'))!;
+}
+
+/**
+ * Searches, picks a span name, searches again and sets a reward range, one change a step, each
+ * step showing other rows than the one before: the rows shown after each.
+ */
+async function filterSteps(page: Page): Promise<string[]> {
+  const seen = [await shownRows(page)];
+  const step = async (change: () => Promise<void>) => {
+    await change();
+    // the step's answer is in once the count moved from the last one
+    await expect(page.getByTestId('row-count')).not.toHaveAttribute('data-shown', seen.at(-1)!);
+    seen.push(await shownRows(page));
+  };
+  const search = (text: string) => async () => {
+    await page.getByTestId('search-box').fill(text);
+    await page.getByTestId('search-box').press('Enter');
+  };
+  await step(search('truncated'));
+  await step(search('#1'));
+  await step(() =>
+    page
+      .getByTestId('span-filter')
+      .selectOption('attempt_start')
+      .then(() => {}),
+  );
+  await step(search(''));
+  await step(() => page.getByTestId('reward-min').fill('0.5'));
+  return seen;
+}
+
+test('a report offers no control it cannot answer; its search and filters find what the app finds', async ({
+  page,
+}) => {
+  // the app over the same file: what each filter step shows
+  await page.goto(URL);
+  await page.getByTestId('file-input').setInputFiles(resolve(SLIME, 'rollout_7.pt'));
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  const expected = await filterSteps(page);
+
+  const out = join(dir, 'one.html');
+  cli('report', resolve(SLIME, 'rollout_7.pt'), '-o', out);
+  await openReport(page, out);
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  // no SQL engine, no other files: no Query tab, Open…, Export, Share, Compare or tab close
+  await expect(page.getByTestId('view-timeline')).toBeVisible();
+  await expect(page.getByTestId('view-query')).toHaveCount(0);
+  for (const id of ['open-button', 'export-button', 'share-button', 'compare-button'])
+    await expect(page.getByTestId(id)).toBeHidden();
+  await expect(page.locator('.tab-close')).toBeHidden();
+  expect(await filterSteps(page)).toEqual(expected);
+  // the steps showed rows of four different counts: none is only all rows or an error's none
+  expect(new Set(expected).size).toBeGreaterThanOrEqual(4);
+
+  // the details promise no content the report left out, and offer no token values
+  await page.getByTestId('clear-filters').click();
+  await expect(page.getByTestId('row-count')).toHaveAttribute('data-shown', '24');
+  await expect(page.getByTestId('details-empty')).toContainText('were left out of this report');
+  await expect(page.getByTestId('details-empty')).not.toContainText('prompt, response');
+  await page.locator('.row-label').nth(3).click();
+  await expect(page.getByTestId('sample-details')).toBeVisible();
+  await expect(page.getByTestId('no-values-tokens')).toHaveText('values not in this report');
+  await expect(page.locator('[data-testid^="load-"]')).toHaveCount(0);
+
+  // every button of each view, once: none of them is refused
+  const clicked: string[] = [];
+  for (const view of ['timeline', 'perf', 'groups']) {
+    await page.getByTestId(`view-${view}`).click();
+    await expect(page.getByTestId(`view-${view}`)).toHaveAttribute('aria-selected', 'true');
+    if (view === 'perf') await expect(page.getByTestId('histogram').first()).toBeVisible();
+    if (view === 'groups') await expect(page.locator('.groups-table')).toBeVisible();
+    clicked.push(...(await clickEveryButton(page, '[data-testid="timeline-area"]')));
+  }
+  expect(clicked.length).toBeGreaterThan(30);
+  await page.getByTestId('view-timeline').click();
+  await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
+  expect(await refusals(page)).toBeNull();
+  await expect(page.locator('body')).not.toContainText('not part of a shared report');
+});
+
+test("a compare report offers no Query tab; each of its tabs answers from the report's data", async ({
+  page,
+}) => {
+  const out = join(dir, 'pair-tabs.html');
+  cli('report', A, B, '-o', out);
+  await openReport(page, out);
+  const tabs = page.locator('.compare-tabs [role="tab"]');
+  await expect(tabs.first()).toBeVisible();
+  const names = await tabs.allInnerTexts();
+  expect(names).not.toContain('Query');
+  expect(names.length).toBeGreaterThan(5);
+  for (const name of names) {
+    const tab = tabs.filter({ hasText: name });
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+  }
+  // the other file to compare with is offered: its compare is in the report too
+  await expect(page.getByTestId('compare-button')).toBeVisible();
+  expect(await refusals(page)).toBeNull();
+  await expect(page.locator('body')).not.toContainText('not part of a shared report');
+});

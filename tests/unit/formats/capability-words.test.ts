@@ -42,6 +42,13 @@ describe('the empty details panel', () => {
     expect(hint).not.toMatch(/prompt|response|reward|PD/);
     expect(hint).toContain('times, attributes, events and links');
   });
+  it('in a report made without content, promises no prompt or response and says so', () => {
+    const hint = detailsHint(slimeFormat.capabilities, true);
+    expect(hint).toContain('the sample’s timing and reward.');
+    const [promised, said] = hint.split(' Prompts,');
+    expect(promised).not.toMatch(/prompt|response/i);
+    expect(said).toBe(' responses, labels and tool arguments were left out of this report.');
+  });
 });
 
 describe('perf labels', () => {
