@@ -11,10 +11,16 @@ export const PICTURE_PIXEL_RATIO = 2;
  * the browser itself, so text stays text-sharp. Controls marked `data-picture-skip` are left
  * out (the Picture menu itself).
  */
-export async function elementPng(element: HTMLElement, background: string): Promise<Blob> {
+export async function elementPng(
+  element: HTMLElement,
+  background: string,
+  /** CSS pixels of the element's top-left to keep (its whole box without) */
+  size?: { width: number; height: number },
+): Promise<Blob> {
   const canvas = await withInlinedSvgStyles(element, () =>
     withScrollShown(element, () =>
       toCanvas(element, {
+        ...size,
         pixelRatio: PICTURE_PIXEL_RATIO,
         backgroundColor: background,
         // what is shown, without the scroll bars of a scrolled view

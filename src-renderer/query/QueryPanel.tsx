@@ -5,6 +5,7 @@ import { useFilesStore } from '../state/files-store';
 import { useViewStore } from '../state/view-store';
 import { copyToClipboard } from '../widgets/CopyButton';
 import { PictureMenu } from '../picture/PictureMenu';
+import { resultTablePng } from './result-picture';
 import { EXAMPLE_QUERIES } from './example-queries';
 import { ResultTable, type ResultPages } from './ResultTable';
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor';
@@ -209,7 +210,12 @@ export function QueryPanel({
               Copy TSV
             </button>
             {picture && (
-              <PictureMenu name={picture} target={table} command testId="query-picture" />
+              <PictureMenu
+                name={picture}
+                png={() => resultTablePng(table.current!)}
+                command
+                testId="query-picture"
+              />
             )}
             {link && <span className="muted">Click a row to open its sample</span>}
           </>
