@@ -206,6 +206,8 @@ export const RENDERER_VALUE_MODULES = {
     "which of a run's files a file is (by id, or its path): the groups view's run figures",
   'src-main/core/model/reward-value':
     "a reward as one number: a shared report's reward filter, as the store ranges it",
+  'src-main/core/model/span-name-pattern':
+    "the span-name filter's `*` patterns: a shared report filters its rows as the store does",
   'src-main/core/model/count-of':
     'a count with its noun ("1 file", "2 files"), worded as main words it',
 };

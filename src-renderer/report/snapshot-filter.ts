@@ -9,6 +9,7 @@ import type { RowFilter, RowView, SpanDetails } from '../../src-main/core/api/tr
 import type { AttrValue } from '../../src-main/core/model/row';
 import type { FileSnapshot } from '../../src-main/core/api/report-snapshot';
 import { rewardValue } from '../../src-main/core/model/reward-value';
+import { spanNamePatternRegExp } from '../../src-main/core/model/span-name-pattern';
 
 /** A file of the report as the filter reads it: its snapshot, rows found by id, its texts. */
 export interface FilteredFile {
@@ -68,12 +69,7 @@ export function rowsWithSpanName(rows: RowView[], name: string): Set<number> {
   const exact = new Set<number>();
   for (const row of rows) if (row.items.some((item) => item.name === name)) exact.add(row.rowId);
   if (exact.size > 0 || !name.includes('*')) return exact;
-  const pattern = new RegExp(
-    `^${name
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.+')}$`,
-  );
+  const pattern = spanNamePatternRegExp(name);
   const matched = new Set<number>();
   for (const row of rows)
     if (row.items.some((item) => pattern.test(item.name))) matched.add(row.rowId);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { writeTimelinePng } from '../../src-main/cli/timeline-png';
+import { typeQuery } from './support/type-query';
 
 // a 2x picture is drawn and encoded in the page: seconds on a busy machine; the menu's
 // data-state says when it is made
@@ -262,15 +263,10 @@ test("the Query result's PNG is the table as shown at 2x, scrolled rows included
 }) => {
   await open(page, 'rollout_small.pt');
   await page.getByTestId('view-query').click();
-  const input = page.getByTestId('sql-input');
-  await input.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await input.pressSequentially(
+  await typeQuery(
+    page,
     'SELECT row, item, name, round(duration_sec, 3) AS sec FROM spans ORDER BY row, item',
   );
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('sql-status')).toContainText('89 rows', PICTURE_MADE);
   const table = page.getByTestId('sql-result');
   // what the screen shows of the table: its box without the scroll bars the picture leaves out

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startServe } from './support/start-serve';
 import { APP_SIGNAL_MS } from './support/app-ready';
+import { typeQuery } from './support/type-query';
 
 /**
  * The Query panel of a run tab: one SQL over every file of the run (tests/fixtures/run:
@@ -28,16 +29,11 @@ test('a run tab answers SQL over all its files; a row opens its sample', async (
     timeout: 60_000,
   });
   await page.getByTestId('run-query').click();
-  const input = page.getByTestId('sql-input');
-  await input.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
   // README: 65 SGLang requests, 64 joined to the sample whose generate span carried the rid
-  await input.pressSequentially(
+  await typeQuery(
+    page,
     'SELECT sample_file AS file, sample_row AS row, rid FROM server_requests ORDER BY sample_row NULLS LAST, rid',
   );
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+Enter');
   // the query's answer, however long a busy machine takes to give it
   await expect(page.getByTestId('sql-status')).toContainText('65 rows', { timeout: APP_SIGNAL_MS });
   const first = page.getByTestId('sql-row').first();

@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
 import { APP_SIGNAL_MS } from './support/app-ready';
+import { typeQuery } from './support/type-query';
 
 // The Query view against serve mode: SQL typed in the editor, run with Ctrl+Enter, the result
 // table, a row that opens its sample in the timeline, and the timeline filtered to a result.
@@ -13,17 +14,6 @@ async function openQuery(page: Page) {
   await expect(page.getByTestId('file-tab')).toContainText('rollout_7.pt');
   await page.getByTestId('view-query').click();
   await expect(page.getByTestId('query-view')).toBeVisible();
-}
-
-async function typeQuery(page: Page, sql: string) {
-  const input = page.getByTestId('sql-input');
-  await input.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await input.pressSequentially(sql);
-  // completion may be open: Escape closes it, Ctrl+Enter runs
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+Enter');
 }
 
 test('a typed query answers, and a row click lands on its sample in the timeline', async ({

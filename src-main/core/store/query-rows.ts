@@ -4,6 +4,7 @@ import type { TraceStore } from './build-store';
 import { searchTextsOf } from './search-text';
 import { sampleDurations } from './sample-duration';
 import { ascendingIndexes, identityOrder } from './radix-order';
+import { spanNamePatternRegExp } from '../model/span-name-pattern';
 
 /**
  * Filters and sorts the rows of a store into display order, returning row ids. Works on the
@@ -191,12 +192,7 @@ function rowsWithSpanName(store: TraceStore, name: string): number[] {
   const id = store.strings.indexOf(name);
   if (id >= 0 && store.rowsBySpanName.has(id)) return Array.from(store.rowsBySpanName.get(id)!);
   if (!name.includes('*')) return [];
-  const pattern = new RegExp(
-    `^${name
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.+')}$`,
-  );
+  const pattern = spanNamePatternRegExp(name);
   const rows = new Set<number>();
   for (const [nameId, rowList] of store.rowsBySpanName) {
     if (pattern.test(store.strings[nameId])) for (const r of rowList) rows.add(r);
