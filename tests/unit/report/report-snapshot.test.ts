@@ -15,7 +15,7 @@ import { encodeReport } from '../../../src-main/report/encode-report';
 import { decodeAnswer } from '../../../src-main/core/api/typed-json';
 import type { FileDetails, ReportSnapshot } from '../../../src-main/core/api/report-snapshot';
 import type { AttrValue } from '../../../src-main/core/model/row';
-import { redactValue } from '../../../src-main/core/report/redact-content';
+import { isContentKey, redactValue } from '../../../src-main/core/report/redact-content';
 import { SLIME } from '../../support/fixtures';
 
 function reportFile(name: string): ReportFile {
@@ -118,6 +118,38 @@ describe('redactValue', () => {
       length: 40,
       lazy: true,
     });
+  });
+});
+
+describe('isContentKey', () => {
+  it('reads a key as words: what was written is content, what is about it is not', () => {
+    for (const key of [
+      'prompt',
+      'responses',
+      'label',
+      'gen_ai.prompt.0.content',
+      'tool_calls',
+      'userPrompt',
+      'input_ids',
+      'queries',
+      'llm.input_messages',
+    ])
+      expect(isContentKey(key), key).toBe(true);
+    for (const key of [
+      'gen_ai.response.model',
+      'thread_label',
+      'finish_reason',
+      'response_id',
+      'context',
+      'filesystem',
+      'gen_ai.completion.0.role',
+      'status',
+    ])
+      expect(isContentKey(key), key).toBe(false);
+    // a thread's label stays in a report made without content; a prompt under `gen_ai` does not
+    expect(redactValue('Scheduler', 'thread_label')).toBe('Scheduler');
+    expect(redactValue('Qwen3-8B', 'gen_ai.response.model')).toBe('Qwen3-8B');
+    expect(redactValue('hi', 'gen_ai.prompt.0.content')).toBe('[left out: 2 characters]');
   });
 });
 

@@ -122,14 +122,20 @@ describe('snapshotApi on a trace', () => {
 });
 
 describe('a report made without content', () => {
-  // SGLang's spans name their model under gen_ai.response.model, a key redact-content.ts leaves out
-  const path = resolve(OTLP, 'sglang_otel_trace.json');
-
+  // a sample's label (the task's answer) is content: redact-content.ts leaves it out
   it('does not find what it left out; with content it finds what the app finds', async () => {
-    const without = await reportOf(path).both({ text: 'qwen3-8b' });
-    expect(without.store.length).toBeGreaterThan(0);
-    expect(without.report).toEqual([]);
-    const withContent = await reportOf(path, true).both({ text: 'qwen3-8b' });
-    expect(withContent.report).toEqual(withContent.store);
+    const { trace, both } = reportOf(resolve(SLIME, 'rollout_8.pt'));
+    const label = String(trace.rows[0].label);
+    const without = await both({ text: label });
+    expect(without.store).toContain(0);
+    expect(without.report).not.toContain(0);
+    const withContent = await reportOf(resolve(SLIME, 'rollout_8.pt'), true).both({ text: label });
+    expect(withContent.report).toContain(0);
+    // SGLang's spans carry attributes only on spans, which a report keeps whole with content
+    const otlp = await reportOf(resolve(OTLP, 'sglang_otel_trace.json'), true).both({
+      text: 'qwen3-8b',
+    });
+    expect(otlp.store.length).toBeGreaterThan(0);
+    expect(otlp.report).toEqual(otlp.store);
   });
 });
