@@ -19,7 +19,10 @@ export interface CompareExtra {
  * train dump or request metrics; null otherwise.
  */
 export function compareExtraOf(
-  run: Pick<RunResult, 'files' | 'joins'>,
+  run: {
+    files: readonly { file: Pick<FileSummary, 'fileId' | 'path'> }[];
+    joins: Pick<RunResult['joins'], 'extra'>;
+  },
   file: Pick<FileSummary, 'fileId' | 'path'>,
 ): CompareExtra | null {
   const at = runFileIndex(run.files, file);
