@@ -926,6 +926,7 @@ function benchRequestMetrics() {
  * log-prob tensors read for its mismatch figures) beside torch.load of the same file in the same
  * run. Goal: under 1x torch.load's time. The machine is shared: ours and torch.load take turns
  * (BENCH_TRAIN_TURNS, default 3) and the best of each is compared, wall and CPU seconds alike.
+ * BENCH_BASELINE_CLI (an older build's out/main/cli.js) takes its turn too: ours against it.
  */
 function benchTrainDump() {
   const samples = Number(process.env.BENCH_TRAIN_SAMPLES ?? 4096);
@@ -939,7 +940,8 @@ function benchTrainDump() {
   );
   const torch = torchAvailable();
   const script = `import torch,sys; d=torch.load(sys.argv[1], weights_only=False); print(len(d['samples']))`;
-  const best = { ours: null, torch: null };
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  const best = { ours: null, torch: null, baseline: null };
   const keep = (name, run) => {
     const was = best[name];
     best[name] = {
@@ -960,6 +962,11 @@ function benchTrainDump() {
       keep('torch', base);
       line += `; torch.load ${base.seconds.toFixed(2)} s (cpu ${base.cpuSec.toFixed(2)} s); ratio ${(ours.seconds / base.seconds).toFixed(2)}`;
     }
+    if (baselineCli) {
+      const old = measure(process.execPath, [baselineCli, 'summary', '--json', path]);
+      keep('baseline', old);
+      line += `; baseline build ${old.seconds.toFixed(2)} s (cpu ${old.cpuSec.toFixed(2)} s)`;
+    }
     console.log(line);
   }
   const ours = best.ours;
@@ -971,6 +978,8 @@ function benchTrainDump() {
   } else
     line +=
       '; torch.load baseline unavailable (python3-torch could not be installed): goal 1x unchecked';
+  if (best.baseline)
+    line += `; baseline build ${best.baseline.seconds.toFixed(2)} s (cpu ${best.baseline.cpuSec.toFixed(2)} s), peak ${best.baseline.peakMb.toFixed(0)} MB: ours/baseline ${(ours.seconds / best.baseline.seconds).toFixed(2)} wall, ${(ours.cpuSec / best.baseline.cpuSec).toFixed(2)} cpu`;
   console.log(line);
 }
 
