@@ -1,5 +1,6 @@
 import {
   GROUP_PAGE_MAX,
+  GROUP_ROW_FIGURE_MAX,
   SQL_PAGE_MAX_ROWS,
   TRACE_API_METHODS,
   isExportFormat,
@@ -111,7 +112,28 @@ function isGroupQuery(v: unknown): boolean {
     isIndex(v.offset) &&
     isIndex(v.limit) &&
     (v.limit as number) >= 1 &&
-    (v.limit as number) <= GROUP_PAGE_MAX
+    (v.limit as number) <= GROUP_PAGE_MAX &&
+    (v.reverse === undefined || typeof v.reverse === 'boolean') &&
+    (v.rowFigure === undefined || isGroupRowFigure(v.rowFigure))
+  );
+}
+
+const isFiniteNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
+
+/** a figure per row to order groups by: three lists of one length, rows, finite numbers */
+function isGroupRowFigure(v: unknown): boolean {
+  if (!isObject(v) || !['ratio', 'sum', 'max'].includes(v.combine as string)) return false;
+  const { rowIds, values, weights } = v;
+  return (
+    Array.isArray(rowIds) &&
+    Array.isArray(values) &&
+    Array.isArray(weights) &&
+    rowIds.length <= GROUP_ROW_FIGURE_MAX &&
+    values.length === rowIds.length &&
+    weights.length === rowIds.length &&
+    rowIds.every(isIndex) &&
+    values.every(isFiniteNumber) &&
+    weights.every(isFiniteNumber)
   );
 }
 

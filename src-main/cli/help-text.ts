@@ -15,7 +15,8 @@ Commands:
                                          joins sample <-> SGLang request, staleness, trainer
   export RUN --format perfetto [-o OUT]  the whole run as one trace, flows sample -> server
   compare A B [--json]                   why B took longer or shorter than A, figures with
-                                         units, what kept each rollout open
+                                         units, what kept each rollout open; two run folders:
+                                         each rollout pair with the runs' figures
   sql FILE|FOLDER... -e SQL | -f FILE [--format table|csv|json]
                                          SQL over the traces' tables (docs/sql.md), DuckDB
   export FILE|FOLDER... --format parquet -o DIR   one Parquet file per table, same schema
@@ -107,7 +108,12 @@ attempts of samples resumed from an earlier rollout, what kept each rollout open
 window, B's stragglers; the rows behind each figure in brackets), then every figure with its
 unit and change, biggest |Δ%| first, marked * when beyond noise, then the wall-time breakdown.
 Samples match by index when A and B hold the same prompts, else by group and prompt.
---json prints all of it as one JSON object.`,
+--json prints all of it as one JSON object.
+
+A and B may be two run folders: each is opened and joined as summary RUN does, their rollout
+dumps pair by rollout id (in order when they share none), and each pair is compared with what
+the run's train dumps and request metrics say (decode per token, retractions, prefix cache,
+log-prob mismatch, staleness), as the app's compare says it of two dumps of open runs.`,
   export: `Usage: trace-explorer export FILE --format perfetto|csv [-o OUT]
        trace-explorer export FILE|FOLDER... --format parquet -o DIR
 

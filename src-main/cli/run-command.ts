@@ -35,6 +35,7 @@ import { compareDigest, compareTraces } from '../core/compare/compare-traces';
 import { buildCompareJson, formatCompareText } from './compare-output';
 import { compareGpuProfiles } from '../core/compare/compare-gpu-profiles';
 import { formatGpuCompareText } from './gpu-profile-output';
+import { buildRunCompareJson, compareRuns, formatRunCompareText } from './run-compare';
 import { terminalLines, terminalText } from '../core/bytes/terminal-text';
 
 type Parse = typeof ParseArgs;
@@ -245,15 +246,8 @@ function runOfFiles(
   if (command === 'export' && values.format !== 'perfetto') {
     throw new UsageError('a run exports as one Perfetto trace: --format perfetto');
   }
-  // a file that cannot be opened is listed with its coded error; the run joins the others
-  const failed: FailedFile[] = [];
-  const traces: OpenedRun['traces'] = [];
-  for (const group of found.groups) {
-    const opened = openedOrFailed(group, setup, (trace) => ({ path: group[0], trace }));
-    if ('failed' in opened) failed.push(opened.failed);
-    else traces.push(opened.summary);
-  }
-  const run = joinRun(traces, found.skipped, failed);
+  const run = openRun(found, setup);
+  const { failed } = run;
   if (command === 'export') {
     exportRun(run, values.output ?? '-');
     return 0;
@@ -263,6 +257,48 @@ function runOfFiles(
     : terminalLines(formatRunSummaryText(run));
   process.stdout.write(`${text}\n`);
   return failed.length > 0 ? 1 : 0;
+}
+
+/** Every trace of a run opened here, then joined; one that cannot be opened is listed with its coded error. */
+function openRun(found: RunFiles, setup: CommandSetup): OpenedRun {
+  const failed: FailedFile[] = [];
+  const traces: OpenedRun['traces'] = [];
+  for (const group of found.groups) {
+    const opened = openedOrFailed(group, setup, (trace) => ({ path: group[0], trace }));
+    if ('failed' in opened) failed.push(opened.failed);
+    else traces.push(opened.summary);
+  }
+  return joinRun(traces, found.skipped, failed);
+}
+
+/** The run a compare argument names: a folder that is a run (findRunFiles); null otherwise. */
+function runFolderOf(path: string): RunFiles | null {
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) return null;
+  const found = findRunFiles([path]);
+  return found.isRun ? found : null;
+}
+
+/**
+ * `compare RUN_A RUN_B`: two run folders, each opened and joined as `summary RUN` does, their
+ * rollouts compared pair by pair with the runs' train dumps and request metrics (run-compare.ts).
+ */
+function runCompareRuns(
+  roots: { a: string; b: string },
+  found: { a: RunFiles; b: RunFiles },
+  json: boolean,
+  setup: CommandSetup,
+): number {
+  const runs = { a: openRun(found.a, setup), b: openRun(found.b, setup) };
+  const comparison = compareRuns(runs.a, runs.b);
+  if (comparison.pairs.length === 0)
+    throw new UsageError(
+      `no rollout dump to compare: ${runs.a.joins.rollouts.length} in ${roots.a}, ${runs.b.joins.rollouts.length} in ${roots.b}`,
+    );
+  const text = json
+    ? JSON.stringify(buildRunCompareJson(roots, runs, comparison), null, 2)
+    : terminalLines(formatRunCompareText(roots, runs, comparison));
+  process.stdout.write(`${text}\n`);
+  return runs.a.failed.length + runs.b.failed.length > 0 ? 1 : 0;
 }
 
 /**
@@ -408,6 +444,16 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
   if (positionals.length !== 2) {
     throw new UsageError(`compare takes two files, A and B (${positionals.length} given)`);
   }
+  // two run folders: their rollouts pair by pair, with the runs' figures as the app has them
+  const [ra, rb] = positionals.map((p) => runFolderOf(resolve(p)));
+  if (ra && rb) {
+    const roots = { a: resolve(positionals[0]), b: resolve(positionals[1]) };
+    return runCompareRuns(roots, { a: ra, b: rb }, json, setup);
+  }
+  if (ra || rb)
+    throw new UsageError(
+      `compare takes two run folders or two files: ${positionals[ra ? 0 : 1]} is a run, ${positionals[ra ? 1 : 0]} is not`,
+    );
   const opened = positionals.map((p) => {
     const path = resolve(p);
     const { groups } = groupsOrThrow(path, 'compare');

@@ -6,12 +6,7 @@ import type {
   RowView,
 } from '../../src-main/core/api/trace-api';
 import type { GroupFigures } from '../../src-main/core/model/rollout-figures';
-import {
-  GROUP_FILTERS,
-  GROUP_SORTS,
-  type GroupFilter,
-  type GroupSort,
-} from '../../src-main/core/api/sort-keys';
+import { GROUP_FILTERS, GROUP_SORTS, type GroupFilter } from '../../src-main/core/api/sort-keys';
 import { wallVsMedian } from '../../src-main/core/model/group-wall-ratio';
 import { GROUPS_PER_PAGE, fileState, groupPageOf, usePerf } from '../host/data-hooks';
 import type { TraceHost } from '../host/trace-host';
@@ -21,6 +16,14 @@ import { FilterScopeNote } from '../toolbar/FilterScopeNote';
 import { useFileSampleFigures } from '../run/file-sample-figures';
 import type { RunSampleFigures } from '../../src-main/core/model/run-extra';
 import { EXTRA_COLUMNS, GroupExtraCells } from './GroupExtraCells';
+import { GroupSortHeader } from './GroupSortHeader';
+import {
+  FIRST_ORDER,
+  clickedOrder,
+  groupQueryOf,
+  type GroupColumn,
+  type GroupOrder,
+} from './group-order';
 import './groups.css';
 import { ViewPicture } from '../picture/ViewPicture';
 
@@ -29,38 +32,60 @@ import { ViewPicture } from '../picture/ViewPicture';
  * its slowest sample marked, reward mean and spread (zero-variance groups flagged: no learning
  * signal), the group's wall time against its median sample. A group expands to its samples; a
  * sample opens in the timeline. The worker sorts and filters; the view asks a page at a time.
- * A rollout of an open run with a train dump or request metrics gets their columns too.
+ * A rollout of an open run with a train dump or request metrics gets their columns too. Every
+ * numeric column sorts by a click on its header, a second click reversing it.
  */
 export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary }) {
   // the rollout's window from the perf digest (usually fetched already), the groups page by page
   const { perf } = usePerf(file.fileId, file.streaming);
   // the file's rows so far and whether whole: its groups are asked again when this changes
   const state = fileState(file);
-  const [sort, setSort] = useState<GroupSort>('group');
+  const [order, setOrder] = useState<GroupOrder>(FIRST_ORDER);
   const [filter, setFilter] = useState<GroupFilter>('all');
   const [open, setOpen] = useState<Set<number>>(new Set());
   const [page, setPage] = useState<GroupPage | null>(null);
+  // which order, filter and file state the page shown answers (the view's "ready" signal)
+  const [pageFor, setPageFor] = useState('');
   const [loadingMore, setLoadingMore] = useState(false);
   const extra = useFileSampleFigures(file);
   // the sort, filter and file state asked last: a page asked for another one is dropped
   const asking = useRef('');
 
+  // the figures' identity too: a run column's order changes when the run's figures do
+  const asked = `${order.column}:${order.reverse}:${filter}:${state}`;
+  const sortedBy = order.column === 'group' && !order.reverse ? null : order.column;
+
   useEffect(() => {
     let live = true;
-    asking.current = `${sort}:${filter}:${state}`;
-    const query: GroupQuery = { sort, filter, offset: 0, limit: GROUPS_PER_PAGE };
-    void groupPageOf(host, file.fileId, state, query).then((first) => live && setPage(first));
+    asking.current = asked;
+    const query: GroupQuery = groupQueryOf(order, filter, extra, 0, GROUPS_PER_PAGE);
+    void groupPageOf(host, file.fileId, state, query).then((first) => {
+      if (!live) return;
+      setPage(first);
+      setPageFor(asked);
+    });
     return () => {
       live = false;
     };
     // a file still being read: its groups so far, asked again as it grows and once it is whole
-  }, [host, file.fileId, state, sort, filter]);
+  }, [host, file.fileId, state, order, filter, extra, asked]);
+
+  const sortBy = (column: GroupColumn) => setOrder((o) => clickedOrder(o, column));
+  const header = (column: GroupColumn, label: string, title?: string) => (
+    <GroupSortHeader
+      column={column}
+      label={label}
+      title={title}
+      order={order}
+      onSort={sortBy}
+      key={column}
+    />
+  );
 
   const showMore = () => {
     if (!page || loadingMore) return;
     setLoadingMore(true);
-    const asked = `${sort}:${filter}:${state}`;
-    const query: GroupQuery = { sort, filter, offset: page.groups.length, limit: GROUPS_PER_PAGE };
+    const query = groupQueryOf(order, filter, extra, page.groups.length, GROUPS_PER_PAGE);
     void host.api
       .getPerfGroups(file.fileId, query)
       .then((next) =>
@@ -78,7 +103,16 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
   const groups = page.groups;
 
   return (
-    <ViewPicture name={`${file.name}-groups`} className="groups-view" testId="groups-view">
+    <ViewPicture
+      name={`${file.name}-groups`}
+      className="groups-view"
+      testId="groups-view"
+      data={{
+        'sorted-by': sortedBy ?? '',
+        'sort-reverse': order.reverse,
+        'groups-state': pageFor === asked ? 'ready' : 'loading',
+      }}
+    >
       <FilterScopeNote file={file} what="These groups" />
       <p className="groups-summary">
         {page.total} groups · <strong>{page.zeroVariance}</strong> with zero reward variance (no
@@ -88,15 +122,21 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
         <label>
           Sort{' '}
           <select
-            value={sort}
+            value={order.column}
             data-testid="groups-sort"
-            onChange={(e) => setSort(e.target.value as GroupSort)}
+            onChange={(e) => setOrder({ column: e.target.value as GroupColumn, reverse: false })}
           >
             {GROUP_SORTS.map(({ key, label }) => (
               <option key={key} value={key}>
                 {label}
               </option>
             ))}
+            {extra &&
+              EXTRA_COLUMNS.map(({ key, label }) => (
+                <option key={key} value={`run:${key}`}>
+                  {label.replace('\n', ' ')} (run)
+                </option>
+              ))}
           </select>
         </label>
         <label>
@@ -117,20 +157,17 @@ export function GroupsView({ host, file }: { host: TraceHost; file: FileSummary 
       <table className={`groups-table${extra ? ' with-run-figures' : ''}`}>
         <thead>
           <tr>
-            <th>group</th>
-            <th>samples</th>
-            <th className="band-col">samples&apos; span in this rollout (▲ slowest sample)</th>
-            <th>wall</th>
-            <th>median sample</th>
-            <th>wall / median</th>
-            <th>reward mean</th>
-            <th>reward std</th>
-            {extra &&
-              EXTRA_COLUMNS.map((c) => (
-                <th key={c.label} title={c.title}>
-                  {c.label}
-                </th>
-              ))}
+            {header('group', 'group')}
+            {header('samples', 'samples')}
+            <th className="band-col">
+              {extra ? 'span (▲ slowest)' : "samples' span in this rollout (▲ slowest sample)"}
+            </th>
+            {header('wall', 'wall')}
+            {header('median-sample', 'median\nsample')}
+            {header('wall-vs-median', 'wall /\nmedian')}
+            {header('reward-mean', 'reward\nmean')}
+            {header('reward-std', 'reward\nstd')}
+            {extra && EXTRA_COLUMNS.map((c) => header(`run:${c.key}`, c.label, c.title))}
           </tr>
         </thead>
         <tbody>

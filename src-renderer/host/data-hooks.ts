@@ -207,7 +207,9 @@ export function groupPageOf(
     query.offset === 0 &&
     query.limit === GROUPS_PER_PAGE &&
     query.sort === FIRST_GROUP_PAGE.sort &&
-    query.filter === FIRST_GROUP_PAGE.filter;
+    query.filter === FIRST_GROUP_PAGE.filter &&
+    !query.reverse &&
+    !query.rowFigure;
   if (!first) return host.api.getPerfGroups(fileId, query);
   let byFile = firstGroupPages.get(host);
   if (!byFile) firstGroupPages.set(host, (byFile = new Map()));

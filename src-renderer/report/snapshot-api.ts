@@ -99,10 +99,13 @@ export function snapshotApi(
       file(fileId).snapshot.perfBinRows[perfBinKey(seriesKey, binIndex)] ?? [],
     getPerfGroups: async (fileId, query) => {
       const { groups } = file(fileId).snapshot;
-      const order = groups?.orders[groupOrderKey(query.sort, query.filter)];
-      if (!groups || !order) throw refused('the groups view');
+      const kept = groups?.orders[groupOrderKey(query.sort, query.filter)];
+      // a run's figures are not in a report
+      if (!groups || !kept || query.rowFigure) throw refused('the groups view');
       let zeroVariance = 0;
       for (const g of groups.all) if (g.zeroVariance) zeroVariance++;
+      // a header clicked again: the kept order backwards (as the worker answers it)
+      const order = query.reverse ? kept.slice().reverse() : kept;
       const page = Array.from(order.subarray(query.offset, query.offset + query.limit));
       return {
         groups: page.map((i) => groups.all[i]),

@@ -15,9 +15,12 @@ const RUN = resolve(__dirname, '../fixtures/run');
 const EXTRA = resolve(__dirname, '../fixtures/run_extra');
 const PORT = Number(process.env.E2E_PORT ?? 4791) + 21;
 const TOKEN = 'run-extra-token';
+/** a folder to save the groups view's screenshots in (light and dark, 1440x900) */
+const SHOTS = process.env.RUN_EXTRA_SHOTS;
 
 interface PerSample {
   mean_abs_dlogp: number;
+  max_abs_dlogp: number;
   loss_masked_tokens: number;
   tokens: number;
 }
@@ -119,6 +122,75 @@ test("a rollout's groups view shows each group's train and server figures", asyn
   await expect(page.getByTestId('group-cache-hit').first()).toHaveText(/^\d+\.\d%$/);
   await expect(page.getByTestId('group-retractions').first()).toHaveText('0');
   await expect(page.getByTestId('group-staleness').first()).toHaveText('0.00 (0.0%)');
+});
+
+test("the groups view sorts by every numeric column: a run's figures in the worker, reversed on a second click", async ({
+  page,
+}) => {
+  await openWholeRun(page);
+  await page.getByTestId('file-tab').filter({ hasText: 'rollout_1.pt' }).click();
+  await page.getByTestId('view-groups').click();
+  const view = page.getByTestId('groups-view');
+  await expect(view).toHaveAttribute('data-groups-state', 'ready');
+  await expect(page.getByTestId('group-line')).toHaveCount(8);
+  /** clicks a header and waits for the page of that order (the view's own signal) */
+  const sortBy = async (column: string, reverse: boolean) => {
+    await page.getByTestId(`groups-sort-${column.replace(':', '-')}`).click();
+    await expect(view).toHaveAttribute('data-sorted-by', column);
+    await expect(view).toHaveAttribute('data-sort-reverse', String(reverse));
+    await expect(view).toHaveAttribute('data-groups-state', 'ready');
+  };
+  const values = async (testId: string) =>
+    (
+      await page
+        .getByTestId(testId)
+        .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-value')))
+    ).map(Number);
+  const descending = (v: number[]) => [...v].sort((a, b) => b - a);
+
+  // the largest |Δ log p| of rollout 1 is row 11's (expected_extra.json): its group first
+  const worstMax = Math.max(
+    ...expected.train.files['train_1.pt'].per_sample.map((p) => p.max_abs_dlogp),
+  );
+  await sortBy('run:maxAbsDelta', false);
+  const maxes = await values('group-max-mismatch');
+  expect(maxes).toEqual(descending(maxes));
+  expect(maxes[0]).toBeCloseTo(worstMax, 9);
+  await expect(page.locator('th[aria-sort=descending]')).toHaveText(/max\s*\|Δ log p\|/);
+  if (SHOTS) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // as a user sees it: the click scrolled the header into view
+    await view.evaluate((el) => el.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}/groups-sorted-light.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${SHOTS}/groups-sorted-dark.png` });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  // again: smallest first
+  await sortBy('run:maxAbsDelta', true);
+  const ascending = await values('group-max-mismatch');
+  expect(ascending).toEqual(descending(maxes).reverse());
+  await expect(page.locator('th[aria-sort=ascending]')).toHaveText(/max\s*\|Δ log p\|/);
+
+  // each of the run's columns orders the groups by the figure it shows
+  for (const [column, cells] of [
+    ['run:meanAbsDelta', 'group-mismatch'],
+    ['run:decodePerToken', 'group-decode'],
+    ['run:cacheHit', 'group-cache-hit'],
+    ['run:outsideShare', 'group-outside'],
+    ['run:retractions', 'group-retractions'],
+    ['run:staleMean', 'group-staleness'],
+  ]) {
+    await sortBy(column, false);
+    const shown = await values(cells);
+    expect(shown, column).toEqual(descending(shown));
+  }
+  // and the worker's own columns by a header too: the slowest group first
+  await sortBy('wall', false);
+  const walls = await page
+    .getByTestId('group-line')
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-wall-sec'))));
+  expect(walls).toEqual(descending(walls));
 });
 
 test("comparing the run's two rollouts says what the train dumps and the log show", async ({

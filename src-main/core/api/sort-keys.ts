@@ -23,10 +23,15 @@ export function isSortKey(value: unknown): value is SortKey {
   return typeof value === 'string' && KEYS.has(value);
 }
 
-/** The groups view's orders (getPerfGroups): slowest, most skewed, best rewarded first. */
+/**
+ * The groups view's orders (getPerfGroups): largest, slowest, most skewed, best rewarded first;
+ * each its column's header too, a second click reversing it (GroupQuery.reverse).
+ */
 export const GROUP_SORTS = [
   { key: 'group', label: 'group' },
+  { key: 'samples', label: 'samples (most first)' },
   { key: 'wall', label: 'wall time' },
+  { key: 'median-sample', label: 'median sample' },
   { key: 'wall-vs-median', label: 'wall / median sample' },
   { key: 'reward-mean', label: 'reward mean' },
   { key: 'reward-std', label: 'reward spread (lowest first)' },

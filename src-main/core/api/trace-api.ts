@@ -28,6 +28,7 @@ import type {
   ValueStats,
 } from '../model/perf';
 import type { GroupFigures } from '../model/rollout-figures';
+import type { FigureCombine } from '../model/group-extra-figures';
 import type { GroupFilter, GroupSort, SortKey } from './sort-keys';
 
 export type { FormatCapabilities, FormatLabels, SkippedLines, Distribution, PerfSummary, PerfView };
@@ -169,7 +170,27 @@ export interface GroupQuery {
   offset: number;
   /** at most GROUP_PAGE_MAX */
   limit: number;
+  /** the sort's order reversed (its column's header clicked again) */
+  reverse?: boolean;
+  /** groups ordered by this figure instead of `sort`: one the renderer holds (a run's) */
+  rowFigure?: GroupRowFigure;
 }
+
+/**
+ * A figure of samples the worker does not hold (a run's train dump and request metrics), sent
+ * as each row's part (rowFigureParts): a group's figure combines its rows' parts (combineParts),
+ * largest first (smallest with `reverse`), groups without any part last.
+ */
+export interface GroupRowFigure {
+  combine: FigureCombine;
+  /** rows that have a part, with its value and weight at the same index */
+  rowIds: number[];
+  values: number[];
+  weights: number[];
+}
+
+/** The most rows a GroupRowFigure holds: every sample of a large rollout. */
+export const GROUP_ROW_FIGURE_MAX = 1_000_000;
 
 /** The most groups one getPerfGroups answers: a screen or a few, never all 12.5k of 100k samples. */
 export const GROUP_PAGE_MAX = 1000;

@@ -1,6 +1,7 @@
 import type { AnswerPart, FileSummary, RunResult } from '../api/trace-api';
 import type { RunRolloutFigures, RunSampleFigures } from '../model/run-extra';
 import { runFileIndex } from '../model/run-file-index';
+import { decodeSecPerToken } from '../model/group-extra-figures';
 import { pct } from './compare-answer';
 
 /**
@@ -18,7 +19,10 @@ export interface CompareExtra {
  * train dump or request metrics; null otherwise.
  */
 export function compareExtraOf(
-  run: Pick<RunResult, 'files' | 'joins'>,
+  run: {
+    files: readonly { file: Pick<FileSummary, 'fileId' | 'path'> }[];
+    joins: Pick<RunResult['joins'], 'extra'>;
+  },
   file: Pick<FileSummary, 'fileId' | 'path'>,
 ): CompareExtra | null {
   const at = runFileIndex(run.files, file);
@@ -84,24 +88,6 @@ function stale(s: RunSampleFigures): boolean {
 
 function rowsWhere(extra: CompareExtra, test: (s: RunSampleFigures) => boolean): number[] {
   return extra.samples.filter(test).map((s) => s.rowId);
-}
-
-/**
- * The servers' decode time per output token over a rollout's joined requests: their
- * inference_time (end minus first forward) summed over their completion tokens; null without.
- */
-export function decodeSecPerToken(samples: RunSampleFigures[]): number | null {
-  let seconds = 0;
-  let tokens = 0;
-  for (const s of samples) {
-    for (const r of s.requests) {
-      if (r.inferenceSec === null || r.completionTokens === null || r.completionTokens <= 0)
-        continue;
-      seconds += r.inferenceSec;
-      tokens += r.completionTokens;
-    }
-  }
-  return tokens === 0 ? null : seconds / tokens;
 }
 
 /**

@@ -27,6 +27,7 @@ interface FuzzTarget {
 }
 
 const SKELETON = resolve(FIXTURES, 'skeleton');
+const TRAIN = resolve(FIXTURES, 'run_extra/train');
 const read = (dir: string, name: string) => new Uint8Array(readFileSync(resolve(dir, name)));
 const small = (id: string) => HOSTILE_CASES.find((c) => c.id === id)!.make();
 
@@ -64,6 +65,12 @@ const TARGETS: FuzzTarget[] = [
     name: 'fuzz.jsonl',
     seeds: [read(SKELETON, 'spans.jsonl'), read(SKELETON, 'long_first_line.jsonl')],
     formats: [...FORMATS, skeletonFormat],
+  },
+  {
+    // each sample's tensors read into reused buffers as typed arrays for its figures
+    reader: "slime's train-side dump (torch zip, pickle, per-sample tensor figures)",
+    name: 'fuzz.pt',
+    seeds: [read(TRAIN, 'train_0.pt'), read(TRAIN, 'train_1.pt')],
   },
   {
     reader: 'torch legacy layout + pickle (hand-made)',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { groupExtraFigures } from '../../../src-main/core/model/group-extra-figures';
+import {
+  GROUP_EXTRA_FIGURES,
+  groupExtraFigures,
+  rowFigureParts,
+  type GroupExtraKey,
+} from '../../../src-main/core/model/group-extra-figures';
+import { groupsByRowFigure } from '../../../src-main/core/open/group-page';
+import type { GroupFigures } from '../../../src-main/core/model/rollout-figures';
 import type { RunSampleFigures } from '../../../src-main/core/model/run-extra';
 import { EXPECTED_EXTRA } from '../../support/run-extra-expected';
 import { metricLines, openRun } from '../../support/run-extra-run';
@@ -50,6 +57,14 @@ describe("a group's train and server figures", () => {
         expect(figures.cacheHit).toBeCloseTo(sum('cached_tokens') / sum('prompt_tokens'), 12);
         expect(figures.retractions).toBe(sum('num_retractions'));
         expect(figures.retractedSamples).toBe(0);
+        expect(figures.decodePerToken).toBeCloseTo(
+          sum('inference_time') / sum('completion_tokens'),
+          12,
+        );
+        expect(figures.maxAbsDelta).toBeCloseTo(
+          Math.max(...expected.map((p) => p.max_abs_dlogp)),
+          9,
+        );
       }
     });
   });
@@ -70,6 +85,37 @@ describe("a group's train and server figures", () => {
       expect(groupExtraFigures(g.rowIds, (row) => bySample.get(row))!.outsideShare).toBe(0);
     const sample = trainFiles[1].per_sample.find((p) => p.rollout_position === 11)!;
     expect(figures.outsideShare).toBeLessThan(sample['share_ratio_outside_0.5_2']);
+  });
+
+  it('orders the groups by each column in the worker as the view shows them, largest first', () => {
+    const { traces, joins } = openRun();
+    [0, 1].forEach((file) => {
+      const samples = joins.extra!.samples.filter((s) => s.file === file);
+      const bySample = new Map(samples.map((s) => [s.rowId, s]));
+      const groups = traces[file].perf.rollout.groups;
+      const distinct = new Set<GroupExtraKey>();
+      for (const key of Object.keys(GROUP_EXTRA_FIGURES) as GroupExtraKey[]) {
+        const shown = (g: GroupFigures) =>
+          groupExtraFigures(g.rowIds, (row) => bySample.get(row))![key];
+        const sorted = groupsByRowFigure(groups, rowFigureParts(key, samples));
+        const values = sorted.map(shown);
+        // every group has every figure here (staleness 0 included), so none sorts last for lack
+        expect(values.every((v) => v !== null)).toBe(true);
+        const descending = [...values].sort((a, b) => b! - a!);
+        expect(values, key).toEqual(descending);
+        if (new Set(values).size > 1) distinct.add(key);
+        const reversed = groupsByRowFigure(groups, rowFigureParts(key, samples), true).map(shown);
+        expect(reversed, key).toEqual([...descending].reverse());
+      }
+      // the figures that differ between groups in this run (no retractions, no staleness)
+      expect([...distinct].sort()).toEqual([
+        'cacheHit',
+        'decodePerToken',
+        'maxAbsDelta',
+        'meanAbsDelta',
+        'outsideShare',
+      ]);
+    });
   });
 
   it('counts retracted samples and is null without any joined sample', () => {

@@ -24,6 +24,10 @@ describe('argument checks', () => {
     expect(validateCall('getPerfBinRows', ['f1', 'e2e latency', 3]).method).toBe('getPerfBinRows');
     const page = { sort: 'wall', filter: 'resumed', offset: 100, limit: 100 };
     expect(validateCall('getPerfGroups', ['f1', page]).args).toEqual(['f1', page]);
+    // reversed, and by a run's figure per row (the groups view's run columns)
+    const rowFigure = { combine: 'ratio', rowIds: [0, 3], values: [1.5, 0], weights: [2, 0] };
+    const byFigure = { ...page, reverse: true, rowFigure };
+    expect(validateCall('getPerfGroups', ['f1', byFigure]).args).toEqual(['f1', byFigure]);
     expect(
       validateCall('comparePerfDistribution', ['a', 'b', { kind: 'duration', name: 'sample' }])
         .args,
@@ -52,6 +56,15 @@ describe('argument checks', () => {
       { ...page, limit: 1001 },
       { sort: 'group', filter: 'all', offset: 0 },
       null,
+      { ...page, reverse: 'yes' },
+      // a run figure: a known way to combine, three lists of one length, rows, finite numbers
+      { ...page, rowFigure: { combine: 'mean', rowIds: [0], values: [1], weights: [1] } },
+      { ...page, rowFigure: { combine: 'sum', rowIds: [0, 1], values: [1], weights: [1] } },
+      { ...page, rowFigure: { combine: 'sum', rowIds: [-1], values: [1], weights: [1] } },
+      { ...page, rowFigure: { combine: 'max', rowIds: [0], values: [null], weights: [1] } },
+      { ...page, rowFigure: { combine: 'max', rowIds: [0], values: ['1'], weights: [1] } },
+      { ...page, rowFigure: { combine: 'max', rowIds: [0], values: [1] } },
+      { ...page, rowFigure: [0, 1] },
     ])
       expect(bad('getPerfGroups', ['f1', query])).toThrow('getPerfGroups: argument 2 is not valid');
     for (const distribution of [

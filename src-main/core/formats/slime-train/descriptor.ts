@@ -8,6 +8,7 @@ import { readTensorValues } from '../torch/read-tensor-values';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { numberOf, readTrainDump, sniffTrainDump } from './read-train-dump';
 import { trainSampleRecord } from './train-sample-figures';
+import { TensorViewReader } from '../torch/tensor-view-reader';
 
 /**
  * slime's train-side debug dump (`--save-debug-train-data`, slime/observability/
@@ -46,9 +47,11 @@ function openTrainDump(source: ByteSource, options: FormatOpenOptions): FormatOp
   });
   options.onStepEnd?.('read');
   const notices: string[] = [];
+  // one set of buffers for every sample's tensors
+  const views = new TensorViewReader(source);
   const records: TrainSampleRecord[] = dump.samples.map((sample, index) => {
     try {
-      return trainSampleRecord(source, sample, index, dump.rolloutId);
+      return trainSampleRecord(source, sample, index, dump.rolloutId, views);
     } catch (error) {
       // a broken sample is named; the others still open and join
       if (!isFormatError(error)) throw error;

@@ -11,6 +11,21 @@ export function readTensorValues(
   tensor: TensorRef,
   limit = 1_000_000,
 ): number[] {
+  const { bytes, count } = readTensorBytes(source, tensor, limit);
+  return decodeNumbers(bytes, tensor.dtype, count);
+}
+
+/**
+ * The bytes of a tensor's first `limit` values (flattened, in storage order from its offset),
+ * read into `into` when the source can (a caller walking thousands of tensors then allocates
+ * no buffer per tensor). The tensor's reach is checked against its storage first.
+ */
+export function readTensorBytes(
+  source: ByteSource,
+  tensor: TensorRef,
+  limit: number,
+  into?: Uint8Array,
+): { bytes: Uint8Array; count: number } {
   const itemSize = dtypeItemSize(tensor.dtype);
   const count = Math.min(
     limit,
@@ -24,7 +39,7 @@ export function readTensorValues(
     );
   checkTensorBounds(tensor, itemSize, at);
   const start = at + tensor.storageOffset * itemSize;
-  return decodeNumbers(source.read(start, count * itemSize), tensor.dtype, count);
+  return { bytes: source.read(start, count * itemSize, into), count };
 }
 
 /**
