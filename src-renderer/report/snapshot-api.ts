@@ -11,9 +11,11 @@ import type {
   RowOrder,
   RowQuery,
   RowView,
+  SampleDetails,
   SpanDetails,
   TraceApi,
 } from '../../src-main/core/api/trace-api';
+import { jsonListReader, type JsonListReader } from '../../src-main/core/api/json-list';
 import {
   compareKey,
   distributionKey,
@@ -81,9 +83,9 @@ export function snapshotApi(
     getSpan: async (fileId, rowId, index) => file(fileId).span(rowId, index),
     getSample: async (fileId, rowId) => {
       const f = file(fileId);
-      const sample = f.details().samples?.[f.position(rowId)];
-      if (!sample) throw new Error(`no sample at row ${rowId}`);
-      return sample;
+      const samples = f.details().samples;
+      if (!samples) throw new Error(`no sample at row ${rowId}`);
+      return samples.at(f.position(rowId));
     },
     getLazyValues: refuse('token values'),
     getPerf: async (fileId) => file(fileId).snapshot.perf,
@@ -129,24 +131,37 @@ export function snapshotApi(
   };
 }
 
-/** One file's snapshot with its rows found by id. */
-function indexFile(snapshot: FileSnapshot, details: () => FileDetails) {
+/**
+ * One file's snapshot with its rows found by id; rows, spans and samples parsed as they are
+ * asked for (json-list.ts), the details block decoded on the first ask.
+ */
+function indexFile(snapshot: FileSnapshot, readDetails: () => FileDetails) {
   const positions = new Map<number, number>();
-  snapshot.rows.forEach((row, i) => positions.set(row.rowId, i));
+  snapshot.rowIds.forEach((rowId, i) => positions.set(rowId, i));
   const position = (rowId: number) => {
     const at = positions.get(rowId);
     if (at === undefined) throw new Error(`no row ${rowId}`);
     return at;
   };
+  const rows = jsonListReader(snapshot.rows);
+  let read: {
+    spans: JsonListReader<(SpanDetails | null)[]>;
+    samples: JsonListReader<SampleDetails> | null;
+  } | null = null;
+  const details = () => {
+    if (read) return read;
+    const { spans, samples } = readDetails();
+    return (read = { spans: jsonListReader(spans), samples: samples && jsonListReader(samples) });
+  };
   return {
     snapshot,
     details,
     position,
-    row: (rowId: number): RowView => snapshot.rows[position(rowId)],
+    row: (rowId: number): RowView => rows.at(position(rowId)),
     span(rowId: number, index: number): SpanDetails {
       const at = position(rowId);
-      const item = snapshot.rows[at].items.findIndex((it) => it.index === index);
-      const span = item < 0 ? null : details().spans[at][item];
+      const item = rows.at(at).items.findIndex((it) => it.index === index);
+      const span = item < 0 ? null : details().spans.at(at)[item];
       if (!span) throw new Error(`no span ${index} in row ${rowId}`);
       return span;
     },
@@ -158,7 +173,7 @@ function indexFile(snapshot: FileSnapshot, details: () => FileDetails) {
       if (keep) ids = ids.filter((id) => keep(id));
       return {
         rowIds: Int32Array.from(ids),
-        total: snapshot.rows.length,
+        total: rows.length,
         storeVersion: snapshot.facts.storeVersion,
       };
     },

@@ -18,9 +18,10 @@ import type {
   SpanDetails,
 } from './trace-api';
 import type { GroupFilter, GroupSort, SortKey } from './sort-keys';
+import type { JsonList } from './json-list';
 
 /** The version of this shape: a page refuses a snapshot of another. */
-export const REPORT_SNAPSHOT_VERSION = 1;
+export const REPORT_SNAPSHOT_VERSION = 2;
 
 export interface ReportSnapshot {
   version: typeof REPORT_SNAPSHOT_VERSION;
@@ -43,8 +44,10 @@ export interface CompareSnapshot {
 export interface FileSnapshot {
   summary: FileSummary;
   facts: RowFacts;
-  /** every row as the timeline draws it, in the store's order */
-  rows: RowView[];
+  /** every row as the timeline draws it, in the store's order (parsed as the page asks) */
+  rows: JsonList<RowView>;
+  /** each row's id, in `rows` order */
+  rowIds: Int32Array;
   /** per sort key the row ids in the store's order, ascending and descending (ties differ) */
   orders: Partial<Record<SortKey, Int32Array>>;
   descending: Partial<Record<SortKey, Int32Array>>;
@@ -67,8 +70,9 @@ export interface FileSnapshot {
  */
 export interface FileDetails {
   /** per row (in `rows` order), its items' span details (null for an item that is no span) */
-  spans: (SpanDetails | null)[][];
-  samples: SampleDetails[] | null;
+  spans: JsonList<(SpanDetails | null)[]>;
+  /** per row, its sample's fields */
+  samples: JsonList<SampleDetails> | null;
 }
 
 /** A report as made: the snapshot and, per file, its details (encoded apart). */
