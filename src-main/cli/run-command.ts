@@ -170,7 +170,8 @@ export async function runCommand(
     const paths = positionals.map((p) => resolve(p));
     const withContent = values['with-content'] ?? false;
     // every sample's details go into the report: kept as the open reads them, not read again
-    const openKeeping = (group: string[]) => openOrThrow(group, false, setup, { keepSamples: true });
+    const openKeeping = (group: string[]) =>
+      openOrThrow(group, false, setup, { keepSamples: true });
     return runReport({ paths, output: values.output, withContent }, openKeeping, usage);
   }
   if (command === 'export' && values.format === 'parquet') {
