@@ -35,7 +35,7 @@ export class NotInReportError extends Error {
 
 export function snapshotApi(
   snapshot: ReportSnapshot,
-  details: (file: number) => FileDetails,
+  details: (file: number) => FileDetails | Promise<FileDetails>,
 ): TraceApi {
   const files = new Map(
     snapshot.files.map((f, i) => [f.summary.fileId, indexFile(f, () => details(i))]),
@@ -83,14 +83,14 @@ export function snapshotApi(
     getSpan: async (fileId, rowId, index) => file(fileId).span(rowId, index),
     getSample: async (fileId, rowId) => {
       const f = file(fileId);
-      const samples = f.details().samples;
+      const { samples } = await f.details();
       if (!samples) throw new Error(`no sample at row ${rowId}`);
       return samples.at(f.position(rowId));
     },
     getLazyValues: refuse('token values'),
     getPerf: async (fileId) => file(fileId).snapshot.perf,
     getPerfBinRows: async (fileId, seriesKey, binIndex) =>
-      file(fileId).snapshot.perfBinRows[perfBinKey(seriesKey, binIndex)] ?? [],
+      Array.from(file(fileId).snapshot.perfBinRows[perfBinKey(seriesKey, binIndex)] ?? []),
     getPerfGroups: async (fileId, query) => {
       const { groups } = file(fileId).snapshot;
       const order = groups?.orders[groupOrderKey(query.sort, query.filter)];
@@ -135,7 +135,7 @@ export function snapshotApi(
  * One file's snapshot with its rows found by id; rows, spans and samples parsed as they are
  * asked for (json-list.ts), the details block decoded on the first ask.
  */
-function indexFile(snapshot: FileSnapshot, readDetails: () => FileDetails) {
+function indexFile(snapshot: FileSnapshot, readDetails: () => FileDetails | Promise<FileDetails>) {
   const positions = new Map<number, number>();
   snapshot.rowIds.forEach((rowId, i) => positions.set(rowId, i));
   const position = (rowId: number) => {
@@ -144,24 +144,24 @@ function indexFile(snapshot: FileSnapshot, readDetails: () => FileDetails) {
     return at;
   };
   const rows = jsonListReader(snapshot.rows);
-  let read: {
+  let read: Promise<{
     spans: JsonListReader<(SpanDetails | null)[]>;
     samples: JsonListReader<SampleDetails> | null;
-  } | null = null;
-  const details = () => {
-    if (read) return read;
-    const { spans, samples } = readDetails();
-    return (read = { spans: jsonListReader(spans), samples: samples && jsonListReader(samples) });
-  };
+  }> | null = null;
+  const details = () =>
+    (read ??= Promise.resolve(readDetails()).then(({ spans, samples }) => ({
+      spans: jsonListReader(spans),
+      samples: samples && jsonListReader(samples),
+    })));
   return {
     snapshot,
     details,
     position,
     row: (rowId: number): RowView => rows.at(position(rowId)),
-    span(rowId: number, index: number): SpanDetails {
+    async span(rowId: number, index: number): Promise<SpanDetails> {
       const at = position(rowId);
       const item = rows.at(at).items.findIndex((it) => it.index === index);
-      const span = item < 0 ? null : details().spans.at(at)[item];
+      const span = item < 0 ? null : (await details()).spans.at(at)[item];
       if (!span) throw new Error(`no span ${index} in row ${rowId}`);
       return span;
     },

@@ -58,8 +58,8 @@ export interface FileSnapshot {
     attempts: Record<string, Int32Array>;
   };
   perf: PerfDigest;
-  /** `${seriesKey}\n${binIndex}` -> the rows of that bin */
-  perfBinRows: Record<string, number[]>;
+  /** `${seriesKey}\n${binIndex}` -> the rows of that bin (typed: no JSON to parse) */
+  perfBinRows: Record<string, Int32Array>;
   /** every group (the groups view), and per `${sort}\n${filter}` their order as positions */
   groups: { all: GroupFigures[]; orders: Record<string, Int32Array> } | null;
 }

@@ -108,12 +108,14 @@ function redactSpan(span: SpanDetails): SpanDetails {
 }
 
 /** Each histogram bin's rows (a bin click highlights them). */
-function binRows(perf: PerfDigest, calls: SnapshotSource): Record<string, number[]> {
-  const out: Record<string, number[]> = {};
+function binRows(perf: PerfDigest, calls: SnapshotSource): Record<string, Int32Array> {
+  const out: Record<string, Int32Array> = {};
   for (const series of perf.series) {
     series.bins.forEach((bin, index) => {
       if (bin.count > 0)
-        out[perfBinKey(series.key, index)] = calls.getPerfBinRows(series.key, index);
+        out[perfBinKey(series.key, index)] = Int32Array.from(
+          calls.getPerfBinRows(series.key, index),
+        );
     });
   }
   return out;
