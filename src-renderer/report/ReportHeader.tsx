@@ -14,6 +14,11 @@ export function ReportHeader({ snapshot }: { snapshot: ReportSnapshot }) {
       <span className="muted">
         made {snapshot.madeAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}
       </span>
+      {snapshot.run && (
+        <span className="report-file" data-testid="report-run">
+          run {snapshot.run.name}: {snapshot.run.files.length} files joined
+        </span>
+      )}
       {snapshot.files.map(({ summary }, i) => (
         <span key={summary.fileId} className="report-file" data-testid="report-file">
           {snapshot.compare ? `${i === 0 ? 'A' : 'B'}: ` : ''}

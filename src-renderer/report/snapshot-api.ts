@@ -54,7 +54,7 @@ export function snapshotApi(
       fileName: '',
     } satisfies FileError,
   });
-  const compare = snapshot.compare;
+  const { compare, run } = snapshot;
   return {
     open: readOnly,
     reopen: readOnly,
@@ -66,13 +66,18 @@ export function snapshotApi(
       compare: compare !== undefined,
       errors: [],
       trendFolders: [],
-      runs: [],
+      // a run's tab as the app opens a run folder: openRun answers it from the snapshot
+      runs: run ? [run.paths] : [],
     }),
     // a report opens on its own files, never on the start page
     startPage: async () => ({ formats: [], recent: [], demoPath: null }),
     openTrends: refuse('trends'),
-    openRun: refuse('a run'),
-    runNow: async () => null,
+    openRun: async (request) => {
+      if (!run || request.paths.join('\n') !== run.paths.join('\n'))
+        throw new NotInReportError('another run');
+      return run;
+    },
+    runNow: async () => run ?? null,
     trendsNow: async () => null,
     onProgress: () => () => {},
     openingNow: async () => [],

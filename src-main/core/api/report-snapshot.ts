@@ -13,6 +13,7 @@ import type {
   PerfDigest,
   RowFacts,
   RowView,
+  RunResult,
   SampleDetails,
   SharedBins,
   SpanDetails,
@@ -32,6 +33,11 @@ export interface ReportSnapshot {
   files: FileSnapshot[];
   /** a compare pair: A is files[0], B files[1] */
   compare?: CompareSnapshot;
+  /**
+   * a run (a folder of one RL run's files): openRun's answer over `files` (each its file), for
+   * the run tab; paths are the files' names only
+   */
+  run?: RunResult;
 }
 
 /** Both ways round (the compare view swaps A and B), keyed by compareKey and distributionKey. */
