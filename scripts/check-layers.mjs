@@ -188,6 +188,7 @@ export const RENDERER_TYPES_FROM = /^src-main\/core\/(api|model)\//;
 export const RENDERER_VALUE_MODULES = {
   'src-main/core/api/trace-api': 'the API method and export format lists (data)',
   'src-main/core/api/typed-json': "the HTTP transport's typed-array JSON codec",
+  'src-main/core/api/json-list': "a shared report's rows and details, parsed one at a time",
   'src-main/core/api/sort-keys': 'the sort keys and their labels (data)',
   'src-main/core/api/report-snapshot':
     "a shared report's snapshot: its version and the keys its answers are found by (data)",

@@ -9,7 +9,7 @@ import type { FormatPartReader } from '../core/bytes/part-reader';
 import { terminalProgress } from './terminal-progress';
 import { spanNameFigures } from '../core/rows/span-name-figures';
 import { writeJsonStreaming } from './write-json';
-import type { OpenedTrace } from '../core/open/open-trace-file';
+import type { OpenOptions, OpenedTrace } from '../core/open/open-trace-file';
 import { stepTimer, type StepTimer } from '../core/open/step-timer';
 import {
   buildSummaryJson,
@@ -170,7 +170,10 @@ export async function runCommand(
     const { runReport } = await import('./run-report');
     const paths = positionals.map((p) => resolve(p));
     const withContent = values['with-content'] ?? false;
-    return runReport({ paths, output: values.output, withContent }, openGroup, usage);
+    // every sample's details go into the report: kept as the open reads them, not read again
+    const openKeeping = (group: string[]) =>
+      openOrThrow(group, false, setup, { keepSamples: true });
+    return runReport({ paths, output: values.output, withContent }, openKeeping, usage);
   }
   if (command === 'export' && values.format === 'parquet') {
     const { runParquetExport } = await import('./run-sql');
@@ -373,22 +376,32 @@ function groupsOrThrow(path: string, command: Command): Pick<PathGroups, 'groups
   return { groups, skipped };
 }
 
-function openOrThrow(group: string[], timings: boolean, setup: CommandSetup): OpenedTrace {
+function openOrThrow(
+  group: string[],
+  timings: boolean,
+  setup: CommandSetup,
+  how: Pick<OpenOptions, 'keepSamples'> = {},
+): OpenedTrace {
   try {
-    return openGroup(group, timings, setup);
+    return openGroup(group, timings, setup, how);
   } catch (error) {
     throw fileError(group[0], error);
   }
 }
 
 /** One trace opened here, with progress on a terminal; throws what the open threw. */
-function openGroup(group: string[], timings: boolean, setup: CommandSetup): OpenedTrace {
+function openGroup(
+  group: string[],
+  timings: boolean,
+  setup: CommandSetup,
+  how: Pick<OpenOptions, 'keepSamples'> = {},
+): OpenedTrace {
   const timer = timings ? stepTimer() : null;
   const progress = terminalProgress(basename(group[0]), totalSize(group));
   try {
     const trace = ingest(
       { sources: group.map((p) => ({ kind: 'path', path: p })) },
-      { ...setup, onStepEnd: timer?.end, onProgress: progress.onProgress },
+      { ...setup, ...how, onStepEnd: timer?.end, onProgress: progress.onProgress },
     );
     progress.done();
     if (timer)

@@ -5,10 +5,11 @@
  * renderer's report build with the snapshot inside (src-main/report/report-html.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import type { OpenedTrace } from '../core/open/opened-trace';
 import { fileCalls } from '../ingest/file-calls';
 import { groupPaths } from '../ingest/group-files';
+import { findRunFiles } from '../ingest/run-files';
 import { buildReportSnapshot, type ReportFile } from '../core/report/build-report-snapshot';
 import { encodeReport } from '../report/encode-report';
 import { readReportPage, reportHtml, reportNames } from '../report/report-html';
@@ -21,7 +22,8 @@ export interface ReportCommand {
 
 /**
  * Writes the report; `open` opens one trace (its group of paths) as the other commands do, and
- * `usage` makes a usage error. A folder reports every trace it holds, each as a tab.
+ * `usage` makes a usage error. A folder reports every trace it holds, each as a tab; a run
+ * folder (a trainer timeline, or traces of several kinds) as the app's run tab too.
  */
 export function runReport(
   command: ReportCommand,
@@ -33,7 +35,13 @@ export function runReport(
       `report takes one FILE or folder, or two files A B (${command.paths.length} given)`,
     );
   }
-  const groups = command.paths.flatMap((p) => traceGroups(resolve(p)));
+  const paths = command.paths.map((p) => resolve(p));
+  // one folder (or file) that is a run: its files joined, shown as the app's run tab
+  const found = paths.length === 1 ? findRunFiles(paths) : null;
+  const run = found?.isRun
+    ? { name: basename(paths[0]), skipped: found.skipped, groups: found.groups }
+    : null;
+  const groups = run ? run.groups : paths.flatMap((p) => traceGroups(p));
   const page = readReportPage();
   const files: ReportFile[] = groups.map((group) => {
     const trace = open(group);
@@ -48,11 +56,17 @@ export function runReport(
     withContent: command.withContent,
     compare,
     madeAt: new Date(),
+    ...(run
+      ? {
+          run: {
+            name: run.name,
+            skipped: run.skipped,
+            paths: groups.map((group) => relative(dirname(paths[0]), group[0])),
+          },
+        }
+      : {}),
   });
-  const { title } = reportNames(
-    files.map((f) => f.summary.name),
-    compare,
-  );
+  const { title } = reportNames(run ? [run.name] : files.map((f) => f.summary.name), compare);
   const html = reportHtml(page, encodeReport(parts), title);
   const output = command.output ?? 'report.html';
   writeFileSync(output, html);

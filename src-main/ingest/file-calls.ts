@@ -1,6 +1,7 @@
 import type { ExportFormat, ExportedFile } from '../core/api/trace-api';
 import { exportTrace } from '../core/export/export-trace';
 import type { OpenedTrace } from '../core/open/open-trace-file';
+import type { ByteSource } from '../core/bytes/byte-source';
 import type { WithBytes } from '../core/model/sample-facts';
 import { sampleToDetails } from '../core/open/sample-details';
 import { queryRows } from '../core/store/query-rows';
@@ -18,7 +19,20 @@ import type { FileCalls, IngestSource } from './ingest-protocol';
 /** The calls on one open file, answered from its store, samples and rows. */
 export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCalls {
   // the whole sample, read again from the file's bytes when the format did not keep it
-  const withBytes: WithBytes = (use) => withSource(sources[0], use);
+  let held: ByteSource | null = null;
+  const withBytes: WithBytes = (use) => (held ? use(held) : withSource(sources[0], use));
+  /** `use` with the file's bytes opened once for all its reads (a report reads every sample) */
+  const holdingBytes = <T>(use: () => T): T => {
+    if (!trace.summary.capabilities.samples || held) return use();
+    return withSource(sources[0], (bytes) => {
+      held = bytes;
+      try {
+        return use();
+      } finally {
+        held = null;
+      }
+    });
+  };
   const sampleOf = (rowId: number) => {
     if (!trace.summary.capabilities.samples) return undefined;
     if (!Number.isInteger(rowId) || rowId < 0 || rowId >= trace.samples.count) {
@@ -58,7 +72,8 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     sqlTables: (file, originSec, path) =>
       buildSqlTables({ file, name: trace.summary.name, path, originSec, trace }),
     // every answer the report's page may ask, taken from these very calls
-    reportSnapshot: (summary, withContent) => buildFileSnapshot(summary, calls, withContent),
+    reportSnapshot: (summary, withContent) =>
+      holdingBytes(() => buildFileSnapshot(summary, calls, withContent)),
   };
   return calls;
 }

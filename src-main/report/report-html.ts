@@ -1,7 +1,8 @@
 /**
  * A report as one HTML file: the renderer's report build (out/report, made by `npm run build`
  * from vite.report.config.ts) inlined, and the snapshot's deflated bytes as base64 in a data
- * block. The Content-Security-Policy allows nothing but that one script (by its hash), inline
+ * block; each file's details (most of the bytes, read on the first click) after the script, so
+ * the page starts before the parser has read them. The Content-Security-Policy allows nothing but that one script (by its hash), inline
  * styles (React sets style attributes) and data: images: no network, no other script.
  */
 import { createHash } from 'node:crypto';
@@ -70,8 +71,8 @@ export function reportHtml(page: ReportPage, data: EncodedReport, title: string)
 <body>
 <div id="root"></div>
 ${dataBlock('report-data', data.snapshot)}
-${data.details.map((bytes, i) => dataBlock(`report-details-${i}`, bytes)).join('\n')}
 <script>${script}</script>
+${data.details.map((bytes, i) => dataBlock(`report-details-${i}`, bytes)).join('\n')}
 </body>
 </html>
 `;

@@ -14,13 +14,26 @@ export function ReportHeader({ snapshot }: { snapshot: ReportSnapshot }) {
       <span className="muted">
         made {snapshot.madeAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}
       </span>
-      {snapshot.files.map(({ summary }, i) => (
-        <span key={summary.fileId} className="report-file" data-testid="report-file">
-          {snapshot.compare ? `${i === 0 ? 'A' : 'B'}: ` : ''}
-          {summary.name} · {summary.formatLabels.name} · {formatBytes(summary.bytes)} ·{' '}
-          {windowText(summary)}
-        </span>
-      ))}
+      {snapshot.run ? (
+        // a run's files (often many) folded under its name, so the header keeps one line
+        <details className="report-run" data-testid="report-run">
+          <summary>
+            run {snapshot.run.name}: {snapshot.files.length} files joined
+          </summary>
+          {snapshot.files.map(({ summary }) => (
+            <div key={summary.fileId} data-testid="report-file">
+              {fileText(summary)}
+            </div>
+          ))}
+        </details>
+      ) : (
+        snapshot.files.map(({ summary }, i) => (
+          <span key={summary.fileId} className="report-file" data-testid="report-file">
+            {snapshot.compare ? `${i === 0 ? 'A' : 'B'}: ` : ''}
+            {fileText(summary)}
+          </span>
+        ))
+      )}
       <span className="report-content" data-testid="report-content">
         {snapshot.withContent
           ? 'Prompts, responses, labels and tool arguments included'
@@ -28,6 +41,12 @@ export function ReportHeader({ snapshot }: { snapshot: ReportSnapshot }) {
       </span>
     </header>
   );
+}
+
+/** A file as the header names it: its path in a run (the folder tells ranks apart), format, size, window. */
+function fileText(summary: ReportSnapshot['files'][number]['summary']): string {
+  const name = summary.path ?? summary.name;
+  return `${name} · ${summary.formatLabels.name} · ${formatBytes(summary.bytes)} · ${windowText(summary)}`;
 }
 
 /** The window the file's figures use: its rollout's own, or the whole file. */

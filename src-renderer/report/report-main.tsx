@@ -11,8 +11,7 @@ import '../theme/theme.css';
 // The report page's entry (vite.report.config.ts): the app itself, its host answering from the
 // snapshot the HTML carries instead of a service; nothing here draws a view of its own.
 const root = createRoot(document.getElementById('root')!);
-try {
-  const { snapshot, details } = readSnapshot(document);
+readSnapshot(document).then(({ snapshot, details }) => {
   let refusals = 0;
   const host: TraceHost = {
     kind: 'report',
@@ -37,7 +36,9 @@ try {
       </HostProvider>
     </StrictMode>,
   );
-} catch (error) {
+}, showError);
+
+function showError(error: unknown) {
   document.body.dataset.reportError = 'true';
   root.render(<pre className="report-error">{String(error)}</pre>);
 }

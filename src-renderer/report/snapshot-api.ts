@@ -11,9 +11,11 @@ import type {
   RowOrder,
   RowQuery,
   RowView,
+  SampleDetails,
   SpanDetails,
   TraceApi,
 } from '../../src-main/core/api/trace-api';
+import { jsonListReader, type JsonListReader } from '../../src-main/core/api/json-list';
 import {
   compareKey,
   distributionKey,
@@ -34,7 +36,7 @@ export class NotInReportError extends Error {
 
 export function snapshotApi(
   snapshot: ReportSnapshot,
-  details: (file: number) => FileDetails,
+  details: (file: number) => FileDetails | Promise<FileDetails>,
   /** each refusal, as it is made (the page counts them: no control it shows may cause one) */
   onRefused: (error: NotInReportError) => void = () => {},
 ): TraceApi {
@@ -60,7 +62,7 @@ export function snapshotApi(
       fileName: '',
     } satisfies FileError,
   });
-  const compare = snapshot.compare;
+  const { compare, run } = snapshot;
   return {
     open: readOnly,
     reopen: readOnly,
@@ -72,13 +74,17 @@ export function snapshotApi(
       compare: compare !== undefined,
       errors: [],
       trendFolders: [],
-      runs: [],
+      // a run's tab as the app opens a run folder: openRun answers it from the snapshot
+      runs: run ? [run.paths] : [],
     }),
     // a report opens on its own files, never on the start page
     startPage: async () => ({ formats: [], recent: [], demoPath: null }),
     openTrends: refuse('trends'),
-    openRun: refuse('a run'),
-    runNow: async () => null,
+    openRun: async (request) => {
+      if (!run || request.paths.join('\n') !== run.paths.join('\n')) throw refused('another run');
+      return run;
+    },
+    runNow: async () => run ?? null,
     trendsNow: async () => null,
     onProgress: () => () => {},
     openingNow: async () => [],
@@ -89,14 +95,14 @@ export function snapshotApi(
     getSpan: async (fileId, rowId, index) => file(fileId).span(rowId, index),
     getSample: async (fileId, rowId) => {
       const f = file(fileId);
-      const sample = f.details().samples?.[f.position(rowId)];
-      if (!sample) throw new Error(`no sample at row ${rowId}`);
-      return sample;
+      const { samples } = await f.details();
+      if (!samples) throw new Error(`no sample at row ${rowId}`);
+      return samples.at(f.position(rowId));
     },
     getLazyValues: refuse('token values'),
     getPerf: async (fileId) => file(fileId).snapshot.perf,
     getPerfBinRows: async (fileId, seriesKey, binIndex) =>
-      file(fileId).snapshot.perfBinRows[perfBinKey(seriesKey, binIndex)] ?? [],
+      Array.from(file(fileId).snapshot.perfBinRows[perfBinKey(seriesKey, binIndex)] ?? []),
     getPerfGroups: async (fileId, query) => {
       const { groups } = file(fileId).snapshot;
       const kept = groups?.orders[groupOrderKey(query.sort, query.filter)];
@@ -143,43 +149,62 @@ export function snapshotApi(
   };
 }
 
-/** One file's snapshot with its rows found by id. */
+/**
+ * One file's snapshot with its rows found by id; rows, spans and samples parsed as they are
+ * asked for (json-list.ts), the details block decoded on the first ask.
+ */
 function indexFile(
   snapshot: FileSnapshot,
-  details: () => FileDetails,
+  readDetails: () => FileDetails | Promise<FileDetails>,
   refused: (what: string) => NotInReportError,
 ) {
   const positions = new Map<number, number>();
-  snapshot.rows.forEach((row, i) => positions.set(row.rowId, i));
+  snapshot.rowIds.forEach((rowId, i) => positions.set(rowId, i));
   const position = (rowId: number) => {
     const at = positions.get(rowId);
     if (at === undefined) throw new Error(`no row ${rowId}`);
     return at;
   };
+  const rows = jsonListReader(snapshot.rows);
+  let read: Promise<{
+    spans: JsonListReader<(SpanDetails | null)[]>;
+    samples: JsonListReader<SampleDetails> | null;
+  }> | null = null;
+  const details = () =>
+    (read ??= Promise.resolve(readDetails()).then(({ spans, samples }) => ({
+      spans: jsonListReader(spans),
+      samples: samples && jsonListReader(samples),
+    })));
+  let everyRow: RowView[] | null = null;
   let texts: string[] | null = null;
   const file = {
     snapshot,
     details,
     position,
-    row: (rowId: number): RowView => snapshot.rows[position(rowId)],
-    /** made on the first search: it reads the span details, most of the report's bytes */
-    searchTexts: () =>
-      (texts ??= snapshot.rows.map((row, i) => rowSearchText(row, details().spans[i]))),
-    span(rowId: number, index: number): SpanDetails {
+    row: (rowId: number): RowView => rows.at(position(rowId)),
+    /** every row, parsed on the first filter that reads them all */
+    rows: () => (everyRow ??= Array.from({ length: rows.length }, (_, i) => rows.at(i))),
+    /** made by the first search (query): it reads the span details, most of the report's bytes */
+    searchTexts: () => texts ?? [],
+    async span(rowId: number, index: number): Promise<SpanDetails> {
       const at = position(rowId);
-      const item = snapshot.rows[at].items.findIndex((it) => it.index === index);
-      const span = item < 0 ? null : details().spans[at][item];
+      const item = rows.at(at).items.findIndex((it) => it.index === index);
+      const span = item < 0 ? null : (await details()).spans.at(at)[item];
       if (!span) throw new Error(`no span ${index} in row ${rowId}`);
       return span;
     },
-    query(query: RowQuery): RowOrder {
+    async query(query: RowQuery): Promise<RowOrder> {
       const order = (query.descending ? snapshot.descending : snapshot.orders)[query.sort];
       if (!order) throw refused(`the ${query.sort} order`);
+      if (query.filter?.text?.trim() && !texts) {
+        const { spans } = await details();
+        texts = file.rows().map((row, i) => rowSearchText(row, spans.at(i)));
+      }
       const keep = rowFilter(file, query.filter);
       const ids = keep ? order.filter((id) => keep(id)) : order.slice();
       return {
         rowIds: ids,
-        total: snapshot.rows.length,
+        total: rows.length,
         storeVersion: snapshot.facts.storeVersion,
       };
     },

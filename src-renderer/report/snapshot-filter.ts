@@ -15,7 +15,9 @@ import { spanNamePatternRegExp } from '../../src-main/core/model/span-name-patte
 export interface FilteredFile {
   snapshot: FileSnapshot;
   row(rowId: number): RowView;
-  /** per row (in `snapshot.rows` order), its search text; made on the first search */
+  /** every row, in `snapshot.rows` order */
+  rows(): RowView[];
+  /** per row (in `snapshot.rows` order), its search text (made before a search asks) */
   searchTexts(): string[];
   position(rowId: number): number;
 }
@@ -42,7 +44,7 @@ export function rowFilter(
     tests.push((id) => ids.has(id));
   }
   if (filter.spanName) {
-    const ids = rowsWithSpanName(snapshot.rows, filter.spanName);
+    const ids = rowsWithSpanName(file.rows(), filter.spanName);
     tests.push((id) => ids.has(id));
   }
   const { rewardMin: min, rewardMax: max } = filter;

@@ -13,14 +13,16 @@ import type {
   PerfDigest,
   RowFacts,
   RowView,
+  RunResult,
   SampleDetails,
   SharedBins,
   SpanDetails,
 } from './trace-api';
 import type { GroupFilter, GroupSort, SortKey } from './sort-keys';
+import type { JsonList } from './json-list';
 
 /** The version of this shape: a page refuses a snapshot of another. */
-export const REPORT_SNAPSHOT_VERSION = 1;
+export const REPORT_SNAPSHOT_VERSION = 2;
 
 export interface ReportSnapshot {
   version: typeof REPORT_SNAPSHOT_VERSION;
@@ -31,6 +33,11 @@ export interface ReportSnapshot {
   files: FileSnapshot[];
   /** a compare pair: A is files[0], B files[1] */
   compare?: CompareSnapshot;
+  /**
+   * a run (a folder of one RL run's files): openRun's answer over `files` (each its file), for
+   * the run tab; paths are the files' names only
+   */
+  run?: RunResult;
 }
 
 /** Both ways round (the compare view swaps A and B), keyed by compareKey and distributionKey. */
@@ -43,8 +50,10 @@ export interface CompareSnapshot {
 export interface FileSnapshot {
   summary: FileSummary;
   facts: RowFacts;
-  /** every row as the timeline draws it, in the store's order */
-  rows: RowView[];
+  /** every row as the timeline draws it, in the store's order (parsed as the page asks) */
+  rows: JsonList<RowView>;
+  /** each row's id, in `rows` order */
+  rowIds: Int32Array;
   /** per sort key the row ids in the store's order, ascending and descending (ties differ) */
   orders: Partial<Record<SortKey, Int32Array>>;
   descending: Partial<Record<SortKey, Int32Array>>;
@@ -55,8 +64,8 @@ export interface FileSnapshot {
     attempts: Record<string, Int32Array>;
   };
   perf: PerfDigest;
-  /** `${seriesKey}\n${binIndex}` -> the rows of that bin */
-  perfBinRows: Record<string, number[]>;
+  /** `${seriesKey}\n${binIndex}` -> the rows of that bin (typed: no JSON to parse) */
+  perfBinRows: Record<string, Int32Array>;
   /** every group (the groups view), and per `${sort}\n${filter}` their order as positions */
   groups: { all: GroupFigures[]; orders: Record<string, Int32Array> } | null;
 }
@@ -67,8 +76,9 @@ export interface FileSnapshot {
  */
 export interface FileDetails {
   /** per row (in `rows` order), its items' span details (null for an item that is no span) */
-  spans: (SpanDetails | null)[][];
-  samples: SampleDetails[] | null;
+  spans: JsonList<(SpanDetails | null)[]>;
+  /** per row, its sample's fields */
+  samples: JsonList<SampleDetails> | null;
 }
 
 /** A report as made: the snapshot and, per file, its details (encoded apart). */

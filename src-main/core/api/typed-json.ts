@@ -48,8 +48,7 @@ export function encodeAnswer(value: unknown): EncodedAnswer {
   const arrays: TypedArray[] = [];
   let at = 0;
   const json = JSON.stringify(value, (_key, item: unknown) => {
-    // an int beyond 2^53 (a dump's exact Python int) travels as its digits
-    if (typeof item === 'bigint') return { $bigint: item.toString() };
+    if (typeof item === 'bigint') return bigIntOut(_key, item);
     if (!ArrayBuffer.isView(item) || item instanceof DataView) return item;
     const name = item.constructor.name as TypedName;
     if (!(name in TYPED)) return item;
@@ -99,8 +98,13 @@ export function encodeAnswer(value: unknown): EncodedAnswer {
 
 /** Arrays of this many bytes or more are sent from their own bytes; smaller ones are copied. */
 const OWN_PART_BYTES = 64 * 1024;
+/** A replacer: an int beyond 2^53 (a dump's exact Python int) travels as its digits. */
+export function bigIntOut(_key: string, item: unknown): unknown {
+  return typeof item === 'bigint' ? { $bigint: item.toString() } : item;
+}
+
 /** `{"$bigint": digits}` (encodeAnswer's) back to the bigint it was; anything else as it is. */
-function bigIntBack(_key: string, item: unknown): unknown {
+export function bigIntBack(_key: string, item: unknown): unknown {
   if (typeof item !== 'object' || item === null) return item;
   const digits = (item as { $bigint?: unknown }).$bigint;
   if (typeof digits !== 'string' || !/^-?\d+$/.test(digits) || Object.keys(item).length !== 1)

@@ -105,6 +105,12 @@ export interface FormatOpenOptions {
   joinByBootstrapRoom?: boolean;
   /** reads the end of a large file on another thread (readPart), when given */
   partReader?: PartReader;
+  /**
+   * Every sample will be asked for (a shared report): keep each one as read (its trace left
+   * out) instead of letting it go and reading it again from the file on each ask. Such an open
+   * is read by one thread: a helper's samples would be let go on its side.
+   */
+  keepSamples?: boolean;
   /** files from this size are read in parts (given a partReader); the format's own default else */
   splitMinBytes?: number;
   /**

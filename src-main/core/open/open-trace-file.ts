@@ -43,6 +43,8 @@ export interface OpenOptions {
    * now and then (previewSchedule); others never do.
    */
   onPreview?: (preview: OpenedTrace) => void;
+  /** FormatOpenOptions.keepSamples: every sample will be asked for (a shared report) */
+  keepSamples?: boolean;
 }
 
 const NO_SKIPPED_LINES = { count: 0, examples: [] };
@@ -252,6 +254,7 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
     shouldCancel: options.shouldCancel,
     onStepEnd: options.onStepEnd,
     joinByBootstrapRoom: options.joinByBootstrapRoom,
+    keepSamples: options.keepSamples,
     partReader:
       partReader && format.readPart
         ? {

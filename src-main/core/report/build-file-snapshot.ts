@@ -24,6 +24,7 @@ import {
   type FileSnapshot,
 } from '../api/report-snapshot';
 import type { GroupFigures } from '../model/rollout-figures';
+import { packJsonList } from '../api/json-list';
 import { redactAttrs, redactValue } from './redact-content';
 
 /** The file calls a snapshot asks: a subset of the worker's FileCalls, answered at once. */
@@ -78,7 +79,8 @@ export function buildFileSnapshot(
   const file: FileSnapshot = {
     summary,
     facts,
-    rows,
+    rows: packJsonList(rows),
+    rowIds: Int32Array.from(rows, (row) => row.rowId),
     orders,
     descending,
     filterRows,
@@ -86,7 +88,10 @@ export function buildFileSnapshot(
     perfBinRows: binRows(perf, calls),
     groups: groupsOf(calls),
   };
-  return { file, details: { spans, samples } };
+  return {
+    file,
+    details: { spans: packJsonList(spans), samples: samples && packJsonList(samples) },
+  };
 }
 
 function keptRow(row: RowView, withContent: boolean): RowView {
@@ -103,12 +108,14 @@ function redactSpan(span: SpanDetails): SpanDetails {
 }
 
 /** Each histogram bin's rows (a bin click highlights them). */
-function binRows(perf: PerfDigest, calls: SnapshotSource): Record<string, number[]> {
-  const out: Record<string, number[]> = {};
+function binRows(perf: PerfDigest, calls: SnapshotSource): Record<string, Int32Array> {
+  const out: Record<string, Int32Array> = {};
   for (const series of perf.series) {
     series.bins.forEach((bin, index) => {
       if (bin.count > 0)
-        out[perfBinKey(series.key, index)] = calls.getPerfBinRows(series.key, index);
+        out[perfBinKey(series.key, index)] = Int32Array.from(
+          calls.getPerfBinRows(series.key, index),
+        );
     });
   }
   return out;

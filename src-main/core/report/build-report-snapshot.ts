@@ -1,10 +1,13 @@
 /**
  * A whole report's snapshot: each file's (build-file-snapshot.ts) and, for a compare pair, the
  * compare both ways round with every distribution's shared bins, made by the same functions
- * that answer the app (compareTraces, buildSharedBins). Paths are left out: a report names its
+ * that answer the app (compareTraces, buildSharedBins); for a run folder, the run as openRun
+ * answers it (the run tab). Paths are left out: a report names its
  * files, it does not say where they were on the maker's disk.
  */
-import type { FileSummary, PerfDistributionId } from '../api/trace-api';
+import type { FileSummary, PerfDistributionId, RunResult } from '../api/trace-api';
+import type { RunFileDigest } from '../model/run';
+import { buildRunJoins } from '../run/build-run-joins';
 import {
   REPORT_SNAPSHOT_VERSION,
   compareKey,
@@ -24,6 +27,7 @@ export interface ReportFile {
   calls: SnapshotSource & {
     getPerfValues(distribution: PerfDistributionId): Float64Array | null;
     compareDigest(): CompareDigest;
+    runDigest(): RunFileDigest;
   };
 }
 
@@ -32,12 +36,18 @@ export interface ReportOptions {
   /** two files: compare them (A first) */
   compare: boolean;
   madeAt: Date;
+  /**
+   * the files are one run (a run folder): its name, the files it skipped, and each file's path
+   * from the folder's parent (`run/comm_timeline/slime-trainer-0.jsonl`: the run tab names
+   * trainer lanes by their folder; nothing says where the run was on the maker's disk)
+   */
+  run?: { name: string; skipped: RunResult['skipped']; paths: string[] };
 }
 
 export function buildReportSnapshot(files: ReportFile[], options: ReportOptions): ReportParts {
   const named = files.map((file, i) => ({
     ...file,
-    summary: { ...file.summary, fileId: `file-${i}`, path: null },
+    summary: { ...file.summary, fileId: `file-${i}`, path: options.run?.paths[i] ?? null },
   }));
   const built = named.map((file) =>
     buildFileSnapshot(file.summary, file.calls, options.withContent),
@@ -47,10 +57,33 @@ export function buildReportSnapshot(files: ReportFile[], options: ReportOptions)
     options.compare && named.length === 2
       ? compareSnapshot(named[0], named[1], snapshots)
       : undefined;
+  const snapshot = reportSnapshotOf(snapshots, compare, options);
+  if (options.run) snapshot.run = runSnapshot(named, options.run);
+  return { snapshot, details: built.map((b) => b.details) };
+}
+
+/**
+ * The run as the service's openRun answers it once every file is in (api/run-opening.ts): each
+ * file with its role, the joins built from the files' digests, by the same functions.
+ */
+function runSnapshot(files: ReportFile[], run: NonNullable<ReportOptions['run']>): RunResult {
+  const digests = files.map((file) => file.calls.runDigest());
   return {
-    snapshot: reportSnapshotOf(snapshots, compare, options),
-    details: built.map((b) => b.details),
+    name: run.name,
+    paths: [run.name],
+    files: files.map((file, i) => ({ file: file.summary, role: digests[i].role })),
+    errors: [],
+    skipped: run.skipped.map(({ path, reason }) => ({ path: baseName(path), reason })),
+    joins: buildRunJoins(digests),
+    pending: [],
+    complete: true,
+    isRun: true,
   };
+}
+
+/** A path's last part: a report names files, not where they were on the maker's disk. */
+function baseName(path: string): string {
+  return path.split(/[/\\]/).filter(Boolean).pop() ?? path;
 }
 
 /** The report's snapshot from its files' and the compare's (the service makes those itself). */

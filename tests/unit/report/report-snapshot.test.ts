@@ -13,6 +13,7 @@ import {
 } from '../../../src-main/core/report/build-report-snapshot';
 import { encodeReport } from '../../../src-main/report/encode-report';
 import { decodeAnswer } from '../../../src-main/core/api/typed-json';
+import { jsonListAt, jsonListLength } from '../../../src-main/core/api/json-list';
 import type { FileDetails, ReportSnapshot } from '../../../src-main/core/api/report-snapshot';
 import type { AttrValue } from '../../../src-main/core/model/row';
 import { isContentKey, redactValue } from '../../../src-main/core/report/redact-content';
@@ -74,14 +75,25 @@ describe('report snapshot', () => {
     const { snapshot, details } = made(false, [a]);
     const [file] = snapshot.files;
     expect(file.summary.path).toBeNull();
-    expect(file.rows.length).toBe(a.summary.rows);
+    const rows = Array.from({ length: jsonListLength(file.rows) }, (_, i) =>
+      jsonListAt(file.rows, i),
+    );
+    expect(rows.length).toBe(a.summary.rows);
+    // packed and parsed back, each row is the call's own answer (content left out: labels)
+    const asked = a.calls.getRows(Array.from(file.rowIds));
+    expect(rows.map((r) => r.items)).toEqual(asked.map((r) => r.items));
+    expect(rows.map((r) => r.rowId)).toEqual(Array.from(file.rowIds));
     expect(Array.from(file.orders.duration!)).toEqual(
       Array.from(a.calls.queryRows({ sort: 'duration' }).rowIds),
     );
-    const row = file.rows.find((r) => r.items.some((i) => i.kind === 'span'))!;
+    const position = rows.findIndex((r) => r.items.some((i) => i.kind === 'span'));
+    const row = rows[position];
     const at = row.items.findIndex((i) => i.kind === 'span');
-    expect(details[0].spans[file.rows.indexOf(row)][at]?.name).toBe(
+    expect(jsonListAt(details[0].spans, position)[at]?.name).toBe(
       a.calls.getSpan(row.rowId, row.items[at].index).name,
+    );
+    expect(jsonListAt(details[0].samples!, position).fields.status).toBe(
+      a.calls.getSample(row.rowId).fields.status,
     );
     expect(file.perf.perf).toEqual(a.calls.getPerf().perf);
     const groups = a.calls.getPerfGroups({ sort: 'wall', filter: 'all', offset: 0, limit: 1000 });

@@ -1,3 +1,4 @@
+import { AsciiStringCache } from '../../bytes/ascii-string-cache';
 import type { ByteSource } from '../../bytes/byte-source';
 import type { PyValue } from '../../model/py-value';
 import { PickleCursor } from './pickle-cursor';
@@ -5,6 +6,9 @@ import type { PickleItemAt, PickleReplay } from './pickle-replay';
 import { readPickle } from './read-pickle';
 
 const STOP = 0x2e;
+
+/** one table of short strings for every item read again in this thread (strings are values) */
+const shortStrings = new AsciiStringCache();
 
 /**
  * One item of a list read again from the file's bytes alone: its opcodes [at.start, at.end)
@@ -31,5 +35,6 @@ export function readPickleItem(bytes: ByteSource, at: PickleItemAt, replay: Pick
     persistentLoad: replay.persistentLoad ?? undefined,
     memoBefore: (index) => replay.before.get(index),
     memoSizeAtStart: at.memoSize,
+    shortStrings,
   }).value;
 }

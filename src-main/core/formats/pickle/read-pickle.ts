@@ -66,6 +66,11 @@ export interface PickleOptions {
   memoBefore?: (index: number) => PyValue | undefined;
   /** reading one item again: the memo's size when it started (what MEMOIZE numbers from) */
   memoSizeAtStart?: number;
+  /**
+   * short strings' table, shared by many reads of one item each (readPickleItem): a table of
+   * its own per read cost more than the item (16k slots made and collected for each sample)
+   */
+  shortStrings?: AsciiStringCache;
 }
 
 export interface PickleResult {
@@ -530,7 +535,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     },
   };
   const decoder = new TextDecoder('utf-8', { fatal: false });
-  const shortStrings = new AsciiStringCache();
+  const shortStrings = options.shortStrings ?? new AsciiStringCache();
   const str = (n: number) => cursor.text(n, shortStrings, decoder);
   /** the text of the string opcode at `at` again (a settled memo slot read back) */
   const readStringAt = (at: number): string => {

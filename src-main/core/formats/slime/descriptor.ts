@@ -63,13 +63,17 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
   // trace said, and a dump's events are never all in memory at once.
   // a file on disk is read again for a sample's details: its samples need not be kept (an
   // upload's bytes or an inflated .gz would have to be kept or inflated again instead)
+  // (a report asks for every sample: kept as read, not read a second time)
+  const inFile = source.path !== undefined && !options.keepSamples;
   const rows = new IncrementalRows(
-    source.path !== undefined ? new SamplesInFile(source.size, source.modifiedMs) : null,
+    inFile ? new SamplesInFile(source.size, source.modifiedMs) : null,
   );
-  // a large dump is read by two threads when building rows takes enough of the time
-  const starter = new PartStarter(source, options.partReader, {
+  // a large dump is read by two threads when building rows takes enough of the time (not when
+  // samples are kept: the helper lets its own go)
+  const partReader = options.keepSamples ? undefined : options.partReader;
+  const starter = new PartStarter(source, partReader, {
     bytes: options.splitMinBytes,
-    seconds: options.partReader?.splitMinSeconds,
+    seconds: partReader?.splitMinSeconds,
   });
   // (a holder: the part is started in a callback, which the compiler's narrowing cannot see)
   const split: {
