@@ -12,7 +12,15 @@ export const PICTURE_PIXEL_RATIO = 2;
  * out (the Picture menu itself).
  */
 export async function elementPng(element: HTMLElement, background: string): Promise<Blob> {
-  const canvas = await withInlinedSvgStyles(element, () =>
+  return canvasPng(await elementCanvas(element, background));
+}
+
+/** An element drawn as elementPng draws it, as a canvas (to draw into another picture). */
+export function elementCanvas(
+  element: HTMLElement,
+  background: string,
+): Promise<HTMLCanvasElement> {
+  return withInlinedSvgStyles(element, () =>
     toCanvas(element, {
       pixelRatio: PICTURE_PIXEL_RATIO,
       backgroundColor: background,
@@ -21,7 +29,6 @@ export async function elementPng(element: HTMLElement, background: string): Prom
       filter: (node) => !(node instanceof HTMLElement && node.dataset.pictureSkip !== undefined),
     }),
   );
-  return canvasPng(canvas);
 }
 
 /** The page's background colour (the theme's), painted under every picture. */
