@@ -28,8 +28,9 @@ const EMPTY_ROW_IDS = new Int32Array(0);
 
 /**
  * The virtualized timeline of one file: legend, time axis, label column and the canvas of bars
- * and markers. The parts live beside it: viewport (use-viewport), row paging (useRowPage),
- * lane expansion, drawing (TimelineCanvas, draw-timeline), hit-test, axis, tooltip.
+ * and markers. The plot (drawing, pointer, keys, cursor, picture: use-timeline-plot and
+ * TimelineBody) is the run tab's too (LaneTimeline); here are the file's parts: its viewport
+ * (use-viewport), row paging (useRowPage), lane expansion, row labels and the wall clock.
  */
 export function Timeline({
   file,

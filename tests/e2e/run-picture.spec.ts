@@ -44,9 +44,16 @@ test("the run tab's PNG at a zoomed window is its canvas drawn again at 2x, band
     timeout: 120_000,
   });
   const lanes = page.getByTestId('lane-timeline');
-  // every row shown is fetched and drawn (its label says what it drew): nothing arrives later
-  for (const row of await lanes.getByTestId('lane-row').all())
-    await expect(row).toHaveAttribute('data-bars', /\d+/);
+  // every row shown is fetched and drawn (its label says what it drew), asked of the page at
+  // once: rows arriving grow the legend, so the rows shown change until the last are in
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const rows = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=lane-row]'));
+        return rows.length > 0 && rows.every((row) => /\d/.test(row.dataset.bars ?? ''));
+      }),
+    )
+    .toBe(true);
   await zoomIn(page);
   const menu = lanes.getByTestId('timeline-picture');
   const picture = await readPng(await pick(page, menu, 'Save PNG…'));
