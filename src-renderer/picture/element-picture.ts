@@ -17,7 +17,16 @@ export async function elementPng(
   /** CSS pixels of the element's top-left to keep (its whole box without) */
   size?: { width: number; height: number },
 ): Promise<Blob> {
-  const canvas = await withInlinedSvgStyles(element, () =>
+  return canvasPng(await elementCanvas(element, background, size));
+}
+
+/** An element drawn as elementPng draws it, as a canvas (to draw into another picture). */
+export function elementCanvas(
+  element: HTMLElement,
+  background: string,
+  size?: { width: number; height: number },
+): Promise<HTMLCanvasElement> {
+  return withInlinedSvgStyles(element, () =>
     withScrollShown(element, () =>
       toCanvas(element, {
         ...size,
@@ -29,7 +38,6 @@ export async function elementPng(
       }),
     ),
   );
-  return canvasPng(canvas);
 }
 
 /**

@@ -323,6 +323,7 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
             fit={fit}
             windowKey={`run:${runId}`}
             clock={RUN_CLOCK}
+            pictureName="run-timeline"
             decor={(window, width) => (
               <RunBands joins={result.joins} zeroSec={zeroSec} window={window} width={width} />
             )}

@@ -85,3 +85,11 @@ function nameColour(name: string): string {
   if (/\[D\]$|^sglang_pd_decode$/.test(name)) return pdPhaseColour('decode', 'forward');
   return colourForName(name);
 }
+
+/** The set of names with `name` added, or taken out when it was in: a legend entry's toggle. */
+export function withToggled(names: Set<string>, name: string): Set<string> {
+  const next = new Set(names);
+  if (next.has(name)) next.delete(name);
+  else next.add(name);
+  return next;
+}

@@ -39,6 +39,32 @@ export interface TimelinePicture {
   /** the axis' ticks, x from the plot's left edge (axisTicks) */
   ticks: Tick[];
   legend: PictureLegendEntry[];
+  /** the label column's entries; by default each row's own (rowLabelTexts) */
+  labels?: PictureLabel[];
+  /** room above the axis, over the plot's width, for what the view draws there (a run's bands) */
+  decorHeight?: number;
+}
+
+/** A text of a label: plain, muted, a group's title, or on a pill of its colour. */
+export interface PictureText {
+  text: string;
+  tone: 'fg' | 'muted' | 'title' | 'pill';
+  /** a pill's colour (white text on it) */
+  fill?: string;
+}
+
+/** One entry of the label column: texts left to right on its first lane. */
+export interface PictureLabel {
+  /** top on the plot (like a row's `y`) and height, CSS pixels */
+  y: number;
+  height: number;
+  shaded: boolean;
+  dimmed: boolean;
+  /** where its first text starts */
+  x: number;
+  texts: PictureText[];
+  /** the names of an expanded row's lanes below its first, small and muted, from `x` */
+  lanes?: { x: number; names: string[] };
 }
 
 export interface PictureLayout {
@@ -47,6 +73,8 @@ export interface PictureLayout {
   height: number;
   /** where the rows are drawn, CSS pixels: the canvas's place in the picture */
   plot: { x: number; y: number; width: number; height: number };
+  /** the room above the axis (decorHeight), or null */
+  decor: { x: number; y: number; width: number; height: number } | null;
   legendLines: PictureLegendEntry[][];
 }
 
@@ -56,6 +84,8 @@ const SWATCH = 10;
 const LEGEND_FONT = '12px system-ui, sans-serif';
 const LABEL_FONT = '12px system-ui, sans-serif';
 const AXIS_FONT = '10px system-ui, sans-serif';
+const PILL_FONT = '10px system-ui, sans-serif';
+const TITLE_FONT = 'bold 11px system-ui, sans-serif';
 
 /** theme.css's light colours: what a picture made without the app (the CLI) is drawn in. */
 export const LIGHT_THEME: ThemeColours = {
@@ -107,11 +137,17 @@ export function pictureLayout(ctx: DrawContext, picture: TimelinePicture): Pictu
   }
   if (line.length > 0) legendLines.push(line);
   const legendHeight = legendLines.length === 0 ? 0 : legendLines.length * LEGEND_LINE + 8;
-  const top = legendHeight + AXIS_HEIGHT;
+  const decorHeight = picture.decorHeight ?? 0;
+  const top = legendHeight + decorHeight + AXIS_HEIGHT;
+  const plotX = picture.labelWidth;
   return {
     width,
     height: top + picture.draw.height,
-    plot: { x: picture.labelWidth, y: top, width: picture.draw.width, height: picture.draw.height },
+    plot: { x: plotX, y: top, width: picture.draw.width, height: picture.draw.height },
+    decor:
+      decorHeight > 0
+        ? { x: plotX, y: legendHeight, width: picture.draw.width, height: decorHeight }
+        : null,
     legendLines,
   };
 }
@@ -145,6 +181,34 @@ export function composeTimelinePicture(
   return layout;
 }
 
+/** A file's row labels as RowLabel shows them: index, group, source, status, reward. */
+export function rowPictureLabels(rows: DrawRow[], laneHeight: number): PictureLabel[] {
+  return rows.map(({ row, y, expanded, shaded, dimmed }) => {
+    const texts = rowLabelTexts(row);
+    const lanes = expanded ? Math.max(1, row.laneCount) : 1;
+    const parts: PictureText[] = [
+      { text: texts.index, tone: 'fg' },
+      { text: texts.group, tone: 'muted' },
+      { text: texts.source, tone: 'muted' },
+    ];
+    if (texts.status)
+      parts.push({
+        text: texts.status,
+        tone: 'pill',
+        fill: STATUS_COLOURS[texts.status] ?? '#8c959f',
+      });
+    if (texts.reward) parts.push({ text: texts.reward, tone: 'fg' });
+    return {
+      y,
+      height: lanes * laneHeight + ROW_PADDING,
+      shaded,
+      dimmed,
+      x: 16,
+      texts: parts.filter((p) => p.text),
+    };
+  });
+}
+
 function drawLabels(
   ctx: PictureContext,
   picture: TimelinePicture,
@@ -152,48 +216,43 @@ function drawLabels(
 ): void {
   const { theme } = picture.draw;
   const laneHeight = picture.draw.laneHeight ?? 16;
+  const labels = picture.labels ?? rowPictureLabels(picture.rows, laneHeight);
   ctx.save();
   ctx.beginPath();
   ctx.rect(0, plot.y, picture.labelWidth, plot.height);
   ctx.clip();
-  ctx.font = LABEL_FONT;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'start';
-  for (const { row, y, expanded, shaded, dimmed } of picture.rows) {
-    const top = plot.y + y;
-    if (shaded) {
-      const lanes = expanded ? Math.max(1, row.laneCount) : 1;
+  for (const label of labels) {
+    const top = plot.y + label.y;
+    if (label.shaded) {
       ctx.fillStyle = theme.rowAlt;
-      ctx.fillRect(0, top, picture.labelWidth, lanes * laneHeight + ROW_PADDING);
+      ctx.fillRect(0, top, picture.labelWidth, label.height);
     }
-    ctx.globalAlpha = dimmed ? 0.4 : 1;
+    ctx.globalAlpha = label.dimmed ? 0.4 : 1;
     const mid = top + (laneHeight + ROW_PADDING / 2) / 2 + 1;
-    const texts = rowLabelTexts(row);
-    let x = 16;
-    for (const [text, colour] of [
-      [texts.index, theme.fg],
-      [texts.group, theme.fgMuted],
-      [texts.source, theme.fgMuted],
-    ] as const) {
-      if (!text) continue;
-      ctx.fillStyle = colour;
-      ctx.fillText(text, x, mid);
-      x += ctx.measureText(text).width + 6;
+    let x = label.x;
+    for (const part of label.texts) {
+      if (part.tone === 'pill') {
+        ctx.font = PILL_FONT;
+        const w = ctx.measureText(part.text).width + 10;
+        ctx.fillStyle = part.fill ?? theme.grid;
+        ctx.fillRect(x, mid - 7, w, 14);
+        ctx.fillStyle = '#ffffff';
+        ctx.fillText(part.text, x + 5, mid);
+        x += w + 6;
+        continue;
+      }
+      ctx.font = part.tone === 'title' ? TITLE_FONT : LABEL_FONT;
+      ctx.fillStyle = part.tone === 'fg' ? theme.fg : theme.fgMuted;
+      ctx.fillText(part.text, x, mid);
+      x += ctx.measureText(part.text).width + 6;
     }
-    if (texts.status) {
-      ctx.font = '10px system-ui, sans-serif';
-      const w = ctx.measureText(texts.status).width + 10;
-      ctx.fillStyle = STATUS_COLOURS[texts.status] ?? '#8c959f';
-      ctx.fillRect(x, mid - 7, w, 14);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillText(texts.status, x + 5, mid);
-      ctx.font = LABEL_FONT;
-      x += w + 6;
-    }
-    if (texts.reward) {
-      ctx.fillStyle = theme.fg;
-      ctx.fillText(texts.reward, x, mid);
-    }
+    ctx.font = PILL_FONT;
+    ctx.fillStyle = theme.fgMuted;
+    label.lanes?.names.forEach((name, lane) =>
+      ctx.fillText(name, label.lanes!.x, top + ROW_PADDING / 2 + (lane + 1.5) * laneHeight),
+    );
     ctx.globalAlpha = 1;
   }
   ctx.restore();

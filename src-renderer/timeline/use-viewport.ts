@@ -13,7 +13,7 @@ export interface Viewport {
 }
 
 /**
- * The time window of a timeline, kept in the view store under `windowKey` so compared
+ * The time window of a file's timeline, kept in the view store under `windowKey` so compared
  * timelines share it; the menu's zoom commands act on it.
  */
 export function useViewport(
@@ -22,8 +22,6 @@ export function useViewport(
   fitSec?: number,
   originSec = 0,
 ): Viewport {
-  const stored = useViewStore((s) => s.windows[windowKey]);
-  const store = useViewStore((s) => s.setWindow);
   // the toolbar's window chip shows the whole file, a resumed rollout's earlier attempts included
   const own = fitSec === undefined ? file.rolloutWindow : undefined;
   const { globalStartSec, globalEndSec } = file;
@@ -31,15 +29,26 @@ export function useViewport(
     () => fitAllWindow({ globalStartSec, globalEndSec, rolloutWindow: own }, fitSec),
     [globalStartSec, globalEndSec, own, fitSec],
   );
+  return useStoredWindow(windowKey, fitAll, originSec);
+}
+
+/**
+ * A timeline's window kept in the view store under `windowKey` (so it outlives a tab switch
+ * and timelines sharing the key share it), each timeline shifted by its own `originSec`;
+ * `fit` when none is stored. The menu's zoom commands act on it.
+ */
+export function useStoredWindow(windowKey: string, fit: Window, originSec = 0): Viewport {
+  const stored = useViewStore((s) => s.windows[windowKey]);
+  const store = useViewStore((s) => s.setWindow);
   const fitShown = useMemo(
-    () => ({ startSec: fitAll.startSec + originSec, endSec: fitAll.endSec + originSec }),
-    [fitAll, originSec],
+    () => ({ startSec: fit.startSec + originSec, endSec: fit.endSec + originSec }),
+    [fit, originSec],
   );
   // the stored window is shared by compared timelines, each shifted by its own origin
   const window = useMemo(() => {
-    const w = stored ?? fitAll;
+    const w = stored ?? fit;
     return { startSec: w.startSec + originSec, endSec: w.endSec + originSec };
-  }, [stored, fitAll, originSec]);
+  }, [stored, fit, originSec]);
   const setWindow = useCallback(
     (w: Window) =>
       store(windowKey, { startSec: w.startSec - originSec, endSec: w.endSec - originSec }),

@@ -1,14 +1,12 @@
-import { test, expect, type Download, type Locator, type Page } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { writeTimelinePng } from '../../src-main/cli/timeline-png';
 import { typeQuery } from './support/type-query';
-
-// a 2x picture is drawn and encoded in the page: seconds on a busy machine; the menu's
-// data-state says when it is made
-const PICTURE_MADE = { timeout: 60_000 };
+import { canvasPixels, differing, drawnShare } from './support/png-pixels';
+import { PICTURE_MADE, pick, readPng, zoomIn } from './support/picture-menu';
 
 // Pictures of views: the timeline's PNG is its own drawing again at 2x (compared with the app's
 // canvas on a 2x screen, and with the headless picture), a chart's SVG holds its axis labels.
@@ -30,81 +28,8 @@ async function open(page: Page, name: string) {
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
 }
 
-/** Zooms in with the app's own W key until the axis says the window changed; returns it. */
-async function zoomIn(page: Page): Promise<{ startSec: number; endSec: number }> {
-  const axis = page.getByTestId('time-axis');
-  const before = await axis.getAttribute('data-end');
-  for (let i = 0; i < 4; i++) await page.keyboard.press('w');
-  await expect(axis).not.toHaveAttribute('data-end', before!);
-  // the canvas draws in an effect after the render that moved the axis: two frames later it has
-  await page.evaluate(
-    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-  );
-  return {
-    startSec: Number(await axis.getAttribute('data-start')),
-    endSec: Number(await axis.getAttribute('data-end')),
-  };
-}
-
-async function pick(page: Page, menu: Locator, item: string): Promise<Download> {
-  await menu.hover();
-  await menu.getByRole('button').first().click();
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    menu.getByRole('menuitem', { name: item }).click(),
-  ]);
-  await expect(menu).toHaveAttribute('data-state', 'done', PICTURE_MADE);
-  return download;
-}
-
-const readPng = async (download: Download) => PNG.sync.read(readFileSync((await download.path())!));
-
 /** The app's timeline canvas as it is on screen, in device pixels. */
-async function canvasPixels(page: Page): Promise<PNG> {
-  const url = await page
-    .getByTestId('timeline-canvas')
-    .evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL('image/png'));
-  return PNG.sync.read(Buffer.from(url.split(',')[1], 'base64'));
-}
-
-/**
- * The share of pixels of `a`'s region at (ax, ay) and `b`'s at (bx, by), `w` x `h` device
- * pixels, whose colours differ by more than `threshold` (summed over R, G, B).
- */
-function differing(
-  a: PNG,
-  [ax, ay]: [number, number],
-  b: PNG,
-  [bx, by]: [number, number],
-  [w, h]: [number, number],
-  threshold: number,
-): number {
-  let count = 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = ((ay + y) * a.width + ax + x) * 4;
-      const j = ((by + y) * b.width + bx + x) * 4;
-      const d =
-        Math.abs(a.data[i] - b.data[j]) +
-        Math.abs(a.data[i + 1] - b.data[j + 1]) +
-        Math.abs(a.data[i + 2] - b.data[j + 2]);
-      if (d > threshold) count++;
-    }
-  }
-  return count / (w * h);
-}
-
-/** The share of a region's pixels that are not the page's background (#f7f7f9). */
-function drawnShare(png: PNG, [x0, y0]: [number, number], [w, h]: [number, number]): number {
-  let count = 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = ((y0 + y) * png.width + x0 + x) * 4;
-      if (png.data[i] !== 0xf7 || png.data[i + 1] !== 0xf7 || png.data[i + 2] !== 0xf9) count++;
-    }
-  }
-  return count / (w * h);
-}
+const timelinePixels = (page: Page) => canvasPixels(page.getByTestId('timeline-canvas'));
 
 test("the timeline's PNG at a zoomed window is 2x and is the app's own canvas drawing", async ({
   page,
@@ -120,7 +45,7 @@ test("the timeline's PNG at a zoomed window is 2x and is the app's own canvas dr
   const box = (await page.getByTestId('timeline-canvas').boundingBox())!;
   expect(plot.width).toBeCloseTo(box.width, 3);
   expect(plot.height).toBeCloseTo(box.height, 3);
-  const canvas = await canvasPixels(page);
+  const canvas = await timelinePixels(page);
   // the screen is 2x here, so the canvas has 2 device pixels per CSS pixel, as the picture
   expect([canvas.width, canvas.height]).toEqual([
     Math.round(box.width * 2),

@@ -173,7 +173,7 @@ describe('the layer checker', () => {
     const PNG = 'src-main/cli/timeline-png.ts';
     fine(PNG, "import { drawTimeline } from '../../src-renderer/timeline/draw-timeline';");
     broken(PNG, "import { Timeline } from '../../src-renderer/timeline/Timeline';");
-    broken(PNG, "import { readTheme } from '../../src-renderer/timeline/TimelineCanvas';");
+    broken(PNG, "import { readTheme } from '../../src-renderer/timeline/use-canvas-drawing';");
     broken(
       'src-main/cli/other.ts',
       "import { drawTimeline } from '../../src-renderer/timeline/draw-timeline';",
@@ -182,7 +182,7 @@ describe('the layer checker', () => {
     fine(SHARED, "import { drawTimeline } from './draw-timeline';");
     fine(SHARED, "import type { RowView } from '../../src-main/core/api/trace-api';");
     broken(SHARED, "import { useViewStore } from '../state/view-store';");
-    broken(SHARED, "import { readTheme } from './TimelineCanvas';");
+    broken(SHARED, "import { readTheme } from './use-canvas-drawing';");
     broken(SHARED, "import { useState } from 'react';");
   });
 

@@ -136,6 +136,68 @@ describe('the timeline picture', () => {
     expect(drawn / (a.length / 4)).toBeGreaterThan(0.05);
   });
 
+  it('writes the labels it is given in place of the rows’ own: titles, names, pills, lanes', () => {
+    const { ctx, calls } = recording();
+    const p: TimelinePicture = {
+      ...picture(),
+      labels: [
+        {
+          y: 0,
+          height: 20,
+          shaded: false,
+          dimmed: false,
+          x: 8,
+          texts: [{ text: 'SAMPLES', tone: 'title' }],
+        },
+        {
+          y: 20,
+          height: 3 * LANE_HEIGHT + ROW_PADDING,
+          shaded: true,
+          dimmed: false,
+          x: 24,
+          texts: [
+            { text: 'trainer 0', tone: 'fg' },
+            { text: 'stale', tone: 'pill', fill: '#e8590c' },
+          ],
+          lanes: { x: 22, names: ['decode', 'prefill'] },
+        },
+      ],
+    };
+    composeTimelinePicture(ctx, p, 2);
+    const texts = calls.flatMap((c) => (c.op === 'fillText' ? [c.text] : []));
+    expect(texts).toEqual(
+      expect.arrayContaining(['SAMPLES', 'trainer 0', 'stale', 'decode', 'prefill']),
+    );
+    // the rows are drawn, but their own labels are not written
+    expect(texts).not.toContain(`#${expected.rows[0].sample_index}`);
+    // the pill on its colour, the shaded entry over its whole height, the lane names below
+    const rects = calls.flatMap((c) => (c.op === 'fillRect' ? [c] : []));
+    expect(rects.some((r) => r.fill === '#e8590c')).toBe(true);
+    expect(
+      rects.some((r) => r.fill === LIGHT_THEME.rowAlt && r.h === 3 * LANE_HEIGHT + ROW_PADDING),
+    ).toBe(true);
+    const decode = calls.find((c) => c.op === 'fillText' && c.text === 'decode');
+    const name = calls.find((c) => c.op === 'fillText' && c.text === 'trainer 0');
+    expect(decode).toMatchObject({ x: 22 });
+    expect(name).toMatchObject({ x: 24 });
+    expect((decode as { y: number }).y).toBeGreaterThan((name as { y: number }).y);
+  });
+
+  it('keeps room above the axis for what the view draws there, the rows moved down by it', () => {
+    const { ctx } = recording();
+    const without = pictureLayout(ctx, picture());
+    const withDecor = pictureLayout(ctx, { ...picture(), decorHeight: 38 });
+    expect(without.decor).toBeNull();
+    expect(withDecor.plot.y).toBe(without.plot.y + 38);
+    expect(withDecor.height).toBe(without.height + 38);
+    expect(withDecor.decor).toEqual({
+      x: withDecor.plot.x,
+      y: withDecor.plot.y - AXIS_HEIGHT - 38,
+      width: withDecor.plot.width,
+      height: 38,
+    });
+  });
+
   it("is drawn in theme.css's light colours when the app's are not at hand", () => {
     const css = readFileSync(resolve(__dirname, '../../../src-renderer/theme/theme.css'), 'utf8');
     const root = css.slice(css.indexOf(':root {'), css.indexOf('}', css.indexOf(':root {')));
