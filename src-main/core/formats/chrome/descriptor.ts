@@ -54,14 +54,16 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
   }
   const flows = bindFlows(trace);
   const notices = noticesOf(trace, flows.unbound);
+  // the global instants' row is not a process (the rows' build empties the trace)
+  const globalRows = trace.globalInstants.length > 0 ? 1 : 0;
   const rows = buildChromeRows(trace, packBlocks, new ItemPacker());
   return {
     rows,
     samples: NO_SAMPLES,
     perf: {},
     notices,
-    // processes with something to draw (the global instants' row is not one)
-    sampleCount: rows.length - (trace.globalInstants.length > 0 ? 1 : 0),
+    // processes with something to draw
+    sampleCount: rows.length - globalRows,
     untracedSamples: 0,
     rolloutId: null,
     // the issue's count: spans are the complete (X) and begin/end (B/E) slices

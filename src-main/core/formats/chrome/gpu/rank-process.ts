@@ -44,7 +44,8 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
       for (const slice of track.slices) slice.rowTraceId = traceId;
       merged.asyncTracks.set(`${String(process.pid)}/${key}`, track);
     }
-    merged.instants.push(...process.instants);
+    // one by one: a spread of a million instants overflows the stack
+    for (const instant of process.instants) merged.instants.push(instant);
   }
   // CPU threads in the file's order, then streams by device and number
   cpu.forEach((thread, i) => (thread.sortIndex = i));
