@@ -49,7 +49,7 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
   options.onStepEnd?.('read');
   options.onProgress?.({ bytesRead: source.size, samplesRead: 0, phase: 'building' });
   for (const process of trace.processes.values()) {
-    for (const thread of process.threads.values()) nest(thread.slices);
+    for (const thread of process.threads) nest(thread.slices);
     for (const track of process.asyncTracks.values()) nest(track.slices);
   }
   const flows = bindFlows(trace);
@@ -131,8 +131,7 @@ function noticesOf(trace: ChromeTrace, unboundFlows: number): string[] {
 function openSliceCount(trace: ChromeTrace): number {
   let n = 0;
   for (const process of trace.processes.values()) {
-    for (const thread of process.threads.values())
-      for (const s of thread.slices) if (s.endUs === null) n++;
+    for (const thread of process.threads) for (const s of thread.slices) if (s.endUs === null) n++;
     for (const track of process.asyncTracks.values())
       for (const s of track.slices) if (s.endUs === null) n++;
   }

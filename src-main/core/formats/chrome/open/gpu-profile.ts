@@ -98,7 +98,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
     });
     bytesBefore += source.size;
     for (const process of trace.processes.values()) {
-      for (const thread of process.threads.values()) nest(thread.slices);
+      for (const thread of process.threads) nest(thread.slices);
       for (const track of process.asyncTracks.values()) nest(track.slices);
     }
     const name = rankName(metadata.distributedRank, source.name);
