@@ -29,8 +29,8 @@ export interface RowItemPacker {
  * instants (when it has any), then each thread in sort order (a lane per nesting depth, its
  * thread name as the lane label), then its async tracks packed below. Global instants get a
  * row of their own. Slices must be nested (depth, parent) and flows bound. Empties the
- * trace's processes and global instants as it goes (what is left of the trace after it: its
- * counts and notes). `offsetUs` moves every time (a GPU profile's
+ * trace's processes, flow steps and global instants as it goes (what is left of the trace
+ * after it: its counts and notes). `offsetUs` moves every time (a GPU profile's
  * baseTimeNanoseconds puts it on the epoch clock): added here, as each item is made, rather
  * than written into every slice first (that pass was 6% of a Kineto rank's open, its new
  * doubles a tenth of the collector's work).
@@ -48,8 +48,11 @@ export function buildChromeRows(
   const processes: (ChromeProcess | null)[] = [...trace.processes.values()].sort(
     (a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || compareIds(a.pid, b.pid),
   );
-  // each process is let go of once its row is built (300,000 tiny processes held them all)
+  // each process is let go of once its row is built (300,000 tiny processes held them all),
+  // and the flow steps (bound by now) with the slices they point at
   trace.processes.clear();
+  trace.flowSteps = [];
+  trace.boundFlows = [];
   const rows: PackedRow[] = [];
   const lastUs = trace.lastUs + offsetUs;
   const order = new ItemOrder();
@@ -182,6 +185,7 @@ function packRowItems(
       : pointOf(source, order.lane(k), order.label(k), offsetUs);
     tally.add(item);
     packer.add(item);
+    if (isSlice(source)) forget(source);
   }
   return packedRow(position, process, tally, packer.end());
 }
@@ -250,6 +254,21 @@ function processItems(
     track.slices = [];
     track.instants = [];
   });
+}
+
+const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
+
+/**
+ * What a slice holds beyond what a later item asks of it (a kernel's link to its launch: the
+ * launch's span id and row; a child's parent: its span id and name), let go of once its own
+ * item is made: a launch a kernel still links to kept its args and its ancestors, and through
+ * them most of a GPU rank, until the kernel's item was made.
+ */
+function forget(slice: ChromeSlice): void {
+  slice.args = NO_ATTRS;
+  slice.endArgs = NO_ATTRS;
+  slice.parent = null;
+  slice.flowsFrom = null;
 }
 
 const startOf = (item: RowItem) => (item.type === 'span' ? item.start_ts : item.ts);
