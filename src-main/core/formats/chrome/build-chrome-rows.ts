@@ -230,6 +230,9 @@ function processItems(
     (t) => t.slices.length > 0 || t.instants.length > 0,
   );
   process.asyncTracks.clear();
+  // most processes have no async track: no packing (its typed arrays were 300,000 buffers for
+  // 300,000 tiny processes, let go of only when the collector got to them)
+  if (tracks.length === 0) return;
   const blocks = tracks.map((track) => {
     let start = Infinity;
     let end = -Infinity;
