@@ -24,7 +24,8 @@ import { benchReport } from './bench-report.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
 mkdirSync(data, { recursive: true });
-const CLI = join(root, 'out/main/cli.js');
+// BENCH_CLI: another build's CLI (an earlier commit's, for a before/after in one run)
+const CLI = process.env.BENCH_CLI ?? join(root, 'out/main/cli.js');
 const mb = (bytes) => (bytes / 1e6).toFixed(0);
 
 /** Runs a command, returning wall seconds and peak RSS (MB) from /usr/bin/time or our preload. */
@@ -252,6 +253,13 @@ function benchGpu() {
 function gpuCase(args, paths, what) {
   const bytes = paths.reduce((s, p) => s + statSync(p).size, 0);
   const ours = measure(process.execPath, [CLI, 'summary', '--json', '--timings', ...args]);
+  // what any open costs before its bytes: the process, the CLI, one small profile
+  const floor = measure(process.execPath, [
+    CLI,
+    'summary',
+    '--json',
+    join(root, 'tests/fixtures/gpu'),
+  ]);
   const parsed = JSON.parse(ours.stdout);
   const out = parsed.files?.[0] ?? parsed;
   let baseline = null;
@@ -274,10 +282,16 @@ function gpuCase(args, paths, what) {
         ? `; JSON.parse ${baseline.seconds.toFixed(2)} s, peak ${baseline.peakMb.toFixed(0)} MB`
         : '') +
       `\n  time / JSON.parse's: ${baseline ? (ours.seconds / baseline.seconds).toFixed(2) : '-'} (goal <= 1)` +
+      // CPU seconds (user + system, every thread): a machine shared with other work stretches the
+      // clock of both runs by different amounts, their CPU time much less
+      (baseline
+        ? `; CPU time / JSON.parse's: ${(ours.cpuSec / baseline.cpuSec).toFixed(2)} (${ours.cpuSec.toFixed(2)} s / ${baseline.cpuSec.toFixed(2)} s)`
+        : '') +
       `\n  peak / ${what} size: ${peakRatio.toFixed(2)} (goal < 1)` +
       (baseline
         ? `; peak / JSON.parse's peak: ${(ours.peakMb / baseline.peakMb).toFixed(2)}`
         : '') +
+      `\n  peak above the app's floor (${floor.peakMb.toFixed(0)} MB: the same open of the 3.4 MB gpu fixture) / ${what} size: ${(((ours.peakMb - floor.peakMb) * 1.048576e6) / bytes).toFixed(2)}` +
       `\n  steps: ${timings}`,
   );
 }

@@ -360,8 +360,21 @@ function addToIndex(map: Map<number, number[]>, key: number, r: number): void {
   else if (list[list.length - 1] !== r) list.push(r);
 }
 
+/**
+ * The index's lists as views of one buffer: a buffer each was 300,000 buffers (and their
+ * native allocations) for a Chrome trace of 300,000 one-slice processes.
+ */
 function frozenIndex(map: Map<number, number[]>): Map<number, Int32Array> {
+  let total = 0;
+  for (const list of map.values()) total += list.length;
+  const all = new Int32Array(total);
   const out = new Map<number, Int32Array>();
-  for (const [key, list] of map) out.set(key, Int32Array.from(list));
+  let at = 0;
+  for (const [key, list] of map) {
+    const view = all.subarray(at, at + list.length);
+    view.set(list);
+    out.set(key, view);
+    at += list.length;
+  }
   return out;
 }

@@ -1,12 +1,4 @@
-import type {
-  Attrs,
-  PackedItems,
-  PackedRow,
-  PointItem,
-  RowFields,
-  RowItem,
-  SpanItem,
-} from '../../model/row';
+import type { Attrs, PackedItems, PackedRow, PointItem, RowItem, SpanItem } from '../../model/row';
 import type {
   ChromeId,
   ChromeInstant,
@@ -37,7 +29,8 @@ export interface RowItemPacker {
  * instants (when it has any), then each thread in sort order (a lane per nesting depth, its
  * thread name as the lane label), then its async tracks packed below. Global instants get a
  * row of their own. Slices must be nested (depth, parent) and flows bound. Empties the
- * processes' threads and tracks as it goes. `offsetUs` moves every time (a GPU profile's
+ * trace's processes, flow steps and global instants as it goes (what is left of the trace
+ * after it: its counts and notes). `offsetUs` moves every time (a GPU profile's
  * baseTimeNanoseconds puts it on the epoch clock): added here, as each item is made, rather
  * than written into every slice first (that pass was 6% of a Kineto rank's open, its new
  * doubles a tenth of the collector's work).
@@ -52,57 +45,123 @@ export function buildChromeRows(
   packer: RowItemPacker,
   offsetUs = 0,
 ): PackedRow[] {
-  const processes = [...trace.processes.values()].sort(
+  const processes: (ChromeProcess | null)[] = [...trace.processes.values()].sort(
     (a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || compareIds(a.pid, b.pid),
   );
+  // each process is let go of once its row is built (300,000 tiny processes held them all),
+  // and the flow steps (bound by now) with the slices they point at
+  trace.processes.clear();
+  trace.flowSteps = [];
+  trace.boundFlows = [];
   const rows: PackedRow[] = [];
   const lastUs = trace.lastUs + offsetUs;
-  for (const process of processes) {
-    const order = processItems(process, lastUs, packBlocks, offsetUs);
-    if (order.sources.length > 0) {
+  const order = new ItemOrder();
+  for (let p = 0; p < processes.length; p++) {
+    const process = processes[p]!;
+    processes[p] = null;
+    order.clear();
+    processItems(process, order, lastUs, packBlocks, offsetUs);
+    if (order.length > 0) {
       rows.push(packRowItems(rows.length, process, order, lastUs, offsetUs, packer));
     }
-    // the row holds what was needed: the process's slices may go before the next is built
-    // (peak memory), except those a flow still points at
-    process.threads.clear();
-    process.asyncTracks.clear();
-    process.instants = [];
   }
   if (trace.globalInstants.length > 0) {
-    const order = new ItemOrder();
-    for (const instant of trace.globalInstants) order.push(instant, 0, 'global', offsetUs);
+    order.clear();
+    const instants = trace.globalInstants;
+    trace.globalInstants = [];
+    order.pushAll(instants, 0, 'global', offsetUs);
     rows.push(packRowItems(rows.length, null, order, lastUs, offsetUs, packer));
   }
   return rows;
 }
 
 /**
- * A row's items before they are made: what each comes from, its lane and lane label, and what
- * orders them (lane, start, name), side by side instead of an object each.
+ * A row's items before they are made: what each comes from, its lane, lane label and start
+ * (what orders them: lane, start, name), in typed columns grown as needed rather than an array
+ * of numbers each (2M instants on one thread held five arrays of them). Each source is let go
+ * of as its item is made (`take`), so that a slice or instant and its item never both stay.
  */
 class ItemOrder {
-  readonly sources: (ChromeSlice | ChromeInstant)[] = [];
-  readonly lanes: number[] = [];
-  readonly labels: string[] = [];
+  private sources: (ChromeSlice | ChromeInstant | null)[] = [];
+  private lanes = new Int32Array(64);
+  private labelIds = new Int32Array(64);
   /** start in the rows' seconds, as the item will hold it */
-  readonly starts: number[] = [];
+  private starts = new Float64Array(64);
+  readonly labels: string[] = [];
+  private orderBuffer = new Int32Array(0);
+  private lastLabel: string | null = null;
+  length = 0;
 
-  push(source: ChromeSlice | ChromeInstant, lane: number, label: string, offsetUs: number): void {
-    this.sources.push(source);
-    this.lanes.push(lane);
-    this.labels.push(label);
-    this.starts.push(sec((isSlice(source) ? source.startUs : source.tsUs) + offsetUs));
+  clear(): void {
+    this.sources = [];
+    this.labels.length = 0;
+    this.lastLabel = null;
+    this.length = 0;
   }
 
-  /** item indexes by lane, then start, then name */
-  sorted(): number[] {
+  push(source: ChromeSlice | ChromeInstant, lane: number, label: string, offsetUs: number): void {
+    const n = this.length;
+    if (n === this.lanes.length) this.grow();
+    if (label !== this.lastLabel) {
+      this.lastLabel = label;
+      this.labels.push(label);
+    }
+    this.sources.push(source);
+    this.lanes[n] = lane;
+    this.labelIds[n] = this.labels.length - 1;
+    this.starts[n] = sec((isSlice(source) ? source.startUs : source.tsUs) + offsetUs);
+    this.length = n + 1;
+  }
+
+  /** every instant of `list` on one lane */
+  pushAll(list: readonly ChromeInstant[], lane: number, label: string, offsetUs: number): void {
+    for (let k = 0; k < list.length; k++) this.push(list[k], lane, label, offsetUs);
+  }
+
+  lane(k: number): number {
+    return this.lanes[k];
+  }
+
+  label(k: number): string {
+    return this.labels[this.labelIds[k]];
+  }
+
+  /** the source of item `k`, forgotten here */
+  take(k: number): ChromeSlice | ChromeInstant {
+    const source = this.sources[k]!;
+    this.sources[k] = null;
+    return source;
+  }
+
+  /**
+   * Item indexes by lane, then start, then name: a view of one buffer kept for every row (a new
+   * one per row was 300,000 buffers for 300,000 tiny processes), valid until the next call.
+   */
+  sorted(): Int32Array {
     const { lanes, starts, sources } = this;
-    const order = Array.from({ length: sources.length }, (_, i) => i);
+    if (this.orderBuffer.length < this.length) this.orderBuffer = new Int32Array(this.lanes.length);
+    const order = this.orderBuffer.subarray(0, this.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
     return order.sort((a, b) => {
-      const an = sources[a].name;
-      const bn = sources[b].name;
-      return lanes[a] - lanes[b] || starts[a] - starts[b] || (an < bn ? -1 : an > bn ? 1 : 0);
+      const d = lanes[a] - lanes[b] || starts[a] - starts[b];
+      if (d !== 0) return d;
+      const an = sources[a]!.name;
+      const bn = sources[b]!.name;
+      return an < bn ? -1 : an > bn ? 1 : 0;
     });
+  }
+
+  private grow(): void {
+    const size = this.lanes.length * 2;
+    const lanes = new Int32Array(size);
+    lanes.set(this.lanes);
+    this.lanes = lanes;
+    const labelIds = new Int32Array(size);
+    labelIds.set(this.labelIds);
+    this.labelIds = labelIds;
+    const starts = new Float64Array(size);
+    starts.set(this.starts);
+    this.starts = starts;
   }
 }
 
@@ -118,34 +177,42 @@ function packRowItems(
   packer: RowItemPacker,
 ): PackedRow {
   const tally = new RowTally();
-  packer.begin(order.sources.length);
+  packer.begin(order.length);
   for (const k of order.sorted()) {
-    const source = order.sources[k];
+    const source = order.take(k);
     const item = isSlice(source)
-      ? spanOf(source, order.lanes[k], order.labels[k], lastUs, offsetUs)
-      : pointOf(source, order.lanes[k], order.labels[k], offsetUs);
+      ? spanOf(source, order.lane(k), order.label(k), lastUs, offsetUs)
+      : pointOf(source, order.lane(k), order.label(k), offsetUs);
     tally.add(item);
     packer.add(item);
+    if (isSlice(source)) forget(source);
   }
-  return { ...rowFields(position, process, tally), packed: packer.end() };
+  return packedRow(position, process, tally, packer.end());
 }
 
-/** `lastUs` is on the rows' clock already; slices and instants are `offsetUs` behind it. */
+/**
+ * A process's items into `items`. `lastUs` is on the rows' clock already; slices and instants
+ * are `offsetUs` behind it. The process's lists are emptied as they are taken (the order holds
+ * each source until its item is made), except slices a flow or a figure still points at.
+ */
 function processItems(
   process: ChromeProcess,
+  items: ItemOrder,
   lastUs: number,
   packBlocks: PackBlocks,
   offsetUs: number,
-): ItemOrder {
-  const items = new ItemOrder();
+): void {
   let lane = 0;
   if (process.instants.length > 0) {
-    for (const instant of process.instants) items.push(instant, lane, 'process', offsetUs);
+    const instants = process.instants;
+    process.instants = [];
+    items.pushAll(instants, lane, 'process', offsetUs);
     lane++;
   }
-  const threads = [...process.threads.values()].sort(
+  const threads = process.threads.sort(
     (a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || compareIds(a.tid, b.tid),
   );
+  process.threads = [];
   for (const thread of threads) {
     if (thread.slices.length === 0 && thread.instants.length === 0) continue;
     const label = threadLabel(thread);
@@ -154,12 +221,18 @@ function processItems(
       items.push(slice, lane + slice.depth, label, offsetUs);
       height = Math.max(height, slice.depth + 1);
     }
-    for (const instant of thread.instants) items.push(instant, lane, label, offsetUs);
+    items.pushAll(thread.instants, lane, label, offsetUs);
+    thread.slices = [];
+    thread.instants = [];
     lane += height;
   }
   const tracks = [...process.asyncTracks.values()].filter(
     (t) => t.slices.length > 0 || t.instants.length > 0,
   );
+  process.asyncTracks.clear();
+  // most processes have no async track: no packing (its typed arrays were 300,000 buffers for
+  // 300,000 tiny processes, let go of only when the collector got to them)
+  if (tracks.length === 0) return;
   const blocks = tracks.map((track) => {
     let start = Infinity;
     let end = -Infinity;
@@ -180,9 +253,25 @@ function processItems(
     const top = lane + packed.firstLane[k];
     const label = `${track.label} (async)`;
     for (const slice of track.slices) items.push(slice, top + slice.depth, label, offsetUs);
-    for (const instant of track.instants) items.push(instant, top, label, offsetUs);
+    items.pushAll(track.instants, top, label, offsetUs);
+    track.slices = [];
+    track.instants = [];
   });
-  return items;
+}
+
+const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
+
+/**
+ * What a slice holds beyond what a later item asks of it (a kernel's link to its launch: the
+ * launch's span id and row; a child's parent: its span id and name), let go of once its own
+ * item is made: a launch a kernel still links to kept its args and its ancestors, and through
+ * them most of a GPU rank, until the kernel's item was made.
+ */
+function forget(slice: ChromeSlice): void {
+  slice.args = NO_ATTRS;
+  slice.endArgs = NO_ATTRS;
+  slice.parent = null;
+  slice.flowsFrom = null;
 }
 
 const startOf = (item: RowItem) => (item.type === 'span' ? item.start_ts : item.ts);
@@ -269,7 +358,16 @@ class RowTally {
   }
 }
 
-function rowFields(position: number, process: ChromeProcess | null, tally: RowTally): RowFields {
+/**
+ * The row, one object literal: `{ ...fields, packed }` gave each of 300,000 rows a hidden
+ * class of its own (a V8 map and descriptor array, 600 bytes a row).
+ */
+function packedRow(
+  position: number,
+  process: ChromeProcess | null,
+  tally: RowTally,
+  packed: PackedItems,
+): PackedRow {
   const name = process === null ? 'global' : processLabel(process);
   const { start, end } = tally;
   return {
@@ -293,6 +391,7 @@ function rowFields(position: number, process: ChromeProcess | null, tally: RowTa
     orphan_count: tally.orphans,
     total_response_length: 0,
     max_response_length: 0,
+    packed,
   };
 }
 

@@ -49,19 +49,21 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
   options.onStepEnd?.('read');
   options.onProgress?.({ bytesRead: source.size, samplesRead: 0, phase: 'building' });
   for (const process of trace.processes.values()) {
-    for (const thread of process.threads.values()) nest(thread.slices);
+    for (const thread of process.threads) nest(thread.slices);
     for (const track of process.asyncTracks.values()) nest(track.slices);
   }
   const flows = bindFlows(trace);
   const notices = noticesOf(trace, flows.unbound);
+  // the global instants' row is not a process (the rows' build empties the trace)
+  const globalRows = trace.globalInstants.length > 0 ? 1 : 0;
   const rows = buildChromeRows(trace, packBlocks, new ItemPacker());
   return {
     rows,
     samples: NO_SAMPLES,
     perf: {},
     notices,
-    // processes with something to draw (the global instants' row is not one)
-    sampleCount: rows.length - (trace.globalInstants.length > 0 ? 1 : 0),
+    // processes with something to draw
+    sampleCount: rows.length - globalRows,
     untracedSamples: 0,
     rolloutId: null,
     // the issue's count: spans are the complete (X) and begin/end (B/E) slices
@@ -129,8 +131,7 @@ function noticesOf(trace: ChromeTrace, unboundFlows: number): string[] {
 function openSliceCount(trace: ChromeTrace): number {
   let n = 0;
   for (const process of trace.processes.values()) {
-    for (const thread of process.threads.values())
-      for (const s of thread.slices) if (s.endUs === null) n++;
+    for (const thread of process.threads) for (const s of thread.slices) if (s.endUs === null) n++;
     for (const track of process.asyncTracks.values())
       for (const s of track.slices) if (s.endUs === null) n++;
   }

@@ -25,6 +25,18 @@ export interface ImportOptions {
 /** Names longer than this are cut (see EventImporter.cut). */
 export const MAX_NAME_CHARS = 1000;
 
+/** Arrays and objects in args up to this long (as JSON) are kept once per text. */
+const MAX_SHARED_CHARS = 256;
+/** past this many distinct texts (a trace whose every value is its own), each is kept as read */
+const MAX_SHARED_VALUES = 100_000;
+
+/** `value` and everything in it frozen (a shared arg value must not change under another). */
+function deepFreeze(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
 /** How many skipped events are named in the notice. */
 const SKIP_EXAMPLES = 5;
 
@@ -128,6 +140,32 @@ function innermostOpen(stack: ChromeSlice[] | undefined): ChromeSlice | null {
   return stack.pop() ?? null;
 }
 
+/**
+ * The async tracks of a process that has none (most): a Map each cost 300,000 tiny processes
+ * about 180 bytes apiece. Never written: addAsync gives the process a Map of its own first.
+ */
+const NO_TRACKS: Map<string, ChromeAsyncTrack> = new Map();
+
+/**
+ * The list of a thread or process that has nothing in it yet (most threads' instants and open
+ * B events): shared, and frozen so that a push onto it fails loudly; pushTo replaces it.
+ */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
+/**
+ * Pushes `item` onto `list` of `holder`, the first one as an array of one: V8 grows an empty
+ * array to 17 slots on its first push, and most of 300,000 tiny threads hold a single slice.
+ */
+function pushTo<H, K extends keyof H>(
+  holder: H,
+  key: K,
+  item: H[K] extends readonly (infer T)[] ? T : never,
+): void {
+  const list = holder[key] as unknown[];
+  if (list.length === 0) holder[key] = [item] as H[K];
+  else list.push(item);
+}
+
 /** Keys that tell 1 from "1" apart: a string pid is a different process from a number pid. */
 const keyOf = (id: ChromeId): string => (typeof id === 'number' ? `#${id}` : `"${id}`);
 
@@ -139,8 +177,15 @@ class EventImporter {
    */
   private readonly strings = new Map<string, string>();
   private readonly catOnly = new Map<string, Attrs>();
+  /** args' arrays and objects by their JSON text (shareValues) */
+  private readonly sharedValues = new Map<string, unknown>();
   /** the process of the event being imported */
   private current: ChromeProcess | null = null;
+  /** every thread, by its process's key and its own */
+  private readonly threads = new Map<string, ChromeThread>();
+  private lastProcess: ChromeProcess | null = null;
+  private lastThread: ChromeThread | null = null;
+  private lastThreadOf: ChromeProcess | null = null;
   private order = 0;
 
   constructor(
@@ -153,7 +198,10 @@ class EventImporter {
     if (!isObject(value)) return 'is not an object';
     const ph = value.ph;
     if (typeof ph !== 'string' || ph === '') return 'has no ph';
-    if (isObject(value.args)) this.trace.deepValuesCut += cutDeepValues(value.args);
+    if (isObject(value.args)) {
+      this.trace.deepValuesCut += cutDeepValues(value.args);
+      this.shareValues(value.args);
+    }
     const pid = value.pid === undefined ? 0 : idOf(value.pid);
     const tid = value.tid === undefined ? pid : idOf(value.tid);
     if (pid === null || tid === null)
@@ -188,7 +236,7 @@ class EventImporter {
           'complete',
           argsOf(value),
         );
-        thread.slices.push(slice);
+        pushTo(thread, 'slices', slice);
         this.bindV2(value, slice);
         this.trace.counts.complete++;
         this.seen(dur === null ? ts : ts + dur);
@@ -197,8 +245,8 @@ class EventImporter {
       case 'B': {
         const thread = this.thread(process, tid);
         const slice = this.slice(name, cat, ts, null, 'begin-end', argsOf(value));
-        thread.slices.push(slice);
-        thread.open.push(slice);
+        pushTo(thread, 'slices', slice);
+        pushTo(thread, 'open', slice);
         this.bindV2(value, slice);
         this.trace.counts.beginEnd++;
         this.seen(ts);
@@ -207,12 +255,12 @@ class EventImporter {
       case 'E': {
         const thread = this.thread(process, tid);
         // an E ends the innermost open B of its thread, whatever its name (as Chrome does)
-        const slice = thread.open.pop();
+        const slice = thread.open.length > 0 ? thread.open.pop() : undefined;
         if (slice) {
           slice.endUs = Math.max(ts, slice.startUs);
           slice.endArgs = argsOf(value);
         } else {
-          thread.instants.push(this.instant(name, cat, ts, argsOf(value), true));
+          pushTo(thread, 'instants', this.instant(name, cat, ts, argsOf(value), true));
           this.trace.counts.unmatchedEnds++;
         }
         this.seen(ts);
@@ -224,8 +272,8 @@ class EventImporter {
         const instant = this.instant(name, cat, ts, argsOf(value), false);
         const scope = value.s;
         if (scope === 'g') this.trace.globalInstants.push(instant);
-        else if (scope === 'p') process.instants.push(instant);
-        else this.thread(process, tid).instants.push(instant);
+        else if (scope === 'p') pushTo(process, 'instants', instant);
+        else pushTo(this.thread(process, tid), 'instants', instant);
         this.trace.counts.instants++;
         this.seen(ts);
         return null;
@@ -277,10 +325,30 @@ class EventImporter {
     }
   }
 
+  /**
+   * The arrays and objects in `args` (a Kineto op's input shapes and types, a kernel's grid and
+   * block) replaced by one shared, frozen copy of each text: the same few repeat in every event,
+   * and each copy JSON.parse made was kept to the end (a third of a GPU rank's rows). A copy let
+   * go of at once also dies young, where the collector's work is cheap.
+   */
+  private shareValues(args: Event): void {
+    for (const key in args) {
+      const value = args[key];
+      if (typeof value !== 'object' || value === null || key === '__proto__') continue;
+      const text = JSON.stringify(value);
+      if (text.length > MAX_SHARED_CHARS) continue;
+      const known = this.sharedValues.get(text);
+      if (known !== undefined) args[key] = known;
+      else if (this.sharedValues.size < MAX_SHARED_VALUES) {
+        this.sharedValues.set(text, deepFreeze(value));
+      }
+    }
+  }
+
   /** B events never ended stay open: they are drawn to the trace's last timestamp. */
   finish(): void {
     for (const process of this.trace.processes.values()) {
-      for (const thread of process.threads.values()) thread.open.length = 0;
+      for (const thread of process.threads) thread.open = NONE;
       for (const track of process.asyncTracks.values()) {
         track.open.length = 0;
         track.openByName.clear();
@@ -327,12 +395,13 @@ class EventImporter {
     ts: number,
     args: Attrs,
   ): void {
+    if (process.asyncTracks === NO_TRACKS) process.asyncTracks = new Map();
     let track = process.asyncTracks.get(key);
     if (!track) {
       track = {
         label: name,
         slices: [],
-        instants: [],
+        instants: NONE,
         open: [],
         openByName: new Map(),
       } satisfies ChromeAsyncTrack;
@@ -350,14 +419,14 @@ class EventImporter {
       // ids are reused by thousands of slices: a scan of the open ones per e was quadratic
       const slice = innermostOpen(track.openByName.get(name)) ?? innermostOpen(track.open);
       if (slice === null) {
-        track.instants.push(this.instant(name, cat, ts, args, true));
+        pushTo(track, 'instants', this.instant(name, cat, ts, args, true));
         this.trace.counts.unmatchedEnds++;
         return;
       }
       slice.endUs = Math.max(ts, slice.startUs);
       slice.endArgs = args;
     } else {
-      track.instants.push(this.instant(name, cat, ts, args, false));
+      pushTo(track, 'instants', this.instant(name, cat, ts, args, false));
       this.trace.counts.instants++;
     }
   }
@@ -446,6 +515,8 @@ class EventImporter {
   }
 
   private process(pid: ChromeId): ChromeProcess {
+    // consecutive events are nearly always of one process and thread
+    if (this.lastProcess !== null && this.lastProcess.pid === pid) return this.lastProcess;
     const key = keyOf(pid);
     let process = this.trace.processes.get(key);
     if (!process) {
@@ -455,22 +526,32 @@ class EventImporter {
         name: null,
         labels: null,
         sortIndex: null,
-        threads: new Map(),
-        asyncTracks: new Map(),
-        instants: [],
+        threads: NONE,
+        asyncTracks: NO_TRACKS,
+        instants: NONE,
       };
       this.trace.processes.set(key, process);
     }
+    this.lastProcess = process;
     return process;
   }
 
+  /**
+   * The thread `tid` of `process`, found by one key for the pair in the importer's own map
+   * (not a Map per process).
+   */
   private thread(process: ChromeProcess, tid: ChromeId): ChromeThread {
-    const key = keyOf(tid);
-    let thread = process.threads.get(key);
+    const last = this.lastThread;
+    if (last !== null && last.tid === tid && this.lastThreadOf === process) return last;
+    const key = `${keyOf(process.pid)} ${keyOf(tid)}`;
+    let thread = this.threads.get(key);
     if (!thread) {
-      thread = { tid, name: null, sortIndex: null, slices: [], instants: [], open: [] };
-      process.threads.set(key, thread);
+      thread = { tid, name: null, sortIndex: null, slices: NONE, instants: NONE, open: NONE };
+      this.threads.set(key, thread);
+      pushTo(process, 'threads', thread);
     }
+    this.lastThread = thread;
+    this.lastThreadOf = process;
     return thread;
   }
 }

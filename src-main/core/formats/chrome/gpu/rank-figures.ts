@@ -45,7 +45,7 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
   const launches = new Map<number, ChromeSlice>();
   const threadOf = new Map<ChromeSlice, string>();
   for (const process of trace.processes.values()) {
-    for (const thread of process.threads.values()) {
+    for (const thread of process.threads) {
       const threadName = thread.name ?? `thread ${String(thread.tid)}`;
       for (const slice of thread.slices) {
         const stream = numberOr(slice.args.stream);

@@ -16,7 +16,7 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
     name: null,
     labels: null,
     sortIndex: null,
-    threads: new Map(),
+    threads: [],
     asyncTracks: new Map(),
     instants: [],
   };
@@ -26,7 +26,7 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
   const cpu: ChromeThread[] = [];
   const gpu: { thread: ChromeThread; stream: number }[] = [];
   for (const process of processes) {
-    for (const [key, thread] of process.threads) {
+    for (const thread of process.threads) {
       for (const slice of thread.slices) slice.rowTraceId = traceId;
       const isGpu = thread.slices.some((s) => gpuSlices.has(s));
       const stream = typeof thread.tid === 'number' ? thread.tid : Number(thread.tid);
@@ -38,13 +38,14 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
         if (thread.name === null && process.name !== null) thread.name = process.name;
         cpu.push(thread);
       }
-      merged.threads.set(`${String(process.pid)}/${key}`, thread);
+      merged.threads.push(thread);
     }
     for (const [key, track] of process.asyncTracks) {
       for (const slice of track.slices) slice.rowTraceId = traceId;
       merged.asyncTracks.set(`${String(process.pid)}/${key}`, track);
     }
-    merged.instants.push(...process.instants);
+    // one by one: a spread of a million instants overflows the stack
+    for (const instant of process.instants) merged.instants.push(instant);
   }
   // CPU threads in the file's order, then streams by device and number
   cpu.forEach((thread, i) => (thread.sortIndex = i));
@@ -61,7 +62,7 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
 /** A slice linked from one slice twice (correlation and an ac2g flow) keeps one link. */
 export function dedupeLinks(trace: ChromeTrace): void {
   for (const process of trace.processes.values()) {
-    for (const thread of process.threads.values()) {
+    for (const thread of process.threads) {
       for (const slice of thread.slices) {
         const from = slice.flowsFrom;
         if (from === null || from.length < 2) continue;

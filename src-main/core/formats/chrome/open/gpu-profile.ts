@@ -9,7 +9,7 @@ import { ItemPacker } from '../../../rows/packed-items';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../../format-descriptor';
 import { bindFlows } from '../bind-flows';
 import { buildChromeRows } from '../build-chrome-rows';
-import type { ChromeSlice } from '../chrome-trace';
+import type { ChromeSlice, ChromeTrace } from '../chrome-trace';
 import { importTraceEvents } from '../import-trace-events';
 import { sumKernelTypeTimes } from '../gpu/hta-breakdown';
 import { dedupeLinks, mergeRankProcesses } from '../gpu/rank-process';
@@ -98,35 +98,26 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
     });
     bytesBefore += source.size;
     for (const process of trace.processes.values()) {
-      for (const thread of process.threads.values()) nest(thread.slices);
+      for (const thread of process.threads) nest(thread.slices);
       for (const track of process.asyncTracks.values()) nest(track.slices);
     }
     const name = rankName(metadata.distributedRank, source.name);
     // two files that name the same rank (or none) stay apart by their file names
     const label = labels.has(name.label) ? `${name.label} (${source.name})` : name.label;
     labels.add(label);
-    const found = rankEvents(trace);
-    const { kept, dropped } = withoutLastStep(found);
-    if (dropped > 0) {
-      notes.push(
-        `${label}: ${countOf(dropped, 'GPU event')} of the last profiler step (or not launched in the traced steps) left out of the figures, as HTA does`,
-      );
-    }
     const offsetUs = metadata.baseTimeNs === null ? 0 : metadata.baseTimeNs / 1000;
+    const read = readRank(trace, label, offsetUs, notes);
     const figures: GpuRank = {
       label,
       rank: name.rank,
       traceId: label,
       file: source.name,
       clock: metadata.baseTimeNs === null ? 'own' : 'epoch',
-      ...rankFigures(found, kept, offsetUs),
+      ...read.figures,
     };
-    mergeRankProcesses(trace, found, label);
-    const flows = bindFlows(trace);
-    dedupeLinks(trace);
     spans += trace.counts.complete + trace.counts.beginEnd;
     events += trace.counts.instants;
-    links += found.kernels.filter((k) => k.slice.flowsFrom !== null).length + flows.links;
+    links += read.links;
     // Kineto writes "ms" (a viewer's default zoom); "ns" makes people think ts is in ns: it is
     // not (the Chrome trace format's ts is always us), and saying so heads off a 1000x doubt
     if (trace.displayTimeUnit === 'ns') {
@@ -138,9 +129,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
       );
     }
     const rows = buildChromeRows(trace, packBlocks, packer, offsetUs);
-    // what the profile's kernel totals need of each kernel: its slice (and through it the
-    // rank's slices, their args and parents) is let go with the rank
-    const kernels = kept.map(({ name, kind, startUs, endUs }) => ({ name, kind, startUs, endUs }));
+    const kernels = read.kernels;
     ranks.push({ figures, rows, kernels });
   }
   options.onStepEnd?.('read');
@@ -177,6 +166,36 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
     counts: { spans, events, links },
     gpuProfile,
   };
+}
+
+/**
+ * A rank's figures, its kernels' times and its links; its processes merged into one and its
+ * flows bound, ready for its row. Apart from the open so that the rank's events (each kernel's
+ * slice, every CPU slice, the launches by correlation) are let go of before the row is built:
+ * held there, they kept every slice of the rank, with its args, until the row was done.
+ */
+function readRank(
+  trace: ChromeTrace,
+  label: string,
+  offsetUs: number,
+  notes: string[],
+): { figures: ReturnType<typeof rankFigures>; kernels: KernelTime[]; links: number } {
+  const found = rankEvents(trace);
+  const { kept, dropped } = withoutLastStep(found);
+  if (dropped > 0) {
+    notes.push(
+      `${label}: ${countOf(dropped, 'GPU event')} of the last profiler step (or not launched in the traced steps) left out of the figures, as HTA does`,
+    );
+  }
+  const figures = rankFigures(found, kept, offsetUs);
+  mergeRankProcesses(trace, found, label);
+  const flows = bindFlows(trace);
+  dedupeLinks(trace);
+  let links = flows.links;
+  for (const k of found.kernels) if (k.slice.flowsFrom !== null) links++;
+  // what the profile's kernel totals need of each kernel, not its slice
+  const kernels = kept.map(({ name, kind, startUs, endUs }) => ({ name, kind, startUs, endUs }));
+  return { figures, kernels, links };
 }
 
 /** Depth and parent of each slice on one thread or async track, by time containment. */
