@@ -1,7 +1,7 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import type { SkippedLines } from '../../model/file-format';
 import type { RequestMetricsRecord } from '../../model/run-records';
-import { LineSkips, readLines } from '../json-lines/read-json-lines';
+import { LineSkips, lineBuffer, readLines } from '../json-lines/read-json-lines';
 import { LineError, metricsRecord, parseMetricsLine } from './parse-metrics-line';
 
 /** Bytes read at a time: a line longer than this (a huge prompt) is carried over pieces. */
@@ -46,14 +46,15 @@ export function readRequestMetrics(
   );
   let cutOffLines = 0;
   let doneBefore = 0;
+  // one buffer for every chunk of every file (each line is parsed before the next is read): a
+  // fresh 8 MiB buffer a read left peak memory to when the collector got to them (at 250 MB of
+  // files the peak was 185 MB, 0.73x the files, with 40 MB of heap in use)
+  const buffer = lineBuffer(Math.max(0, ...sources.map((s) => s.size)), chunkBytes);
   sources.forEach((source, fileIndex) => {
     fileName = source.name;
-    // one buffer for every chunk (each line is parsed before the next is read): a fresh 8 MiB
-    // buffer a read left peak memory to when the collector got to them (at 250 MB of files
-    // the peak was 185 MB, 0.73x the files, with 40 MB of heap in use)
     for (const line of readLines(source, skipped, {
       chunkBytes,
-      oneBuffer: true,
+      oneBuffer: buffer,
       shouldCancel,
       onProgress: (bytesRead) => onProgress?.(doneBefore + bytesRead, records.length),
     })) {

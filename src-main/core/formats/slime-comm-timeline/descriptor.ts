@@ -24,14 +24,7 @@ export const slimeCommTimelineFormat = defineFormat({
     source: 'process',
     search: 'operation, attrs',
   },
-  capabilities: {
-    samples: false,
-    lazyValues: false,
-    perfSeries: false,
-    sourceGroups: false,
-    trainerTimeline: true,
-    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
-  },
+  capabilities: { trainerTimeline: true },
   sniff: (head) => sniffTimeline(head),
   open: openTimeline,
 });
