@@ -206,6 +206,8 @@ export const RENDERER_VALUE_MODULES = {
     "which of a run's files a file is (by id, or its path): the groups view's run figures",
   'src-main/core/model/count-of':
     'a count with its noun ("1 file", "2 files"), worded as main words it',
+  'src-main/core/model/span-name-pattern':
+    "a span name with its ids folded to '*': the span-name menu's entries are the perf view's lines",
 };
 
 /** Import cycles allowed anyway, each with its reason (none today). */
