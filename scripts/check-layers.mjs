@@ -211,6 +211,8 @@ export const RENDERER_VALUE_MODULES = {
     "the span-name filter's `*` patterns: a shared report filters its rows as the store does",
   'src-main/core/model/count-of':
     'a count with its noun ("1 file", "2 files"), worded as main words it',
+  'src-main/core/model/span-name-pattern':
+    "a span name with its ids folded to '*': the span-name menu's entries are the perf view's lines",
 };
 
 /** Import cycles allowed anyway, each with its reason (none today). */

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { countOf } from '../core/model/count-of';
+import { rowNouns, stragglerSentence } from '../core/model/straggler-sentence';
 import type { OpenedTrace } from '../core/open/open-trace-file';
 import { gpuProfileJson, gpuProfileLines } from './gpu-profile-output';
 import type { RolloutFigures } from '../core/model/rollout-figures';
@@ -133,8 +134,14 @@ export function formatSummaryText(trace: OpenedTrace): string {
       `resumed   ${rollout.resumed.length} samples from rollout ${from}: ${idle.toFixed(1)} s idle between attempts`,
     );
   }
-  if (json.rollout && rollout.stragglers && trace.summary.capabilities.facets.groups)
-    lines.push(`tail      ${t(rollout.stragglers.sentence)}`);
+  // what kept the file open, in its own words (a trace's rows, a rollout's samples), as the
+  // perf view says it; a file of one row has no tail to speak of, records joined to a run's
+  // samples (a train dump's, request metrics) no rollout of their own
+  const { capabilities } = trace.summary;
+  if (rollout.stragglers && json.rows > 1 && !capabilities.joinRecords) {
+    const nouns = rowNouns(capabilities);
+    lines.push(`tail      ${t(stragglerSentence(rollout.stragglers, nouns))}`);
+  }
   if (json.skippedLines > 0) {
     const examples = json.skippedLineExamples
       .map((e) => `line ${e.line} ${t(e.reason)}`)

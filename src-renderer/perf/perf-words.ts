@@ -1,10 +1,6 @@
 import type { FormatCapabilities } from '../../src-main/core/model/file-format';
 import type { StragglerAttribution } from '../../src-main/core/model/rollout-figures';
-import {
-  ROW_NOUNS,
-  SAMPLE_NOUNS,
-  stragglerSentence,
-} from '../../src-main/core/model/straggler-sentence';
+import { rowNouns, stragglerSentence } from '../../src-main/core/model/straggler-sentence';
 
 export interface PerfWords {
   /** the count card's label: what the file's rows are */
@@ -36,6 +32,6 @@ export function perfWords(capabilities: FormatCapabilities, requests: number): P
     wall: samples ? 'rollout wall time' : 'wall time',
     requests: requests > 0,
     keptOpen: `What kept the ${samples ? 'rollout' : 'trace'} open`,
-    stragglers: (figures) => stragglerSentence(figures, samples ? SAMPLE_NOUNS : ROW_NOUNS),
+    stragglers: (figures) => stragglerSentence(figures, rowNouns(capabilities)),
   };
 }

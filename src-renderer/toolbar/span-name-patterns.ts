@@ -1,5 +1,4 @@
-/** Ids inside span names: hex runs of 6+ with a digit (request, host ids), numbers of 3+ digits. */
-const ID_TOKEN = /(?<![A-Za-z0-9])(?:(?=[0-9a-f]*\d)[0-9a-f]{6,}|\d{3,})(?![A-Za-z0-9])/g;
+import { spanNamePattern } from '../../src-main/core/model/span-name-pattern';
 
 export interface SpanNameChoice {
   /** a span name, or a pattern with `*` for ids (the row query matches either) */
@@ -10,15 +9,10 @@ export interface SpanNameChoice {
   names: number;
 }
 
-/** A span name with its ids replaced by `*`: `decode Req 1a2b3c4d` -> `decode Req *`. */
-export function spanNamePattern(name: string): string {
-  return name.replace(ID_TOKEN, '*');
-}
-
 /**
  * The span-name menu's entries: names that differ only in their ids become one pattern entry
- * (thousands of `decode Req …` become `decode Req *`); the rest stay as they are. Most spans
- * first.
+ * (thousands of `decode Req …` become `decode Req *`), folded as core folds them for the perf
+ * view's figures (core/model/span-name-pattern.ts); the rest stay as they are. Most spans first.
  */
 export function spanNameChoices(spanNames: { name: string; count: number }[]): SpanNameChoice[] {
   const groups = new Map<string, { count: number; names: string[] }>();

@@ -900,7 +900,8 @@ async function benchSqlDumps() {
  * A day of SGLang request metrics (issue 44): 24 hourly files, BENCH_METRICS_REQUESTS records
  * (default 200000), BENCH_METRICS_MB in all (default 2000, prompts included), opened as one trace
  * beside JSON.parse of every line in the same run. Goals: within 1.5x JSON.parse's time, peak
- * memory under 0.5x the files' size (prompts stay on disk).
+ * memory under 0.5x the files' size (prompts stay on disk). BENCH_BASELINE_CLI (an older
+ * build's cli.js, kept under tests/bench/.data to find its packages) is opened turn about.
  */
 function benchRequestMetrics() {
   const requests = Number(process.env.BENCH_METRICS_REQUESTS ?? 200_000);
@@ -919,12 +920,30 @@ function benchRequestMetrics() {
   console.log(
     `\n== SGLang request metrics, a day: ${paths.length} hourly files, ${requests} requests, ${mb(bytes)} MB -> one trace, vs JSON.parse of the same lines`,
   );
-  const ours = measure(process.execPath, [CLI, 'summary', '--json', dir]);
+  // BENCH_BASELINE_CLI: an older build's out/main/cli.js, opened turn about with ours (the
+  // machine's load moves between turns: each side's best of BENCH_TURNS, default 1)
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  const turns = Number(process.env.BENCH_TURNS ?? 1);
+  const best = (runs) => runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  const oursRuns = [];
+  const beforeRuns = [];
+  const parseRuns = [];
+  // the order turns about too: the first to read a 1-2 GB day may find it out of the page cache
+  const sides = [
+    () => oursRuns.push(measure(process.execPath, [CLI, 'summary', '--json', dir])),
+    () =>
+      parseRuns.push(
+        measure(process.execPath, [join(root, 'tests/bench/json-parse-line-files.mjs'), ...paths]),
+      ),
+    ...(baselineCli
+      ? [() => beforeRuns.push(measure(process.execPath, [baselineCli, 'summary', '--json', dir]))]
+      : []),
+  ];
+  for (let turn = 0; turn < turns; turn++)
+    for (let k = 0; k < sides.length; k++) sides[(k + turn) % sides.length]();
+  const ours = best(oursRuns);
+  const baseline = best(parseRuns);
   const summary = JSON.parse(ours.stdout);
-  const baseline = measure(process.execPath, [
-    join(root, 'tests/bench/json-parse-line-files.mjs'),
-    ...paths,
-  ]);
   const ok = (value, goal) => (value <= goal ? 'ok' : 'MISSED');
   const time = ours.seconds / baseline.seconds;
   const memory = (ours.peakMb * 1.048576e6) / bytes;
@@ -932,6 +951,15 @@ function benchRequestMetrics() {
     `ours ${ours.seconds.toFixed(2)} s (${summary.samples} records), peak ${ours.peakMb.toFixed(0)} MB; JSON.parse of every line ${baseline.seconds.toFixed(2)} s (${baseline.stdout.trim()} records), peak ${baseline.peakMb.toFixed(0)} MB; ` +
       `time ratio ours/JSON.parse ${time.toFixed(2)} (goal 1.5: ${ok(time, 1.5)}); peak memory ${memory.toFixed(2)}x the files (goal 0.5: ${ok(memory, 0.5)})`,
   );
+  if (baselineCli) {
+    const before = best(beforeRuns);
+    const same = JSON.parse(before.stdout).samples === summary.samples;
+    console.log(
+      `before (${baselineCli}): ${before.seconds.toFixed(2)} s, peak ${before.peakMb.toFixed(0)} MB${same ? '' : ' [another record count!]'}; ` +
+        `time ratio before/JSON.parse ${(before.seconds / baseline.seconds).toFixed(2)}, ours/before ${(ours.seconds / before.seconds).toFixed(2)}, ` +
+        `CPU ours/before ${(ours.cpuSec / before.cpuSec).toFixed(2)}; peak ours/before ${(ours.peakMb / before.peakMb).toFixed(2)} (best of ${turns} turns each)`,
+    );
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import type { AttrValue, PackedRow, Row } from '../model/row';
 import type { TraceSamples } from '../model/sample-facts';
 import type { SampleFieldPath } from '../model/sample-field-path';
 import type { RunRecords } from '../model/run-records';
+import { capabilitiesOf, type CapabilitySpec } from './format-capabilities';
 
 /**
  * A format: everything the explorer knows about one kind of file, in the format's own folder
@@ -159,9 +160,21 @@ export interface FormatOpened {
   runRecords?: RunRecords;
 }
 
-/** A descriptor with its id kept as a literal type, so the registry's id type derives from it. */
+/** What a descriptor file writes: its capabilities only where they are not the defaults. */
+export type FormatDefinition<Id extends string = string> = Omit<
+  FormatDescriptor<Id>,
+  'capabilities'
+> & {
+  /** what the file can answer beyond rows and spans; left out: false (format-capabilities.ts) */
+  readonly capabilities?: CapabilitySpec;
+};
+
+/**
+ * A descriptor from its definition: the capabilities left out filled with false, and its id
+ * kept as a literal type, so the registry's id type derives from it.
+ */
 export function defineFormat<const Id extends string>(
-  descriptor: FormatDescriptor<Id>,
+  definition: FormatDefinition<Id>,
 ): FormatDescriptor<Id> {
-  return descriptor;
+  return { ...definition, capabilities: capabilitiesOf(definition.capabilities) };
 }

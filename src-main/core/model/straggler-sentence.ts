@@ -1,3 +1,4 @@
+import type { FormatCapabilities } from './file-format';
 import type { StragglerAttribution } from './rollout-figures';
 
 /** What a file's rows are, in the sentence: a rollout's samples, or a trace's rows. */
@@ -10,6 +11,14 @@ export interface RowNouns {
 
 export const SAMPLE_NOUNS: RowNouns = { one: 'sample', many: 'samples', whole: 'rollout' };
 export const ROW_NOUNS: RowNouns = { one: 'row', many: 'rows', whole: 'trace' };
+
+/**
+ * A file's nouns by what it can do: a rollout's samples (capabilities.samples), else a trace's
+ * rows. The perf view and the CLI's summary both word the sentence by this, never by format.
+ */
+export function rowNouns(capabilities: Pick<FormatCapabilities, 'samples'>): RowNouns {
+  return capabilities.samples ? SAMPLE_NOUNS : ROW_NOUNS;
+}
 
 /**
  * "the last 3 samples (12.5%) kept the rollout open for 21.4% of its own wall time (12.5 of

@@ -1,4 +1,4 @@
-import { spanNamePattern } from '../rows/span-name-pattern';
+import { spanNamePattern } from '../model/span-name-pattern';
 import { minOf } from '../model/extent';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { Distribution, PerfView, RunningCurve } from '../model/perf';

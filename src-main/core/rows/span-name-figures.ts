@@ -1,6 +1,6 @@
 import type { Distribution } from '../model/perf';
 import { stats } from './perf-summary';
-import { spanNamePattern } from './span-name-pattern';
+import { spanNamePattern } from '../model/span-name-pattern';
 
 /**
  * Figures per span name (ids replaced by `*`), for files without slime's perf keys: where the

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeJsonStreaming } from '../../../src-main/cli/write-json';
 import { progressLine, terminalProgress } from '../../../src-main/cli/terminal-progress';
-import { spanNamePattern } from '../../../src-main/core/rows/span-name-pattern';
+import { spanNamePattern } from '../../../src-main/core/model/span-name-pattern';
 import { OTLP, SLIME, readJson } from '../../support/fixtures';
 
 // The command line as a new user hit it (issue 14): each case runs the built CLI.

@@ -7,6 +7,8 @@ import { sortOptions } from '../../../src-renderer/toolbar/sort-options';
 import { detailsHint } from '../../../src-renderer/details/details-hint';
 import { perfWords } from '../../../src-renderer/perf/perf-words';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { formatSummaryText } from '../../../src-main/cli/summary-output';
 import { OTLP, SLIME, fixtureSource } from '../../support/fixtures';
 import { resolve } from 'node:path';
 
@@ -85,5 +87,35 @@ describe('perf labels', () => {
         .replace('rollout', 'trace'),
     );
     expect(`${sentence} ${words.keptOpen}`).not.toMatch(/sample|rollout/i);
+  });
+});
+
+describe("summary's words", () => {
+  /** Three processes of a Chrome trace whose last ends 3 s after the others: a tail of one row. */
+  const chromeTrace = () => {
+    const events = [0, 1, 2].flatMap((pid) => [
+      { ph: 'M', name: 'process_name', pid, tid: 0, args: { name: `worker ${pid}` } },
+      { ph: 'X', name: 'step', pid, tid: 1, ts: 0, dur: pid === 2 ? 5e6 : 2e6 },
+    ]);
+    return new TextEncoder().encode(JSON.stringify({ traceEvents: events }));
+  };
+
+  it('a Chrome trace: its tail in rows of the trace, as the perf view words it, no sample or rollout', () => {
+    const trace = openTraceFile([bytesSource('three.json', chromeTrace())]);
+    expect(trace.summary.format).toBe('chrome-trace');
+    const figures = trace.perf.rollout.stragglers!;
+    const text = formatSummaryText(trace);
+    // the perf view's sentence for this file, word for word
+    const perf = perfWords(trace.summary.capabilities, 0).stragglers(figures);
+    expect(text.split('\n')).toContain(`tail      ${perf}`);
+    expect(perf).toMatch(/^the last 1 row \(33\.3%\) kept the trace open for 60\.0% of its/);
+    expect(text).not.toMatch(/sample|rollout/i);
+  });
+
+  it("a slime dump's tail is core's own sentence, in samples of the rollout", () => {
+    const trace = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_8.pt'))]);
+    const lines = formatSummaryText(trace).split('\n');
+    expect(lines).toContain(`tail      ${trace.perf.rollout.stragglers!.sentence}`);
+    expect(trace.perf.rollout.stragglers!.sentence).toMatch(/samples? .* kept the rollout open/);
   });
 });

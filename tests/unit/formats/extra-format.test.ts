@@ -33,13 +33,6 @@ const tinyTrace = defineFormat({
     source: 'source',
     search: 'span names',
   },
-  capabilities: {
-    samples: false,
-    lazyValues: false,
-    perfSeries: false,
-    sourceGroups: false,
-    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
-  },
   sniff: (head) => new TextDecoder().decode(head.subarray(0, 16)).startsWith('{"tinytrace":1'),
   open(sources, options) {
     const source = sources[0];

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bytesSource, type ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { openFileSource } from '../../../src-main/core/bytes/file-source';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { readRequestMetrics } from '../../../src-main/core/formats/sglang-request-metrics/read-request-metrics';
 import {
   LineError,
@@ -45,6 +47,29 @@ describe('request-metrics lines', () => {
       );
       const whole = readRequestMetrics([source], () => {});
       expect(read.records).toEqual(whole.records);
+    } finally {
+      source.close();
+    }
+  });
+
+  it('reads a CRLF file with a byte-order mark as the plain file: same records, same details', () => {
+    const windows = `\ufeff${text.replace(/\n/g, '\r\n')}`;
+    const plain = openTraceFile([bytesSource(NAME, encode(text))]);
+    const dir = mkdtempSync(join(tmpdir(), 'request-metrics-crlf-'));
+    const copy = join(dir, NAME);
+    writeFileSync(copy, windows);
+    const source = openFileSource(copy);
+    try {
+      const read = readRequestMetrics([source], () => {}, undefined, undefined, 2048);
+      expect(read.skippedLines.count).toBe(0);
+      expect(read.records).toEqual(plain.runRecords!.requestMetrics!.records);
+      // each record's place: the first line starts after the mark, each line ends before its CR
+      const trace = openTraceFile([source]);
+      const withBytes = <T>(use: (bytes: ByteSource) => T): T => use(source);
+      const plainBytes = <T>(use: (bytes: ByteSource) => T): T =>
+        use(bytesSource(NAME, encode(text)));
+      for (let rowId = 0; rowId < lines.length; rowId++)
+        expect(trace.samples.read(rowId, withBytes)).toEqual(plain.samples.read(rowId, plainBytes));
     } finally {
       source.close();
     }

@@ -6,6 +6,7 @@ import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { parseTimelineRecords } from '../../../src-main/core/formats/slime-comm-timeline/parse-timeline-records';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import type { SpanItem } from '../../../src-main/core/model/row';
+import { formatSummaryText } from '../../../src-main/cli/summary-output';
 
 // Every pinned value below comes from tests/fixtures/run/README.md ("Expected counts", "Timeline
 // v2/v1") and expected_counts.json (`timeline`), which check_run.py computed with json.loads.
@@ -142,8 +143,50 @@ describe('slime trainer communication timeline', () => {
     expect(opened.summary.skippedLines.examples).toEqual([
       { line: 2, reason: 'not JSON' },
       { line: 3, reason: 'no operation' },
-      { line: 125, reason: 'cut off (not JSON)' },
+      { line: 125, reason: 'cut off (no newline at the end, not JSON)' },
     ]);
+    expect(opened.summary.notices).toContain('3 lines skipped (first: line 2 not JSON)');
+  });
+
+  it('lines split over chunks, CRLF and a byte-order mark read as the plain file (the shared walk)', () => {
+    const bytes = fixture('comm_timeline/slime-trainer-0.jsonl');
+    const plain = parseTimelineRecords(bytesSource('t.jsonl', bytes));
+    const text = bytes.toString('utf8');
+    const windows = `\ufeff${text.replace(/\n/g, '\r\n')}`;
+    // a source handing out 100 bytes a read, into the buffer it is given: every line (~900
+    // bytes) lies over several reads of one buffer
+    const encoded = new TextEncoder().encode(windows);
+    const small = {
+      name: 't.jsonl',
+      size: encoded.length,
+      read(offset: number, length: number, into?: Uint8Array) {
+        const part = encoded.subarray(
+          offset,
+          Math.min(offset + Math.min(length, 100), encoded.length),
+        );
+        if (!into || into.length < part.length) return part.slice();
+        into.set(part);
+        return into.subarray(0, part.length);
+      },
+    };
+    const read = parseTimelineRecords(small);
+    expect(read.skippedLines.count).toBe(0);
+    expect(read.records.map((r) => [r.line, r.sequenceId, r.startSec, r.endSec])).toEqual(
+      plain.records.map((r) => [r.line, r.sequenceId, r.startSec, r.endSec]),
+    );
+    expect(read.records.map((r) => r.fields)).toEqual(plain.records.map((r) => r.fields));
+  });
+
+  it("a single skipped line is said once in summary's text, as one line", () => {
+    const text = fixture('comm_timeline/slime-trainer-0.jsonl').toString('utf8');
+    // the last record cut 60 bytes before its end, as a crash leaves it
+    const trace = open('slime-trainer-0.jsonl', new TextEncoder().encode(text.slice(0, -60)));
+    expect(trace.summary.notices).toContain(
+      '1 line skipped (first: line 123 cut off (no newline at the end, not JSON))',
+    );
+    const lines = formatSummaryText(trace).split('\n');
+    expect(lines).toContain('skipped   1 line: line 123 cut off (no newline at the end, not JSON)');
+    expect(lines.filter((l) => l.includes('skipped'))).toHaveLength(1);
   });
 
   it('starts a record without api_launch_timestamp_ns at its completion; one without any time is skipped', () => {

@@ -8,6 +8,7 @@ import { FORMATS, type FormatList } from '../../../src-main/core/formats/registr
 import { skeletonFormat } from '../../../src-main/core/formats/skeleton/descriptor';
 import { FIXTURES, OTLP, SLIME } from '../../support/fixtures';
 import { HOSTILE_CASES } from './corpus';
+import { RUN_EXTRA } from '../../support/run-extra-expected';
 import { prng } from '../../support/prng';
 
 /**
@@ -29,6 +30,12 @@ interface FuzzTarget {
 const SKELETON = resolve(FIXTURES, 'skeleton');
 const TRAIN = resolve(FIXTURES, 'run_extra/train');
 const read = (dir: string, name: string) => new Uint8Array(readFileSync(resolve(dir, name)));
+const METRICS_LOG = 'sglang-request-metrics-20260825_09.log';
+const firstLines = (bytes: Uint8Array, n: number) => {
+  let end = 0;
+  for (let k = 0; k < n; k++) end = bytes.indexOf(0x0a, end) + 1;
+  return bytes.subarray(0, end);
+};
 const small = (id: string) => HOSTILE_CASES.find((c) => c.id === id)!.make();
 
 const TARGETS: FuzzTarget[] = [
@@ -59,6 +66,12 @@ const TARGETS: FuzzTarget[] = [
       read(resolve(FIXTURES, 'run/comm_timeline'), 'slime-trainer-0.jsonl'),
       read(resolve(FIXTURES, 'run/comm_timeline_v1'), 'slime-trainer-1.jsonl'),
     ],
+  },
+  {
+    reader: "SGLang's request-metrics log (byte scan over the shared line walk)",
+    name: 'sglang-request-metrics-20260825_09.log',
+    // its first 12 records (~100 KB): the scan of request_parameters and the lists past it
+    seeds: [firstLines(read(resolve(RUN_EXTRA, 'sglang_request_metrics'), METRICS_LOG), 12)],
   },
   {
     reader: 'JSON lines (the skeleton format over the shared reader)',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesSource, type ByteSource } from '../../../src-main/core/bytes/byte-source';
 import {
   LineSkips,
+  bomLength,
   readJsonLines,
   readLines,
   sniffJsonLine,
@@ -77,6 +78,53 @@ describe('readLines', () => {
       '{"c":"é"}',
       '{"cut":',
     ]);
+  });
+
+  it('drops a byte-order mark before the first line, its offset then 3, in reads of any size', () => {
+    const bytes = encode('\ufeff{"a":1}\r\nb\n');
+    for (let step = 1; step <= 7; step++) {
+      const lines = [...readLines(tinyReads(bytes, step), new LineSkips())].map((l) => [
+        l.number,
+        l.offset,
+        decode(l.bytes),
+      ]);
+      expect(lines, `step ${step}`).toEqual([
+        [1, 3, '{"a":1}'],
+        [2, 12, 'b'],
+      ]);
+    }
+    // only before the first line, and only from the file's start
+    expect(
+      [...readLines(bytesSource('x', encode('a\n\ufeffb\n')), new LineSkips())].map(
+        (l) => l.bytes.length,
+      ),
+    ).toEqual([1, 4]);
+    expect(bomLength(encode('\ufeff{'))).toBe(3);
+    expect(bomLength(encode('{'))).toBe(0);
+  });
+
+  it('oneBuffer: every read into one buffer, each line whole when it is given', () => {
+    const bytes = encode(TEXT);
+    const whole = [...readLines(bytesSource('x', bytes), new LineSkips())].map((l) =>
+      decode(l.bytes),
+    );
+    for (let step = 1; step <= 7; step++) {
+      const source = tinyReads(bytes, step);
+      const given: Uint8Array[] = [];
+      const read = source.read.bind(source);
+      source.read = (offset, length, into) => {
+        if (into) given.push(into);
+        return read(offset, length, into);
+      };
+      // decoded as given: the next read writes over the buffer
+      const texts: string[] = [];
+      for (const l of readLines(source, new LineSkips(), { oneBuffer: true, chunkBytes: 7 }))
+        texts.push(decode(l.bytes));
+      expect(texts, `step ${step}`).toEqual(whole);
+      // one buffer, given to every read
+      expect(new Set(given).size, `step ${step}`).toBe(1);
+      expect(given.length).toBe(source.reads);
+    }
   });
 
   it('skips and counts a line past the bound, in one read or many, and reads on', () => {

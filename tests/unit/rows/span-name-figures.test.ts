@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spanNameFigures } from '../../../src-main/core/rows/span-name-figures';
-import { spanNamePattern } from '../../../src-main/core/rows/span-name-pattern';
+import { spanNamePattern } from '../../../src-main/core/model/span-name-pattern';
 
 // Figures per span-name pattern for files without slime's perf keys (values worked by hand).
 describe('spanNamePattern', () => {

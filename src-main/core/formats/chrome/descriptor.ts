@@ -28,13 +28,6 @@ export const chromeTraceFormat = defineFormat({
     source: 'process',
     search: 'process, span names, args',
   },
-  capabilities: {
-    samples: false,
-    lazyValues: false,
-    perfSeries: false,
-    sourceGroups: false,
-    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
-  },
   sniff: (head) => sniffChromeTrace(head),
   open: openChromeTrace,
 });

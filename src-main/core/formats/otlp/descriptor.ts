@@ -17,14 +17,7 @@ export const otlpFormat = defineFormat({
     source: 'service',
     search: 'trace id, service, status, attrs, span names',
   },
-  capabilities: {
-    samples: false,
-    lazyValues: false,
-    perfSeries: false,
-    sourceGroups: true,
-    namedRows: true,
-    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
-  },
+  capabilities: { sourceGroups: true, namedRows: true },
   sniff: (head) => sniffOtlp(head),
   // an empty file holds no spans: a trace file that was never written to
   claimUnsniffed: (_name, size) => size === 0,

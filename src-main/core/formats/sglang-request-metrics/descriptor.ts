@@ -1,5 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { openFileSource } from '../../bytes/file-source';
+import { countOf } from '../../model/count-of';
 import type { PyValue } from '../../model/py-value';
 import type { TraceSamples, WithBytes } from '../../model/sample-facts';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
@@ -28,14 +29,7 @@ export const sglangRequestMetricsFormat = defineFormat({
     source: 'DP rank',
     search: 'rid, finish reason, attrs',
   },
-  capabilities: {
-    samples: true,
-    joinRecords: true,
-    lazyValues: false,
-    perfSeries: false,
-    sourceGroups: true,
-    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
-  },
+  capabilities: { samples: true, joinRecords: true, sourceGroups: true },
   sniff: (head) => sniffRequestMetrics(head),
   open: openRequestMetrics,
   groupSources: findHourlySet,
@@ -55,12 +49,11 @@ function openRequestMetrics(sources: ByteSource[], options: FormatOpenOptions): 
   );
   options.onStepEnd?.('read');
   const notices: string[] = [];
-  if (read.skippedLines.count > 0)
-    notices.push(
-      `${read.skippedLines.count} lines skipped (first: ${read.skippedLines.examples[0].reason})`,
-    );
+  if (read.skippedNotice !== null) notices.push(read.skippedNotice);
   if (read.cutOffLines > 0)
-    notices.push(`${read.cutOffLines} cut-off last lines skipped (a file still being written)`);
+    notices.push(
+      `${countOf(read.cutOffLines, 'cut-off last line')} skipped (a file still being written)`,
+    );
   const samples: TraceSamples = {
     count: read.records.length,
     facts: read.records.map(() => null),

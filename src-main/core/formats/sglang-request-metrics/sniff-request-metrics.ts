@@ -1,10 +1,13 @@
+import { bomLength } from '../json-lines/read-json-lines';
+
 /**
  * Cheap, never throws: SGLang's FileRequestMetricsExporter writes `request_parameters` first
  * in every line (`{"request_parameters": "{\"rid\": ...`), so the file's first bytes say it
- * even when the first line (a whole prompt) is far longer than the head.
+ * even when the first line (a whole prompt) is far longer than the head (a byte-order mark
+ * before it, as a Windows editor saves one, is passed over).
  */
 export function sniffRequestMetrics(head: Uint8Array): boolean {
-  return firstKeyIsRequestParameters(head, 0);
+  return firstKeyIsRequestParameters(head, bomLength(head));
 }
 
 const KEY = '"request_parameters"';

@@ -27,14 +27,10 @@ export const skeletonFormat = defineFormat({
     source: 'row',
     search: 'span names',
   },
-  // what the app may ask of the file: a capability left false hides what needs it
-  capabilities: {
-    samples: false,
-    lazyValues: false,
-    perfSeries: false,
-    sourceGroups: false,
-    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
-  },
+  // what the app may ask of the file beyond rows and spans; anything not named is false and
+  // hides what needs it (core/formats/format-capabilities.ts), e.g. `{ sourceGroups: true }`
+  // for a rotated set of files, `{ samples: true }` when getSample answers for each row
+  capabilities: {},
   // a record carries its text: the first line may be longer than the 64 KiB head
   sniffReach: 'first-line',
   sniff: (head) => sniffJsonLine(head, isSkeletonRecord),

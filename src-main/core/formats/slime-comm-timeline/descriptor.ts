@@ -24,14 +24,7 @@ export const slimeCommTimelineFormat = defineFormat({
     source: 'process',
     search: 'operation, attrs',
   },
-  capabilities: {
-    samples: false,
-    lazyValues: false,
-    perfSeries: false,
-    sourceGroups: false,
-    trainerTimeline: true,
-    facets: { untraced: false, attempts: false, groups: false, rewards: false, pd: false },
-  },
+  capabilities: { trainerTimeline: true },
   sniff: (head) => sniffTimeline(head),
   open: openTimeline,
 });
@@ -58,12 +51,7 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
       `sequence_id holes (cancelled spans, normal): ${read.sequenceHoles.slice(0, 20).join(', ')}${read.sequenceHoleCount > 20 ? `, ... (${read.sequenceHoleCount} in all)` : ''}`,
     );
   }
-  if (read.skippedLines.count > 0) {
-    const first = read.skippedLines.examples[0];
-    notices.push(
-      `${read.skippedLines.count} lines skipped (first: line ${first.line} ${first.reason})`,
-    );
-  }
+  if (read.skippedNotice !== null) notices.push(read.skippedNotice);
   if (read.deepValuesCut > 0) {
     notices.push(
       `${countOf(read.deepValuesCut, 'value')} nested deeper than ${MAX_VALUE_DEPTH} levels: cut to a note`,

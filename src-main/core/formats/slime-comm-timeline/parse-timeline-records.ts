@@ -3,6 +3,7 @@ import { FormatError } from '../../bytes/format-error';
 import type { SkippedLines } from '../../model/file-format';
 import { cutDeepValues } from '../../model/cut-deep-values';
 import { MAX_TIME_SEC, timeInRange } from '../../model/time-range';
+import { LineSkips, readJsonLines, sniffJsonLine } from '../json-lines/read-json-lines';
 
 /**
  * One line of slime's trainer communication timeline (TRACE_MODEL section 7), as written by
@@ -27,6 +28,8 @@ export interface TimelineRecord {
 export interface TimelineRead {
   records: TimelineRecord[];
   skippedLines: SkippedLines;
+  /** "3 lines skipped (first: line 2 not JSON)", or null */
+  skippedNotice: string | null;
   /**
    * sequence_id values missing between the first and last record of a (role, rank): the first
    * 1000, ascending
@@ -38,10 +41,6 @@ export interface TimelineRead {
   /** values in records nested too deep, replaced by a note (model/cut-deep-values) */
   deepValuesCut: number;
 }
-
-const CHUNK_BYTES = 4 * 1024 * 1024;
-const MAX_EXAMPLES = 5;
-const NEWLINE = 0x0a;
 
 /** Epoch ns (a JSON number, ~1.8e18: already rounded to ~256 ns by JSON.parse) as seconds. */
 function nsToSec(value: unknown): number | null {
@@ -76,9 +75,10 @@ function recordProblem(value: unknown): string | null {
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /**
- * Reads the JSON lines of one timeline file. A line that is not JSON or not a record is skipped
- * and counted (a crash leaves a cut-off last line: slime appends, never rewrites); a file with no
- * record at all is an error. Reads in chunks, so a long run's file is never one string.
+ * Reads the JSON lines of one timeline file (the shared walk: chunks, CRLF, a byte-order mark,
+ * lines not JSON, too long or cut off skipped and counted). A line that is not a record is
+ * skipped and counted too (a crash leaves a cut-off last line: slime appends, never rewrites);
+ * a file with no record at all is an error.
  */
 export function parseTimelineRecords(
   source: ByteSource,
@@ -86,86 +86,36 @@ export function parseTimelineRecords(
   shouldCancel?: () => boolean,
 ): TimelineRead {
   const records: TimelineRecord[] = [];
-  const skipped: SkippedLines = { count: 0, examples: [] };
-  const skip = (line: number, reason: string) => {
-    skipped.count++;
-    if (skipped.examples.length < MAX_EXAMPLES) skipped.examples.push({ line, reason });
-  };
-  const decoder = new TextDecoder();
-  let lineNumber = 0;
+  const skipped = new LineSkips();
   let deepValuesCut = 0;
-  const takeLine = (text: string, isLast: boolean) => {
-    lineNumber++;
-    if (text.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      skip(lineNumber, isLast ? 'cut off (not JSON)' : 'not JSON');
-      return;
-    }
+  const lines = readJsonLines(source, skipped, {
+    maxLineBytes: MAX_LINE_BYTES,
+    shouldCancel,
+    onProgress: (bytesRead) => onProgress?.(bytesRead, records.length),
+  });
+  for (const { number, value } of lines) {
     const problem = recordProblem(value);
     if (problem !== null) {
-      skip(lineNumber, problem);
-      return;
+      skipped.skip(number, problem, 'slime-comm-timeline/not-a-record');
+      continue;
     }
     const fields = value as Record<string, unknown>;
     deepValuesCut += cutDeepValues(fields);
-    records.push(toRecord(fields, lineNumber));
-  };
-  // the line in progress, as the byte pieces of it read so far (not a string grown per chunk)
-  let parts: Uint8Array[] = [];
-  let partsBytes = 0;
-  const lineText = (last: Uint8Array): string => {
-    if (parts.length === 0) return decoder.decode(last);
-    const all = new Uint8Array(partsBytes + last.length);
-    let at = 0;
-    for (const part of parts) {
-      all.set(part, at);
-      at += part.length;
-    }
-    all.set(last, at);
-    return decoder.decode(all);
-  };
-  const endLine = (last: Uint8Array, isLast: boolean) => {
-    const bytes = partsBytes + last.length;
-    if (bytes > MAX_LINE_BYTES) {
-      lineNumber++;
-      skip(
-        lineNumber,
-        `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (${bytes} bytes): not read`,
-      );
-    } else takeLine(lineText(last), isLast);
-    parts = [];
-    partsBytes = 0;
-  };
-  for (let offset = 0; offset < source.size; offset += CHUNK_BYTES) {
-    if (shouldCancel?.()) throw new FormatError('open/cancelled', 'cancelled');
-    const bytes = source.read(offset, CHUNK_BYTES);
-    let from = 0;
-    for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, from)) {
-      endLine(bytes.subarray(from, i), false);
-      from = i + 1;
-    }
-    const rest = bytes.subarray(from);
-    // past the longest line only the count of its bytes is kept
-    if (partsBytes + rest.length > MAX_LINE_BYTES) parts = [];
-    else parts.push(rest.slice());
-    partsBytes += rest.length;
-    onProgress?.(Math.min(source.size, offset + bytes.length), records.length);
+    records.push(toRecord(fields, number));
   }
-  if (partsBytes > 0) endLine(new Uint8Array(0), true);
   if (records.length === 0) {
+    const first = skipped.examples[0];
     throw new FormatError(
       'slime-comm-timeline/no-records',
-      `the file holds no timeline record${skipped.count > 0 ? ` (${skipped.count} lines skipped, first: line ${skipped.examples[0].line} ${skipped.examples[0].reason})` : ''}`,
+      `the file holds no timeline record${skipped.count > 0 ? ` (${skipped.count} lines skipped, first: line ${first.line} ${first.reason})` : ''}`,
       0,
     );
   }
   return {
     records,
     deepValuesCut,
-    skippedLines: skipped,
+    skippedLines: skipped.counted(),
+    skippedNotice: skipped.notice(),
     ...holeFields(sequenceHoles(records)),
     schemaVersions: [...new Set(records.map((r) => r.schemaVersion))].sort((a, b) => a - b),
   };
@@ -247,25 +197,18 @@ function holeFields(holes: { listed: number[]; count: number }) {
 }
 
 /**
- * Is this head a timeline file? Its first complete line is a JSON object with
- * `schema_version`, `framework: "slime"`, `sequence_id` and `operation`. Never throws.
+ * Is this head a timeline file? Its first line is a JSON object with `schema_version`,
+ * `framework: "slime"`, `sequence_id` and `operation`. Never throws.
  */
 export function sniffTimeline(head: Uint8Array): boolean {
-  try {
-    let end = head.indexOf(NEWLINE);
-    if (end < 0) end = head.length;
-    const first = new TextDecoder().decode(head.subarray(0, end)).trim();
-    if (!first.startsWith('{')) return false;
-    const value = JSON.parse(first) as Record<string, unknown>;
+  return sniffJsonLine(head, (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const v = value as Record<string, unknown>;
     return (
-      typeof value === 'object' &&
-      value !== null &&
-      value.framework === 'slime' &&
-      'schema_version' in value &&
-      'sequence_id' in value &&
-      typeof value.operation === 'string'
+      v.framework === 'slime' &&
+      'schema_version' in v &&
+      'sequence_id' in v &&
+      typeof v.operation === 'string'
     );
-  } catch {
-    return false;
-  }
+  });
 }

@@ -37,7 +37,6 @@ export const slimeFormat = defineFormat({
     samples: true,
     lazyValues: true,
     perfSeries: true,
-    sourceGroups: false,
     facets: { untraced: true, attempts: true, groups: true, rewards: true, pd: true },
   },
   sniff: (head) => sniffSlimeDump(head),

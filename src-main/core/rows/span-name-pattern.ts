@@ -1,9 +1,0 @@
-/**
- * A span name with the ids in it replaced by `*`: SGLang names each request's root
- * `decode Req 1a2b3c4d`, so a file of 100k requests has 100k distinct names but one pattern.
- * An id is a word of 6 or more hex digits holding at least one digit, or a number of 4 or more
- * digits (step numbers like `step 3` stay).
- */
-export function spanNamePattern(name: string): string {
-  return name.replace(/\b(?=[0-9a-fA-F-]*\d)[0-9a-fA-F][0-9a-fA-F-]{5,}\b|\b\d{4,}\b/g, '*');
-}
