@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
 import { dropFiles } from './support/drop-files';
 import { startThrottlingProxy, type ThrottlingProxy } from './support/throttling-proxy';
+import { fileOpen } from './support/app-ready';
 
 /**
  * A picked or dropped file goes to serve mode as its raw bytes (POST /api/upload, the File as
@@ -41,7 +42,7 @@ test('a picked fixture uploads raw and opens by its upload id: its rows show', a
   const sent = recordRequests(page);
   await page.goto(`/?token=${TOKEN}`);
   await page.getByTestId('file-input').setInputFiles(resolve(SLIME, 'rollout_small.pt'));
-  await expect(page.getByTestId('file-tab')).toContainText('rollout_small.pt');
+  await fileOpen(page, 'rollout_small.pt');
   // 16 samples, one row each (tests/fixtures/slime/README.md)
   await expect(page.getByTestId('row-count')).toContainText('16 / 16 rows');
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
@@ -61,7 +62,7 @@ test('a dropped file whose name has spaces, accents and a percent sign opens und
   await dropFiles(page, [
     { name: 'résumé 100%.pt', bytes: readFileSync(resolve(SLIME, 'rollout_nopd.pt')) },
   ]);
-  await expect(page.getByTestId('file-tab')).toContainText('résumé 100%.pt');
+  await fileOpen(page, 'résumé 100%.pt');
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
 });
 
@@ -100,7 +101,8 @@ test.describe('through a slow link', () => {
     await expect(page.getByTestId('file-tab')).toHaveCount(0);
     await expect(page.getByTestId('error-banner')).toHaveCount(0);
     await page.getByTestId('file-input').setInputFiles(resolve(SLIME, 'rollout_small.pt'));
-    await expect(page.getByTestId('row-count')).toContainText('16 / 16 rows', { timeout: 10_000 });
+    await fileOpen(page, 'rollout_small.pt');
+    await expect(page.getByTestId('row-count')).toContainText('16 / 16 rows');
   });
 
   test('no long task on the page while a 40 MB file uploads', async ({ page }) => {
@@ -116,9 +118,7 @@ test.describe('through a slow link', () => {
     });
     await page.goto(`http://127.0.0.1:${proxy.port}/?token=${TOKEN}`);
     await page.getByTestId('file-input').setInputFiles(dump);
-    await expect(page.getByTestId('file-tab')).toContainText('rollout_40mb.pt', {
-      timeout: 30_000,
-    });
+    await fileOpen(page, 'rollout_40mb.pt');
     const { upload, longTasks } = await page.evaluate(() => {
       const measure = performance.getEntriesByName('upload rollout_40mb.pt', 'measure')[0];
       return {
