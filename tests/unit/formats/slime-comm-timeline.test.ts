@@ -190,7 +190,7 @@ describe('slime trainer communication timeline', () => {
     expect(opened.rows[9_999].source).toBe('trainer 9999');
     const folded = opened.rows[10_000];
     expect(folded.source).toBe('trainer 10000 to trainer 10049 (50 processes folded)');
-    expect(folded.sample_index).toBe(null);
+    expect(folded.sample_index).toBe(10_000);
     expect(folded.item_count).toBe(50);
     const ranks = unpackRow(folded).items.map((i) => (i.type === 'event' ? i.attrs.rank : null));
     expect(new Set(ranks)).toEqual(new Set(Array.from({ length: 50 }, (_, k) => 10_000 + k)));

@@ -71,7 +71,7 @@ export function buildTimelineRows(
     const own = byRow.order.subarray(byRow.starts[row], byRow.starts[row + 1]);
     const folded = row === maxRows;
     rows.push(
-      processRow(records, own, row, steps, folded ? foldedLabel(processes, sorted, maxRows) : null),
+      processRow(records, own, row, steps, folded ? foldedAs(processes, sorted, maxRows) : null),
     );
   }
   return { rows, foldedProcesses: Math.max(0, sorted.length - maxRows) };
@@ -92,15 +92,26 @@ function recordsByRow(
   return { order, starts };
 }
 
-/** The folded row's source: the first and last process it holds, and how many. */
-function foldedLabel(
+/**
+ * The folded row's source (the first and last process it holds, and how many) and its index:
+ * the rank of its first process, as every other row's index is its process's rank.
+ */
+function foldedAs(
   processes: readonly TimelineProcess[],
   sorted: number[],
   maxRows: number,
-): string {
+): FoldedRow {
   const name = (p: number) => `${processes[p].role} ${processes[p].rank}`;
   const count = sorted.length - maxRows;
-  return `${name(sorted[maxRows])} to ${name(sorted[sorted.length - 1])} (${count.toLocaleString('en-US')} processes folded)`;
+  return {
+    source: `${name(sorted[maxRows])} to ${name(sorted[sorted.length - 1])} (${count.toLocaleString('en-US')} processes folded)`,
+    rank: processes[sorted[maxRows]].rank,
+  };
+}
+
+interface FoldedRow {
+  source: string;
+  rank: number;
 }
 
 function processRow(
@@ -108,19 +119,19 @@ function processRow(
   own: Int32Array,
   rowId: number,
   steps: TimelineRowSteps,
-  foldedSource: string | null,
+  folded: FoldedRow | null,
 ): PackedRow {
   const first = records[own[0]];
   const fields = {
     row_id: rowId,
-    sample_index: foldedSource === null ? first.rank : null,
+    sample_index: folded?.rank ?? first.rank,
     group_index: null,
-    source: foldedSource ?? `${first.role} ${first.rank}`,
+    source: folded?.source ?? `${first.role} ${first.rank}`,
     status: null,
     label: null,
     reward: null,
     trace_id:
-      foldedSource === null && typeof first.fields.run_id === 'string' ? first.fields.run_id : null,
+      folded === null && typeof first.fields.run_id === 'string' ? first.fields.run_id : null,
     attempt: null,
   };
   return { ...fields, ...packItems(records, own, steps) };
