@@ -30,6 +30,9 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
   const setActiveTrends = useTrendsStore((s) => s.setActive);
   const removeTrends = useTrendsStore((s) => s.remove);
 
+  // a tab shown while its file is still read (previews) is 'reading' until the open is over:
+  // the app's own word that its counts are final (e2e waits on it, not on a count and a clock)
+  const reading = new Set(opening.map((o) => o.fileId));
   const close = (fileId: string) => {
     removeFile(fileId);
     void host.api.close(fileId);
@@ -69,6 +72,7 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
             aria-selected={file.fileId === activeFileId && !activeTrendsId}
             className={`tab${file.fileId === activeFileId && !activeTrendsId ? ' active' : ''}`}
             data-testid="file-tab"
+            data-state={reading.has(file.fileId) ? 'reading' : 'open'}
             title={tabTitle(file)}
             onClick={() => {
               setActive(file.fileId);

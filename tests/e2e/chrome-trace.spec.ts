@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { fileOpen } from './support/app-ready';
 
 const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
@@ -12,7 +13,7 @@ test('the torch.profiler Chrome trace opens: one process row, its spans drawn as
   await page
     .getByTestId('file-input')
     .setInputFiles(resolve(FIXTURES, 'chrome/torch_profiler_train_cpu.json'));
-  await expect(page.getByTestId('file-tab')).toContainText('torch_profiler_train_cpu.json');
+  await fileOpen(page, 'torch_profiler_train_cpu.json');
   await expect(page.getByTestId('row-count')).toContainText('1 / 1 rows');
   const row = page.getByTestId('timeline-row').first();
   await expect(row).toContainText('CPU functions');
@@ -53,7 +54,7 @@ test('a gzipped Chrome trace opens; its flow is drawn as an arrow between two th
     mimeType: 'application/gzip',
     buffer: gzipSync(Buffer.from(JSON.stringify(SYNTHETIC))),
   });
-  await expect(page.getByTestId('file-tab')).toContainText('synthetic.json.gz');
+  await fileOpen(page, 'synthetic.json.gz');
   await expect(page.getByTestId('row-count')).toContainText('2 / 2 rows');
   const trainer = page.getByTestId('timeline-row').filter({ hasText: 'trainer (pid 7)' });
   // lanes: train (step, fwd), comm (allreduce)

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { dropFixtures } from './support/drop-files';
 import { otlpWithoutRouter } from '../support/otlp-without-router';
+import { fileOpen } from './support/app-ready';
 
 const FIXTURES = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
@@ -59,7 +60,7 @@ test('an OTLP file opens as rows; a span can be selected and shows its OpenTelem
   await page
     .getByTestId('file-input')
     .setInputFiles(resolve(FIXTURES, 'otlp/sglang_otel_trace.json'));
-  await expect(page.getByTestId('file-tab')).toContainText('sglang_otel_trace.json');
+  await fileOpen(page, 'sglang_otel_trace.json');
   // the tab's tooltip says how long opening took and how fast the file was read
   await expect(page.getByTestId('file-tab')).toHaveAttribute(
     'title',

@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PD_PHASES } from '../../src-main/core/model/pd-phases';
+import { fileOpen } from './support/app-ready';
 
 // Details panel and toolbar against serve mode, checked against slime's own cache JSON.
 const SLIME = resolve(__dirname, '../fixtures/slime');
@@ -46,7 +47,7 @@ const cache = (name: string) =>
 async function open(page: Page, name: string) {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(resolve(SLIME, name));
-  await expect(page.getByTestId('file-tab')).toContainText(name);
+  await fileOpen(page, name);
 }
 
 async function openWithRows(page: Page, name: string) {

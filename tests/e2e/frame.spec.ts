@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { resolve } from 'node:path';
+import { fileOpen } from './support/app-ready';
 
 const fixtures = resolve(__dirname, '../fixtures');
 const URL = '/?token=e2e-test-token';
@@ -28,7 +29,7 @@ test('the start page lists every format by name, folders, and opens the demo in 
   await expect(page.getByTestId('start-folders')).toContainText('a run');
   // the demo opens by path in one click, and is then among the recent files
   await page.getByTestId('start-demo').click();
-  await expect(page.getByTestId('file-tab')).toContainText('rollout_demo.pt');
+  await fileOpen(page, 'rollout_demo.pt');
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
   // `?`: the keys, and the words the answers use
   await page.keyboard.press('?');
@@ -44,7 +45,7 @@ test('the start page lists every format by name, folders, and opens the demo in 
 test('opening a dump through the file input shows its tab', async ({ page }) => {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(resolve(fixtures, 'slime/rollout_small.pt'));
-  await expect(page.getByTestId('file-tab')).toContainText('rollout_small.pt');
+  await fileOpen(page, 'rollout_small.pt');
   await expect(page.getByTestId('empty-state')).toHaveCount(0);
 });
 
@@ -57,7 +58,7 @@ test('a file that cannot be read shows a banner naming it; the app stays usable'
   await expect(banner).toContainText('not_a_dump.pt');
   await expect(banner).toContainText('not a torch.save file');
   await page.getByTestId('file-input').setInputFiles(resolve(fixtures, 'slime/rollout_nopd.pt'));
-  await expect(page.getByTestId('file-tab')).toContainText('rollout_nopd.pt');
+  await fileOpen(page, 'rollout_nopd.pt');
   await expect(page.getByTestId('error-banner')).toHaveCount(1);
 });
 

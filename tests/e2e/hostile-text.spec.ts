@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { slimeDump } from '../unit/hostile/container-writers';
+import { fileOpen } from './support/app-ready';
 
 const URL = '/?token=e2e-test-token';
 
@@ -62,7 +63,7 @@ test('HTML and script in span names, attributes and services show as text and ne
     mimeType: 'application/json',
     buffer: Buffer.from(`${FILE}\n`),
   });
-  await expect(page.getByTestId('file-tab')).toContainText('hostile.jsonl');
+  await fileOpen(page, 'hostile.jsonl');
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
   const canvas = page.getByTestId('timeline-canvas');
   const box = (await canvas.boundingBox())!;
@@ -111,7 +112,7 @@ test('HTML and script in a sample’s prompt, response and label show as text an
     mimeType: 'application/octet-stream',
     buffer: Buffer.from(dump),
   });
-  await expect(page.getByTestId('file-tab')).toContainText('hostile.pt');
+  await fileOpen(page, 'hostile.pt');
   await page.locator('[data-testid=timeline-row][data-row-id="0"]').click();
   await expect(
     page.getByTestId('sample-prompt').getByTestId('chat-message').locator('.chat-content'),

@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeAnswerBytes } from '../support/serve-call';
+import { fileOpen } from './support/app-ready';
 
 // The perf view against serve mode: slime's own perf/... output and cache JSON are the truth.
 const SLIME = resolve(__dirname, '../fixtures/slime');
@@ -27,7 +28,7 @@ const json = <T>(name: string) => JSON.parse(readFileSync(resolve(SLIME, name), 
 async function openPerf(page: Page, name: string) {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(resolve(SLIME, name));
-  await expect(page.getByTestId('file-tab')).toContainText(name);
+  await fileOpen(page, name);
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
   await page.getByTestId('view-perf').click();
   await expect(page.getByTestId('perf-view')).toBeVisible();

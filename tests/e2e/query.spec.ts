@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
-import { APP_SIGNAL_MS } from './support/app-ready';
+import { APP_SIGNAL_MS, fileOpen } from './support/app-ready';
 import { typeQuery } from './support/type-query';
 
 // The Query view against serve mode: SQL typed in the editor, run with Ctrl+Enter, the result
@@ -11,7 +11,7 @@ const URL = '/?token=e2e-test-token';
 async function openQuery(page: Page) {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(DUMP);
-  await expect(page.getByTestId('file-tab')).toContainText('rollout_7.pt');
+  await fileOpen(page, 'rollout_7.pt');
   await page.getByTestId('view-query').click();
   await expect(page.getByTestId('query-view')).toBeVisible();
 }

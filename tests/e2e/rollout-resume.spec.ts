@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
+import { fileOpen } from './support/app-ready';
 
 // rollout_8.pt resumes groups 0 and 1 (rows 0-7) of rollout 7, an hour earlier (fixture README)
 const SLIME = resolve(__dirname, '../fixtures/slime');
@@ -11,7 +12,7 @@ const URL = '/?token=e2e-test-token';
 async function open8(page: Page) {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(resolve(SLIME, 'rollout_8.pt'));
-  await expect(page.getByTestId('file-tab')).toContainText('rollout_8.pt');
+  await fileOpen(page, 'rollout_8.pt');
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
 }
 
@@ -100,7 +101,7 @@ test.describe('the groups view of 1,000 samples (125 groups of 8)', () => {
   }) => {
     await page.goto(URL);
     await page.getByTestId('file-input').setInputFiles(path);
-    await expect(page.getByTestId('file-tab')).toContainText('rollout_1k.pt', { timeout: 30_000 });
+    await fileOpen(page, 'rollout_1k.pt');
     await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
     await page.getByTestId('view-groups').click();
     const lines = page.getByTestId('group-line');

@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { dropFixtures } from './support/drop-files';
+import { fileOpen } from './support/app-ready';
 
 const SLIME = resolve(__dirname, '../fixtures/slime');
 const URL = '/?token=e2e-test-token';
@@ -23,7 +24,7 @@ const expected = (name: string) =>
 async function open(page: Page, name: string) {
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(resolve(SLIME, name));
-  await expect(page.getByTestId('file-tab')).toContainText(name);
+  await fileOpen(page, name);
   await expect(page.getByTestId('timeline-row').first()).toHaveAttribute('data-bars', /\d+/);
 }
 
@@ -141,7 +142,7 @@ test('zoom keys and fit-all change the time axis', async ({ page }) => {
 test('a synthetic drop opens a file', async ({ page }) => {
   await page.goto(URL);
   await dropFixtures(page, 'slime/rollout_nopd.pt');
-  await expect(page.getByTestId('file-tab')).toContainText('rollout_nopd.pt');
+  await fileOpen(page, 'rollout_nopd.pt');
 });
 
 test('perf view shows slime’s metrics and a histogram bin filters the timeline', async ({

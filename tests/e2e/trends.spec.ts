@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
-import { APP_SIGNAL_MS } from './support/app-ready';
+import { APP_SIGNAL_MS, fileOpen } from './support/app-ready';
 
 /**
  * A run's folder of rollout dumps opens as trends (issue 21): one dot per rollout per figure,
@@ -90,7 +90,7 @@ test('a folder of dumps opens as trends; a dot opens its rollout; two picked com
 
   // a click opens that rollout as a file tab
   await wall.locator('[data-name="rollout_2.pt"]').click();
-  await expect(page.getByTestId('file-tab')).toContainText('rollout_2.pt');
+  await fileOpen(page, 'rollout_2.pt');
   await expect(page.getByTestId('trends-view')).toHaveCount(0);
 
   // back to the trends, which stay once the rollout's open is done (it showed from its first rows)

@@ -137,55 +137,73 @@ function rowFields(
 
 /** Step 6: extent and counts over the items (virtual PD spans included). */
 export function rowCounts(items: RowItem[]): Omit<Row, 'items' | RowOwnField> {
-  let start = Infinity;
-  let end = -Infinity;
-  let lane = 0;
-  let closed = 0;
-  let open = 0;
-  let points = 0;
-  let orphans = 0;
-  let responseTotal = 0;
-  let responseMax = 0;
-  let responseSeen = false;
-  const countResponse = (attrs: Attrs) => {
-    const length = responseLength(attrs.response_length);
-    if (length === null) return;
-    responseTotal += length;
-    // max(lengths, default=0): 0 only when there are none
-    responseMax = responseSeen ? Math.max(responseMax, length) : length;
-    responseSeen = true;
-  };
-  for (const item of items) {
+  const counter = new RowCounter();
+  for (const item of items) counter.add(item);
+  return counter.counts();
+}
+
+/**
+ * rowCounts one item at a time: for a format that packs each item as it makes it (a row of a
+ * million items is never an array of objects).
+ */
+export class RowCounter {
+  private start = Infinity;
+  private end = -Infinity;
+  private lane = 0;
+  private items = 0;
+  private closed = 0;
+  private open = 0;
+  private points = 0;
+  private orphans = 0;
+  private responseTotal = 0;
+  private responseMax = 0;
+  private responseSeen = false;
+
+  add(item: RowItem): void {
     const itemStart = item.type === 'span' ? item.start_ts : item.ts;
     const itemEnd = item.type === 'span' ? item.display_end_ts : item.ts;
-    if (itemStart < start) start = itemStart;
-    if (itemEnd > end) end = itemEnd;
-    if (item.lane > lane) lane = item.lane;
+    if (itemStart < this.start) this.start = itemStart;
+    if (itemEnd > this.end) this.end = itemEnd;
+    if (item.lane > this.lane) this.lane = item.lane;
+    this.items++;
     if (item.type === 'span') {
-      if (item.state === 'closed_span') closed++;
-      else open++;
-      countResponse(item.attrs.start_attrs);
-      countResponse(item.attrs.end_attrs);
+      if (item.state === 'closed_span') this.closed++;
+      else this.open++;
+      this.countResponse(item.attrs.start_attrs);
+      this.countResponse(item.attrs.end_attrs);
     } else {
-      if (item.type === 'event') points++;
-      else orphans++;
-      countResponse(item.attrs);
+      if (item.type === 'event') this.points++;
+      else this.orphans++;
+      this.countResponse(item.attrs);
     }
   }
-  return {
-    start,
-    end,
-    // slime subtracts the rounded times, then rounds again
-    duration: round6(Math.max(0, end - start)),
-    lane_count: lane + 1,
-    item_count: items.length,
-    closed_span_count: closed,
-    open_span_count: open,
-    point_event_count: points,
-    orphan_count: orphans,
-    total_response_length: responseTotal,
-    max_response_length: responseMax,
-  };
+
+  counts(): Omit<Row, 'items' | RowOwnField> {
+    const { start, end } = this;
+    return {
+      start,
+      end,
+      // slime subtracts the rounded times, then rounds again
+      duration: round6(Math.max(0, end - start)),
+      lane_count: this.lane + 1,
+      item_count: this.items,
+      closed_span_count: this.closed,
+      open_span_count: this.open,
+      point_event_count: this.points,
+      orphan_count: this.orphans,
+      total_response_length: this.responseTotal,
+      max_response_length: this.responseMax,
+    };
+  }
+
+  private countResponse(attrs: Attrs): void {
+    const length = responseLength(attrs.response_length);
+    if (length === null) return;
+    this.responseTotal += length;
+    // max(lengths, default=0): 0 only when there are none
+    this.responseMax = this.responseSeen ? Math.max(this.responseMax, length) : length;
+    this.responseSeen = true;
+  }
 }
 
 function spanItem(

@@ -18,3 +18,14 @@ export async function gotoReady(page: Page, url: string): Promise<void> {
     timeout: APP_SIGNAL_MS,
   });
 }
+
+/**
+ * The file tab named `name`, once its file is open: the tab shows from a file's first rows on,
+ * and its data-state is 'open' when the whole file is read, so its counts are final.
+ */
+export async function fileOpen(page: Page, name: string): Promise<void> {
+  const tab = page
+    .getByTestId('file-tab')
+    .filter({ has: page.locator('.tab-name').getByText(name, { exact: true }) });
+  await expect(tab).toHaveAttribute('data-state', 'open', { timeout: APP_SIGNAL_MS });
+}

@@ -209,6 +209,39 @@ describe('slime trainer communication timeline', () => {
     });
   });
 
+  it('past 10,000 processes folds the rest into one last row, and says how many', () => {
+    // both ranks' real records, then one real event record each for ranks 2 to 10,049
+    const lines = (path: string) => fixture(path).toString('utf8').trimEnd().split('\n');
+    const rank0 = lines('comm_timeline/slime-trainer-0.jsonl');
+    const rank1 = lines('comm_timeline/slime-trainer-1.jsonl');
+    const event = rank1
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((r) => r.record_type === 'event')!;
+    const more = Array.from({ length: 10_048 }, (_, k) =>
+      JSON.stringify({ ...event, rank: k + 2 }),
+    );
+    const text = `${[...rank0, ...more, ...rank1].join('\n')}\n`;
+    const opened = open('many.jsonl', new TextEncoder().encode(text));
+    expect(opened.summary.samples).toBe(123 + 123 + 10_048);
+    expect(opened.rows).toHaveLength(10_001);
+    // ranks in numeric order: rank 1's records, though last in the file, are the second row
+    expect(opened.rows.slice(0, 3).map((r) => [r.source, r.item_count])).toEqual([
+      ['trainer 0', 123],
+      ['trainer 1', 123],
+      ['trainer 2', 1],
+    ]);
+    expect(opened.rows[9_999].source).toBe('trainer 9999');
+    const folded = opened.rows[10_000];
+    expect(folded.source).toBe('trainer 10000 to trainer 10049 (50 processes folded)');
+    expect(folded.sample_index).toBe(10_000);
+    expect(folded.item_count).toBe(50);
+    const ranks = unpackRow(folded).items.map((i) => (i.type === 'event' ? i.attrs.rank : null));
+    expect(new Set(ranks)).toEqual(new Set(Array.from({ length: 50 }, (_, k) => 10_000 + k)));
+    expect(opened.summary.notices).toContain(
+      '10,050 processes (role, rank): the first 10,000 are rows, the other 50 folded into the last row',
+    );
+  });
+
   it('is found by content whatever the name (.rank-N, .role-X suffixes), and not for OTLP lines', () => {
     const head = fixture('comm_timeline/slime-trainer-0.jsonl').subarray(0, 65536);
     for (const name of ['timeline.rank-3.jsonl', 'timeline.role-rollout.rank-0.jsonl', 'x.log']) {

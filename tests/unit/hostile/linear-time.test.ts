@@ -5,7 +5,9 @@ import type { ChromeTrace } from '../../../src-main/core/formats/chrome/chrome-t
 import { importTraceEvents } from '../../../src-main/core/formats/chrome/import-trace-events';
 import { buildTimelineRows } from '../../../src-main/core/formats/slime-comm-timeline/build-timeline-rows';
 import type { TimelineRecord } from '../../../src-main/core/formats/slime-comm-timeline/parse-timeline-records';
+import { countedRowPacker } from '../../../src-main/core/rows/counted-row-packer';
 import { LaneEnds } from '../../../src-main/core/rows/lane-ends';
+import { comparePyStr } from '../../../src-main/core/rows/python-values';
 import { nestByTime } from '../../../src-main/core/rows/nest-by-time';
 import { packBlocks } from '../../../src-main/core/rows/pack-blocks';
 import { asyncSameId, nestedFlows } from '../../bench/hostile-writers.mjs';
@@ -60,6 +62,7 @@ function overlappingRecords(n: number): TimelineRecord[] {
     schemaVersion: 2,
     role: 'trainer',
     rank: 0,
+    process: 0,
     sequenceId: i,
     operation: 'grad_sync',
     recordType: 'span' as const,
@@ -98,11 +101,11 @@ describe('issue 49: readers linear in the events (4N costs about 4x N, never 16x
     const ratio = scales((n) => {
       const records = overlappingRecords(n);
       return () =>
-        buildTimelineRows(
-          records,
-          (items) => ({ items }) as never,
-          () => new LaneEnds(),
-        );
+        buildTimelineRows(records, [{ role: 'trainer', rank: 0 }], {
+          freeLanes: () => new LaneEnds(),
+          packer: countedRowPacker(),
+          compareNames: comparePyStr,
+        });
     }, 20_000);
     expect(ratio).toBeLessThan(9);
   });

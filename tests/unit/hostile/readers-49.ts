@@ -11,6 +11,7 @@ import {
   nestedFlows,
   timelineHugeSequence,
   timelineLongLine,
+  timelineManyRanks,
   timelineOverlap,
 } from '../../bench/hostile-writers.mjs';
 import { exportTrace } from '../../../src-main/core/export/export-trace';
@@ -129,6 +130,30 @@ export const READER_CASES: HostileCase[] = [
       },
     },
     maxMs: 15_000,
+  },
+  {
+    id: 'timeline-many-ranks',
+    issue: '49.4',
+    why: 'a million trainer ranks in one file took a row object each (81 MB: 1.92 GB); past 10,000 processes the rest share one row',
+    name: 'ranks.jsonl',
+    make: () =>
+      new Uint8Array(Buffer.concat([...timelineManyRanks(50_000)].map((p) => Buffer.from(p)))),
+    // one event per rank 0..49,999: ranks 0..9,999 a row each, the other 40,000 one row
+    expect: {
+      opens: (t) => {
+        equal(t.summary.events, 50_000);
+        equal(t.rows.length, 10_001);
+        equal(t.rows[10_000].item_count, 40_000);
+        equal(t.rows[10_000].source, 'trainer 10000 to trainer 49999 (40,000 processes folded)');
+        equal(
+          t.summary.notices.includes(
+            '50,000 processes (role, rank): the first 10,000 are rows, the other 40,000 folded into the last row',
+          ),
+          true,
+        );
+      },
+    },
+    maxMs: 20_000,
   },
   {
     id: 'chrome-long-thread-name',

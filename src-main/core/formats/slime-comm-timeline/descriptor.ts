@@ -1,9 +1,9 @@
-import { packRows } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
-import { rowCounts, sortItems } from '../../rows/build-rows';
 import { LaneEnds } from '../../rows/lane-ends';
-import { buildTimelineRows } from './build-timeline-rows';
+import { countedRowPacker } from '../../rows/counted-row-packer';
+import { comparePyStr } from '../../rows/python-values';
+import { buildTimelineRows, MAX_PROCESS_ROWS } from './build-timeline-rows';
 import { parseTimelineRecords, sniffTimeline } from './parse-timeline-records';
 import { NO_SAMPLES } from '../../model/sample-facts';
 import { countOf } from '../../model/count-of';
@@ -38,14 +38,19 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
     options.shouldCancel,
   );
   options.onStepEnd?.('read');
-  const rows = buildTimelineRows(
-    read.records,
-    (items) => ({ ...rowCounts(items), items: sortItems(items) }),
-    () => new LaneEnds(),
-  );
+  const { rows, foldedProcesses } = buildTimelineRows(read.records, read.processes, {
+    freeLanes: () => new LaneEnds(),
+    packer: countedRowPacker(),
+    compareNames: comparePyStr,
+  });
   const spans = read.records.filter((r) => r.recordType === 'span').length;
   const notices: string[] = [];
   notices.push(`schema_version ${read.schemaVersions.join(', ')}`);
+  if (foldedProcesses > 0) {
+    notices.push(
+      `${read.processes.length.toLocaleString('en-US')} processes (role, rank): the first ${MAX_PROCESS_ROWS.toLocaleString('en-US')} are rows, the other ${foldedProcesses.toLocaleString('en-US')} folded into the last row`,
+    );
+  }
   if (read.sequenceHoles.length > 0) {
     notices.push(
       `sequence_id holes (cancelled spans, normal): ${read.sequenceHoles.slice(0, 20).join(', ')}${read.sequenceHoleCount > 20 ? `, ... (${read.sequenceHoleCount} in all)` : ''}`,
@@ -58,7 +63,7 @@ function openTimeline(sources: ByteSource[], options: FormatOpenOptions): Format
     );
   }
   return {
-    rows: packRows(rows),
+    rows,
     samples: NO_SAMPLES,
     perf: {},
     notices,

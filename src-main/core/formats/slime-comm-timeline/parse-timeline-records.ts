@@ -16,6 +16,8 @@ export interface TimelineRecord {
   schemaVersion: number;
   role: string;
   rank: number;
+  /** its (role, rank): an index into TimelineRead's `processes` */
+  process: number;
   sequenceId: number;
   operation: string;
   recordType: 'span' | 'event';
@@ -25,8 +27,16 @@ export interface TimelineRecord {
   fields: Record<string, unknown>;
 }
 
+/** A trainer process: what a record's role and rank name. */
+export interface TimelineProcess {
+  role: string;
+  rank: number;
+}
+
 export interface TimelineRead {
   records: TimelineRecord[];
+  /** each (role, rank) the records name, in the order first met */
+  processes: TimelineProcess[];
   skippedLines: SkippedLines;
   /** "3 lines skipped (first: line 2 not JSON)", or null */
   skippedNotice: string | null;
@@ -87,6 +97,7 @@ export function parseTimelineRecords(
 ): TimelineRead {
   const records: TimelineRecord[] = [];
   const skipped = new LineSkips();
+  const processes = new ProcessNumbers();
   let deepValuesCut = 0;
   const lines = readJsonLines(source, skipped, {
     maxLineBytes: MAX_LINE_BYTES,
@@ -101,7 +112,7 @@ export function parseTimelineRecords(
     }
     const fields = value as Record<string, unknown>;
     deepValuesCut += cutDeepValues(fields);
-    records.push(toRecord(fields, number));
+    records.push(toRecord(fields, number, processes));
   }
   if (records.length === 0) {
     const first = skipped.examples[0];
@@ -116,7 +127,8 @@ export function parseTimelineRecords(
     deepValuesCut,
     skippedLines: skipped.counted(),
     skippedNotice: skipped.notice(),
-    ...holeFields(sequenceHoles(records)),
+    processes: processes.list,
+    ...holeFields(sequenceHoles(records, processes.list.length)),
     schemaVersions: [...new Set(records.map((r) => r.schemaVersion))].sort((a, b) => a - b),
   };
 }
@@ -130,15 +142,42 @@ function startOf(v: Record<string, unknown>): number | null {
   );
 }
 
-function toRecord(v: Record<string, unknown>, line: number): TimelineRecord {
+/**
+ * Numbers each (role, rank) as first met: a map per role of ranks, so that a million ranks cost
+ * a map entry each (a JSON key string per record, and its list, were most of the memory).
+ */
+class ProcessNumbers {
+  readonly list: TimelineProcess[] = [];
+  private readonly byRole = new Map<string, Map<number, number>>();
+
+  numberOf(role: string, rank: number): number {
+    let ranks = this.byRole.get(role);
+    if (ranks === undefined) this.byRole.set(role, (ranks = new Map()));
+    let number = ranks.get(rank);
+    if (number === undefined) {
+      number = this.list.push({ role, rank }) - 1;
+      ranks.set(rank, number);
+    }
+    return number;
+  }
+}
+
+function toRecord(
+  v: Record<string, unknown>,
+  line: number,
+  processes: ProcessNumbers,
+): TimelineRecord {
   const startSec = startOf(v)!;
   const recordType = v.record_type as 'span' | 'event';
   const completion = nsToSec(v.completion_timestamp_ns);
+  const role = typeof v.role === 'string' ? v.role : 'trainer';
+  const rank = typeof v.rank === 'number' ? v.rank : 0;
   return {
     line,
     schemaVersion: typeof v.schema_version === 'number' ? v.schema_version : 0,
-    role: typeof v.role === 'string' ? v.role : 'trainer',
-    rank: typeof v.rank === 'number' ? v.rank : 0,
+    role,
+    rank,
+    process: processes.numberOf(role, rank),
     // ids are counters: one that is not a whole number from 0 to 2^53 (1.7e308 made the holes
     // count "Infinity") is read as missing
     sequenceId:
@@ -159,23 +198,27 @@ const HOLES_LISTED = 1000;
 
 /**
  * sequence_id values skipped inside each (role, rank): a cancelled span leaves one (normal).
- * The first HOLES_LISTED in ascending order, and how many ids are missing in all.
+ * The first HOLES_LISTED in ascending order, and how many ids are missing in all. Each
+ * process's ids are sorted side by side in one typed array (a list per process cost an object
+ * and a growing array for each of a million ranks).
  */
-function sequenceHoles(records: TimelineRecord[]): { listed: number[]; count: number } {
-  const byProcess = new Map<string, number[]>();
-  for (const r of records) {
-    if (r.sequenceId < 0) continue;
-    const key = `${r.role}/${r.rank}`;
-    const ids = byProcess.get(key) ?? [];
-    ids.push(r.sequenceId);
-    byProcess.set(key, ids);
-  }
+function sequenceHoles(
+  records: TimelineRecord[],
+  processCount: number,
+): { listed: number[]; count: number } {
+  // counting sort of the ids by process: process p's from starts[p] to starts[p + 1]
+  const starts = new Int32Array(processCount + 1);
+  for (const r of records) if (r.sequenceId >= 0) starts[r.process + 1]++;
+  for (let p = 0; p < processCount; p++) starts[p + 1] += starts[p];
+  const ids = new Float64Array(starts[processCount]);
+  const at = starts.slice(0, processCount);
+  for (const r of records) if (r.sequenceId >= 0) ids[at[r.process]++] = r.sequenceId;
   // gaps as ranges [from, to]: their length never becomes an array
   const gaps: [number, number][] = [];
-  for (const ids of byProcess.values()) {
-    ids.sort((a, b) => a - b);
-    for (let i = 1; i < ids.length; i++) {
-      if (ids[i] - ids[i - 1] > 1) gaps.push([ids[i - 1] + 1, ids[i] - 1]);
+  for (let p = 0; p < processCount; p++) {
+    const own = ids.subarray(starts[p], starts[p + 1]).sort();
+    for (let i = 1; i < own.length; i++) {
+      if (own[i] - own[i - 1] > 1) gaps.push([own[i - 1] + 1, own[i] - 1]);
     }
   }
   gaps.sort((a, b) => a[0] - b[0]);
