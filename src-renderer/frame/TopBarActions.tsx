@@ -51,8 +51,8 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
 
   return (
     <div className="top-bar-actions" ref={ref}>
-      {/* a shared report of one file has no other file to compare with, nor opens one */}
-      <div className="menu-button" hidden={frozen && others.length === 0 && !comparing}>
+      {/* a shared report compares only the pair it holds, and opens nothing */}
+      <div className="menu-button" hidden={frozen && !host.holdsCompare}>
         <button
           type="button"
           className="button"

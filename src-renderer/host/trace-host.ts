@@ -12,6 +12,8 @@ export interface TraceHost {
    * left out of what `api` answers, and the page says so instead of offering them
    */
   contentLeftOut?: boolean;
+  /** A shared report holding a compare pair (both ways round): only then does it offer Compare */
+  holdsCompare?: boolean;
   /** the file's path on disk, when the host can know it (Electron); null in a browser */
   pathForFile(file: File): string | null;
   /**

@@ -21,6 +21,7 @@ readSnapshot(document).then(({ snapshot, details }) => {
       document.body.dataset.reportRefusals = String(++refusals);
     }),
     contentLeftOut: !snapshot.withContent,
+    holdsCompare: snapshot.compare !== undefined,
     pathForFile: () => null,
     uploader: null,
     onEventsConnected: () => () => {},

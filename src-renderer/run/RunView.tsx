@@ -263,15 +263,18 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
           />{' '}
           stale only
         </label>
-        <button
-          type="button"
-          className={`button small${querying ? ' selected' : ''}`}
-          aria-pressed={querying}
-          data-testid="run-query"
-          onClick={() => setQuerying(!querying)}
-        >
-          Query
-        </button>
+        {/* a shared report has no SQL engine: it offers no Query */}
+        {host.kind !== 'report' && (
+          <button
+            type="button"
+            className={`button small${querying ? ' selected' : ''}`}
+            aria-pressed={querying}
+            data-testid="run-query"
+            onClick={() => setQuerying(!querying)}
+          >
+            Query
+          </button>
+        )}
         {figures.size > 0 ? (
           <>
             <label className="run-filter">

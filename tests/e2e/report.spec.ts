@@ -124,6 +124,9 @@ test("a run folder's report opens on the run tab: its lanes of samples, trainer 
   await expect(request.getByTestId('lane-name')).toContainText(['Decode Scheduler TP0']);
   // and each file of the run has its own tab as well
   await expect(page.getByTestId('file-tab')).toHaveCount(7);
+  // seven files but no compare in the snapshot, and no SQL engine: neither is offered
+  await expect(page.getByTestId('run-query')).toHaveCount(0);
+  await expect(page.getByTestId('compare-button')).toBeHidden();
   expect(requests).toEqual([]);
 });
 
