@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import type {
   CompareResult,
   FileError,
@@ -586,14 +586,37 @@ export class TraceService implements TraceApi {
 
   async exportReport(request: ReportRequest): Promise<ExportedFile> {
     return shareReport(request, {
-      fileSnapshot: (fileId, withContent) => {
+      fileSnapshot: (fileId, withContent, path) => {
         const { opened, summary } = this.file(fileId);
         // a report names its files; where they were on this disk stays here
-        return opened.call('reportSnapshot', { ...summary, path: null }, withContent);
+        return opened.call('reportSnapshot', { ...summary, path }, withContent);
       },
+      run: (runId) => this.reportRun(runId),
       compare: (a, b) => this.compare(a, b),
       distribution: (a, b, id) => this.comparePerfDistribution(a, b, id),
     });
+  }
+
+  /**
+   * A run tab's files for its report, ordered and named as the CLI's report of the folder has
+   * them: from the folder's parent (`run/comm_timeline/...`), the run's last state saying which.
+   */
+  private async reportRun(runId: string) {
+    const state = this.runStates.get(runId);
+    if (state === null) throw new NotFoundError(`no run ${runId}`);
+    // in the folder's order, as the CLI lists them (the run's state has them as they came in)
+    const order = new Map(findRunFiles(state.paths).groups.map((group, i) => [group[0], i]));
+    const at = (path: string | null) => order.get(path ?? '') ?? order.size;
+    const fileIds = [...state.files]
+      .sort((a, b) => at(a.file.path) - at(b.file.path))
+      .map(({ file }) => file.fileId);
+    const parent = dirname(state.paths[0] ?? '');
+    const paths = fileIds.map((id) => {
+      const { path, name } = this.file(id).summary;
+      return path === null ? name : relative(parent, path);
+    });
+    const digests = await Promise.all(fileIds.map((id) => this.file(id).opened.call('runDigest')));
+    return { name: state.name, skipped: state.skipped, paths, fileIds, digests };
   }
 
   async runSql(request: SqlRequest): Promise<SqlAnswer> {

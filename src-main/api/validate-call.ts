@@ -154,6 +154,16 @@ function isSqlRequest(v: unknown): boolean {
 }
 
 function isReportRequest(v: unknown): boolean {
+  if (isObject(v) && v.runId !== undefined) {
+    // a run's report: its files are the run's, named by main
+    return (
+      isString(v.runId) &&
+      Array.isArray(v.fileIds) &&
+      v.fileIds.length === 0 &&
+      v.compare === false &&
+      typeof v.withContent === 'boolean'
+    );
+  }
   return (
     isObject(v) &&
     Array.isArray(v.fileIds) &&

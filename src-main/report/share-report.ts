@@ -1,7 +1,8 @@
 /**
  * A shared report made by the service (File > Share report…, serve mode's Share ▾): each file's
  * snapshot taken in its worker (the same calls the CLI's report takes, ingest/file-calls.ts),
- * the compare both ways round and its distributions as the service answers them, then the page.
+ * the compare both ways round and its distributions as the service answers them, a run tab's
+ * run as the CLI's report of its folder has it, then the page.
  */
 import type {
   CompareResult,
@@ -17,18 +18,28 @@ import {
   type FileDetails,
   type FileSnapshot,
 } from '../core/api/report-snapshot';
-import { distributionIds, reportSnapshotOf } from '../core/report/build-report-snapshot';
+import type { RunFileDigest } from '../core/model/run';
+import {
+  distributionIds,
+  reportSnapshotOf,
+  runSnapshot,
+  type ReportRun,
+} from '../core/report/build-report-snapshot';
 import { encodeReport } from './encode-report';
 import { readReportPage, reportHtml, reportNames } from './report-html';
 
-/** What the service answers for a report, per file and per pair. */
+/** What the service answers for a report, per file, per pair and per run. */
 export interface ReportSources {
+  /** `path`: what the report names the file by (a run's file from its folder), else none */
   fileSnapshot(
     fileId: string,
     withContent: boolean,
+    path: string | null,
   ): Promise<{ file: FileSnapshot; details: FileDetails }>;
   compare(fileIdA: string, fileIdB: string): Promise<CompareResult>;
   distribution(fileIdA: string, fileIdB: string, id: PerfDistributionId): Promise<SharedBins>;
+  /** a run tab's files (in its order), their run digests and how the report names them */
+  run(runId: string): Promise<ReportRun & { fileIds: string[]; digests: RunFileDigest[] }>;
 }
 
 export async function shareReport(
@@ -36,8 +47,10 @@ export async function shareReport(
   sources: ReportSources,
 ): Promise<ExportedFile> {
   const page = readReportPage();
+  const run = request.runId === undefined ? null : await sources.run(request.runId);
+  const fileIds = run ? run.fileIds : request.fileIds;
   const built = await Promise.all(
-    request.fileIds.map((id) => sources.fileSnapshot(id, request.withContent)),
+    fileIds.map((id, i) => sources.fileSnapshot(id, request.withContent, run?.paths[i] ?? null)),
   );
   const files = built.map((b) => b.file);
   const compare = request.compare ? await compareBothWays(files, sources) : undefined;
@@ -45,8 +58,13 @@ export async function shareReport(
     withContent: request.withContent,
     madeAt: new Date(),
   });
+  // the run tab as the CLI's report of the run folder shows it (build-report-snapshot.ts)
+  if (run) {
+    const digests = files.map((file, i) => ({ summary: file.summary, digest: run.digests[i] }));
+    snapshot.run = runSnapshot(digests, run);
+  }
   const { title, fileName } = reportNames(
-    files.map((f) => f.summary.name),
+    run ? [run.name] : files.map((f) => f.summary.name),
     request.compare,
   );
   const details = built.map((b) => b.details);

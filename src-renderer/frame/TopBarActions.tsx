@@ -6,7 +6,7 @@ import { shareReport } from './share-report';
 import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
 import { useRunStore } from '../run/run-store';
-import { compareAvailability, exportAvailability } from './compare-availability';
+import { compareAvailability, exportAvailability, shareAvailability } from './compare-availability';
 
 /** Export, theme and help: the menu's commands, reachable in serve mode too. */
 export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
@@ -18,9 +18,13 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
   const setCompare = useFilesStore((s) => s.setCompare);
   const others = files.filter((f) => f.fileId !== activeFileId);
   const runActive = useRunStore((s) => s.activeId !== null);
+  const runComplete = useRunStore(
+    (s) => s.runs.find((r) => r.id === s.activeId)?.result?.complete === true,
+  );
   const trendsActive = useTrendsStore((s) => s.activeId !== null);
   const compare = compareAvailability({ hasFile, runActive, trendsActive });
   const exporting = exportAvailability({ hasFile, runActive, trendsActive });
+  const share = shareAvailability({ hasFile, runActive, trendsActive, runComplete });
   // a file's compare shows only on its own page: not under a run or trends tab shown instead
   const comparing = compareFileId !== null && compare.available;
   const [open, setOpen] = useState<'export' | 'share' | 'theme' | 'compare' | null>(null);
@@ -31,7 +35,7 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
 
   useCommand((command) => {
     if (command === 'compare' && compare.available) setOpen('compare');
-    if (command === 'share-report' && exporting.available && !frozen) setOpen('share');
+    if (command === 'share-report' && share.available && !frozen) setOpen('share');
   });
   const ref = useRef<HTMLDivElement>(null);
 
@@ -92,14 +96,14 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
           <button
             type="button"
             className="button"
-            disabled={!exporting.available || sharing}
-            title={exporting.available ? 'One HTML file anyone opens offline' : exporting.reason}
+            disabled={!share.available || sharing}
+            title={share.available ? 'One HTML file anyone opens offline' : share.reason}
             data-testid="share-button"
             onClick={() => setOpen(open === 'share' ? null : 'share')}
           >
             {sharing ? 'Sharing…' : 'Share ▾'}
           </button>
-          {open === 'share' && exporting.available && (
+          {open === 'share' && share.available && (
             <div className="menu-popup share-menu" role="menu" data-testid="share-menu">
               <label className="menu-check">
                 <input
@@ -120,7 +124,11 @@ export function TopBarActions({ onShortcuts }: { onShortcuts: () => void }) {
                   void shareReport(host, withContent).finally(() => setSharing(false));
                 }}
               >
-                {comparing ? 'Report of this compare (.html)' : 'Report of this file (.html)'}
+                {runActive
+                  ? 'Report of this run (.html)'
+                  : comparing
+                    ? 'Report of this compare (.html)'
+                    : 'Report of this file (.html)'}
               </button>
             </div>
           )}

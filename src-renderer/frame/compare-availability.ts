@@ -48,3 +48,21 @@ export function exportAvailability(shown: ShownTab): CompareAvailability {
     noFile: 'Open a file to export it.',
   });
 }
+
+/**
+ * Share makes the report of what is shown: the file, its compare, or under a run tab the run
+ * (its files and run tab, as `trace-explorer report RUN_FOLDER`), once every file is in.
+ */
+export function shareAvailability(shown: ShownTab & { runComplete: boolean }): CompareAvailability {
+  if (shown.runActive && !shown.runComplete)
+    return {
+      available: false,
+      reason: 'The run is still being read: share it once every file is in.',
+    };
+  if (shown.runActive) return { available: true };
+  return availability(shown, {
+    run: '',
+    trends: 'Trends show a run of dumps: click a dot to open that rollout, then share it.',
+    noFile: 'Open a file or a run to share it.',
+  });
+}

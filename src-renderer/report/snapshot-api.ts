@@ -16,6 +16,7 @@ import type {
   TraceApi,
 } from '../../src-main/core/api/trace-api';
 import { jsonListReader, type JsonListReader } from '../../src-main/core/api/json-list';
+import type { Attrs } from '../../src-main/core/model/row';
 import {
   compareKey,
   distributionKey,
@@ -168,11 +169,13 @@ function indexFile(
   const rows = jsonListReader(snapshot.rows);
   let read: Promise<{
     spans: JsonListReader<(SpanDetails | null)[]>;
+    points: JsonListReader<Attrs[]>;
     samples: JsonListReader<SampleDetails> | null;
   }> | null = null;
   const details = () =>
-    (read ??= Promise.resolve(readDetails()).then(({ spans, samples }) => ({
+    (read ??= Promise.resolve(readDetails()).then(({ spans, points, samples }) => ({
       spans: jsonListReader(spans),
+      points: jsonListReader(points),
       samples: samples && jsonListReader(samples),
     })));
   let everyRow: RowView[] | null = null;
@@ -197,8 +200,8 @@ function indexFile(
       const order = (query.descending ? snapshot.descending : snapshot.orders)[query.sort];
       if (!order) throw refused(`the ${query.sort} order`);
       if (query.filter?.text?.trim() && !texts) {
-        const { spans } = await details();
-        texts = file.rows().map((row, i) => rowSearchText(row, spans.at(i)));
+        const { spans, points } = await details();
+        texts = file.rows().map((row, i) => rowSearchText(row, spans.at(i), points.at(i)));
       }
       const keep = rowFilter(file, query.filter);
       const ids = keep ? order.filter((id) => keep(id)) : order.slice();

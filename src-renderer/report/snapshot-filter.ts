@@ -3,10 +3,10 @@
  * store's lists for status, source and attempt (its own answers, kept when the report was made);
  * span names, reward ranges and the search box from the rows and span details themselves, with
  * the store's rules (core/store/query-rows.ts, search-text.ts), so a report finds what the app
- * found. A report made without content searches what it kept: a prompt left out is not found.
+ * finds. A report made without content searches what it kept: a prompt left out is not found.
  */
 import type { RowFilter, RowView, SpanDetails } from '../../src-main/core/api/trace-api';
-import type { AttrValue } from '../../src-main/core/model/row';
+import type { AttrValue, Attrs } from '../../src-main/core/model/row';
 import type { FileSnapshot } from '../../src-main/core/api/report-snapshot';
 import { rewardValue } from '../../src-main/core/model/reward-value';
 import { spanNamePatternRegExp } from '../../src-main/core/model/span-name-pattern';
@@ -83,21 +83,31 @@ const SEP = '\u0001';
 
 /**
  * A row's search text, lowercase, with the parts the store's has (search-text.ts): the sample
- * index (also as `#index`), source, status, label, trace id, each span's attributes as
- * `key=value` pairs and the item names. Events' attributes are not in a snapshot's details:
- * their names are searched, their attributes not.
+ * index (also as `#index`), source, status, label, trace id, each span's and each point's
+ * attributes as `key=value` pairs, each span's service and the item names. The order of the
+ * parts differs from the store's; no match runs across parts, so the rows found are the same.
  */
-export function rowSearchText(row: RowView, spans: readonly (SpanDetails | null)[]): string {
+export function rowSearchText(
+  row: RowView,
+  spans: readonly (SpanDetails | null)[],
+  points: readonly Attrs[],
+): string {
   const index = flat(row.sampleIndex);
   const parts = [`#${index}`, index, row.source ?? '', row.status ?? '', flat(row.label)];
   parts.push(row.traceId ?? '');
+  const pairsOf = (attrs: Attrs) => {
+    const pairs = Object.entries(attrs).map(([key, value]) => `${key}=${flat(value)}`);
+    if (pairs.length > 0) parts.push(pairs.join(' '));
+  };
   for (const span of spans) {
     if (!span) continue;
-    for (const attrs of [span.startAttrs, span.endAttrs, span.otel ?? {}]) {
-      const pairs = Object.entries(attrs).map(([key, value]) => `${key}=${flat(value)}`);
-      if (pairs.length > 0) parts.push(pairs.join(' '));
-    }
+    pairsOf(span.startAttrs);
+    pairsOf(span.endAttrs);
+    // the store searches a span's service, not the rest of its OTLP facts (kind, status)
+    const service = span.otel?.service;
+    if (typeof service === 'string' && service) parts.push(service);
   }
+  for (const attrs of points) pairsOf(attrs);
   parts.push(...new Set(row.items.map((item) => item.name)));
   return parts.join(SEP).toLowerCase();
 }

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { expectRunReport, openReport } from './support/open-report';
 
 // Issue 47: a shared report opens from file:// with no network and no server, and is the app
 // itself (its answer, timeline, details) over the data inside it.
@@ -15,21 +15,6 @@ const B = join(SLIME, 'rollout_8.pt');
 const dir = mkdtempSync(join(tmpdir(), 'report-e2e-'));
 
 const cli = (...args: string[]) => execFileSync('node', [CLI, ...args], { encoding: 'utf8' });
-
-/** Opens a report from file://, every other request refused and logged. */
-async function openReport(page: Page, path: string): Promise<string[]> {
-  const url = pathToFileURL(path).href;
-  const requests: string[] = [];
-  page.on('request', (request) => {
-    if (request.url() !== url) requests.push(request.url());
-  });
-  await page
-    .context()
-    .route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
-  await page.goto(url);
-  await expect(page.getByTestId('report-header')).toBeVisible();
-  return requests;
-}
 
 interface CompareJson {
   answerText: string[];
@@ -92,41 +77,7 @@ test("a run folder's report opens on the run tab: its lanes of samples, trainer 
   const out = join(dir, 'run.html');
   cli('report', join(ROOT, 'tests/fixtures/run'), '-o', out);
   const requests = await openReport(page, out);
-  const run = page.getByTestId('report-run');
-  await expect(run.locator('summary')).toHaveText('run run: 7 files joined');
-  await run.locator('summary').click();
-  await expect(run.getByTestId('report-file')).toHaveCount(7);
-  await expect(run.getByTestId('report-file').first()).toContainText('run/comm_timeline/');
-  // the run tab as the app shows the folder (run.spec.ts): complete, joined, its lanes drawn
-  await expect(page.getByTestId('run-view')).toHaveAttribute('data-state', 'complete');
-  await expect(page.getByTestId('run-tab')).toHaveCount(1);
-  await expect(page.getByTestId('run-counts')).toHaveText(
-    '64 samples · 64 joined to 65 SGLang requests · 1 request without sample · 0 samples without request · 0 stale',
-  );
-  const lanes = (group: string) => page.locator(`[data-testid=lane-row][data-group=${group}]`);
-  await expect(lanes('trainer')).toHaveCount(4);
-  await expect(lanes('trainer').locator('.lane-label-head')).toHaveText([
-    /^trainer 0\s*comm_timeline$/,
-    /^trainer 1\s*comm_timeline$/,
-    /^trainer 0\s*comm_timeline_v1$/,
-    /^trainer 1\s*comm_timeline_v1$/,
-  ]);
-  for (const row of await lanes('trainer').all())
-    await expect(row).toHaveAttribute('data-bars', '66');
-  await expect(page.locator('[data-testid=lane-group][data-group=samples]')).toHaveText(
-    /^Samples\s*64$/,
-  );
-  // a sample opened: its SGLang request's lanes under it, read from the report's rows
-  const sample = lanes('samples').nth(3);
-  await sample.getByTestId('lane-toggle').click();
-  const request = page.locator('[data-testid=lane-row][data-key^="v:"]');
-  await expect(request).toHaveCount(1);
-  await expect(request.getByTestId('lane-name')).toContainText(['Decode Scheduler TP0']);
-  // and each file of the run has its own tab as well
-  await expect(page.getByTestId('file-tab')).toHaveCount(7);
-  // seven files but no compare in the snapshot, and no SQL engine: neither is offered
-  await expect(page.getByTestId('run-query')).toHaveCount(0);
-  await expect(page.getByTestId('compare-button')).toBeHidden();
+  await expectRunReport(page);
   expect(requests).toEqual([]);
 });
 

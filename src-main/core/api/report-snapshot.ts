@@ -20,9 +20,10 @@ import type {
 } from './trace-api';
 import type { GroupFilter, GroupSort, SortKey } from './sort-keys';
 import type { JsonList } from './json-list';
+import type { Attrs } from '../model/row';
 
 /** The version of this shape: a page refuses a snapshot of another. */
-export const REPORT_SNAPSHOT_VERSION = 2;
+export const REPORT_SNAPSHOT_VERSION = 3;
 
 export interface ReportSnapshot {
   version: typeof REPORT_SNAPSHOT_VERSION;
@@ -77,6 +78,11 @@ export interface FileSnapshot {
 export interface FileDetails {
   /** per row (in `rows` order), its items' span details (null for an item that is no span) */
   spans: JsonList<(SpanDetails | null)[]>;
+  /**
+   * per row, the attributes of its points (events, markers), in item order: the store's
+   * search text holds them (core/store/search-text.ts), so the report's search must too
+   */
+  points: JsonList<Attrs[]>;
   /** per row, its sample's fields */
   samples: JsonList<SampleDetails> | null;
 }

@@ -637,10 +637,15 @@ export function isExportFormat(value: unknown): value is ExportFormat {
 }
 
 export interface ReportRequest {
-  /** one file, or A and B of a compare */
+  /** one file, or A and B of a compare; none for a run */
   fileIds: string[];
   compare: boolean;
   withContent: boolean;
+  /**
+   * a run tab's id (the openId of its openRun): the report of the run, its files and run tab,
+   * as `trace-explorer report RUN_FOLDER` makes it
+   */
+  runId?: string;
 }
 
 export interface ExportedFile {

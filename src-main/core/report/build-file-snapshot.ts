@@ -57,6 +57,15 @@ export function buildFileSnapshot(
       return withContent ? span : redactSpan(span);
     }),
   );
+  // a point's attrs are the one part of the store's search text a span's details do not hold
+  const points = rows.map((row) =>
+    row.items
+      .filter((item) => item.kind !== 'span')
+      .map((item) => {
+        const attrs = calls.getSpan(row.rowId, item.index).startAttrs;
+        return withContent ? attrs : redactAttrs(attrs);
+      }),
+  );
   const orders: FileSnapshot['orders'] = {};
   const descending: FileSnapshot['descending'] = {};
   for (const { key } of SORT_KEYS) {
@@ -90,7 +99,11 @@ export function buildFileSnapshot(
   };
   return {
     file,
-    details: { spans: packJsonList(spans), samples: samples && packJsonList(samples) },
+    details: {
+      spans: packJsonList(spans),
+      points: packJsonList(points),
+      samples: samples && packJsonList(samples),
+    },
   };
 }
 

@@ -36,12 +36,19 @@ export interface ReportOptions {
   /** two files: compare them (A first) */
   compare: boolean;
   madeAt: Date;
-  /**
-   * the files are one run (a run folder): its name, the files it skipped, and each file's path
-   * from the folder's parent (`run/comm_timeline/slime-trainer-0.jsonl`: the run tab names
-   * trainer lanes by their folder; nothing says where the run was on the maker's disk)
-   */
-  run?: { name: string; skipped: RunResult['skipped']; paths: string[] };
+  /** the files are one run (a run folder) */
+  run?: ReportRun;
+}
+
+/**
+ * A run of the report: its name, the files it skipped, and each file's path from the folder's
+ * parent (`run/comm_timeline/slime-trainer-0.jsonl`: the run tab names trainer lanes by their
+ * folder; nothing says where the run was on the maker's disk)
+ */
+export interface ReportRun {
+  name: string;
+  skipped: RunResult['skipped'];
+  paths: string[];
 }
 
 export function buildReportSnapshot(files: ReportFile[], options: ReportOptions): ReportParts {
@@ -58,16 +65,26 @@ export function buildReportSnapshot(files: ReportFile[], options: ReportOptions)
       ? compareSnapshot(named[0], named[1], snapshots)
       : undefined;
   const snapshot = reportSnapshotOf(snapshots, compare, options);
-  if (options.run) snapshot.run = runSnapshot(named, options.run);
+  if (options.run) {
+    const runFiles = named.map((file) => ({
+      summary: file.summary,
+      digest: file.calls.runDigest(),
+    }));
+    snapshot.run = runSnapshot(runFiles, options.run);
+  }
   return { snapshot, details: built.map((b) => b.details) };
 }
 
 /**
  * The run as the service's openRun answers it once every file is in (api/run-opening.ts): each
- * file with its role, the joins built from the files' digests, by the same functions.
+ * file with its role, the joins built from the files' digests, by the same functions. The CLI's
+ * report and the app's Share (src-main/report/share-report.ts) both make it here.
  */
-function runSnapshot(files: ReportFile[], run: NonNullable<ReportOptions['run']>): RunResult {
-  const digests = files.map((file) => file.calls.runDigest());
+export function runSnapshot(
+  files: { summary: FileSummary; digest: RunFileDigest }[],
+  run: ReportRun,
+): RunResult {
+  const digests = files.map((file) => file.digest);
   return {
     name: run.name,
     paths: [run.name],

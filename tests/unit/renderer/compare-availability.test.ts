@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compareAvailability,
   exportAvailability,
+  shareAvailability,
 } from '../../../src-renderer/frame/compare-availability';
 
 // "Compare with ▾" compares the shown file with another. A run or trends tab is shown instead of
@@ -41,5 +42,21 @@ describe('"Export" in the top bar and the menu', () => {
     expect(!onTrends.available && onTrends.reason).toMatch(/click a dot/);
     const none = exportAvailability({ ...file, hasFile: false });
     expect(!none.available && none.reason).toBe('Open a file to export it.');
+  });
+});
+
+describe('"Share" in the top bar and the menu', () => {
+  it('shares the file shown, or the run tab shown once every file of it is in', () => {
+    const file = { hasFile: true, runActive: false, trendsActive: false, runComplete: false };
+    expect(shareAvailability(file)).toEqual({ available: true });
+    // a run tab is shared as the run (its report), with or without a file open behind it
+    const run = { ...file, hasFile: false, runActive: true, runComplete: true };
+    expect(shareAvailability(run)).toEqual({ available: true });
+    const reading = shareAvailability({ ...run, runComplete: false });
+    expect(!reading.available && reading.reason).toMatch(/still being read/);
+    const onTrends = shareAvailability({ ...file, trendsActive: true });
+    expect(!onTrends.available && onTrends.reason).toMatch(/click a dot/);
+    const none = shareAvailability({ ...file, hasFile: false });
+    expect(!none.available && none.reason).toBe('Open a file or a run to share it.');
   });
 });

@@ -130,12 +130,40 @@ describe('a report made without content', () => {
     expect(without.store).toContain(0);
     expect(without.report).not.toContain(0);
     const withContent = await reportOf(resolve(SLIME, 'rollout_8.pt'), true).both({ text: label });
-    expect(withContent.report).toContain(0);
+    // rows 10 and 11 hold the label's digits in their events' attributes only (issue 47)
+    expect(withContent.store).toEqual(expect.arrayContaining([0, 10, 11]));
+    expect(withContent.report).toEqual(withContent.store);
     // SGLang's spans carry attributes only on spans, which a report keeps whole with content
     const otlp = await reportOf(resolve(OTLP, 'sglang_otel_trace.json'), true).both({
       text: 'qwen3-8b',
     });
     expect(otlp.store.length).toBeGreaterThan(0);
     expect(otlp.report).toEqual(otlp.store);
+  });
+});
+
+describe("a report's search with content", () => {
+  it("finds what the store finds in events' attributes, and nothing it does not", async () => {
+    const { calls, both } = reportOf(resolve(SLIME, 'rollout_8.pt'), true);
+    const row = calls.getRows([10])[0];
+    const points = row.items.filter((item) => item.kind !== 'span');
+    expect(points.length).toBeGreaterThan(0);
+    const texts = points.flatMap((item) =>
+      Object.entries(calls.getSpan(10, item.index).startAttrs).map(
+        ([key, value]) => `${key}=${String(value)}`,
+      ),
+    );
+    expect(texts.length).toBeGreaterThan(0);
+    for (const text of texts) {
+      const { report, store } = await both({ text });
+      expect(store, text).toContain(10);
+      expect(report, text).toEqual(store);
+    }
+    // a span's OTLP facts but its service are shown in details, not searched by the store
+    const otlp = reportOf(resolve(OTLP, 'sglang_otel_trace.json'), true);
+    for (const text of ['missingparent', 'status_code=', 'kind=']) {
+      const { report, store } = await otlp.both({ text });
+      expect(report, text).toEqual(store);
+    }
   });
 });
