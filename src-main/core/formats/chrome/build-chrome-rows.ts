@@ -395,14 +395,17 @@ function packedRow(
   };
 }
 
-/** "python (pid 12)", or the pid itself when it is a name already ("CPU functions") */
+/**
+ * "python (pid 12)", or the pid itself when it is a name already ("CPU functions"), else its
+ * trace id's very string ("pid 12": not a copy per row)
+ */
 function processLabel(process: ChromeProcess): string {
   const base =
     process.name !== null
       ? `${process.name} (pid ${String(process.pid)})`
       : typeof process.pid === 'string'
         ? process.pid
-        : `pid ${process.pid}`;
+        : process.traceId;
   return process.labels ? `${base} ${process.labels}` : base;
 }
 
