@@ -2,6 +2,7 @@ import { sourceText, type PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import { rewardValue } from '../model/reward-value';
 import { grownColumn } from '../model/grown-column';
+import { RowIndexById, RowsByKey, rowsByItemKey, rowsByRowKey } from './row-index';
 
 export const ITEM_KIND = { span: 0, event: 1, orphan: 2 } as const;
 export const ITEM_FLAG = {
@@ -53,11 +54,12 @@ export interface TraceStore {
   rowAttempt: Float64Array;
   rowStatus: Int32Array;
   rowSource: Int32Array;
-  rowsBySpanName: Map<number, Int32Array>;
-  rowsByStatus: Map<number, Int32Array>;
-  rowsBySource: Map<number, Int32Array>;
-  /** row_id -> row index */
-  rowIndexById: Map<number, number>;
+  /** rows by a name of their items, status, source (string ids; -1: none), made when asked */
+  rowsBySpanName: ReadonlyMap<number, Int32Array>;
+  rowsByStatus: ReadonlyMap<number, Int32Array>;
+  rowsBySource: ReadonlyMap<number, Int32Array>;
+  /** row_id -> row index, made when asked */
+  rowIndexById: ReadonlyMap<number, number>;
   rows: PackedRow[];
 }
 
@@ -125,10 +127,8 @@ export class StoreBuilder {
   private rowAttempt = EMPTY_F64;
   private rowStatus = EMPTY_I32;
   private rowSource = EMPTY_I32;
-  private readonly byName = new Map<number, number[]>();
-  private readonly byStatus = new Map<number, number[]>();
-  private readonly bySource = new Map<number, number[]>();
-  private readonly rowIndexById = new Map<number, number>();
+  /** a row's spans by id, to find each item's parent (one map for every row: see add) */
+  private readonly spanIndex = new Map<unknown, number>();
   /** lastStore() handed the columns over: nothing may be added */
   private spent = false;
 
@@ -175,7 +175,6 @@ export class StoreBuilder {
       if (row.end > this.globalEnd) this.globalEnd = row.end;
       this.rowItemOffset[r] = i;
       this.rowId[r] = row.row_id;
-      this.rowIndexById.set(row.row_id, r);
       this.rowStartAbs[r] = row.start;
       this.rowEndAbs[r] = row.end;
       this.rowLaneCount[r] = row.lane_count;
@@ -186,11 +185,10 @@ export class StoreBuilder {
       this.rowAttempt[r] = num(row.attempt);
       this.rowStatus[r] = this.intern(row.status);
       this.rowSource[r] = this.intern(sourceText(row.source));
-      addToIndex(this.byStatus, this.rowStatus[r], r);
-      addToIndex(this.bySource, this.rowSource[r], r);
       // a span's parent by its id, among the row's spans (items of a row are added together)
-      // (ids as the row keeps them: equal ids alike)
-      const spanIndex = new Map<unknown, number>();
+      // (ids as the row keeps them: equal ids alike); one map cleared per row, not a map each
+      const spanIndex = this.spanIndex;
+      spanIndex.clear();
       cursor.reset(row.packed);
       for (let n = 0; cursor.next(); n++) {
         const isSpan = cursor.state === 'closed_span' || cursor.state === 'open_span';
@@ -221,12 +219,12 @@ export class StoreBuilder {
         if (cursor.extra('missing_parent')) flags |= ITEM_FLAG.missingParent;
         this.itemFlags[i] = flags;
         this.itemParent[i] = spanIndex.get(cursor.parentSpanIdRef) ?? -1;
-        addToIndex(this.byName, this.itemName[i], r);
         i++;
       }
     }
     this.itemCount = i;
     this.rowItemOffset[rowTotal] = i;
+    this.spanIndex.clear();
   }
 
   /**
@@ -262,6 +260,16 @@ export class StoreBuilder {
       for (let k = 0; k < length; k++) out[k] = absolute[k] - origin;
       return out;
     };
+    // a row column handed over as it is when it has no room beyond the rows (the store of a
+    // whole file: columns sized once), else a copy of the rows' part
+    const rowColumn = <T extends Float64Array | Int32Array>(column: T, length: number): T =>
+      handOver && column.length === length ? column : (column.slice(0, length) as T);
+    const strings = handOver ? this.strings : this.strings.slice();
+    const itemName = this.itemName.subarray(0, m);
+    const rowItemOffset = n === 0 ? new Int32Array(1) : rowColumn(this.rowItemOffset, n + 1);
+    const rowId = rowColumn(this.rowId, n);
+    const rowStatus = rowColumn(this.rowStatus, n);
+    const rowSource = rowColumn(this.rowSource, n);
     return Object.freeze({
       version: ++storesBuilt,
       globalStartSec: origin,
@@ -269,32 +277,32 @@ export class StoreBuilder {
       rowCount: n,
       itemCount: m,
       linkCount: this.linkCount,
-      strings: handOver ? this.strings : this.strings.slice(),
+      strings,
       itemStart: relative(this.itemStartAbs, m),
       itemEnd: relative(this.itemEndAbs, m),
       itemRow: this.itemRow.subarray(0, m),
       itemLane: this.itemLane.subarray(0, m),
       itemDepth: this.itemDepth.subarray(0, m),
-      itemName: this.itemName.subarray(0, m),
+      itemName,
       itemKind: this.itemKind.subarray(0, m),
       itemFlags: this.itemFlags.subarray(0, m),
       itemParent: this.itemParent.subarray(0, m),
-      rowItemOffset: n === 0 ? new Int32Array(1) : this.rowItemOffset.slice(0, n + 1),
-      rowId: this.rowId.slice(0, n),
+      rowItemOffset,
+      rowId,
       rowStart: relative(this.rowStartAbs, n),
       rowEnd: relative(this.rowEndAbs, n),
-      rowLaneCount: this.rowLaneCount.slice(0, n),
-      rowOpenCount: this.rowOpenCount.slice(0, n),
-      rowReward: this.rowReward.slice(0, n),
-      rowSampleIndex: this.rowSampleIndex.slice(0, n),
-      rowGroup: this.rowGroup.slice(0, n),
-      rowAttempt: this.rowAttempt.slice(0, n),
-      rowStatus: this.rowStatus.slice(0, n),
-      rowSource: this.rowSource.slice(0, n),
-      rowsBySpanName: frozenIndex(this.byName),
-      rowsByStatus: frozenIndex(this.byStatus),
-      rowsBySource: frozenIndex(this.bySource),
-      rowIndexById: handOver ? this.rowIndexById : new Map(this.rowIndexById),
+      rowLaneCount: rowColumn(this.rowLaneCount, n),
+      rowOpenCount: rowColumn(this.rowOpenCount, n),
+      rowReward: rowColumn(this.rowReward, n),
+      rowSampleIndex: rowColumn(this.rowSampleIndex, n),
+      rowGroup: rowColumn(this.rowGroup, n),
+      rowAttempt: rowColumn(this.rowAttempt, n),
+      rowStatus,
+      rowSource,
+      rowsBySpanName: new RowsByKey(rowsByItemKey(itemName, rowItemOffset, n, strings.length)),
+      rowsByStatus: new RowsByKey(rowsByRowKey(rowStatus, strings.length)),
+      rowsBySource: new RowsByKey(rowsByRowKey(rowSource, strings.length)),
+      rowIndexById: new RowIndexById(rowId),
       rows: handOver ? this.rows : this.rows.slice(),
     });
   }
@@ -351,30 +359,4 @@ export class GrowingRowsStore {
     this.builder.add(rows.slice(this.builder.rowCount));
     return this.builder;
   }
-}
-
-/** row r under `key`, once per row (a row's items are added together) */
-function addToIndex(map: Map<number, number[]>, key: number, r: number): void {
-  const list = map.get(key);
-  if (!list) map.set(key, [r]);
-  else if (list[list.length - 1] !== r) list.push(r);
-}
-
-/**
- * The index's lists as views of one buffer: a buffer each was 300,000 buffers (and their
- * native allocations) for a Chrome trace of 300,000 one-slice processes.
- */
-function frozenIndex(map: Map<number, number[]>): Map<number, Int32Array> {
-  let total = 0;
-  for (const list of map.values()) total += list.length;
-  const all = new Int32Array(total);
-  const out = new Map<number, Int32Array>();
-  let at = 0;
-  for (const [key, list] of map) {
-    const view = all.subarray(at, at + list.length);
-    view.set(list);
-    out.set(key, view);
-    at += list.length;
-  }
-  return out;
 }

@@ -21,7 +21,7 @@ export function queryRows(store: TraceStore, query: RowQuery): Int32Array {
     else keep = mask;
   };
   const f = query.filter ?? {};
-  const rowsOf = (index: Map<number, Int32Array>, names: string[]) =>
+  const rowsOf = (index: ReadonlyMap<number, Int32Array>, names: string[]) =>
     names.flatMap((name) => {
       // -1 is no name, where rows without one are kept: an unknown name matches nothing
       const id = store.strings.indexOf(name);

@@ -13,6 +13,7 @@ import {
   timelineLongLine,
   timelineManyRanks,
   timelineOverlap,
+  tinyProcesses,
 } from '../../bench/hostile-writers.mjs';
 import { exportTrace } from '../../../src-main/core/export/export-trace';
 import { slimeDump } from './container-writers';
@@ -172,6 +173,33 @@ export const READER_CASES: HostileCase[] = [
         equal(t.summary.notices.includes('1 name longer than 1000 characters: cut'), true);
       },
     },
+  },
+  {
+    id: 'chrome-tiny-processes',
+    issue: '49.4',
+    why: '300,000 processes of one slice each peaked at 1.0 GB (9.5 MB), then 600 MB (13.3 MB)',
+    name: 'tiny-processes.json',
+    make: () => text(tinyProcesses(30_000)),
+    // process i (pid i) holds one complete slice at ts i of 1 us: a row each, in pid order,
+    // labelled by its pid, its one item on its thread's lane
+    expect: {
+      opens: (t) => {
+        equal(t.summary.rows, 30_000);
+        equal(t.summary.spans, 30_000);
+        equal(t.summary.sources.length, 30_000);
+        equal(t.store.rowsBySource.size, 30_000);
+        const last = unpackRow(t.rows[29_999]);
+        equal(last.label, 'pid 29999');
+        equal(last.trace_id, 'pid 29999');
+        equal(last.items.length, 1);
+        equal(last.items[0].lane_label, 'tid 29999');
+        equal(last.start, 29_999e-6);
+        const r = t.store.rowIndexById.get(12_345)!;
+        equal(t.store.strings[t.store.rowSource[r]], 'pid 12345');
+        equal(t.store.rowsBySource.get(t.store.rowSource[r])?.join(), String(r));
+      },
+    },
+    maxMs: 20_000,
   },
   {
     id: 'chrome-deep-args',

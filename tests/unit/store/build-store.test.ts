@@ -125,7 +125,7 @@ describe('buildStore columns', () => {
 
   it('indexes rows by span name, status and source, each row once', () => {
     const s = buildStore({ rows: packRows(rows()) });
-    const index = (map: Map<number, Int32Array>) =>
+    const index = (map: ReadonlyMap<number, Int32Array>) =>
       Object.fromEntries(
         [...map].map(([id, list]) => [id < 0 ? 'null' : s.strings[id], Array.from(list)]),
       );

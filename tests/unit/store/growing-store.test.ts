@@ -8,6 +8,7 @@ import {
   type TraceStore,
 } from '../../../src-main/core/store/build-store';
 import type { PackedRow, Row } from '../../../src-main/core/model/row';
+import { RowIndexById, RowsByKey } from '../../../src-main/core/store/row-index';
 import { SLIME, readJson } from '../../support/fixtures';
 
 // The stores shown while a file is read grow with its rows (GrowingRowsStore): each must equal
@@ -21,7 +22,8 @@ function plain(store: TraceStore) {
   for (const [key, value] of Object.entries(store)) {
     if (key === 'version') continue;
     if (ArrayBuffer.isView(value)) out[key] = Array.from(value as Float64Array);
-    else if (value instanceof Map)
+    // the store's indexes are read-only Maps made when asked: compared by what they hold
+    else if (value instanceof Map || value instanceof RowsByKey || value instanceof RowIndexById)
       out[key] = [...value].map(([k, v]) => [
         k,
         ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v,

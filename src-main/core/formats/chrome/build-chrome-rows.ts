@@ -205,14 +205,14 @@ function processItems(
   let lane = 0;
   if (process.instants.length > 0) {
     const instants = process.instants;
-    process.instants = [];
+    process.instants = TAKEN;
     items.pushAll(instants, lane, 'process', offsetUs);
     lane++;
   }
   const threads = process.threads.sort(
     (a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || compareIds(a.tid, b.tid),
   );
-  process.threads = [];
+  process.threads = TAKEN;
   for (const thread of threads) {
     if (thread.slices.length === 0 && thread.instants.length === 0) continue;
     const label = threadLabel(thread);
@@ -222,8 +222,8 @@ function processItems(
       height = Math.max(height, slice.depth + 1);
     }
     items.pushAll(thread.instants, lane, label, offsetUs);
-    thread.slices = [];
-    thread.instants = [];
+    thread.slices = TAKEN;
+    thread.instants = TAKEN;
     lane += height;
   }
   const tracks = [...process.asyncTracks.values()].filter(
@@ -254,12 +254,20 @@ function processItems(
     const label = `${track.label} (async)`;
     for (const slice of track.slices) items.push(slice, top + slice.depth, label, offsetUs);
     items.pushAll(track.instants, top, label, offsetUs);
-    track.slices = [];
-    track.instants = [];
+    track.slices = TAKEN;
+    track.instants = TAKEN;
   });
 }
 
 const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
+
+/**
+ * What a process's or thread's list is once its items are taken: one shared, frozen empty list.
+ * A new `[]` written into a process or thread the collector has moved to the old generation
+ * lives (and is moved there too) until that process is collected: three arrays per process, a
+ * tenth of the garbage of 300,000 tiny processes' rows.
+ */
+const TAKEN: never[] = Object.freeze([]) as unknown as never[];
 
 /**
  * What a slice holds beyond what a later item asks of it (a kernel's link to its launch: the
@@ -395,14 +403,17 @@ function packedRow(
   };
 }
 
-/** "python (pid 12)", or the pid itself when it is a name already ("CPU functions") */
+/**
+ * "python (pid 12)", or the pid itself when it is a name already ("CPU functions"), else its
+ * trace id's very string ("pid 12": not a copy per row)
+ */
 function processLabel(process: ChromeProcess): string {
   const base =
     process.name !== null
       ? `${process.name} (pid ${String(process.pid)})`
       : typeof process.pid === 'string'
         ? process.pid
-        : `pid ${process.pid}`;
+        : process.traceId;
   return process.labels ? `${base} ${process.labels}` : base;
 }
 

@@ -95,7 +95,8 @@ export interface FlowStep {
 }
 
 export interface ChromeTrace {
-  processes: Map<string, ChromeProcess>;
+  /** by pid as written (1 and "1" are two processes: a Map's keys tell them apart) */
+  processes: Map<ChromeId, ChromeProcess>;
   /** instants of global scope (`s: "g"`) */
   globalInstants: ChromeInstant[];
   flowSteps: FlowStep[];

@@ -169,6 +169,13 @@ function pushTo<H, K extends keyof H>(
 /** Keys that tell 1 from "1" apart: a string pid is a different process from a number pid. */
 const keyOf = (id: ChromeId): string => (typeof id === 'number' ? `#${id}` : `"${id}`);
 
+/**
+ * A process's threads are looked through up to this many; past it they are found in a map of
+ * the process's own (a key string and a map entry per thread were 300,000 of each for 300,000
+ * one-thread processes).
+ */
+const LISTED_THREADS = 8;
+
 class EventImporter {
   private nextSpanId = 0;
   /**
@@ -181,8 +188,8 @@ class EventImporter {
   private readonly sharedValues = new Map<string, unknown>();
   /** the process of the event being imported */
   private current: ChromeProcess | null = null;
-  /** every thread, by its process's key and its own */
-  private readonly threads = new Map<string, ChromeThread>();
+  /** the threads of a process of more than LISTED_THREADS, by tid */
+  private readonly manyThreads = new Map<ChromeProcess, Map<ChromeId, ChromeThread>>();
   private lastProcess: ChromeProcess | null = null;
   private lastThread: ChromeThread | null = null;
   private lastThreadOf: ChromeProcess | null = null;
@@ -517,8 +524,7 @@ class EventImporter {
   private process(pid: ChromeId): ChromeProcess {
     // consecutive events are nearly always of one process and thread
     if (this.lastProcess !== null && this.lastProcess.pid === pid) return this.lastProcess;
-    const key = keyOf(pid);
-    let process = this.trace.processes.get(key);
+    let process = this.trace.processes.get(pid);
     if (!process) {
       process = {
         pid,
@@ -530,28 +536,37 @@ class EventImporter {
         asyncTracks: NO_TRACKS,
         instants: NONE,
       };
-      this.trace.processes.set(key, process);
+      this.trace.processes.set(pid, process);
     }
     this.lastProcess = process;
     return process;
   }
 
   /**
-   * The thread `tid` of `process`, found by one key for the pair in the importer's own map
-   * (not a Map per process).
+   * The thread `tid` of `process`: among its few threads, or in its map when it has many (not
+   * a Map per process: most have one thread).
    */
   private thread(process: ChromeProcess, tid: ChromeId): ChromeThread {
     const last = this.lastThread;
     if (last !== null && last.tid === tid && this.lastThreadOf === process) return last;
-    const key = `${keyOf(process.pid)} ${keyOf(tid)}`;
-    let thread = this.threads.get(key);
+    const byTid = this.manyThreads.get(process);
+    let thread = byTid === undefined ? listedThread(process.threads, tid) : byTid.get(tid);
     if (!thread) {
       thread = { tid, name: null, sortIndex: null, slices: NONE, instants: NONE, open: NONE };
-      this.threads.set(key, thread);
       pushTo(process, 'threads', thread);
+      if (byTid !== undefined) byTid.set(tid, thread);
+      else if (process.threads.length > LISTED_THREADS) {
+        this.manyThreads.set(process, new Map(process.threads.map((t) => [t.tid, t])));
+      }
     }
     this.lastThread = thread;
     this.lastThreadOf = process;
     return thread;
   }
+}
+
+/** The thread of `tid` among `threads` (1 and "1" apart), or undefined. */
+function listedThread(threads: readonly ChromeThread[], tid: ChromeId): ChromeThread | undefined {
+  for (let k = 0; k < threads.length; k++) if (threads[k].tid === tid) return threads[k];
+  return undefined;
 }
