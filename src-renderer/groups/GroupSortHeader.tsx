@@ -30,7 +30,7 @@ export function GroupSortHeader({
     >
       <button
         type="button"
-        className="group-sort"
+        className="th-button group-sort"
         data-testid={`groups-sort-${column.replace(':', '-')}`}
         onClick={() => onSort(column)}
       >

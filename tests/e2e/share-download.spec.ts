@@ -4,32 +4,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ingest } from '../../src-main/ingest/open-sources';
-import { fileCalls } from '../../src-main/ingest/file-calls';
-import type { AttrValue } from '../../src-main/core/model/row';
+import { sampleContentStrings } from '../support/sample-content-strings';
 
 // Issue 47: serve mode's Share ▾ hands the report to the browser's download, a file that opens
 // as the report of what was shown; prompts and responses only with the menu's checkbox.
 const SLIME = resolve(__dirname, '../fixtures/slime');
 const URL = '/?token=e2e-test-token';
 const FILE = 'rollout_7.pt';
-
-/** Every prompt or response string of the fixture's samples (12 characters or more). */
-function promptStrings(): string[] {
-  const path = resolve(SLIME, FILE);
-  const trace = ingest({ sources: [{ kind: 'path', path }] });
-  const calls = fileCalls(trace, [{ kind: 'path', path }]);
-  const found = new Set<string>();
-  const walk = (value: AttrValue, inContent: boolean) => {
-    if (typeof value === 'string') {
-      if (inContent && value.length >= 12) found.add(value);
-    } else if (Array.isArray(value)) value.forEach((v) => walk(v, inContent));
-    else if (value !== null && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) walk(v, inContent || /prompt|response/.test(k));
-  };
-  for (let row = 0; row < trace.summary.samples; row++) walk(calls.getSample(row).fields, false);
-  return [...found];
-}
 
 /** The report's text: its HTML and every data block inflated (as the page reads them). */
 function reportText(html: string): string {
@@ -56,7 +37,7 @@ async function share(page: Page, withContent: boolean): Promise<Download> {
 test('Share ▾ downloads the shown file as a report: its header names it, no prompt without the checkbox', async ({
   page,
 }) => {
-  const prompts = promptStrings();
+  const prompts = sampleContentStrings(resolve(SLIME, FILE));
   expect(prompts.length).toBeGreaterThan(10);
   await page.goto(URL);
   await page.getByTestId('file-input').setInputFiles(resolve(SLIME, FILE));

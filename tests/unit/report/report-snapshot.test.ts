@@ -15,9 +15,9 @@ import { encodeReport } from '../../../src-main/report/encode-report';
 import { decodeAnswer } from '../../../src-main/core/api/typed-json';
 import { jsonListAt, jsonListLength } from '../../../src-main/core/api/json-list';
 import type { FileDetails, ReportSnapshot } from '../../../src-main/core/api/report-snapshot';
-import type { AttrValue } from '../../../src-main/core/model/row';
 import { isContentKey, redactValue } from '../../../src-main/core/report/redact-content';
 import { SLIME } from '../../support/fixtures';
+import { sampleContentStrings } from '../../support/sample-content-strings';
 
 function reportFile(name: string): ReportFile {
   const path = resolve(SLIME, name);
@@ -26,20 +26,8 @@ function reportFile(name: string): ReportFile {
   return { summary: { ...trace.summary, fileId: path, path }, calls };
 }
 
-/** Every string a sample says under prompt or response, at any depth: what must not leak. */
-function contentStrings(file: ReportFile): string[] {
-  const found = new Set<string>();
-  const walk = (value: AttrValue, inContent: boolean) => {
-    if (typeof value === 'string') {
-      if (inContent && value.length >= 12) found.add(value);
-    } else if (Array.isArray(value)) value.forEach((v) => walk(v, inContent));
-    else if (value !== null && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) walk(v, inContent || /prompt|response/.test(k));
-  };
-  for (let row = 0; row < file.summary.samples; row++)
-    walk(file.calls.getSample(row).fields, false);
-  return [...found];
-}
+/** Every prompt or response string of a file's samples: what must not leak. */
+const contentStrings = (file: ReportFile) => sampleContentStrings(file.summary.path!);
 
 /** A report's blocks as made (encodeReport), inflated: their text, and decoded. */
 function made(withContent: boolean, files: ReportFile[]) {
