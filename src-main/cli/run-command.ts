@@ -4,7 +4,8 @@ import type { ParseArgsConfig, parseArgs as ParseArgs } from 'node:util';
 import { COMMAND_HELP, MAIN_HELP } from './help-text';
 import { ingest } from '../ingest/open-sources';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
-import type { FormatList } from '../core/formats/registry';
+import { holdsJoinRecords, type FormatList } from '../core/formats/registry';
+import { sniffPath } from '../ingest/sniff-path';
 import type { FormatPartReader } from '../core/bytes/part-reader';
 import { terminalProgress } from './terminal-progress';
 import { spanNameFigures } from '../core/rows/span-name-figures';
@@ -136,9 +137,9 @@ export async function runCommand(
     if (positionals.length === 0)
       throw new UsageError('trends takes a FOLDER of dumps, or dump files');
     const { runTrends } = await import('./run-trends');
-    return runTrends(
-      positionals.map((p) => resolve(p)),
-      { json: values.json ?? false, cache: !values['no-cache'] },
+    const paths = positionals.map((p) => resolve(p));
+    return runTrends(paths, { json: values.json ?? false, cache: !values['no-cache'] }, () =>
+      runWithJoinRecords(paths, setup),
     );
   }
   const openGroup = (group: string[]) => openOrThrow(group, false, setup);
@@ -272,6 +273,19 @@ function openRun(found: RunFiles, setup: CommandSetup): OpenedRun {
     else traces.push(opened.summary);
   }
   return joinRun(traces, found.skipped, failed);
+}
+
+/**
+ * The run of trends' paths opened and joined as `summary RUN` does, when they hold train dumps or
+ * request metrics (the rollouts' extra figures); null otherwise: trends reads only its dumps.
+ */
+function runWithJoinRecords(paths: string[], setup: CommandSetup): OpenedRun | null {
+  const found = findRunFiles(paths);
+  const hasRecords = found.groups.some((group) => {
+    const format = sniffPath(group[0]);
+    return typeof format === 'string' && holdsJoinRecords(format, setup.formats);
+  });
+  return hasRecords ? openRun(found, setup) : null;
 }
 
 /** The run a compare argument names: a folder that is a run (findRunFiles); null otherwise. */

@@ -2,18 +2,22 @@ import { basename } from 'node:path';
 import { computeTrends, type TrendFileProgress } from '../trends/compute-trends';
 import { defaultCacheDir } from '../trends/cache-dir';
 import { formatTrendsText } from './trends-output';
+import { withRunExtra } from './trends-run-extra';
+import type { OpenedRun } from './run-output';
 import { terminalLines, terminalText } from '../core/bytes/terminal-text';
 
 /** `trends FOLDER|FILE... [--json] [--no-cache]`: one row per rollout dump. */
 export async function runTrends(
   paths: string[],
   options: { json: boolean; cache: boolean },
+  /** the run opened when it holds train dumps or request metrics (their figures per rollout) */
+  openRun: () => OpenedRun | null = () => null,
 ): Promise<number> {
   const started = Date.now();
   const active = new Map<string, TrendFileProgress>();
   let done = 0;
   const tty = Boolean(process.stderr.isTTY);
-  const result = await computeTrends(paths, {
+  const dumps = await computeTrends(paths, {
     cacheDir: options.cache ? defaultCacheDir() : null,
     onFile: (progress) => {
       if (progress.state === 'reading') active.set(progress.path, progress);
@@ -33,6 +37,8 @@ export async function runTrends(
     },
   });
   if (tty && Date.now() - started >= 2000) process.stderr.write('\r\x1b[K');
+  const run = openRun();
+  const result = run ? withRunExtra(dumps, run) : dumps;
   const text = options.json
     ? JSON.stringify(result, null, 2)
     : terminalLines(formatTrendsText(result));

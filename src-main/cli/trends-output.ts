@@ -20,13 +20,37 @@ const COLUMNS: { key: string; title: string }[] = [
   { key: 'groups/zero_variance', title: '0-var grp' },
 ];
 
+type Point = TrendsResult['points'][number];
+
+/** A run's figures from its train dumps and request metrics: columns only when some rollout has them. */
+const EXTRA_COLUMNS: { title: string; cell: (point: Point) => number | string | undefined }[] = [
+  { title: '|Δlogp|', cell: (p) => p.mismatch?.meanAbsDelta },
+  { title: 'ratio out %', cell: (p) => percent(p.mismatch?.outsideShare) },
+  { title: 'cache hit %', cell: (p) => percent(p.requestMetrics?.cacheHitRate) },
+  { title: 'retract', cell: (p) => p.requestMetrics?.retractions },
+  { title: 'stale tok', cell: (p) => p.staleness?.mean },
+  {
+    title: 'tok/DP rank',
+    cell: (p) =>
+      p.tokensPerDpRank && p.tokensPerDpRank.length > 0
+        ? p.tokensPerDpRank.map((r) => r.tokens).join('/')
+        : undefined,
+  },
+];
+
 export function formatTrendsText(result: TrendsResult): string {
+  const extra = EXTRA_COLUMNS.filter((c) => result.points.some((p) => c.cell(p) !== undefined));
   const header = ['file', 'series', 'id', ...COLUMNS.map((c) => withUnit(c))];
+  header.push(...extra.map((c) => c.title));
   const body = result.points.map((point) => [
     t(point.name),
     t(point.series),
     point.rolloutId === null ? '-' : t(String(point.rolloutId)),
     ...COLUMNS.map(({ key }) => formatFigure(point.figures[key])),
+    ...extra.map(({ cell }) => {
+      const value = cell(point);
+      return typeof value === 'string' ? value : formatFigure(value);
+    }),
   ]);
   const widths = header.map((title, i) =>
     Math.max(title.length, ...body.map((row) => row[i].length)),
@@ -54,4 +78,8 @@ function formatFigure(value: number | undefined): string {
   if (!Number.isFinite(value)) return String(value);
   if (Number.isInteger(value)) return String(value);
   return Math.abs(value) >= 100 ? value.toFixed(1) : value.toPrecision(4);
+}
+
+function percent(share: number | null | undefined): number | undefined {
+  return share === null || share === undefined ? undefined : 100 * share;
 }

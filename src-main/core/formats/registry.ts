@@ -105,6 +105,11 @@ export function holdsRolloutSamples(formatId: string, formats: FormatList = FORM
   return (capabilities?.samples ?? false) && capabilities?.joinRecords !== true;
 }
 
+/** Whether a file of this format holds records a run joins to rollout samples (train dump, request metrics). */
+export function holdsJoinRecords(formatId: string, formats: FormatList = FORMATS): boolean {
+  return formats.find((format) => format.id === formatId)?.capabilities.joinRecords ?? false;
+}
+
 /** Whether a file of this format is a trainer's timeline (a run's trainer lanes). */
 export function holdsTrainerTimeline(formatId: string, formats: FormatList = FORMATS): boolean {
   return formats.find((format) => format.id === formatId)?.capabilities.trainerTimeline ?? false;

@@ -1,3 +1,5 @@
+import type { RunRolloutFigures } from './run-extra';
+
 /** One rollout of a run, as the trends view plots it (issue 21). */
 export interface TrendPoint {
   path: string;
@@ -10,10 +12,16 @@ export interface TrendPoint {
   figures: Record<string, number>;
 }
 
+/** A run's figures of one rollout from its train dumps and request metrics (docs/run-extra.md). */
+export type TrendRunExtra = Pick<
+  RunRolloutFigures,
+  'mismatch' | 'staleness' | 'tokensPerDpRank' | 'requestMetrics'
+>;
+
 /** The trend points of a run's folder, with what could not be read and what is not a dump. */
 export interface TrendsResult {
   /** one per readable dump: rollouts by id, then evaluations by id */
-  points: TrendPoint[];
+  points: (TrendPoint & Partial<TrendRunExtra>)[];
   /** dumps that cannot be read now (still being written, cut off, broken), with why */
   incomplete: { path: string; code: string; message: string }[];
   /** files that are not rollout dumps, with why */
