@@ -503,3 +503,26 @@ describe('rotated sets in a folder', () => {
     ]);
   });
 });
+
+describe('OTLP lines are read by the shared line reader', () => {
+  const lines = readFileSync(resolve(OTLP, 'roll_traces.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
+  const whole = readOtlp([bytesSource('plain.jsonl', Buffer.from(lines.join('\n') + '\n'))]);
+
+  it('CR LF line ends and a byte-order mark open as the plain file does', () => {
+    const text = '\ufeff' + lines.join('\r\n') + '\r\n';
+    const doc = readOtlp([bytesSource('x.jsonl', Buffer.from(text))]);
+    expect([doc.spans, doc.skippedLines.count]).toEqual([whole.spans, 0]);
+  });
+
+  it('a line over 64 MiB is skipped and counted, never assembled; the rest open', () => {
+    const huge = '{"resourceSpans":[{"x":"' + 'a'.repeat(65 * 1024 * 1024) + '"}]}';
+    const text = [lines[0], huge, ...lines.slice(1)].join('\n') + '\n';
+    const doc = readOtlp([bytesSource('x.jsonl', Buffer.from(text))]);
+    expect(doc.spans).toBe(whole.spans);
+    expect(doc.skippedLines.count).toBe(1);
+    expect(doc.skippedLines.examples[0].line).toBe(2);
+    expect(doc.skippedLines.examples[0].reason).toMatch(/longer than 64 MiB/);
+  });
+});

@@ -4,7 +4,7 @@ import { FormatError } from '../../bytes/format-error';
 import type { PartReader, PendingPart } from '../../bytes/part-reader';
 import type { SkippedLines } from '../../model/file-format';
 import type { Row } from '../../model/row';
-import { readLines } from './read-lines';
+import { LineSkips, readLines } from '../json-lines/read-json-lines';
 import { SpanCollector } from './import-spans';
 import { ExportLineScanner } from './scan-export-line';
 import { countOf } from '../../model/count-of';
@@ -222,13 +222,12 @@ export function readRange(
   scanner: ExportLineScanner | null = new ExportLineScanner(),
 ): RangeResult {
   const result: RangeResult = { lines: 0, imported: 0, skipped: { count: 0, examples: [] } };
-  const skip = (line: number, reason: string) => {
-    result.skipped.count++;
-    if (result.skipped.examples.length < MAX_EXAMPLES)
-      result.skipped.examples.push({ line, reason });
-  };
+  // the shared line reader drops CR and a byte-order mark, and skips (counts) a line over its
+  // bound instead of assembling it whole
+  const skipped = new LineSkips(MAX_EXAMPLES);
+  const skip = (line: number, reason: string) => skipped.skip(line, reason);
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  for (const line of readLines(source, onChunk, from, to)) {
+  for (const line of readLines(source, skipped, { onProgress: onChunk, from, to })) {
     result.lines = line.number;
     const scanned = scanner?.scan(line.bytes);
     if (scanned) {
@@ -239,8 +238,6 @@ export function readRange(
     let text: string;
     try {
       text = decoder.decode(line.bytes);
-      // a byte-order mark (an editor's save) is not part of the JSON
-      if (line.number === 1 && from === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     } catch {
       skip(line.number, 'not UTF-8 text');
       continue;
@@ -267,6 +264,7 @@ export function readRange(
     if (reason) skip(line.number, reason);
     else result.imported++;
   }
+  result.skipped = skipped.counted();
   return result;
 }
 
