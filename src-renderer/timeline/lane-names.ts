@@ -26,5 +26,16 @@ export function laneNames(row: RowView): string[] {
     if (item.lane >= 0 && item.lane < names.length && !names[item.lane])
       names[item.lane] = item.name;
   }
+  return continuationsBlank(names);
+}
+
+/**
+ * A thread whose slices nest takes one lane per depth, every one carrying the thread's label:
+ * the name is shown on its first lane only, as Perfetto shows one track per thread (a profiler
+ * trace's thread read "thread 4037 (python3.8)" on twelve lanes in a row).
+ */
+function continuationsBlank(names: string[]): string[] {
+  for (let lane = names.length - 1; lane > 0; lane--)
+    if (names[lane] && names[lane] === names[lane - 1]) names[lane] = '';
   return names;
 }

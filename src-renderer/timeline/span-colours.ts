@@ -33,6 +33,14 @@ const FIXED: Record<string, string> = {
   tool_call: '#b07aa1',
 };
 
+/**
+ * The kernel kinds' blue, orange and green (CATEGORY_COLOURS below) and their near twins are
+ * left out of the colours a name hashes to: in a GPU profile an op beside the kernels must never
+ * read as communication or compute (aten::matmul and ProfilerStep were drawn in NCCL's orange).
+ */
+const KIND_HUES = new Set(['#4e79a7', '#f28e2b', '#59a14f', '#1f77b4', '#ff7f0e', '#2ca02c']);
+const NAME_PALETTE = PALETTE.filter((colour) => !KIND_HUES.has(colour));
+
 export function colourForName(name: string): string {
   const fixed = FIXED[name];
   if (fixed) return fixed;
@@ -41,7 +49,7 @@ export function colourForName(name: string): string {
     hash ^= name.charCodeAt(i);
     hash = Math.imul(hash, 16777619);
   }
-  return PALETTE[(hash >>> 0) % PALETTE.length];
+  return NAME_PALETTE[(hash >>> 0) % NAME_PALETTE.length];
 }
 
 export const STATUS_COLOURS: Record<string, string> = {

@@ -342,3 +342,32 @@ describe('sniffing', () => {
     expect(sniffChromeTrace(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe]))).toBe(false);
   });
 });
+
+describe('thread labels', () => {
+  it('a thread Kineto names "thread 23695 (python3.8)" is not told its tid twice', () => {
+    const trace = open(
+      JSON.stringify([
+        {
+          ph: 'M',
+          name: 'thread_name',
+          pid: 1,
+          tid: 23695,
+          args: { name: 'thread 23695 (python3.8)' },
+        },
+        {
+          ph: 'M',
+          name: 'thread_name',
+          pid: 1,
+          tid: 8,
+          args: { name: 'thread 23695 (python3.8)' },
+        },
+        { ph: 'X', name: 'aten::mm', pid: 1, tid: 23695, ts: 1, dur: 2 },
+        { ph: 'X', name: 'aten::add', pid: 1, tid: 8, ts: 1, dur: 2 },
+      ]),
+    );
+    const row = unpackRow(trace.rows[0]);
+    expect(span(row, 'aten::mm').lane_label).toBe('thread 23695 (python3.8)');
+    // a name that tells another tid keeps the real one beside it
+    expect(span(row, 'aten::add').lane_label).toBe('thread 23695 (python3.8) (tid 8)');
+  });
+});

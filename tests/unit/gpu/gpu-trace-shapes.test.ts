@@ -88,8 +88,9 @@ describe('AMD ROCm: hip launches, Tensile and RCCL kernels, GPU user annotations
     expect(rank.kernelCount).toBe(3);
   });
   it('streams are lanes named by device and stream; hip launches link to their kernels', () => {
-    const lanes = new Set(row.items.map((i) => i.laneLabel?.replace(/ \(tid \d+\)$/, '')));
-    expect(lanes).toEqual(new Set(['python', 'GPU 4 stream 1', 'GPU 4 stream 2']));
+    const lanes = new Set(row.items.map((i) => i.laneLabel));
+    // a stream's label says its number once
+    expect(lanes).toEqual(new Set(['python (tid 200)', 'GPU 4 stream 1', 'GPU 4 stream 2']));
     const tensile = row.items.find((i) => i.name.startsWith('Cijk_'))!;
     expect(row.items[tensile.links![0]].name).toBe('hipExtModuleLaunchKernel');
     const rccl = row.items.find((i) => i.name.startsWith('ncclDevKernel_'))!;

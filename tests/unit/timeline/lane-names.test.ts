@@ -67,3 +67,35 @@ describe('hit-test', () => {
     expect(hitAt([request, pd, marker], 50, 7)).toBe(marker);
   });
 });
+
+describe('lane names of nested slices', () => {
+  it('a thread whose slices nest is named on its first lane only; the next thread is named', () => {
+    const span = (index: number, lane: number, laneLabel: string) => ({
+      index,
+      kind: 'span',
+      name: `op ${index}`,
+      startSec: 0,
+      endSec: 1,
+      lane,
+      laneLabel,
+    });
+    const row = {
+      rowId: 0,
+      laneCount: 5,
+      items: [
+        span(0, 0, 'thread 1 (python)'),
+        span(1, 1, 'thread 1 (python)'),
+        span(2, 2, 'thread 1 (python)'),
+        span(3, 3, 'GPU 0 stream 7'),
+        span(4, 4, 'GPU 0 stream 8'),
+      ],
+    } as unknown as Parameters<typeof laneNames>[0];
+    expect(laneNames(row)).toEqual([
+      'thread 1 (python)',
+      '',
+      '',
+      'GPU 0 stream 7',
+      'GPU 0 stream 8',
+    ]);
+  });
+});

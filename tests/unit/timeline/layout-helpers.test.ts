@@ -162,7 +162,7 @@ describe('span colours', () => {
     expect(STATUS_COLOURS.completed).toBe('#2da44e');
   });
 
-  it('other names hash (FNV-1a, 32 bit) into the 20-colour palette', () => {
+  it('other names hash (FNV-1a, 32 bit) into the 14 colours left beside the kernel kinds', () => {
     // FNV-1a written out independently: offset basis 2166136261, prime 16777619
     const fnv = (s: string) => {
       let h = 2166136261n;
@@ -175,14 +175,19 @@ describe('span colours', () => {
       expect(colour).toMatch(/^#[0-9a-f]{6}$/);
       palette.add(colour);
       expect(colourForName(name)).toBe(colour);
-      // names whose hashes agree mod 20 share a colour; those that differ do not
+      // names whose hashes agree mod 14 share a colour; those that differ do not
       for (const other of ['decode', 'prefill', 'a']) {
-        expect(colourForName(other) === colour).toBe(fnv(other) % 20 === fnv(name) % 20);
+        expect(colourForName(other) === colour).toBe(fnv(other) % 14 === fnv(name) % 14);
       }
     }
     expect(palette.size).toBeGreaterThan(3);
-    // 'a': 0x811c9dc5 ^ 0x61 = 0x811c9da4, times 16777619 mod 2^32 = 0xe40c292c -> 3826002220 % 20 = 0
+    // 'a': 0x811c9dc5 ^ 0x61 = 0x811c9da4, times 16777619 mod 2^32 = 0xe40c292c -> 3826002220 % 14 = 12
     expect(fnv('a')).toBe(0xe40c292c);
-    expect(colourForName('a')).toBe('#4e79a7');
+    expect(colourForName('a')).toBe('#bcbd22');
+  });
+
+  it('no name hashes to a kernel kind’s blue, orange or green (or their near twins)', () => {
+    const kinds = ['#4e79a7', '#f28e2b', '#59a14f', '#1f77b4', '#ff7f0e', '#2ca02c'];
+    for (let i = 0; i < 2000; i++) expect(kinds).not.toContain(colourForName(`aten::op_${i}`));
   });
 });

@@ -418,9 +418,13 @@ function processLabel(process: ChromeProcess): string {
 }
 
 function threadLabel(thread: ChromeThread): string {
-  return thread.name !== null
-    ? `${thread.name} (tid ${String(thread.tid)})`
-    : `tid ${String(thread.tid)}`;
+  if (thread.name === null) return `tid ${String(thread.tid)}`;
+  // Kineto names a thread "thread 4037 (python3.8)", a GPU profile a stream "GPU 0 stream 7":
+  // the tid is said already
+  const tid = String(thread.tid);
+  return thread.name.startsWith(`thread ${tid} `) || thread.name.endsWith(` stream ${tid}`)
+    ? thread.name
+    : `${thread.name} (tid ${tid})`;
 }
 
 /** numbers in order, then strings in order */
