@@ -155,6 +155,11 @@ test.describe('a run with train dumps and request metrics', () => {
     await expect(page.getByTestId('run-view')).toHaveAttribute('data-state', 'complete', {
       timeout: APP_SIGNAL_MS,
     });
+    if (SHOTS) {
+      // the run tab's header with its Trends button
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.screenshot({ path: `${SHOTS}/run-tab-trends-button-light.png` });
+    }
     await page.getByTestId('run-trends').click();
     await expect(page.getByTestId('trends-tab')).toHaveCount(1);
     await expect(page.getByTestId('trends-counts')).toContainText('2 rollouts · 0 evals', {
