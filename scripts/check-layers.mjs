@@ -203,6 +203,8 @@ export const RENDERER_VALUE_MODULES = {
     "values as JSON with a dump's ints beyond 2^53 exact (JSON.stringify throws on them)",
   'src-main/core/model/group-extra-figures':
     "a group's train and server figures over its samples: the groups view's columns in a run",
+  'src-main/core/model/rollout-extra-stats':
+    "a rollout's run figures under compare's keys, with their units: the trends view's metrics",
   'src-main/core/model/run-file-index':
     "which of a run's files a file is (by id, or its path): the groups view's run figures",
   'src-main/core/model/reward-value':

@@ -49,6 +49,7 @@ import { sourceSize } from '../ingest/source-size';
 import { groupPaths, MAX_FOLDER_TABS, type PathGroups } from '../ingest/group-files';
 import { notFoundError, type PathPolicy } from './path-policy';
 import { RunOpening, type RunOpenSteps } from './run-opening';
+import { withRunFigures } from './trends-run-figures';
 import { RunStates } from './run-states';
 import { CompareDigests } from './compare-digests';
 import { unknownUploadError, type UploadedFiles } from './uploaded-files';
@@ -410,14 +411,20 @@ export class TraceService implements TraceApi {
     this.trendJobs.set(request.openId, controller);
     const latest = new Map<string, TrendFileProgress>();
     this.trendsLatest.set(request.openId, latest);
+    const onFile = (progress: TrendFileProgress) => {
+      latest.set(progress.path, progress);
+      this.emitHostEvent({ type: 'trends-progress', openId: request.openId, progress });
+    };
     try {
-      return await this.trends.run(request.paths, {
+      const dumps = await this.trends.run(request.paths, {
         cacheDir: this.trends.cacheDir,
         signal: controller.signal,
-        onFile: (progress) => {
-          latest.set(progress.path, progress);
-          this.emitHostEvent({ type: 'trends-progress', openId: request.openId, progress });
-        },
+        onFile,
+      });
+      // a run with train dumps or request metrics: their figures per rollout, never cached
+      return await withRunFigures(dumps, request.paths, this.runIngest, {
+        signal: controller.signal,
+        onFile,
       });
     } finally {
       // the answer holds every point: nothing more to catch up on

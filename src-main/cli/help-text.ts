@@ -113,7 +113,8 @@ Samples match by index when A and B hold the same prompts, else by group and pro
 A and B may be two run folders: each is opened and joined as summary RUN does, their rollout
 dumps pair by rollout id (in order when they share none), and each pair is compared with what
 the run's train dumps and request metrics say (decode per token, retractions, prefix cache,
-log-prob mismatch, staleness), as the app's compare says it of two dumps of open runs.`,
+log-prob mismatch, staleness), as the app's compare says it of two dumps of open runs. Two
+dumps that sit in such run folders (runA/rollout_0.pt runB/rollout_0.pt) compare as that pair.`,
   export: `Usage: trace-explorer export FILE --format perfetto|csv [-o OUT]
        trace-explorer export FILE|FOLDER... --format parquet -o DIR
 

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { ParseArgsConfig, parseArgs as ParseArgs } from 'node:util';
 import { COMMAND_HELP, MAIN_HELP } from './help-text';
 import { ingest } from '../ingest/open-sources';
 import { groupPaths, type PathGroups } from '../ingest/group-files';
-import { holdsJoinRecords, type FormatList } from '../core/formats/registry';
+import { holdsJoinRecords, holdsRolloutSamples, type FormatList } from '../core/formats/registry';
 import { sniffPath } from '../ingest/sniff-path';
 import type { FormatPartReader } from '../core/bytes/part-reader';
 import { terminalProgress } from './terminal-progress';
@@ -32,11 +32,11 @@ import {
   joinRun,
   type OpenedRun,
 } from './run-output';
-import { compareDigest, compareTraces } from '../core/compare/compare-traces';
+import { compareDigest, compareTraces, type CompareSide } from '../core/compare/compare-traces';
 import { buildCompareJson, formatCompareText } from './compare-output';
 import { compareGpuProfiles } from '../core/compare/compare-gpu-profiles';
 import { formatGpuCompareText } from './gpu-profile-output';
-import { buildRunCompareJson, compareRuns, formatRunCompareText } from './run-compare';
+import { buildRunCompareJson, compareRuns, formatRunCompareText, sideOf } from './run-compare';
 import { terminalLines, terminalText } from '../core/bytes/terminal-text';
 
 type Parse = typeof ParseArgs;
@@ -281,11 +281,39 @@ function openRun(found: RunFiles, setup: CommandSetup): OpenedRun {
  */
 function runWithJoinRecords(paths: string[], setup: CommandSetup): OpenedRun | null {
   const found = findRunFiles(paths);
-  const hasRecords = found.groups.some((group) => {
+  return holdsRecords(found, setup) ? openRun(found, setup) : null;
+}
+
+/** Whether a run's files hold train dumps or request metrics (records joined to its samples). */
+function holdsRecords(found: RunFiles, setup: CommandSetup): boolean {
+  return found.groups.some((group) => {
     const format = sniffPath(group[0]);
     return typeof format === 'string' && holdsJoinRecords(format, setup.formats);
   });
-  return hasRecords ? openRun(found, setup) : null;
+}
+
+/**
+ * A dump of `compare A B` as a side with its run's figures, when it sits in a run folder with
+ * train dumps or request metrics: the folder opened and joined as `compare RUN_A RUN_B` does
+ * (once for both dumps of one folder), so the answer is that of the runs' pair. Null for a
+ * dump on its own.
+ */
+function sideInRun(
+  path: string,
+  setup: CommandSetup,
+  runs: Map<string, OpenedRun | null>,
+): { trace: OpenedTrace; side: CompareSide } | null {
+  const format = sniffPath(path);
+  if (typeof format !== 'string' || !holdsRolloutSamples(format, setup.formats)) return null;
+  const folder = dirname(path);
+  if (!runs.has(folder)) {
+    const found = runFolderOf(folder);
+    runs.set(folder, found && holdsRecords(found, setup) ? openRun(found, setup) : null);
+  }
+  const run = runs.get(folder) ?? null;
+  const file = run ? run.traces.findIndex((t) => t.path === path) : -1;
+  if (run === null || file < 0) return null;
+  return { trace: run.traces[file].trace, side: sideOf(run, file) };
 }
 
 /** The run a compare argument names: a folder that is a run (findRunFiles); null otherwise. */
@@ -481,10 +509,16 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
     throw new UsageError(
       `compare takes two run folders or two files: ${positionals[ra ? 0 : 1]} is a run, ${positionals[ra ? 1 : 0]} is not`,
     );
+  // a dump in a run folder with train dumps or request metrics: compared with the run's figures
+  const runs = new Map<string, OpenedRun | null>();
   const opened = positionals.map((p) => {
     const path = resolve(p);
+    const inRun = statSync(path, { throwIfNoEntry: false })?.isFile()
+      ? sideInRun(path, setup, runs)
+      : null;
+    if (inRun) return { path, ...inRun };
     const { groups } = groupsOrThrow(path, 'compare');
-    return { path, trace: openOrThrow(groups[0], false, setup) };
+    return { path, trace: openOrThrow(groups[0], false, setup), side: null };
   });
   // GPU profiles compare kernel by kernel (HTA's trace diff), not sample by sample
   const gpu = opened.map((o) => o.trace.summary.gpuProfile);
@@ -501,7 +535,8 @@ function runCompare(positionals: string[], json: boolean, setup: CommandSetup): 
     const [x, y] = opened.map((o) => o.trace.summary.formatLabels.noun);
     throw new UsageError(`cannot compare a ${x} with a ${y}`);
   }
-  const [a, b] = opened.map(({ path, trace }) => {
+  const [a, b] = opened.map(({ path, trace, side }): CompareSide => {
+    if (side) return side;
     const summary: FileSummary = { ...trace.summary, fileId: path, path };
     return { fileId: path, summary, digest: compareDigest(trace) };
   });

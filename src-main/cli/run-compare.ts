@@ -70,7 +70,7 @@ export function compareRuns(a: OpenedRun, b: OpenedRun): RunComparison {
 }
 
 /** A run's dump as compare's side: its digest, and what the run's other files say of it. */
-function sideOf(run: OpenedRun, file: number): CompareSide {
+export function sideOf(run: OpenedRun, file: number): CompareSide {
   const { path, trace } = run.traces[file];
   const summary = { ...trace.summary, fileId: path, path };
   const files = run.traces.map((t) => ({ file: { fileId: t.path, path: t.path } }));

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { computeTrends, type TrendFileProgress } from '../trends/compute-trends';
 import { defaultCacheDir } from '../trends/cache-dir';
 import { formatTrendsText } from './trends-output';
-import { withRunExtra } from './trends-run-extra';
+import { withRunExtra } from '../core/run/trend-run-extra';
 import type { OpenedRun } from './run-output';
 import { terminalLines, terminalText } from '../core/bytes/terminal-text';
 
@@ -38,7 +38,7 @@ export async function runTrends(
   });
   if (tty && Date.now() - started >= 2000) process.stderr.write('\r\x1b[K');
   const run = openRun();
-  const result = run ? withRunExtra(dumps, run) : dumps;
+  const result = run ? withRunExtra(dumps, run.joins, (file) => run.traces[file].path) : dumps;
   const text = options.json
     ? JSON.stringify(result, null, 2)
     : terminalLines(formatTrendsText(result));

@@ -28,7 +28,16 @@ import { countOf } from '../../src-main/core/model/count-of';
 import { FIGURE_SORTS, figuresByRow, orderByFigure, type FigureSort } from './sample-figures-order';
 
 /** A run tab: trainer lanes above the sample rows on one clock, joins, staleness, details. */
-export function RunView({ host, run }: { host: TraceHost; run: RunTab }) {
+export function RunView({
+  host,
+  run,
+  onTrends,
+}: {
+  host: TraceHost;
+  run: RunTab;
+  /** shows the run's trends (a point per rollout, with its train dumps' and metrics' figures) */
+  onTrends?: () => void;
+}) {
   if (run.state === 'reading') {
     return (
       <p className="run-status" data-testid="run-reading">
@@ -46,10 +55,20 @@ export function RunView({ host, run }: { host: TraceHost; run: RunTab }) {
       </p>
     );
   }
-  return <RunReady host={host} runId={run.id} result={run.result} />;
+  return <RunReady host={host} runId={run.id} result={run.result} onTrends={onTrends} />;
 }
 
-function RunReady({ host, runId, result }: { host: TraceHost; runId: string; result: RunResult }) {
+function RunReady({
+  host,
+  runId,
+  result,
+  onTrends,
+}: {
+  host: TraceHost;
+  runId: string;
+  result: RunResult;
+  onTrends?: () => void;
+}) {
   const [orders, setOrders] = useState<Map<number, ShownOrder>>(new Map());
   const [trainer, setTrainer] = useState<TrainerRow[]>([]);
   const [views, setViews] = useState<Map<string, RowView>>(new Map());
@@ -273,6 +292,17 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
             onClick={() => setQuerying(!querying)}
           >
             Query
+          </button>
+        )}
+        {onTrends && result.joins.rollouts.length > 0 && (
+          <button
+            type="button"
+            className="button small"
+            data-testid="run-trends"
+            title="Each rollout's figures across the run, with its train dumps' and request metrics'"
+            onClick={onTrends}
+          >
+            Trends
           </button>
         )}
         {figures.size > 0 ? (

@@ -26,6 +26,10 @@ export function TrendChart(props: {
   picked: string[];
   onOpen(point: TrendPoint): void;
   onPick(point: TrendPoint): void;
+  /** whether the y axis starts at 0 (default); a ratio around 1 reads better without */
+  fromZero?: boolean;
+  /** a line more on hover (each DP rank's tokens beside their balance) */
+  note?: (point: TrendPoint) => string | null;
 }) {
   const { parentRef, width: measured } = useParentSize({ debounceTime: 50 });
   const width = Math.max(300, measured || 520);
@@ -49,12 +53,20 @@ export function TrendChart(props: {
     const hi = Math.max(...ids, lo + 1);
     return scaleLinear<number>({ domain: [lo, hi], range: [0, innerW] });
   }, [ids, innerW]);
+  const fromZero = props.fromZero ?? true;
   const y = useMemo(() => {
+    if (!fromZero) {
+      // a ratio near 1: its moves are what matters, an axis from 0 would flatten them
+      const lo = Math.min(...values);
+      const hi = Math.max(...values);
+      const pad = hi > lo ? 0 : Math.abs(lo) * 0.01 || 1;
+      return scaleLinear<number>({ domain: [lo - pad, hi + pad], range: [innerH, 0], nice: true });
+    }
     const lo = Math.min(0, ...values);
     // counts that are all zero still get an axis of whole numbers
     const hi = Math.max(...values, lo + (values.every(Number.isInteger) ? 1 : 1e-9));
     return scaleLinear<number>({ domain: [lo, hi], range: [innerH, 0], nice: true });
-  }, [values, innerH]);
+  }, [values, innerH, fromZero]);
   const series = (['rollout', 'eval'] as const).map((name) => ({
     name,
     points: plotted.filter((p) => p.series === name).sort((a, b) => a.rolloutId! - b.rolloutId!),
@@ -141,6 +153,7 @@ export function TrendChart(props: {
             <strong>{hover.name}</strong> · {hover.series} {hover.rolloutId}
             <br />
             {props.label}: {formatValue(hover.figures[props.metric], props.unit)}
+            {props.note?.(hover) && <div data-testid="trend-note">{props.note(hover)}</div>}
             <div className="muted">click: open · shift+click: pick to compare</div>
           </div>
         )}

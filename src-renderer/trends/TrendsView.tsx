@@ -6,7 +6,15 @@ import { useTrendsStore, type TrendSet } from '../state/trends-store';
 import { useFilesStore } from '../state/files-store';
 import { openSources } from '../opening/open-files';
 import { TrendChart } from './TrendChart';
-import { DEFAULT_METRICS, availableMetrics, metricLabel } from './trend-metrics';
+import {
+  DEFAULT_METRICS,
+  availableMetrics,
+  chartFromZero,
+  metricLabel,
+  metricNote,
+  withExtraFigures,
+} from './trend-metrics';
+import { TrendsRunTable } from './TrendsRunTable';
 import { baseName } from './open-trends';
 import './trends.css';
 import { ViewPicture } from '../picture/ViewPicture';
@@ -17,7 +25,9 @@ import { ViewPicture } from '../picture/ViewPicture';
  */
 export function TrendsView({ set }: { set: TrendSet }) {
   const host = useHost();
-  const points = useMemo(() => set.result?.points ?? [], [set.result]);
+  // the run's figures (train dumps, request metrics) among each point's own
+  const shown = useMemo(() => (set.result ? withExtraFigures(set.result) : null), [set.result]);
+  const points = useMemo(() => shown?.points ?? [], [shown]);
   const groups = useMemo(() => availableMetrics(points), [points]);
   const available = useMemo(() => new Set(groups.flatMap((g) => g.keys)), [groups]);
   const [chosen, setChosen] = useState<string[] | null>(null);
@@ -49,14 +59,14 @@ export function TrendsView({ set }: { set: TrendSet }) {
   };
 
   if (set.state === 'reading') return <TrendsProgress set={set} />;
-  if (set.state !== 'ready' || !set.result) {
+  if (set.state !== 'ready' || !shown) {
     return (
       <div className="trends-view" data-testid="trends-view">
         <p className="trends-error">{set.state === 'cancelled' ? 'Cancelled.' : set.error}</p>
       </div>
     );
   }
-  const result = set.result;
+  const result = shown;
   const rollouts = points.filter((p) => p.series === 'rollout').length;
   return (
     <ViewPicture name={`${set.title}-trends`} className="trends-view" testId="trends-view">
@@ -111,6 +121,7 @@ export function TrendsView({ set }: { set: TrendSet }) {
           )}
         </div>
       )}
+      <TrendsRunTable points={points} units={result.units} onOpen={openRollout} />
       <div className="trends-body">
         <aside className="trends-metrics" data-testid="trend-metric-picker">
           {groups.map(({ group, keys }) => (
@@ -142,6 +153,8 @@ export function TrendsView({ set }: { set: TrendSet }) {
               picked={picked.map((p) => p.path)}
               onOpen={openRollout}
               onPick={pick}
+              note={(point) => metricNote(key, point)}
+              fromZero={chartFromZero(key)}
             />
           ))}
           {selected.length === 0 && <p className="muted">Pick figures on the left.</p>}

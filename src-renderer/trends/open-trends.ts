@@ -1,5 +1,6 @@
 import type { TraceHost } from '../host/trace-host';
 import { useTrendsStore } from '../state/trends-store';
+import { useRunStore } from '../run/run-store';
 
 let counter = 0;
 
@@ -15,6 +16,24 @@ export async function openTrends(host: TraceHost, paths: string[]): Promise<void
     const message = error instanceof Error ? error.message : String(error);
     useTrendsStore.getState().fail(id, message, false);
   }
+}
+
+/**
+ * A run tab's trends (its Trends button): the trends tab of the same paths when one is open or
+ * still reading, else a new one; shown in place of the run tab, which stays open behind it.
+ */
+export function showRunTrends(host: TraceHost, paths: string[]): void {
+  useRunStore.getState().setActive(null);
+  const same = useTrendsStore
+    .getState()
+    .sets.find(
+      (t) =>
+        (t.state === 'ready' || t.state === 'reading') &&
+        t.paths.length === paths.length &&
+        t.paths.every((p, k) => p === paths[k]),
+    );
+  if (same) useTrendsStore.getState().setActive(same.id);
+  else void openTrends(host, paths);
 }
 
 export function baseName(path: string): string {

@@ -3,6 +3,7 @@ import { useFilesStore } from '../state/files-store';
 import { useTrendsStore } from '../state/trends-store';
 import { CompareView } from '../compare/CompareView';
 import { TrendsView } from '../trends/TrendsView';
+import { showRunTrends } from '../trends/open-trends';
 import { RunView } from '../run/RunView';
 import { useRunStore } from '../run/run-store';
 import { GroupsView } from '../groups/GroupsView';
@@ -50,7 +51,10 @@ export function TrendsWorkspace() {
 export function RunWorkspace() {
   const host = useHost();
   const run = useRunStore((s) => s.runs.find((r) => r.id === s.activeId) ?? null);
-  return run ? <RunView host={host} run={run} key={run.id} /> : null;
+  if (!run) return null;
+  // a shared report has no trends to read: it offers none
+  const onTrends = host.kind === 'report' ? undefined : () => showRunTrends(host, run.paths);
+  return <RunView host={host} run={run} key={run.id} onTrends={onTrends} />;
 }
 
 /** A file's GRPO groups (issue 17): one line per group. */

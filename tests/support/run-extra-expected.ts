@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import type { TrendsResult } from '../../src-main/core/model/trend';
 import { join } from 'node:path';
 
 /** tests/fixtures/run_extra: its files and what check_run_extra.py computed of them. */
@@ -67,3 +69,37 @@ export interface ExpectedExtra {
 export const EXPECTED_EXTRA = JSON.parse(
   readFileSync(join(RUN_EXTRA, 'expected_extra.json'), 'utf8'),
 ) as ExpectedExtra;
+
+/**
+ * The trend points of the run with run_extra (rollouts 0 and 1, in that order): each one's
+ * mismatch, token staleness, tokens per DP rank and joined records as expected_extra.json has
+ * them (computed by check_run_extra.py from the files), figures to 1e-9.
+ */
+export function expectExpectedExtra(points: TrendsResult['points']): void {
+  ['train_0.pt', 'train_1.pt'].forEach((name, k) => {
+    const want = EXPECTED_EXTRA.train.files[name];
+    const point = points[k];
+    expect(point.rolloutId).toBe(want.rollout_id);
+    expect(point.mismatch!.meanAbsDelta).toBeCloseTo(want.token_weighted.mean_abs_dlogp, 9);
+    expect(point.mismatch!.maxAbsDelta).toBeCloseTo(want.token_weighted.max_abs_dlogp, 9);
+    expect(point.mismatch!.meanRatio).toBeCloseTo(want.token_weighted.mean_ratio, 9);
+    expect(point.mismatch!.outsideShare).toBeCloseTo(
+      want.token_weighted['share_ratio_outside_0.5_2'],
+      9,
+    );
+    expect(point.mismatch!.tokens).toBe(want.loss_masked_tokens);
+    expect(point.staleness).toMatchObject({ trainerVersion: want.trainer_weight_version });
+    const age = (key: string) =>
+      want.verl_behavior_age[`training/off_policy/token_staleness/${key}`];
+    expect(point.staleness!.mean).toBeCloseTo(age('mean'), 9);
+    expect(point.staleness!.max).toBe(age('max'));
+    expect(point.staleness!.staleFraction).toBeCloseTo(age('stale_fraction'), 9);
+    expect(point.tokensPerDpRank!.map((r) => r.tokens)).toEqual(
+      Object.values(want.loss_masked_tokens_per_dp_rank),
+    );
+    expect(point.requestMetrics!.records).toBe(
+      EXPECTED_EXTRA.request_metrics.joined_records_per_rollout_dump[String(want.rollout_id)],
+    );
+    expect(point.requestMetrics!.retractions).toBe(0);
+  });
+}

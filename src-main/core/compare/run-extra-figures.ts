@@ -2,6 +2,7 @@ import type { AnswerPart, FileSummary, RunResult } from '../api/trace-api';
 import type { RunRolloutFigures, RunSampleFigures } from '../model/run-extra';
 import { runFileIndex } from '../model/run-file-index';
 import { decodeSecPerToken } from '../model/group-extra-figures';
+import { rolloutExtraStats } from '../model/rollout-extra-stats';
 import { pct } from './compare-answer';
 
 /**
@@ -33,33 +34,16 @@ export function compareExtraOf(
 }
 
 /**
- * The figures table's keys from the run: the servers' decode time per output token, prefix-cache
- * hits and retractions (request metrics), train/inference mismatch (train dump) and verl's token
- * staleness. Shares are percentages (`_pct`), log-prob differences nats; a side without the file
- * has none of its keys.
+ * The figures table's keys from the run: the servers' decode time per output token (over the
+ * samples' records), then the rollout's own (rolloutExtraStats: prefix-cache hits, retractions,
+ * mismatch, token staleness, as the trends view plots them); a side without the file has none.
  */
 export function extraStats(extra: CompareExtra): Record<string, number> {
-  const stats: Record<string, number> = {};
-  const { requestMetrics: requests, mismatch, staleness } = extra.rollout;
   const decode = decodeSecPerToken(extra.samples);
-  if (decode !== null) stats['requests/decode_per_token_sec'] = decode;
-  if (requests) {
-    if (requests.cacheHitRate !== null)
-      stats['requests/prefix_cache_hit_pct'] = requests.cacheHitRate * 100;
-    stats['requests/retractions'] = requests.retractions;
-    stats['requests/retracted_pct'] = (requests.retractedRecords / requests.records) * 100;
-  }
-  if (mismatch) {
-    stats['train/mismatch_mean_abs_dlogp'] = mismatch.meanAbsDelta;
-    stats['train/mismatch_max_abs_dlogp'] = mismatch.maxAbsDelta;
-    stats['train/ratio_outside_pct'] = mismatch.outsideShare * 100;
-  }
-  if (staleness) {
-    stats['staleness/token_mean_versions'] = staleness.mean;
-    stats['staleness/token_max_versions'] = staleness.max;
-    stats['staleness/stale_token_pct'] = staleness.staleFraction * 100;
-  }
-  return stats;
+  return {
+    ...(decode === null ? {} : { 'requests/decode_per_token_sec': decode }),
+    ...rolloutExtraStats(extra.rollout),
+  };
 }
 
 /** The rows behind a run figure that counts samples: retracted, ratio outside, stale. */

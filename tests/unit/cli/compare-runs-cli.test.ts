@@ -7,6 +7,7 @@ import { compareTraces } from '../../../src-main/core/compare/compare-traces';
 import { answerText } from '../../../src-main/cli/compare-output';
 import { editedMetricsLog, writeRunFolder } from '../../support/edited-run';
 import { openRun } from '../../support/run-extra-run';
+import { RUN } from '../../support/run-extra-expected';
 
 // `compare RUN_A RUN_B` on two run folders: run + run_extra copied twice, B's request-metrics
 // log made by a generator (decode 30% slower per token, every third request retracted twice).
@@ -92,6 +93,26 @@ describe('compare RUN_A RUN_B', () => {
     sections.forEach((section, k) => {
       for (const sentence of appAnswer(k)) expect(section).toContain(sentence);
     });
+  });
+
+  it("compare of two dumps inside those run folders: their pair's answer, with the runs' figures", () => {
+    const runs = cli('compare', runA, runB, '--json');
+    expect(runs.status, runs.stderr).toBe(0);
+    const pair = (JSON.parse(runs.stdout) as { pairs: PairJson[] }).pairs[0];
+    const result = cli('compare', join(runA, 'rollout_0.pt'), join(runB, 'rollout_0.pt'), '--json');
+    expect(result.status, result.stderr).toBe(0);
+    // the same answer, figures and matched rows; only the names differ (the runs' name theirs)
+    const { files: names, ...dumps } = JSON.parse(result.stdout) as Omit<PairJson, 'rolloutId'>;
+    const { rolloutId: _id, files: _files, ...same } = pair;
+    expect(names).toEqual({ a: 'rollout_0.pt', b: 'rollout_0.pt' });
+    expect(dumps).toEqual(same);
+    expect(dumps.answerText.some((s) => s.startsWith("B's decode was 30.0% slower"))).toBe(true);
+    // the same dumps without those files beside them (run/ alone): no run figure
+    const plain = cli('compare', join(RUN, 'rollout_0.pt'), join(RUN, 'rollout_1.pt'), '--json');
+    expect(plain.status, plain.stderr).toBe(0);
+    const keys = (JSON.parse(plain.stdout) as PairJson).stats.map((s) => s.key);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.filter((k) => /^(train|requests|staleness)\//.test(k))).toEqual([]);
   });
 
   it('refuses a run folder against a file, saying which is which', () => {

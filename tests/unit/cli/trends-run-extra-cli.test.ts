@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPECTED_EXTRA, RUN, RUN_EXTRA } from '../../support/run-extra-expected';
+import { RUN, RUN_EXTRA, expectExpectedExtra } from '../../support/run-extra-expected';
+import { expectClose } from '../../support/expect-close';
+import type { TrendsResult } from '../../../src-main/core/model/trend';
 
 // `trends RUN` on the run with run_extra's train dumps and request metrics, through the built
 // CLI: each rollout's extra figures are summary RUN --json's, under the same keys.
@@ -36,17 +38,6 @@ const json = (...args: string[]) => {
 const pointsOf = (...args: string[]) =>
   json('trends', ...args, '--json') as unknown as { points: Rollout[]; cached: number };
 
-/** every number of a figure object, flattened, so two can be compared to 1e-9 */
-function expectClose(actual: unknown, expected: unknown) {
-  if (typeof expected === 'number' && typeof actual === 'number')
-    expect(actual).toBeCloseTo(expected, 9);
-  else if (expected !== null && typeof expected === 'object') {
-    expect(Object.keys(actual as object).sort()).toEqual(Object.keys(expected).sort());
-    for (const [key, value] of Object.entries(expected))
-      expectClose((actual as Record<string, unknown>)[key], value);
-  } else expect(actual).toBe(expected);
-}
-
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is not built: run npm run build (npm test does)`);
 });
@@ -67,32 +58,7 @@ describe('trends RUN with train dumps and request metrics', () => {
         expectClose(point[key], rollout![key]);
       }
     }
-    ['train_0.pt', 'train_1.pt'].forEach((name, k) => {
-      const want = EXPECTED_EXTRA.train.files[name];
-      const point = trends.points[k];
-      expect(point.rolloutId).toBe(want.rollout_id);
-      expect(point.mismatch!.meanAbsDelta).toBeCloseTo(want.token_weighted.mean_abs_dlogp, 9);
-      expect(point.mismatch!.maxAbsDelta).toBeCloseTo(want.token_weighted.max_abs_dlogp, 9);
-      expect(point.mismatch!.meanRatio).toBeCloseTo(want.token_weighted.mean_ratio, 9);
-      expect(point.mismatch!.outsideShare).toBeCloseTo(
-        want.token_weighted['share_ratio_outside_0.5_2'],
-        9,
-      );
-      expect(point.mismatch!.tokens).toBe(want.loss_masked_tokens);
-      expect(point.staleness).toMatchObject({ trainerVersion: want.trainer_weight_version });
-      const age = (key: string) =>
-        want.verl_behavior_age[`training/off_policy/token_staleness/${key}`];
-      expect(point.staleness!.mean).toBeCloseTo(age('mean'), 9);
-      expect(point.staleness!.max).toBe(age('max'));
-      expect(point.staleness!.staleFraction).toBeCloseTo(age('stale_fraction'), 9);
-      expect(point.tokensPerDpRank!.map((r) => r.tokens)).toEqual(
-        Object.values(want.loss_masked_tokens_per_dp_rank),
-      );
-      expect(point.requestMetrics!.records).toBe(
-        EXPECTED_EXTRA.request_metrics.joined_records_per_rollout_dump[String(want.rollout_id)],
-      );
-      expect(point.requestMetrics!.retractions).toBe(0);
-    });
+    expectExpectedExtra(trends.points as unknown as TrendsResult['points']);
   });
 
   it('text: the extra columns with each rollout’s figures; none without those files', () => {
