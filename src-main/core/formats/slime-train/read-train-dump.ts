@@ -22,13 +22,17 @@ export interface TrainDump {
 /**
  * Cheap, never throws: a torch file (ZIP or legacy) whose data pickle starts with the keys of
  * slime's train dump. torch.save writes the top dict's keys first (`format_version`,
- * `rollout_id`, `rank`, `samples`) and the first sample's keys follow within the head;
- * `rollout_position` is the train dump's own (a rollout dump has no such key).
+ * `rollout_id`, `rank`, `samples`) and the first sample's keys follow within the head: its
+ * first, `data_parallel_rank`, is the train dump's own (a rollout dump has no such key), and
+ * so is `rollout_position`, which slime leaves out when a shard has no `partition`.
  */
 export function sniffTrainDump(head: Uint8Array): boolean {
   try {
     if (!sniffZip(head) && !sniffLegacyTorch(head)) return false;
-    return indexOfAscii(head, 'format_version') >= 0 && indexOfAscii(head, 'rollout_position') >= 0;
+    return (
+      indexOfAscii(head, 'format_version') >= 0 &&
+      (indexOfAscii(head, 'data_parallel_rank') >= 0 || indexOfAscii(head, 'rollout_position') >= 0)
+    );
   } catch {
     return false;
   }
