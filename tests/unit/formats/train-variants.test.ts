@@ -79,4 +79,20 @@ describe('slime train dumps of other shapes', () => {
     expect(trace.summary.format).toBe('slime-train');
     expect(trace.runRecords!.train!.dpShards).toEqual([{ dpRank: 0, samples: 2, microBatches: 1 }]);
   });
+
+  it("reads the unversioned per-rank dump (rollout_data's columns) as that rank's samples", () => {
+    const trace = open('train_4_1.pt');
+    expect(trace.summary.format).toBe('slime-train');
+    expect(trace.summary.notices).toContain(
+      "An unversioned dump (slime before format_version 2): rank 1's samples only, one file per rank; their data-parallel rank is not in the file.",
+    );
+    expect(trace.runRecords!.train!.dpShards).toEqual([]);
+    const withBytes = <T>(use: (bytes: ByteSource) => T) =>
+      use(fixtureSource(join(DIR, 'train_4_1.pt')));
+    const sample = trace.samples.read(1, withBytes)!;
+    expect(trace.format.readLazyValues!(sample, 'log_probs', withBytes, 10)).toEqual({
+      length: 2,
+      values: [-2, -0.5],
+    });
+  });
 });
