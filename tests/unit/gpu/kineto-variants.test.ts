@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { rankName } from '../../../src-main/core/formats/chrome/gpu/rank-name';
 import { kernelKind } from '../../../src-main/core/formats/chrome/gpu/kernel-kind';
+import { sniffKineto } from '../../../src-main/core/formats/chrome/gpu/sniff-kineto';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { getRowViews } from '../../../src-main/core/store/row-views';
 import { FIXTURES, fixtureSource } from '../../support/fixtures';
@@ -249,6 +251,24 @@ describe.skipIf(!existsSync(CLI))(
     );
   },
 );
+
+describe("a large job's header: traceEvents past the 64 KiB sniff head", () => {
+  it("is still a GPU profile (Kineto's schemaVersion first, its distributedInfo key), with its figures", () => {
+    const head = new Uint8Array(
+      gunzipSync(readFileSync(join(DIR, 'big_header/rank-0.pt.trace.json.gz'))),
+    ).subarray(0, 64 * 1024);
+    expect(new TextDecoder().decode(head)).not.toContain('traceEvents');
+    expect(sniffKineto(head)).toBe(true);
+    const { rank } = onlyRank('big_header/rank-0.pt.trace.json.gz');
+    expect([rank.label, rank.rank, rank.clock]).toEqual(['rank 0', 0, 'epoch']);
+    expect(rank.temporalBreakdown).toMatchObject({ kernelUs: 90, idleUs: 20, computeUs: 50 });
+  });
+  it('a JSON document that only starts like Kineto, or has no Kineto key, is not', () => {
+    const head = (text: string) => new TextEncoder().encode(text);
+    expect(sniffKineto(head('{"schemaVersion": 1, "model": {"layers": 2}}'))).toBe(false);
+    expect(sniffKineto(head('{"config": 1, "distributedInfo": {"rank": 0}}'))).toBe(false);
+  });
+});
 
 describe('rank names and kernel kinds of other writers', () => {
   it.each([
