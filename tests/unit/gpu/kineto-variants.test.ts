@@ -54,7 +54,7 @@ describe('a real torch.profiler trace (torch 1.13 without Kineto), plain and gzi
       'rows',
       'spans',
       'globalStartSec',
-      'durationSec',
+      'globalEndSec',
       'sources',
     ] as const)
       expect(gz[key], key).toEqual(plain[key]);
