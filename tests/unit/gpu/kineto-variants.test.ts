@@ -270,6 +270,19 @@ describe("a large job's header: traceEvents past the 64 KiB sniff head", () => {
   });
 });
 
+describe('no header key and 400 CPU ops first: the first kernel past the sniff head', () => {
+  it("is a GPU profile by Kineto's start (schemaVersion first): gemm [100000, 100050], copy [100060, 100070]", () => {
+    const { rank } = onlyRank('late_kernels/rank-0.pt.trace.json');
+    expect([rank.label, rank.rank, rank.kernelCount]).toEqual(['rank 0', 0, 2]);
+    expect(rank.temporalBreakdown).toMatchObject({
+      kernelUs: 70,
+      idleUs: 10,
+      computeUs: 50,
+      nonComputeUs: 10,
+    });
+  });
+});
+
 describe('rank names and kernel kinds of other writers', () => {
   it.each([
     [
