@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { rankName } from '../../../src-main/core/formats/chrome/gpu/rank-name';
 import { kernelKind } from '../../../src-main/core/formats/chrome/gpu/kernel-kind';
 import { sniffKineto } from '../../../src-main/core/formats/chrome/gpu/sniff-kineto';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { getRowViews } from '../../../src-main/core/store/row-views';
 import { FIXTURES, fixtureSource } from '../../support/fixtures';
@@ -280,6 +282,27 @@ describe('no header key and 400 CPU ops first: the first kernel past the sniff h
       computeUs: 50,
       nonComputeUs: 10,
     });
+  });
+});
+
+describe('a top-level key that is not a JSON string', () => {
+  // Found by fuzzing Kineto traces (a mutated header). scan-trace-json.ts's finishValue
+  // JSON.parses a top-level object key without a catch (Mode.ObjectKey), so a key with a raw
+  // control character throws an uncoded SyntaxError out of the open, for a GPU profile and a
+  // plain Chrome trace alike; a broken metadata value is already ignored. The Chrome reader's
+  // owner fixes it (a coded chrome-trace error at the key's byte, or the key skipped).
+  it.fails('fails with a coded error, not a SyntaxError', () => {
+    const kineto =
+      '{"schemaVersion": 1, "deviceProperties": [], "bad\u0001key": 1, "traceEvents": [' +
+      '{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}]}';
+    expect(kineto).toContain('\u0001');
+    let thrown: unknown;
+    try {
+      openTraceFile([bytesSource('bad-key.json', new TextEncoder().encode(kineto))]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown === undefined || thrown instanceof FormatError).toBe(true);
   });
 });
 
