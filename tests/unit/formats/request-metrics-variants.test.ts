@@ -54,6 +54,24 @@ describe('request-metrics logs of other shapes', () => {
     });
   });
 
+  it('the sglang between: total_retractions (before its rename), null details and DP rank', () => {
+    openSet('mid_version', (trace) => {
+      expect(trace.summary.samples).toBe(1);
+      expect(trace.runRecords!.requestMetrics!.records[0]).toMatchObject({
+        rid: 'mid-a',
+        finishType: 'length',
+        promptTokens: 5,
+        cachedTokens: 2,
+        cachedDevice: null,
+        cachedHost: null,
+        retractions: 2,
+        dpRank: null,
+        weightVersion: 'default',
+        e2eSec: 0.20161126554012299,
+      });
+    });
+  });
+
   it("CRLF lines, Python's NaN and -Infinity: every record opens, a NaN figure is unknown", () => {
     openSet('crlf', (trace, sources) => {
       expect(trace.summary.samples).toBe(2);

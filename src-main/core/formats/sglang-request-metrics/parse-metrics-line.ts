@@ -103,7 +103,8 @@ export function metricsRecord(
     cachedTokens: num(meta.cached_tokens),
     cachedDevice: detail('device'),
     cachedHost: detail('host'),
-    retractions: num(meta.num_retractions) ?? 0,
+    // `total_retractions` until sglang renamed it
+    retractions: num(meta.num_retractions) ?? num(meta.total_retractions) ?? 0,
     dpRank: num(meta.dp_rank),
     weightVersion:
       typeof version === 'string' ? version : typeof version === 'number' ? String(version) : null,
