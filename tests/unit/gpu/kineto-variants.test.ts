@@ -323,6 +323,7 @@ describe('rank names and kernel kinds of other writers', () => {
     ['dp0_pp0_tp0_dcp0_ep0_rank6.4021.1765000000123.pt.trace.json.gz', undefined, 6, 'rank 6'],
     ['rank-3.Dec_07_01_00_00.1234.pt.trace.json.gz', undefined, 3, 'rank 3'],
     ['actor_rank12.pt.trace.json', undefined, 12, 'rank 12'],
+    ['trace_rank00003.json', undefined, 3, 'rank 3'],
     // a name with TP inside a word, and a plain host_pid worker name
     ['HTTP-2.trace.json', undefined, null, 'HTTP-2'],
     ['node-3_4021.1712000000123.pt.trace.json', undefined, null, 'node-3_4021.1712000000123'],

@@ -44,6 +44,7 @@ export function rankName(distributedRank: unknown, fileName: string): RankName {
     return { rank: tpOnly ? Number(sglang![1]) : null, label: parts };
   }
   const numbered = RANK.exec(base);
-  if (numbered) return { rank: Number(numbered[1]), label: `rank ${numbered[1]}` };
+  // `rank00003` is rank 3
+  if (numbered) return { rank: Number(numbered[1]), label: `rank ${Number(numbered[1])}` };
   return { rank: null, label: base.replace(/(\.pt)?\.trace\.json(\.gz)?$|\.json(\.gz)?$/, '') };
 }
