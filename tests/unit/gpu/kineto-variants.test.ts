@@ -273,15 +273,13 @@ describe("a large job's header: traceEvents past the 64 KiB sniff head", () => {
 });
 
 describe('no header key and 400 CPU ops first: the first kernel past the sniff head', () => {
-  it("is a GPU profile by Kineto's start (schemaVersion first): gemm [100000, 100050], copy [100060, 100070]", () => {
-    const { rank } = onlyRank('late_kernels/rank-0.pt.trace.json');
-    expect([rank.label, rank.rank, rank.kernelCount]).toEqual(['rank 0', 0, 2]);
-    expect(rank.temporalBreakdown).toMatchObject({
-      kernelUs: 70,
-      idleUs: 10,
-      computeUs: 50,
-      nonComputeUs: 10,
-    });
+  // A limit, kept on purpose: with no Kineto header key and no GPU event in the head there is
+  // nothing that only a GPU run writes; schemaVersion alone is also the start of the benches'
+  // CPU-only Chrome trace (tests/bench/chrome-writer.mjs), which must stay a Chrome trace.
+  it('opens as a plain Chrome trace: a row per process, every event a span', () => {
+    const { summary } = open('late_kernels/rank-0.pt.trace.json');
+    expect([summary.format, summary.spans]).toEqual(['chrome-trace', 404]);
+    expect(summary.sources).toEqual(['global', 'pid 0', 'pid 3001']);
   });
 });
 

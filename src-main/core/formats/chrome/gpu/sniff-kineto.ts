@@ -16,19 +16,17 @@ const KINETO_HEADER_KEY = /"(?:deviceProperties|distributedInfo)"\s*:/;
 
 /**
  * Is `head` the start of a Kineto (torch.profiler) trace of a GPU run? Never throws. A GPU sign
- * in the head says so; so does Kineto's own start, `schemaVersion` first, which no other
- * writer of Chrome traces puts there: Kineto writes the CPU's events before the GPU's, so a
- * trace without header keys (a sampled one) can fill the head with CPU ops before its first
- * kernel, and a large job's header can pass the head before `traceEvents` begins
+ * in the head says so. A large job's header can pass the head before `traceEvents` begins
  * (distributedInfo's pg_config lists every process group's ranks: 4 groups of 4096 ranks are
- * 78 KB), where a header key of Kineto's own says it.
+ * 78 KB): there Kineto's own start, `schemaVersion` first, and a header key of its own say it.
+ * `schemaVersion` alone does not: a trace without header keys whose head holds CPU ops only
+ * stays a Chrome trace (the benches' CPU-only Chrome trace has that start).
  */
 export function sniffKineto(head: Uint8Array): boolean {
   try {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(head);
-    const chrome = sniffChromeTrace(head);
-    if (chrome && GPU_SIGNS.test(text)) return true;
-    return KINETO_START.test(text) && (chrome || KINETO_HEADER_KEY.test(text));
+    if (sniffChromeTrace(head)) return GPU_SIGNS.test(text);
+    return KINETO_START.test(text) && KINETO_HEADER_KEY.test(text);
   } catch {
     return false;
   }
