@@ -71,7 +71,11 @@ const TARGETS: FuzzTarget[] = [
     reader: "SGLang's request-metrics log (byte scan over the shared line walk)",
     name: 'sglang-request-metrics-20260825_09.log',
     // its first 12 records (~100 KB): the scan of request_parameters and the lists past it
-    seeds: [firstLines(read(resolve(RUN_EXTRA, 'sglang_request_metrics'), METRICS_LOG), 12)],
+    seeds: [
+      firstLines(read(resolve(RUN_EXTRA, 'sglang_request_metrics'), METRICS_LOG), 12),
+      // CRLF, Python's NaN and -Infinity, a request_parameters that is not JSON
+      read(resolve(FIXTURES, 'metrics_variants/crlf'), 'sglang-request-metrics-20261207_01.log'),
+    ],
   },
   {
     reader: 'JSON lines (the skeleton format over the shared reader)',
@@ -83,7 +87,13 @@ const TARGETS: FuzzTarget[] = [
     // each sample's tensors read into reused buffers as typed arrays for its figures
     reader: "slime's train-side dump (torch zip, pickle, per-sample tensor figures)",
     name: 'fuzz.pt',
-    seeds: [read(TRAIN, 'train_0.pt'), read(TRAIN, 'train_1.pt')],
+    seeds: [
+      read(TRAIN, 'train_0.pt'),
+      read(TRAIN, 'train_1.pt'),
+      // bf16 tensors; the unversioned per-rank layout
+      read(resolve(FIXTURES, 'train_variants'), 'train_bf16.pt'),
+      read(resolve(FIXTURES, 'train_variants'), 'train_4_1.pt'),
+    ],
   },
   {
     reader: 'torch legacy layout + pickle (hand-made)',

@@ -1,6 +1,7 @@
 import type { RequestMetricsRecord } from '../../model/run-records';
 import { firstKeyIsRequestParameters, skipSpaces } from './sniff-request-metrics';
 import { ScanError, metaWithoutLists } from './meta-without-lists';
+import { parsePythonJson } from './python-json';
 import { stringEnd } from './string-end';
 
 /** One line's fields besides `request_parameters`, and where that string's bytes lie. */
@@ -62,7 +63,7 @@ function wholeLine(line: Uint8Array): MetricsLine | LineError {
 function parseObject(text: string): Record<string, unknown> | LineError {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parsePythonJson(text);
   } catch (error) {
     return new LineError('request-metrics/not-json', `not JSON (${(error as Error).message})`);
   }
@@ -102,7 +103,8 @@ export function metricsRecord(
     cachedTokens: num(meta.cached_tokens),
     cachedDevice: detail('device'),
     cachedHost: detail('host'),
-    retractions: num(meta.num_retractions) ?? 0,
+    // `total_retractions` until sglang renamed it
+    retractions: num(meta.num_retractions) ?? num(meta.total_retractions) ?? 0,
     dpRank: num(meta.dp_rank),
     weightVersion:
       typeof version === 'string' ? version : typeof version === 'number' ? String(version) : null,

@@ -1,4 +1,5 @@
 import type { PyValue } from '../../model/py-value';
+import { parsePythonJson } from './python-json';
 
 const decoder = new TextDecoder();
 
@@ -8,11 +9,11 @@ const decoder = new TextDecoder();
  * not JSON stays the text it is, beside a coded error naming the file and line.
  */
 export function recordDetails(line: Uint8Array, fileName: string, lineNo: number): PyValue {
-  const record = JSON.parse(decoder.decode(line)) as Record<string, PyValue>;
+  const record = parsePythonJson(decoder.decode(line)) as Record<string, PyValue>;
   const params = record.request_parameters;
   if (typeof params === 'string') {
     try {
-      record.request_parameters = JSON.parse(params) as PyValue;
+      record.request_parameters = parsePythonJson(params) as PyValue;
     } catch (error) {
       record.request_parameters_error = `request-metrics/bad-request-parameters: ${fileName} line ${lineNo}: request_parameters is not JSON (${(error as Error).message})`;
     }

@@ -66,6 +66,10 @@ function openTrainDump(source: ByteSource, options: FormatOpenOptions): FormatOp
   notices.unshift(
     `A train-side dump of rollout ${String(dump.rolloutId)}: its ${dump.samples.length} samples have no trace; open it with its run to join them to the rollout's samples.`,
   );
+  if (dump.formatVersion === null)
+    notices.push(
+      `An unversioned dump (slime before format_version 2): rank ${String(dump.rank)}'s samples only, one file per rank; their data-parallel rank is not in the file.`,
+    );
   return {
     rows: [],
     samples,

@@ -4,13 +4,15 @@ import { isDict, type PyValue } from '../../model/py-value';
 import { sniffZip } from '../zip/read-zip-directory';
 import { readTorchZip } from '../torch/read-torch-archive';
 import { readLegacyTorch, sniffLegacyTorch } from '../torch/read-legacy-torch';
+import { isRankColumns, samplesOfRankColumns } from './rank-columns';
 
 /** The `format_version`s of slime's train_data_utils this reader knows. */
 export const KNOWN_VERSIONS = [2];
 
 /** slime's train-side debug dump (`--save-debug-train-data`), as torch.save wrote it. */
 export interface TrainDump {
-  formatVersion: number;
+  /** null: the unversioned per-rank dump (rank-columns.ts) */
+  formatVersion: number | null;
   rolloutId: number | null;
   /** the writing process's rank */
   rank: number | null;
@@ -22,13 +24,22 @@ export interface TrainDump {
 /**
  * Cheap, never throws: a torch file (ZIP or legacy) whose data pickle starts with the keys of
  * slime's train dump. torch.save writes the top dict's keys first (`format_version`,
- * `rollout_id`, `rank`, `samples`) and the first sample's keys follow within the head;
- * `rollout_position` is the train dump's own (a rollout dump has no such key).
+ * `rollout_id`, `rank`, `samples`) and the first sample's keys follow within the head: its
+ * first, `data_parallel_rank`, is the train dump's own (a rollout dump has no such key), and
+ * so is `rollout_position`, which slime leaves out when a shard has no `partition`. Before
+ * format_version 2 slime saved `{rollout_id, rank, rollout_data}` (rank-columns.ts).
  */
 export function sniffTrainDump(head: Uint8Array): boolean {
   try {
     if (!sniffZip(head) && !sniffLegacyTorch(head)) return false;
-    return indexOfAscii(head, 'format_version') >= 0 && indexOfAscii(head, 'rollout_position') >= 0;
+    // the unversioned per-rank dump: `rollout_id`, `rank`, then `rollout_data`, a key no
+    // rollout dump has (its columns may be long: nothing after it is looked for)
+    if (indexOfAscii(head, 'rollout_id') >= 0 && indexOfAscii(head, 'rollout_data') >= 0)
+      return true;
+    return (
+      indexOfAscii(head, 'format_version') >= 0 &&
+      (indexOfAscii(head, 'data_parallel_rank') >= 0 || indexOfAscii(head, 'rollout_position') >= 0)
+    );
   } catch {
     return false;
   }
@@ -60,6 +71,15 @@ export function readTrainDump(
   if (archive === null)
     throw new FormatError('slime-train/not-a-dump', `${source.name}: not a torch.save file`, 0);
   const value = archive.value;
+  if (isRankColumns(value)) {
+    return {
+      formatVersion: null,
+      rolloutId: numberOf(value.rollout_id),
+      rank: numberOf(value.rank),
+      samples: samplesOfRankColumns(value.rollout_data, source.name),
+      dpShards: [],
+    };
+  }
   if (!isDict(value) || !Array.isArray(value.samples))
     throw new FormatError(
       'slime-train/not-a-dump',

@@ -6,9 +6,11 @@ export interface RankName {
 
 /**
  * SGLang's profiler files: `<id>-TP-<r>[-DP-<r>][-PP-<r>][-EP-<r>][-prefill|-decode].trace.json.gz`
- * (python/sglang/srt/managers/scheduler_profiler_mixin.py); the parts become the label.
+ * (python/sglang/srt/managers/scheduler_profiler_mixin.py); the parts become the label. `TP`
+ * starts the name or follows a separator (the id's `-`): `HTTP-2` names no tensor-parallel rank.
  */
-const SGLANG = /TP-(\d+)(?:-DP-(\d+))?(?:-PP-(\d+))?(?:-EP-(\d+))?(?:-(prefill|decode))?/;
+const SGLANG =
+  /(?:^|[-_.])TP-(\d+)(?:-DP-(\d+))?(?:-PP-(\d+))?(?:-EP-(\d+))?(?:-(prefill|decode))?/;
 /** `rank-3`, `rank_3`, `rank3` (HTA's test data, torch's tensorboard handler) */
 const RANK = /(?:^|[^a-z])rank[-_]?(\d+)/i;
 
@@ -36,9 +38,13 @@ export function rankName(distributedRank: unknown, fileName: string): RankName {
       label: parts ? `rank ${distributedRank} (${parts})` : `rank ${distributedRank}`,
     };
   }
-  if (parts)
-    return { rank: sglang && sglang[2] === undefined ? Number(sglang[1]) : null, label: parts };
+  // the TP rank is the process's rank only without data or pipeline parallelism
+  if (sglang !== null && parts !== null) {
+    const tpOnly = sglang[2] === undefined && sglang[3] === undefined;
+    return { rank: tpOnly ? Number(sglang![1]) : null, label: parts };
+  }
   const numbered = RANK.exec(base);
-  if (numbered) return { rank: Number(numbered[1]), label: `rank ${numbered[1]}` };
+  // `rank00003` is rank 3
+  if (numbered) return { rank: Number(numbered[1]), label: `rank ${Number(numbered[1])}` };
   return { rank: null, label: base.replace(/(\.pt)?\.trace\.json(\.gz)?$|\.json(\.gz)?$/, '') };
 }

@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openFileSource } from '../../../src-main/core/bytes/file-source';
+import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
+import { siblingFiles } from '../../../src-main/core/formats/registry';
+import { parsePythonJson } from '../../../src-main/core/formats/sglang-request-metrics/python-json';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { FIXTURES } from '../../support/fixtures';
+
+// SGLang request-metrics logs in shapes run_extra/'s does not show (tests/fixtures/
+// metrics_variants/README.md, written by make-metrics-variants.py as the exporter writes).
+const DIR = join(FIXTURES, 'metrics_variants');
+
+/** A folder's hourly set opened as the app opens it; the sources closed after `use`. */
+function openSet<T>(
+  folder: string,
+  use: (trace: ReturnType<typeof openTraceFile>, sources: ByteSource[]) => T,
+): T {
+  const files = siblingFiles('sglang-request-metrics', join(DIR, folder));
+  const sources = files.map((f) => openFileSource(f));
+  try {
+    return use(openTraceFile(sources), sources);
+  } finally {
+    for (const s of sources) s.close();
+  }
+}
+
+describe('request-metrics logs of other shapes', () => {
+  it('an older sglang: fields it did not write are unknown, not zero; a 100 KB first line; a cut-off last line', () => {
+    openSet('old_version', (trace) => {
+      expect(trace.summary.format).toBe('sglang-request-metrics');
+      expect(trace.summary.samples).toBe(2);
+      expect(trace.summary.skippedLines.count).toBe(1);
+      expect(trace.summary.skippedLines.examples[0].reason).toMatch(
+        /^request-metrics\/cut-off: sglang-request-metrics-20250301_10\.log line 3:/,
+      );
+      const [a, b] = trace.runRecords!.requestMetrics!.records;
+      expect(a).toMatchObject({
+        rid: 'old-a',
+        finishType: 'length',
+        promptTokens: 25500,
+        completionTokens: 16,
+        cachedTokens: 0,
+        cachedDevice: null,
+        cachedHost: null,
+        dpRank: null,
+        weightVersion: null,
+        queueSec: null,
+        e2eSec: 1.5,
+        receivedSec: null,
+        finishedSec: null,
+      });
+      expect([b.rid, b.cachedTokens, b.e2eSec]).toEqual(['old-b', 2, 0.25]);
+    });
+  });
+
+  it('the sglang between: total_retractions (before its rename), null details and DP rank', () => {
+    openSet('mid_version', (trace) => {
+      expect(trace.summary.samples).toBe(1);
+      expect(trace.runRecords!.requestMetrics!.records[0]).toMatchObject({
+        rid: 'mid-a',
+        finishType: 'length',
+        promptTokens: 5,
+        cachedTokens: 2,
+        cachedDevice: null,
+        cachedHost: null,
+        retractions: 2,
+        dpRank: null,
+        weightVersion: 'default',
+        e2eSec: 0.20161126554012299,
+      });
+    });
+  });
+
+  it("CRLF lines, Python's NaN and -Infinity: every record opens, a NaN figure is unknown", () => {
+    openSet('crlf', (trace, sources) => {
+      expect(trace.summary.samples).toBe(2);
+      expect(trace.summary.skippedLines.count).toBe(0);
+      const [a, b] = trace.runRecords!.requestMetrics!.records;
+      expect(a).toMatchObject({
+        rid: 'crlf-a',
+        cachedTokens: 64,
+        cachedDevice: 48,
+        cachedHost: 16,
+        retractions: 1,
+        dpRank: 1,
+        weightVersion: '7',
+        queueSec: 0.125,
+        e2eSec: 1.5,
+      });
+      // queue_time NaN: no queue time, the rest of the record kept
+      expect([b.rid, b.queueSec, b.e2eSec, b.finishedSec]).toEqual([
+        'crlf-b',
+        null,
+        0.75,
+        1796605202.75,
+      ]);
+      const whole = trace.samples.read(0, (use) => use(sources[0])) as Record<string, unknown>;
+      expect(whole.output_token_logprobs).toEqual([
+        [-0.5, 11, null],
+        [-Infinity, 12, null],
+      ]);
+      expect((whole.request_parameters as { rid: string }).rid).toBe('crlf-a');
+    });
+  });
+
+  it('a request_parameters string that is not JSON: the record opens, details name the file and line', () => {
+    openSet('crlf', (trace, sources) => {
+      const whole = trace.samples.read(1, (use) => use(sources[0])) as Record<string, unknown>;
+      expect(whole.request_parameters).toBe('{"rid": "crlf-b", "text": "cut he');
+      expect(whole.request_parameters_error).toMatch(
+        /^request-metrics\/bad-request-parameters: sglang-request-metrics-20261207_01\.log line 2: request_parameters is not JSON/,
+      );
+      expect(Number.isNaN(whole.queue_time)).toBe(true);
+    });
+  });
+
+  it('an hourly set across midnight is one trace, oldest hour first', () => {
+    expect(
+      siblingFiles('sglang-request-metrics', join(DIR, 'day')).map((f) => f.slice(-15)),
+    ).toEqual(['20261206_23.log', '20261207_00.log']);
+    openSet('day', (trace, sources) => {
+      const records = trace.runRecords!.requestMetrics!.records;
+      expect(records.map((r) => [r.rid, r.dpRank, r.weightVersion, r.retractions])).toEqual([
+        ['day-a', 0, '3', 0],
+        ['day-b', 1, '4', 2],
+        ['day-c', 0, '4', 0],
+      ]);
+      expect(trace.summary.sources).toEqual(['DP 0', 'DP 1']);
+      // day-c is the second line of the second file
+      const whole = trace.samples.read(2, (use) => use(sources[0])) as { id: string };
+      expect(whole.id).toBe('day-c');
+    });
+  });
+});
+
+describe("Python's JSON constants", () => {
+  it('reads NaN, Infinity and -Infinity outside strings only; other bad JSON still fails', () => {
+    const value = parsePythonJson(
+      '{"a": NaN, "b": [-Infinity, Infinity], "c": "NaN \\" -Infinity", "d": {"NaN": 1}}',
+    ) as Record<string, unknown>;
+    expect(Number.isNaN(value.a)).toBe(true);
+    expect(value.b).toEqual([-Infinity, Infinity]);
+    expect(value.c).toBe('NaN " -Infinity');
+    expect(value.d).toEqual({ NaN: 1 });
+    expect(() => parsePythonJson('{"a": NaN, "b": nan}')).toThrow(SyntaxError);
+    expect(() => parsePythonJson('{"a": Nope}')).toThrow(SyntaxError);
+  });
+});
