@@ -15,6 +15,7 @@ import {
   gpuKey,
   laneKeyOf,
   parseLaneKey,
+  runBarCounts,
   runLaneGroups,
   runSelectionOf,
   type TrainerRow,
@@ -214,10 +215,21 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
       ),
     [gpuRows, result, shiftOf, gpuOffsets, gpuCollapsed],
   );
+  // the legend's counts over every file of the run, not the rows fetched so far
+  const barCounts = useMemo(() => runBarCounts(result), [result]);
   const groups = useMemo(
     () =>
-      runLaneGroups({ trainer, samples: shown, views, serverViews, linksBySample, opened, gpu }),
-    [trainer, shown, views, serverViews, linksBySample, opened, gpu],
+      runLaneGroups({
+        trainer,
+        samples: shown,
+        views,
+        serverViews,
+        linksBySample,
+        opened,
+        gpu,
+        barCounts,
+      }),
+    [trainer, shown, views, serverViews, linksBySample, opened, gpu, barCounts],
   );
   const setGpuOffset = (file: number, sec: number) =>
     setGpuOffsets((old) => new Map(old).set(file, sec));

@@ -1,5 +1,6 @@
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import type { LaneGroup, LaneRow } from '../timeline/lane-group';
+import type { SpanNameCount } from '../timeline/legend-entries';
 import { keyOf, type SampleRowRef } from './run-model';
 
 /**
@@ -73,6 +74,8 @@ export function runLaneGroups(input: {
   opened: Set<string>;
   /** GPU profiles of the run, each a group of its ranks; absent: none */
   gpu?: GpuProfileLanes[];
+  /** the trainer's and the samples' spans as their files counted them (runBarCounts) */
+  barCounts?: RunBarCounts;
 }): LaneGroup[] {
   const trainer: LaneRow[] = input.trainer.map((t) => ({
     key: trainerKey(t.file, t.row.rowId),
@@ -115,10 +118,37 @@ export function runLaneGroups(input: {
     }
   }
   return [
-    { id: 'trainer', title: 'Trainer', rows: trainer },
-    { id: 'samples', title: 'Samples', rows: samples },
+    { id: 'trainer', title: 'Trainer', rows: trainer, barCounts: input.barCounts?.trainer },
+    { id: 'samples', title: 'Samples', rows: samples, barCounts: input.barCounts?.samples },
     ...(input.gpu ?? []).map(gpuLaneGroup),
   ];
+}
+
+export interface RunBarCounts {
+  trainer: SpanNameCount[];
+  samples: SpanNameCount[];
+}
+
+/**
+ * The spans of the run's trainer files and of its sample files, each summed over its files'
+ * counts (FileSummary.barCounts, made as each file's worker built its rows): the legend's
+ * counts over the whole run before its rows are fetched.
+ */
+export function runBarCounts(result: Pick<RunResult, 'files'>): RunBarCounts {
+  const sum = (role: 'trainer' | 'samples') => {
+    const counts = new Map<string, SpanNameCount>();
+    for (const entry of result.files) {
+      if (entry.role !== role) continue;
+      for (const { name, count, category } of entry.file.barCounts) {
+        const key = `${category ? 'c' : 'n'}:${name}`;
+        const was = counts.get(key);
+        if (was) was.count += count;
+        else counts.set(key, category ? { name, count, category } : { name, count });
+      }
+    }
+    return [...counts.values()];
+  };
+  return { trainer: sum('trainer'), samples: sum('samples') };
 }
 
 /** A GPU profile of a run: its ranks' rows, on the run's clock, and how each got there. */
@@ -131,6 +161,8 @@ export interface GpuProfileLanes {
   offsetSec: number;
   /** rank rows shown as one lane (by key) */
   collapsed: ReadonlySet<string>;
+  /** the file's spans as its worker counted them (FileSummary.barCounts) */
+  barCounts?: readonly SpanNameCount[];
 }
 
 function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
@@ -141,6 +173,7 @@ function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
     title: `GPU · ${gpu.fileName.split('/').pop() ?? gpu.fileName}`,
     note: own ? `own clock ${formatOffset(gpu.offsetSec)}` : 'epoch clock',
     shiftable: own,
+    barCounts: gpu.barCounts,
     rows: gpu.ranks.map(({ row, clock }) => {
       const key = gpuKey(gpu.file, row.rowId);
       const open = !gpu.collapsed.has(key);

@@ -45,7 +45,7 @@ test("the run tab's PNG at a zoomed window is its canvas drawn again at 2x, band
   });
   const lanes = page.getByTestId('lane-timeline');
   // every row shown is fetched and drawn (its label says what it drew), asked of the page at
-  // once: rows arriving grow the legend, so the rows shown change until the last are in
+  // once: the rows in view arrive one fetch after another
   await expect
     .poll(() =>
       page.evaluate(() => {

@@ -122,7 +122,14 @@ export interface FileSummary {
   statuses: string[];
   sources: string[];
   attempts: number[];
+  /** every item (spans and instant events) by name */
   spanNames: { name: string; count: number }[];
+  /**
+   * the spans, each drawn as a bar, by what a timeline legend lists them under: a category when
+   * the span has one (a GPU kernel's kind), else its name; categories first, most first. A view
+   * that fetches rows as they are scrolled to counts its legend from these, not from its rows.
+   */
+  barCounts: { name: string; count: number; category?: true }[];
   notices: string[];
   /** opened by path (capabilities.sourceGroups): the whole set this file belongs to, oldest first, when larger */
   rotatedSet?: string[];
