@@ -25,6 +25,7 @@ import { RunGpuClocks } from './RunGpuClocks';
 import { gpuProfileLanes } from './run-gpu';
 import { cancelRun } from './open-run';
 import './run.css';
+import { distinctTabNames } from '../units/tab-names';
 import { countOf } from '../../src-main/core/model/count-of';
 import { FIGURE_SORTS, figuresByRow, orderByFigure, type FigureSort } from './sample-figures-order';
 
@@ -200,12 +201,14 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
   const select = (selection: RunSelection | null) =>
     setPicked(selection ? { key: laneKeyOf(selection), index: null } : null);
 
+  // the run's files by name, two of one name told apart by their folders (as tabs are)
+  const fileNames = useMemo(() => distinctTabNames(result.files.map(({ file }) => file)), [result]);
   const gpu = useMemo(
     () =>
       [...gpuRows].map(([file, rows]) =>
         gpuProfileLanes({
           file,
-          fileName: shortPath(result.files[file].file.path ?? result.files[file].file.name),
+          fileName: fileNames[file],
           summary: result.files[file].file,
           rows,
           fileShiftSec: shiftOf(file),
@@ -213,7 +216,7 @@ function RunReady({ host, runId, result }: { host: TraceHost; runId: string; res
           collapsed: gpuCollapsed,
         }),
       ),
-    [gpuRows, result, shiftOf, gpuOffsets, gpuCollapsed],
+    [gpuRows, result, fileNames, shiftOf, gpuOffsets, gpuCollapsed],
   );
   // the legend's counts over every file of the run, not the rows fetched so far
   const barCounts = useMemo(() => runBarCounts(result), [result]);

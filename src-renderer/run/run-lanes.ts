@@ -154,6 +154,7 @@ export function runBarCounts(result: Pick<RunResult, 'files'>): RunBarCounts {
 /** A GPU profile of a run: its ranks' rows, on the run's clock, and how each got there. */
 export interface GpuProfileLanes {
   file: number;
+  /** its name in the run, told apart from another file of that name (distinctTabNames) */
   fileName: string;
   /** the rank rows, on the run's clock (epoch ranks placed, own-clock ranks shifted by hand) */
   ranks: { row: RowView; clock: 'epoch' | 'own' }[];
@@ -169,8 +170,9 @@ function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
   const own = gpu.ranks.some((r) => r.clock === 'own');
   return {
     id: `gpu-${gpu.file}`,
-    // the file's name only: the label column is narrow, and the note must show
-    title: `GPU · ${gpu.fileName.split('/').pop() ?? gpu.fileName}`,
+    // the file's name, with folders only when another file of the run has its name: the label
+    // column is narrow, and the note must show
+    title: `GPU · ${gpu.fileName}`,
     note: own ? `own clock ${formatOffset(gpu.offsetSec)}` : 'epoch clock',
     shiftable: own,
     barCounts: gpu.barCounts,
