@@ -1,5 +1,5 @@
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
-import type { LaneGroup, LaneRow } from '../timeline/lane-group';
+import { shiftRow, type LaneGroup, type LaneRow } from '../timeline/lane-group';
 import type { SpanNameCount } from '../timeline/legend-entries';
 import { keyOf, type SampleRowRef } from './run-model';
 
@@ -26,6 +26,44 @@ export interface TrainerRow {
   fileName: string;
   /** on the run's clock */
   row: RowView;
+}
+
+/** The last two parts of a path: `comm_timeline/slime-trainer-0.jsonl`. */
+export function shortPath(path: string): string {
+  return path.split(/[/\\]/).slice(-2).join('/');
+}
+
+/** A trainer file's rows as trainer lanes, moved onto the run's clock by `shiftSec`. */
+export function trainerRowsOf(
+  file: number,
+  summary: { name: string; path: string | null },
+  rows: readonly RowView[],
+  shiftSec: number,
+): TrainerRow[] {
+  const fileName = shortPath(summary.path ?? summary.name);
+  return rows.map((row) => ({ file, fileName, row: shiftRow(row, shiftSec) }));
+}
+
+/**
+ * The trainer lanes in their order: by file name, then row. Files come in any order, so a
+ * rank's place does not depend on which file was read first.
+ */
+export function byTrainerOrder(a: TrainerRow, b: TrainerRow): number {
+  return (
+    (a.fileName < b.fileName ? -1 : a.fileName > b.fileName ? 1 : 0) || a.row.rowId - b.row.rowId
+  );
+}
+
+/** The run's links by the sample they start from (keyOf): a run may hold 100k samples. */
+export function linksBySampleOf(result: Pick<RunResult, 'joins'>): Map<string, Link[]> {
+  const map = new Map<string, Link[]>();
+  for (const link of result.joins.links) {
+    const key = keyOf(link.client.file, link.client.rowId);
+    const list = map.get(key);
+    if (list) list.push(link);
+    else map.set(key, [link]);
+  }
+  return map;
 }
 
 export const trainerKey = (file: number, rowId: number) => `t:${file}:${rowId}`;

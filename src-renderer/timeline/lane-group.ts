@@ -51,6 +51,8 @@ export type LaneEntry =
   { kind: 'header'; group: LaneGroup } | { kind: 'row'; group: LaneGroup; row: LaneRow };
 
 export const GROUP_HEADER_PX = 20;
+/** the label column of a lane timeline, CSS pixels (the run tab's, and its headless picture's) */
+export const LANE_LABEL_WIDTH = 260;
 
 /** Every group's header and rows, top to bottom, with their tops and heights. */
 export interface LaneLayout extends RowLayout {
