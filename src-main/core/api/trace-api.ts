@@ -73,6 +73,8 @@ export interface OpenProgress {
   bytesTotal: number;
   samplesRead: number;
   phase: 'reading' | 'building' | 'done' | 'failed' | 'cancelled';
+  /** what `samplesRead` counts in the format's words (OpenProgressReport.counted), when known */
+  counted?: string;
   /**
    * the file as read so far (`streaming: true`), when its first rows can be shown before the
    * whole file is read; later progress brings more rows, `open` the whole file (same fileId)
