@@ -176,10 +176,12 @@ export const MAIN_RULES = [
  */
 export const SHARED_DRAWING = {
   modules:
-    /^src-renderer\/timeline\/(draw-timeline|draw-context|draw-rows|span-colours|pd-segments|cluster-markers|time-window|time-format|timeline-clock|row-layout|row-label-text|idle-gaps|legend-entries|timeline-picture)$/,
+    /^src-renderer\/(timeline\/(draw-timeline|draw-context|draw-rows|span-colours|pd-segments|cluster-markers|time-window|time-format|timeline-clock|row-layout|row-label-text|idle-gaps|legend-entries|timeline-picture|lane-group|lane-rows|lane-names)|run\/(run-picture|run-lanes|run-model|run-gpu|run-bands|draw-run-bands)|units\/tab-names)$/,
   importers: {
     'src-main/cli/timeline-png.ts':
       "the headless timeline PNG (report --png): the app's drawing in a skia canvas",
+    'src-main/cli/run-timeline-png.ts':
+      "a run folder's headless PNG (report RUN --png): the run tab's lanes, drawn as the app draws them",
   },
 };
 

@@ -22,7 +22,7 @@ Commands:
   export FILE|FOLDER... --format parquet -o DIR   one Parquet file per table, same schema
   report FILE|FOLDER [B] [-o OUT] [--with-content]
                                          one HTML file to share: the app, frozen, offline
-  report FILE --png OUT.png [--window START-END]
+  report FILE|RUN --png OUT.png [--window START-END]
                                          a picture of the timeline, as the app draws it
 
   trace-explorer FILE...                 same as serve
@@ -36,7 +36,7 @@ Run 'trace-explorer <command> --help' for a command's options.`;
 
 export const COMMAND_HELP: Record<string, string> = {
   report: `Usage: trace-explorer report FILE|FOLDER [B] [-o OUT] [--with-content]
-       trace-explorer report FILE --png OUT.png [--window START-END]
+       trace-explorer report FILE|RUN --png OUT.png [--window START-END]
 
 Writes one HTML file that anyone opens by double-click, offline: no server, no network, nothing
 beside it. It is the explorer itself with this file's data inside (compressed): the header
@@ -48,8 +48,10 @@ histograms, and for two files the compare figures. A folder: each trace it holds
   --with-content   include prompts, responses, labels and tool arguments; without it they
                    are left out, and the report says so
   --png OUT.png    instead of the page, a picture of the timeline as the app draws it (2x
-                   pixels, light theme, rows in file order)
-  --window S-E     the picture's time window, seconds from the file's start (default: all)
+                   pixels, light theme, rows in file order); a run folder: the run tab's
+                   (trainer ranks, samples by start, GPU ranks, rollout bands)
+  --window S-E     the picture's time window, seconds from the file's (a run's) start
+                   (default: all)
 Searching, SQL, token values and opening other files are not part of a report.`,
   sql: `Usage: trace-explorer sql FILE|FOLDER... -e "SELECT ..." | -f query.sql [--format F]
 

@@ -156,11 +156,21 @@ export async function runCommand(
   if (command === 'report' && values.png !== undefined) {
     // a picture of the timeline instead of the HTML page: the app's drawing in a skia canvas
     if (positionals.length !== 1) {
-      throw new UsageError(`report --png takes one FILE (${positionals.length} given)`);
+      throw new UsageError(
+        `report --png takes one FILE or run folder (${positionals.length} given)`,
+      );
     }
-    const { writeTimelinePng } = await import('./timeline-png');
     const window = values.window === undefined ? undefined : parseWindow(values.window);
-    const made = await writeTimelinePng({ path: resolve(positionals[0]), out: values.png, window });
+    const path = resolve(positionals[0]);
+    // a run folder: the run tab's timeline (its files joined on one clock), else one file's
+    const files = runFolderOf(path);
+    const { writeTimelinePng } = await import('./timeline-png');
+    const { writeRunTimelinePng } = await import('./run-timeline-png');
+    const made = files
+      ? await writeRunTimelinePng({ path, files }, { out: values.png, window })
+      : await writeTimelinePng({ path, out: values.png, window });
+    for (const skipped of made.skipped ?? [])
+      process.stderr.write(`left out: ${terminalText(skipped)}\n`);
     process.stdout.write(
       `Wrote ${terminalText(values.png)} (${made.width} x ${made.height} px, ${made.rows} rows)\n`,
     );

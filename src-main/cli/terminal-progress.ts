@@ -32,15 +32,23 @@ export function terminalProgress(
   };
 }
 
+/**
+ * The line for a progress report, in the format's words: what its count counts (`counted`),
+ * or no count at all when the format says none (a Chrome trace's rows are not samples).
+ */
 export function progressLine(
   name: string,
   bytesTotal: number,
   progress: OpenProgressReport,
 ): string {
   const shown = terminalText(name);
+  const { counted } = progress;
   if (progress.phase === 'building')
-    return `${shown}: building rows of ${progress.samplesRead} samples…`;
+    return counted === undefined
+      ? `${shown}: building rows…`
+      : `${shown}: building rows of ${progress.samplesRead} ${counted}…`;
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
   const share = bytesTotal > 0 ? ` ${Math.floor((100 * progress.bytesRead) / bytesTotal)}%` : '';
-  return `${shown}: reading${share} (${mb(progress.bytesRead)} of ${mb(bytesTotal)}), ${progress.samplesRead} read`;
+  const count = counted === undefined ? '' : `, ${progress.samplesRead} ${counted} read`;
+  return `${shown}: reading${share} (${mb(progress.bytesRead)} of ${mb(bytesTotal)})${count}`;
 }

@@ -4,6 +4,7 @@ import { queryRows } from '../core/store/query-rows';
 import { getRowViews } from '../core/store/row-views';
 import type { RowView } from '../core/api/trace-api';
 import { fileError } from './rows-output';
+import { checkWindow, loadCanvas } from './load-canvas';
 // the app's own drawing: pure modules over a 2D context (scripts/check-layers.mjs, SHARED_DRAWING)
 import { drawRowsOf } from '../../src-renderer/timeline/draw-rows';
 import {
@@ -48,6 +49,8 @@ export interface TimelinePngResult {
   window: Window;
   /** rows drawn */
   rows: number;
+  /** a run's files that could not be opened and were left out: path, what is wrong, code */
+  skipped?: string[];
 }
 
 /**
@@ -58,11 +61,7 @@ export interface TimelinePngResult {
  */
 export async function writeTimelinePng(options: TimelinePngOptions): Promise<TimelinePngResult> {
   const { path, out, width = 1440, height = 900, pixelRatio = 2 } = options;
-  if (options.window && !(options.window.endSec > options.window.startSec)) {
-    throw new Error(
-      `${path}: the window ${options.window.startSec}-${options.window.endSec} is empty or reversed [picture/window]`,
-    );
-  }
+  checkWindow(path, options.window);
   let trace;
   try {
     trace = ingest({ sources: [{ kind: 'path', path }] });
@@ -137,18 +136,4 @@ export async function writeTimelinePng(options: TimelinePngOptions): Promise<Tim
     window,
     rows: picture.rows.length,
   };
-}
-
-/**
- * The skia canvas, loaded on first use: a native module, so the other commands never pay for
- * loading it, and a platform without its prebuilt binary fails here with a coded error.
- */
-async function loadCanvas(path: string): Promise<typeof import('@napi-rs/canvas').createCanvas> {
-  try {
-    return (await import('@napi-rs/canvas')).createCanvas;
-  } catch (error) {
-    throw new Error(
-      `${path}: cannot draw a PNG here, @napi-rs/canvas did not load (${error instanceof Error ? error.message : String(error)}) [picture/canvas]`,
-    );
-  }
 }

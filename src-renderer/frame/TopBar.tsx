@@ -10,6 +10,7 @@ import { useRunStore } from '../run/run-store';
 import { cancelOpening, openFiles } from '../opening/open-files';
 import { TopBarActions } from './TopBarActions';
 import { formatBytesOf, formatMegabytesPerSecond } from '../units/byte-size';
+import { distinctTabNames } from '../units/tab-names';
 
 const ACCEPT = '.pt,.pth,.jsonl,.json,.gz';
 
@@ -33,6 +34,8 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
   // a tab shown while its file is still read (previews) is 'reading' until the open is over:
   // the app's own word that its counts are final (e2e waits on it, not on a count and a clock)
   const reading = new Set(opening.map((o) => o.fileId));
+  // two files of one name (a run's trainer ranks in two folders) are told apart by their folders
+  const tabNames = distinctTabNames(files);
   const close = (fileId: string) => {
     removeFile(fileId);
     void host.api.close(fileId);
@@ -65,7 +68,7 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
         }}
       />
       <nav className="tabs" role="tablist" aria-label="Open files">
-        {files.map((file) => (
+        {files.map((file, i) => (
           <div
             key={file.fileId}
             role="tab"
@@ -81,13 +84,13 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
             }}
           >
             <span className="tab-format">{file.formatLabels.short}</span>
-            <span className="tab-name">{file.name}</span>
+            <span className="tab-name">{tabNames[i]}</span>
             <button
               type="button"
               className="tab-close"
               // a shared report's files are what it is: closed, they could not be opened again
               hidden={host.kind === 'report'}
-              aria-label={`Close ${file.name}`}
+              aria-label={`Close ${tabNames[i]}`}
               onClick={(event) => {
                 event.stopPropagation();
                 close(file.fileId);

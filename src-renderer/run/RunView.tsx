@@ -4,7 +4,7 @@ import { queryShownRows, type ShownOrder } from '../host/shown-order';
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import type { TraceHost } from '../host/trace-host';
 import type { RunTab } from './run-store';
-import { keyOf, runExtent, sampleRows } from './run-model';
+import { fileShiftSec, keyOf, runExtent, sampleRows } from './run-model';
 import { RunBands } from './RunBands';
 import { RunDetails, type RunSelection } from './RunDetails';
 import { LaneTimeline, type LaneSelection } from '../timeline/LaneTimeline';
@@ -14,8 +14,12 @@ import { timelineClock } from '../timeline/timeline-clock';
 import {
   gpuKey,
   laneKeyOf,
+  linksBySampleOf,
   parseLaneKey,
+  byTrainerOrder,
+  runBarCounts,
   runLaneGroups,
+  trainerRowsOf,
   runSelectionOf,
   type TrainerRow,
 } from './run-lanes';
@@ -24,6 +28,7 @@ import { RunGpuClocks } from './RunGpuClocks';
 import { gpuProfileLanes } from './run-gpu';
 import { cancelRun } from './open-run';
 import './run.css';
+import { distinctTabNames } from '../units/tab-names';
 import { countOf } from '../../src-main/core/model/count-of';
 import { FIGURE_SORTS, figuresByRow, orderByFigure, type FigureSort } from './sample-figures-order';
 
@@ -92,7 +97,7 @@ function RunReady({
   // the run's clock: seconds from its first file's start; a file's rows are moved onto it
   const zeroSec = extent.startSec;
   const shiftOf = useCallback(
-    (file: number) => (result.files[file].file.globalStartSec ?? 0) - zeroSec,
+    (file: number) => fileShiftSec(result, file, zeroSec),
     [result, zeroSec],
   );
 
@@ -118,20 +123,8 @@ function RunReady({
           setGpuRows((old) => new Map(old).set(index, ranks));
           continue;
         }
-        const fileName = shortPath(file.path ?? file.name);
-        const lanes = rows.map((row) => ({
-          file: index,
-          fileName,
-          row: shiftRow(row, shiftOf(index)),
-        }));
-        // files come in any order: lanes by file name, so a rank's place does not depend on it
-        setTrainer((old) =>
-          [...old, ...lanes].sort(
-            (a, b) =>
-              (a.fileName < b.fileName ? -1 : a.fileName > b.fileName ? 1 : 0) ||
-              a.row.rowId - b.row.rowId,
-          ),
-        );
+        const lanes = trainerRowsOf(index, file, rows, shiftOf(index));
+        setTrainer((old) => [...old, ...lanes].sort(byTrainerOrder));
       }
     })();
   }, [host, result, shiftOf]);
@@ -149,16 +142,7 @@ function RunReady({
     [rows, staleOnly, figures, figureSort, outsideOnly],
   );
   // a run may hold 100k samples: their links by row, once
-  const linksBySample = useMemo(() => {
-    const map = new Map<string, RunResult['joins']['links']>();
-    for (const link of result.joins.links) {
-      const key = keyOf(link.client.file, link.client.rowId);
-      const list = map.get(key);
-      if (list) list.push(link);
-      else map.set(key, [link]);
-    }
-    return map;
-  }, [result]);
+  const linksBySample = useMemo(() => linksBySampleOf(result), [result]);
 
   const fetchRows = useCallback(
     (wanted: { file: number; rowId: number }[], into: typeof setViews) => {
@@ -218,12 +202,14 @@ function RunReady({
   const select = (selection: RunSelection | null) =>
     setPicked(selection ? { key: laneKeyOf(selection), index: null } : null);
 
+  // the run's files by name, two of one name told apart by their folders (as tabs are)
+  const fileNames = useMemo(() => distinctTabNames(result.files.map(({ file }) => file)), [result]);
   const gpu = useMemo(
     () =>
       [...gpuRows].map(([file, rows]) =>
         gpuProfileLanes({
           file,
-          fileName: shortPath(result.files[file].file.path ?? result.files[file].file.name),
+          fileName: fileNames[file],
           summary: result.files[file].file,
           rows,
           fileShiftSec: shiftOf(file),
@@ -231,12 +217,23 @@ function RunReady({
           collapsed: gpuCollapsed,
         }),
       ),
-    [gpuRows, result, shiftOf, gpuOffsets, gpuCollapsed],
+    [gpuRows, result, fileNames, shiftOf, gpuOffsets, gpuCollapsed],
   );
+  // the legend's counts over every file of the run, not the rows fetched so far
+  const barCounts = useMemo(() => runBarCounts(result), [result]);
   const groups = useMemo(
     () =>
-      runLaneGroups({ trainer, samples: shown, views, serverViews, linksBySample, opened, gpu }),
-    [trainer, shown, views, serverViews, linksBySample, opened, gpu],
+      runLaneGroups({
+        trainer,
+        samples: shown,
+        views,
+        serverViews,
+        linksBySample,
+        opened,
+        gpu,
+        barCounts,
+      }),
+    [trainer, shown, views, serverViews, linksBySample, opened, gpu, barCounts],
   );
   const setGpuOffset = (file: number, sec: number) =>
     setGpuOffsets((old) => new Map(old).set(file, sec));
@@ -463,9 +460,4 @@ function MoreNotShown({ count }: { count: number }) {
       the first {UNJOINED_SHOWN} of {count.toLocaleString('en-US')} listed
     </p>
   );
-}
-
-/** The last two parts of a path: `comm_timeline/slime-trainer-0.jsonl`. */
-function shortPath(path: string): string {
-  return path.split(/[/\\]/).slice(-2).join('/');
 }

@@ -26,7 +26,7 @@ export function gpuRankClocks(
 export function gpuProfileLanes(input: {
   file: number;
   fileName: string;
-  summary: Pick<FileSummary, 'gpuProfile'>;
+  summary: Pick<FileSummary, 'gpuProfile' | 'barCounts'>;
   rows: readonly RowView[];
   fileShiftSec: number;
   offsetSec: number;
@@ -42,6 +42,7 @@ export function gpuProfileLanes(input: {
     fileName: input.fileName,
     offsetSec: input.offsetSec,
     collapsed: input.collapsed,
+    barCounts: input.summary.barCounts,
     ranks: input.rows.map((row) => {
       const clock = clockOf(row);
       const by = clock === 'epoch' ? input.fileShiftSec : input.offsetSec - ownStart;

@@ -1,5 +1,6 @@
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
-import type { LaneGroup, LaneRow } from '../timeline/lane-group';
+import { shiftRow, type LaneGroup, type LaneRow } from '../timeline/lane-group';
+import type { SpanNameCount } from '../timeline/legend-entries';
 import { keyOf, type SampleRowRef } from './run-model';
 
 /**
@@ -25,6 +26,44 @@ export interface TrainerRow {
   fileName: string;
   /** on the run's clock */
   row: RowView;
+}
+
+/** The last two parts of a path: `comm_timeline/slime-trainer-0.jsonl`. */
+export function shortPath(path: string): string {
+  return path.split(/[/\\]/).slice(-2).join('/');
+}
+
+/** A trainer file's rows as trainer lanes, moved onto the run's clock by `shiftSec`. */
+export function trainerRowsOf(
+  file: number,
+  summary: { name: string; path: string | null },
+  rows: readonly RowView[],
+  shiftSec: number,
+): TrainerRow[] {
+  const fileName = shortPath(summary.path ?? summary.name);
+  return rows.map((row) => ({ file, fileName, row: shiftRow(row, shiftSec) }));
+}
+
+/**
+ * The trainer lanes in their order: by file name, then row. Files come in any order, so a
+ * rank's place does not depend on which file was read first.
+ */
+export function byTrainerOrder(a: TrainerRow, b: TrainerRow): number {
+  return (
+    (a.fileName < b.fileName ? -1 : a.fileName > b.fileName ? 1 : 0) || a.row.rowId - b.row.rowId
+  );
+}
+
+/** The run's links by the sample they start from (keyOf): a run may hold 100k samples. */
+export function linksBySampleOf(result: Pick<RunResult, 'joins'>): Map<string, Link[]> {
+  const map = new Map<string, Link[]>();
+  for (const link of result.joins.links) {
+    const key = keyOf(link.client.file, link.client.rowId);
+    const list = map.get(key);
+    if (list) list.push(link);
+    else map.set(key, [link]);
+  }
+  return map;
 }
 
 export const trainerKey = (file: number, rowId: number) => `t:${file}:${rowId}`;
@@ -73,6 +112,8 @@ export function runLaneGroups(input: {
   opened: Set<string>;
   /** GPU profiles of the run, each a group of its ranks; absent: none */
   gpu?: GpuProfileLanes[];
+  /** the trainer's and the samples' spans as their files counted them (runBarCounts) */
+  barCounts?: RunBarCounts;
 }): LaneGroup[] {
   const trainer: LaneRow[] = input.trainer.map((t) => ({
     key: trainerKey(t.file, t.row.rowId),
@@ -115,15 +156,43 @@ export function runLaneGroups(input: {
     }
   }
   return [
-    { id: 'trainer', title: 'Trainer', rows: trainer },
-    { id: 'samples', title: 'Samples', rows: samples },
+    { id: 'trainer', title: 'Trainer', rows: trainer, barCounts: input.barCounts?.trainer },
+    { id: 'samples', title: 'Samples', rows: samples, barCounts: input.barCounts?.samples },
     ...(input.gpu ?? []).map(gpuLaneGroup),
   ];
+}
+
+export interface RunBarCounts {
+  trainer: SpanNameCount[];
+  samples: SpanNameCount[];
+}
+
+/**
+ * The spans of the run's trainer files and of its sample files, each summed over its files'
+ * counts (FileSummary.barCounts, made as each file's worker built its rows): the legend's
+ * counts over the whole run before its rows are fetched.
+ */
+export function runBarCounts(result: Pick<RunResult, 'files'>): RunBarCounts {
+  const sum = (role: 'trainer' | 'samples') => {
+    const counts = new Map<string, SpanNameCount>();
+    for (const entry of result.files) {
+      if (entry.role !== role) continue;
+      for (const { name, count, category } of entry.file.barCounts) {
+        const key = `${category ? 'c' : 'n'}:${name}`;
+        const was = counts.get(key);
+        if (was) was.count += count;
+        else counts.set(key, category ? { name, count, category } : { name, count });
+      }
+    }
+    return [...counts.values()];
+  };
+  return { trainer: sum('trainer'), samples: sum('samples') };
 }
 
 /** A GPU profile of a run: its ranks' rows, on the run's clock, and how each got there. */
 export interface GpuProfileLanes {
   file: number;
+  /** its name in the run, told apart from another file of that name (distinctTabNames) */
   fileName: string;
   /** the rank rows, on the run's clock (epoch ranks placed, own-clock ranks shifted by hand) */
   ranks: { row: RowView; clock: 'epoch' | 'own' }[];
@@ -131,16 +200,20 @@ export interface GpuProfileLanes {
   offsetSec: number;
   /** rank rows shown as one lane (by key) */
   collapsed: ReadonlySet<string>;
+  /** the file's spans as its worker counted them (FileSummary.barCounts) */
+  barCounts?: readonly SpanNameCount[];
 }
 
 function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
   const own = gpu.ranks.some((r) => r.clock === 'own');
   return {
     id: `gpu-${gpu.file}`,
-    // the file's name only: the label column is narrow, and the note must show
-    title: `GPU · ${gpu.fileName.split('/').pop() ?? gpu.fileName}`,
+    // the file's name, with folders only when another file of the run has its name: the label
+    // column is narrow, and the note must show
+    title: `GPU · ${gpu.fileName}`,
     note: own ? `own clock ${formatOffset(gpu.offsetSec)}` : 'epoch clock',
     shiftable: own,
+    barCounts: gpu.barCounts,
     rows: gpu.ranks.map(({ row, clock }) => {
       const key = gpuKey(gpu.file, row.rowId);
       const open = !gpu.collapsed.has(key);

@@ -1,5 +1,4 @@
 import type { RunResult } from '../../src-main/core/api/trace-api';
-import type { ShownOrder } from '../host/shown-order';
 
 // What the run tab draws, derived from openRun's answer and the row orders of its files.
 
@@ -17,8 +16,26 @@ export interface SampleRowRef {
 
 export const keyOf = (file: number, rowId: number) => `${file}:${rowId}`;
 
+/**
+ * A sample file's rows by start: ids with their times (seconds from the file's start). The
+ * app's ShownOrder is one; the headless picture makes one from the store.
+ */
+export interface SampleOrder {
+  rowIds: ArrayLike<number>;
+  startSec: ArrayLike<number>;
+  endSec: ArrayLike<number>;
+}
+
+/** Where a file's rows go on the run's clock: seconds to add to the file's own. */
+export function fileShiftSec(result: RunResult, file: number, zeroSec: number): number {
+  return (result.files[file].file.globalStartSec ?? 0) - zeroSec;
+}
+
 /** Every sample row of the run, rollouts in time order, samples by start within each. */
-export function sampleRows(result: RunResult, orders: Map<number, ShownOrder>): SampleRowRef[] {
+export function sampleRows(
+  result: RunResult,
+  orders: ReadonlyMap<number, SampleOrder>,
+): SampleRowRef[] {
   const stale = new Set(result.joins.stale.map((s) => keyOf(s.file, s.rowId)));
   const links = new Map<string, number>();
   for (const link of result.joins.links) {

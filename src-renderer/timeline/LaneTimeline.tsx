@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useViewStore } from '../state/view-store';
-import { layoutLaneGroups, laneSpanNames, type LaneGroup } from './lane-group';
+import { LANE_LABEL_WIDTH, layoutLaneGroups, laneSpanNames, type LaneGroup } from './lane-group';
 import { laneDrawRows, lanePictureLabels } from './lane-rows';
 import { visibleRange } from './row-layout';
 import type { Window } from './time-window';
@@ -53,7 +53,7 @@ export function LaneTimeline(props: {
   pictureName?: string;
 }) {
   const { groups, fit, windowKey, clock, selected, keyboard = true } = props;
-  const labelWidth = props.labelWidth ?? 260;
+  const labelWidth = props.labelWidth ?? LANE_LABEL_WIDTH;
   const box = usePlotBox(windowKey);
   const { scrollTop, viewHeight } = box;
   const [hiddenNames, setHiddenNames] = useState<Set<string>>(new Set());

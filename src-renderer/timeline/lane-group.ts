@@ -39,12 +39,20 @@ export interface LaneGroup {
   /** its rows can be moved in time by dragging its title (a profile on its own clock) */
   shiftable?: boolean;
   rows: LaneRow[];
+  /**
+   * its top rows' spans counted by their files' workers (FileSummary.barCounts): a run's
+   * samples are fetched as they are scrolled to, and a legend counted from the rows fetched so
+   * far grew as the user scrolled. Rows under them (a sample's requests) are counted as fetched.
+   */
+  barCounts?: readonly SpanNameCount[];
 }
 
 export type LaneEntry =
   { kind: 'header'; group: LaneGroup } | { kind: 'row'; group: LaneGroup; row: LaneRow };
 
 export const GROUP_HEADER_PX = 20;
+/** the label column of a lane timeline, CSS pixels (the run tab's, and its headless picture's) */
+export const LANE_LABEL_WIDTH = 260;
 
 /** Every group's header and rows, top to bottom, with their tops and heights. */
 export interface LaneLayout extends RowLayout {
@@ -89,20 +97,25 @@ export function shiftRow(row: RowView, bySec: number): RowView {
 }
 
 /**
- * The span names of the rows fetched so far, most frequent first: the legend's entries. Spans
- * with a category (GPU kernels by kind) count under it, categories first.
+ * The legend's entries, most frequent first: each group's counted spans (its barCounts) or,
+ * without them, the spans of its rows fetched so far. Spans with a category (GPU kernels by
+ * kind) count under it, categories first.
  */
 export function laneSpanNames(groups: readonly LaneGroup[]): SpanNameCount[] {
   const counts = new Map<string, number>();
   const categories = new Map<string, number>();
-  for (const group of groups)
-    for (const { row } of group.rows)
-      for (const item of row?.items ?? []) {
-        if (item.kind !== 'span') continue;
-        const into = item.category === undefined ? counts : categories;
-        const key = item.category ?? item.name;
-        into.set(key, (into.get(key) ?? 0) + 1);
-      }
+  const add = (key: string, category: boolean, count: number) => {
+    const into = category ? categories : counts;
+    into.set(key, (into.get(key) ?? 0) + count);
+  };
+  for (const group of groups) {
+    for (const { name, category, count } of group.barCounts ?? []) add(name, !!category, count);
+    for (const { row, depth } of group.rows) {
+      if (group.barCounts && !depth) continue;
+      for (const item of row?.items ?? [])
+        if (item.kind === 'span') add(item.category ?? item.name, item.category !== undefined, 1);
+    }
+  }
   const byCount = (a: SpanNameCount, b: SpanNameCount) =>
     b.count - a.count || (a.name < b.name ? -1 : 1);
   return [

@@ -20,6 +20,7 @@ import { writeRequestMetricsDay } from './request-metrics-writer.mjs';
 import { writeTrainDump } from './train-dump-writer.mjs';
 import { benchFolder, benchServeFolder } from './bench-folder.mjs';
 import { benchReport } from './bench-report.mjs';
+import { benchFeedback } from './bench-feedback.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -1050,6 +1051,7 @@ if (!only || only === 'folder') {
   benchFolder({ data, cli: CLI, measure, counts });
   await benchServeFolder({ data, cli: CLI, counts });
 }
+if (!only || only === 'feedback') await benchFeedback(root, data);
 if (!only || only === 'frames') {
   console.log('\n== timeline frames in Chromium');
   await benchFrames(root, data);

@@ -1,7 +1,11 @@
 import { test, expect } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
+import { writeRunTimelinePng } from '../../src-main/cli/run-timeline-png';
+import { findRunFiles } from '../../src-main/ingest/run-files';
 import { startServe } from './support/start-serve';
 import { canvasPixels, differing, drawnShare } from './support/png-pixels';
 import { pick, readPng, zoomIn } from './support/picture-menu';
@@ -16,6 +20,7 @@ const RUN = resolve(__dirname, '../fixtures/run');
 // beside the suite's own server (E2E_PORT), so checkouts side by side do not collide
 const PORT = Number(process.env.E2E_PORT ?? 4791) + 34;
 const TOKEN = 'run-picture-token';
+const tmp = mkdtempSync(join(tmpdir(), 'run-picture-'));
 
 let server: ChildProcess;
 
@@ -25,6 +30,7 @@ test.beforeAll(async () => {
 
 test.afterAll(() => {
   server?.kill();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 test.use({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 2, colorScheme: 'light' });
@@ -45,7 +51,7 @@ test("the run tab's PNG at a zoomed window is its canvas drawn again at 2x, band
   });
   const lanes = page.getByTestId('lane-timeline');
   // every row shown is fetched and drawn (its label says what it drew), asked of the page at
-  // once: rows arriving grow the legend, so the rows shown change until the last are in
+  // once: the rows in view arrive one fetch after another
   await expect
     .poll(() =>
       page.evaluate(() => {
@@ -54,7 +60,7 @@ test("the run tab's PNG at a zoomed window is its canvas drawn again at 2x, band
       }),
     )
     .toBe(true);
-  await zoomIn(page);
+  const window = await zoomIn(page);
   const menu = lanes.getByTestId('timeline-picture');
   const picture = await readPng(await pick(page, menu, 'Save PNG…'));
   const plot = JSON.parse((await lanes.getAttribute('data-picture-plot'))!) as Box;
@@ -92,4 +98,33 @@ test("the run tab's PNG at a zoomed window is its canvas drawn again at 2x, band
   expect(bandsNear).toBeLessThan(0.02);
   // and the label column's group titles and row names, written beside the rows
   expect(drawnShare(picture, [0, at[1]], [at[0], size[1]])).toBeGreaterThan(0.01);
+
+  // `report RUN --png` of the same window and size: the same lanes (pictures.spec.ts's
+  // headless check, for the run tab). skia and Chromium rasterize the bar labels' glyphs
+  // differently; the same picture half a window later must differ far more
+  const headless = async (name: string, w: { startSec: number; endSec: number }) => {
+    const out = join(tmp, name);
+    const made = await writeRunTimelinePng(
+      { path: RUN, files: findRunFiles([RUN]) },
+      { out, window: w, width: plot.x + plot.width, height: plot.y + plot.height },
+    );
+    return { png: PNG.sync.read(readFileSync(out)), plot: made.plot };
+  };
+  const span = window.endSec - window.startSec;
+  const same = await headless('same.png', window);
+  const later = await headless('later.png', {
+    startSec: window.startSec + span / 2,
+    endSec: window.endSec + span / 2,
+  });
+  expect(same.plot.x).toBe(plot.x);
+  expect(same.plot.width).toBeCloseTo(plot.width, 6);
+  // the legends' heights follow their fonts' widths: the rows' region both have
+  const rows: [number, number] = [size[0], Math.round(Math.min(plot.height, same.plot.height) * 2)];
+  const headlessAt = (p: Box): [number, number] => [Math.round(p.x * 2), Math.round(p.y * 2)];
+  const headlessNear = differing(picture, at, same.png, headlessAt(same.plot), rows, 60);
+  const headlessFar = differing(picture, at, later.png, headlessAt(later.plot), rows, 60);
+  console.log(`run picture headless: ${headlessNear} (half a window later ${headlessFar})`);
+  expect(drawnShare(same.png, headlessAt(same.plot), rows)).toBeGreaterThan(0.05);
+  expect(headlessNear).toBeLessThan(0.005);
+  expect(headlessFar).toBeGreaterThan(headlessNear * 5);
 });

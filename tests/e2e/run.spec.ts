@@ -1,7 +1,15 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { startServe } from './support/start-serve';
-import { copyFileSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
@@ -27,6 +35,14 @@ test.beforeAll(async () => {
 test.afterAll(() => {
   server?.kill();
 });
+
+/** Spans of `name` the run's rollouts started (tests/fixtures/run/expected_counts.json). */
+function spansStarted(name: string): number {
+  const expected = JSON.parse(readFileSync(join(RUN, 'expected_counts.json'), 'utf8')) as {
+    rollouts: Record<string, { spans_started: Record<string, number> }>;
+  };
+  return Object.values(expected.rollouts).reduce((n, r) => n + (r.spans_started[name] ?? 0), 0);
+}
 
 /** Lane rows of one group of the run's timeline. */
 const laneRows = (page: Page, group: string) =>
@@ -82,6 +98,12 @@ test('a run folder opens as one tab; a sample leads to its SGLang request and ba
 }) => {
   await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
   await runComplete(page);
+  // before any scroll the legend counts the whole run (each file's own count of its bars), not
+  // the sample rows fetched so far (53 of 65 here, growing as one scrolled): every
+  // sglang_generate span the rollouts started, as the fixture's checker counted them
+  await expect(
+    page.locator('[data-testid=legend] .legend-entry[data-name=sglang_generate] .legend-name'),
+  ).toHaveText(`sglang_generate ${spansStarted('sglang_generate')}`);
   await expect(page.getByTestId('run-tab')).toHaveCount(1);
   await expect(page.getByTestId('file-tab')).toHaveCount(0);
   await expect(page.getByTestId('run-counts')).toHaveText(

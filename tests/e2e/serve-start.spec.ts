@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeSlimeDump } from '../bench/slime-dump-writer.mjs';
 import { APP_SIGNAL_MS } from './support/app-ready';
+import { signalOrder, watchSignalsFromLoad } from './support/signal-order';
 
 /**
  * `trace-explorer serve FILE` with a file that takes seconds to open: the page shows its
@@ -37,18 +38,27 @@ test.afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a named file shows its progress and Cancel at once, its first rows while it is read, and Cancel stops it', async ({
+test('a named file shows its progress and Cancel first, its first rows while it is read, and Cancel stops it', async ({
   page,
 }) => {
+  // the app's own signals from the page's first render, in the order they show (how soon the
+  // progress shows: `npm run bench feedback`)
+  await watchSignalsFromLoad(page, {
+    opening: '[data-testid=opening-tab]',
+    rows: '[data-testid=timeline-row]',
+    open: '[data-testid=file-tab][data-state=open]',
+  });
   await page.goto(`http://127.0.0.1:${PORT}/?token=${TOKEN}`);
   const opening = page.getByTestId('opening-tab');
-  await expect(opening).toContainText('rollout_big.pt', { timeout: 1500 });
+  await expect(opening).toContainText('rollout_big.pt', { timeout: APP_SIGNAL_MS });
   await expect(page.getByTestId('empty-state')).toHaveCount(0);
   // issue 18: rows stream to the view as they are read, beside the progress that goes on
   // the first rows read: however long a busy machine takes to read them
   await expect(page.getByTestId('timeline-row').first()).toBeVisible({ timeout: APP_SIGNAL_MS });
   await expect(page.getByTestId('file-tab')).toContainText('rollout_big.pt');
   await expect(opening).toBeVisible();
+  // its progress first, then its first rows, the file still being read (not yet open)
+  expect(await signalOrder(page)).toEqual(['opening', 'rows']);
   await opening.getByTestId('cancel-open').click();
   // ending the reading worker can take seconds on a loaded machine (CI beside other work)
   await expect(opening).toHaveCount(0, { timeout: 20_000 });

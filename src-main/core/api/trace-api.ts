@@ -73,6 +73,8 @@ export interface OpenProgress {
   bytesTotal: number;
   samplesRead: number;
   phase: 'reading' | 'building' | 'done' | 'failed' | 'cancelled';
+  /** what `samplesRead` counts in the format's words (OpenProgressReport.counted), when known */
+  counted?: string;
   /**
    * the file as read so far (`streaming: true`), when its first rows can be shown before the
    * whole file is read; later progress brings more rows, `open` the whole file (same fileId)
@@ -122,7 +124,14 @@ export interface FileSummary {
   statuses: string[];
   sources: string[];
   attempts: number[];
+  /** every item (spans and instant events) by name */
   spanNames: { name: string; count: number }[];
+  /**
+   * the spans, each drawn as a bar, by what a timeline legend lists them under: a category when
+   * the span has one (a GPU kernel's kind), else its name; categories first, most first. A view
+   * that fetches rows as they are scrolled to counts its legend from these, not from its rows.
+   */
+  barCounts: { name: string; count: number; category?: true }[];
   notices: string[];
   /** opened by path (capabilities.sourceGroups): the whole set this file belongs to, oldest first, when larger */
   rotatedSet?: string[];

@@ -33,6 +33,12 @@ export interface FormatDescriptor<Id extends string = string> {
    */
   readonly sniffReach?: 'head' | 'first-line';
   /**
+   * What a progress report's `samplesRead` counts in each phase, in the format's words
+   * ("spans", "records"), for a progress line; left out: "samples" when the format has samples,
+   * else the count is not said (a line says "building rows…", never "of 0 samples").
+   */
+  readonly progressCounts?: { readonly reading?: string; readonly building?: string };
+  /**
    * A file that no format sniffs, claimed anyway so that this format's reader can say what
    * is wrong with it (a `.pt` name: "not a torch.save file"), or opens it as empty.
    */
@@ -93,6 +99,11 @@ export interface OpenProgressReport {
   bytesRead: number;
   samplesRead: number;
   phase: 'reading' | 'building';
+  /**
+   * what `samplesRead` counts (the descriptor's progressCounts), added by the open once the
+   * format is known; absent: the count means nothing to say
+   */
+  counted?: string;
 }
 
 export type OpenStep = 'read' | 'rows' | 'store' | 'perf';

@@ -250,7 +250,7 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
           onPreview(preview);
         }
       : undefined,
-    onProgress: progressInFileBytes(files, sources, options.onProgress),
+    onProgress: progressInFileBytes(files, sources, progressCounted(format, options.onProgress)),
     shouldCancel: options.shouldCancel,
     onStepEnd: options.onStepEnd,
     joinByBootstrapRoom: options.joinByBootstrapRoom,
@@ -265,6 +265,21 @@ function readTraceFile(files: ByteSource[], options: OpenOptions): ReadTrace {
         : undefined,
   });
   return { ...found, files, opened, searchTexts, rowsStore };
+}
+
+/** Each report told what its count counts, in the format's words (progressCounts). */
+function progressCounted(
+  format: FormatDescriptor,
+  onProgress: OpenOptions['onProgress'],
+): OpenOptions['onProgress'] {
+  if (!onProgress) return undefined;
+  const fallback = format.capabilities.samples ? 'samples' : undefined;
+  const reading = format.progressCounts?.reading ?? fallback;
+  const building = format.progressCounts?.building ?? fallback;
+  return (progress) => {
+    const counted = progress.phase === 'reading' ? reading : building;
+    onProgress(counted === undefined ? progress : { ...progress, counted });
+  };
 }
 
 /**

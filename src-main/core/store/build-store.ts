@@ -54,6 +54,14 @@ export interface TraceStore {
   rowAttempt: Float64Array;
   rowStatus: Int32Array;
   rowSource: Int32Array;
+  /**
+   * spans (each drawn as a bar) per name string id, spans with a category left out; and per
+   * category (a GPU kernel's kind) the spans that have one: what a timeline legend counts,
+   * counted as the rows were taken in, so a view that fetches rows as they are scrolled to can
+   * show the whole file's counts at once
+   */
+  spansByName: Int32Array;
+  spansByCategory: ReadonlyMap<string, number>;
   /** rows by a name of their items, status, source (string ids; -1: none), made when asked */
   rowsBySpanName: ReadonlyMap<number, Int32Array>;
   rowsByStatus: ReadonlyMap<number, Int32Array>;
@@ -127,6 +135,9 @@ export class StoreBuilder {
   private rowAttempt = EMPTY_F64;
   private rowStatus = EMPTY_I32;
   private rowSource = EMPTY_I32;
+  /** spans per name id (those without a category), and per category */
+  private spansByName = EMPTY_I32;
+  private readonly spansByCategory = new Map<string, number>();
   /** a row's spans by id, to find each item's parent (one map for every row: see add) */
   private readonly spanIndex = new Map<unknown, number>();
   /** lastStore() handed the columns over: nothing may be added */
@@ -203,7 +214,9 @@ export class StoreBuilder {
         this.itemRow[i] = r;
         this.itemLane[i] = cursor.lane;
         this.itemDepth[i] = cursor.depth;
-        this.itemName[i] = this.intern(cursor.name);
+        const nameId = this.intern(cursor.name);
+        this.itemName[i] = nameId;
+        if (isSpan) this.countSpan(nameId, cursor.extra('category'));
         this.itemKind[i] = isSpan
           ? ITEM_KIND.span
           : state === 'point_event'
@@ -225,6 +238,16 @@ export class StoreBuilder {
     this.itemCount = i;
     this.rowItemOffset[rowTotal] = i;
     this.spanIndex.clear();
+  }
+
+  /** A span counted under its category when it has one (as row views carry it), else its name. */
+  private countSpan(nameId: number, category: string | undefined): void {
+    if (category) {
+      this.spansByCategory.set(category, (this.spansByCategory.get(category) ?? 0) + 1);
+      return;
+    }
+    if (nameId >= this.spansByName.length) this.spansByName = grown(this.spansByName, nameId + 1);
+    this.spansByName[nameId]++;
   }
 
   /**
@@ -299,6 +322,8 @@ export class StoreBuilder {
       rowAttempt: rowColumn(this.rowAttempt, n),
       rowStatus,
       rowSource,
+      spansByName: handOver ? this.spansByName : this.spansByName.slice(),
+      spansByCategory: handOver ? this.spansByCategory : new Map(this.spansByCategory),
       rowsBySpanName: new RowsByKey(rowsByItemKey(itemName, rowItemOffset, n, strings.length)),
       rowsByStatus: new RowsByKey(rowsByRowKey(rowStatus, strings.length)),
       rowsBySource: new RowsByKey(rowsByRowKey(rowSource, strings.length)),

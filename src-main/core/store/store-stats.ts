@@ -11,6 +11,7 @@ type Stats = Pick<
   | 'sources'
   | 'attempts'
   | 'spanNames'
+  | 'barCounts'
   | 'globalStartSec'
   | 'globalEndSec'
 >;
@@ -49,7 +50,28 @@ export function buildStoreStats(store: TraceStore): Stats {
     spanNames: nameCounts
       .sort((a, b) => b[1] - a[1] || store.strings[a[0]].localeCompare(store.strings[b[0]]))
       .map(([id, count]) => ({ name: store.strings[id], count })),
+    barCounts: barCounts(store),
     globalStartSec: store.rowCount === 0 ? null : store.globalStartSec,
     globalEndSec: store.rowCount === 0 ? null : store.globalEndSec,
   };
+}
+
+/**
+ * The spans by what a legend lists them under (categories first, then names; most first within
+ * each): only spans, for instant events are drawn as markers, not bars, and the legend's entries
+ * are bar colours.
+ */
+function barCounts(store: TraceStore): FileSummary['barCounts'] {
+  const byCount = (a: { name: string; count: number }, b: { name: string; count: number }) =>
+    b.count - a.count || a.name.localeCompare(b.name);
+  const names: { name: string; count: number }[] = [];
+  store.spansByName.forEach((count, id) => {
+    if (count > 0) names.push({ name: store.strings[id], count });
+  });
+  return [
+    ...[...store.spansByCategory]
+      .map(([name, count]) => ({ name, count, category: true as const }))
+      .sort(byCount),
+    ...names.sort(byCount),
+  ];
 }

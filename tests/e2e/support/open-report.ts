@@ -57,6 +57,16 @@ export async function expectRunReport(page: Page): Promise<void> {
   await expect(request.getByTestId('lane-name')).toContainText(['Decode Scheduler TP0']);
   // and each file of the run has its own tab as well
   await expect(page.getByTestId('file-tab')).toHaveCount(7);
+  // each named apart: a trainer file of one name in two folders shows its folder
+  const tabNames = await page.getByTestId('file-tab').locator('.tab-name').allTextContents();
+  expect(new Set(tabNames).size).toBe(7);
+  expect(tabNames).toEqual(
+    expect.arrayContaining([
+      'comm_timeline/slime-trainer-0.jsonl',
+      'comm_timeline_v1/slime-trainer-0.jsonl',
+      'rollout_0.pt',
+    ]),
+  );
   // seven files but no compare in the snapshot, and no SQL engine: neither is offered
   await expect(page.getByTestId('run-query')).toHaveCount(0);
   await expect(page.getByTestId('compare-button')).toBeHidden();

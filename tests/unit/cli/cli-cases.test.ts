@@ -207,8 +207,13 @@ describe('progress on a terminal', () => {
     progress.onProgress({ bytesRead: 100e6, samplesRead: 1000, phase: 'reading' });
     expect(writes).toEqual([]);
     vi.setSystemTime(2100);
-    progress.onProgress({ bytesRead: 300e6, samplesRead: 5000, phase: 'reading' });
-    expect(writes).toEqual(['\r\x1b[Kbig.pt: reading 50% (300 MB of 600 MB), 5000 read']);
+    progress.onProgress({
+      bytesRead: 300e6,
+      samplesRead: 5000,
+      phase: 'reading',
+      counted: 'samples',
+    });
+    expect(writes).toEqual(['\r\x1b[Kbig.pt: reading 50% (300 MB of 600 MB), 5000 samples read']);
     vi.setSystemTime(2150); // within one redraw interval: not drawn again
     progress.onProgress({ bytesRead: 310e6, samplesRead: 5100, phase: 'reading' });
     expect(writes).toHaveLength(1);
@@ -228,9 +233,14 @@ describe('progress on a terminal', () => {
   });
 
   it('says when rows are being built', () => {
-    expect(progressLine('a.pt', 10, { bytesRead: 10, samplesRead: 42, phase: 'building' })).toBe(
-      'a.pt: building rows of 42 samples…',
-    );
+    expect(
+      progressLine('a.pt', 10, {
+        bytesRead: 10,
+        samplesRead: 42,
+        phase: 'building',
+        counted: 'samples',
+      }),
+    ).toBe('a.pt: building rows of 42 samples…');
   });
 });
 

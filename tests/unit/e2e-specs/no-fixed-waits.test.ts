@@ -123,3 +123,57 @@ describe('e2e specs wait on the app, never a fixed time', () => {
     for (const snippet of allowed) expect(fixedWaits(snippet), snippet).toEqual([]);
   });
 });
+
+/** Below this an expectation's timeout is a response time asserted, not a wait for a signal. */
+const SHORTEST_SIGNAL_WAIT_MS = 10_000;
+
+/**
+ * Each response time a spec asserts, as "line N: what": the test's own clock read (a latency
+ * measured beside the app), or an expectation given a timeout too short to be a wait for the
+ * app (300 ms for a tab to show fails on a busy machine). A response time is a bench's figure,
+ * beside a baseline of the same run (`npm run bench feedback`); a spec checks the order of the
+ * app's signals.
+ */
+function timedAssertions(source: string): string[] {
+  const text = withoutComments(source);
+  const lineOf = (at: number) => text.slice(0, at).split('\n').length;
+  const found: string[] = [];
+  for (const match of text.matchAll(/\bDate\.now\s*\(/g))
+    found.push(`line ${lineOf(match.index)}: the test's clock (Date.now)`);
+  for (const match of text.matchAll(/\btimeout:\s*([\d_]+)/g)) {
+    const ms = Number(match[1].replace(/_/g, ''));
+    const statement = text.slice(text.lastIndexOf(';', match.index) + 1, match.index);
+    if (ms < SHORTEST_SIGNAL_WAIT_MS && /\bexpect\b/.test(statement))
+      found.push(`line ${lineOf(match.index)}: an expectation within ${ms} ms`);
+  }
+  return found;
+}
+
+describe('e2e specs check the order of signals, never a response time', () => {
+  it('no spec or support file times the app', () => {
+    const timed = filesUnder(E2E).flatMap((file) =>
+      timedAssertions(readFileSync(file, 'utf8')).map((t) => `${relative(E2E, file)} ${t}`),
+    );
+    expect(timed).toEqual([]);
+  });
+
+  it('finds a clock read and a short expectation', () => {
+    const cases = [
+      "await expect(page.getByTestId('opening-tab')).toBeVisible({ timeout: 300 });",
+      'const picked = Date.now();',
+      "await expect(tab).toContainText('a.pt', {\n  timeout: 1500,\n});",
+      'await expect(page.getByTestId(x)).toHaveCount(0, { timeout: 1_000 });',
+    ];
+    for (const snippet of cases) expect(timedAssertions(snippet), snippet).toHaveLength(1);
+  });
+
+  it("leaves waits for the app's signals and other timeouts alone", () => {
+    const allowed = [
+      "await expect(tab).toHaveAttribute('data-state', 'open', { timeout: APP_SIGNAL_MS });",
+      'await expect(opening).toHaveCount(0, { timeout: 20_000 });',
+      'await button.click({ timeout: 5_000 }).catch(() => {});',
+      '// never expect(...).toBeVisible({ timeout: 300 }) or Date.now()',
+    ];
+    for (const snippet of allowed) expect(timedAssertions(snippet), snippet).toEqual([]);
+  });
+});

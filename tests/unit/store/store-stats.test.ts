@@ -11,6 +11,9 @@ function referenceStats(rows: Row[]) {
   const items = rows.flatMap((r) => r.items);
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item.name, (counts.get(item.name) ?? 0) + 1);
+  const spanCounts = new Map<string, number>();
+  for (const item of items)
+    if (item.type === 'span') spanCounts.set(item.name, (spanCounts.get(item.name) ?? 0) + 1);
   const distinct = (values: (string | null)[]) =>
     [...new Set(values.filter((v): v is string => v !== null))].sort();
   return {
@@ -24,6 +27,10 @@ function referenceStats(rows: Row[]) {
       ...new Set(rows.map((r) => r.attempt).filter((a): a is number => typeof a === 'number')),
     ].sort((a, b) => a - b),
     spanNames: [...counts]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([name, count]) => ({ name, count })),
+    // spans only (events are markers, not bars); slime's spans have no category
+    barCounts: [...spanCounts]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([name, count]) => ({ name, count })),
     globalStartSec: rows.length ? Math.min(...rows.map((r) => r.start)) : null,
@@ -92,6 +99,11 @@ describe('store stats (file summary and filter menus)', () => {
         { name: 'a', count: 2 },
         { name: 'b', count: 2 },
       ],
+      // the bars: the two spans, a point and an orphan end left out
+      barCounts: [
+        { name: 'a', count: 1 },
+        { name: 'b', count: 1 },
+      ],
       globalStartSec: 5,
       globalEndSec: 20,
     });
@@ -102,5 +114,28 @@ describe('store stats (file summary and filter menus)', () => {
     expect(stats.globalStartSec).toBeNull();
     expect(stats.globalEndSec).toBeNull();
     expect(stats.spanNames).toEqual([]);
+    expect(stats.barCounts).toEqual([]);
+  });
+
+  it('counts a span with a category under it, as the legend lists it', () => {
+    const rows = [
+      row({
+        row_id: 1,
+        start: 0,
+        end: 9,
+        items: [
+          span({ name: 'gemm', start_ts: 1, category: 'computation' }),
+          span({ name: 'nccl', start_ts: 2, category: 'communication' }),
+          span({ name: 'gemm2', start_ts: 3, category: 'computation' }),
+          span({ name: 'cpu_op', start_ts: 4 }),
+          point({ name: 'gemm', ts: 5 }),
+        ],
+      }),
+    ];
+    expect(buildStoreStats(buildStore({ rows: packRows(rows) })).barCounts).toEqual([
+      { name: 'computation', count: 2, category: true },
+      { name: 'communication', count: 1, category: true },
+      { name: 'cpu_op', count: 1 },
+    ]);
   });
 });

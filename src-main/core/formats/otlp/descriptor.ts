@@ -18,6 +18,8 @@ export const otlpFormat = defineFormat({
     search: 'trace id, service, status, attrs, span names',
   },
   capabilities: { sourceGroups: true, namedRows: true },
+  // spans as the lines are read, then the traces their rows are built of
+  progressCounts: { reading: 'spans', building: 'traces' },
   sniff: (head) => sniffOtlp(head),
   // an empty file holds no spans: a trace file that was never written to
   claimUnsniffed: (_name, size) => size === 0,

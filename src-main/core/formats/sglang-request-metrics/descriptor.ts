@@ -30,6 +30,7 @@ export const sglangRequestMetricsFormat = defineFormat({
     search: 'rid, finish reason, attrs',
   },
   capabilities: { samples: true, joinRecords: true, sourceGroups: true },
+  progressCounts: { reading: 'records' },
   sniff: (head) => sniffRequestMetrics(head),
   open: openRequestMetrics,
   groupSources: findHourlySet,

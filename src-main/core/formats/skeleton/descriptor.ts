@@ -31,6 +31,8 @@ export const skeletonFormat = defineFormat({
   // hides what needs it (core/formats/format-capabilities.ts), e.g. `{ sourceGroups: true }`
   // for a rotated set of files, `{ samples: true }` when getSample answers for each row
   capabilities: {},
+  // what a progress report counts while reading (left out: samples, if the format has them)
+  progressCounts: { reading: 'records' },
   // a record carries its text: the first line may be longer than the 64 KiB head
   sniffReach: 'first-line',
   sniff: (head) => sniffJsonLine(head, isSkeletonRecord),

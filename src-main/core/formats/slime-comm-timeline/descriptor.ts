@@ -25,6 +25,7 @@ export const slimeCommTimelineFormat = defineFormat({
     search: 'operation, attrs',
   },
   capabilities: { trainerTimeline: true },
+  progressCounts: { reading: 'records' },
   sniff: (head) => sniffTimeline(head),
   open: openTimeline,
 });
