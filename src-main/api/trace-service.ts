@@ -315,10 +315,13 @@ export class TraceService implements TraceApi {
     // one file id from the first preview on
     let fileId: string | null = null;
     let bytesRead = 0;
+    // the format's word for its count, said again with each preview
+    let counted: string | undefined;
     const job = this.runIngest(
       { sources, joinByBootstrapRoom: request.joinByBootstrapRoom },
       (progress) => {
         bytesRead = progress.bytesRead;
+        counted = progress.counted;
         emit({ ...progress, bytesTotal: Math.max(bytesTotal, progress.bytesRead) });
       },
       listPreviews
@@ -327,7 +330,14 @@ export class TraceService implements TraceApi {
             const file: FileSummary = { ...preview, fileId, path };
             this.files.set(fileId, { summary: file, opened, sources });
             this.streaming.set(fileId, job);
-            emit({ bytesRead, bytesTotal, samplesRead: preview.samples, phase: 'reading', file });
+            emit({
+              bytesRead,
+              bytesTotal,
+              samplesRead: preview.samples,
+              phase: 'reading',
+              file,
+              ...(counted === undefined ? {} : { counted }),
+            });
           }
         : undefined,
     );

@@ -9,7 +9,7 @@ import { RunOpeningItems } from '../run/RunOpeningItems';
 import { useRunStore } from '../run/run-store';
 import { cancelOpening, openFiles } from '../opening/open-files';
 import { TopBarActions } from './TopBarActions';
-import { formatBytesOf, formatMegabytesPerSecond } from '../units/byte-size';
+import { formatMegabytesPerSecond, formatProgress } from '../units/byte-size';
 import { distinctTabNames } from '../units/tab-names';
 
 const ACCEPT = '.pt,.pth,.jsonl,.json,.gz';
@@ -147,7 +147,7 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
               data-stage={o.stage ?? 'reading'}
             >
               {o.stage === 'preparing' ? 'preparing ' : o.stage === 'uploading' ? 'sending ' : ''}
-              {formatProgress(o.bytesRead, o.bytesTotal, o.samplesRead)}
+              {formatProgress(o.bytesRead, o.bytesTotal, o.samplesRead, o.counted)}
             </span>
           </OpeningItem>
         ))}
@@ -155,10 +155,6 @@ export function TopBar({ onShortcuts }: { onShortcuts: () => void }) {
       <TopBarActions onShortcuts={onShortcuts} />
     </header>
   );
-}
-
-function formatProgress(bytesRead: number, bytesTotal: number, samples: number): string {
-  return `${formatBytesOf(bytesRead, bytesTotal)}${samples > 0 ? ` · ${samples} samples` : ''}`;
 }
 
 /** The tab's tooltip: where the file is, and how long it took to open. */

@@ -12,6 +12,8 @@ export interface OpeningFile {
   bytesRead: number;
   bytesTotal: number;
   samplesRead: number;
+  /** what samplesRead counts in the format's words ('samples', 'spans'), when the format says */
+  counted?: string;
   /** the tab its rows show in while it is read (previews), if any yet */
   fileId?: string;
   /**
@@ -163,6 +165,7 @@ function withProgress(s: FilesState, p: OpenProgress): Partial<FilesState> {
       bytesRead: p.bytesRead,
       bytesTotal: p.bytesTotal,
       samplesRead: p.samplesRead,
+      counted: p.counted,
       fileId: p.file?.fileId,
       startedByMain: true,
     };
@@ -178,6 +181,7 @@ function withProgress(s: FilesState, p: OpenProgress): Partial<FilesState> {
             bytesRead: p.bytesRead,
             bytesTotal: Math.max(p.bytesTotal, o.bytesTotal),
             samplesRead: p.samplesRead,
+            counted: p.counted,
             fileId: p.file?.fileId ?? o.fileId,
           }
         : o,

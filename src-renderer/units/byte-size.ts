@@ -41,3 +41,14 @@ export function formatMegabytesPerSecond(bytes: number, sec: number): string {
   if (!(sec > 0) || !Number.isFinite(bytes)) return '— MB/s';
   return `${(bytes / STEP ** 2 / sec).toFixed(0)} MB/s`;
 }
+
+/** bytes read, and the format's count in its own words ("· 1200 spans"); no count unnamed */
+export function formatProgress(
+  bytesRead: number,
+  bytesTotal: number,
+  count: number,
+  counted: string | undefined,
+): string {
+  const shown = counted !== undefined && count > 0 ? ` · ${count} ${counted}` : '';
+  return `${formatBytesOf(bytesRead, bytesTotal)}${shown}`;
+}

@@ -3,6 +3,7 @@ import {
   formatBytes,
   formatBytesOf,
   formatMegabytesPerSecond,
+  formatProgress,
 } from '../../../src-renderer/units/byte-size';
 
 // One convention wherever the app shows a size: decimal units, 1 MB = 1,000,000 bytes (the
@@ -45,5 +46,20 @@ describe('byte sizes', () => {
   it('speeds in whole decimal MB per second', () => {
     expect(formatMegabytesPerSecond(600_000_000, 4)).toBe('150 MB/s');
     expect(formatMegabytesPerSecond(1, 0)).toBe('— MB/s');
+  });
+});
+
+describe('an opening item’s progress', () => {
+  it('says the count in the format’s words, and no count when the format names none', () => {
+    expect(formatProgress(5_000_000, 10_000_000, 1200, 'spans')).toBe(
+      `${formatBytesOf(5_000_000, 10_000_000)} · 1200 spans`,
+    );
+    expect(formatProgress(5_000_000, 10_000_000, 64, 'samples')).toMatch(/ · 64 samples$/);
+    // a Chrome trace counts nothing: "· 0 samples" (or any number of "samples") is not said
+    expect(formatProgress(5_000_000, 10_000_000, 0, undefined)).toBe(
+      formatBytesOf(5_000_000, 10_000_000),
+    );
+    expect(formatProgress(5_000_000, 10_000_000, 7, undefined)).not.toMatch(/samples/);
+    expect(formatProgress(5_000_000, 10_000_000, 0, 'spans')).not.toMatch(/spans/);
   });
 });

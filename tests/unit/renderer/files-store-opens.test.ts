@@ -179,3 +179,15 @@ describe('opensSyncInTurn: the page loaded as a file named at start-up finished 
     expect(answers).toHaveLength(3);
   });
 });
+
+describe('files store: the progress count’s word', () => {
+  beforeEach(emptyFilesStore);
+
+  it('keeps what the format says its count counts, for the opening item to say', () => {
+    state().progress({ ...progress('m1', 'reading'), samplesRead: 300, counted: 'spans' });
+    expect([state().opening[0].samplesRead, state().opening[0].counted]).toEqual([300, 'spans']);
+    // a Chrome trace's reports name no word: none is kept from before
+    state().progress({ ...progress('m1', 'reading'), samplesRead: 0 });
+    expect(state().opening[0].counted).toBeUndefined();
+  });
+});
