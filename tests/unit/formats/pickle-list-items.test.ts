@@ -46,7 +46,11 @@ interface Seen {
   listLength: number;
 }
 
-function read(bytes: number[], watch: boolean, firstBatchEarly?: number) {
+function read(
+  bytes: number[],
+  watch: boolean | ((list: PyValue[]) => boolean),
+  firstBatchEarly?: number,
+) {
   const seen: Seen[] = [];
   const appended: number[] = [];
   const source = bytesSource('list.pkl', new Uint8Array([...PROTO4, ...bytes, STOP]));
@@ -54,7 +58,7 @@ function read(bytes: number[], watch: boolean, firstBatchEarly?: number) {
     firstBatchEarly,
     onAppend: (list) => {
       appended.push(list.length);
-      return watch;
+      return typeof watch === 'function' ? watch(list) : watch;
     },
     onListItem: (list, index, item) => {
       seen.push({ index, item: plain(item) as PyValue, listLength: list.length });
@@ -158,6 +162,32 @@ describe('a first batch appended early', () => {
     const { value, appended } = read(mixed, true, 2);
     expect(appended).toEqual([4]);
     expect(value).toEqual(read(mixed, false, 0).value);
+  });
+
+  it('leaves a list inside an item of another list’s batch to its APPENDS', () => {
+    // {'i': 0, 'msgs': [{'x': 0}, {'x': 1}, {'x': 2}]} then {'i': 1, ...}: a sample's messages
+    const withList = (i: number) => [
+      EMPTY_DICT,
+      MARK,
+      ...key('i'),
+      ...int(i),
+      ...key('msgs'),
+      EMPTY_LIST,
+      ...batch([0, 1, 2].map((x) => [EMPTY_DICT, ...key('x'), ...int(x), SETITEM])),
+      SETITEMS,
+    ];
+    const nested = [EMPTY_LIST, ...batch([withList(0), withList(1), withList(2)])];
+    // the reader watches the outer list (slime's picks the shallowest list of dicts)
+    const outer = (list: PyValue[]) => 'msgs' in (list[0] as Record<string, PyValue>);
+    const { value, appended, seen } = read(nested, outer, 2);
+    // the messages lists at their APPENDS (3 each); the outer list early (when its third item
+    // starts), then at its end
+    expect(appended).toEqual([3, 3, 2, 3, 3]);
+    const whole = read(nested, false, 0).value;
+    // every message as read: the first picked list was a messages list, whose later items were
+    // never given; the outer list's items from the third on were
+    expect(value.slice(0, 2)).toEqual(whole.slice(0, 2));
+    expect(seen.map((s) => s.index)).toEqual([2]);
   });
 
   it('is off by default for a batch shorter than 64', () => {

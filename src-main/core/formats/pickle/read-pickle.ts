@@ -495,6 +495,10 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     const target = stack[m - 1];
     if (!(target instanceof ListBuilder) || target === watched) return;
     if (target.items === null || target.items.length > 0) return;
+    // a list inside an item of another list's batch (a sample's chat messages) is left to its
+    // APPENDS: a reader that took it for the list it watches would let its dicts go
+    for (let k = marks.length - 2; k >= 0; k--)
+      if (stack[marks[k] - 1] instanceof ListBuilder) return;
     for (let i = m; i < stack.length; i++) if (!isPlainDict(stack[i])) return;
     appendItems(target, stack.splice(m), cursor.offset);
   };
