@@ -45,6 +45,9 @@ export interface WalkResult {
   skipped: number;
 }
 
+/** the attrs of an event without any (never changed: an item's attrs are copied to be changed) */
+const NO_EVENT_ATTRS: Attrs = Object.freeze({}) as Attrs;
+
 /**
  * Steps 1-3: walk events in list order with a stack of open span ids; an event's inferred
  * parent is the stack top before it; an explicit parent_span_id wins when truthy.
@@ -80,7 +83,7 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
     const type = event.type;
     const name = event.name === undefined || event.name === null ? '' : String(event.name);
     const spanId = truthy(event.span_id) ? String(event.span_id) : null;
-    const attrs = isDict(event.attrs) ? (event.attrs as Attrs) : {};
+    const attrs = isDict(event.attrs) ? (event.attrs as Attrs) : NO_EVENT_ATTRS;
     const attempt = attemptOf(event, traceAttempt);
     if (type === 'span_start' && spanId !== null) {
       open.set(spanId, {
@@ -90,7 +93,7 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
         end: null,
         parent,
         startAttrs: attrs,
-        endAttrs: {},
+        endAttrs: NO_EVENT_ATTRS,
         attempt,
       });
       stack.push(spanId);

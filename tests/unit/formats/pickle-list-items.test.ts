@@ -46,17 +46,26 @@ interface Seen {
   listLength: number;
 }
 
-function read(bytes: number[], watch: boolean) {
+function read(
+  bytes: number[],
+  watch: boolean | ((list: PyValue[]) => boolean),
+  firstBatchEarly?: number,
+) {
   const seen: Seen[] = [];
+  const appended: number[] = [];
   const source = bytesSource('list.pkl', new Uint8Array([...PROTO4, ...bytes, STOP]));
   const { value } = readPickle(new PickleCursor(source, 0, 0), {
-    onAppend: () => watch,
+    firstBatchEarly,
+    onAppend: (list) => {
+      appended.push(list.length);
+      return typeof watch === 'function' ? watch(list) : watch;
+    },
     onListItem: (list, index, item) => {
       seen.push({ index, item: plain(item) as PyValue, listLength: list.length });
       return { kept: index };
     },
   });
-  return { value: plain(value) as PyValue[], seen };
+  return { value: plain(value) as PyValue[], seen, appended };
 }
 
 describe('the items of a watched list, as each is complete', () => {
@@ -122,5 +131,66 @@ describe('the items of a watched list, as each is complete', () => {
 
   it('a list onAppend does not ask for is never watched', () => {
     expect(read(pickle, false).seen).toEqual([]);
+  });
+});
+
+// The first batch's first dicts are appended before its APPENDS (firstBatchEarly): the reader
+// knows the list after a few samples instead of a thousand, and sees the rest as they complete.
+describe('a first batch appended early', () => {
+  const pickle = [EMPTY_LIST, ...batch([0, 1, 2, 3, 4].map(dict)), ...batch([dict(5), dict(6)])];
+
+  it('appends the first dicts once that many are complete, then gives each later one', () => {
+    const { value, seen, appended } = read(pickle, true, 2);
+    // two appended when the third starts; the batch's APPENDS the rest, then the next batch
+    expect(appended).toEqual([2, 5, 7]);
+    expect(seen.map((s) => s.index)).toEqual([2, 3, 4, 5, 6]);
+    expect(seen.map((s) => s.listLength)).toEqual([2, 2, 2, 5, 5]);
+    const whole = read(pickle, false).value;
+    expect(value.slice(0, 2)).toEqual(whole.slice(0, 2));
+    expect(value.slice(2)).toEqual([2, 3, 4, 5, 6].map((kept) => ({ kept })));
+  });
+
+  it('leaves the list as a whole read gives it when nobody watches', () => {
+    const early = read(pickle, false, 2);
+    expect(early.appended).toEqual([2, 5, 7]);
+    expect(early.value).toEqual(read(pickle, false, 0).value);
+    expect(early.value.map((d) => (d as { i: number }).i)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('waits for the batch’s end when an item below the count is no dict', () => {
+    const mixed = [EMPTY_LIST, ...batch([dict(0), int(7), dict(1), dict(2)])];
+    const { value, appended } = read(mixed, true, 2);
+    expect(appended).toEqual([4]);
+    expect(value).toEqual(read(mixed, false, 0).value);
+  });
+
+  it('leaves a list inside an item of another list’s batch to its APPENDS', () => {
+    // {'i': 0, 'msgs': [{'x': 0}, {'x': 1}, {'x': 2}]} then {'i': 1, ...}: a sample's messages
+    const withList = (i: number) => [
+      EMPTY_DICT,
+      MARK,
+      ...key('i'),
+      ...int(i),
+      ...key('msgs'),
+      EMPTY_LIST,
+      ...batch([0, 1, 2].map((x) => [EMPTY_DICT, ...key('x'), ...int(x), SETITEM])),
+      SETITEMS,
+    ];
+    const nested = [EMPTY_LIST, ...batch([withList(0), withList(1), withList(2)])];
+    // the reader watches the outer list (slime's picks the shallowest list of dicts)
+    const outer = (list: PyValue[]) => 'msgs' in (list[0] as Record<string, PyValue>);
+    const { value, appended, seen } = read(nested, outer, 2);
+    // the messages lists at their APPENDS (3 each); the outer list early (when its third item
+    // starts), then at its end
+    expect(appended).toEqual([3, 3, 2, 3, 3]);
+    const whole = read(nested, false, 0).value;
+    // every message as read: the first picked list was a messages list, whose later items were
+    // never given; the outer list's items from the third on were
+    expect(value.slice(0, 2)).toEqual(whole.slice(0, 2));
+    expect(seen.map((s) => s.index)).toEqual([2]);
+  });
+
+  it('is off by default for a batch shorter than 64', () => {
+    expect(read(pickle, true).appended).toEqual([5, 7]);
   });
 });

@@ -42,6 +42,8 @@ let dir: string;
 let path: string;
 let source: ByteSource & { close(): void };
 const SAMPLES = 2600;
+/** a dict samples list's first items appended before its batch ends (firstBatchEarly's default) */
+const EARLY = 64;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'replay-'));
@@ -85,10 +87,10 @@ describe('samples read again alone (PickleReplay, readPickleItem)', () => {
     expect(whole).toHaveLength(SAMPLES);
     const replay = new PickleReplay();
     const { dump, at } = readLettingGo(replay);
-    // the first batch (1000) is appended before the list is known; every later one, each
-    // batch's last included, is seen as it completes
-    expect([...at.keys()]).toEqual(Array.from({ length: SAMPLES - 1000 }, (_, k) => 1000 + k));
-    expect(dump.samples.slice(1000).every((s) => s === null)).toBe(true);
+    // the first batch's first EARLY are appended before the list is known; every later one,
+    // each batch's last included, is seen as it completes (PickleOptions.firstBatchEarly)
+    expect([...at.keys()]).toEqual(Array.from({ length: SAMPLES - EARLY }, (_, k) => EARLY + k));
+    expect(dump.samples.slice(EARLY).every((s) => s === null)).toBe(true);
     // what samples read from before they start: keys, names and repeated short values (the
     // writer memoizes labels of up to 1000 distinct values), not the samples
     expect(replay.before.size).toBeGreaterThan(10);
@@ -111,7 +113,7 @@ describe('samples read again alone (PickleReplay, readPickleItem)', () => {
 
   it('without a replay, nothing is told where it lies', () => {
     const { at } = readLettingGo(undefined);
-    expect(at.size).toBe(SAMPLES - 1000);
+    expect(at.size).toBe(SAMPLES - EARLY);
     expect([...at.values()].every((where) => where === null)).toBe(true);
   });
 
@@ -215,9 +217,9 @@ describe('samples holding tensors (torch storages named by persistent ids)', () 
     const replay = new PickleReplay();
     const { dump, at } = readReplaying(tensors, replay, true);
     expect(replay.persistentLoad).not.toBeNull();
-    expect([...at.keys()]).toEqual(Array.from({ length: SAMPLES - 1000 }, (_, k) => 1000 + k));
+    expect([...at.keys()]).toEqual(Array.from({ length: SAMPLES - EARLY }, (_, k) => EARLY + k));
     expect([...at.values()].every((where) => where !== null)).toBe(true);
-    expect(dump.samples.slice(1000).every((s) => s === null)).toBe(true);
+    expect(dump.samples.slice(EARLY).every((s) => s === null)).toBe(true);
     for (const [index, where] of at) {
       const again = readPickleItem(tensors, where!, replay);
       expect(again).toEqual(whole[index]);
@@ -271,10 +273,10 @@ describe('samples holding tensors (torch storages named by persistent ids)', () 
     const opened = slimeFormat.open([tensors], {});
     const { recording, reads } = recordingReads(tensors);
     const withBytes: WithBytes = (use) => use(recording);
-    for (const i of [0, 999, 1000, 1500, SAMPLES - 1]) {
+    for (const i of [0, EARLY - 1, EARLY, 999, 1000, 1500, SAMPLES - 1]) {
       const before = reads.length;
       expect(opened.samples.read(i, withBytes)).toEqual(traceless(whole[i]));
-      expect(reads.length > before).toBe(i >= 1000);
+      expect(reads.length > before).toBe(i >= EARLY);
     }
   });
 });
@@ -482,8 +484,9 @@ describe('an open dump keeps its samples in the file (slime descriptor)', () => 
     for (let i = 0; i < SAMPLES; i++) {
       const before = reads.length;
       expect(opened.samples.read(i, withBytes)).toEqual(traceless(whole[i]));
-      // the first batch was appended before the list was known: kept; the rest read again
-      expect(reads.length > before).toBe(i >= 1000);
+      // the first batch's first EARLY were appended before the list was known: kept; the
+      // rest read again
+      expect(reads.length > before).toBe(i >= EARLY);
     }
     expect(opened.samples.read(SAMPLES, withBytes)).toBeUndefined();
   });

@@ -418,7 +418,8 @@ describe('finished samples are let go while a dump is read', () => {
     const torch = bytesSource('shared.pt', legacyTorch(memoizedSamples(3000, true)));
     const whole = readSlimeDump(torch).samples;
     const { at, replay } = readReplayingKept(torch);
-    expect(at.size).toBe(2000);
+    // all but the first batch's first 64 (appended before the list is known)
+    expect(at.size).toBe(3000 - 64);
     expect([...at].filter(([, where]) => where === null).map(([index]) => index)).toEqual([2999]);
     // MEMOIZE numbers slots from the memo's size: a sample read alone numbers them the same
     for (const index of [1000, 1500, 2998]) {
@@ -430,7 +431,8 @@ describe('finished samples are let go while a dump is read', () => {
     const torch = bytesSource('rewrite.pt', legacyTorch(memoizedSamples(3000, false, true)));
     const whole = readSlimeDump(torch).samples;
     const { dump, at } = readReplayingKept(torch);
-    expect(at.size).toBe(2000);
+    // all but the first batch's first 64 (appended before the list is known)
+    expect(at.size).toBe(3000 - 64);
     expect([...at.values()].every((where) => where === null)).toBe(true);
     expect(dump.samples).toEqual(whole);
   });

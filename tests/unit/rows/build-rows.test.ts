@@ -30,12 +30,14 @@ describe('buildRows: samples to rows (TRACE_MODEL 3)', () => {
     expect(row.closed_span_count).toBe(2);
   });
 
-  it('items without attrs share one frozen empty attrs object; attrs given are copied', () => {
+  it('items without attrs share one frozen empty attrs object; plain attrs are used as read, others converted', () => {
     const given = { bytes: 120 };
+    const nested = { sizes: [1, 2], big: 2n ** 60n };
     const { rows } = buildRows([
       sampleWith([
         ev('span_start', 'bare', 0, { span_id: 'a' }),
         ev('event', 'note', 1, { attrs: given }),
+        ev('event', 'nested', 1.2, { attrs: nested }),
         ev('event', 'plain', 1.5),
         ev('span_end', 'bare', 2, { span_id: 'a', attrs: {} }),
         ev('span_start', 'open', 3, { span_id: 'o' }),
@@ -49,8 +51,12 @@ describe('buildRows: samples to rows (TRACE_MODEL 3)', () => {
     expect(plain.attrs).toBe(bare.attrs.start_attrs);
     expect(Object.isFrozen(plain.attrs)).toBe(true);
     const note = row.items.find((i) => i.name === 'note') as PointItem;
-    expect(note.attrs).toEqual({ bytes: 120 });
-    expect(note.attrs).not.toBe(given);
+    // values toAttr keeps as they are: the dict itself (no copy per span start and end)
+    expect(note.attrs).toBe(given);
+    // a container or an int past 2^53 in them: converted, into an object of the item's own
+    const converted = row.items.find((i) => i.name === 'nested') as PointItem;
+    expect(converted.attrs).toEqual({ sizes: [1, 2], big: 2n ** 60n });
+    expect(converted.attrs).not.toBe(nested);
     // an open span's end attrs are its own: they say what clipped it
     expect(span(row.items, 'open').attrs.end_attrs).toEqual({ clipped_by: 'self' });
   });

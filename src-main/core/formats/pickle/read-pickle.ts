@@ -32,6 +32,15 @@ export interface PickleOptions {
    */
   onAppend?: (list: PyValue[], stackDepth: number, forgetFinished: () => void) => boolean | void;
   /**
+   * With onAppend: a list's first batch is appended as soon as this many dicts of it are
+   * complete (the next one starts), before its APPENDS, and onAppend is asked then (default
+   * 64). A reader watching the list then sees each later item of that batch as it completes
+   * (onListItem) instead of the whole batch at its end: slime's first batch is a thousand
+   * samples, ten megabytes read and a thousand rows built, cold, before the first row could
+   * be shown.
+   */
+  firstBatchEarly?: number;
+  /**
    * Each dict of a list that `onAppend` answered true for, as soon as the dict is complete
    * (the next item of its batch starts), before the batch is appended: the value returned
    * takes its place. A reader can then use a sample and let it go while it is young (a batch
@@ -209,6 +218,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     return marks.pop()!;
   };
   const popMark = (): Slot[] => stack.splice(closeMark());
+  const firstBatchEarly = options.onAppend ? (options.firstBatchEarly ?? 64) : 0;
   // the list whose items go to onListItem as they are complete, and its next item's index
   let watched: ListBuilder | null = null;
   let nextWatchedItem = 0;
@@ -471,6 +481,26 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       lazy.byteLength = end - lazy.byteOffset;
     }
     return true;
+  };
+  /**
+   * A new dict starts at the level of a list's first batch (the innermost mark sits right
+   * above an empty list): once `firstBatchEarly` complete dicts are on it, they are appended
+   * now (PickleOptions.firstBatchEarly); the batch's APPENDS appends the rest. Items are
+   * counted from the mark, so a batch of other values, or of more items when it was first
+   * looked at, is left to its APPENDS.
+   */
+  const appendFirstItems = () => {
+    const m = marks[marks.length - 1];
+    if (m === 0 || stack.length - m !== firstBatchEarly) return;
+    const target = stack[m - 1];
+    if (!(target instanceof ListBuilder) || target === watched) return;
+    if (target.items === null || target.items.length > 0) return;
+    // a list inside an item of another list's batch (a sample's chat messages) is left to its
+    // APPENDS: a reader that took it for the list it watches would let its dicts go
+    for (let k = marks.length - 2; k >= 0; k--)
+      if (stack[marks[k] - 1] instanceof ListBuilder) return;
+    for (let i = m; i < stack.length; i++) if (!isPlainDict(stack[i])) return;
+    appendItems(target, stack.splice(m), cursor.offset);
   };
   // objects that BUILD may turn into their attribute dict, and the memo slot that holds them
   const memoOfObject = new Map<object, number>();
@@ -765,6 +795,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       }
       case 0x7d: {
         // EMPTY_DICT
+        if (firstBatchEarly > 0 && marks.length > 0) appendFirstItems();
         if (watched !== null && marks.length > 0 && itemDone(opOffset)) break;
         const dict = newPyDict();
         if (itemPending) {

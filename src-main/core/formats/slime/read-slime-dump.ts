@@ -32,7 +32,7 @@ export interface ReadDumpOptions {
    */
   onSamples?: (samples: PyValue[]) => void;
   /**
-   * Once the samples list is known (its first batch appended), each later sample dict as soon
+   * Once the samples list is known (its first 64 samples appended), each later sample dict as soon
    * as it is complete, before its batch is appended: the value returned takes its place (as
    * onSamples may replace samples, but while the sample is young: see
    * PickleOptions.onListItem). `samples` is the list it will be in, at `index`. With
@@ -156,7 +156,8 @@ const SAMPLES_LIST_MAX_DEPTH = 8;
 /**
  * Which appended list is the samples list: the shallowest one holding dicts. A sample's own
  * lists (chat messages) may be appended first, deeper; the samples list replaces them as soon
- * as its first batch is appended. A wrong pick only costs time: the caller checks identity.
+ * as its first items are appended (PickleOptions.firstBatchEarly). A wrong pick only costs
+ * time: the caller checks identity.
  */
 function samplesListWatcher(
   onSamples: (samples: PyValue[]) => void,

@@ -241,8 +241,8 @@ export class IncrementalRows {
  * in order (but those the reader walked past: `skipped`), and what it returns takes the
  * sample's place. `next` gives it the list's next
  * sample as soon as the pickle completed it (before its batch is appended: the sample is let go
- * while young); `caughtUp` the samples appended since (each batch's last, and all of the
- * first batch). A different list (the reader's first pick was another, or the dump is read
+ * while young); `caughtUp` the samples appended since (each batch's last, and those appended
+ * before the list was known: the first 64, PickleOptions.firstBatchEarly). A different list (the reader's first pick was another, or the dump is read
  * again) calls `newList` and starts from its first sample.
  */
 export function newSamplesOf(
