@@ -1,3 +1,4 @@
+import { attrsOf } from '../../model/raw-attrs';
 import type { Attrs, PackedItems, PackedRow, PointItem, RowItem, SpanItem } from '../../model/row';
 import type {
   ChromeId,
@@ -294,7 +295,10 @@ function spanOf(
   const open = slice.endUs === null;
   const startUs = slice.startUs + offsetUs;
   const endUs = open ? lastUs : slice.endUs! + offsetUs;
-  const endAttrs: Attrs = open ? { ...slice.endArgs, clipped_by: 'row_end' } : slice.endArgs;
+  // raw args (RawAttrs) go to the packer as they are: it keeps their text, not their values
+  const endAttrs = open
+    ? { ...attrsOf(slice.endArgs), clipped_by: 'row_end' }
+    : (slice.endArgs as Attrs);
   const span: SpanItem = {
     type: 'span',
     state: open ? 'open_span' : 'closed_span',
@@ -309,7 +313,7 @@ function spanOf(
     lane,
     depth: slice.depth,
     attrs: {
-      start_attrs: slice.args,
+      start_attrs: slice.args as Attrs,
       end_attrs: endAttrs,
     },
     lane_label: label,
@@ -337,7 +341,7 @@ function pointOf(instant: ChromeInstant, lane: number, label: string, offsetUs: 
     parent_span_name: null,
     lane,
     depth: 0,
-    attrs: instant.args,
+    attrs: instant.args as Attrs,
     lane_label: label,
   };
 }

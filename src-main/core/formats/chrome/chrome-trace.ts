@@ -1,4 +1,8 @@
+import type { RawAttrs } from '../../model/raw-attrs';
 import type { Attrs } from '../../model/row';
+
+/** An event's args: parsed, or its JSON text kept for a later parse (read-event-bytes.ts). */
+export type ChromeArgs = Attrs | RawAttrs;
 
 /**
  * A Chrome trace as imported, before it becomes rows: processes with their threads and async
@@ -21,9 +25,12 @@ export interface ChromeSlice {
   endUs: number | null;
   /** X, B/E on a thread; b/e async on its own track */
   kind: 'complete' | 'begin-end' | 'async';
-  args: Attrs;
+  args: ChromeArgs;
   /** args of the E (or e) that closed it; `args` holds `cat` too, for details and search */
-  endArgs: Attrs;
+  endArgs: ChromeArgs;
+  /** args' `stream` and `correlation` when finite numbers (a GPU event's, a launch's) */
+  stream: number | null;
+  correlation: number | null;
   /** set by nesting: depth on its thread or track, and the enclosing slice */
   depth: number;
   parent: ChromeSlice | null;
@@ -37,7 +44,7 @@ export interface ChromeInstant {
   name: string;
   cat: string | null;
   tsUs: number;
-  args: Attrs;
+  args: ChromeArgs;
   /** an E (or e) with no B open: drawn as an unmatched end */
   unmatchedEnd: boolean;
 }
