@@ -12,7 +12,6 @@ import type {
   SpanItem,
 } from '../model/row';
 import { SpanIds } from './span-ids';
-import { parseRawAttrs, RawAttrs } from '../model/raw-attrs';
 
 /**
  * A row's items kept as one array of numbers and one of references instead of an object per
@@ -76,16 +75,7 @@ interface AttrSection {
   numberCount: number;
   /** per key, how many values of its kind (number or reference) come before it here */
   slots: number[];
-  /**
-   * attrs kept as their JSON text (model/raw-attrs.ts): no keys; two numbers (where the text
-   * starts in its bytes, its length) and two references (the bytes, the category to add)
-   */
-  raw?: true;
 }
-
-/** The one section of raw attrs (its numbers and references are RAW_NUMBERS, RAW_REFS). */
-const RAW_SECTION: AttrSection = { keys: [], numeric: [], numberCount: 2, slots: [], raw: true };
-const RAW_REFS = 2;
 
 /** The attrs of an item: two sections for a span (start, end), one for a point. */
 interface ItemShape {
@@ -192,10 +182,6 @@ export class ItemPacker {
   private readonly lastShapes = new Map<string, ItemShape[]>();
   private numbers: number[] = [];
   private refs: unknown[] = [];
-  /** raw attrs' arenas' refs (bytesRef) */
-  private readonly bytesRefs = new Map<Uint8Array, number>();
-  private lastBytes: Uint8Array | null = null;
-  private lastBytesRef = 0;
   /** items added to the row being packed */
   private count = 0;
 
@@ -351,20 +337,6 @@ export class ItemPacker {
     return ref;
   }
 
-  /**
-   * The ref of raw attrs' bytes: an arena shared by thousands of items, kept once in the table
-   * (valueRef keeps an object once per use)
-   */
-  private bytesRef(bytes: Uint8Array): unknown {
-    if (!this.numberIds) return bytes;
-    if (bytes === this.lastBytes) return this.lastBytesRef;
-    let ref = this.bytesRefs.get(bytes);
-    if (ref === undefined) this.bytesRefs.set(bytes, (ref = this.table.values.push(bytes) - 1));
-    this.lastBytes = bytes;
-    this.lastBytesRef = ref;
-    return ref;
-  }
-
   private headOf(name: string, shape: ItemShape): number {
     const last = this.lastHead.get(name);
     if (last !== undefined && this.table.heads[last].shape === shape) return last;
@@ -400,12 +372,6 @@ export class ItemPacker {
   }
 
   private putAttrs(section: AttrSection, attrs: Attrs): void {
-    if (section.raw) {
-      const raw = attrs as unknown as RawAttrs;
-      this.numbers.push(raw.from, raw.length);
-      this.refs.push(this.bytesRef(raw.bytes), this.ref(raw.cat));
-      return;
-    }
     const { keys, numeric } = section;
     for (let k = 0; k < keys.length; k++) {
       const value = attrs[keys[k]];
@@ -440,7 +406,7 @@ export class ItemPacker {
         numberStarts.push(numberCount);
         refStarts.push(refCount);
         numberCount += section.numberCount;
-        refCount += section.raw ? RAW_REFS : section.keys.length - section.numberCount;
+        refCount += section.keys.length - section.numberCount;
       }
       shape = { sections, numberCount, refCount, numberStarts, refStarts };
       this.shapes.set(key, shape);
@@ -502,8 +468,6 @@ class SharedChunks<T extends Float64Array | Int32Array> {
 
 /** Whether `attrs` has exactly the section's keys, in its order, numbers where it has them. */
 function fits(section: AttrSection, attrs: Attrs): boolean {
-  if (attrs instanceof RawAttrs || section.raw)
-    return attrs instanceof RawAttrs && section.raw === true;
   const { keys, numeric } = section;
   let k = 0;
   for (const key in attrs) {
@@ -516,7 +480,6 @@ function fits(section: AttrSection, attrs: Attrs): boolean {
 }
 
 function sectionOf(attrs: Attrs): AttrSection {
-  if (attrs instanceof RawAttrs) return RAW_SECTION;
   const keys = Object.keys(attrs);
   const numeric = keys.map((key) => typeof attrs[key] === 'number');
   let numbers = 0;
@@ -597,11 +560,6 @@ export class PackedItemCursor {
   private attrF = 0;
   private pdN = 0;
   private pdF = 0;
-  /** the raw attrs section last parsed (rawAttrs): its item (index) and section */
-  private rawIndex = -1;
-  private rawSection = -1;
-  private rawParsed: Attrs | null = null;
-  private rawKeyList: readonly string[] = [];
 
   get spanId(): string | null {
     return this.idText(this.spanIdRef);
@@ -705,8 +663,7 @@ export class PackedItemCursor {
 
   /** The keys of one attrs section, in order. */
   sectionKeys(section: number): readonly string[] {
-    const s = this.shape!.sections[section];
-    return s.raw ? this.rawKeys(section) : s.keys;
+    return this.shape!.sections[section].keys;
   }
 
   /**
@@ -715,10 +672,6 @@ export class PackedItemCursor {
    */
   attrAt(section: number, k: number): AttrValue {
     const shape = this.shape!;
-    if (shape.sections[section].raw) {
-      const attrs = this.rawAttrs(section);
-      return attrs[this.rawKeys(section)[k]];
-    }
     const { numeric, slots } = shape.sections[section];
     return (
       numeric[k]
@@ -729,39 +682,8 @@ export class PackedItemCursor {
 
   /** The value of `key` in an attrs section, undefined where the item has no such attr. */
   attr(section: number, key: string): AttrValue | undefined {
-    if (this.shape!.sections[section]?.raw) {
-      const attrs = this.rawAttrs(section);
-      return Object.hasOwn(attrs, key) ? attrs[key] : undefined;
-    }
     const k = this.shape!.sections[section]?.keys.indexOf(key) ?? -1;
     return k < 0 ? undefined : this.attrAt(section, k);
-  }
-
-  /**
-   * A raw section's attrs, parsed once per item and section: the text is read whole for any
-   * key of it, and search reads each key in turn.
-   */
-  private rawAttrs(section: number): Attrs {
-    if (this.rawIndex === this.index && this.rawSection === section) return this.rawParsed!;
-    const shape = this.shape!;
-    const n = this.attrN + shape.numberStarts[section];
-    const f = this.attrF + shape.refStarts[section];
-    const numbers = this.packed!.numbers;
-    this.rawParsed = parseRawAttrs(
-      this.value(f) as Uint8Array,
-      numbers[n],
-      numbers[n + 1],
-      this.value(f + 1) as string | null,
-    );
-    this.rawKeyList = Object.keys(this.rawParsed);
-    this.rawIndex = this.index;
-    this.rawSection = section;
-    return this.rawParsed;
-  }
-
-  private rawKeys(section: number): readonly string[] {
-    this.rawAttrs(section);
-    return this.rawKeyList;
   }
 
   /** How many PD phases the item's PD view has (0 without one). */
@@ -787,7 +709,6 @@ export class PackedItemCursor {
     this.packed = packed;
     this.table = packed.table as ItemTable;
     this.index = 0;
-    this.rawIndex = -1;
     this.n = packed.first;
     this.f = packed.refsFirst;
     this.values = packed.refs instanceof Int32Array ? this.table.values : null;
@@ -874,15 +795,6 @@ function readAttrs<K extends string>(
   holder: { [key in K]: Attrs },
   key: K,
 ): void {
-  if (section.raw) {
-    const bytes = (values === null ? refs[at.f] : values[refs[at.f] as number]) as Uint8Array;
-    const cat = (values === null ? refs[at.f + 1] : values[refs[at.f + 1] as number]) as
-      string | null;
-    holder[key] = parseRawAttrs(bytes, numbers[at.n], numbers[at.n + 1], cat);
-    at.n += 2;
-    at.f += RAW_REFS;
-    return;
-  }
   const { keys, numeric } = section;
   if (keys.length === 0) return;
   const attrs: Record<string, AttrValue> = {};

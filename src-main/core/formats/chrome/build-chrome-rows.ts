@@ -1,4 +1,3 @@
-import { attrsOf } from '../../model/raw-attrs';
 import type { Attrs, PackedItems, PackedRow, PointItem, RowItem, SpanItem } from '../../model/row';
 import type {
   ChromeId,
@@ -295,10 +294,7 @@ function spanOf(
   const open = slice.endUs === null;
   const startUs = slice.startUs + offsetUs;
   const endUs = open ? lastUs : slice.endUs! + offsetUs;
-  // raw args (RawAttrs) go to the packer as they are: it keeps their text, not their values
-  const endAttrs = open
-    ? { ...attrsOf(slice.endArgs), clipped_by: 'row_end' }
-    : (slice.endArgs as Attrs);
+  const endAttrs: Attrs = open ? { ...slice.endArgs, clipped_by: 'row_end' } : slice.endArgs;
   const span: SpanItem = {
     type: 'span',
     state: open ? 'open_span' : 'closed_span',
@@ -313,7 +309,7 @@ function spanOf(
     lane,
     depth: slice.depth,
     attrs: {
-      start_attrs: slice.args as Attrs,
+      start_attrs: slice.args,
       end_attrs: endAttrs,
     },
     lane_label: label,
@@ -341,7 +337,7 @@ function pointOf(instant: ChromeInstant, lane: number, label: string, offsetUs: 
     parent_span_name: null,
     lane,
     depth: 0,
-    attrs: instant.args as Attrs,
+    attrs: instant.args,
     lane_label: label,
   };
 }

@@ -1,8 +1,4 @@
-import type { RawAttrs } from '../../model/raw-attrs';
 import type { Attrs } from '../../model/row';
-
-/** An event's args: parsed, or its JSON text kept for a later parse (read-event-bytes.ts). */
-export type ChromeArgs = Attrs | RawAttrs;
 
 /**
  * A Chrome trace as imported, before it becomes rows: processes with their threads and async
@@ -25,12 +21,9 @@ export interface ChromeSlice {
   endUs: number | null;
   /** X, B/E on a thread; b/e async on its own track */
   kind: 'complete' | 'begin-end' | 'async';
-  args: ChromeArgs;
+  args: Attrs;
   /** args of the E (or e) that closed it; `args` holds `cat` too, for details and search */
-  endArgs: ChromeArgs;
-  /** args' `stream` and `correlation` when finite numbers (a GPU event's, a launch's) */
-  stream: number | null;
-  correlation: number | null;
+  endArgs: Attrs;
   /** set by nesting: depth on its thread or track, and the enclosing slice */
   depth: number;
   parent: ChromeSlice | null;
@@ -44,7 +37,7 @@ export interface ChromeInstant {
   name: string;
   cat: string | null;
   tsUs: number;
-  args: ChromeArgs;
+  args: Attrs;
   /** an E (or e) with no B open: drawn as an unmatched end */
   unmatchedEnd: boolean;
 }

@@ -1,7 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import type { Attrs } from '../../model/row';
 import type {
-  ChromeArgs,
   ChromeAsyncTrack,
   ChromeId,
   ChromeInstant,
@@ -11,8 +10,6 @@ import type {
   ChromeTrace,
 } from './chrome-trace';
 import { scanTraceJson } from './scan-trace-json';
-import { ArgsArena } from './args-arena';
-import { BytesInterner, EventByteReader, type EventFields } from './read-event-bytes';
 import { cutDeepValues } from '../../model/cut-deep-values';
 import { timeInRange } from '../../model/time-range';
 
@@ -73,17 +70,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     }
   };
   let events = 0;
-  const reader = new EventByteReader(new BytesInterner());
-  const fields = newFields();
   const scan = scanTraceJson(source, {
-    readEvent: (chunk, from, offset, index) => {
-      const end = reader.read(chunk, from, fields);
-      if (end < 0) return -1;
-      events++;
-      const reason = importer.addRead(fields, chunk);
-      if (reason !== null) skip(index, offset, reason);
-      return end;
-    },
     onEvent: (value) => {
       events++;
       return importer.add(value);
@@ -106,32 +93,6 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
 }
 
 type Event = Record<string, unknown>;
-
-/** An empty EventFields, filled for each event in turn. */
-function newFields(): EventFields {
-  return {
-    ph: '',
-    pid: 0,
-    tid: 0,
-    ts: 0,
-    dur: null,
-    name: '',
-    cat: null,
-    id: null,
-    bindId: null,
-    flowOut: false,
-    flowIn: false,
-    scope: null,
-    bp: null,
-    argsFrom: -1,
-    argsLength: 0,
-    stream: null,
-    correlation: null,
-  };
-}
-
-const finiteOr = (v: unknown): number | null =>
-  typeof v === 'number' && Number.isFinite(v) ? v : null;
 
 const isObject = (v: unknown): v is Event =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -156,8 +117,10 @@ function argsOf(event: Event): Attrs {
   return isObject(event.args) ? (event.args as Attrs) : NO_ARGS;
 }
 
-/** `id2: {global | local}`'s key (local ids are per process), or null */
-function id2Key(event: Event, pidKey: string): string | null {
+/** async and flow ids: `id`, or `id2: {global | local}` (local ids are per process) */
+function eventId(event: Event, pidKey: string): string | null {
+  const id = idOf(event.id);
+  if (id !== null) return `${typeof id}:${id}`;
   if (isObject(event.id2)) {
     const global = idOf(event.id2.global);
     if (global !== null) return `global:${global}`;
@@ -237,47 +200,7 @@ class EventImporter {
     private readonly spanIdPrefix: string,
   ) {}
 
-  /**
-   * The event being imported: its fields (read from bytes, or from JSON.parse's object by
-   * `add`), its args (parsed, or null: a range of `argsChunk` given in the fields), and its
-   * `id2` key when it has no `id`.
-   */
-  private argsParsed: Attrs | null = null;
-  private argsChunk: Uint8Array | null = null;
-  private id2: string | null = null;
-  private readonly parsedFields: EventFields = {
-    ph: '',
-    pid: 0,
-    tid: 0,
-    ts: 0,
-    dur: null,
-    name: '',
-    cat: null,
-    id: null,
-    bindId: null,
-    flowOut: false,
-    flowIn: false,
-    scope: null,
-    bp: null,
-    argsFrom: -1,
-    argsLength: 0,
-    stream: null,
-    correlation: null,
-  };
-  private readonly arena = new ArgsArena();
-
-  /** Imports one event read from its bytes (args a range of `chunk`); returns why it was skipped, or null. */
-  addRead(fields: EventFields, chunk: Uint8Array): string | null {
-    this.argsParsed = null;
-    this.argsChunk = chunk;
-    this.id2 = null;
-    if (fields.stream !== null && !Number.isFinite(fields.stream)) fields.stream = null;
-    if (fields.correlation !== null && !Number.isFinite(fields.correlation))
-      fields.correlation = null;
-    return this.addFields(fields, fields.name);
-  }
-
-  /** Imports one event as JSON.parse made it; returns why it was skipped, or null. */
+  /** Imports one event; returns why it was skipped, or null. */
   add(value: unknown): string | null {
     if (!isObject(value)) return 'is not an object';
     const ph = value.ph;
@@ -293,73 +216,45 @@ class EventImporter {
     if (ph === 'M') return this.addMetadata(value, pid, tid);
     const ts = microseconds(value.ts);
     if (ts === null) return `(ph ${ph}) has no ts`;
-    const f = this.parsedFields;
-    const args = argsOf(value);
-    f.ph = ph;
-    f.pid = pid;
-    f.tid = tid;
-    f.ts = ts;
-    // a dur that is there but not a time: NaN, refused by an X
-    f.dur = value.dur === undefined ? null : (microseconds(value.dur) ?? NaN);
-    f.cat = typeof value.cat === 'string' ? this.intern(value.cat) : null;
-    f.id = idOf(value.id);
-    f.bindId = idOf(value.bind_id);
-    f.flowOut = value.flow_out === true;
-    f.flowIn = value.flow_in === true;
-    f.scope = typeof value.s === 'string' ? value.s : null;
-    f.bp = typeof value.bp === 'string' ? value.bp : null;
-    f.stream = finiteOr(args.stream);
-    f.correlation = finiteOr(args.correlation);
-    this.argsParsed = args;
-    this.argsChunk = null;
-    this.id2 = f.id === null ? id2Key(value, keyOf(pid)) : null;
-    const name =
-      typeof value.name === 'string'
-        ? value.name
-        : value.name === undefined
-          ? ''
-          : String(value.name);
-    return this.addFields(f, name.length > MAX_NAME_CHARS ? name : this.intern(name));
-  }
-
-  /** The event's args (its raw text kept now, for a read event), with its category. */
-  private args(f: EventFields): ChromeArgs {
-    if (this.argsParsed !== null) return this.withCat(this.argsParsed, f.cat);
-    if (f.argsFrom < 0) return this.withCat(NO_ARGS, f.cat);
-    return this.arena.keep(this.argsChunk!, f.argsFrom, f.argsLength, f.cat);
-  }
-
-  /** The event's async or flow id, or null. */
-  private eventId(f: EventFields): string | null {
-    return f.id !== null ? `${typeof f.id}:${f.id}` : this.id2;
-  }
-
-  /** Imports one event's fields (`name` read, not yet cut); returns why it was skipped, or null. */
-  private addFields(f: EventFields, eventName: string): string | null {
-    const { ph, ts, pid, tid, cat } = f;
     if (!timeInRange(ts / 1e6)) return `(ph ${ph}) has a ts out of range (${ts} us)`;
-    const name = eventName.length > MAX_NAME_CHARS ? this.intern(this.cut(eventName)) : eventName;
+    const name = this.intern(
+      this.cut(
+        typeof value.name === 'string'
+          ? value.name
+          : value.name === undefined
+            ? ''
+            : String(value.name),
+      ),
+    );
+    const cat = typeof value.cat === 'string' ? this.intern(value.cat) : null;
     const process = this.process(pid);
     this.current = process;
     switch (ph) {
       case 'X': {
-        const dur = f.dur;
-        if (dur !== null && (Number.isNaN(dur) || dur < 0 || !timeInRange((ts + dur) / 1e6)))
+        const dur = value.dur === undefined ? null : microseconds(value.dur);
+        if (value.dur !== undefined && (dur === null || dur < 0 || !timeInRange((ts + dur) / 1e6)))
           return `(ph X) has a bad dur`;
         const thread = this.thread(process, tid);
-        const slice = this.slice(name, cat, ts, dur === null ? null : ts + dur, 'complete', f);
+        const slice = this.slice(
+          name,
+          cat,
+          ts,
+          dur === null ? null : ts + dur,
+          'complete',
+          argsOf(value),
+        );
         pushTo(thread, 'slices', slice);
-        this.bindV2(f, slice);
+        this.bindV2(value, slice);
         this.trace.counts.complete++;
         this.seen(dur === null ? ts : ts + dur);
         return null;
       }
       case 'B': {
         const thread = this.thread(process, tid);
-        const slice = this.slice(name, cat, ts, null, 'begin-end', f);
+        const slice = this.slice(name, cat, ts, null, 'begin-end', argsOf(value));
         pushTo(thread, 'slices', slice);
         pushTo(thread, 'open', slice);
-        this.bindV2(f, slice);
+        this.bindV2(value, slice);
         this.trace.counts.beginEnd++;
         this.seen(ts);
         return null;
@@ -370,9 +265,9 @@ class EventImporter {
         const slice = thread.open.length > 0 ? thread.open.pop() : undefined;
         if (slice) {
           slice.endUs = Math.max(ts, slice.startUs);
-          slice.endArgs = this.endArgs(f);
+          slice.endArgs = argsOf(value);
         } else {
-          pushTo(thread, 'instants', this.instant(name, cat, ts, this.args(f), true));
+          pushTo(thread, 'instants', this.instant(name, cat, ts, argsOf(value), true));
           this.trace.counts.unmatchedEnds++;
         }
         this.seen(ts);
@@ -381,8 +276,8 @@ class EventImporter {
       case 'i':
       case 'I':
       case 'R': {
-        const instant = this.instant(name, cat, ts, this.args(f), false);
-        const scope = f.scope;
+        const instant = this.instant(name, cat, ts, argsOf(value), false);
+        const scope = value.s;
         if (scope === 'g') this.trace.globalInstants.push(instant);
         else if (scope === 'p') pushTo(process, 'instants', instant);
         else pushTo(this.thread(process, tid), 'instants', instant);
@@ -397,23 +292,23 @@ class EventImporter {
       case 'F':
       case 'T':
       case 'p': {
-        const id = this.eventId(f);
+        const id = eventId(value, keyOf(pid));
         if (id === null) return `(ph ${ph}) has no id`;
-        this.addAsync(process, ph, `${cat ?? ''}|${id}`, name, f);
+        this.addAsync(process, ph, `${cat ?? ''}|${id}`, name, cat, ts, argsOf(value));
         this.seen(ts);
         return null;
       }
       case 's':
       case 't':
       case 'f': {
-        const id = this.eventId(f);
+        const id = eventId(value, keyOf(pid));
         if (id === null) return `(ph ${ph}) has no id`;
         this.trace.flowSteps.push({
           key: `${cat ?? ''}|${id}`,
           phase: ph,
           tsUs: ts,
           thread: this.thread(process, tid),
-          enclosing: ph !== 'f' || f.bp === 'e',
+          enclosing: ph !== 'f' || value.bp === 'e',
           order: this.order++,
           slice: null,
         });
@@ -422,8 +317,7 @@ class EventImporter {
       }
       case 'C': {
         // counters are series over time, not bars: counted and named in a notice
-        // read from JSON.parse's object: the bytes reader leaves counters to it
-        const args = this.argsParsed ?? NO_ARGS;
+        const args = argsOf(value);
         for (const series of Object.keys(args)) {
           const key = `${String(pid)} ${name}${series === 'value' ? '' : `.${series}`}`;
           this.trace.counterSeries.set(key, (this.trace.counterSeries.get(key) ?? 0) + 1);
@@ -504,9 +398,10 @@ class EventImporter {
     ph: string,
     key: string,
     name: string,
-    f: EventFields,
+    cat: string | null,
+    ts: number,
+    args: Attrs,
   ): void {
-    const { cat, ts } = f;
     if (process.asyncTracks === NO_TRACKS) process.asyncTracks = new Map();
     let track = process.asyncTracks.get(key);
     if (!track) {
@@ -520,7 +415,7 @@ class EventImporter {
       process.asyncTracks.set(key, track);
     }
     if (ph === 'b' || ph === 'S') {
-      const slice = this.slice(name, cat, ts, null, 'async', f);
+      const slice = this.slice(name, cat, ts, null, 'async', args);
       track.slices.push(slice);
       track.open.push(slice);
       const named = track.openByName.get(name);
@@ -531,31 +426,26 @@ class EventImporter {
       // ids are reused by thousands of slices: a scan of the open ones per e was quadratic
       const slice = innermostOpen(track.openByName.get(name)) ?? innermostOpen(track.open);
       if (slice === null) {
-        pushTo(track, 'instants', this.instant(name, cat, ts, this.args(f), true));
+        pushTo(track, 'instants', this.instant(name, cat, ts, args, true));
         this.trace.counts.unmatchedEnds++;
         return;
       }
       slice.endUs = Math.max(ts, slice.startUs);
-      slice.endArgs = this.endArgs(f);
+      slice.endArgs = args;
     } else {
-      pushTo(track, 'instants', this.instant(name, cat, ts, this.args(f), false));
+      pushTo(track, 'instants', this.instant(name, cat, ts, args, false));
       this.trace.counts.instants++;
     }
   }
 
   /** flow v2: a slice carrying bind_id with flow_out starts a flow, with flow_in ends one */
-  private bindV2(f: EventFields, slice: ChromeSlice): void {
-    const bindId = f.bindId;
+  private bindV2(event: Event, slice: ChromeSlice): void {
+    const bindId = idOf(event.bind_id);
     if (bindId === null) return;
-    if (f.flowOut) this.trace.boundFlows.push({ bindId: String(bindId), slice, out: true });
-    if (f.flowIn) this.trace.boundFlows.push({ bindId: String(bindId), slice, out: false });
-  }
-
-  /** An E's (or e's) args, as the slice it ends keeps them: without its category. */
-  private endArgs(f: EventFields): ChromeArgs {
-    if (this.argsParsed !== null) return this.argsParsed;
-    if (f.argsFrom < 0) return NO_ARGS;
-    return this.arena.keep(this.argsChunk!, f.argsFrom, f.argsLength, null);
+    if (event.flow_out === true)
+      this.trace.boundFlows.push({ bindId: String(bindId), slice, out: true });
+    if (event.flow_in === true)
+      this.trace.boundFlows.push({ bindId: String(bindId), slice, out: false });
   }
 
   /**
@@ -603,11 +493,11 @@ class EventImporter {
     startUs: number,
     endUs: number | null,
     kind: ChromeSlice['kind'],
-    f: EventFields,
+    args: Attrs,
   ): ChromeSlice {
     return {
       spanId: this.spanIdPrefix + this.nextSpanId++,
-      args: this.args(f),
+      args: this.withCat(args, cat),
       rowTraceId: this.current?.traceId ?? '',
       name,
       cat,
@@ -618,8 +508,6 @@ class EventImporter {
       depth: 0,
       parent: null,
       flowsFrom: null,
-      stream: f.stream,
-      correlation: f.correlation,
     };
   }
 
@@ -627,10 +515,10 @@ class EventImporter {
     name: string,
     cat: string | null,
     tsUs: number,
-    args: ChromeArgs,
+    args: Attrs,
     unmatchedEnd: boolean,
   ): ChromeInstant {
-    return { name, cat, tsUs, args, unmatchedEnd };
+    return { name, cat, tsUs, args: this.withCat(args, cat), unmatchedEnd };
   }
 
   private process(pid: ChromeId): ChromeProcess {

@@ -17,12 +17,6 @@ export interface ScanHandlers {
   onEvent(value: unknown, index: number): string | null;
   /** an element that is not valid JSON, or that onEvent skipped */
   onBadEvent(offset: number, index: number, reason: string): void;
-  /**
-   * An event read from its bytes, without JSON.parse (read-event-bytes.ts): `chunk[from]` is
-   * its `{`, `offset` where that is in the file, `index` its place among the events. Returns
-   * the index in `chunk` just after the event, or -1 to have it parsed and given to onEvent.
-   */
-  readEvent?(chunk: Uint8Array, from: number, offset: number, index: number): number;
   /** a top-level key other than traceEvents, with its value (values over 64 KiB are not parsed) */
   onMetadata?(key: string, value: unknown): void;
   /** bytes scanned so far */
@@ -328,18 +322,7 @@ export function scanTraceJson(
             i++;
             continue;
           }
-          if (b === OPEN_BRACE && handlers.readEvent) {
-            // events before it that JSON.parse reads are delivered first: order matters (B/E)
-            flushBatch();
-            const end = handlers.readEvent(chunk, i, offset + i, events);
-            if (end > 0) {
-              events++;
-              i = end;
-              continue;
-            }
-            // declined: walked and parsed alone below (not parseRun: it would parse the
-            // chunk's other events too, which the bytes reader reads)
-          } else if (b === OPEN_BRACE && fastTried !== chunk) {
+          if (b === OPEN_BRACE && fastTried !== chunk) {
             fastTried = chunk;
             const end = lastEventEnd(chunk, i);
             if (end > i) {

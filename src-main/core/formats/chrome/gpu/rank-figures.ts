@@ -31,6 +31,9 @@ export interface RankEvents {
   threadOf: Map<ChromeSlice, string>;
 }
 
+const numberOr = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : null;
+
 /**
  * A rank's events as HTA sees them: a GPU event is one with a `stream` arg (Kineto's kernel,
  * gpu_memcpy, gpu_memset; GPU user annotations are ranges, not work, and are left out); every
@@ -45,7 +48,8 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
     for (const thread of process.threads) {
       const threadName = thread.name ?? `thread ${String(thread.tid)}`;
       for (const slice of thread.slices) {
-        const { stream, correlation } = slice;
+        const stream = numberOr(slice.args.stream);
+        const correlation = numberOr(slice.args.correlation);
         if (stream !== null && slice.cat !== 'gpu_user_annotation') {
           kernels.push({
             slice,
@@ -100,7 +104,7 @@ export function withoutLastStep(events: RankEvents): { kept: GpuEvent[]; dropped
   for (const s of steps) lastStart = Math.max(lastStart, s.startUs);
   const launched = new Set<number>();
   for (const s of events.cpu) {
-    const correlation = s.correlation;
+    const correlation = numberOr(s.args.correlation);
     if (correlation !== null && s.startUs < lastStart) launched.add(correlation);
   }
   // HTA's GPU kernels here are those on a stream > 0
