@@ -84,7 +84,7 @@ describe.skipIf(!existsSync(CLI))('trace-explorer on a folder of rank traces', (
       writeFileSync(join(dir, `rank-${rank}.json`), inflated);
     }
     // 0 s: every profile past its first rank read in parallel, whatever its size
-    const threads = { TRACE_EXPLORER_THREADS: '2', TRACE_EXPLORER_SPLIT_MIN_SECONDS: '0' };
+    const threads = { TRACE_EXPLORER_THREADS: '4', TRACE_EXPLORER_SPLIT_MIN_SECONDS: '0' };
     const one = { TRACE_EXPLORER_THREADS: '1' };
     const summary = runWith(threads, 'summary', '--json', '--timings', dir);
     expect(summary.status).toBe(0);

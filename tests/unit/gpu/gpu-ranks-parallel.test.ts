@@ -38,7 +38,7 @@ interface HelperLog {
 /** A PartReader whose helper is this thread; `lose`: every part fails (wait gives null). */
 function inProcessReader(log: HelperLog, lose = false): PartReader {
   return {
-    threads: 2,
+    threads: 3,
     splitMinSeconds: 0,
     start(path, from): PendingPart | null {
       const index = from as number;
@@ -120,11 +120,11 @@ describe("a GPU profile's ranks read on helper threads", () => {
     expect(plain(opened)).toEqual(plain(open(both)));
   });
 
-  it('ranks too small to pay for a thread, or one thread, are read here', () => {
+  it('ranks too small to pay for a thread, or two threads, are read here', () => {
     const log: HelperLog = { started: [], cancelled: 0 };
     const reader = inProcessReader(log);
     open(ranks, { ...reader, splitMinSeconds: undefined });
-    open(ranks, { ...reader, threads: 1 });
+    open(ranks, { ...reader, threads: 2 });
     expect(log.started).toEqual([]);
     // past the size given, they are not
     open(ranks, { ...reader, splitMinSeconds: undefined }, 1024);
@@ -136,7 +136,7 @@ describe("a GPU profile's ranks read on helper threads", () => {
     const sources = [...ranks, ranks[1]].map((p) => openFileSource(p));
     expect(() =>
       gpuProfileFormat.open(sources, {
-        partReader: { ...inProcessReader(log), threads: 3 },
+        partReader: inProcessReader(log),
         shouldCancel: () => true,
       }),
     ).toThrow(/cancelled/);

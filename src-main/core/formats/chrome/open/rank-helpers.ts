@@ -25,6 +25,13 @@ export interface RankReader<T extends { rows: PackedRow[] }> {
  */
 export const PARALLEL_RANKS_MIN_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Helpers only on a machine of this many threads or more: on two, measured beside other work,
+ * a helper did not shorten the open, cost a sixth more CPU time and raised the peak by 45% (two
+ * ranks held at once), and the app's own threads (the window, the main process) need a core.
+ */
+export const PARALLEL_RANKS_MIN_THREADS = 3;
+
 /** The ranks read ahead on helper threads, taken in the profile's order. */
 export interface RankHelpers<T> {
   /**
@@ -38,7 +45,7 @@ export interface RankHelpers<T> {
 
 /**
  * Helpers for a GPU profile's ranks (`partReader`, given in the worker and the CLI), or null when
- * its files are read on this thread: one file, one thread, ranks too small to pay for a thread.
+ * its files are read on this thread: one file, too few threads, ranks too small to pay for one.
  * While this thread reads a rank, up to threads - 1 helpers read the next ones; while it waits
  * for one, up to `threads`. A rank's file is read again by its path, so a gzipped rank (its
  * inflated bytes have no path) is read here.
@@ -48,7 +55,8 @@ export function rankHelpers<T extends { rows: PackedRow[] }>(
   reader: PartReader | undefined,
   minBytes = PARALLEL_RANKS_MIN_BYTES,
 ): RankHelpers<T> | null {
-  if (reader === undefined || reader.threads < 2 || sources.length < 2) return null;
+  if (reader === undefined || reader.threads < PARALLEL_RANKS_MIN_THREADS || sources.length < 2)
+    return null;
   let later = 0;
   for (let k = 1; k < sources.length; k++)
     if (sources[k].path !== undefined) later += sources[k].size;
