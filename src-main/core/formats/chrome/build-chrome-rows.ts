@@ -293,6 +293,10 @@ function forget(slice: ChromeSlice): void {
   slice.flowsFrom = null;
 }
 
+/** A slice's span id: the text its item was made with, or made now (its item comes later). */
+const spanTextOf = (slice: ChromeSlice, prefix: string): string =>
+  slice.spanText ?? prefix + slice.spanIndex;
+
 const startOf = (item: RowItem) => (item.type === 'span' ? item.start_ts : item.ts);
 
 function spanOf(slice: ChromeSlice, lane: number, label: string, clock: ItemClock): SpanItem {
@@ -309,8 +313,8 @@ function spanOf(slice: ChromeSlice, lane: number, label: string, clock: ItemCloc
     end_ts: open ? null : sec(endUs),
     display_end_ts: sec(Math.max(startUs, endUs)),
     attempt: null,
-    span_id: spanIdPrefix + slice.spanIndex,
-    parent_span_id: slice.parent === null ? null : spanIdPrefix + slice.parent.spanIndex,
+    span_id: (slice.spanText = spanIdPrefix + slice.spanIndex),
+    parent_span_id: slice.parent === null ? null : spanTextOf(slice.parent, spanIdPrefix),
     parent_span_name: slice.parent?.name ?? null,
     lane,
     depth: slice.depth,
@@ -324,7 +328,7 @@ function spanOf(slice: ChromeSlice, lane: number, label: string, clock: ItemCloc
   if (slice.flowsFrom !== null) {
     span.links = slice.flowsFrom.map((from) => ({
       trace_id: from.rowTraceId,
-      span_id: spanIdPrefix + from.spanIndex,
+      span_id: spanTextOf(from, spanIdPrefix),
       dangling: false,
     }));
   }

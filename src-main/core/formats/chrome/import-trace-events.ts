@@ -495,6 +495,7 @@ class EventImporter {
   ): ChromeSlice {
     return {
       spanIndex: this.nextSpanId++,
+      spanText: null,
       args: this.withCat(args, cat),
       rowTraceId: this.current?.traceId ?? '',
       name,
