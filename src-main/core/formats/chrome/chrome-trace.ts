@@ -16,12 +16,6 @@ export interface ChromeSlice {
    * processes' tenth of the heap)
    */
   spanIndex: number;
-  /**
-   * its span id's text once its item is made (null before): its children and the kernels that
-   * link to it are made later and name it by this very string, not a copy each (a GPU rank's
-   * long row keeps its ids as strings)
-   */
-  spanText: string | null;
   /** the trace id of its process's row ("pid 1"): where a link to it points */
   rowTraceId: string;
   name: string;

@@ -495,7 +495,6 @@ class EventImporter {
   ): ChromeSlice {
     return {
       spanIndex: this.nextSpanId++,
-      spanText: null,
       args: this.withCat(args, cat),
       rowTraceId: this.current?.traceId ?? '',
       name,
