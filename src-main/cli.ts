@@ -3,6 +3,9 @@ import { parseArgs } from 'node:util';
 import { UsageError, runCommand } from './cli/run-command';
 import { workerRangeReader } from './ingest/worker-range-reader';
 import { terminalText } from './core/bytes/terminal-text';
+import { capHeapGrowth } from './ingest/heap-growth';
+
+capHeapGrowth();
 
 // Headless commands of Trace Explorer; the same binary serves the UI (`serve`).
 // A reader that stops early (`| head`) is not an error.

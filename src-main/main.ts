@@ -11,6 +11,9 @@ import { parseLaunchArgs } from './launch-args';
 import { RecentFiles } from './desktop/recent-files';
 import { loadWindowBounds, saveWindowBounds } from './desktop/window-state';
 import { buildAppMenu } from './desktop/app-menu';
+import { capHeapGrowth } from './ingest/heap-growth';
+
+capHeapGrowth();
 
 // Electron entry: thin on purpose. Everything it wires runs under plain Node in serve mode.
 const argvOffset = app.isPackaged ? 1 : 2;

@@ -1,15 +1,28 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../../support/fixtures';
 
 // The built CLI on the gpu fixture folder (two ranks of HTA's Kineto traces).
 const CLI = resolve(__dirname, '../../../out/main/cli.js');
 const GPU = resolve(FIXTURES, 'gpu');
-const run = (...args: string[]) =>
-  spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const run = (...args: string[]) => runWith({}, ...args);
+const runWith = (env: Record<string, string>, ...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...env },
+  });
 
 interface Expected {
   temporal_breakdown: { rank: number; 'idle_time(us)': number; idle_time_pctg: number }[];
@@ -61,6 +74,27 @@ describe.skipIf(!existsSync(CLI))('trace-explorer on a folder of rank traces', (
       expect(rank.commCompOverlapPct).toBe(overlap.comp_comm_overlap_pctg);
       expect(rank.kernelTypes.length).toBeGreaterThan(0);
     }
+  });
+
+  it('ranks read on helper threads give the same summary and rows as one thread', () => {
+    // inflated: a helper reads its rank again by path, which a .gz's inflated bytes have not
+    const dir = mkdtempSync(join(tmpdir(), 'gpu-threads-'));
+    for (const rank of [0, 1]) {
+      const inflated = gunzipSync(readFileSync(join(GPU, `rank-${rank}.json.gz`)));
+      writeFileSync(join(dir, `rank-${rank}.json`), inflated);
+    }
+    // 0 s: every profile past its first rank read in parallel, whatever its size
+    const threads = { TRACE_EXPLORER_THREADS: '4', TRACE_EXPLORER_SPLIT_MIN_SECONDS: '0' };
+    const one = { TRACE_EXPLORER_THREADS: '1' };
+    const summary = runWith(threads, 'summary', '--json', '--timings', dir);
+    expect(summary.status).toBe(0);
+    // the second rank was read by a helper thread (--timings says how much of the bytes)
+    expect(summary.stderr).toMatch(/by two threads \(the second read 49% of it\)/);
+    expect(summary.stdout).toBe(runWith(one, 'summary', '--json', dir).stdout);
+    expect(summary.stdout).toContain('"label": "rank 1"');
+    const rows = (env: Record<string, string>) =>
+      runWith(env, 'rows', dir).stdout.replace(/"generated_at":[\d.]+/, '');
+    expect(rows(threads)).toBe(rows(one));
   });
 
   it('compare A B on two GPU profiles: the answer first, then kinds and kernels by |Δ|', () => {

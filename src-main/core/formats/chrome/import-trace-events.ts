@@ -47,6 +47,7 @@ const SKIP_EXAMPLES = 5;
  */
 export function importTraceEvents(source: ByteSource, options: ImportOptions = {}): ChromeTrace {
   const trace: ChromeTrace = {
+    spanIdPrefix: options.spanIdPrefix ?? '',
     processes: new Map(),
     globalInstants: [],
     flowSteps: [],
@@ -62,7 +63,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     deepValuesCut: 0,
     namesCut: 0,
   };
-  const importer = new EventImporter(trace, options.spanIdPrefix ?? '');
+  const importer = new EventImporter(trace);
   const skip = (index: number, offset: number, reason: string) => {
     trace.skipped.count++;
     if (trace.skipped.examples.length < SKIP_EXAMPLES) {
@@ -195,10 +196,7 @@ class EventImporter {
   private lastThreadOf: ChromeProcess | null = null;
   private order = 0;
 
-  constructor(
-    private readonly trace: ChromeTrace,
-    private readonly spanIdPrefix: string,
-  ) {}
+  constructor(private readonly trace: ChromeTrace) {}
 
   /** Imports one event; returns why it was skipped, or null. */
   add(value: unknown): string | null {
@@ -496,7 +494,7 @@ class EventImporter {
     args: Attrs,
   ): ChromeSlice {
     return {
-      spanId: this.spanIdPrefix + this.nextSpanId++,
+      spanIndex: this.nextSpanId++,
       args: this.withCat(args, cat),
       rowTraceId: this.current?.traceId ?? '',
       name,

@@ -23,6 +23,7 @@ import {
 import { rankName } from '../gpu/rank-name';
 import { rankTraceSet } from '../gpu/rank-trace-set';
 import { sniffKineto } from '../gpu/sniff-kineto';
+import { rankHelpers, readRankPart } from './rank-helpers';
 
 /**
  * GPU profiles: torch.profiler / Kineto traces of one job's ranks (issue 45). A Kineto trace is
@@ -49,6 +50,8 @@ export const gpuProfileFormat = defineFormat({
   sniff: (head) => sniffKineto(head),
   groupSources: rankTraceSet,
   open: openGpuProfile,
+  // a helper thread's part is a whole rank, `from` its index among the profile's files
+  readPart: (source, from, helper) => readRankPart(source, from, helper, readRankFile),
 });
 
 /** What a rank's file says of itself beside its events. */
@@ -57,76 +60,64 @@ interface RankMetadata {
   baseTimeNs: number | null;
 }
 
+/**
+ * One rank read: its figures, row, kernels' times, counts and what it says in notices and notes
+ * (each already naming the rank by `figures.label`). Plain data and packed rows: what a helper
+ * thread posts back (readRankPart).
+ */
+export interface RankRead {
+  /** the label the rank's file gives it before two ranks' labels are told apart */
+  ownLabel: string;
+  figures: GpuRank;
+  rows: PackedRow[];
+  kernels: KernelTime[];
+  spans: number;
+  events: number;
+  links: number;
+  notices: string[];
+  notes: string[];
+}
+
 function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {
-  const ranks: { figures: GpuRank; rows: PackedRow[]; kernels: KernelTime[] }[] = [];
-  // one packer for every rank (their names and attrs shapes shared); each rank's items packed
-  // as they are made
+  const reads: RankRead[] = [];
+  // one packer for the ranks this thread reads (their names and attrs shapes shared); each
+  // rank's items packed as they are made. A helper's rank comes with its own.
   const packer = new ItemPacker();
-  const notes: string[] = [];
-  const notices: string[] = [];
-  let bytesBefore = 0;
-  let spans = 0;
-  let links = 0;
-  let events = 0;
   const labels = new Set<string>();
-  for (const [index, source] of sources.entries()) {
-    const metadata: RankMetadata = { distributedRank: undefined, baseTimeNs: null };
-    const trace = importTraceEvents(source, {
-      onProgress: (bytesRead, read) =>
+  const label = (own: string, file: string) =>
+    // two files that name the same rank (or none) stay apart by their file names
+    labels.has(own) ? `${own} (${file})` : own;
+  let bytesBefore = 0;
+  /** bytes of the ranks helper threads read */
+  let helperBytes = 0;
+  const helpers = rankHelpers<RankRead>(sources, options.partReader, options.splitMinBytes);
+  try {
+    for (const [index, source] of sources.entries()) {
+      const onBytes = (bytesRead: number, read: number) =>
         options.onProgress?.({
           bytesRead: bytesBefore + bytesRead,
           samplesRead: read,
           phase: 'reading',
-        }),
-      shouldCancel: options.shouldCancel,
-      spanIdPrefix: `r${index}:`,
-      onMetadata: (key, value) => {
-        if (key === 'distributedInfo' && typeof value === 'object' && value !== null) {
-          metadata.distributedRank = (value as Record<string, unknown>).rank;
-        }
-        if (key === 'baseTimeNanoseconds' && typeof value === 'number' && Number.isFinite(value)) {
-          metadata.baseTimeNs = value;
-        }
-      },
-    });
-    bytesBefore += source.size;
-    for (const process of trace.processes.values()) {
-      for (const thread of process.threads) nest(thread.slices);
-      for (const track of process.asyncTracks.values()) nest(track.slices);
+        });
+      let read = helpers?.take(index, (bytes) => onBytes(bytes, 0)) ?? null;
+      // a helper's rank named like one before it is read again here under its told-apart label
+      if (read !== null && label(read.ownLabel, source.name) !== read.figures.label) read = null;
+      if (read !== null) helperBytes += source.size;
+      read ??= readRankFile(source, index, packer, {
+        label: (own) => label(own, source.name),
+        onProgress: onBytes,
+        shouldCancel: options.shouldCancel,
+      });
+      labels.add(read.figures.label);
+      reads.push(read);
+      bytesBefore += source.size;
     }
-    const name = rankName(metadata.distributedRank, source.name);
-    // two files that name the same rank (or none) stay apart by their file names
-    const label = labels.has(name.label) ? `${name.label} (${source.name})` : name.label;
-    labels.add(label);
-    const offsetUs = metadata.baseTimeNs === null ? 0 : metadata.baseTimeNs / 1000;
-    const read = readRank(trace, label, offsetUs, notes);
-    const figures: GpuRank = {
-      label,
-      rank: name.rank,
-      traceId: label,
-      file: source.name,
-      clock: metadata.baseTimeNs === null ? 'own' : 'epoch',
-      ...read.figures,
-    };
-    spans += trace.counts.complete + trace.counts.beginEnd;
-    events += trace.counts.instants;
-    links += read.links;
-    // Kineto writes "ms" (a viewer's default zoom); "ns" makes people think ts is in ns: it is
-    // not (the Chrome trace format's ts is always us), and saying so heads off a 1000x doubt
-    if (trace.displayTimeUnit === 'ns') {
-      notices.push(`${label}: displayTimeUnit ns: ts read as microseconds, as the format defines`);
-    }
-    if (trace.skipped.count > 0) {
-      notices.push(
-        `${label}: ${countOf(trace.skipped.count, 'event')} skipped: ${trace.skipped.examples.join('; ')}`,
-      );
-    }
-    const rows = buildChromeRows(trace, packBlocks, packer, offsetUs);
-    const kernels = read.kernels;
-    ranks.push({ figures, rows, kernels });
+  } finally {
+    // helpers still reading when this thread stops early (cancelled, a broken rank)
+    helpers?.cancel();
   }
   options.onStepEnd?.('read');
-  ranks.sort(
+  const ranks = [...reads].sort(
     (a, b) =>
       (a.figures.rank ?? Infinity) - (b.figures.rank ?? Infinity) ||
       a.figures.label.localeCompare(b.figures.label),
@@ -134,6 +125,8 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
   const rows = ranks
     .flatMap((r) => r.rows)
     .map((row, i) => ({ ...row, row_id: i, sample_index: i }));
+  const notices = reads.flatMap((r) => r.notices);
+  const notes = reads.flatMap((r) => r.notes);
   const clocks = new Set(ranks.map((r) => r.figures.clock));
   if (clocks.has('own')) {
     notices.push(
@@ -148,6 +141,14 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
     kernels: kernelTotals(ranks.flatMap((r) => r.kernels)),
     notes,
   };
+  let spans = 0;
+  let events = 0;
+  let links = 0;
+  for (const r of reads) {
+    spans += r.spans;
+    events += r.events;
+    links += r.links;
+  }
   return {
     rows,
     samples: NO_SAMPLES,
@@ -158,6 +159,83 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
     rolloutId: null,
     counts: { spans, events, links },
     gpuProfile,
+    ...(helperBytes > 0 ? { helperShare: helperBytes / (bytesBefore || 1) } : {}),
+  };
+}
+
+/**
+ * Reads one rank's file: its events, figures and row. `index` is the rank's place among the
+ * profile's files (its span ids' prefix: ranks' ids never meet); `label` names the rank from
+ * what its file says of itself (rankName's label).
+ */
+export function readRankFile(
+  source: ByteSource,
+  index: number,
+  packer: ItemPacker,
+  options: {
+    label: (own: string) => string;
+    onProgress?: (bytesRead: number, events: number) => void;
+    /** every byte is read (the figures and the row follow) */
+    onRead?: () => void;
+    shouldCancel?: () => boolean;
+  },
+): RankRead {
+  const metadata: RankMetadata = { distributedRank: undefined, baseTimeNs: null };
+  const trace = importTraceEvents(source, {
+    onProgress: options.onProgress,
+    shouldCancel: options.shouldCancel,
+    spanIdPrefix: `r${index}:`,
+    onMetadata: (key, value) => {
+      if (key === 'distributedInfo' && typeof value === 'object' && value !== null) {
+        metadata.distributedRank = (value as Record<string, unknown>).rank;
+      }
+      if (key === 'baseTimeNanoseconds' && typeof value === 'number' && Number.isFinite(value)) {
+        metadata.baseTimeNs = value;
+      }
+    },
+  });
+  options.onRead?.();
+  for (const process of trace.processes.values()) {
+    for (const thread of process.threads) nest(thread.slices);
+    for (const track of process.asyncTracks.values()) nest(track.slices);
+  }
+  const name = rankName(metadata.distributedRank, source.name);
+  const label = options.label(name.label);
+  const offsetUs = metadata.baseTimeNs === null ? 0 : metadata.baseTimeNs / 1000;
+  const notes: string[] = [];
+  const notices: string[] = [];
+  const read = readRank(trace, label, offsetUs, notes);
+  const figures: GpuRank = {
+    label,
+    rank: name.rank,
+    traceId: label,
+    file: source.name,
+    clock: metadata.baseTimeNs === null ? 'own' : 'epoch',
+    ...read.figures,
+  };
+  // Kineto writes "ms" (a viewer's default zoom); "ns" makes people think ts is in ns: it is
+  // not (the Chrome trace format's ts is always us), and saying so heads off a 1000x doubt
+  if (trace.displayTimeUnit === 'ns') {
+    notices.push(`${label}: displayTimeUnit ns: ts read as microseconds, as the format defines`);
+  }
+  if (trace.skipped.count > 0) {
+    notices.push(
+      `${label}: ${countOf(trace.skipped.count, 'event')} skipped: ${trace.skipped.examples.join('; ')}`,
+    );
+  }
+  const spans = trace.counts.complete + trace.counts.beginEnd;
+  const events = trace.counts.instants;
+  const rows = buildChromeRows(trace, packBlocks, packer, offsetUs);
+  return {
+    ownLabel: name.label,
+    figures,
+    rows,
+    kernels: read.kernels,
+    spans,
+    events,
+    links: read.links,
+    notices,
+    notes,
   };
 }
 
