@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { progressLine } from '../../../src-main/cli/terminal-progress';
@@ -17,11 +18,19 @@ function linesOf(path: string): { reports: OpenProgressReport[]; lines: string[]
 }
 
 describe("the CLI's progress line", () => {
-  it('a Chrome trace: no samples named, its rows built without a count', () => {
-    const { reports, lines } = linesOf(resolve(FIXTURES, 'chrome/torch_profiler_train_cpu.json'));
+  it('a Chrome trace: events read, no samples named, its rows built without a count', () => {
+    const path = resolve(FIXTURES, 'chrome/torch_profiler_train_cpu.json');
+    const { reports, lines } = linesOf(path);
     expect(reports.some((p) => p.phase === 'building')).toBe(true);
     for (const line of lines) expect(line).not.toMatch(/samples/);
     expect(lines.filter((line) => line.includes('building'))).toContain('f: building rows…');
+    // the last reading report counts every element of the events array
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown[] | { traceEvents: unknown[] };
+    const events = Array.isArray(parsed) ? parsed.length : parsed.traceEvents.length;
+    const read = reports.filter((p) => p.phase === 'reading');
+    expect(progressLine('f', 1e6, read[read.length - 1])).toMatch(
+      new RegExp(`, ${events} events read$`),
+    );
   });
 
   it('an OpenTelemetry file: spans read, then rows of its traces', () => {

@@ -29,6 +29,8 @@ export const chromeTraceFormat = defineFormat({
     search: 'process, span names, args',
   },
   sniff: (head) => sniffChromeTrace(head),
+  // reading counts the events array's elements; building has no count to say
+  progressCounts: { reading: 'events' },
   open: openChromeTrace,
 });
 
