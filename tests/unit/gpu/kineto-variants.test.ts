@@ -284,23 +284,17 @@ describe('no header key and 400 CPU ops first: the first kernel past the sniff h
 });
 
 describe('a top-level key that is not a JSON string', () => {
-  // Found by fuzzing Kineto traces (a mutated header). scan-trace-json.ts's finishValue
-  // JSON.parses a top-level object key without a catch (Mode.ObjectKey), so a key with a raw
-  // control character throws an uncoded SyntaxError out of the open, for a GPU profile and a
-  // plain Chrome trace alike; a broken metadata value is already ignored. The Chrome reader's
-  // owner fixes it (a coded chrome-trace error at the key's byte, or the key skipped).
-  it.fails('fails with a coded error, not a SyntaxError', () => {
+  // Found by fuzzing Kineto traces (a mutated header): the scanner JSON.parsed a top-level key
+  // without a catch, so a raw control character in one threw an uncoded SyntaxError out of the
+  // open. Such a key cannot be traceEvents: it is read past as a broken metadata value is.
+  it('is read past: no uncoded error, the events after it open', () => {
     const kineto =
       '{"schemaVersion": 1, "deviceProperties": [], "bad\u0001key": 1, "traceEvents": [' +
       '{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"stream": 7}}]}';
     expect(kineto).toContain('\u0001');
-    let thrown: unknown;
-    try {
-      openTraceFile([bytesSource('bad-key.json', new TextEncoder().encode(kineto))]);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown === undefined || thrown instanceof FormatError).toBe(true);
+    const opened = openTraceFile([bytesSource('bad-key.json', new TextEncoder().encode(kineto))]);
+    expect(opened.summary.spans).toBe(1);
+    expect(opened.summary.gpuProfile?.ranks[0].kernelCount).toBe(1);
   });
 });
 

@@ -60,6 +60,15 @@ const TARGETS: FuzzTarget[] = [
     seeds: [read(resolve(FIXTURES, 'chrome'), 'torch_profiler_train_cpu.json'), chromeSynthetic()],
   },
   {
+    // a Kineto trace opens as a GPU profile: ranks, streams, kernel kinds, HTA's figures
+    reader: 'GPU profile (Kineto ranks, streams, HTA figures)',
+    name: 'rank-0.pt.trace.json',
+    seeds: [
+      read(resolve(FIXTURES, 'gpu_shapes'), 'ns-rank-2.pt.trace.json'),
+      read(resolve(FIXTURES, 'kineto_variants/trainer'), 'node-3_4021.1712000000123.pt.trace.json'),
+    ],
+  },
+  {
     reader: "slime's trainer communication timeline",
     name: 'slime-trainer-0.jsonl',
     seeds: [

@@ -194,7 +194,13 @@ export function scanTraceJson(
       flushBatch();
       emit(text, valueStart);
     } else if (mode === Mode.ObjectKey) {
-      key = JSON.parse(text) as string;
+      try {
+        key = JSON.parse(text) as string;
+      } catch {
+        // a key that is not a JSON string (a raw control character in it): not traceEvents,
+        // so its value is read past as broken metadata is
+        key = '';
+      }
       mode = Mode.ObjectColon;
     } else {
       if (handlers.onMetadata && size <= MAX_METADATA_BYTES) {
