@@ -7,7 +7,6 @@ import { rankName } from '../../../src-main/core/formats/chrome/gpu/rank-name';
 import { kernelKind } from '../../../src-main/core/formats/chrome/gpu/kernel-kind';
 import { sniffKineto } from '../../../src-main/core/formats/chrome/gpu/sniff-kineto';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
-import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { getRowViews } from '../../../src-main/core/store/row-views';
 import { FIXTURES, fixtureSource } from '../../support/fixtures';
