@@ -51,6 +51,10 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
   cpu.forEach((thread, i) => (thread.sortIndex = i));
   gpu.forEach(({ thread }, i) => (thread.sortIndex = cpu.length + i));
   trace.processes = new Map([[traceId, merged]]);
+  // a global instant of a rank's file (Kineto's "Record Window End", pid "") is the rank's:
+  // one row per rank, not a "global" row per rank
+  for (const instant of trace.globalInstants) merged.instants.push(instant);
+  trace.globalInstants = [];
   for (const kernel of events.kernels) {
     kernel.slice.category = kernel.kind;
     if (kernel.correlation === null) continue;
