@@ -18,8 +18,8 @@ import { fittedLabelWidth, labelColumnChars } from '../../src-renderer/timeline/
 import { fitAllWindow, type Window } from '../../src-renderer/timeline/time-window';
 import { axisTicks, timelineClock } from '../../src-renderer/timeline/timeline-clock';
 import {
-  LIGHT_THEME,
   composeTimelinePicture,
+  plainPictureDraw,
   pictureLayout,
   pictureLegend,
   type PictureContext,
@@ -79,16 +79,7 @@ export async function writeTimelinePng(options: TimelinePngOptions): Promise<Tim
     labelColumnChars(getRowViews(trace.store, Array.from(rowIds.subarray(0, 200))), file.rows),
   );
   const base: TimelinePicture = {
-    draw: {
-      width: Math.max(100, width - labelWidth),
-      height: 0,
-      window,
-      theme: LIGHT_THEME,
-      hiddenNames: new Set(),
-      highlightNames: null,
-      selected: null,
-      laneHeight: LANE_HEIGHT,
-    },
+    draw: plainPictureDraw(Math.max(100, width - labelWidth), window),
     rows: [],
     labelWidth,
     ticks: [],

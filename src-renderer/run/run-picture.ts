@@ -11,8 +11,8 @@ import { LANE_HEIGHT, visibleRange } from '../timeline/row-layout';
 import { fitWindow, type Window } from '../timeline/time-window';
 import { axisTicks, timelineClock } from '../timeline/timeline-clock';
 import {
-  LIGHT_THEME,
   composeTimelinePicture,
+  plainPictureDraw,
   pictureLayout,
   pictureLegend,
   type PictureContext,
@@ -106,16 +106,7 @@ export function runPicture(
   const plotWidth = Math.max(100, options.width - labelWidth);
   const bands = runBandStrip(result.joins, zeroSec, window, plotWidth);
   const base: TimelinePicture = {
-    draw: {
-      width: plotWidth,
-      height: 0,
-      window,
-      theme: LIGHT_THEME,
-      hiddenNames: new Set(),
-      highlightNames: null,
-      selected: null,
-      laneHeight: LANE_HEIGHT,
-    },
+    draw: plainPictureDraw(plotWidth, window),
     rows: [],
     labelWidth,
     ticks: axisTicks(window, plotWidth, timelineClock(0, null)),

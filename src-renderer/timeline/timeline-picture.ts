@@ -8,9 +8,10 @@ import {
 } from './draw-timeline';
 import { legendEntries } from './legend-entries';
 import { rowLabelTexts } from './row-label-text';
-import { AXIS_HEIGHT, ROW_PADDING } from './row-layout';
+import { AXIS_HEIGHT, LANE_HEIGHT, ROW_PADDING } from './row-layout';
 import { STATUS_COLOURS } from './span-colours';
 import { placeTickLabel, type Tick } from './time-format';
+import type { Window } from './time-window';
 
 /**
  * A picture of the timeline as shown: legend, time axis, label column and the rows drawn by
@@ -97,6 +98,24 @@ export const LIGHT_THEME: ThemeColours = {
   danger: '#d1242f',
   accent: '#2f6feb',
 };
+
+/**
+ * drawTimeline's options for a picture made without the app (the CLI's PNGs): light colours,
+ * nothing hidden, highlighted or selected, lanes of the app's height; the plot's height is
+ * set once the layout is known.
+ */
+export function plainPictureDraw(width: number, window: Window): DrawOptions {
+  return {
+    width,
+    height: 0,
+    window,
+    theme: LIGHT_THEME,
+    hiddenNames: new Set(),
+    highlightNames: null,
+    selected: null,
+    laneHeight: LANE_HEIGHT,
+  };
+}
 
 /**
  * The legend a picture shows: the names the app's legend lists with their counts (hidden ones
