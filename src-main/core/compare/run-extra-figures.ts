@@ -109,15 +109,17 @@ function decodeSentence(a: CompareExtra, b: CompareExtra): AnswerPart[] | null {
 function retractionSentence(a: CompareExtra, b: CompareExtra): AnswerPart[] | null {
   const ra = a.rollout.requestMetrics;
   const rb = b.rollout.requestMetrics;
-  if (!ra || !rb || (ra.retractedRecords === 0 && rb.retractedRecords === 0)) return null;
+  // unknown on either side (an older sglang's log): nothing to say, not "0 against N"
+  if (!ra || !rb || ra.retractedRecords === null || rb.retractedRecords === null) return null;
+  if (ra.retractedRecords === 0 && rb.retractedRecords === 0) return null;
   return [
     linked(
-      `${pct(rb.retractedRecords / rb.records)} of B's requests`,
+      `${pct(rb.retractedRecords / rb.retractionRecords)} of B's requests`,
       'b',
       rowsWhere(b, retracted),
     ),
     { text: ' were retracted at least once, against ' },
-    linked(`${pct(ra.retractedRecords / ra.records)} in A`, 'a', rowsWhere(a, retracted)),
+    linked(`${pct(ra.retractedRecords / ra.retractionRecords)} in A`, 'a', rowsWhere(a, retracted)),
     { text: ` (${rb.retractions} retractions in B, ${ra.retractions} in A).` },
   ];
 }

@@ -17,8 +17,12 @@ export function rolloutExtraStats(rollout: RolloutExtra): Record<string, number>
   if (requests) {
     if (requests.cacheHitRate !== null)
       stats['requests/prefix_cache_hit_pct'] = requests.cacheHitRate * 100;
-    stats['requests/retractions'] = requests.retractions;
-    stats['requests/retracted_pct'] = (requests.retractedRecords / requests.records) * 100;
+    // over the records that tell their retractions; none does (an older sglang): no figure
+    if (requests.retractions !== null && requests.retractedRecords !== null) {
+      stats['requests/retractions'] = requests.retractions;
+      stats['requests/retracted_pct'] =
+        (requests.retractedRecords / requests.retractionRecords) * 100;
+    }
   }
   if (mismatch) {
     stats['train/mismatch_mean_abs_dlogp'] = mismatch.meanAbsDelta;

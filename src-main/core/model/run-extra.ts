@@ -102,8 +102,10 @@ export interface RunRolloutFigures {
     cachedHost: number;
     /** cached / prompt tokens over the records */
     cacheHitRate: number | null;
-    retractions: number;
-    retractedRecords: number;
+    /** over the records that tell their retractions (retractionRecords); null when none does */
+    retractions: number | null;
+    retractedRecords: number | null;
+    retractionRecords: number;
     meanQueueSec: number | null;
     meanClientOverheadSec: number | null;
   } | null;

@@ -66,7 +66,8 @@ export interface RequestMetricsRecord {
   /** cached tokens served from GPU memory and from host memory (HiCache), when told */
   cachedDevice: number | null;
   cachedHost: number | null;
-  retractions: number;
+  /** null when the log has no retraction field (sglang before it): unknown, not 0 */
+  retractions: number | null;
   dpRank: number | null;
   weightVersion: string | null;
   queueSec: number | null;

@@ -43,6 +43,8 @@ describe('request-metrics logs of other shapes', () => {
         cachedTokens: 0,
         cachedDevice: null,
         cachedHost: null,
+        // no retraction field in that sglang: unknown, not 0
+        retractions: null,
         dpRank: null,
         weightVersion: null,
         queueSec: null,
@@ -50,7 +52,7 @@ describe('request-metrics logs of other shapes', () => {
         receivedSec: null,
         finishedSec: null,
       });
-      expect([b.rid, b.cachedTokens, b.e2eSec]).toEqual(['old-b', 2, 0.25]);
+      expect([b.rid, b.cachedTokens, b.e2eSec, b.retractions]).toEqual(['old-b', 2, 0.25, null]);
     });
   });
 
