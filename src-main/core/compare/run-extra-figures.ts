@@ -129,10 +129,15 @@ function cacheSentence(a: CompareExtra, b: CompareExtra): AnswerPart[] | null {
   const rb = b.rollout.requestMetrics;
   if (!ra || !rb || ra.cacheHitRate === null || rb.cacheHitRate === null) return null;
   if (Math.abs(rb.cacheHitRate - ra.cacheHitRate) < 0.01) return null;
-  const host = (r: NonNullable<RunRolloutFigures['requestMetrics']>) =>
-    r.cachedHost > 0 && r.cachedTokens > 0
-      ? ` (${pct(r.cachedHost / r.cachedTokens)} from host memory)`
-      : '';
+  // the hits not from GPU memory: HiCache's host memory and its storage tier
+  const host = (r: NonNullable<RunRolloutFigures['requestMetrics']>) => {
+    if (r.cachedTokens <= 0) return '';
+    const parts = [
+      r.cachedHost > 0 ? `${pct(r.cachedHost / r.cachedTokens)} from host memory` : null,
+      r.cachedStorage > 0 ? `${pct(r.cachedStorage / r.cachedTokens)} from storage` : null,
+    ].filter((p) => p !== null);
+    return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+  };
   return [
     {
       text: `The prefix cache served ${pct(rb.cacheHitRate)} of B's prompt tokens${host(rb)}, against ${pct(ra.cacheHitRate)} of A's${host(ra)}.`,

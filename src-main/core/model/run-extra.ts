@@ -37,6 +37,7 @@ export interface RunSampleRequestFigures extends Pick<
   | 'cachedTokens'
   | 'cachedDevice'
   | 'cachedHost'
+  | 'cachedStorage'
   | 'retractions'
   | 'dpRank'
   | 'weightVersion'
@@ -100,6 +101,7 @@ export interface RunRolloutFigures {
     cachedTokens: number;
     cachedDevice: number;
     cachedHost: number;
+    cachedStorage: number;
     /** cached / prompt tokens over the records */
     cacheHitRate: number | null;
     /** over the records that tell their retractions (retractionRecords); null when none does */

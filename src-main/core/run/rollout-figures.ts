@@ -126,6 +126,7 @@ function requestMetricsOf(samples: RunSampleFigures[]): RunRolloutFigures['reque
     cachedTokens,
     cachedDevice: sum((r) => r.cachedDevice),
     cachedHost: sum((r) => r.cachedHost),
+    cachedStorage: sum((r) => r.cachedStorage),
     cacheHitRate: promptTokens === 0 ? null : cachedTokens / promptTokens,
     ...retractionsOf(records),
     meanQueueSec: mean((r) => r.queueSec),

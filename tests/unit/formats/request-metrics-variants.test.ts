@@ -5,6 +5,7 @@ import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { siblingFiles } from '../../../src-main/core/formats/registry';
 import { parsePythonJson } from '../../../src-main/core/formats/sglang-request-metrics/python-json';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { FIXTURES } from '../../support/fixtures';
 
 // SGLang request-metrics logs in shapes run_extra/'s does not show (tests/fixtures/
@@ -114,6 +115,45 @@ describe('request-metrics logs of other shapes', () => {
         /^request-metrics\/bad-request-parameters: sglang-request-metrics-20261207_01\.log line 2: request_parameters is not JSON/,
       );
       expect(Number.isNaN(whole.queue_time)).toBe(true);
+    });
+  });
+
+  it("HiCache's storage tier: its hits read beside device and host, in the row and details", () => {
+    openSet('storage', (trace, sources) => {
+      const [a, b] = trace.runRecords!.requestMetrics!.records;
+      expect(a).toMatchObject({
+        rid: 'st-a',
+        cachedTokens: 192,
+        cachedDevice: 64,
+        cachedHost: 32,
+        cachedStorage: 96,
+      });
+      expect([b.rid, b.cachedTokens, b.cachedStorage]).toEqual(['st-b', 0, 0]);
+      // the row's attrs: a column each for device, host and storage (and the backend's name)
+      const [span] = unpackRow(trace.rows[0]).items;
+      const attrs = span.type === 'span' ? span.attrs.start_attrs : {};
+      expect([
+        attrs['cached_tokens_details.device'],
+        attrs['cached_tokens_details.host'],
+        attrs['cached_tokens_details.storage'],
+        attrs['cached_tokens_details.storage_backend'],
+      ]).toEqual([64, 32, 96, 'HiCacheFile']);
+      const whole = trace.samples.read(0, (use) => use(sources[0])) as {
+        cached_tokens_details: Record<string, unknown>;
+      };
+      expect(whole.cached_tokens_details).toEqual({
+        device: 64,
+        host: 32,
+        storage: 96,
+        storage_backend: 'HiCacheFile',
+      });
+    });
+    // a server without a storage tier does not tell it: unknown, not 0
+    openSet('crlf', (trace) => {
+      expect(trace.runRecords!.requestMetrics!.records.map((r) => r.cachedStorage)).toEqual([
+        null,
+        null,
+      ]);
     });
   });
 

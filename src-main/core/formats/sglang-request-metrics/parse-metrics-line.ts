@@ -103,6 +103,8 @@ export function metricsRecord(
     cachedTokens: num(meta.cached_tokens),
     cachedDevice: detail('device'),
     cachedHost: detail('host'),
+    // HiCache's L3 tier: written (with `storage_backend`) only when the server has storage
+    cachedStorage: detail('storage'),
     // `total_retractions` until sglang renamed it; neither (an older sglang): unknown
     retractions: num(meta.num_retractions) ?? num(meta.total_retractions),
     dpRank: num(meta.dp_rank),
