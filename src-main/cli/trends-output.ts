@@ -27,7 +27,7 @@ const EXTRA_COLUMNS: { title: string; cell: (point: Point) => number | string | 
   { title: '|Δlogp|', cell: (p) => p.mismatch?.meanAbsDelta },
   { title: 'ratio out %', cell: (p) => percent(p.mismatch?.outsideShare) },
   { title: 'cache hit %', cell: (p) => percent(p.requestMetrics?.cacheHitRate) },
-  { title: 'retract', cell: (p) => p.requestMetrics?.retractions },
+  { title: 'retract', cell: (p) => p.requestMetrics?.retractions ?? undefined },
   { title: 'stale tok', cell: (p) => p.staleness?.mean },
   {
     title: 'tok/DP rank',

@@ -56,9 +56,17 @@ const ms = (v: number | null | undefined) => (v == null ? '–' : `${(v * 1e3).t
 function figureRows(f: RunSampleFigures): [string, string, string][] {
   const m = f.train?.mismatch ?? null;
   const cached = f.requests.reduce(
-    (t, r) => ({ device: t.device + (r.cachedDevice ?? 0), host: t.host + (r.cachedHost ?? 0) }),
-    { device: 0, host: 0 },
+    (t, r) => ({
+      device: t.device + (r.cachedDevice ?? 0),
+      host: t.host + (r.cachedHost ?? 0),
+      storage: t.storage + (r.cachedStorage ?? 0),
+    }),
+    { device: 0, host: 0, storage: 0 },
   );
+  // HiCache's storage tier, said only when a record tells it (a server with storage)
+  const storage = f.requests.some((r) => r.cachedStorage !== null)
+    ? `, storage ${cached.storage}`
+    : '';
   return [
     ['mean |Δ log p|', num(m?.meanAbsDelta), 'fig-mean-delta'],
     ['max |Δ log p|', num(m?.maxAbsDelta), 'fig-max-delta'],
@@ -70,7 +78,7 @@ function figureRows(f: RunSampleFigures): [string, string, string][] {
       'prefix-cache hit',
       f.cacheHit === null
         ? '–'
-        : `${pct(f.cacheHit)} (device ${cached.device}, host ${cached.host})`,
+        : `${pct(f.cacheHit)} (device ${cached.device}, host ${cached.host}${storage})`,
       'fig-cache-hit',
     ],
     ['retractions', f.retractions === null ? '–' : String(f.retractions), 'fig-retractions'],

@@ -33,6 +33,7 @@ const EXTRA_LABELS: Record<string, string> = {
   'requests/prefix_cache_hit_pct': 'prefix-cache hit',
   'requests/prefix_cache_hit_device_pct': 'prefix-cache hit, device',
   'requests/prefix_cache_hit_host_pct': 'prefix-cache hit, host',
+  'requests/prefix_cache_hit_storage_pct': 'prefix-cache hit, storage',
   'requests/retractions': 'retractions',
   'requests/retracted_pct': 'requests retracted',
 };

@@ -109,15 +109,17 @@ function decodeSentence(a: CompareExtra, b: CompareExtra): AnswerPart[] | null {
 function retractionSentence(a: CompareExtra, b: CompareExtra): AnswerPart[] | null {
   const ra = a.rollout.requestMetrics;
   const rb = b.rollout.requestMetrics;
-  if (!ra || !rb || (ra.retractedRecords === 0 && rb.retractedRecords === 0)) return null;
+  // unknown on either side (an older sglang's log): nothing to say, not "0 against N"
+  if (!ra || !rb || ra.retractedRecords === null || rb.retractedRecords === null) return null;
+  if (ra.retractedRecords === 0 && rb.retractedRecords === 0) return null;
   return [
     linked(
-      `${pct(rb.retractedRecords / rb.records)} of B's requests`,
+      `${pct(rb.retractedRecords / rb.retractionRecords)} of B's requests`,
       'b',
       rowsWhere(b, retracted),
     ),
     { text: ' were retracted at least once, against ' },
-    linked(`${pct(ra.retractedRecords / ra.records)} in A`, 'a', rowsWhere(a, retracted)),
+    linked(`${pct(ra.retractedRecords / ra.retractionRecords)} in A`, 'a', rowsWhere(a, retracted)),
     { text: ` (${rb.retractions} retractions in B, ${ra.retractions} in A).` },
   ];
 }
@@ -127,10 +129,15 @@ function cacheSentence(a: CompareExtra, b: CompareExtra): AnswerPart[] | null {
   const rb = b.rollout.requestMetrics;
   if (!ra || !rb || ra.cacheHitRate === null || rb.cacheHitRate === null) return null;
   if (Math.abs(rb.cacheHitRate - ra.cacheHitRate) < 0.01) return null;
-  const host = (r: NonNullable<RunRolloutFigures['requestMetrics']>) =>
-    r.cachedHost > 0 && r.cachedTokens > 0
-      ? ` (${pct(r.cachedHost / r.cachedTokens)} from host memory)`
-      : '';
+  // the hits not from GPU memory: HiCache's host memory and its storage tier
+  const host = (r: NonNullable<RunRolloutFigures['requestMetrics']>) => {
+    if (r.cachedTokens <= 0) return '';
+    const parts = [
+      r.cachedHost > 0 ? `${pct(r.cachedHost / r.cachedTokens)} from host memory` : null,
+      r.cachedStorage > 0 ? `${pct(r.cachedStorage / r.cachedTokens)} from storage` : null,
+    ].filter((p) => p !== null);
+    return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+  };
   return [
     {
       text: `The prefix cache served ${pct(rb.cacheHitRate)} of B's prompt tokens${host(rb)}, against ${pct(ra.cacheHitRate)} of A's${host(ra)}.`,

@@ -54,8 +54,8 @@ export const GROUP_EXTRA_FIGURES = {
   },
   retractions: {
     combine: 'sum',
-    part: (s) =>
-      s.requests.length > 0 ? [s.requests.reduce((n, r) => n + r.retractions, 0), 1] : null,
+    // the sample's own sum: null when none of its records tells its retractions
+    part: (s) => (s.retractions === null ? null : [s.retractions, 1]),
   },
   meanAbsDelta: {
     combine: 'ratio',

@@ -17,8 +17,12 @@ export function rolloutExtraStats(rollout: RolloutExtra): Record<string, number>
   if (requests) {
     if (requests.cacheHitRate !== null)
       stats['requests/prefix_cache_hit_pct'] = requests.cacheHitRate * 100;
-    stats['requests/retractions'] = requests.retractions;
-    stats['requests/retracted_pct'] = (requests.retractedRecords / requests.records) * 100;
+    // over the records that tell their retractions; none does (an older sglang): no figure
+    if (requests.retractions !== null && requests.retractedRecords !== null) {
+      stats['requests/retractions'] = requests.retractions;
+      stats['requests/retracted_pct'] =
+        (requests.retractedRecords / requests.retractionRecords) * 100;
+    }
   }
   if (mismatch) {
     stats['train/mismatch_mean_abs_dlogp'] = mismatch.meanAbsDelta;
@@ -35,8 +39,8 @@ export function rolloutExtraStats(rollout: RolloutExtra): Record<string, number>
 
 /**
  * What the trends view plots of a rollout's run figures: compare's keys, and beside them the
- * mean importance ratio, the prefix-cache hits from device and from host memory (shares of the
- * prompt tokens), the samples with a stale token, and the trainer's DP load balance (the most
+ * mean importance ratio, the prefix-cache hits from device and host memory and from HiCache's
+ * storage tier (shares of the prompt tokens), the samples with a stale token, and the trainer's DP load balance (the most
  * loss-masked tokens on one DP rank over the ranks' mean: 1 is even).
  */
 export function trendExtraFigures(rollout: RolloutExtra): Record<string, number> {
@@ -48,6 +52,10 @@ export function trendExtraFigures(rollout: RolloutExtra): Record<string, number>
       (requests.cachedDevice / requests.promptTokens) * 100;
     figures['requests/prefix_cache_hit_host_pct'] =
       (requests.cachedHost / requests.promptTokens) * 100;
+    // HiCache's storage tier: only a server with one tells it (others have no such key)
+    if (requests.cachedStorage > 0)
+      figures['requests/prefix_cache_hit_storage_pct'] =
+        (requests.cachedStorage / requests.promptTokens) * 100;
   }
   if (staleness) figures['staleness/stale_samples'] = staleness.staleSamples;
   const tokens = (ranks ?? []).map((r) => r.tokens);
@@ -62,6 +70,7 @@ export const TREND_EXTRA_UNITS: Record<string, string> = {
   'requests/prefix_cache_hit_pct': '%',
   'requests/prefix_cache_hit_device_pct': '%',
   'requests/prefix_cache_hit_host_pct': '%',
+  'requests/prefix_cache_hit_storage_pct': '%',
   'requests/retractions': '',
   'requests/retracted_pct': '%',
   'train/mismatch_mean_abs_dlogp': 'nats',

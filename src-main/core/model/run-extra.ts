@@ -37,6 +37,7 @@ export interface RunSampleRequestFigures extends Pick<
   | 'cachedTokens'
   | 'cachedDevice'
   | 'cachedHost'
+  | 'cachedStorage'
   | 'retractions'
   | 'dpRank'
   | 'weightVersion'
@@ -100,10 +101,13 @@ export interface RunRolloutFigures {
     cachedTokens: number;
     cachedDevice: number;
     cachedHost: number;
+    cachedStorage: number;
     /** cached / prompt tokens over the records */
     cacheHitRate: number | null;
-    retractions: number;
-    retractedRecords: number;
+    /** over the records that tell their retractions (retractionRecords); null when none does */
+    retractions: number | null;
+    retractedRecords: number | null;
+    retractionRecords: number;
     meanQueueSec: number | null;
     meanClientOverheadSec: number | null;
   } | null;

@@ -66,7 +66,10 @@ export interface RequestMetricsRecord {
   /** cached tokens served from GPU memory and from host memory (HiCache), when told */
   cachedDevice: number | null;
   cachedHost: number | null;
-  retractions: number;
+  /** and from HiCache's storage tier (L3), told only when the server has one */
+  cachedStorage: number | null;
+  /** null when the log has no retraction field (sglang before it): unknown, not 0 */
+  retractions: number | null;
   dpRank: number | null;
   weightVersion: string | null;
   queueSec: number | null;

@@ -195,6 +195,7 @@ function requestFigures(
     cachedTokens: record.cachedTokens,
     cachedDevice: record.cachedDevice,
     cachedHost: record.cachedHost,
+    cachedStorage: record.cachedStorage,
     retractions: record.retractions,
     dpRank: record.dpRank,
     weightVersion: record.weightVersion,

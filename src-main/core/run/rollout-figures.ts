@@ -126,10 +126,27 @@ function requestMetricsOf(samples: RunSampleFigures[]): RunRolloutFigures['reque
     cachedTokens,
     cachedDevice: sum((r) => r.cachedDevice),
     cachedHost: sum((r) => r.cachedHost),
+    cachedStorage: sum((r) => r.cachedStorage),
     cacheHitRate: promptTokens === 0 ? null : cachedTokens / promptTokens,
-    retractions: sum((r) => r.retractions),
-    retractedRecords: records.filter((r) => r.retractions > 0).length,
+    ...retractionsOf(records),
     meanQueueSec: mean((r) => r.queueSec),
     meanClientOverheadSec: mean((r) => r.clientOverheadSec),
+  };
+}
+
+/** Retractions over the records that tell them: an older sglang's record is unknown, not 0. */
+function retractionsOf(
+  records: { retractions: number | null }[],
+): Pick<
+  NonNullable<RunRolloutFigures['requestMetrics']>,
+  'retractions' | 'retractedRecords' | 'retractionRecords'
+> {
+  const known = records.flatMap((r) => (r.retractions === null ? [] : [r.retractions]));
+  if (known.length === 0)
+    return { retractions: null, retractedRecords: null, retractionRecords: 0 };
+  return {
+    retractions: known.reduce((a, b) => a + b, 0),
+    retractedRecords: known.filter((n) => n > 0).length,
+    retractionRecords: known.length,
   };
 }

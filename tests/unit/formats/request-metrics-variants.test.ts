@@ -1,3 +1,5 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFileSource } from '../../../src-main/core/bytes/file-source';
@@ -5,6 +7,9 @@ import type { ByteSource } from '../../../src-main/core/bytes/byte-source';
 import { siblingFiles } from '../../../src-main/core/formats/registry';
 import { parsePythonJson } from '../../../src-main/core/formats/sglang-request-metrics/python-json';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { gunzipIfGzip } from '../../../src-main/core/bytes/gunzip-source';
+import { groupPaths } from '../../../src-main/ingest/group-files';
+import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { FIXTURES } from '../../support/fixtures';
 
 // SGLang request-metrics logs in shapes run_extra/'s does not show (tests/fixtures/
@@ -43,6 +48,8 @@ describe('request-metrics logs of other shapes', () => {
         cachedTokens: 0,
         cachedDevice: null,
         cachedHost: null,
+        // no retraction field in that sglang: unknown, not 0
+        retractions: null,
         dpRank: null,
         weightVersion: null,
         queueSec: null,
@@ -50,7 +57,7 @@ describe('request-metrics logs of other shapes', () => {
         receivedSec: null,
         finishedSec: null,
       });
-      expect([b.rid, b.cachedTokens, b.e2eSec]).toEqual(['old-b', 2, 0.25]);
+      expect([b.rid, b.cachedTokens, b.e2eSec, b.retractions]).toEqual(['old-b', 2, 0.25, null]);
     });
   });
 
@@ -115,6 +122,45 @@ describe('request-metrics logs of other shapes', () => {
     });
   });
 
+  it("HiCache's storage tier: its hits read beside device and host, in the row and details", () => {
+    openSet('storage', (trace, sources) => {
+      const [a, b] = trace.runRecords!.requestMetrics!.records;
+      expect(a).toMatchObject({
+        rid: 'st-a',
+        cachedTokens: 192,
+        cachedDevice: 64,
+        cachedHost: 32,
+        cachedStorage: 96,
+      });
+      expect([b.rid, b.cachedTokens, b.cachedStorage]).toEqual(['st-b', 0, 0]);
+      // the row's attrs: a column each for device, host and storage (and the backend's name)
+      const [span] = unpackRow(trace.rows[0]).items;
+      const attrs = span.type === 'span' ? span.attrs.start_attrs : {};
+      expect([
+        attrs['cached_tokens_details.device'],
+        attrs['cached_tokens_details.host'],
+        attrs['cached_tokens_details.storage'],
+        attrs['cached_tokens_details.storage_backend'],
+      ]).toEqual([64, 32, 96, 'HiCacheFile']);
+      const whole = trace.samples.read(0, (use) => use(sources[0])) as {
+        cached_tokens_details: Record<string, unknown>;
+      };
+      expect(whole.cached_tokens_details).toEqual({
+        device: 64,
+        host: 32,
+        storage: 96,
+        storage_backend: 'HiCacheFile',
+      });
+    });
+    // a server without a storage tier does not tell it: unknown, not 0
+    openSet('crlf', (trace) => {
+      expect(trace.runRecords!.requestMetrics!.records.map((r) => r.cachedStorage)).toEqual([
+        null,
+        null,
+      ]);
+    });
+  });
+
   it('an hourly set across midnight is one trace, oldest hour first', () => {
     expect(
       siblingFiles('sglang-request-metrics', join(DIR, 'day')).map((f) => f.slice(-15)),
@@ -130,6 +176,68 @@ describe('request-metrics logs of other shapes', () => {
       // day-c is the second line of the second file
       const whole = trace.samples.read(2, (use) => use(sources[0])) as { id: string };
       expect(whole.id).toBe('day-c');
+    });
+  });
+});
+
+describe('an hourly set whose hours a log rotator gzipped', () => {
+  const names = [
+    'sglang-request-metrics-20261207_03.log.gz',
+    'sglang-request-metrics-20261207_04.log',
+    'sglang-request-metrics-20261207_05.log.gz',
+  ];
+
+  it('groups plain and gzipped hours as one set, oldest first, from the folder or any of its files', () => {
+    const dir = join(DIR, 'gz_day');
+    const set = names.map((n) => join(dir, n));
+    expect(siblingFiles('sglang-request-metrics', dir)).toEqual(set);
+    for (const file of set) expect(siblingFiles('sglang-request-metrics', file)).toEqual(set);
+    // a folder opened in the app: the set is one trace, not one per gzipped hour
+    expect(groupPaths([dir]).groups).toEqual([set]);
+  });
+
+  it('reads an hour found both plain and gzipped once, from its plain file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rqm-gz-'));
+    try {
+      for (const n of names) copyFileSync(join(DIR, 'gz_day', n), join(dir, n));
+      // hour 04 compressed beside its plain file (a rotator mid-way): one file for the hour
+      copyFileSync(join(DIR, 'gz_day', names[2]), join(dir, `${names[1]}.gz`));
+      expect(siblingFiles('sglang-request-metrics', dir)).toEqual(names.map((n) => join(dir, n)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("opens as one trace; a gzipped later hour's record loads its prompt in details", () => {
+    openSet('gz_day', (trace, sources) => {
+      expect(trace.summary.samples).toBe(4);
+      expect(trace.summary.skippedLines.count).toBe(0);
+      const records = trace.runRecords!.requestMetrics!.records;
+      expect(records.map((r) => [r.rid, r.retractions, r.weightVersion])).toEqual([
+        ['gz-a', 0, '5'],
+        ['gz-b', 1, '5'],
+        ['gz-c', 0, '6'],
+        ['gz-d', 0, '6'],
+      ]);
+      // the first file as the app reopens it (inflated again); later ones by the set's own means
+      const read = (row: number) =>
+        trace.samples.read(row, (use) => use(gunzipIfGzip(sources[0]))) as {
+          id: string;
+          request_parameters: { rid: string; text: string };
+        };
+      expect(read(0).request_parameters).toMatchObject({
+        rid: 'gz-a',
+        text: 'first hour, gzipped',
+      });
+      expect(read(1).request_parameters.text).toBe('second hour, plain');
+      expect(read(2).request_parameters).toEqual({
+        rid: 'gz-c',
+        text: 'third hour, gzipped: its prompt in details',
+        sampling_params: { max_new_tokens: 16 },
+        stream: false,
+        return_logprob: true,
+      });
+      expect(read(3).id).toBe('gz-d');
     });
   });
 });

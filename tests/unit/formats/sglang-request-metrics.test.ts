@@ -36,7 +36,7 @@ describe("SGLang's request-metrics log", () => {
     expect(records.filter((r) => (r.cachedHost ?? 0) > 0)).toHaveLength(
       Object.keys(expected.records_with_host_cache_hits).length,
     );
-    expect(records.filter((r) => r.retractions > 0)).toHaveLength(
+    expect(records.filter((r) => r.retractions! > 0)).toHaveLength(
       Object.keys(expected.records_with_retractions).length,
     );
     // every record a row with its request span, on the run's clock

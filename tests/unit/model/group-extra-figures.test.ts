@@ -133,7 +133,7 @@ describe("a group's train and server figures", () => {
     )!;
     expect(figures.retractedSamples).toBe(2);
     expect(figures.retractions).toBe(
-      retracted.reduce((n, s) => n + s.requests.reduce((m, r) => m + r.retractions, 0), 0),
+      retracted.reduce((n, s) => n + s.requests.reduce((m, r) => m + r.retractions!, 0), 0),
     );
     expect(groupExtraFigures([1000, 1001], () => undefined)).toBeNull();
   });

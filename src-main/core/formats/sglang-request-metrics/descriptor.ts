@@ -55,10 +55,11 @@ function openRequestMetrics(sources: ByteSource[], options: FormatOpenOptions): 
     notices.push(
       `${countOf(read.cutOffLines, 'cut-off last line')} skipped (a file still being written)`,
     );
+  const setFiles = sources.map(setFile);
   const samples: TraceSamples = {
     count: read.records.length,
     facts: read.records.map(() => null),
-    read: (rowId, withBytes) => readRecord(sources, read.places, rowId, withBytes),
+    read: (rowId, withBytes) => readRecord(setFiles, read.places, rowId, withBytes),
   };
   return {
     rows,
@@ -75,9 +76,24 @@ function openRequestMetrics(sources: ByteSource[], options: FormatOpenOptions): 
   };
 }
 
+/**
+ * How a file of the set is read again for details: the first as the app reopens it; a later
+ * one on disk by its path (reopened, so its prompts stay on disk); a gzipped later hour has no
+ * path (its source is the bytes the open inflated), so those bytes are what its details read.
+ */
+function setFile(source: ByteSource, index: number): SetFile {
+  // the set's first file is the one the app reopens (and inflates again when gzipped)
+  if (index === 0) return { name: source.name, first: true };
+  return source.path === undefined
+    ? { name: source.name, bytes: source }
+    : { name: source.name, path: source.path };
+}
+
+type SetFile = { name: string } & ({ first: true } | { path: string } | { bytes: ByteSource });
+
 /** A record whole, its line read again from its file now that a user opened it. */
 function readRecord(
-  sources: ByteSource[],
+  files: SetFile[],
   places: Float64Array,
   rowId: number,
   withBytes: WithBytes,
@@ -88,12 +104,12 @@ function readRecord(
     rowId * PLACE_STRIDE,
     rowId * PLACE_STRIDE + 4,
   );
-  const source = sources[file];
-  const line = (bytes: ByteSource) => recordDetails(bytes.read(at, length), source.name, lineNo);
-  // the set's first file is the one the app reopens; the others by their path
-  if (file === 0) return withBytes(line);
-  if (source.path === undefined) return undefined;
-  const reopened = openFileSource(source.path);
+  const setFile = files[file];
+  if (setFile === undefined) return undefined;
+  const line = (bytes: ByteSource) => recordDetails(bytes.read(at, length), setFile.name, lineNo);
+  if ('first' in setFile) return withBytes(line);
+  if ('bytes' in setFile) return line(setFile.bytes);
+  const reopened = openFileSource(setFile.path);
   try {
     return line(reopened);
   } finally {

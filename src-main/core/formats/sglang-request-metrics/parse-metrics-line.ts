@@ -103,8 +103,10 @@ export function metricsRecord(
     cachedTokens: num(meta.cached_tokens),
     cachedDevice: detail('device'),
     cachedHost: detail('host'),
-    // `total_retractions` until sglang renamed it
-    retractions: num(meta.num_retractions) ?? num(meta.total_retractions) ?? 0,
+    // HiCache's L3 tier: written (with `storage_backend`) only when the server has storage
+    cachedStorage: detail('storage'),
+    // `total_retractions` until sglang renamed it; neither (an older sglang): unknown
+    retractions: num(meta.num_retractions) ?? num(meta.total_retractions),
     dpRank: num(meta.dp_rank),
     weightVersion:
       typeof version === 'string' ? version : typeof version === 'number' ? String(version) : null,
