@@ -23,7 +23,7 @@ import {
 import { rankName } from '../gpu/rank-name';
 import { rankTraceSet } from '../gpu/rank-trace-set';
 import { sniffKineto } from '../gpu/sniff-kineto';
-import { rankHelpers, readRankPart } from './rank-helpers';
+import { rankHelpers, readRankPart, type RankReadOptions } from './rank-helpers';
 
 /**
  * GPU profiles: torch.profiler / Kineto traces of one job's ranks (issue 45). A Kineto trace is
@@ -172,13 +172,7 @@ export function readRankFile(
   source: ByteSource,
   index: number,
   packer: ItemPacker,
-  options: {
-    label: (own: string) => string;
-    onProgress?: (bytesRead: number, events: number) => void;
-    /** every byte is read (the figures and the row follow) */
-    onRead?: () => void;
-    shouldCancel?: () => boolean;
-  },
+  options: RankReadOptions & { shouldCancel?: () => boolean },
 ): RankRead {
   const metadata: RankMetadata = { distributedRank: undefined, baseTimeNs: null };
   const trace = importTraceEvents(source, {

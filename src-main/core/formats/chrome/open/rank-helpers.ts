@@ -4,18 +4,18 @@ import type { PartHelper, PartReader, PendingPart } from '../../../bytes/part-re
 import type { PackedRow } from '../../../model/row';
 import { ItemPacker, revivePackedRows } from '../../../rows/packed-items';
 
+/** How a rank is read: its label from what its file says, progress, the read's end. */
+export interface RankReadOptions {
+  /** names the rank from what its file says of itself (rankName's label) */
+  label: (own: string) => string;
+  onProgress?: (bytesRead: number, events: number) => void;
+  /** every byte is read (the figures and the row follow) */
+  onRead?: () => void;
+}
+
 /** What reads a rank (gpu-profile.ts's readRankFile), and what it gives. */
 export interface RankReader<T extends { rows: PackedRow[] }> {
-  (
-    source: ByteSource,
-    index: number,
-    packer: ItemPacker,
-    options: {
-      label: (own: string) => string;
-      onProgress?: (bytesRead: number, events: number) => void;
-      onRead?: () => void;
-    },
-  ): T;
+  (source: ByteSource, index: number, packer: ItemPacker, options: RankReadOptions): T;
 }
 
 /**
