@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { holdsRolloutSamples, siblingFiles } from '../core/formats/registry';
+import { basename } from 'node:path';
+import { copiedFile, holdsRolloutSamples, siblingFiles } from '../core/formats/registry';
 import { findRunFiles } from './run-files';
 import { sniffPath } from './sniff-path';
 import { rotatedSetGroups } from './rotated-set-groups';
@@ -106,6 +107,13 @@ function folderTraces(
       if (typeof format === 'string') formats.set(path, format);
       else skipped.push({ path, reason: format.reason });
     }
+  }
+  // a copy whose original is here too (an hour both plain and gzipped) is read once, as the original
+  for (const [path, format] of formats) {
+    const original = copiedFile(format, path);
+    if (original === null || formats.get(original) !== format) continue;
+    formats.delete(path);
+    skipped.push({ path, reason: `a copy of ${basename(original)}, which is read` });
   }
   groups.push(...rotatedSetGroups(formats));
   const rollouts = new Set([...formats].filter(([, f]) => holdsRolloutSamples(f)).map(([p]) => p));

@@ -51,6 +51,11 @@ export interface FormatDescriptor<Id extends string = string> {
    */
   groupSources?(path: string): string[];
   /**
+   * The file `path` is a copy of (a rotated hour kept both plain and gzipped), or null. A folder
+   * that holds both opens the original once and lists the copy as skipped.
+   */
+  copyOf?(path: string): string | null;
+  /**
    * Lazy values (capabilities.lazyValues): the numbers of a sample's field (or one nested in
    * its dicts) that were kept as a byte range, at most `limit`; `withBytes` opens the file only
    * if they must be re-read.

@@ -114,3 +114,12 @@ export function holdsJoinRecords(formatId: string, formats: FormatList = FORMATS
 export function holdsTrainerTimeline(formatId: string, formats: FormatList = FORMATS): boolean {
   return formats.find((format) => format.id === formatId)?.capabilities.trainerTimeline ?? false;
 }
+
+/** The file `path` copies, as its format says (a gzipped rotated hour's plain file), or null. */
+export function copiedFile(
+  formatId: string,
+  path: string,
+  formats: FormatList = FORMATS,
+): string | null {
+  return formats.find((format) => format.id === formatId)?.copyOf?.(path) ?? null;
+}

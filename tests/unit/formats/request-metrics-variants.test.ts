@@ -202,7 +202,14 @@ describe('an hourly set whose hours a log rotator gzipped', () => {
       for (const n of names) copyFileSync(join(DIR, 'gz_day', n), join(dir, n));
       // hour 04 compressed beside its plain file (a rotator mid-way): one file for the hour
       copyFileSync(join(DIR, 'gz_day', names[2]), join(dir, `${names[1]}.gz`));
-      expect(siblingFiles('sglang-request-metrics', dir)).toEqual(names.map((n) => join(dir, n)));
+      const set = names.map((n) => join(dir, n));
+      expect(siblingFiles('sglang-request-metrics', dir)).toEqual(set);
+      // the folder opens as that one trace; the gzipped copy is listed as skipped, not a 2nd trace
+      const grouped = groupPaths([dir]);
+      expect(grouped.groups).toEqual([set]);
+      expect(grouped.skipped).toEqual([
+        { path: join(dir, `${names[1]}.gz`), reason: `a copy of ${names[1]}, which is read` },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@ import { countOf } from '../../model/count-of';
 import type { PyValue } from '../../model/py-value';
 import type { TraceSamples, WithBytes } from '../../model/sample-facts';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
-import { findHourlySet } from './hourly-set';
+import { findHourlySet, plainHourOf } from './hourly-set';
 import type { PackedRow } from '../../model/row';
 import { ItemPacker } from '../../rows/packed-items';
 import { recordRow } from '../../rows/request-record-row';
@@ -34,6 +34,7 @@ export const sglangRequestMetricsFormat = defineFormat({
   sniff: (head) => sniffRequestMetrics(head),
   open: openRequestMetrics,
   groupSources: findHourlySet,
+  copyOf: plainHourOf,
 });
 
 function openRequestMetrics(sources: ByteSource[], options: FormatOpenOptions): FormatOpened {

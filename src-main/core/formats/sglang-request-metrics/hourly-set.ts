@@ -28,3 +28,11 @@ export function findHourlySet(path: string): string[] {
   const set = [...byHour.keys()].sort().map((hour) => join(dir, byHour.get(hour)!));
   return isDir || set.includes(path) ? set : [path];
 }
+
+/** A gzipped hour's plain twin beside it (the hour is read from there), or null. */
+export function plainHourOf(path: string): string | null {
+  const name = basename(path);
+  if (!HOURLY.test(name) || !name.endsWith('.gz')) return null;
+  const plain = join(dirname(path), name.slice(0, -'.gz'.length));
+  return isFolder(plain) === false ? plain : null;
+}
