@@ -1,26 +1,4 @@
 /** Stable colours per span name: the same name has the same colour in every file and view. */
-const PALETTE = [
-  '#4e79a7',
-  '#f28e2b',
-  '#59a14f',
-  '#e15759',
-  '#76b7b2',
-  '#edc948',
-  '#b07aa1',
-  '#ff9da7',
-  '#9c755f',
-  '#bab0ac',
-  '#1f77b4',
-  '#ff7f0e',
-  '#2ca02c',
-  '#d62728',
-  '#9467bd',
-  '#8c564b',
-  '#e377c2',
-  '#17becf',
-  '#bcbd22',
-  '#7f7f7f',
-];
 
 /** Names slime always writes get fixed, well-separated colours. */
 const FIXED: Record<string, string> = {
@@ -34,12 +12,24 @@ const FIXED: Record<string, string> = {
 };
 
 /**
- * The kernel kinds' blue, orange and green (CATEGORY_COLOURS below) and their near twins are
- * left out of the colours a name hashes to: in a GPU profile an op beside the kernels must never
- * read as communication or compute (aten::matmul and ProfilerStep were drawn in NCCL's orange).
+ * The colours other names hash to: eleven hues at least 25 CIE76 units (ΔE) from each other and
+ * from the kernel kinds' blue, orange and green (CATEGORY_COLOURS below), so that in a GPU
+ * profile an op beside the kernels never reads as communication or compute, and two names never
+ * get near twins (Tableau's and d3's palettes together gave two reds, two purples, two browns).
  */
-const KIND_HUES = new Set(['#4e79a7', '#f28e2b', '#59a14f', '#1f77b4', '#ff7f0e', '#2ca02c']);
-const NAME_PALETTE = PALETTE.filter((colour) => !KIND_HUES.has(colour));
+const NAME_PALETTE = [
+  '#e15759', // red
+  '#76b7b2', // teal
+  '#edc948', // yellow
+  '#b07aa1', // mauve
+  '#ff9da7', // pink
+  '#9c755f', // brown
+  '#bab0ac', // warm grey
+  '#c51b7d', // magenta
+  '#5e3c99', // violet
+  '#8c2d04', // rust
+  '#a6761d', // ochre
+];
 
 export function colourForName(name: string): string {
   const fixed = FIXED[name];

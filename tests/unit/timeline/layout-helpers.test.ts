@@ -11,7 +11,11 @@ import { fitWindow, panWindow, zoomWindow } from '../../../src-renderer/timeline
 import { prng } from '../../support/prng';
 import { CLUSTER_GAP_PX, clusterMarkers } from '../../../src-renderer/timeline/cluster-markers';
 import { cursorCounts } from '../../../src-renderer/timeline/cursor-counts';
-import { STATUS_COLOURS, colourForName } from '../../../src-renderer/timeline/span-colours';
+import {
+  STATUS_COLOURS,
+  colourForName,
+  colourOfItem,
+} from '../../../src-renderer/timeline/span-colours';
 
 describe('row layout', () => {
   // lanes 3, 0, 2, 1; rows 0 and 2 expanded; 16 px lanes and 6 px padding: heights 54, 22, 38, 22
@@ -162,7 +166,7 @@ describe('span colours', () => {
     expect(STATUS_COLOURS.completed).toBe('#2da44e');
   });
 
-  it('other names hash (FNV-1a, 32 bit) into the 14 colours left beside the kernel kinds', () => {
+  it('other names hash (FNV-1a, 32 bit) into the 11 colours beside the kernel kinds', () => {
     // FNV-1a written out independently: offset basis 2166136261, prime 16777619
     const fnv = (s: string) => {
       let h = 2166136261n;
@@ -175,19 +179,41 @@ describe('span colours', () => {
       expect(colour).toMatch(/^#[0-9a-f]{6}$/);
       palette.add(colour);
       expect(colourForName(name)).toBe(colour);
-      // names whose hashes agree mod 14 share a colour; those that differ do not
+      // names whose hashes agree mod 11 share a colour; those that differ do not
       for (const other of ['decode', 'prefill', 'a']) {
-        expect(colourForName(other) === colour).toBe(fnv(other) % 14 === fnv(name) % 14);
+        expect(colourForName(other) === colour).toBe(fnv(other) % 11 === fnv(name) % 11);
       }
     }
     expect(palette.size).toBeGreaterThan(3);
-    // 'a': 0x811c9dc5 ^ 0x61 = 0x811c9da4, times 16777619 mod 2^32 = 0xe40c292c -> 3826002220 % 14 = 12
+    // 'a': 0x811c9dc5 ^ 0x61 = 0x811c9da4, times 16777619 mod 2^32 = 0xe40c292c -> 3826002220 % 11 = 7
     expect(fnv('a')).toBe(0xe40c292c);
-    expect(colourForName('a')).toBe('#bcbd22');
+    expect(colourForName('a')).toBe('#c51b7d');
   });
 
-  it('no name hashes to a kernel kind’s blue, orange or green (or their near twins)', () => {
-    const kinds = ['#4e79a7', '#f28e2b', '#59a14f', '#1f77b4', '#ff7f0e', '#2ca02c'];
-    for (let i = 0; i < 2000; i++) expect(kinds).not.toContain(colourForName(`aten::op_${i}`));
+  it('no two name colours, nor one and a kernel kind’s, are near twins (CIE76 ΔE >= 25)', () => {
+    // sRGB -> CIE Lab (D65), written out here: the distance a reader sees between two bars
+    const lab = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => {
+        const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+        return c > 0.04045 ? ((c + 0.055) / 1.055) ** 2.4 : c / 12.92;
+      });
+      const f = (v: number) => (v > 0.008856 ? Math.cbrt(v) : 7.787 * v + 16 / 116);
+      const x = f((r * 0.4124 + g * 0.3576 + b * 0.1805) / 0.95047);
+      const y = f(r * 0.2126 + g * 0.7152 + b * 0.0722);
+      const z = f((r * 0.0193 + g * 0.1192 + b * 0.9505) / 1.08883);
+      return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+    };
+    const distance = (a: string, b: string) => Math.hypot(...lab(a).map((v, i) => v - lab(b)[i]));
+    const names = [
+      ...new Set(Array.from({ length: 2000 }, (_, i) => colourForName(`aten::op_${i}`))),
+    ];
+    expect(names).toHaveLength(11);
+    const kinds = ['computation', 'communication', 'memory'].map((category) =>
+      colourOfItem({ name: 'k', category }),
+    );
+    for (const [i, a] of names.entries()) {
+      for (const b of [...names.slice(i + 1), ...kinds])
+        expect(distance(a, b), `${a} ${b}`).toBeGreaterThanOrEqual(25);
+    }
   });
 });

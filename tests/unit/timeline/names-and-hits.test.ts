@@ -110,20 +110,20 @@ describe('span colour palette', () => {
   const bucket = (s: string) => {
     let h = 2166136261n;
     for (let i = 0; i < s.length; i++) h = ((h ^ BigInt(s.charCodeAt(i))) * 16777619n) % 2n ** 32n;
-    return Number(h % 14n);
+    return Number(h % 11n);
   };
-  it('has 14 distinct colours (none a kernel kind’s), one per hash bucket', () => {
+  it('has 11 distinct colours (none a kernel kind’s), one per hash bucket', () => {
     const byBucket = new Map<number, string>();
-    for (let k = 0; byBucket.size < 14 && k < 10_000; k++) {
+    for (let k = 0; byBucket.size < 11 && k < 10_000; k++) {
       const name = `span ${k}`;
       const colour = colourForName(name);
       const seen = byBucket.get(bucket(name));
       if (seen) expect(colour, name).toBe(seen);
       else byBucket.set(bucket(name), colour);
     }
-    expect(byBucket.size).toBe(14);
+    expect(byBucket.size).toBe(11);
     const colours = [...byBucket.values()];
-    expect(new Set(colours).size).toBe(14);
+    expect(new Set(colours).size).toBe(11);
     for (const c of colours) expect(c).toMatch(/^#[0-9a-f]{6}$/);
   });
   it('slime’s fixed names and every status have a colour of their own kind', () => {
