@@ -20,9 +20,9 @@ const CHROMIUM_ARGS = [
  * The page's own notes (an init script): when the first row with its bars is in the page
  * (`window.__firstRowsAt`, epoch ms), when the event carrying the first preview came, and each
  * TraceApi call asked and answered. In-page, so Playwright's polling (tens to hundreds of ms on
- * a busy machine) is not counted.
+ * a busy machine) is not counted. `rowsOnly`: the rows drawn alone.
  */
-export function notePageSteps() {
+export function notePageSteps(rowsOnly = false) {
   window.__steps = [];
   const now = () => performance.timeOrigin + performance.now();
   const note = (step) => window.__steps.push([step, now()]);
@@ -33,6 +33,8 @@ export function notePageSteps() {
       note('rows drawn');
     }
   }).observe(document, { childList: true, subtree: true, attributes: true });
+  // the rows alone where the page's calls are timed too (nothing wraps them then)
+  if (rowsOnly) return;
   const listen = EventSource.prototype.addEventListener;
   EventSource.prototype.addEventListener = function (type, listener, ...rest) {
     const noted = (event) => {
