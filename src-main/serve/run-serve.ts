@@ -27,9 +27,9 @@ export interface RunServeOptions {
 
 /** Serve mode as a user starts it: open the files in workers, serve the renderer, print the URL. */
 export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
-  // paths, reasons and error messages come from files and their names: escaped for a terminal
   startMark('process-start', performance.timeOrigin);
   startMark('serve-start');
+  // paths, reasons and error messages come from files and their names: escaped for a terminal
   const log = options.log ?? ((line: string) => process.stderr.write(`${terminalText(line)}\n`));
   const paths = groupPaths(options.files, {
     trendFolders: true,
