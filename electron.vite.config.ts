@@ -29,6 +29,9 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
+      // the page parses and runs its bundle before it asks for anything: minified, the bundle
+      // is ~40% of its size and the page ran it in ~half the time (`npm run bench firstrows`)
+      minify: true,
       rolldownOptions: {
         input: resolve(__dirname, 'src-renderer/index.html'),
       },

@@ -38,21 +38,9 @@ import { compareGpuProfiles } from '../core/compare/compare-gpu-profiles';
 import { formatGpuCompareText } from './gpu-profile-output';
 import { buildRunCompareJson, compareRuns, formatRunCompareText, sideOf } from './run-compare';
 import { terminalLines, terminalText } from '../core/bytes/terminal-text';
+import { COMMANDS, isCommand, type Command } from './command-word';
 
 type Parse = typeof ParseArgs;
-const COMMANDS = [
-  'serve',
-  'summary',
-  'rows',
-  'perf',
-  'export',
-  'trends',
-  'compare',
-  'sql',
-  'report',
-] as const;
-type Command = (typeof COMMANDS)[number];
-const isCommand = (word: string): word is Command => (COMMANDS as readonly string[]).includes(word);
 
 /** A mistake in how a command was called: printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {}

@@ -2,6 +2,7 @@ import type { OpenProgressReport, OpenedTrace } from '../core/open/open-trace-fi
 import type { FileError } from '../core/api/trace-api';
 import { NotFoundError } from '../core/api/call-errors';
 import type { FileCallMessage, FileCalls, IngestMessage } from './ingest-protocol';
+import { startMark } from './start-marks';
 
 /** A failed open, carrying what the user sees: code, message, byte offset. */
 export class IngestFailure extends Error {
@@ -85,6 +86,7 @@ export function connectIngest(
       if (message.type === 'progress') {
         if (!settled) onProgress(message.progress);
       } else if (message.type === 'preview') {
+        startMark(`preview-received-${message.summary.rows}`);
         if (!settled) onPreview?.(message.summary, opened(message.summary));
       } else if (message.type === 'answer') {
         const call = pending.get(message.id);

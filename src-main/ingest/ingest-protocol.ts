@@ -46,6 +46,15 @@ export interface IngestRequest {
 }
 
 /**
+ * Main to a worker started before its file was known (ingest-client.ts, `prestartIngestWorker`):
+ * its first message, the file it opens.
+ */
+export interface OpenRequestMessage {
+  type: 'open';
+  request: IngestRequest;
+}
+
+/**
  * Worker to main: progress and previews (the rows read so far can be asked for), then the
  * summary once the file is open (or why it is not).
  */

@@ -8,6 +8,7 @@ import { fileCalls, previewCalls } from './file-calls';
 import { warmIndexes } from '../core/store/warm-indexes';
 import { warmCompareDigest } from '../core/compare/compare-traces';
 import { sampleDurations } from '../core/store/sample-duration';
+import { startMark } from './start-marks';
 
 /** A worker's side of its channel to main: `parentPort` in a worker thread. */
 export interface SessionPort {
@@ -37,6 +38,7 @@ export function runIngestSession(
   request: IngestRequest,
   setup: Pick<OpenOptions, 'formats' | 'partReader'> = {},
 ): void {
+  startMark('session-start');
   const post = (message: IngestMessage) => port.postMessage(message);
   const answer = (calls: FileCalls, message: FileCallMessage) => {
     try {
@@ -81,9 +83,11 @@ export function runIngestSession(
       onPreview: (rowsSoFar) => {
         preview = previewCalls(rowsSoFar, request.sources);
         post({ type: 'preview', summary: rowsSoFar.summary });
+        startMark(`preview-posted-${rowsSoFar.summary.rows}`);
         answerPending();
       },
       onProgress: (progress) => {
+        if (lastProgress === 0) startMark('first-progress');
         answerPending();
         const now = Date.now();
         if (now - lastProgress < PROGRESS_INTERVAL_MS && progress.phase === 'reading') return;

@@ -2,6 +2,7 @@ import { workerData, type MessagePort } from 'node:worker_threads';
 import { openFileSource } from '../core/bytes/file-source';
 import { formatById } from '../core/formats/registry';
 import { PartBoundary } from '../core/bytes/part-reader';
+import { startMark } from './start-marks';
 import {
   RANGE_BOUNDARY,
   RANGE_BYTES,
@@ -29,6 +30,7 @@ export interface RangeWorkerData {
   signal: Int32Array;
 }
 
+startMark('helper-loaded');
 const { format, path, from, port, signal } = workerData as RangeWorkerData;
 
 /** PartHelper.partStart: the part's start, waited for while the file's thread has not told it */

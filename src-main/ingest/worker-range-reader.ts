@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import createRangeWorker from './range-worker?nodeWorker';
+import { startMark } from './start-marks';
 import { PartBoundary, type FormatPartReader } from '../core/bytes/part-reader';
 import {
   RANGE_BOUNDARY,
@@ -71,6 +72,7 @@ export const workerRangeReader: FormatPartReader = {
     };
     boundary.reset();
     const { port1, port2 } = new MessageChannel();
+    startMark('helper-asked');
     let worker: ReturnType<typeof createRangeWorker>;
     try {
       worker = createRangeWorker({

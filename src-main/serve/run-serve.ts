@@ -10,6 +10,7 @@ import { namedPathsPolicy } from '../api/path-policy';
 import { computeTrends } from '../trends/compute-trends';
 import { defaultCacheDir } from '../trends/cache-dir';
 import { terminalText } from '../core/bytes/terminal-text';
+import { startMark } from '../ingest/start-marks';
 
 export interface RunServeOptions {
   files: string[];
@@ -26,6 +27,8 @@ export interface RunServeOptions {
 
 /** Serve mode as a user starts it: open the files in workers, serve the renderer, print the URL. */
 export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
+  startMark('process-start', performance.timeOrigin);
+  startMark('serve-start');
   // paths, reasons and error messages come from files and their names: escaped for a terminal
   const log = options.log ?? ((line: string) => process.stderr.write(`${terminalText(line)}\n`));
   const paths = groupPaths(options.files, {
@@ -63,6 +66,7 @@ export async function runServe(options: RunServeOptions): Promise<ServeHandle> {
     token: options.token,
     uploads,
   });
+  startMark('listening');
   for (const run of paths.runs) log(`opening ${run.map(shortPath).join(' + ')} as one run`);
   for (const folder of paths.trendFolders)
     log(`opening the rollout dumps of ${shortPath(folder)} as trends`);

@@ -34,6 +34,7 @@ export function useRowOrder(file: FileSummary): ShownOrder | null {
       host.api,
       file.fileId,
       highlight ? { sort, descending } : { sort, descending, filter },
+      file.rows,
     );
     const filtered = highlight
       ? host.api.queryRows(file.fileId, { sort, descending, filter })

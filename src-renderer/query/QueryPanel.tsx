@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useMemo, useRef, useState } from 'react';
 import type { SqlAnswer, SqlCell } from '../../src-main/core/api/trace-api';
 import { useHost } from '../host/host-context';
 import { useFilesStore } from '../state/files-store';
@@ -8,9 +8,15 @@ import { PictureMenu } from '../picture/PictureMenu';
 import { resultTablePng } from './result-picture';
 import { EXAMPLE_QUERIES } from './example-queries';
 import { ResultTable, type ResultPages } from './ResultTable';
-import { SqlEditor, type SqlEditorHandle } from './SqlEditor';
+import type { SqlEditorHandle } from './SqlEditor';
 import { resultText, sampleColumns } from './result-text';
 import './query.css';
+
+/**
+ * The editor (CodeMirror: about half the page's code) loads when a Query panel first shows,
+ * not with the page: the page's first rows wait for its bundle to be parsed and run.
+ */
+const SqlEditor = lazy(() => import('./SqlEditor').then((m) => ({ default: m.SqlEditor })));
 
 const PAGE_ROWS = 2000;
 let queries = 0;
@@ -179,12 +185,14 @@ export function QueryPanel({
           Tables: files, samples, spans, events, pd_phases, server_requests, trainer, perf
         </span>
       </div>
-      <SqlEditor
-        initial={text.current}
-        handle={editor}
-        onChange={(t) => (text.current = t)}
-        onRun={() => void run()}
-      />
+      <Suspense fallback={<div className="sql-editor" />}>
+        <SqlEditor
+          initial={text.current}
+          handle={editor}
+          onChange={(t) => (text.current = t)}
+          onRun={() => void run()}
+        />
+      </Suspense>
       <div className="query-status" data-testid="sql-status">
         {running && <span>Running…</span>}
         {ok && !running && (

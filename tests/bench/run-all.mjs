@@ -12,6 +12,7 @@ import { writeChromeTrace, writeKinetoRankTrace } from './chrome-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
+import { benchFirstRowsOf } from './bench-first-rows.mjs';
 import { benchCompare } from './bench-compare.mjs';
 import { benchHostile } from './bench-hostile.mjs';
 import { readTemplates, samplesOpcodeMix } from './real-shaped-samples.mjs';
@@ -803,6 +804,29 @@ async function benchBigFirstRows(baselineCli) {
 }
 
 /**
+ * Issue 50's first rows, step by step: the real-shaped 100k dump (goal 1 s) and the 1 GB dump
+ * (goal 1.5 s) in Chromium, BENCH_FIRST_ROWS_TURNS turns each (default 5), turn about with
+ * BENCH_BASELINE_CLI's build when given; where the time went, step by step (bench-first-rows.mjs).
+ */
+async function benchFirstRows() {
+  const rows = Number(process.env.BENCH_ROWS ?? 100_000);
+  const fixture = join(root, 'tests/fixtures/slime/rollout_small.pt');
+  const real = join(data, `rows_${rows}_real_v1.pt`);
+  if (!existsSync(real)) writeSlimeDump(real, Infinity, 0, rows, { realSamples: [fixture] });
+  const big = join(data, 'dump_1000mb.pt');
+  if (!process.env.BENCH_SKIP_BIG && !existsSync(big)) writeSlimeDump(big, 1000 * 1e6);
+  const turns = Number(process.env.BENCH_FIRST_ROWS_TURNS ?? 5);
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  console.log(`\n== first rows in Chromium (serve mode), ${turns} turns a build`);
+  const dumps = [
+    [`real-shaped ${rows} samples (${mb(statSync(real).size)} MB)`, real, 1],
+    ...(process.env.BENCH_SKIP_BIG ? [] : [[`1 GB dump (${mb(statSync(big).size)} MB)`, big, 1.5]]),
+  ];
+  for (const [label, path, goal] of dumps)
+    await benchFirstRowsOf(label, CLI, baselineCli, path, { turns, goal });
+}
+
+/**
  * `export --format perfetto` of the 100k-sample dump: streamed row by row in two reads, its
  * peak memory against the file's size (issue 18's goal: half of it) and its time against
  * `summary` of the same file in the same run (`export` alone: the dump and that baseline only).
@@ -1031,6 +1055,7 @@ if (!only || only === 'dumps') benchDumps();
 if (!only || only === 'hundredk') await benchHundredK();
 if (!only || only === 'hundredk' || only === 'real') await benchRealShaped();
 if (only === 'interactions') await benchInteractions();
+if (only === 'firstrows') await benchFirstRows();
 if (only === 'export') benchExport();
 if (only === 'hostile') benchHostile(root, data, CLI);
 if (!only || only === 'compare') await benchCompareHundredK();

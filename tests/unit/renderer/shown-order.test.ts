@@ -116,3 +116,85 @@ describe('asking the shown rows', () => {
     expect(asked.facts).toBe(2);
   });
 });
+
+describe('the facts asked beside the order (a file’s first rows)', () => {
+  /** fakeApi whose orders answer only when released: what was asked meanwhile is in `log` */
+  function gatedApi(stores: number[][]) {
+    let current = 0;
+    const log: string[] = [];
+    const gates: (() => void)[] = [];
+    const api = {
+      queryRows: (_fileId: string, query: RowQuery) => {
+        log.push('order');
+        // the store as it is when the order answers
+        return new Promise<RowOrder>((resolve) =>
+          gates.push(() => {
+            const rows = stores[current];
+            resolve(order(current + 1, query.descending ? [...rows].reverse() : rows));
+          }),
+        );
+      },
+      getRowFacts: async () => {
+        log.push('facts');
+        return facts(current + 1, stores[current]);
+      },
+    } as unknown as TraceApi;
+    const release = async () => {
+      // the order is asked once the call before it returned: wait for it, then answer it
+      while (gates.length === 0) await Promise.resolve();
+      gates.shift()!();
+    };
+    return { api, log, release, grow: () => current++ };
+  }
+
+  it('asks the facts before the order answers when none of this size are kept', async () => {
+    const { api, log, release } = gatedApi([[0, 1, 2]]);
+    const shown = queryShownRows(api, 'g1', { sort: 'row_id' }, 3);
+    await release();
+    const answer = await shown;
+    // both asked before either answered: one round trip
+    expect(log).toEqual(['facts', 'order']);
+    expect(Array.from(answer.endSec)).toEqual([5, 15, 25]);
+  });
+
+  it('a sort of the same rows asks the order alone', async () => {
+    const { api, log, release } = gatedApi([[0, 1, 2]]);
+    const first = queryShownRows(api, 'g2', { sort: 'row_id' }, 3);
+    await release();
+    await first;
+    const second = queryShownRows(api, 'g2', { sort: 'row_id', descending: true }, 3);
+    await release();
+    expect(Array.from((await second).startSec)).toEqual([2, 1, 0]);
+    expect(log).toEqual(['facts', 'order', 'order']);
+  });
+
+  it('rows grown since (a newer preview): the new store’s facts are asked ahead again', async () => {
+    const { api, log, release, grow } = gatedApi([
+      [0, 1],
+      [0, 1, 2, 3],
+    ]);
+    const first = queryShownRows(api, 'g3', { sort: 'row_id' }, 2);
+    await release();
+    expect((await first).storeVersion).toBe(1);
+    grow();
+    const second = queryShownRows(api, 'g3', { sort: 'row_id' }, 4);
+    await release();
+    const answer = await second;
+    expect(answer.storeVersion).toBe(2);
+    expect(Array.from(answer.endSec)).toEqual([5, 15, 25, 35]);
+    expect(log).toEqual(['facts', 'order', 'facts', 'order']);
+  });
+
+  it('facts ahead of an older store than the order’s: the order’s own are asked', async () => {
+    const { api, log, release, grow } = gatedApi([[0], [0, 1]]);
+    const shown = queryShownRows(api, 'g4', { sort: 'row_id' }, 1);
+    // the file grows after the facts answered, before the order is taken
+    await Promise.resolve();
+    grow();
+    await release();
+    const answer = await shown;
+    expect(answer.storeVersion).toBe(2);
+    expect(Array.from(answer.rowIds)).toEqual([0, 1]);
+    expect(log).toEqual(['facts', 'order', 'facts']);
+  });
+});
