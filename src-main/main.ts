@@ -2,7 +2,7 @@ import { sqlInWorker } from './sql/sql-client';
 import { app, dialog, Menu, type BrowserWindow } from 'electron';
 import { join, resolve } from 'node:path';
 import { TraceService } from './api/trace-service';
-import { ingestInPool } from './ingest/ingest-client';
+import { ingestInPool, prestartIngestWorker } from './ingest/ingest-client';
 import { routeTraceApi } from './ipc/trace-router';
 import { createMainWindow } from './window';
 import { groupPaths, MAX_FOLDER_TABS } from './ingest/group-files';
@@ -35,6 +35,8 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
+  // a file named at launch: its worker loads its code while the window starts
+  if (launch.files.length > 0) prestartIngestWorker();
   // the app's data folder keeps each dump's trend figures, so a run reopens in under a second
   service = new TraceService(
     ingestInPool(),
