@@ -2,6 +2,7 @@ import { sourceText, type AttrValue, type PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 import { grownColumn } from '../model/grown-column';
+import { RowTrigrams, trigramsOf } from './search-trigrams';
 
 /** Per store, the rows' search texts built so far (rows [0, texts.length)). */
 const cache = new WeakMap<TraceStore, SearchTextColumn>();
@@ -70,6 +71,21 @@ export function searchTextReady(store: TraceStore): boolean {
   return (cache.get(store)?.length ?? -1) === store.rows.length;
 }
 
+/**
+ * Gives up to `count` more rows their runs of three bytes (search-trigrams.ts), once every row
+ * has its text: the warm-up's steps after the texts'. A search before then searches the texts
+ * of the rows without them.
+ */
+export function buildSearchTrigramSlice(store: TraceStore, count: number): void {
+  const texts = cache.get(store);
+  if (texts && searchTextReady(store)) texts.buildTrigrams(count);
+}
+
+/** Whether every row of the store has its search text and its runs of three bytes. */
+export function searchTrigramsReady(store: TraceStore): boolean {
+  return searchTextReady(store) && cache.get(store)!.trigramsReady;
+}
+
 /** Bytes a chunk of texts holds (a longer row text gets a chunk of its own size). */
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const FIRST_CHUNK_BYTES = 4 * 1024;
@@ -123,6 +139,23 @@ export class SearchTextColumn {
     this.length = r + 1;
   }
 
+  /** Rows [0, trigrams.length) have their runs of three bytes (made after the texts). */
+  private trigrams: RowTrigrams | null = null;
+
+  /** Whether every row has its runs of three bytes. */
+  get trigramsReady(): boolean {
+    return this.trigrams !== null && this.trigrams.length === this.length;
+  }
+
+  /** Gives up to `count` more rows their runs of three bytes. */
+  buildTrigrams(count: number): void {
+    this.trigrams ??= new RowTrigrams();
+    const trigrams = this.trigrams;
+    const end = Math.min(this.length, trigrams.length + count);
+    for (let r = trigrams.length; r < end; r++)
+      trigrams.add(this.chunks[this.rowChunk[r]], this.rowStart[r], this.rowEnd[r]);
+  }
+
   /** The first `n` rows' texts, sharing these bytes. */
   prefix(n: number): SearchTextColumn {
     const view = new SearchTextColumn(this.chunkBytes);
@@ -162,6 +195,10 @@ export class SearchTextColumn {
         if ((only === null || only[r]) && this.rowHolds(r, pattern)) out[r] = 1;
       return;
     }
+    if (this.trigrams !== null && pattern.length >= 3) {
+      this.matchMayHold(pattern, trigramsOf(pattern), out, only);
+      return;
+    }
     const lastChunk = this.rowChunk[n - 1];
     let r = 0;
     for (let c = 0; c <= lastChunk; c++) {
@@ -174,6 +211,43 @@ export class SearchTextColumn {
         if (only === null || only[r]) out[r] = 1;
         at = bytes.indexOf(pattern, this.rowEnd[r] + 1);
       }
+    }
+  }
+
+  /**
+   * matchInto over the rows whose runs of three bytes may hold the needle's (`runs`): each
+   * searched from its start in its chunk, a search that ran past the row kept for the rows it
+   * ran over, so no byte is searched twice (never more than the pass over every chunk).
+   */
+  private matchMayHold(
+    pattern: Buffer,
+    runs: Int32Array,
+    out: Uint8Array,
+    only: Uint8Array | null,
+  ): void {
+    const n = this.length;
+    const trigrams = this.trigrams!;
+    const lastChunk = this.rowChunk[n - 1];
+    let c = -1;
+    let bytes: Buffer = Buffer.alloc(0);
+    // the first match at or after `from` (-1: none), when `from` >= 0
+    let from = -1;
+    let next = -1;
+    for (let r = 0; r < n; r++) {
+      if ((only !== null && !only[r]) || !trigrams.mayHold(r, runs)) continue;
+      if (this.rowChunk[r] !== c) {
+        c = this.rowChunk[r];
+        const chunk = this.chunks[c];
+        const end = c === lastChunk ? this.rowEnd[n - 1] : this.chunkUsed[c];
+        bytes = Buffer.from(chunk.buffer, chunk.byteOffset, end);
+        from = -1;
+      }
+      const start = this.rowStart[r];
+      if (from < 0 || from > start || (next >= 0 && next < start)) {
+        next = bytes.indexOf(pattern, start);
+        from = start;
+      }
+      if (next >= 0 && next + pattern.length <= this.rowEnd[r]) out[r] = 1;
     }
   }
 

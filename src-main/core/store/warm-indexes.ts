@@ -1,10 +1,17 @@
 import type { TraceStore } from './build-store';
 import { STORE_SORT_KEYS, sortedRows } from './query-rows';
-import { buildSearchTextSlice, searchTextReady } from './search-text';
+import {
+  buildSearchTextSlice,
+  buildSearchTrigramSlice,
+  searchTextReady,
+  searchTrigramsReady,
+} from './search-text';
 import { warmSampleDurations } from './sample-duration';
 
 /** Rows of search text per step: tens of milliseconds, so calls wait no longer than that. */
 const SEARCH_ROWS_PER_STEP = 500;
+/** Rows of runs of three bytes per step (a pass over their texts: a few ms per 2,000 rows) */
+const TRIGRAM_ROWS_PER_STEP = 2_000;
 
 /**
  * The indexes a user's first sort or search would otherwise wait for (seconds at 100k rows),
@@ -29,6 +36,10 @@ export function* warmIndexes(store: TraceStore): Generator<void, void, void> {
   }
   while (!searchTextReady(store)) {
     buildSearchTextSlice(store, SEARCH_ROWS_PER_STEP);
+    yield;
+  }
+  while (!searchTrigramsReady(store)) {
+    buildSearchTrigramSlice(store, TRIGRAM_ROWS_PER_STEP);
     yield;
   }
   for (const key of STORE_SORT_KEYS) {

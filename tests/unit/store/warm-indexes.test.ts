@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleDurations } from '../../../src-main/core/store/sample-duration';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { queryRows, sortedRows, STORE_SORT_KEYS } from '../../../src-main/core/store/query-rows';
-import { searchTextReady } from '../../../src-main/core/store/search-text';
+import { searchTextReady, searchTrigramsReady } from '../../../src-main/core/store/search-text';
 import { warmIndexes } from '../../../src-main/core/store/warm-indexes';
 import type { Row } from '../../../src-main/core/model/row';
 import { SLIME, readJson } from '../../support/fixtures';
@@ -21,10 +21,16 @@ describe('indexes warmed after opening', () => {
     expect(searchTextReady(store)).toBe(false);
     let count = 0;
     while (!steps.next().done) count++;
-    // three early orders, the filters' three indexes, one step per 500 rows of text, then both
-    // directions of every key
-    expect(count).toBe(6 + Math.ceil(store.rowCount / 500) + 2 * STORE_SORT_KEYS.length);
+    // three early orders, the filters' three indexes, one step per 500 rows of text and per
+    // 2,000 rows of their runs of three bytes, then both directions of every key
+    expect(count).toBe(
+      6 +
+        Math.ceil(store.rowCount / 500) +
+        Math.ceil(store.rowCount / 2000) +
+        2 * STORE_SORT_KEYS.length,
+    );
     expect(searchTextReady(store)).toBe(true);
+    expect(searchTrigramsReady(store)).toBe(true);
     const order = sortedRows(store, 'duration', true);
     expect(sortedRows(store, 'duration', true)).toBe(order);
   });
