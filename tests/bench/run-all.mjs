@@ -538,6 +538,10 @@ async function benchInteractions() {
   const app = await benchOpenStream(CLI, path);
   const before = baselineCli ? await benchOpenStream(baselineCli, path) : null;
   printInteractions(app.interactions, before?.interactions ?? null, baselineCli);
+  // each call's own work in one process, ours beside what it did before (the same run): over
+  // HTTP on a busy machine the figures above are mostly other processes' time
+  console.log(`\n== ${rows} samples: each interaction's own work, in one process`);
+  benchInVitest('tests/bench/interactions.bench-run.ts');
 }
 
 /**

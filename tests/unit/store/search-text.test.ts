@@ -228,6 +228,24 @@ describe('searching the texts', () => {
     expect(byStrings('python').filter(Boolean).length).toBeGreaterThan(0);
   });
 
+  it('over hundreds of rows, a needle many rows hold and one few hold, as a string search', () => {
+    // past the first 256 rows asked (many may hold it: searched through the chunks) and a
+    // quarter of the rows (few may: searched row by row)
+    const many = new SearchTextColumn(4096);
+    const rowTexts: string[] = [];
+    for (let k = 0; k < 1200; k++) {
+      many.add(store.rows[k % store.rows.length]);
+      rowTexts.push(texts[k % texts.length]);
+    }
+    many.buildTrigrams(Infinity);
+    const rare = texts[3].slice(-9);
+    for (const needle of ['sglang', 'tool', 'python', rare, 'no such text']) {
+      const out = new Uint8Array(many.length);
+      many.matchInto(needle, out, null);
+      expect(Array.from(out), needle).toEqual(rowTexts.map((t) => (t.includes(needle) ? 1 : 0)));
+    }
+  });
+
   it('a row that has every run of the needle but not the needle is searched, and not matched', () => {
     // "aba bab" has the runs of "abab" but not "abab": searched after a row that matched
     const labels = ['abab', 'aba bab', 'x', 'aba-bab abab', 'bab aba', 'ab ab'];
