@@ -6,7 +6,7 @@ import type {
   SharedBins,
 } from '../model/perf';
 import { buildRunningDigest } from './running-digest';
-import { binValues, rowsInBin, sharedBins } from './value-bins';
+import { binOfEach, binValues, rowsOfBin, sharedBins, type ValueBinIndex } from './value-bins';
 import { valueStats } from './value-stats';
 
 /** Bins per histogram in the perf view (the renderer drew 20 before the binning moved here). */
@@ -48,8 +48,16 @@ function binned(values: ArrayLike<number>, rowIds: ArrayLike<number> | null): Bi
 export function perfBinRows(view: PerfView, seriesKey: string, binIndex: number): number[] | null {
   const series = view.series.find((s) => s.key === seriesKey);
   if (!series) return null;
-  return rowsInBin(series.values, series.rowIds, binIndex, PERF_BINS);
+  let index = binsOfSeries.get(series);
+  if (!index) {
+    index = binOfEach(series.values, PERF_BINS);
+    binsOfSeries.set(series, index);
+  }
+  return rowsOfBin(index, series.rowIds, binIndex);
 }
+
+/** Per series of a perf view, each value's bin: made at the first click on one of its bins. */
+const binsOfSeries = new WeakMap<PerfView['series'][number], ValueBinIndex>();
 
 /** Every value of one distribution (what compare overlays), or null when the file has none. */
 export function perfValues(view: PerfView, id: PerfDistributionId): Float64Array | null {

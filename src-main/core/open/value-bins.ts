@@ -104,14 +104,63 @@ export function rowsInBin(
   binIndex: number,
   binCount = 20,
 ): number[] {
+  return rowsOfBin(binOfEach(values, binCount), rowIds, binIndex);
+}
+
+/** Each value's bin (NO_BIN when not finite), and how many bins there are. */
+export interface ValueBinIndex {
+  bins: Uint8Array;
+  binCount: number;
+}
+
+/** Marks a value that is in no bin (not finite). */
+const NO_BIN = 255;
+
+/**
+ * The bin of every value, once: a bin click then reads a byte per value instead of placing
+ * each value again (43,750 samples' values: 20-50 ms a click on a busy machine).
+ */
+export function binOfEach(values: ArrayLike<number>, binCount = 20): ValueBinIndex {
   const edges = binEdges(values, binCount);
-  if (binIndex >= edges.length - 1) return [];
-  const rows = new Set<number>();
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (Number.isFinite(v) && binIndexOf(v, edges) === binIndex) rows.add(rowIds[i]);
+  const n = Math.max(0, edges.length - 1);
+  if (n >= NO_BIN) throw new Error(`bins: ${n} bins do not fit a byte each`);
+  const bins = new Uint8Array(values.length).fill(NO_BIN);
+  if (n > 0)
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (Number.isFinite(v)) bins[i] = binIndexOf(v, edges);
+    }
+  return { bins, binCount: n };
+}
+
+/** Distinct row ids of the values in bin `binIndex` (binOfEach's), in first-seen order. */
+export function rowsOfBin(
+  index: ValueBinIndex,
+  rowIds: ArrayLike<number>,
+  binIndex: number,
+): number[] {
+  if (!(binIndex >= 0 && binIndex < index.binCount)) return [];
+  const { bins } = index;
+  const rows: number[] = [];
+  // each row once: a byte per row id when ids are a store's (0 up to about its row count),
+  // else a Set
+  let least = 0;
+  for (let i = 0; i < rowIds.length; i++) if (rowIds[i] < least) least = rowIds[i];
+  const most = maxOf(rowIds);
+  if (least < 0 || most > 4 * rowIds.length + 1024 || !Number.isInteger(most)) {
+    const set = new Set<number>();
+    for (let i = 0; i < bins.length; i++) if (bins[i] === binIndex) set.add(rowIds[i]);
+    return [...set];
   }
-  return [...rows];
+  const seen = new Uint8Array(most + 1);
+  for (let i = 0; i < bins.length; i++) {
+    if (bins[i] !== binIndex) continue;
+    const row = rowIds[i];
+    if (seen[row] === 1) continue;
+    seen[row] = 1;
+    rows.push(row);
+  }
+  return rows;
 }
 
 /**

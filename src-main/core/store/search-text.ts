@@ -2,6 +2,7 @@ import { sourceText, type AttrValue, type PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import type { TraceStore } from './build-store';
 import { grownColumn } from '../model/grown-column';
+import { RowTrigrams, trigramsOf } from './search-trigrams';
 
 /** Per store, the rows' search texts built so far (rows [0, texts.length)). */
 const cache = new WeakMap<TraceStore, SearchTextColumn>();
@@ -70,6 +71,24 @@ export function searchTextReady(store: TraceStore): boolean {
   return (cache.get(store)?.length ?? -1) === store.rows.length;
 }
 
+/**
+ * Gives up to `count` more rows their runs of three bytes (search-trigrams.ts), once every row
+ * has its text: the warm-up's steps after the texts'. A search before then searches the texts
+ * of the rows without them.
+ */
+export function buildSearchTrigramSlice(store: TraceStore, count: number): void {
+  const texts = cache.get(store);
+  if (texts && searchTextReady(store)) texts.buildTrigrams(count);
+}
+
+/** Whether every row of the store has its search text and its runs of three bytes. */
+export function searchTrigramsReady(store: TraceStore): boolean {
+  return searchTextReady(store) && cache.get(store)!.trigramsReady;
+}
+
+/** Rows asked first whether they may hold a needle: when most may, the rest are not asked. */
+const FIRST_ROWS = 256;
+
 /** Bytes a chunk of texts holds (a longer row text gets a chunk of its own size). */
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const FIRST_CHUNK_BYTES = 4 * 1024;
@@ -123,6 +142,23 @@ export class SearchTextColumn {
     this.length = r + 1;
   }
 
+  /** Rows [0, trigrams.length) have their runs of three bytes (made after the texts). */
+  private trigrams: RowTrigrams | null = null;
+
+  /** Whether every row has its runs of three bytes. */
+  get trigramsReady(): boolean {
+    return this.trigrams !== null && this.trigrams.length === this.length;
+  }
+
+  /** Gives up to `count` more rows their runs of three bytes. */
+  buildTrigrams(count: number): void {
+    this.trigrams ??= new RowTrigrams();
+    const trigrams = this.trigrams;
+    const end = Math.min(this.length, trigrams.length + count);
+    for (let r = trigrams.length; r < end; r++)
+      trigrams.add(this.chunks[this.rowChunk[r]], this.rowStart[r], this.rowEnd[r]);
+  }
+
   /** The first `n` rows' texts, sharing these bytes. */
   prefix(n: number): SearchTextColumn {
     const view = new SearchTextColumn(this.chunkBytes);
@@ -157,6 +193,17 @@ export class SearchTextColumn {
       for (let r = 0; r < n; r++) count += only[r];
       rowByRow = count * 8 < n;
     }
+    // rows whose runs of three bytes rule the needle out are left out: a rare needle's search
+    // reads a few rows' texts instead of every row's. Row by row costs up to twice a row's
+    // share of the pass through the chunks (a view and a call a row; at 10k rows, 37.5% of the
+    // rows took about the pass's time): so only while under a quarter of the rows may hold it
+    if (!rowByRow && this.trigrams !== null && pattern.length >= 3) {
+      const may = this.rowsThatMayHold(trigramsOf(pattern), only, Math.ceil(n / 4));
+      if (may !== null) {
+        only = may;
+        rowByRow = true;
+      }
+    }
     if (rowByRow) {
       for (let r = 0; r < n; r++)
         if ((only === null || only[r]) && this.rowHolds(r, pattern)) out[r] = 1;
@@ -175,6 +222,32 @@ export class SearchTextColumn {
         at = bytes.indexOf(pattern, this.rowEnd[r] + 1);
       }
     }
+  }
+
+  /**
+   * The rows among `only` (all without) whose runs of three bytes may hold the needle's
+   * (`runs`), the rest cannot hold it; null once `most` rows may (then they are not worth
+   * telling apart).
+   */
+  private rowsThatMayHold(
+    runs: Int32Array,
+    only: Uint8Array | null,
+    most: number,
+  ): Uint8Array | null {
+    const n = this.length;
+    const trigrams = this.trigrams!;
+    const may = new Uint8Array(n);
+    let count = 0;
+    for (let r = 0; r < n; r++) {
+      if ((only === null || only[r]) && trigrams.mayHold(r, runs)) {
+        may[r] = 1;
+        if (++count >= most) return null;
+      }
+      // many of the first rows may: many rows will (a needle most rows hold is found sooner
+      // through the chunks)
+      if (r === FIRST_ROWS && count * 4 > FIRST_ROWS) return null;
+    }
+    return may;
   }
 
   /** Whether row r's text holds `pattern`: the same byte search, over that row alone. */

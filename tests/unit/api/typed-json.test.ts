@@ -1,11 +1,17 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   TYPED_FRAME_TYPE,
+  bigIntBack,
   decodeAnswer,
   encodeAnswer,
   type EncodedAnswer,
 } from '../../../src-main/core/api/typed-json';
 import { bytesOf } from '../../support/serve-call';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
+import { buildPerfDigest } from '../../../src-main/core/open/perf-digest';
+import { rowFactsOf } from '../../../src-main/core/store/row-views';
+import { SLIME, fixtureSource } from '../../support/fixtures';
 
 const received = (encoded: EncodedAnswer) => bytesOf(encoded).buffer;
 
@@ -101,5 +107,93 @@ describe('answers with typed arrays over HTTP', () => {
     expect(
       decodeAnswer(TYPED_FRAME_TYPE, frame('{"$typed":"BigInt64Array","at":0,"length":1}', 8)),
     ).toEqual({ $typed: 'BigInt64Array', at: 0, length: 1 });
+  });
+});
+
+/** The encoder as it was (a replacer on every value): the JSON it wrote, arrays in its order. */
+function replacerJson(value: unknown): string {
+  let at = 0;
+  const names = ['Int32Array', 'Float64Array', 'Uint8Array', 'Uint16Array', 'Float32Array'];
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === 'bigint') return { $bigint: item.toString() };
+    if (!ArrayBuffer.isView(item) || item instanceof DataView) return item;
+    if (!names.includes(item.constructor.name)) return item;
+    const array = item as Int32Array;
+    const placeholder = { $typed: item.constructor.name, at, length: array.length };
+    at += Math.ceil(array.byteLength / 8) * 8;
+    return placeholder;
+  });
+}
+
+/** The JSON part of an encoded answer (a frame's head, or the whole of plain JSON). */
+function jsonOf(encoded: EncodedAnswer): string {
+  const bytes = bytesOf(encoded);
+  if (encoded.contentType !== TYPED_FRAME_TYPE) return new TextDecoder().decode(bytes);
+  const length = new DataView(bytes.buffer).getUint32(0, true);
+  return new TextDecoder().decode(bytes.subarray(4, 4 + length));
+}
+
+describe('answers encoded and read without a replacer or reviver on every value', () => {
+  const facts = openTraceFile([fixtureSource(resolve(SLIME, 'rollout_agentic.pt'))]);
+  const digest = buildPerfDigest(facts.perf);
+  const shared = { n: 1 };
+  const answers: Record<string, unknown> = {
+    'a perf digest (hundreds of small arrays)': { result: digest },
+    'row facts': { result: rowFactsOf(facts.store) },
+    'a bin click (plain row ids)': { result: Array.from({ length: 5000 }, (_, i) => i * 3) },
+    'bigints at the root, in arrays and deep': 2n ** 70n,
+    'bigints beside typed arrays': {
+      result: [1n, { deep: [Int32Array.from([1, 2]), -(2n ** 64n)] }, 'x', null, shared, shared],
+    },
+    'look-alikes left as they are': {
+      result: { $bigint: 'not digits', text: '$bigint $typed', like: { $typed: 'Nope', at: 0 } },
+    },
+    'what JSON leaves out or writes as null': {
+      result: { f: () => 1, u: undefined, holes: [1, , 3], map: new Map([[1, 2]]) },
+    },
+    'arrays JSON writes as objects': {
+      result: { view: new DataView(new ArrayBuffer(4)), wide: BigInt64Array.from([5n]) },
+    },
+    'a Date (toJSON) beside a typed array': {
+      result: { at: new Date(0), ids: Int32Array.from([7]), big: 3n },
+    },
+  };
+  for (const [name, value] of Object.entries(answers)) {
+    it(`writes ${name} as the replacer did, and reads it back as a reviver did`, () => {
+      const encoded = encodeAnswer(value);
+      expect(jsonOf(encoded)).toBe(replacerJson(value));
+      const body = received(encoded);
+      const text = jsonOf(encoded);
+      const back = decodeAnswer(encoded.contentType, body);
+      // the reader as it was: a reviver on every value
+      const dataStart = Math.ceil((4 + new TextEncoder().encode(text).length) / 8) * 8;
+      const revived = JSON.parse(text, (key, item: unknown) => {
+        const placeholder = item as { $typed?: string; at?: number; length?: number } | null;
+        if (encoded.contentType === TYPED_FRAME_TYPE && typeof placeholder?.$typed === 'string') {
+          const Type = { Int32Array, Float64Array, Uint8Array, Uint16Array, Float32Array }[
+            placeholder.$typed as 'Int32Array'
+          ];
+          if (Type) return new Type(body, dataStart + placeholder.at!, placeholder.length);
+        }
+        return bigIntBack(key, item);
+      });
+      expect(back).toEqual(revived);
+    });
+  }
+
+  it('reads a bigint whose key is written escaped, as JSON.parse reads the key', () => {
+    const text = '{"result":[{"\\u0024bigint":"123456789012345678901"},{"$bigint":"x"}]}';
+    const body = new TextEncoder().encode(text).buffer;
+    expect(decodeAnswer('application/json', body)).toEqual({
+      result: [123456789012345678901n, { $bigint: 'x' }],
+    });
+  });
+
+  it('sends the objects that hold no typed array or bigint as they are (no copy)', () => {
+    const rows = [{ a: 1 }, { b: [2, 3] }];
+    const value = { result: { rows, ids: Int32Array.from([1]) } };
+    const encoded = encodeAnswer(value);
+    expect(jsonOf(encoded)).toBe(replacerJson(value));
+    expect(value.result.ids).toBeInstanceOf(Int32Array);
   });
 });

@@ -4,7 +4,14 @@ import type { Row, SpanItem } from '../../../src-main/core/model/row';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { buildRunningCurve } from '../../../src-main/core/open/build-perf-view';
 import { row } from '../store/hand-rows';
-import { binValues, rowsInBin } from '../../../src-main/core/open/value-bins';
+import {
+  binEdges,
+  binIndexOf,
+  binOfEach,
+  binValues,
+  rowsInBin,
+  rowsOfBin,
+} from '../../../src-main/core/open/value-bins';
 import { summariseRunning } from '../../../src-main/core/open/running-digest';
 import { valueStats } from '../../../src-main/core/open/value-stats';
 import { formatPerfValue, perfTableRows, perfUnit } from '../../../src-renderer/perf/perf-table';
@@ -85,6 +92,40 @@ describe('histogram bins over the real e2e latency series', () => {
       expect(bin.samples).toBe(rows.length);
       expect(rowsInBin(series.values, series.rowIds, b, 20).sort((x, y) => x - y)).toEqual(rows);
     });
+  });
+
+  it('gives a bin’s rows in first-seen order as a Set of them did, whatever the row ids', () => {
+    // the bin click as it was: each value placed again, rows kept in a Set
+    const bySet = (values: Float64Array, rowIds: Int32Array, b: number) => {
+      const edges = binEdges(values, 20);
+      const rows = new Set<number>();
+      values.forEach((v, i) => {
+        if (Number.isFinite(v) && binIndexOf(v, edges) === b) rows.add(rowIds[i]);
+      });
+      return [...rows];
+    };
+    let seed = 7;
+    const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const n = 20_000;
+    const values = Float64Array.from({ length: n }, (_, i) =>
+      i % 53 === 0 ? NaN : i % 71 === 0 ? Infinity : rand() ** 3 * 40,
+    );
+    const ids: Record<string, Int32Array> = {
+      'a store’s, a few values each': Int32Array.from({ length: n }, () =>
+        Math.floor(rand() * 5000),
+      ),
+      'far apart': Int32Array.from({ length: n }, () => Math.floor(rand() * 2 ** 30)),
+      'some negative': Int32Array.from({ length: n }, () => Math.floor(rand() * 300) - 100),
+    };
+    for (const [name, rowIds] of Object.entries(ids)) {
+      const index = binOfEach(values, 20);
+      for (let b = -1; b <= 21; b++) {
+        const expected = bySet(values, rowIds, b);
+        expect(rowsOfBin(index, rowIds, b), `${name}, bin ${b}`).toEqual(expected);
+        expect(rowsInBin(values, rowIds, b, 20), `${name}, bin ${b}`).toEqual(expected);
+      }
+      expect(rowsOfBin(index, rowIds, 3).length).toBeGreaterThan(0);
+    }
   });
 
   it('survives one value, no values and non-finite values, and 200k values without spreads', () => {

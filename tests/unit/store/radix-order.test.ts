@@ -73,6 +73,34 @@ describe('ascendingIndexes', () => {
     }
   }
 
+  // the shortcuts before the radix passes: a column already in order, a column of whole
+  // numbers counted into place (within a range of 4 per value), and just past each of them
+  const SHORTCUTS: Record<string, (r: number, n: number, rand: () => number) => number> = {
+    'ids in order': (r) => r,
+    'times in order, ties and all': (r) => 1_760_000_000 + Math.floor(r / 3) * 0.25,
+    'in order but the last': (r, n) => (r === n - 1 ? -1 : r),
+    'in order with NaN among them': (r) => (r % 97 === 5 ? NaN : r * 2),
+    'whole numbers over 4 per value': (r, n, rand) => Math.floor(rand() * 4 * n) - 2 * n,
+    'whole numbers just past 4 per value': (r, n, rand) =>
+      r === 0 ? 0 : r === 1 ? 4 * n : Math.floor(rand() * 4 * n),
+    'whole numbers and one fraction': (r, _n, rand) => (r === 7 ? 2.5 : Math.floor(rand() * 9)),
+    'negative whole numbers and -0': (r, _n, rand) => (r % 5 === 0 ? -0 : -Math.floor(rand() * 6)),
+    'whole numbers far apart': (r, _n, rand) => Math.floor(rand() * 3) * 2 ** 40,
+  };
+  for (const [name, value] of Object.entries(SHORTCUTS)) {
+    for (const n of [511, 512, 5000, 40_000]) {
+      it(`orders ${n} ${name} as the comparison sort does`, () => {
+        const rand = random(n * 17 + name.length);
+        const values = Float64Array.from({ length: n }, (_, r) => value(r, n, rand));
+        for (const tieOrder of [identityOrder(n), shuffled(n, rand)]) {
+          expect(Array.from(ascendingIndexes(values, tieOrder))).toEqual(
+            Array.from(byComparison(values, tieOrder)),
+          );
+        }
+      });
+    }
+  }
+
   it('ties -0 with 0 and keeps NaN rows in index order whatever the tie order', () => {
     const values = Float64Array.from({ length: 2000 }, (_, r) => [NaN, 0, -0, 3][r % 4]);
     const tieOrder = identityOrder(2000).reverse();

@@ -9,6 +9,7 @@ import {
   searchTextReady,
 } from '../../../src-main/core/store/search-text';
 import { resolve } from 'node:path';
+import { RowTrigrams, trigramsOf } from '../../../src-main/core/store/search-trigrams';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { SLIME, fixtureSource } from '../../support/fixtures';
 import { point, row, span } from './hand-rows';
@@ -197,6 +198,89 @@ describe('searching the texts', () => {
     for (const only of [few, most])
       for (const needle of ['tool', 'e', 'no such text'])
         expect(bySearch(needle, only)).toEqual(byStrings(needle, only));
+  });
+
+  it('with rows’ runs of three bytes (all, some or none built), finds what a string search finds', () => {
+    // the same rows, with the runs of the first `built` rows: those rows are searched only
+    // where their runs may hold the needle's
+    const needles = ['sglang_generate', 'tool', 'python', 'stop', 'no such text', 'xyz', '0.0'];
+    for (const t of texts.slice(0, 12)) {
+      needles.push(t.slice(0, 3), t.slice(t.length >> 1, (t.length >> 1) + 9), t.slice(-6));
+    }
+    const few = new Uint8Array(column.length);
+    few[1] = few[5] = 1;
+    const most = new Uint8Array(column.length).fill(1);
+    most[0] = most[7] = 0;
+    for (const built of [0, 1, 9, column.length]) {
+      const withRuns = new SearchTextColumn(256);
+      for (const r of store.rows) withRuns.add(r);
+      withRuns.buildTrigrams(built);
+      expect(withRuns.trigramsReady).toBe(built === column.length);
+      for (const needle of needles)
+        for (const only of [null, few, most]) {
+          const out = new Uint8Array(withRuns.length);
+          withRuns.matchInto(needle, out, only);
+          expect(Array.from(out), `${needle} (${built} rows with runs)`).toEqual(
+            byStrings(needle, only),
+          );
+        }
+    }
+    expect(byStrings('python').filter(Boolean).length).toBeGreaterThan(0);
+  });
+
+  it('over hundreds of rows, a needle many rows hold and one few hold, as a string search', () => {
+    // past the first 256 rows asked (many may hold it: searched through the chunks) and a
+    // quarter of the rows (few may: searched row by row)
+    const many = new SearchTextColumn(4096);
+    const rowTexts: string[] = [];
+    for (let k = 0; k < 1200; k++) {
+      many.add(store.rows[k % store.rows.length]);
+      rowTexts.push(texts[k % texts.length]);
+    }
+    many.buildTrigrams(Infinity);
+    const rare = texts[3].slice(-9);
+    for (const needle of ['sglang', 'tool', 'python', rare, 'no such text']) {
+      const out = new Uint8Array(many.length);
+      many.matchInto(needle, out, null);
+      expect(Array.from(out), needle).toEqual(rowTexts.map((t) => (t.includes(needle) ? 1 : 0)));
+    }
+  });
+
+  it('a row that has every run of the needle but not the needle is searched, and not matched', () => {
+    // "aba bab" has the runs of "abab" but not "abab": searched after a row that matched
+    const labels = ['abab', 'aba bab', 'x', 'aba-bab abab', 'bab aba', 'ab ab'];
+    const column = new SearchTextColumn(64);
+    for (const r of packRows(labels.map((label, i) => row({ row_id: i, start: 0, end: 1, label }))))
+      column.add(r);
+    column.buildTrigrams(Infinity);
+    const out = new Uint8Array(labels.length);
+    column.matchInto('abab', out, null);
+    expect(Array.from(out)).toEqual([1, 0, 0, 1, 0, 0]);
+  });
+
+  it('a row’s runs of three bytes never rule out a needle its text holds', () => {
+    // every run of three bytes of every row, asked of that row's bits
+    const runs = new RowTrigrams();
+    const bytes = texts.map((t) => Buffer.from(t, 'utf8'));
+    for (const b of bytes) runs.add(b, 0, b.length);
+    let ruledOut = 0;
+    let asked = 0;
+    bytes.forEach((b, r) => {
+      for (let i = 0; i + 3 <= b.length; i += 3) {
+        expect(runs.mayHold(r, trigramsOf(b.subarray(i, i + 3)))).toBe(true);
+      }
+      // a run from another row's text: ruled out unless this row has it (or its bit)
+      for (const other of bytes.slice(0, 4)) {
+        const needle = other.subarray(other.length >> 1, (other.length >> 1) + 8);
+        if (b.includes(needle)) expect(runs.mayHold(r, trigramsOf(needle))).toBe(true);
+        else if (!runs.mayHold(r, trigramsOf(needle))) ruledOut++;
+        asked++;
+      }
+    });
+    // the bits rule out most rows that lack a needle (else they would save nothing)
+    expect(ruledOut).toBeGreaterThan(asked / 4);
+    expect(trigramsOf(Buffer.from('ab'))).toHaveLength(0);
+    expect(trigramsOf(Buffer.from('aaaa'))).toHaveLength(1);
   });
 
   it('a needle holding SEP matches within a row, never from one row into the next', () => {

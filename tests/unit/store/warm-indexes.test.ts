@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleDurations } from '../../../src-main/core/store/sample-duration';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { queryRows, sortedRows, STORE_SORT_KEYS } from '../../../src-main/core/store/query-rows';
-import { searchTextReady } from '../../../src-main/core/store/search-text';
+import { searchTextReady, searchTrigramsReady } from '../../../src-main/core/store/search-text';
 import { warmIndexes } from '../../../src-main/core/store/warm-indexes';
 import type { Row } from '../../../src-main/core/model/row';
 import { SLIME, readJson } from '../../support/fixtures';
@@ -21,10 +21,16 @@ describe('indexes warmed after opening', () => {
     expect(searchTextReady(store)).toBe(false);
     let count = 0;
     while (!steps.next().done) count++;
-    // two early orders, the filters' indexes, one step per 500 rows of text, then both
-    // directions of every key
-    expect(count).toBe(3 + Math.ceil(store.rowCount / 500) + 2 * STORE_SORT_KEYS.length);
+    // three early orders, the filters' three indexes, one step per 500 rows of text and per
+    // 2,000 rows of their runs of three bytes, then both directions of every key
+    expect(count).toBe(
+      6 +
+        Math.ceil(store.rowCount / 500) +
+        Math.ceil(store.rowCount / 2000) +
+        2 * STORE_SORT_KEYS.length,
+    );
     expect(searchTextReady(store)).toBe(true);
+    expect(searchTrigramsReady(store)).toBe(true);
     const order = sortedRows(store, 'duration', true);
     expect(sortedRows(store, 'duration', true)).toBe(order);
   });
@@ -72,7 +78,7 @@ describe('which orders warming builds', () => {
   const coldOrder = (sort: (typeof STORE_SORT_KEYS)[number], descending: boolean) =>
     Array.from(sortedRows(buildStore({ rows: packRows(rowsOf()) }), sort, descending));
 
-  it('sorts by row id first, then by duration descending, then every key both ways', () => {
+  it('sorts by row id first, then by duration both ways, then every key both ways', () => {
     const first = buildStore({ rows: packRows(rowsOf()) });
     const steps = warmIndexes(first);
     steps.next();
@@ -82,21 +88,22 @@ describe('which orders warming builds', () => {
 
     const second = buildStore({ rows: packRows(rowsOf()) });
     const steps2 = warmIndexes(second);
-    steps2.next();
-    steps2.next();
+    // a step per order: by duration ascending, then descending from it
+    for (let k = 0; k < 3; k++) steps2.next();
     scramble(second);
     expect(Array.from(sortedRows(second, 'duration', true))).toEqual(coldOrder('duration', true));
     expect(coldOrder('duration', true)).not.toEqual(scrambledOrder(second.rowCount));
 
-    // the third step makes the filters' indexes: rows by status answer as before the status
-    // column was scrambled; a store not warmed that far makes them from the scrambled column
+    // the next steps make the filters' indexes, one each (span names, then statuses): rows by
+    // status answer as before the status column was scrambled; a store not warmed that far
+    // makes them from the scrambled column
     const statusRows = (store: ReturnType<typeof buildStore>) =>
       Array.from(queryRows(store, { sort: 'row_id', filter: { statuses: ['completed'] } }));
     const third = buildStore({ rows: packRows(rowsOf()) });
     const cold = statusRows(buildStore({ rows: packRows(rowsOf()) }));
     expect(cold.length).toBeGreaterThan(0);
     const steps3 = warmIndexes(third);
-    for (let k = 0; k < 3; k++) steps3.next();
+    for (let k = 0; k < 5; k++) steps3.next();
     third.rowStatus.fill(-1);
     expect(statusRows(third)).toEqual(cold);
     second.rowStatus.fill(-1);
