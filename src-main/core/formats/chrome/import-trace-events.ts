@@ -10,6 +10,7 @@ import type {
   ChromeTrace,
 } from './chrome-trace';
 import { scanTraceJson } from './scan-trace-json';
+import { SharedValues } from './shared-values';
 import { cutDeepValues } from '../../model/cut-deep-values';
 import { timeInRange } from '../../model/time-range';
 
@@ -25,17 +26,13 @@ export interface ImportOptions {
 /** Names longer than this are cut (see EventImporter.cut). */
 export const MAX_NAME_CHARS = 1000;
 
-/** Arrays and objects in args up to this long (as JSON) are kept once per text. */
-const MAX_SHARED_CHARS = 256;
-/** past this many distinct texts (a trace whose every value is its own), each is kept as read */
+/**
+ * Arrays and objects in args up to about this long (as JSON) are kept once (SharedValues' cost:
+ * a unit per element and per char of its strings, never more than the JSON text's length).
+ */
+const MAX_SHARED_COST = 256;
+/** past this many distinct values (a trace whose every value is its own), each is kept as read */
 const MAX_SHARED_VALUES = 100_000;
-
-/** `value` and everything in it frozen (a shared arg value must not change under another). */
-function deepFreeze(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const inner of Object.values(value)) deepFreeze(inner);
-  return Object.freeze(value);
-}
 
 /** How many skipped events are named in the notice. */
 const SKIP_EXAMPLES = 5;
@@ -185,8 +182,8 @@ class EventImporter {
    */
   private readonly strings = new Map<string, string>();
   private readonly catOnly = new Map<string, Attrs>();
-  /** args' arrays and objects by their JSON text (shareValues) */
-  private readonly sharedValues = new Map<string, unknown>();
+  /** args' arrays and objects, one copy of each (shareValues) */
+  private readonly sharedValues = new SharedValues(MAX_SHARED_COST, MAX_SHARED_VALUES);
   /** the process of the event being imported */
   private current: ChromeProcess | null = null;
   /** the threads of a process of more than LISTED_THREADS, by tid */
@@ -340,13 +337,8 @@ class EventImporter {
     for (const key in args) {
       const value = args[key];
       if (typeof value !== 'object' || value === null || key === '__proto__') continue;
-      const text = JSON.stringify(value);
-      if (text.length > MAX_SHARED_CHARS) continue;
-      const known = this.sharedValues.get(text);
-      if (known !== undefined) args[key] = known;
-      else if (this.sharedValues.size < MAX_SHARED_VALUES) {
-        this.sharedValues.set(text, deepFreeze(value));
-      }
+      const shared = this.sharedValues.share(value);
+      if (shared !== value) args[key] = shared;
     }
   }
 
