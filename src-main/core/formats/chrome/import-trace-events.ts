@@ -182,6 +182,9 @@ class EventImporter {
    */
   private readonly strings = new Map<string, string>();
   private readonly catOnly = new Map<string, Attrs>();
+  /** per flow category, each flow id's key (flowKey) */
+  private readonly flowKeys = new Map<string | null, Map<string | number, number>>();
+  private flowKeyCount = 0;
   /** args' arrays and objects, one copy of each (shareValues) */
   private readonly sharedValues = new SharedValues(MAX_SHARED_COST, MAX_SHARED_VALUES);
   /** the process of the event being imported */
@@ -296,10 +299,10 @@ class EventImporter {
       case 's':
       case 't':
       case 'f': {
-        const id = eventId(value, keyOf(pid));
-        if (id === null) return `(ph ${ph}) has no id`;
+        const key = this.flowKey(cat, value, pid);
+        if (key === null) return `(ph ${ph}) has no id`;
         this.trace.flowSteps.push({
-          key: `${cat ?? ''}|${id}`,
+          key,
           phase: ph,
           tsUs: ts,
           thread: this.thread(process, tid),
@@ -340,6 +343,20 @@ class EventImporter {
       const shared = this.sharedValues.share(value);
       if (shared !== value) args[key] = shared;
     }
+  }
+
+  /**
+   * The number of a flow event's (cat, id), or null when it has none: a number id is its own key
+   * in its category's map (no text made for it), any other as eventId writes it.
+   */
+  private flowKey(cat: string | null, event: Event, pid: ChromeId): number | null {
+    const id = typeof event.id === 'number' ? event.id : eventId(event, keyOf(pid));
+    if (id === null) return null;
+    let ids = this.flowKeys.get(cat);
+    if (ids === undefined) this.flowKeys.set(cat, (ids = new Map()));
+    let key = ids.get(id);
+    if (key === undefined) ids.set(id, (key = this.flowKeyCount++));
+    return key;
   }
 
   /** B events never ended stay open: they are drawn to the trace's last timestamp. */
