@@ -143,6 +143,7 @@ export function rankFigures(
   events: RankEvents,
   kept: GpuEvent[],
   offsetUs: number,
+  totals: readonly KernelTotal[] = kernelTotals(kept),
 ): Omit<GpuRank, 'label' | 'rank' | 'traceId' | 'file' | 'clock'> {
   // in start order once, stably: each union of intervals below then needs no sort of its own
   const byStart = [...kept].sort((a, b) => a.startUs - b.startUs);
@@ -154,7 +155,7 @@ export function rankFigures(
     commCompOverlapPct: commCompOverlapPct(byStart),
     kernelTypes: kernelTypeTimes(byStart),
     kindTotals: kindTotals(kept),
-    topKernels: kernelTotals(kept).slice(0, TOP_KERNELS),
+    topKernels: totals.slice(0, TOP_KERNELS),
     idleGaps: idleGaps(events, byStart, merged, offsetUs),
     utilisation: utilisation(merged, UTILISATION_BINS, offsetUs),
   };
@@ -169,6 +170,29 @@ function kindTotals(kernels: readonly GpuEvent[]): Record<KernelKind, number> {
 /** What kernelTotals reads of a kernel. */
 export type KernelTime = Pick<GpuEvent, 'name' | 'kind' | 'startUs' | 'endUs'>;
 
+/**
+ * Several ranks' kernel totals (each rank's kernelTotals, in the ranks' order) as one list, as
+ * kernelTotals of all their kernels gives it: a name keeps the kind it had first. A rank keeps
+ * its totals, not a record per kernel (an 8 x 300 MB profile's 2M of them lived to the end of
+ * the open). Sums of whole microseconds (Kineto's, and a trace at ns resolution as rankEvents
+ * rounds it) are the same numbers in any grouping; fractional durations may differ in the last
+ * bits of a double.
+ */
+export function mergeKernelTotals(lists: readonly (readonly KernelTotal[])[]): KernelTotal[] {
+  const byName = new Map<string, KernelTotal>();
+  for (const list of lists) {
+    for (const t of list) {
+      const total = byName.get(t.name);
+      if (total === undefined) byName.set(t.name, { ...t });
+      else {
+        total.totalUs += t.totalUs;
+        total.count += t.count;
+      }
+    }
+  }
+  return sortTotals([...byName.values()]);
+}
+
 /** Per kernel name: total time, count and mean, the most time first. */
 export function kernelTotals(kernels: readonly KernelTime[]): KernelTotal[] {
   const byName = new Map<string, KernelTotal>();
@@ -179,7 +203,11 @@ export function kernelTotals(kernels: readonly KernelTime[]): KernelTotal[] {
     total.totalUs += k.endUs - k.startUs;
     total.count++;
   }
-  const list = [...byName.values()];
+  return sortTotals([...byName.values()]);
+}
+
+/** Each total's mean; the most time first (then by name). */
+function sortTotals(list: KernelTotal[]): KernelTotal[] {
   for (const t of list) t.meanUs = t.totalUs / t.count;
   return list.sort((a, b) => b.totalUs - a.totalUs || (a.name < b.name ? -1 : 1));
 }
