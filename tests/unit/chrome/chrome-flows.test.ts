@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import type { SpanItem } from '../../../src-main/core/model/row';
-import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { unpackRow } from '../../../src-main/core/rows/packed-items';
+import { openChromeEvents } from '../../support/chrome-events';
 
-const open = (events: object[]) =>
-  openTraceFile([
-    bytesSource('flows.json', new TextEncoder().encode(JSON.stringify({ traceEvents: events }))),
-  ]);
+const open = (events: object[]) => openChromeEvents(events, 'flows.json');
 const slice = (name: string, tid: number, ts: number, flow: object) => ({
   ph: 'X',
   name,

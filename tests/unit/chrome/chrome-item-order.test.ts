@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bytesSource } from '../../../src-main/core/bytes/byte-source';
-import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { unpackRow } from '../../../src-main/core/rows/packed-items';
+import { openChromeEvents } from '../../support/chrome-events';
 
-const open = (events: object[]) =>
-  openTraceFile([
-    bytesSource('order.json', new TextEncoder().encode(JSON.stringify({ traceEvents: events }))),
-  ]);
+const open = (events: object[]) => openChromeEvents(events, 'order.json');
 const x = (name: string, tid: number, ts: number, dur: number) => ({
   ph: 'X',
   name,

@@ -27,7 +27,8 @@ export interface GpuEvent extends KernelSpan {
  * What the figures need of a rank's slices, found in one pass: its GPU events, by correlation id
  * the runtime call of each launch (and its thread's name), its ProfilerStep slices and the CPU's
  * correlation ids with their starts. Not a list of every CPU slice nor a map of each one's thread
- * (a GPU rank's 75k CPU slices: a sixth of the figures' time, only launches are ever asked for).
+ * (a 30 MB rank's 75k CPU slices: that map was the costliest line of this pass, and only
+ * launches are ever asked for).
  */
 export interface RankEvents {
   kernels: GpuEvent[];
