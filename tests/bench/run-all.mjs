@@ -226,6 +226,7 @@ function benchChrome() {
  * issue's cases: BENCH_GPU_RANKS=8 BENCH_GPU_MB=300 and BENCH_GPU_SINGLE_MB=1000. Goals: time
  * within 1x the JSON.parse baseline, peak below 1x the files' total size; the single trace opens
  * (JSON.parse cannot hold a file past V8's string limit: its baseline then says so).
+ * BENCH_BASELINE_CLI (an older build's CLI): its open of the same files after ours, same run.
  */
 function benchGpu() {
   const ranks = Number(process.env.BENCH_GPU_RANKS ?? 2);
@@ -295,6 +296,17 @@ function gpuCase(args, paths, what) {
         : '') +
       `\n  peak above the app's floor (${floor.peakMb.toFixed(0)} MB: the same open of the 3.4 MB gpu fixture) / ${what} size: ${(((ours.peakMb - floor.peakMb) * 1.048576e6) / bytes).toFixed(2)}` +
       `\n  steps: ${timings}`,
+  );
+  // BENCH_BASELINE_CLI: an older build's out/main/cli.js, the same open after this one
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  if (baselineCli === null) return;
+  const before = measure(process.execPath, [baselineCli, 'summary', '--json', ...args]);
+  console.log(
+    `  baseline build: ${before.seconds.toFixed(2)} s, CPU ${before.cpuSec.toFixed(2)} s, peak ${before.peakMb.toFixed(0)} MB; ` +
+      `now ${(ours.seconds / before.seconds).toFixed(2)}x its time, ${(ours.cpuSec / before.cpuSec).toFixed(2)}x its CPU time, ${(ours.peakMb / before.peakMb).toFixed(2)}x its peak` +
+      (baseline
+        ? `\n  baseline build / JSON.parse's: time ${(before.seconds / baseline.seconds).toFixed(2)}, CPU ${(before.cpuSec / baseline.cpuSec).toFixed(2)}, peak / ${what} size ${((before.peakMb * 1.048576e6) / bytes).toFixed(2)}`
+        : ''),
   );
 }
 

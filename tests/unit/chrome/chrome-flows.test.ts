@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import type { SpanItem } from '../../../src-main/core/model/row';
-import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { unpackRow } from '../../../src-main/core/rows/packed-items';
+import { openChromeEvents } from '../../support/chrome-events';
 
-const open = (events: object[]) =>
-  openTraceFile([
-    bytesSource('flows.json', new TextEncoder().encode(JSON.stringify({ traceEvents: events }))),
-  ]);
+const open = (events: object[]) => openChromeEvents(events, 'flows.json');
 const slice = (name: string, tid: number, ts: number, flow: object) => ({
   ph: 'X',
   name,
@@ -80,5 +76,54 @@ describe('flow v1 steps bind to the innermost slice open at their time', () => {
     // f starts in outer (inner has ended); g starts in inner and, without bp e, ends at the
     // next slice to start on its thread (target)
     expect(linksByName(trace)).toEqual({ target: ['outer', 'inner'] });
+  });
+
+  it('keeps flows apart by category, by an id of number or text, and by local ids per process', () => {
+    const x = (name: string, pid: number, tid: number, ts: number) => ({
+      ph: 'X',
+      name,
+      pid,
+      tid,
+      ts,
+      dur: 5,
+    });
+    const step = (ph: string, cat: string, id: object, tid: number, ts: number, pid = 1) => ({
+      ph,
+      name: 'flow',
+      cat,
+      pid,
+      tid,
+      ts: ts + 1,
+      bp: 'e',
+      ...id,
+    });
+    const trace = open([
+      x('a', 1, 1, 0),
+      x('b', 1, 2, 10),
+      x('c', 1, 3, 20),
+      x('d', 1, 4, 30),
+      x('e', 1, 5, 40),
+      x('f', 1, 6, 50),
+      // one number id in two categories, and the same id as text: three flows
+      step('s', 'ac2g', { id: 5 }, 1, 0),
+      step('s', 'fwdbwd', { id: 5 }, 2, 10),
+      step('s', 'ac2g', { id: '5' }, 3, 20),
+      step('f', 'fwdbwd', { id: 5 }, 4, 30),
+      step('f', 'ac2g', { id: '5' }, 5, 40),
+      step('f', 'ac2g', { id: 5 }, 6, 50),
+    ]);
+    expect(linksByName(trace)).toEqual({ d: ['b'], e: ['c'], f: ['a'] });
+  });
+
+  it("links a flow's steps in time order whatever order the file writes them in", () => {
+    const trace = open([
+      { ph: 'X', name: 'first', pid: 1, tid: 1, ts: 0, dur: 10 },
+      { ph: 'X', name: 'second', pid: 1, tid: 2, ts: 20, dur: 10 },
+      { ph: 'X', name: 'third', pid: 1, tid: 3, ts: 40, dur: 10 },
+      { ph: 'f', name: 'f', cat: 'c', id: 3, pid: 1, tid: 3, ts: 45, bp: 'e' },
+      { ph: 't', name: 'f', cat: 'c', id: 3, pid: 1, tid: 2, ts: 25 },
+      { ph: 's', name: 'f', cat: 'c', id: 3, pid: 1, tid: 1, ts: 5 },
+    ]);
+    expect(linksByName(trace)).toEqual({ second: ['first'], third: ['second'] });
   });
 });

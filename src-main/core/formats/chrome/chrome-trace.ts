@@ -86,7 +86,11 @@ export interface ChromeProcess {
 
 /** one s/t/f event (flow v1), bound to a slice once slices are nested */
 export interface FlowStep {
-  key: string;
+  /**
+   * the flow's (cat, id), numbered from 0 in the order met: steps are grouped by it without a
+   * map (a string key per step and a map of them were a twentieth of a GPU rank's open)
+   */
+  key: number;
   phase: 's' | 't' | 'f';
   tsUs: number;
   thread: ChromeThread;

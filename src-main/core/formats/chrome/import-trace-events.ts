@@ -10,6 +10,7 @@ import type {
   ChromeTrace,
 } from './chrome-trace';
 import { scanTraceJson } from './scan-trace-json';
+import { SharedValues } from './shared-values';
 import { cutDeepValues } from '../../model/cut-deep-values';
 import { timeInRange } from '../../model/time-range';
 
@@ -25,17 +26,13 @@ export interface ImportOptions {
 /** Names longer than this are cut (see EventImporter.cut). */
 export const MAX_NAME_CHARS = 1000;
 
-/** Arrays and objects in args up to this long (as JSON) are kept once per text. */
-const MAX_SHARED_CHARS = 256;
-/** past this many distinct texts (a trace whose every value is its own), each is kept as read */
+/**
+ * Arrays and objects in args up to about this long (as JSON) are kept once (SharedValues' cost:
+ * a unit per element and per char of its strings, never more than the JSON text's length).
+ */
+const MAX_SHARED_COST = 256;
+/** past this many distinct values (a trace whose every value is its own), each is kept as read */
 const MAX_SHARED_VALUES = 100_000;
-
-/** `value` and everything in it frozen (a shared arg value must not change under another). */
-function deepFreeze(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const inner of Object.values(value)) deepFreeze(inner);
-  return Object.freeze(value);
-}
 
 /** How many skipped events are named in the notice. */
 const SKIP_EXAMPLES = 5;
@@ -185,8 +182,11 @@ class EventImporter {
    */
   private readonly strings = new Map<string, string>();
   private readonly catOnly = new Map<string, Attrs>();
-  /** args' arrays and objects by their JSON text (shareValues) */
-  private readonly sharedValues = new Map<string, unknown>();
+  /** per flow category, each flow id's key (flowKey) */
+  private readonly flowKeys = new Map<string | null, Map<string | number, number>>();
+  private flowKeyCount = 0;
+  /** args' arrays and objects, one copy of each (shareValues) */
+  private readonly sharedValues = new SharedValues(MAX_SHARED_COST, MAX_SHARED_VALUES);
   /** the process of the event being imported */
   private current: ChromeProcess | null = null;
   /** the threads of a process of more than LISTED_THREADS, by tid */
@@ -299,10 +299,10 @@ class EventImporter {
       case 's':
       case 't':
       case 'f': {
-        const id = eventId(value, keyOf(pid));
-        if (id === null) return `(ph ${ph}) has no id`;
+        const key = this.flowKey(cat, value, pid);
+        if (key === null) return `(ph ${ph}) has no id`;
         this.trace.flowSteps.push({
-          key: `${cat ?? ''}|${id}`,
+          key,
           phase: ph,
           tsUs: ts,
           thread: this.thread(process, tid),
@@ -340,14 +340,23 @@ class EventImporter {
     for (const key in args) {
       const value = args[key];
       if (typeof value !== 'object' || value === null || key === '__proto__') continue;
-      const text = JSON.stringify(value);
-      if (text.length > MAX_SHARED_CHARS) continue;
-      const known = this.sharedValues.get(text);
-      if (known !== undefined) args[key] = known;
-      else if (this.sharedValues.size < MAX_SHARED_VALUES) {
-        this.sharedValues.set(text, deepFreeze(value));
-      }
+      const shared = this.sharedValues.share(value);
+      if (shared !== value) args[key] = shared;
     }
+  }
+
+  /**
+   * The number of a flow event's (cat, id), or null when it has none: a number id is its own key
+   * in its category's map (no text made for it), any other as eventId writes it.
+   */
+  private flowKey(cat: string | null, event: Event, pid: ChromeId): number | null {
+    const id = typeof event.id === 'number' ? event.id : eventId(event, keyOf(pid));
+    if (id === null) return null;
+    let ids = this.flowKeys.get(cat);
+    if (ids === undefined) this.flowKeys.set(cat, (ids = new Map()));
+    let key = ids.get(id);
+    if (key === undefined) ids.set(id, (key = this.flowKeyCount++));
+    return key;
   }
 
   /** B events never ended stay open: they are drawn to the trace's last timestamp. */

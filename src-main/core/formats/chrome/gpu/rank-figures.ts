@@ -1,5 +1,5 @@
 import type { GpuRank, IdleGap, KernelKind, KernelTotal } from '../../../model/gpu-profile';
-import type { ChromeSlice, ChromeTrace } from '../chrome-trace';
+import type { ChromeSlice, ChromeThread, ChromeTrace } from '../chrome-trace';
 import { kernelKind } from './kernel-kind';
 import {
   commCompOverlapPct,
@@ -23,12 +23,25 @@ export interface GpuEvent extends KernelSpan {
   correlation: number | null;
 }
 
-/** The CPU side of a rank: its slices, and by correlation id the runtime call of each launch. */
+/**
+ * What the figures need of a rank's slices, found in one pass: its GPU events, by correlation id
+ * the runtime call of each launch (and its thread's name), its ProfilerStep slices and the CPU's
+ * correlation ids with their starts. Not a list of every CPU slice nor a map of each one's thread
+ * (a 30 MB rank's 75k CPU slices: that map was the costliest line of this pass, and only
+ * launches are ever asked for).
+ */
 export interface RankEvents {
   kernels: GpuEvent[];
-  cpu: ChromeSlice[];
   launches: Map<number, ChromeSlice>;
-  threadOf: Map<ChromeSlice, string>;
+  /** each launch's thread name, as the file names it (an idle gap's cause says it) */
+  launchThread: Map<ChromeSlice, string>;
+  /** the threads that hold GPU events (a rank's streams) */
+  gpuThreads: Set<ChromeThread>;
+  /** the CPU's ProfilerStep#N slices */
+  steps: ChromeSlice[];
+  /** every CPU slice's correlation id, and its start, in the same order */
+  correlationIds: number[];
+  correlationStarts: number[];
 }
 
 const numberOr = (v: unknown): number | null =>
@@ -40,17 +53,27 @@ const numberOr = (v: unknown): number | null =>
  * other slice is the CPU's.
  */
 export function rankEvents(trace: ChromeTrace): RankEvents {
-  const kernels: GpuEvent[] = [];
-  const cpu: ChromeSlice[] = [];
-  const launches = new Map<number, ChromeSlice>();
-  const threadOf = new Map<ChromeSlice, string>();
+  const events: RankEvents = {
+    kernels: [],
+    launches: new Map(),
+    launchThread: new Map(),
+    gpuThreads: new Set(),
+    steps: [],
+    correlationIds: [],
+    correlationStarts: [],
+  };
+  const { kernels, launches, launchThread, steps, correlationIds, correlationStarts } = events;
+  let fractional = false;
   for (const process of trace.processes.values()) {
     for (const thread of process.threads) {
       const threadName = thread.name ?? `thread ${String(thread.tid)}`;
       for (const slice of thread.slices) {
         const stream = numberOr(slice.args.stream);
         const correlation = numberOr(slice.args.correlation);
-        if (stream !== null && slice.cat !== 'gpu_user_annotation') {
+        if (stream !== null) {
+          if (slice.cat === 'gpu_user_annotation') continue;
+          events.gpuThreads.add(thread);
+          if (!Number.isInteger(slice.startUs)) fractional = true;
           kernels.push({
             slice,
             name: slice.name,
@@ -60,31 +83,34 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
             startUs: slice.startUs,
             endUs: slice.endUs ?? slice.startUs,
           });
-        } else if (stream === null) {
-          cpu.push(slice);
-          threadOf.set(slice, threadName);
-          // the runtime call (cudaLaunchKernel, cudaMemcpyAsync, hipLaunchKernel) of a launch
-          if (correlation !== null && slice.cat !== 'cpu_op') launches.set(correlation, slice);
+          continue;
+        }
+        if (!Number.isInteger(slice.startUs)) fractional = true;
+        if (slice.name.startsWith('ProfilerStep')) steps.push(slice);
+        if (correlation === null) continue;
+        correlationIds.push(correlation);
+        correlationStarts.push(slice.startUs);
+        // the runtime call (cudaLaunchKernel, cudaMemcpyAsync, hipLaunchKernel) of a launch
+        if (slice.cat !== 'cpu_op') {
+          launches.set(correlation, slice);
+          launchThread.set(slice, threadName);
         }
       }
     }
   }
-  roundNsResolution(kernels, cpu);
-  return { kernels, cpu, launches, threadOf };
+  if (fractional) roundNsResolution(kernels);
+  return events;
 }
 
 /**
  * A trace at ns resolution (PyTorch >= 2.3 writes us with three decimals) has kernels that
  * touch or overlap by a fraction of a microsecond; HTA rounds each kernel inward to whole
  * microseconds (start up, end down: trace_parser.py, pytorch/pytorch#122425) whenever a
- * timestamp is fractional, and so do the figures here, to give HTA's numbers. The timeline
- * keeps the exact times. A kernel shorter than its rounding keeps no time, never a negative one.
+ * timestamp is fractional (a kernel's or a CPU slice's start), and so do the figures here, to
+ * give HTA's numbers. The timeline keeps the exact times. A kernel shorter than its rounding
+ * keeps no time, never a negative one.
  */
-function roundNsResolution(kernels: GpuEvent[], cpu: readonly ChromeSlice[]): void {
-  const fractional =
-    kernels.some((k) => !Number.isInteger(k.startUs)) ||
-    cpu.some((s) => !Number.isInteger(s.startUs));
-  if (!fractional) return;
+function roundNsResolution(kernels: GpuEvent[]): void {
   for (const k of kernels) {
     k.startUs = Math.ceil(k.startUs);
     k.endUs = Math.max(k.startUs, Math.floor(k.endUs));
@@ -98,14 +124,13 @@ function roundNsResolution(kernels: GpuEvent[], cpu: readonly ChromeSlice[]): vo
  * kernels and whether the rule applied.
  */
 export function withoutLastStep(events: RankEvents): { kept: GpuEvent[]; dropped: number } {
-  const steps = events.cpu.filter((s) => s.name.startsWith('ProfilerStep'));
+  const { steps, correlationIds, correlationStarts } = events;
   if (new Set(steps.map((s) => s.name)).size < 2) return { kept: events.kernels, dropped: 0 };
   let lastStart = -Infinity;
   for (const s of steps) lastStart = Math.max(lastStart, s.startUs);
   const launched = new Set<number>();
-  for (const s of events.cpu) {
-    const correlation = numberOr(s.args.correlation);
-    if (correlation !== null && s.startUs < lastStart) launched.add(correlation);
+  for (let k = 0; k < correlationIds.length; k++) {
+    if (correlationStarts[k] < lastStart) launched.add(correlationIds[k]);
   }
   // HTA's GPU kernels here are those on a stream > 0
   const kept = events.kernels.filter(
@@ -119,17 +144,20 @@ export function rankFigures(
   events: RankEvents,
   kept: GpuEvent[],
   offsetUs: number,
+  totals: readonly KernelTotal[] = kernelTotals(kept),
 ): Omit<GpuRank, 'label' | 'rank' | 'traceId' | 'file' | 'clock'> {
-  const merged = mergeIntervals(kept);
+  // in start order once, stably: each union of intervals below then needs no sort of its own
+  const byStart = [...kept].sort((a, b) => a.startUs - b.startUs);
+  const merged = mergeIntervals(byStart);
   return {
     kernelCount: kept.length,
     streams: [...new Set(kept.map((k) => k.stream))].sort((a, b) => a - b),
-    temporalBreakdown: temporalBreakdown(kept),
-    commCompOverlapPct: commCompOverlapPct(kept),
-    kernelTypes: kernelTypeTimes(kept),
+    temporalBreakdown: temporalBreakdown(byStart),
+    commCompOverlapPct: commCompOverlapPct(byStart),
+    kernelTypes: kernelTypeTimes(byStart),
     kindTotals: kindTotals(kept),
-    topKernels: kernelTotals(kept).slice(0, TOP_KERNELS),
-    idleGaps: idleGaps(events, kept, merged, offsetUs),
+    topKernels: totals.slice(0, TOP_KERNELS),
+    idleGaps: idleGaps(events, byStart, merged, offsetUs),
     utilisation: utilisation(merged, UTILISATION_BINS, offsetUs),
   };
 }
@@ -143,6 +171,29 @@ function kindTotals(kernels: readonly GpuEvent[]): Record<KernelKind, number> {
 /** What kernelTotals reads of a kernel. */
 export type KernelTime = Pick<GpuEvent, 'name' | 'kind' | 'startUs' | 'endUs'>;
 
+/**
+ * Several ranks' kernel totals (each rank's kernelTotals, in the ranks' order) as one list, as
+ * kernelTotals of all their kernels gives it: a name keeps the kind it had first. A rank keeps
+ * its totals, not a record per kernel (an 8 x 300 MB profile's 2M of them lived to the end of
+ * the open). Sums of whole microseconds (Kineto's, and a trace at ns resolution as rankEvents
+ * rounds it) are the same numbers in any grouping; fractional durations may differ in the last
+ * bits of a double.
+ */
+export function mergeKernelTotals(lists: readonly (readonly KernelTotal[])[]): KernelTotal[] {
+  const byName = new Map<string, KernelTotal>();
+  for (const list of lists) {
+    for (const t of list) {
+      const total = byName.get(t.name);
+      if (total === undefined) byName.set(t.name, { ...t });
+      else {
+        total.totalUs += t.totalUs;
+        total.count += t.count;
+      }
+    }
+  }
+  return sortTotals([...byName.values()]);
+}
+
 /** Per kernel name: total time, count and mean, the most time first. */
 export function kernelTotals(kernels: readonly KernelTime[]): KernelTotal[] {
   const byName = new Map<string, KernelTotal>();
@@ -153,7 +204,11 @@ export function kernelTotals(kernels: readonly KernelTime[]): KernelTotal[] {
     total.totalUs += k.endUs - k.startUs;
     total.count++;
   }
-  const list = [...byName.values()];
+  return sortTotals([...byName.values()]);
+}
+
+/** Each total's mean; the most time first (then by name). */
+function sortTotals(list: KernelTotal[]): KernelTotal[] {
   for (const t of list) t.meanUs = t.totalUs / t.count;
   return list.sort((a, b) => b.totalUs - a.totalUs || (a.name < b.name ? -1 : 1));
 }
@@ -170,14 +225,14 @@ const usText = (us: number) =>
   us >= 1000 ? `${(us / 1000).toFixed(us >= 10000 ? 0 : 1)} ms` : `${Math.round(us)} us`;
 
 /**
- * The longest stretches with no kernel on any stream, and for each the kernel that ended it,
- * its launch and the op that issued the launch. A host wait (HTA's word) when the launch came
+ * The longest stretches with no kernel on any stream (`byStart`: the kernels in start order), and
+ * for each the kernel that ended it, its launch and the op that issued the launch. A host wait (HTA's word) when the launch came
  * late and most of the gap is before it: the CPU was busy elsewhere; else the kernel was
  * launched in time and queued behind something (a synchronisation, another stream, a peer).
  */
 function idleGaps(
   events: RankEvents,
-  kept: readonly GpuEvent[],
+  byStart: readonly GpuEvent[],
   merged: Float64Array,
   offsetUs: number,
 ): IdleGap[] {
@@ -188,7 +243,6 @@ function idleGaps(
   gaps.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
   const top = gaps.slice(0, GAPS);
   if (top.length === 0) return [];
-  const byStart = [...kept].sort((a, b) => a.startUs - b.startUs);
   return top.map(({ start, end }) => {
     const kernel = byStart[firstAtOrAfter(byStart, end)];
     const launch =
@@ -217,7 +271,7 @@ function idleGaps(
             name: launch.name,
             startSec: (launch.startUs + offsetUs) / 1e6,
             us: (launch.endUs ?? launch.startUs) - launch.startUs,
-            thread: events.threadOf.get(launch) ?? '',
+            thread: events.launchThread.get(launch) ?? '',
           }
         : null,
       op: op ? { name: op.name } : null,

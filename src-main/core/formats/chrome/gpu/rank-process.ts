@@ -9,7 +9,6 @@ import type { RankEvents } from './rank-figures';
  * id, as Kineto's ac2g flows do (flows of the file bind too; a pair bound twice is linked once).
  */
 export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, traceId: string): void {
-  const gpuSlices = new Set(events.kernels.map((k) => k.slice));
   const merged: ChromeProcess = {
     pid: traceId,
     traceId,
@@ -28,7 +27,7 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
   for (const process of processes) {
     for (const thread of process.threads) {
       for (const slice of thread.slices) slice.rowTraceId = traceId;
-      const isGpu = thread.slices.some((s) => gpuSlices.has(s));
+      const isGpu = events.gpuThreads.has(thread);
       const stream = typeof thread.tid === 'number' ? thread.tid : Number(thread.tid);
       if (isGpu) {
         const device = process.labels ?? `GPU ${String(process.pid)}`;

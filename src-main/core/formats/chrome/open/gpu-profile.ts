@@ -1,6 +1,6 @@
 import type { ByteSource } from '../../../bytes/byte-source';
 import { countOf } from '../../../model/count-of';
-import type { GpuProfile, GpuRank } from '../../../model/gpu-profile';
+import type { GpuProfile, GpuRank, KernelTotal } from '../../../model/gpu-profile';
 import type { PackedRow } from '../../../model/row';
 import { NO_SAMPLES } from '../../../model/sample-facts';
 import { nestByTime } from '../../../rows/nest-by-time';
@@ -15,10 +15,10 @@ import { sumKernelTypeTimes } from '../gpu/hta-breakdown';
 import { dedupeLinks, mergeRankProcesses } from '../gpu/rank-process';
 import {
   kernelTotals,
+  mergeKernelTotals,
   rankEvents,
   rankFigures,
   withoutLastStep,
-  type KernelTime,
 } from '../gpu/rank-figures';
 import { rankName } from '../gpu/rank-name';
 import { rankTraceSet } from '../gpu/rank-trace-set';
@@ -70,7 +70,8 @@ export interface RankRead {
   ownLabel: string;
   figures: GpuRank;
   rows: PackedRow[];
-  kernels: KernelTime[];
+  /** the rank's kernel totals by name (kernelTotals), every name */
+  kernels: KernelTotal[];
   spans: number;
   events: number;
   links: number;
@@ -138,7 +139,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
   const gpuProfile: GpuProfile = {
     ranks: ranks.map((r) => r.figures),
     kernelTypes: sumKernelTypeTimes(ranks.map((r) => r.figures.kernelTypes)),
-    kernels: kernelTotals(ranks.flatMap((r) => r.kernels)),
+    kernels: mergeKernelTotals(ranks.map((r) => r.kernels)),
     notes,
   };
   let spans = 0;
@@ -244,7 +245,7 @@ function readRank(
   label: string,
   offsetUs: number,
   notes: string[],
-): { figures: ReturnType<typeof rankFigures>; kernels: KernelTime[]; links: number } {
+): { figures: ReturnType<typeof rankFigures>; kernels: KernelTotal[]; links: number } {
   const found = rankEvents(trace);
   const { kept, dropped } = withoutLastStep(found);
   if (dropped > 0) {
@@ -252,14 +253,13 @@ function readRank(
       `${label}: ${countOf(dropped, 'GPU event')} of the last profiler step (or not launched in the traced steps) left out of the figures, as HTA does`,
     );
   }
-  const figures = rankFigures(found, kept, offsetUs);
+  const kernels = kernelTotals(kept);
+  const figures = rankFigures(found, kept, offsetUs, kernels);
   mergeRankProcesses(trace, found, label);
   const flows = bindFlows(trace);
   dedupeLinks(trace);
   let links = flows.links;
   for (const k of found.kernels) if (k.slice.flowsFrom !== null) links++;
-  // what the profile's kernel totals need of each kernel, not its slice
-  const kernels = kept.map(({ name, kind, startUs, endUs }) => ({ name, kind, startUs, endUs }));
   return { figures, kernels, links };
 }
 
