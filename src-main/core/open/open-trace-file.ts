@@ -311,14 +311,23 @@ function perfViewOf({ format, opened }: ReadTrace) {
   );
 }
 
-/** "gzip: 1200000 bytes inflated from 80000": where the bytes the format read came from. */
+/**
+ * "gzip: 1200000 bytes inflated from 80000": where the bytes the format read came from; and
+ * each gzip file cut short, by name (what the format made of its last bytes is its own notice).
+ */
 function inflatedNotice(files: ByteSource[], sources: ByteSource[]): string[] {
   let compressed = 0;
   let inflated = 0;
+  const cut: string[] = [];
   files.forEach((file, k) => {
     if (sources[k] === file) return;
     compressed += file.size;
     inflated += sources[k].size;
+    if (sources[k].cutShort !== undefined) {
+      cut.push(
+        `gzip/truncated: ${file.name} is cut short: its gzip stream ends at byte ${file.size}, and the ${sources[k].size} bytes inflated before the cut are read`,
+      );
+    }
   });
-  return compressed === 0 ? [] : [`gzip: ${inflated} bytes inflated from ${compressed}`];
+  return compressed === 0 ? [] : [`gzip: ${inflated} bytes inflated from ${compressed}`, ...cut];
 }
