@@ -1,5 +1,6 @@
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import { shiftRow, type LaneGroup, type LaneRow } from '../timeline/lane-group';
+import { leadingExpanded } from '../timeline/row-layout';
 import type { SpanNameCount } from '../timeline/legend-entries';
 import { keyOf, type SampleRowRef } from './run-model';
 
@@ -198,14 +199,27 @@ export interface GpuProfileLanes {
   ranks: { row: RowView; clock: 'epoch' | 'own' }[];
   /** where the own-clock ranks' start is put, seconds on the run's clock */
   offsetSec: number;
-  /** rank rows shown as one lane (by key) */
-  collapsed: ReadonlySet<string>;
+  /** rank rows (by key) the user opened or closed: flipped against their default (`fit`) */
+  toggled: ReadonlySet<string>;
+  /**
+   * the plot's height and lane height the ranks open by default in, as the file's timeline
+   * opens them: the first rank, and the next ones while they fit (leadingExpanded); every rank
+   * when not given (a picture, drawn whole)
+   */
+  fit?: { height: number; laneHeight: number };
   /** the file's spans as its worker counted them (FileSummary.barCounts) */
   barCounts?: readonly SpanNameCount[];
 }
 
 function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
   const own = gpu.ranks.some((r) => r.clock === 'own');
+  const openByDefault = gpu.fit
+    ? leadingExpanded(
+        gpu.ranks.map((r) => r.row.laneCount),
+        gpu.fit.height,
+        gpu.fit.laneHeight,
+      )
+    : gpu.ranks.length;
   return {
     id: `gpu-${gpu.file}`,
     // the file's name, with folders only when another file of the run has its name: the label
@@ -214,9 +228,9 @@ function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
     note: own ? `own clock ${formatOffset(gpu.offsetSec)}` : 'epoch clock',
     shiftable: own,
     barCounts: gpu.barCounts,
-    rows: gpu.ranks.map(({ row, clock }) => {
+    rows: gpu.ranks.map(({ row, clock }, index) => {
       const key = gpuKey(gpu.file, row.rowId);
-      const open = !gpu.collapsed.has(key);
+      const open = index < openByDefault !== gpu.toggled.has(key);
       return {
         key,
         label: row.source ?? `rank row ${row.rowId}`,

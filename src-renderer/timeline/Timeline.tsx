@@ -99,6 +99,8 @@ export function Timeline({
     order?.laneCounts ?? EMPTY_ROW_IDS,
     laneHeight,
     viewHeight,
+    // a GPU profile's rows are ranks, each a screen of threads and streams: the first open
+    file.capabilities.gpuProfile === true,
   );
   const { layout, expandedAt } = expansion;
   const [first, last] = visibleRange(layout, scrollTop, viewHeight);

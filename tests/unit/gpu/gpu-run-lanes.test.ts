@@ -137,7 +137,7 @@ describe("a run's GPU profile on its clock", () => {
       rows: [epochRow],
       fileShiftSec: epoch.summary.globalStartSec! - zero,
       offsetSec: 99,
-      collapsed: new Set(),
+      toggled: new Set(),
     });
     expect(placed.ranks[0].clock).toBe('epoch');
     expect(placed.ranks[0].row.startSec).toBeCloseTo(2.5, 6);
@@ -148,7 +148,7 @@ describe("a run's GPU profile on its clock", () => {
       rows: [ownRow],
       fileShiftSec: own.summary.globalStartSec! - zero,
       offsetSec: 2,
-      collapsed: new Set(),
+      toggled: new Set(),
     });
     expect(shifted.ranks[0].clock).toBe('own');
     expect(shifted.ranks[0].row.startSec).toBeCloseTo(2, 9);
@@ -184,7 +184,7 @@ describe("a run's GPU profile on its clock", () => {
       rows: [ownRow],
       fileShiftSec: 0,
       offsetSec: 1.25,
-      collapsed: new Set(),
+      toggled: new Set(),
     });
     const groups = runLaneGroups({
       trainer: [],
