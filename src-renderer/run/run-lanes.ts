@@ -1,7 +1,7 @@
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import { shiftRow, type LaneGroup, type LaneRow } from '../timeline/lane-group';
 import { leadingExpanded } from '../timeline/row-layout';
-import type { SpanNameCount } from '../timeline/legend-entries';
+import { summedBarCounts, type SpanNameCount } from '../timeline/legend-entries';
 import { keyOf, type SampleRowRef } from './run-model';
 
 /**
@@ -174,19 +174,10 @@ export interface RunBarCounts {
  * counts over the whole run before its rows are fetched.
  */
 export function runBarCounts(result: Pick<RunResult, 'files'>): RunBarCounts {
-  const sum = (role: 'trainer' | 'samples') => {
-    const counts = new Map<string, SpanNameCount>();
-    for (const entry of result.files) {
-      if (entry.role !== role) continue;
-      for (const { name, count, category } of entry.file.barCounts) {
-        const key = `${category ? 'c' : 'n'}:${name}`;
-        const was = counts.get(key);
-        if (was) was.count += count;
-        else counts.set(key, category ? { name, count, category } : { name, count });
-      }
-    }
-    return [...counts.values()];
-  };
+  const sum = (role: 'trainer' | 'samples') =>
+    summedBarCounts(
+      result.files.filter((entry) => entry.role === role).map((entry) => entry.file.barCounts),
+    );
   return { trainer: sum('trainer'), samples: sum('samples') };
 }
 

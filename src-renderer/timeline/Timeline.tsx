@@ -15,7 +15,7 @@ import { TimelineControls } from './TimelineControls';
 import { RowLabel } from './RowLabel';
 import { fittedLabelWidth, labelColumnChars } from './row-label-text';
 import { Legend } from './Legend';
-import { fileLegendNames, withToggled } from './legend-entries';
+import { fileLegendNames, withToggled, type SpanNameCount } from './legend-entries';
 import { idleGapsByRow } from './idle-gaps';
 import { drawRowsOf } from './draw-rows';
 import { pictureLegend } from './timeline-picture';
@@ -61,7 +61,7 @@ export function Timeline({
    * by the caller
    */
   legend?: {
-    spanNames: FileSummary['spanNames'] | null;
+    spanNames: SpanNameCount[] | null;
     hidden: Set<string>;
     onToggleHidden(name: string): void;
   };
@@ -199,7 +199,7 @@ export function Timeline({
         legend:
           legend?.spanNames === null
             ? []
-            : pictureLegend(legend ? { spanNames: legend.spanNames } : file, hiddenNames),
+            : pictureLegend({ spanNames: legend ? legend.spanNames : fileNames }, hiddenNames),
       }),
       root.current,
     );
