@@ -52,6 +52,15 @@ function scanPrefix(length: number, chunk?: number): Scanned {
   return { events, metadata, result };
 }
 
+/** the cut a scan of the first `at` bytes reports: `events` before it, the cut one's start */
+const cutOf = (at: number, events: number, eventStart: number | null) => ({
+  code: 'chrome-trace/truncated',
+  atByte: at,
+  events,
+  eventStart,
+  afterEvents: false,
+});
+
 /** the same events and cut whatever the chunk size (the fast path, a cut across chunks) */
 function scanEveryWay(length: number): Scanned {
   const scanned = scanPrefix(length);
@@ -78,13 +87,7 @@ describe('a Kineto trace cut at several points opens what came before the cut', 
     expect(TEXT[at - 1]).not.toBe('"');
     const { events, result } = scanEveryWay(at);
     expect(events).toEqual(EVENTS.slice(0, k));
-    expect(result.cut).toEqual({
-      code: 'chrome-trace/truncated',
-      atByte: at,
-      events: k,
-      eventStart: startOf(k),
-      afterEvents: false,
-    });
+    expect(result.cut).toEqual(cutOf(at, k, startOf(k)));
   });
 
   it('inside args: the same, the cut event left out whole', () => {
@@ -100,13 +103,7 @@ describe('a Kineto trace cut at several points opens what came before the cut', 
     for (const at of [startOf(k), startOf(k) - 1]) {
       const { events, result } = scanEveryWay(at);
       expect(events).toEqual(EVENTS.slice(0, k));
-      expect(result.cut).toEqual({
-        code: 'chrome-trace/truncated',
-        atByte: at,
-        events: k,
-        eventStart: null,
-        afterEvents: false,
-      });
+      expect(result.cut).toEqual(cutOf(at, k, null));
     }
   });
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { getRowViews } from '../../../src-main/core/store/row-views';
 import { gpuProfileLanes } from '../../../src-renderer/run/run-gpu';
-import { gpuKey, runLaneGroups } from '../../../src-renderer/run/run-lanes';
+import { gpuKey } from '../../../src-renderer/run/run-lanes';
+import { gpuLaneGroupOf } from '../../support/gpu-lane-group';
 import { laneNames } from '../../../src-renderer/timeline/lane-names';
 import {
   LANE_HEIGHT,
@@ -88,16 +89,7 @@ describe("the run tab's GPU lanes open the same way", () => {
       toggled,
       ...(fit ? { fit } : {}),
     });
-    const groups = runLaneGroups({
-      trainer: [],
-      samples: [],
-      views: new Map(),
-      serverViews: new Map(),
-      linksBySample: new Map(),
-      opened: new Set(),
-      gpu: [gpu],
-    });
-    return groups[groups.length - 1].rows.map((r) => [r.label, r.expanded, r.opens]);
+    return gpuLaneGroupOf(gpu).rows.map((r) => [r.label, r.expanded, r.opens]);
   };
   const fit = { height: 550, laneHeight: LANE_HEIGHT };
 
