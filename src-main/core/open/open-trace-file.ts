@@ -218,12 +218,16 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
  */
 export function openTraceFigures(files: ByteSource[], options: OpenOptions = {}): TraceFigures {
   const read = readTraceFile(files, options);
-  return {
+  const figures: TraceFigures = {
     rolloutId: read.opened.rolloutId ?? null,
     rows: read.opened.rows,
     samples: read.opened.samples,
     perf: perfViewOf(read),
+    capabilities: read.format.capabilities,
+    skippedLines: read.opened.skippedLines ?? NO_SKIPPED_LINES,
   };
+  if (read.opened.runRecords !== undefined) figures.runRecords = read.opened.runRecords;
+  return figures;
 }
 
 /** sniff -> the format's open: the rows, samples and perf keys of one file or source group. */
