@@ -38,6 +38,7 @@ import { findRunFiles } from '../ingest/run-files';
 import { sniffPath } from '../ingest/sniff-path';
 import { FORMATS, holdsRolloutSamples } from '../core/formats/registry';
 import type { TrendFileProgress, TrendsResult } from '../core/model/trend';
+import type { RunFileDigest } from '../core/model/run';
 import type { TrendsOptions } from '../trends/compute-trends';
 import { assertComparable, compareTraces } from '../core/compare/compare-traces';
 import { buildSharedBins } from '../core/open/perf-digest';
@@ -49,7 +50,7 @@ import { sourceSize } from '../ingest/source-size';
 import { groupPaths, MAX_FOLDER_TABS, type PathGroups } from '../ingest/group-files';
 import { notFoundError, type PathPolicy } from './path-policy';
 import { RunOpening, type RunOpenSteps } from './run-opening';
-import { withRunFigures } from './trends-run-figures';
+import { holdsRunFigures, withRunFigures } from './trends-run-figures';
 import { RunStates } from './run-states';
 import { CompareDigests } from './compare-digests';
 import { unknownUploadError, type UploadedFiles } from './uploaded-files';
@@ -426,15 +427,21 @@ export class TraceService implements TraceApi {
       this.emitHostEvent({ type: 'trends-progress', openId: request.openId, progress });
     };
     try {
+      // a run with train dumps or request metrics: their figures per rollout, never cached;
+      // each dump digested as its point is read, so that the joins do not read it again
+      const digests = new Map<string, RunFileDigest>();
       const dumps = await this.trends.run(request.paths, {
         cacheDir: this.trends.cacheDir,
         signal: controller.signal,
         onFile,
+        ...(holdsRunFigures(request.paths)
+          ? { onDigest: (path: string, digest: RunFileDigest) => digests.set(path, digest) }
+          : {}),
       });
-      // a run with train dumps or request metrics: their figures per rollout, never cached
       return await withRunFigures(dumps, request.paths, this.runIngest, {
         signal: controller.signal,
         onFile,
+        digests,
       });
     } finally {
       // the answer holds every point: nothing more to catch up on

@@ -25,6 +25,8 @@ import { writeChunks } from './write-chunks';
 import { exportByRows } from './export-by-rows';
 import { isExportFormat, type FileSummary } from '../core/api/trace-api';
 import { findRunFiles, type RunFiles } from '../ingest/run-files';
+import { runDigest } from '../core/run/run-digest';
+import { runFigureFiles } from '../trends/run-figure-files';
 import {
   buildRunSummaryJson,
   exportRun,
@@ -126,8 +128,19 @@ export async function runCommand(
       throw new UsageError('trends takes a FOLDER of dumps, or dump files');
     const { runTrends } = await import('./run-trends');
     const paths = positionals.map((p) => resolve(p));
-    return runTrends(paths, { json: values.json ?? false, cache: !values['no-cache'] }, () =>
-      runWithJoinRecords(paths, setup),
+    const files = runFigureFiles(paths, setup.formats);
+    return runTrends(
+      paths,
+      { json: values.json ?? false, cache: !values['no-cache'] },
+      files && {
+        files,
+        digest: (group) => {
+          const opened = openedOrFailed(group, setup, runDigest);
+          return 'failed' in opened
+            ? { error: { code: opened.failed.code, message: opened.failed.message } }
+            : { digest: opened.summary };
+        },
+      },
     );
   }
   const openGroup = (group: string[]) => openOrThrow(group, false, setup);
@@ -271,15 +284,6 @@ function openRun(found: RunFiles, setup: CommandSetup): OpenedRun {
     else traces.push(opened.summary);
   }
   return joinRun(traces, found.skipped, failed);
-}
-
-/**
- * The run of trends' paths opened and joined as `summary RUN` does, when they hold train dumps or
- * request metrics (the rollouts' extra figures); null otherwise: trends reads only its dumps.
- */
-function runWithJoinRecords(paths: string[], setup: CommandSetup): OpenedRun | null {
-  const found = findRunFiles(paths);
-  return holdsRecords(found, setup) ? openRun(found, setup) : null;
 }
 
 /** Whether a run's files hold train dumps or request metrics (records joined to its samples). */

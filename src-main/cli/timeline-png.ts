@@ -16,6 +16,7 @@ import {
 } from '../../src-renderer/timeline/row-layout';
 import { fittedLabelWidth, labelColumnChars } from '../../src-renderer/timeline/row-label-text';
 import { fitAllWindow, type Window } from '../../src-renderer/timeline/time-window';
+import { fileLegendNames } from '../../src-renderer/timeline/legend-entries';
 import { axisTicks, timelineClock } from '../../src-renderer/timeline/timeline-clock';
 import {
   composeTimelinePicture,
@@ -83,7 +84,7 @@ export async function writeTimelinePng(options: TimelinePngOptions): Promise<Tim
     rows: [],
     labelWidth,
     ticks: [],
-    legend: pictureLegend(file, new Set()),
+    legend: pictureLegend({ spanNames: fileLegendNames(file) }, new Set()),
   };
   const plotHeight = Math.max(50, height - pictureLayout(probe, base).height);
   const views = new Map<number, RowView>();

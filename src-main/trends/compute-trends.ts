@@ -4,6 +4,7 @@ import { groupPaths } from '../ingest/group-files';
 import { sniffPath } from '../ingest/sniff-path';
 import { holdsRolloutSamples } from '../core/formats/registry';
 import type { TrendFileProgress, TrendsResult } from '../core/model/trend';
+import type { RunFileDigest } from '../core/model/run';
 import { trendUnit } from '../core/trends/trend-figures';
 import { TrendPool } from './trend-pool';
 
@@ -17,6 +18,12 @@ export interface TrendsOptions {
   workers?: number;
   onFile?: (progress: TrendFileProgress) => void;
   signal?: AbortSignal;
+  /**
+   * each dump's run digest, made from the same read as its point (a run whose train dumps or
+   * request metrics join to its samples: the joins need not open the dump again); a point from
+   * the cache has none
+   */
+  onDigest?: (path: string, digest: RunFileDigest) => void;
 }
 
 /**
@@ -95,6 +102,7 @@ async function trendOfFile(
   let started = false;
   const message = await pool.run({
     path,
+    digest: options.onDigest !== undefined,
     onStart: () => {
       started = true;
       report('reading', 0);
@@ -107,6 +115,7 @@ async function trendOfFile(
   if (message.type === 'failed' && message.error.code === 'open/cancelled' && !started) return;
   if (message.type === 'done') {
     result.points.push(message.point);
+    if (message.digest) options.onDigest?.(path, message.digest);
     // the file may have changed while it was read: keep only what matches the content hashed
     if (unchangedSince(path, stamp)) cache.set(path, stamp, message.point);
     report('done', stamp.size);

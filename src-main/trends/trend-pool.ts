@@ -9,6 +9,8 @@ import type {
 /** One dump to read on the pool, with what its caller hears of it. */
 export interface TrendJob {
   path: string;
+  /** the dump's run digest too (TrendJobRequest.digest) */
+  digest?: boolean;
   /** a thread has taken the job (it waited in the queue until then) */
   onStart?: () => void;
   onBytes?: (bytesRead: number) => void;
@@ -89,7 +91,12 @@ export class TrendPool {
       const queued = this.queue.shift()!;
       slot.running = queued;
       queued.job.onStart?.();
-      slot.worker.postMessage({ job: queued.id, path: queued.job.path } satisfies TrendJobRequest);
+      const { path, digest } = queued.job;
+      slot.worker.postMessage({
+        job: queued.id,
+        path,
+        ...(digest ? { digest } : {}),
+      } satisfies TrendJobRequest);
     }
   }
 
@@ -159,7 +166,7 @@ export class TrendPool {
 }
 
 function toResult(message: Exclude<TrendWorkerMessage, { type: 'progress' }>): TrendJobResult {
-  return message.type === 'done'
-    ? { type: 'done', point: message.point }
-    : { type: 'failed', error: message.error };
+  if (message.type === 'failed') return { type: 'failed', error: message.error };
+  const { point, digest } = message;
+  return digest ? { type: 'done', point, digest } : { type: 'done', point };
 }

@@ -4,6 +4,7 @@ import type { FileSummary, SortKey } from '../../src-main/core/api/trace-api';
 import { SORT_KEYS } from '../../src-main/core/api/sort-keys';
 import type { TraceHost } from '../host/trace-host';
 import { Timeline } from '../timeline/Timeline';
+import { summedBarCounts } from '../timeline/legend-entries';
 
 /** Rows a figure of the answer names, shown in the compared timelines. */
 export interface PickedRows {
@@ -44,16 +45,13 @@ export function CompareTimelines({
   onClearPicked?(): void;
 }) {
   const [layout, setLayout] = useState<'stacked' | 'side-by-side'>('stacked');
-  // one legend for both: the names of either file, by their counts together; one hidden set
+  // one legend for both: the bars of either file, by their counts together (each file's
+  // barCounts, as a single file's legend counts); one hidden set
   const [hiddenNames, setHiddenNames] = useState<Set<string>>(new Set());
-  const spanNames = useMemo(() => {
-    const counts = new Map<string, number>();
-    for (const { name, count } of [...fileA.spanNames, ...fileB.spanNames])
-      counts.set(name, (counts.get(name) ?? 0) + count);
-    return [...counts]
-      .map(([name, count]) => ({ name, count }))
-      .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
-  }, [fileA.spanNames, fileB.spanNames]);
+  const spanNames = useMemo(
+    () => summedBarCounts([fileA.barCounts, fileB.barCounts]),
+    [fileA.barCounts, fileB.barCounts],
+  );
   const toggleHidden = (name: string) =>
     setHiddenNames((prev) => {
       const next = new Set(prev);

@@ -25,6 +25,7 @@ import {
 } from './run-lanes';
 import { RunProgress } from './RunProgress';
 import { RunGpuClocks } from './RunGpuClocks';
+import { useViewStore } from '../state/view-store';
 import { gpuProfileLanes } from './run-gpu';
 import { cancelRun } from './open-run';
 import './run.css';
@@ -83,7 +84,11 @@ function RunReady({
   const [gpuRows, setGpuRows] = useState<Map<number, RowView[]>>(new Map());
   /** where each own-clock GPU profile starts, seconds on the run's clock (set by hand) */
   const [gpuOffsets, setGpuOffsets] = useState<Map<number, number>>(new Map());
-  const [gpuCollapsed, setGpuCollapsed] = useState<Set<string>>(new Set());
+  /** GPU rank rows the user opened or closed, against their default (the first ones open) */
+  const [gpuToggled, setGpuToggled] = useState<Set<string>>(new Set());
+  /** the plot's rows' height: GPU ranks open by default while they fit it, as a file's do */
+  const [plotHeight, setPlotHeight] = useState(0);
+  const laneHeight = useViewStore((s) => s.laneHeight);
   const [picked, setPicked] = useState<LaneSelection | null>(null);
   const [staleOnly, setStaleOnly] = useState(false);
   /** the Query panel in place of the plot: SQL over every file of the run */
@@ -192,7 +197,7 @@ function RunReady({
     if (parsed?.kind === 's')
       open(parsed.file, parsed.rowId, !opened.has(keyOf(parsed.file, parsed.rowId)));
     if (parsed?.kind === 'g')
-      setGpuCollapsed((old) => {
+      setGpuToggled((old) => {
         const next = new Set(old);
         if (next.has(key)) next.delete(key);
         else next.add(key);
@@ -214,10 +219,11 @@ function RunReady({
           rows,
           fileShiftSec: shiftOf(file),
           offsetSec: gpuOffsets.get(file) ?? 0,
-          collapsed: gpuCollapsed,
+          toggled: gpuToggled,
+          fit: { height: plotHeight, laneHeight },
         }),
       ),
-    [gpuRows, result, fileNames, shiftOf, gpuOffsets, gpuCollapsed],
+    [gpuRows, result, fileNames, shiftOf, gpuOffsets, gpuToggled, plotHeight, laneHeight],
   );
   // the legend's counts over every file of the run, not the rows fetched so far
   const barCounts = useMemo(() => runBarCounts(result), [result]);
@@ -361,6 +367,7 @@ function RunReady({
             onSelect={setPicked}
             onNeedRows={needRows}
             onToggleRow={toggle}
+            onViewHeight={setPlotHeight}
             onShiftGroup={(groupId, deltaSec) => {
               const file = Number(groupId.replace(/^gpu-/, ''));
               // moves come faster than renders: each adds to the latest offset

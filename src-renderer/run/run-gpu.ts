@@ -30,7 +30,8 @@ export function gpuProfileLanes(input: {
   rows: readonly RowView[];
   fileShiftSec: number;
   offsetSec: number;
-  collapsed: ReadonlySet<string>;
+  toggled: ReadonlySet<string>;
+  fit?: GpuProfileLanes['fit'];
 }): GpuProfileLanes {
   const clocks = new Map(gpuRankClocks(input.summary).map((r) => [r.traceId, r.clock]));
   const clockOf = (row: RowView) => (row.traceId && clocks.get(row.traceId)) || 'own';
@@ -41,7 +42,8 @@ export function gpuProfileLanes(input: {
     file: input.file,
     fileName: input.fileName,
     offsetSec: input.offsetSec,
-    collapsed: input.collapsed,
+    toggled: input.toggled,
+    ...(input.fit ? { fit: input.fit } : {}),
     barCounts: input.summary.barCounts,
     ranks: input.rows.map((row) => {
       const clock = clockOf(row);

@@ -1,6 +1,7 @@
 import type { RowView, RunResult } from '../../src-main/core/api/trace-api';
 import { shiftRow, type LaneGroup, type LaneRow } from '../timeline/lane-group';
-import type { SpanNameCount } from '../timeline/legend-entries';
+import { leadingExpanded } from '../timeline/row-layout';
+import { summedBarCounts, type SpanNameCount } from '../timeline/legend-entries';
 import { keyOf, type SampleRowRef } from './run-model';
 
 /**
@@ -173,19 +174,10 @@ export interface RunBarCounts {
  * counts over the whole run before its rows are fetched.
  */
 export function runBarCounts(result: Pick<RunResult, 'files'>): RunBarCounts {
-  const sum = (role: 'trainer' | 'samples') => {
-    const counts = new Map<string, SpanNameCount>();
-    for (const entry of result.files) {
-      if (entry.role !== role) continue;
-      for (const { name, count, category } of entry.file.barCounts) {
-        const key = `${category ? 'c' : 'n'}:${name}`;
-        const was = counts.get(key);
-        if (was) was.count += count;
-        else counts.set(key, category ? { name, count, category } : { name, count });
-      }
-    }
-    return [...counts.values()];
-  };
+  const sum = (role: 'trainer' | 'samples') =>
+    summedBarCounts(
+      result.files.filter((entry) => entry.role === role).map((entry) => entry.file.barCounts),
+    );
   return { trainer: sum('trainer'), samples: sum('samples') };
 }
 
@@ -198,14 +190,27 @@ export interface GpuProfileLanes {
   ranks: { row: RowView; clock: 'epoch' | 'own' }[];
   /** where the own-clock ranks' start is put, seconds on the run's clock */
   offsetSec: number;
-  /** rank rows shown as one lane (by key) */
-  collapsed: ReadonlySet<string>;
+  /** rank rows (by key) the user opened or closed: flipped against their default (`fit`) */
+  toggled: ReadonlySet<string>;
+  /**
+   * the plot's height and lane height the ranks open by default in, as the file's timeline
+   * opens them: the first rank, and the next ones while they fit (leadingExpanded); every rank
+   * when not given (a picture, drawn whole)
+   */
+  fit?: { height: number; laneHeight: number };
   /** the file's spans as its worker counted them (FileSummary.barCounts) */
   barCounts?: readonly SpanNameCount[];
 }
 
 function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
   const own = gpu.ranks.some((r) => r.clock === 'own');
+  const openByDefault = gpu.fit
+    ? leadingExpanded(
+        gpu.ranks.map((r) => r.row.laneCount),
+        gpu.fit.height,
+        gpu.fit.laneHeight,
+      )
+    : gpu.ranks.length;
   return {
     id: `gpu-${gpu.file}`,
     // the file's name, with folders only when another file of the run has its name: the label
@@ -214,9 +219,9 @@ function gpuLaneGroup(gpu: GpuProfileLanes): LaneGroup {
     note: own ? `own clock ${formatOffset(gpu.offsetSec)}` : 'epoch clock',
     shiftable: own,
     barCounts: gpu.barCounts,
-    rows: gpu.ranks.map(({ row, clock }) => {
+    rows: gpu.ranks.map(({ row, clock }, index) => {
       const key = gpuKey(gpu.file, row.rowId);
-      const open = !gpu.collapsed.has(key);
+      const open = index < openByDefault !== gpu.toggled.has(key);
       return {
         key,
         label: row.source ?? `rank row ${row.rowId}`,

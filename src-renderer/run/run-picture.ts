@@ -86,7 +86,8 @@ export function runPicture(
           rows: data.rowsOf(index, all(index)).sort((a, b) => a.rowId - b.rowId),
           fileShiftSec: shift(index),
           offsetSec: 0,
-          collapsed: new Set(),
+          // no fit: every rank drawn whole
+          toggled: new Set(),
         }),
       );
   });

@@ -48,6 +48,8 @@ export function LaneTimeline(props: {
   onToggleRow(key: string): void;
   /** a shiftable group's title dragged: move its rows by `deltaSec` */
   onShiftGroup?(groupId: string, deltaSec: number): void;
+  /** the rows' height in view, as measured (what the view's default expansion fits in) */
+  onViewHeight?(height: number): void;
   keyboard?: boolean;
   /** the picture's file name, without extension */
   pictureName?: string;
@@ -69,6 +71,9 @@ export function LaneTimeline(props: {
     layout.entries.forEach((e, i) => e.kind === 'row' && map.set(e.row.key, i));
     return map;
   }, [layout]);
+
+  const { onViewHeight } = props;
+  useEffect(() => onViewHeight?.(viewHeight), [onViewHeight, viewHeight]);
 
   // ask for the rows in view (and a screen around them) that have no items yet
   const { onNeedRows } = props;

@@ -15,7 +15,7 @@ import { TimelineControls } from './TimelineControls';
 import { RowLabel } from './RowLabel';
 import { fittedLabelWidth, labelColumnChars } from './row-label-text';
 import { Legend } from './Legend';
-import { fileLegendNames, withToggled } from './legend-entries';
+import { fileLegendNames, withToggled, type SpanNameCount } from './legend-entries';
 import { idleGapsByRow } from './idle-gaps';
 import { drawRowsOf } from './draw-rows';
 import { pictureLegend } from './timeline-picture';
@@ -61,7 +61,7 @@ export function Timeline({
    * by the caller
    */
   legend?: {
-    spanNames: FileSummary['spanNames'] | null;
+    spanNames: SpanNameCount[] | null;
     hidden: Set<string>;
     onToggleHidden(name: string): void;
   };
@@ -99,6 +99,8 @@ export function Timeline({
     order?.laneCounts ?? EMPTY_ROW_IDS,
     laneHeight,
     viewHeight,
+    // a GPU profile's rows are ranks, each a screen of threads and streams: the first open
+    file.capabilities.gpuProfile === true,
   );
   const { layout, expandedAt } = expansion;
   const [first, last] = visibleRange(layout, scrollTop, viewHeight);
@@ -197,7 +199,7 @@ export function Timeline({
         legend:
           legend?.spanNames === null
             ? []
-            : pictureLegend(legend ? { spanNames: legend.spanNames } : file, hiddenNames),
+            : pictureLegend({ spanNames: legend ? legend.spanNames : fileNames }, hiddenNames),
       }),
       root.current,
     );

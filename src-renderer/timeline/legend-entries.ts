@@ -50,30 +50,35 @@ export interface SpanNameCount {
 }
 
 /**
- * A file's span names for its legend, a GPU profile's kernels folded into their kinds (first,
- * most first): kernels are drawn in their kind's colour, and a profile has thousands of names.
+ * A file's legend: its bars as its worker counted them (FileSummary.barCounts), as the run tab
+ * counts each file: spans only (instant events are markers, not bars in a name's colour), a GPU
+ * profile's kernels folded into their kinds, first. Its spanNames counted every item, so a
+ * name of instants alone (slime's sglang_pd_summary) took a place among the bars' colours.
  */
-export function fileLegendNames(
-  file: Pick<FileSummary, 'spanNames' | 'gpuProfile'>,
-): SpanNameCount[] {
-  const kernels = file.gpuProfile?.kernels;
-  if (!kernels || kernels.length === 0) return file.spanNames;
-  // the kind of each kernel name; the counts are the file's (every bar drawn), not the
-  // figures' (which leave the last profiler step out)
-  const kindOf = new Map(kernels.map((k) => [k.name, k.kind]));
-  const kinds = new Map<string, number>();
-  const others: SpanNameCount[] = [];
-  for (const n of file.spanNames) {
-    const kind = kindOf.get(n.name);
-    if (kind === undefined) others.push(n);
-    else kinds.set(kind, (kinds.get(kind) ?? 0) + n.count);
+export function fileLegendNames(file: Pick<FileSummary, 'barCounts'>): SpanNameCount[] {
+  return file.barCounts;
+}
+
+/**
+ * Several files' bar counts as one legend (a run's files of one role, two compared files): each
+ * name's and each category's counts added, categories first, most first within each.
+ */
+export function summedBarCounts(lists: readonly (readonly SpanNameCount[])[]): SpanNameCount[] {
+  const counts = new Map<string, SpanNameCount>();
+  for (const list of lists) {
+    for (const { name, count, category } of list) {
+      const key = `${category ? 'c' : 'n'}:${name}`;
+      const was = counts.get(key);
+      if (was) was.count += count;
+      else counts.set(key, category ? { name, count, category } : { name, count });
+    }
   }
-  return [
-    ...[...kinds]
-      .sort((a, b) => b[1] - a[1])
-      .map(([name, count]) => ({ name, count, category: true })),
-    ...others,
-  ];
+  return [...counts.values()].sort(
+    (a, b) =>
+      Number(!!b.category) - Number(!!a.category) ||
+      b.count - a.count ||
+      (a.name < b.name ? -1 : 1),
+  );
 }
 
 /**

@@ -52,6 +52,29 @@ export function expandedFits(
   return true;
 }
 
+/**
+ * How many leading rows show all their lanes when not every row fits `height` expanded: the
+ * first always, then each next one while the rows (those expanded, the rest collapsed to one
+ * lane) still fit. For rows that each hold a screen of lanes (a GPU profile's ranks: CPU
+ * threads, then GPU streams), so that a trace opens with the first one's streams in view.
+ */
+export function leadingExpanded(
+  laneCounts: ArrayLike<number>,
+  height: number,
+  laneHeight = LANE_HEIGHT,
+): number {
+  const n = laneCounts.length;
+  let total = n * (laneHeight + ROW_PADDING);
+  let count = 0;
+  while (count < n) {
+    const more = (Math.max(1, laneCounts[count]) - 1) * laneHeight;
+    if (count > 0 && total + more > height) break;
+    total += more;
+    count++;
+  }
+  return count;
+}
+
 /** First and last row index intersecting [scrollTop, scrollTop + height). */
 export function visibleRange(
   layout: RowLayout,

@@ -1,4 +1,3 @@
-import type { FileSummary } from '../../src-main/core/api/trace-api';
 import {
   drawTimeline,
   type DrawContext,
@@ -6,7 +5,7 @@ import {
   type DrawRow,
   type ThemeColours,
 } from './draw-timeline';
-import { legendEntries } from './legend-entries';
+import { legendEntries, type SpanNameCount } from './legend-entries';
 import { rowLabelTexts } from './row-label-text';
 import { AXIS_HEIGHT, LANE_HEIGHT, ROW_PADDING } from './row-layout';
 import { STATUS_COLOURS } from './span-colours';
@@ -122,7 +121,7 @@ export function plainPictureDraw(width: number, window: Window): DrawOptions {
  * left out: they are not drawn) and the PD phases by role.
  */
 export function pictureLegend(
-  file: Pick<FileSummary, 'spanNames'>,
+  file: { spanNames: SpanNameCount[] },
   hiddenNames: Set<string>,
 ): PictureLegendEntry[] {
   const { names, phases } = legendEntries(file);

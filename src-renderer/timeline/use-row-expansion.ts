@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { expandedFits, layoutRows, type RowLayout } from './row-layout';
+import { expandedFits, layoutRows, leadingExpanded, type RowLayout } from './row-layout';
 
 export type ExpansionMode = 'auto' | 'expanded' | 'collapsed';
 
@@ -15,13 +15,17 @@ export interface RowExpansion {
 /**
  * Which rows show all their lanes. By default ('auto') rows are expanded only when every row,
  * expanded, fits the view; otherwise collapsed to one lane, so a screen shows many samples.
- * A row's own toggle flips it against that default.
+ * `openLeading` (rows that are each a screen of lanes: a GPU profile's ranks): when not all
+ * fit, the first rows are expanded all the same, the first always and the next while they
+ * fit (leadingExpanded), as Perfetto and HTA show a rank's streams. A row's own toggle flips
+ * it against that default.
  */
 export function useRowExpansion(
   rowIds: Int32Array,
   laneCounts: ArrayLike<number>,
   laneHeight: number,
   viewHeight: number,
+  openLeading = false,
 ): RowExpansion {
   const [mode, setMode] = useState<ExpansionMode>('auto');
   const [flipped, setFlipped] = useState<Set<number>>(new Set());
@@ -30,14 +34,26 @@ export function useRowExpansion(
     [laneCounts, laneHeight, viewHeight],
   );
   const allExpanded = mode === 'expanded' || (mode === 'auto' && fitsExpanded);
-  const expandedAt = useCallback(
-    (i: number) => allExpanded !== flipped.has(rowIds[i]),
-    [allExpanded, flipped, rowIds],
+  /** rows [0, leading) expanded by default; every row when allExpanded */
+  const leading = useMemo(
+    () =>
+      allExpanded
+        ? laneCounts.length
+        : mode === 'auto' && openLeading
+          ? leadingExpanded(laneCounts, viewHeight, laneHeight)
+          : 0,
+    [allExpanded, mode, openLeading, laneCounts, viewHeight, laneHeight],
   );
-  // no row flipped (the usual case): one answer for every row, not a lookup per row
+  const expandedAt = useCallback(
+    (i: number) => i < leading !== flipped.has(rowIds[i]),
+    [leading, flipped, rowIds],
+  );
+  // no row flipped nor a leading few (the usual case): one answer for every row, not a
+  // lookup per row
+  const uniform = flipped.size === 0 && (leading === 0 || leading === laneCounts.length);
   const layout = useMemo(
-    () => layoutRows(laneCounts, flipped.size === 0 ? allExpanded : expandedAt, laneHeight),
-    [laneCounts, expandedAt, laneHeight, flipped, allExpanded],
+    () => layoutRows(laneCounts, uniform ? leading > 0 : expandedAt, laneHeight),
+    [laneCounts, expandedAt, laneHeight, uniform, leading],
   );
   const toggleRow = useCallback((rowId: number) => {
     setFlipped((prev) => {

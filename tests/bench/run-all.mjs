@@ -2,7 +2,15 @@
 // in the same command. Not part of `npm test`. Sizes: BENCH_DUMP_MB (default "100,1000"),
 // BENCH_OTLP_SPANS (default 1000000), BENCH_CHROME_EVENTS (default 2000000).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -373,6 +381,63 @@ function benchTrends() {
       `from the cache: ${warm.seconds.toFixed(2)} s (goal 1 s); ` +
       `baseline, one dump's summary alone x ${count}: ${(one.seconds * count).toFixed(1)} s; ratio first open/baseline ${(cold.seconds / (one.seconds * count)).toFixed(2)}`,
   );
+}
+
+/**
+ * `trends RUN` of a run with train dumps and request metrics: BENCH_TRENDS_RUN_DUMPS rollout dumps
+ * (default 6) of BENCH_TRENDS_RUN_MB (default 30) beside run_extra's train dumps and metrics log,
+ * read with no cache; beside the same dumps' trends alone in the same run (each dump read once,
+ * on the trend pool), and BENCH_BASELINE_CLI's build of the same run when given (before/after).
+ * The run's figures should cost little past reading the dumps once: goal run/dumps-alone <= 1.25.
+ */
+function benchTrendsRun() {
+  const count = Number(process.env.BENCH_TRENDS_RUN_DUMPS ?? 6);
+  const size = Number(process.env.BENCH_TRENDS_RUN_MB ?? 30);
+  const dir = join(data, `trends_run_${count}x${size}mb`);
+  const extra = join(root, 'tests/fixtures/run_extra');
+  for (const sub of ['train', 'sglang_request_metrics']) {
+    mkdirSync(join(dir, sub), { recursive: true });
+    for (const name of readdirSync(join(extra, sub)))
+      // copied: a link out of the run's folder is not followed (ingest/run-files.ts)
+      if (!existsSync(join(dir, sub, name)))
+        copyFileSync(join(extra, sub, name), join(dir, sub, name));
+  }
+  const dumps = [];
+  for (let id = 0; id < count; id++) {
+    const path = join(dir, `rollout_${id}.pt`);
+    if (!existsSync(path))
+      writeSlimeDump(path, size * 1e6, 8000, Infinity, { rolloutId: id, seed: 2000 + id });
+    dumps.push(path);
+  }
+  const trends = (cli, paths) => {
+    const run = measure(process.execPath, [cli, 'trends', '--json', '--no-cache', ...paths]);
+    return { ...run, ...JSON.parse(run.stdout) };
+  };
+  console.log(`\n== trends RUN: ${count} dumps of ${size} MB with train dumps and request metrics`);
+  const alone = trends(CLI, dumps);
+  const run = trends(CLI, [dir]);
+  // the generated dumps join none of run_extra's records (their figures stay empty), but the
+  // run's files are read: its train/ folder is not listed as skipped
+  if (run.points.length !== count || run.skipped.some((s) => s.path.endsWith('/train')))
+    throw new Error(`the run's figure files were not read: ${JSON.stringify(run.skipped)}`);
+  const say = (what, m) =>
+    `${what} ${m.seconds.toFixed(2)} s (cpu ${m.cpuSec.toFixed(2)} s), peak ${m.peakMb.toFixed(0)} MB`;
+  let line =
+    `${say('run', run)}; baseline, the dumps' trends alone: ${say('', alone)}; ` +
+    `run/alone ${(run.cpuSec / alone.cpuSec).toFixed(2)} cpu, ${(run.seconds / alone.seconds).toFixed(2)} wall (goal <= 1.25)`;
+  const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
+  if (baselineCli) {
+    const before = trends(baselineCli, [dir]);
+    line +=
+      `; before (BENCH_BASELINE_CLI): ${say('', before)}: after/before ` +
+      `${(run.cpuSec / before.cpuSec).toFixed(2)} cpu, ${(run.seconds / before.seconds).toFixed(2)} wall, ` +
+      `${(run.peakMb / before.peakMb).toFixed(2)} peak`;
+    const small = [join(root, 'tests/fixtures/run'), extra];
+    const fixtureAfter = trends(CLI, small);
+    const fixtureBefore = trends(baselineCli, small);
+    line += `; trends tests/fixtures/run + run_extra: ${fixtureAfter.cpuSec.toFixed(2)} s cpu after, ${fixtureBefore.cpuSec.toFixed(2)} s before: ${(fixtureAfter.cpuSec / fixtureBefore.cpuSec).toFixed(2)}`;
+  }
+  console.log(line);
 }
 
 /**
@@ -1084,6 +1149,7 @@ if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
 if (!only || only === 'per-sample') benchPerSample();
 if (!only || only === 'trends') benchTrends();
+if (!only || only === 'trends-run') benchTrendsRun();
 if (!only || only === 'run') await benchRun();
 if (!only || only === 'sql') await benchSqlDumps();
 if (!only || only === 'request-metrics') benchRequestMetrics();

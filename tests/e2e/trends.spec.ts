@@ -165,6 +165,13 @@ test.describe('a run with train dumps and request metrics', () => {
     await expect(page.getByTestId('trends-counts')).toContainText('2 rollouts · 0 evals', {
       timeout: APP_SIGNAL_MS,
     });
+    // skipped: the SGLang trace and the fixtures' notes (README.md, run_plan.json,
+    // expected_counts.json), not the train/, metrics and timeline folders the figures read
+    const notices = page.getByTestId('trends-notices');
+    await expect(notices).toContainText('4 files skipped');
+    await notices.locator('summary').click();
+    await expect(notices).toContainText('sglang_otel_trace.json: not a rollout dump');
+    await expect(notices).not.toContainText('train:');
     const value = async (locator: ReturnType<typeof page.locator>) =>
       Number(await locator.getAttribute('data-value'));
 

@@ -6,6 +6,16 @@ import { join } from 'node:path';
 /** tests/fixtures/run_extra: its files and what check_run_extra.py computed of them. */
 export const RUN_EXTRA = join(__dirname, '../fixtures/run_extra');
 export const RUN = join(__dirname, '../fixtures/run');
+/** the files of run + run_extra a run's trends read beside its dumps, by name, sorted */
+export const RUN_FIGURE_FILES = [
+  'sglang-request-metrics-20260825_09.log',
+  'slime-trainer-0.jsonl',
+  'slime-trainer-0.jsonl',
+  'slime-trainer-1.jsonl',
+  'slime-trainer-1.jsonl',
+  'train_0.pt',
+  'train_1.pt',
+];
 
 export interface ExpectedTrainSample {
   behavior_versions: [number, number][];

@@ -14,6 +14,12 @@ export interface ByteSource {
    */
   readonly modifiedMs?: number;
   /**
+   * a gzip file cut short (a crashed writer, a partial copy): the bytes are what inflated
+   * before its stream ended, at this byte of the file (its size); readers that can open what
+   * came before a cut say so (gunzip-source.ts)
+   */
+  readonly cutShort?: number;
+  /**
    * bytes [offset, offset + length), clamped to the end of the source. `into`: a buffer the
    * caller is done with, which a source may read into and return part of when it is long
    * enough (a reader walking a file window by window then allocates no buffer per window).

@@ -1,4 +1,4 @@
-import { Gunzip } from 'fflate';
+import { FlateErrorCode, Gunzip } from 'fflate';
 import type { ByteSource } from './byte-source';
 import { FormatError } from './format-error';
 
@@ -45,7 +45,8 @@ export function inflateLimit(compressedBytes: number): number {
  * as a ByteSource, so that sniffing and every format read the content. Inflated by streaming
  * in 64 KiB steps and kept as the chunks fflate hands out (not copied into one array), so memory
  * is the inflated size once. The result has no `path`: nothing may re-read the file on disk
- * by offsets of the inflated bytes (a helper thread, lazy values).
+ * by offsets of the inflated bytes (a helper thread, lazy values). A file cut short gives the
+ * bytes inflated before the cut, marked `cutShort`; a corrupt one is gzip/corrupt.
  */
 export function gunzipIfGzip(
   source: ByteSource,
@@ -90,6 +91,11 @@ export function gunzipIfGzip(
     }
   } catch (error) {
     if (error instanceof FormatError) throw error;
+    // cut short (its stream ends before its end block): what inflated before the cut is read,
+    // as zcat prints it before "unexpected end of file"; formats that can say so name the cut
+    if (isUnexpectedEnd(error) && total > 0) {
+      return { ...chunkedSource(source.name, chunks, total), cutShort: source.size };
+    }
     throw new FormatError(
       'gzip/corrupt',
       `not a readable gzip file: ${(error as Error).message}`,
@@ -97,6 +103,11 @@ export function gunzipIfGzip(
     );
   }
   return chunkedSource(source.name, chunks, total);
+}
+
+/** fflate's error for a stream that ends before its last block */
+function isUnexpectedEnd(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === FlateErrorCode.UnexpectedEOF;
 }
 
 /** A ByteSource over consecutive chunks: reads inside one chunk are views, others copies. */

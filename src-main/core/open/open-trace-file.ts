@@ -218,12 +218,16 @@ export function openTraceFile(files: ByteSource[], options: OpenOptions = {}): O
  */
 export function openTraceFigures(files: ByteSource[], options: OpenOptions = {}): TraceFigures {
   const read = readTraceFile(files, options);
-  return {
+  const figures: TraceFigures = {
     rolloutId: read.opened.rolloutId ?? null,
     rows: read.opened.rows,
     samples: read.opened.samples,
     perf: perfViewOf(read),
+    capabilities: read.format.capabilities,
+    skippedLines: read.opened.skippedLines ?? NO_SKIPPED_LINES,
   };
+  if (read.opened.runRecords !== undefined) figures.runRecords = read.opened.runRecords;
+  return figures;
 }
 
 /** sniff -> the format's open: the rows, samples and perf keys of one file or source group. */
@@ -311,14 +315,23 @@ function perfViewOf({ format, opened }: ReadTrace) {
   );
 }
 
-/** "gzip: 1200000 bytes inflated from 80000": where the bytes the format read came from. */
+/**
+ * "gzip: 1200000 bytes inflated from 80000": where the bytes the format read came from; and
+ * each gzip file cut short, by name (what the format made of its last bytes is its own notice).
+ */
 function inflatedNotice(files: ByteSource[], sources: ByteSource[]): string[] {
   let compressed = 0;
   let inflated = 0;
+  const cut: string[] = [];
   files.forEach((file, k) => {
     if (sources[k] === file) return;
     compressed += file.size;
     inflated += sources[k].size;
+    if (sources[k].cutShort !== undefined) {
+      cut.push(
+        `gzip/truncated: ${file.name} is cut short: its gzip stream ends at byte ${file.size}, and the ${sources[k].size} bytes inflated before the cut are read`,
+      );
+    }
   });
-  return compressed === 0 ? [] : [`gzip: ${inflated} bytes inflated from ${compressed}`];
+  return compressed === 0 ? [] : [`gzip: ${inflated} bytes inflated from ${compressed}`, ...cut];
 }

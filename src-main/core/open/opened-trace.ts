@@ -22,10 +22,17 @@ export interface OpenedTrace {
   runRecords?: RunRecords;
 }
 
-/** What trend figures are computed from (openTraceFigures): the trace without its store. */
+/**
+ * What trend figures are computed from (openTraceFigures): the trace without its store; with
+ * what a run's digest of it needs beside its rows (runDigestOfFigures), so that a run's trends
+ * join a dump without opening it again.
+ */
 export interface TraceFigures {
   rolloutId: OpenedTrace['summary']['rolloutId'];
   rows: PackedRow[];
   samples: TraceSamples;
   perf: PerfView;
+  capabilities: FileSummary['capabilities'];
+  skippedLines: FileSummary['skippedLines'];
+  runRecords?: RunRecords;
 }

@@ -10,6 +10,7 @@ import {
   type SpanItem,
 } from '../model/row';
 import { unpackRow } from '../rows/packed-items';
+import type { TraceFigures } from '../open/opened-trace';
 import type {
   RunFileDigest,
   RunSampleDigest,
@@ -54,6 +55,32 @@ const STAGES: [RegExp, string][] = [
   [/transfer|mooncake_worker_send$/, 'KV transfer'],
   [/^decode_forward$/, 'decode'],
 ];
+
+/**
+ * The digest of a file read without its store (openTraceFigures: a trends point's read), the
+ * same as runDigest of the file opened whole: its extent is its rows', as the store's is.
+ */
+export function runDigestOfFigures(trace: TraceFigures): RunFileDigest {
+  let start = Infinity;
+  let end = -Infinity;
+  for (const row of trace.rows) {
+    if (row.start < start) start = row.start;
+    if (row.end > end) end = row.end;
+  }
+  const some = trace.rows.length > 0;
+  return runDigest({
+    summary: {
+      capabilities: trace.capabilities,
+      rolloutId: trace.rolloutId,
+      skippedLines: trace.skippedLines,
+      globalStartSec: some ? start : null,
+      globalEndSec: some ? end : null,
+    },
+    rows: trace.rows,
+    samples: trace.samples,
+    ...(trace.runRecords ? { runRecords: trace.runRecords } : {}),
+  });
+}
 
 export function runDigest(trace: RunDigestInput): RunFileDigest {
   const { capabilities } = trace.summary;

@@ -93,7 +93,7 @@ describe('a .gz of any format opens as its content', () => {
 });
 
 describe('bad gzip files are coded errors', () => {
-  const { gzipped } = plainAndGzipped(CHROME);
+  const { plain, gzipped } = plainAndGzipped(CHROME);
 
   it('a corrupt body is gzip/corrupt, naming the file', () => {
     const corrupt = gzipped.slice();
@@ -103,9 +103,22 @@ describe('bad gzip files are coded errors', () => {
     expect(error.message).toMatch(/^not a readable gzip file: /);
   });
 
-  it('a gzip file cut in half is gzip/corrupt', () => {
+  it('a gzip file cut in half gives what inflated before the cut, marked cut short', () => {
     const cut = gzipped.subarray(0, gzipped.length >> 1);
-    expect(errorOf(() => gunzipIfGzip(bytesSource('cut.gz', cut))).code).toBe('gzip/corrupt');
+    const source = gunzipIfGzip(bytesSource('cut.gz', cut));
+    expect(source.cutShort).toBe(cut.length);
+    expect(source.size).toBeGreaterThan(0);
+    expect(source.size).toBeLessThan(plain.length);
+    expect(Buffer.from(source.read(0, source.size)).equals(plain.subarray(0, source.size))).toBe(
+      true,
+    );
+    expect(gunzipIfGzip(bytesSource('whole.gz', gzipped)).cutShort).toBeUndefined();
+  });
+
+  it('a gzip file cut inside its header, before any content, is gzip/corrupt', () => {
+    expect(errorOf(() => gunzipIfGzip(bytesSource('cut.gz', gzipped.subarray(0, 12)))).code).toBe(
+      'gzip/corrupt',
+    );
   });
 
   it('inflating past the limit is refused as gzip/too-large', () => {

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
-import { FormatError } from '../../../src-main/core/bytes/format-error';
 import { chromeTraceFormat } from '../../../src-main/core/formats/chrome/descriptor';
 import { FIXTURES } from '../../support/fixtures';
 
@@ -10,35 +9,38 @@ const FIXTURE = new Uint8Array(
   readFileSync(resolve(FIXTURES, 'chrome/torch_profiler_train_cpu.json')),
 );
 
-/** What opening the first `length` bytes of the fixture gives: spans, or an error code. */
-function openPrefix(length: number): number | string {
-  try {
-    const opened = chromeTraceFormat.open(
-      [bytesSource('cut.json', FIXTURE.subarray(0, length))],
-      {},
-    );
-    return opened.counts!.spans;
-  } catch (error) {
-    if (error instanceof FormatError) return error.code;
-    throw error;
-  }
+/** What opening the first `length` bytes of the fixture gives: its spans and first notice. */
+function openPrefix(length: number): { spans: number; notice: string | undefined } {
+  const opened = chromeTraceFormat.open([bytesSource('cut.json', FIXTURE.subarray(0, length))], {});
+  return { spans: opened.counts!.spans, notice: opened.notices[0] };
 }
 
 describe('the fixture cut at any point', () => {
-  it('either opens the events before the cut or is chrome-trace/truncated, never another error', () => {
-    const seen = new Set<string>();
-    for (let length = 1; length < FIXTURE.length; length += 97) {
-      const result = openPrefix(length);
-      if (typeof result === 'number') expect(result).toBeLessThan(1087);
-      else expect(result).toBe('chrome-trace/truncated');
-      seen.add(typeof result);
+  it('opens the events before the cut, more the later the cut, and says where it is cut', () => {
+    let before = 0;
+    for (let length = 2; length < FIXTURE.length - 1; length += 97) {
+      const { spans, notice } = openPrefix(length);
+      expect(spans).toBeGreaterThanOrEqual(before);
+      expect(spans).toBeLessThan(1087);
+      // a cut right after an event (the array's ] lost) is what the format allows
+      if (notice !== 'the event array is not closed (a writer that stopped)') {
+        expect(notice).toMatch(
+          new RegExp(`^chrome-trace/truncated: cut\\.json is cut off at byte ${length}, `),
+        );
+      }
+      before = spans;
     }
-    expect(seen.has('string')).toBe(true);
-    expect(openPrefix(FIXTURE.length)).toBe(1087);
+    expect(before).toBeGreaterThan(1000);
+    expect(openPrefix(FIXTURE.length)).toEqual({ spans: 1087, notice: undefined });
   });
 
   it('cut right after its last event (the ] lost) it opens whole, as the format allows', () => {
     const text = new TextDecoder().decode(FIXTURE);
-    expect(openPrefix(text.lastIndexOf('}') + 1)).toBe(1087);
+    expect(openPrefix(text.lastIndexOf('}') + 1).spans).toBe(1087);
+  });
+
+  it('cut before its first event: "[" opens empty (an array not closed), no byte is no JSON', () => {
+    expect(openPrefix(1).spans).toBe(0);
+    expect(() => openPrefix(0)).toThrow(expect.objectContaining({ code: 'chrome-trace/empty' }));
   });
 });

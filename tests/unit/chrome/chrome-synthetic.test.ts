@@ -273,12 +273,13 @@ describe('broken Chrome traces', () => {
     throw new Error('expected a FormatError');
   };
 
-  it('a file cut off inside an event is chrome-trace/truncated, naming the file and the event', () => {
+  it('a file cut off inside an event opens the events before it, naming the file and the event', () => {
     const cut = `[${event},${event.slice(0, 20)}`;
-    expect(codeOf(() => open(cut, 'cut.json'))).toEqual({
-      code: 'chrome-trace/truncated',
-      message: `the file is cut off: it ends inside event 1 (at byte ${event.length + 2})`,
-    });
+    const opened = open(cut, 'cut.json').summary;
+    expect(opened.spans).toBe(1);
+    expect(opened.notices[0]).toBe(
+      `chrome-trace/truncated: cut.json is cut off at byte ${cut.length}, inside event 1 (which starts at byte ${event.length + 2}): opened with the 1 event before the cut`,
+    );
   });
 
   it('a brace inserted in an event (its array then ends at a stray }) is bad-json, at once', () => {
@@ -293,8 +294,13 @@ describe('broken Chrome traces', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
-  it('an object cut off after its events is truncated too', () => {
-    expect(codeOf(() => open(`{"traceEvents":[${event}]`)).code).toBe('chrome-trace/truncated');
+  it('an object cut off after its events opens them all and says it is cut', () => {
+    const cut = `{"traceEvents":[${event}]`;
+    const opened = open(cut).summary;
+    expect(opened.spans).toBe(1);
+    expect(opened.notices[0]).toMatch(
+      /^chrome-trace\/truncated: synthetic\.json is cut off at byte 69, in the top-level object after its events: opened with its 1 event; what it says after the cut is lost$/,
+    );
   });
 
   it('traceEvents that is not an array, or no traceEvents at all, is a wrong shape', () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN, RUN_EXTRA, expectExpectedExtra } from '../../support/run-extra-expected';
 import { expectClose } from '../../support/expect-close';
@@ -59,6 +59,23 @@ describe('trends RUN with train dumps and request metrics', () => {
       }
     }
     expectExpectedExtra(trends.points as unknown as TrendsResult['points']);
+  });
+
+  it('--json: skipped are the files read for nothing, not those the figures come from', () => {
+    const { skipped } = json('trends', RUN, RUN_EXTRA, '--json', '--no-cache') as unknown as {
+      skipped: { path: string; reason: string }[];
+    };
+    // the SGLang trace and the fixtures' notes; not train/, sglang_request_metrics/,
+    // comm_timeline*/ (whose files the figures are read from) nor run_extra itself
+    expect(skipped.map((s) => relative(resolve(RUN, '..'), s.path)).sort()).toEqual([
+      'run/README.md',
+      'run/expected_counts.json',
+      'run/run_plan.json',
+      'run/sglang_otel_trace.json',
+      'run_extra/README.md',
+      'run_extra/expected_extra.json',
+      'run_extra/run_extra_plan.json',
+    ]);
   });
 
   it('text: the extra columns with each rollout’s figures; none without those files', () => {

@@ -5,12 +5,7 @@ import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { runDigest } from '../../../src-main/core/run/run-digest';
 import { getRowViews } from '../../../src-main/core/store/row-views';
 import { gpuProfileLanes } from '../../../src-renderer/run/run-gpu';
-import {
-  laneKeyOf,
-  parseLaneKey,
-  runLaneGroups,
-  runSelectionOf,
-} from '../../../src-renderer/run/run-lanes';
+import { laneKeyOf, parseLaneKey, runSelectionOf } from '../../../src-renderer/run/run-lanes';
 import { onEpochClock, runExtent } from '../../../src-renderer/run/run-model';
 import { drawTimeline } from '../../../src-renderer/timeline/draw-timeline';
 import { laneSpanNames } from '../../../src-renderer/timeline/lane-group';
@@ -18,6 +13,7 @@ import { fileLegendNames } from '../../../src-renderer/timeline/legend-entries';
 import { colourOfItem } from '../../../src-renderer/timeline/span-colours';
 import { FIXTURES, fixtureSource } from '../../support/fixtures';
 import { recordingContext } from '../timeline/recording-context';
+import { gpuLaneGroupOf } from '../../support/gpu-lane-group';
 
 /**
  * A run's GPU profiles (issue 45) on real traces: run_gpu/rank-0 (baseTimeNanoseconds, placed
@@ -137,7 +133,7 @@ describe("a run's GPU profile on its clock", () => {
       rows: [epochRow],
       fileShiftSec: epoch.summary.globalStartSec! - zero,
       offsetSec: 99,
-      collapsed: new Set(),
+      toggled: new Set(),
     });
     expect(placed.ranks[0].clock).toBe('epoch');
     expect(placed.ranks[0].row.startSec).toBeCloseTo(2.5, 6);
@@ -148,7 +144,7 @@ describe("a run's GPU profile on its clock", () => {
       rows: [ownRow],
       fileShiftSec: own.summary.globalStartSec! - zero,
       offsetSec: 2,
-      collapsed: new Set(),
+      toggled: new Set(),
     });
     expect(shifted.ranks[0].clock).toBe('own');
     expect(shifted.ranks[0].row.startSec).toBeCloseTo(2, 9);
@@ -184,18 +180,9 @@ describe("a run's GPU profile on its clock", () => {
       rows: [ownRow],
       fileShiftSec: 0,
       offsetSec: 1.25,
-      collapsed: new Set(),
+      toggled: new Set(),
     });
-    const groups = runLaneGroups({
-      trainer: [],
-      samples: [],
-      views: new Map(),
-      serverViews: new Map(),
-      linksBySample: new Map(),
-      opened: new Set(),
-      gpu: [gpu],
-    });
-    const last = groups[groups.length - 1];
+    const last = gpuLaneGroupOf(gpu);
     expect(last).toMatchObject({ id: 'gpu-6', shiftable: true });
     expect(last.note).toContain('own clock +1.250 s');
     expect(last.rows.map((r) => [r.key, r.label, r.detail, r.mark])).toEqual([

@@ -78,7 +78,7 @@ describe("the run tab's legend", () => {
         rows: fetched ? rows.get(gpuFile)! : [],
         fileShiftSec: 0,
         offsetSec: 0,
-        collapsed: new Set(),
+        toggled: new Set(),
       }),
     ];
     // one sample opened: its SGLang request's row under it, fetched as it is opened

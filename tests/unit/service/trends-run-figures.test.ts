@@ -14,7 +14,12 @@ import { sniffPath } from '../../../src-main/ingest/sniff-path';
 import { expectClose } from '../../support/expect-close';
 import { fixtureSource } from '../../support/fixtures';
 import { ingestInThread } from '../../support/in-thread-ingest';
-import { RUN, RUN_EXTRA, expectExpectedExtra } from '../../support/run-extra-expected';
+import {
+  RUN,
+  RUN_EXTRA,
+  RUN_FIGURE_FILES,
+  expectExpectedExtra,
+} from '../../support/run-extra-expected';
 
 // openTrends, as the app's trends view and serve mode ask it, on the run with run_extra's train
 // dumps and request metrics: each rollout's figures are `trends RUN --json`'s (the CLI's own
@@ -74,15 +79,7 @@ describe('openTrends of a run with train dumps and request metrics', () => {
     expectExpectedExtra(answer.points);
     // the files the figures come from are said as they are read; the dumps by the trends
     const read = progress.filter((p) => p.state === 'done').map((p) => basename(p.path));
-    expect(read.sort()).toEqual([
-      'sglang-request-metrics-20260825_09.log',
-      'slime-trainer-0.jsonl',
-      'slime-trainer-0.jsonl',
-      'slime-trainer-1.jsonl',
-      'slime-trainer-1.jsonl',
-      'train_0.pt',
-      'train_1.pt',
-    ]);
+    expect(read.sort()).toEqual(RUN_FIGURE_FILES);
     expect(answer.incomplete).toEqual([]);
   });
 

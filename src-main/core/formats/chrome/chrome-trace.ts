@@ -1,4 +1,5 @@
 import type { Attrs } from '../../model/row';
+import type { TraceCut } from './scan-trace-json';
 
 /**
  * A Chrome trace as imported, before it becomes rows: processes with their threads and async
@@ -129,6 +130,8 @@ export interface ChromeTrace {
   otherPhases: Map<string, number>;
   displayTimeUnit: string | null;
   unclosedArray: boolean;
+  /** where the file is cut off after its events began (its events before the cut are read) */
+  cut: TraceCut | null;
   /** values in args nested too deep, replaced by a note (model/cut-deep-values) */
   deepValuesCut: number;
   /** event, thread and process names longer than MAX_NAME_CHARS, cut */

@@ -9,6 +9,7 @@ import { bindFlows } from './bind-flows';
 import { buildChromeRows } from './build-chrome-rows';
 import type { ChromeSlice, ChromeTrace } from './chrome-trace';
 import { importTraceEvents, MAX_NAME_CHARS } from './import-trace-events';
+import { cutNotice } from './scan-trace-json';
 import { sniffChromeTrace } from './sniff-chrome-trace';
 import { NO_SAMPLES } from '../../model/sample-facts';
 
@@ -49,6 +50,8 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
   }
   const flows = bindFlows(trace);
   const notices = noticesOf(trace, flows.unbound);
+  // first: what a user must know before trusting the rest (events after the cut are missing)
+  if (trace.cut !== null) notices.unshift(cutNotice(trace.cut, source.name));
   // the global instants' row is not a process (the rows' build empties the trace)
   const globalRows = trace.globalInstants.length > 0 ? 1 : 0;
   const rows = buildChromeRows(trace, packBlocks, new ItemPacker());

@@ -57,6 +57,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     otherPhases: new Map(),
     displayTimeUnit: null,
     unclosedArray: false,
+    cut: null,
     deepValuesCut: 0,
     namesCut: 0,
   };
@@ -86,6 +87,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     shouldCancel: options.shouldCancel,
   });
   trace.unclosedArray = scan.unclosedArray;
+  trace.cut = scan.cut;
   importer.finish();
   return trace;
 }

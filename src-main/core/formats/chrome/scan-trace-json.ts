@@ -1,5 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
+import { countOf } from '../../model/count-of';
 
 /**
  * Reading a Chrome trace without JSON.parse of the whole file: files of hundreds of MB exist,
@@ -30,6 +31,47 @@ export interface ScanResult {
   /** a bare array that ends without its `]`, as the Trace Event Format allows for crashed writers */
   unclosedArray: boolean;
   events: number;
+  /** where the file is cut off after its events began (null: it is whole), see TraceCut */
+  cut: TraceCut | null;
+}
+
+/**
+ * A trace cut off after its events began (a writer that crashed, a partial copy, a gzip file cut
+ * short): the events before the cut are read, as Perfetto and chrome://tracing do, and this says
+ * where it was cut. Its code is the error such a file was before it opened (cutNotice).
+ */
+export interface TraceCut {
+  code: 'chrome-trace/truncated';
+  /** where the bytes end: the file's size (of its inflated bytes, for a gzip file) */
+  atByte: number;
+  /** the events read before the cut: the event cut in two, if any, is event number `events` */
+  events: number;
+  /** where the event cut in two starts; null when the cut is between events or after them */
+  eventStart: number | null;
+  /** the events array was read to its `]`: the cut is in the top-level object after it */
+  afterEvents: boolean;
+  /** a gzip file whose stream ends early: the byte of the file where it ends (ByteSource.cutShort) */
+  gzipCutAt?: number;
+}
+
+/**
+ * The notice of a cut trace, naming `who` (the file, or a GPU profile's rank and its file), the
+ * byte and the event where it was cut, headed by its code.
+ */
+export function cutNotice(cut: TraceCut, who: string): string {
+  const where =
+    cut.gzipCutAt === undefined
+      ? `at byte ${cut.atByte}`
+      : `at byte ${cut.atByte} of its inflated bytes (its gzip stream ends early, at byte ${cut.gzipCutAt} of the file)`;
+  const read = countOf(cut.events, 'event');
+  if (cut.afterEvents) {
+    return `${cut.code}: ${who} is cut off ${where}, in the top-level object after its events: opened with its ${read}; what it says after the cut is lost`;
+  }
+  const inside =
+    cut.eventStart === null
+      ? `after event ${cut.events - 1}, before the events array is closed`
+      : `inside event ${cut.events} (which starts at byte ${cut.eventStart})`;
+  return `${cut.code}: ${who} is cut off ${where}, ${inside}: opened with the ${read} before the cut`;
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -58,8 +100,9 @@ const decoder = new TextDecoder('utf-8');
 
 /**
  * Scans a Chrome trace (a bare JSON array of events, or an object whose `traceEvents` is
- * one) from `source`. Wrong shapes and a file cut off inside an event are coded FormatErrors
- * (`chrome-trace/...`); an element that is not valid JSON is reported and skipped.
+ * one) from `source`. Wrong shapes and a file cut off before its events are coded FormatErrors
+ * (`chrome-trace/...`); a file cut off after its events began gives the events before the cut
+ * and says where (ScanResult.cut); an element that is not valid JSON is reported and skipped.
  */
 export function scanTraceJson(
   source: ByteSource,
@@ -373,13 +416,28 @@ export function scanTraceJson(
     offset += n;
     handlers.onProgress?.(offset);
   }
+  let cut: TraceCut | null = null;
+  /** cut off after the events began: the events before the cut are kept (TraceCut) */
+  const cutAt = (eventStart: number | null, afterEvents: boolean): TraceCut => ({
+    code: 'chrome-trace/truncated',
+    atByte: source.size,
+    events,
+    eventStart,
+    afterEvents,
+    ...(source.cutShort === undefined ? {} : { gzipCutAt: source.cutShort }),
+  });
   if (inValue && primitive && mode === Mode.Array) {
     // a number right before the end of a bare array that lost its ]: still a (bad) event
     finishValue(new Uint8Array(0), 0, 0);
+  } else if (inValue && mode === Mode.Array) {
+    cut = cutAt(valueStart, false);
+  } else if (inValue && sawTraceEvents) {
+    // inside a key or value after the events array: every event was read
+    cut = cutAt(null, true);
   } else if (inValue) {
     throw new FormatError(
       'chrome-trace/truncated',
-      `the file is cut off: it ends inside ${mode === Mode.Array ? `event ${events}` : 'the top-level object'}`,
+      'the file is cut off: it ends inside the top-level object, before its events',
       valueStart,
     );
   }
@@ -393,14 +451,17 @@ export function scanTraceJson(
       0,
     );
   }
-  if (mode !== Mode.Done && !(bareArray && mode === Mode.Array)) {
-    throw new FormatError(
-      'chrome-trace/truncated',
-      'the file is cut off: it ends before the top-level object is closed',
-      source.size,
-    );
+  // between the events of an object's array, or after them before its }: a bare array that
+  // lost its ] is not cut (the format allows it: unclosedArray)
+  if (cut === null && mode !== Mode.Done && !(bareArray && mode === Mode.Array)) {
+    cut = cutAt(null, mode !== Mode.Array);
   }
-  return { bareArray, unclosedArray: mode === Mode.Array, events };
+  return {
+    bareArray,
+    unclosedArray: cut === null && bareArray && mode === Mode.Array,
+    events,
+    cut,
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { bindFlows } from '../bind-flows';
 import { buildChromeRows } from '../build-chrome-rows';
 import type { ChromeSlice, ChromeTrace } from '../chrome-trace';
 import { importTraceEvents } from '../import-trace-events';
+import { cutNotice } from '../scan-trace-json';
 import { sumKernelTypeTimes } from '../gpu/hta-breakdown';
 import { dedupeLinks, mergeRankProcesses } from '../gpu/rank-process';
 import {
@@ -199,6 +200,11 @@ export function readRankFile(
   const offsetUs = metadata.baseTimeNs === null ? 0 : metadata.baseTimeNs / 1000;
   const notes: string[] = [];
   const notices: string[] = [];
+  // a rank cut off (a crashed writer) opens with what came before: a note, so that the GPU
+  // view says it beside the figures the cut leaves short
+  if (trace.cut !== null) {
+    notes.push(cutNotice(trace.cut, label === source.name ? label : `${label} (${source.name})`));
+  }
   const read = readRank(trace, label, offsetUs, notes);
   const figures: GpuRank = {
     label,
