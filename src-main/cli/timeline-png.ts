@@ -11,6 +11,7 @@ import {
   LANE_HEIGHT,
   ROW_PADDING,
   expandedFits,
+  leadingExpanded,
   layoutRows,
   visibleRange,
 } from '../../src-renderer/timeline/row-layout';
@@ -95,8 +96,16 @@ export async function writeTimelinePng(options: TimelinePngOptions): Promise<Tim
     views.set(view.rowId, view);
   }
   for (let i = 0; i < reach; i++) laneCounts[i] = views.get(rowIds[i])?.laneCount ?? 1;
-  const expanded = expandedFits(laneCounts.subarray(0, reach), plotHeight, LANE_HEIGHT);
-  const layout = layoutRows(laneCounts.subarray(0, reach), expanded, LANE_HEIGHT);
+  const shown = laneCounts.subarray(0, reach);
+  // as the app opens the file (useRowExpansion): every row expanded when all fit, else
+  // collapsed, but a GPU profile's leading ranks (each a screen of threads and streams) open
+  const leading = expandedFits(shown, plotHeight, LANE_HEIGHT)
+    ? reach
+    : file.capabilities.gpuProfile === true
+      ? leadingExpanded(shown, plotHeight, LANE_HEIGHT)
+      : 0;
+  const expandedAt = (i: number) => i < leading;
+  const layout = layoutRows(shown, expandedAt, LANE_HEIGHT);
   const [first, last] = visibleRange(layout, 0, plotHeight);
   const picture: TimelinePicture = {
     ...base,
@@ -108,7 +117,7 @@ export async function writeTimelinePng(options: TimelinePngOptions): Promise<Tim
       first,
       last,
       scrollTop: 0,
-      expandedAt: () => expanded,
+      expandedAt,
       dimmedRow: () => false,
     }),
     ticks: axisTicks(window, base.draw.width, timelineClock(0, null)),

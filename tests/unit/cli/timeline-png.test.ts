@@ -7,7 +7,7 @@ import { writeTimelinePng } from '../../../src-main/cli/timeline-png';
 import type { Row } from '../../../src-main/core/model/row';
 import { LANE_HEIGHT, ROW_PADDING } from '../../../src-renderer/timeline/row-layout';
 import { fitWindow } from '../../../src-renderer/timeline/time-window';
-import { SLIME, readJson } from '../../support/fixtures';
+import { FIXTURES, SLIME, readJson } from '../../support/fixtures';
 
 const DUMP = resolve(SLIME, 'rollout_small.pt');
 // the rows as slime's own viewer code made them (tests/fixtures/slime/README.md)
@@ -70,5 +70,35 @@ describe('writeTimelinePng (the headless timeline picture)', () => {
     await expect(
       writeTimelinePng({ path: DUMP, out: out('y.png'), window: { startSec: 5, endSec: 1 } }),
     ).rejects.toThrow(/rollout_small\.pt: the window 5-1 is empty or reversed \[picture\/window\]/);
+  });
+});
+
+describe('writeTimelinePng of a GPU rank taller than the picture', () => {
+  it("shows the rank's threads and streams, as the app opens it, not one collapsed lane", async () => {
+    const path = out('rank.png');
+    // rank 0 of the gpu fixture holds 25 lanes: 25 x 16 px do not fit a 300 px picture
+    const result = await writeTimelinePng({
+      path: resolve(FIXTURES, 'gpu/rank-0.json.gz'),
+      out: path,
+      width: 1000,
+      height: 300,
+    });
+    const png = PNG.sync.read(readFileSync(path));
+    const { plot } = result;
+    // pixels (in the picture's 2x) that differ from the plot's background along a lane's middle
+    const inked = (lane: number) => {
+      const y = Math.round((plot.y + ROW_PADDING / 2 + (lane + 0.5) * LANE_HEIGHT) * 2);
+      const background = png.data.subarray(
+        (y * png.width + Math.round((plot.x + plot.width - 2) * 2)) * 4,
+      );
+      let count = 0;
+      for (let x = Math.round(plot.x * 2); x < Math.round((plot.x + plot.width) * 2); x++) {
+        const at = (y * png.width + x) * 4;
+        if ([0, 1, 2].some((c) => png.data[at + c] !== background[c])) count++;
+      }
+      return count;
+    };
+    // lanes 2 to 8 (CPU ops nested under ProfilerStep): drawn, where a collapsed row has none
+    for (let lane = 2; lane < 9; lane++) expect(inked(lane), `lane ${lane}`).toBeGreaterThan(0);
   });
 });
