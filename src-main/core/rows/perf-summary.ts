@@ -113,7 +113,13 @@ export class PerfSummaryBuilder {
     const events = sample.trace.events.filter(isDict);
     const pdParents = new Set<string>();
     for (const event of events) {
-      if (typeof event.name === 'string' && PD_MARKER.test(event.name) && event.parent_span_id)
+      // (the prefix first: a regex per event was a tenth of this step)
+      if (
+        typeof event.name === 'string' &&
+        event.name.startsWith(PD_PREFIX) &&
+        PD_MARKER.test(event.name) &&
+        event.parent_span_id
+      )
         pdParents.add(scalarText(event.parent_span_id) ?? '');
     }
     for (const event of events) {

@@ -40,7 +40,7 @@ function read(ops: number[]) {
   return readPickle(new PickleCursor(bytesSource('common.pkl', bytes), 0, 0)).value;
 }
 
-function failure(ops: number[]): { code: string; offset: number } {
+function failure(ops: number[]): { code: string; offset: number | undefined } {
   try {
     read(ops);
   } catch (error) {

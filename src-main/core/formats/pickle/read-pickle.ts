@@ -897,14 +897,24 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         if (from === 0) fail('pickle/stack-underflow', 'the pickle reads an empty stack');
         const d = stack[from - 1];
         if (isPlainDict(d)) {
-          // a dict (the common case): checked once for the batch, not once per pair
-          for (let i = from; i < stack.length; i += 2)
-            setDictItem(d, value(stack[i]), value(stack[i + 1]));
+          // a dict (the common case): checked once for the batch, not once per pair; a string
+          // key and a plain value (most pairs) go in as they are (setDictItem's steps)
+          for (let i = from; i < stack.length; i += 2) {
+            const key = stack[i];
+            const raw = stack[i + 1];
+            if (typeof key !== 'string' || typeof raw === 'object' || typeof raw === 'symbol')
+              setDictItem(d, value(key), value(raw));
+            else {
+              if (key === 'index') samplesRead++;
+              d[key] = raw;
+            }
+          }
         } else {
           for (let i = from; i < stack.length; i += 2)
             setItem(d, value(stack[i]), value(stack[i + 1]));
         }
-        stack.length = from;
+        // popped, not cut by setting the length (a call into the runtime per batch)
+        while (stack.length > from) stack.pop();
         break;
       }
       case 0x8f: // EMPTY_SET
