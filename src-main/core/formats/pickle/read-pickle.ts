@@ -642,7 +642,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           if (n > w.length - pos - 5) break;
           lastStringAt = cursor.windowStart + pos;
           cursor.pos = pos + 5;
-          stack.push(str(n));
+          stack.push(cursor.text(n, shortStrings, decoder));
           pos = cursor.pos;
           lastStringEnd = cursor.windowStart + pos;
         } else if (op === 0x4e) {
