@@ -1,6 +1,6 @@
 import { isDict, type PyValue } from '../model/py-value';
 import type { Attrs, PointItem, Row, RowItem, RowOwnField, SpanItem } from '../model/row';
-import { walkEvents, type WalkResult, type WalkSpan } from './collect-items';
+import { walkEvents, type WalkPoint, type WalkResult, type WalkSpan } from './collect-items';
 import { groupSiblings, ongoingEnd } from './ongoing-end';
 import { pointDepth, spanDepths } from './depth';
 import { slimeVirtualPdSpans } from './slime-pd-virtual';
@@ -52,35 +52,42 @@ export function buildRow(
   const spanItems = walk.spans.map((span) =>
     spanItem(span, depths.get(span.spanId) ?? 0, nameOf(span.parent), walk, siblingsOf),
   );
-  const pointItems = [...walk.events, ...walk.orphans].map((point): PointItem => {
-    const depth = pointDepth(point.parent, depths);
-    return {
-      type: point.kind,
-      state: point.kind === 'event' ? 'point_event' : 'orphan_end',
-      name: point.name,
-      ts: round6(point.ts),
-      attempt: point.attempt,
-      span_id: point.spanId,
-      parent_span_id: point.parent,
-      parent_span_name: nameOf(point.parent),
-      lane: depth,
-      depth,
-      attrs: itemAttrs(point.attrs),
-    };
-  });
   let deepest = -1;
   for (const item of spanItems) if (item.lane > deepest) deepest = item.lane;
-  for (const item of pointItems) if (item.lane > deepest) deepest = item.lane;
-  const virtual = slimeVirtualPdSpans(
-    spanItems.map((item, i) => {
-      const { start, end } = walk.spans[i];
-      return { item, rawDuration: end === null ? 0 : end - start };
-    }),
-    deepest + 1,
-  );
   // slime's order before its stable sort: spans, instant events, unmatched ends, virtual PD
-  const items: RowItem[] = sortItems([...spanItems, ...pointItems, ...virtual]);
-  return withCounts(rowFields(sample, trace, position), items);
+  // (pushed onto one array: the copies and spreads of each part were garbage a row)
+  const items: RowItem[] = spanItems.slice();
+  for (const point of walk.events) deepest = pushPoint(items, point, depths, nameOf, deepest);
+  for (const point of walk.orphans) deepest = pushPoint(items, point, depths, nameOf, deepest);
+  const virtual = slimeVirtualPdSpans(spanItems, walk.spans, deepest + 1);
+  for (const item of virtual) items.push(item);
+  return withCounts(rowFields(sample, trace, position), sortItems(items));
+}
+
+/** An instant event's or unmatched end's item onto `items`; the deepest lane so far. */
+function pushPoint(
+  items: RowItem[],
+  point: WalkPoint,
+  depths: Map<string, number>,
+  nameOf: (id: string | null) => string | null,
+  deepest: number,
+): number {
+  const depth = pointDepth(point.parent, depths);
+  const item: PointItem = {
+    type: point.kind,
+    state: point.kind === 'event' ? 'point_event' : 'orphan_end',
+    name: point.name,
+    ts: round6(point.ts),
+    attempt: point.attempt,
+    span_id: point.spanId,
+    parent_span_id: point.parent,
+    parent_span_name: nameOf(point.parent),
+    lane: depth,
+    depth,
+    attrs: itemAttrs(point.attrs),
+  };
+  items.push(item);
+  return depth > deepest ? depth : deepest;
 }
 
 /**

@@ -114,7 +114,9 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
       points.push({ kind: 'event', name, ts, spanId: null, parent, attrs, attempt });
     }
   }
-  const spans = [...closed, ...open.values()];
+  // closed spans, then the open ones (onto the closed list: no spread of an iterator a row)
+  const spans = closed;
+  for (const span of open.values()) spans.push(span);
   const byId = new Map<string, WalkSpan>();
   for (const span of spans) byId.set(span.spanId, span);
   return { spans, byId, events: points, orphans, maxTs, kept, skipped };

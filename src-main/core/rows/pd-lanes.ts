@@ -31,7 +31,8 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     }
     return byIdMap.get(id);
   };
-  const childrenOf = new Map<string, SpanItem[]>();
+  // made at the first PD phase child (most rows hold none)
+  let childrenOf: Map<string, SpanItem[]> | null = null;
   /** span ids of the form `<id>:pd:prefill`: slime's virtual prefill spans already there */
   let virtualPrefillIds: Set<string> | null = null;
   for (const item of items) {
@@ -42,7 +43,7 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     if (item.type !== 'span') continue;
     if (!item.parent_span_id || !item.name.startsWith(PD_PREFIX)) continue;
     if (!PHASE_OF_CHILD.test(item.name)) continue;
-    const list = childrenOf.get(item.parent_span_id);
+    const list = (childrenOf ??= new Map()).get(item.parent_span_id);
     if (list) list.push(item);
     else childrenOf.set(item.parent_span_id, [item]);
   }
@@ -52,7 +53,10 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     if (item.type !== 'span') continue;
     const role = roleOfChild(item.name);
     if (role) {
-      const children = item.span_id ? (childrenOf.get(item.span_id) ?? NO_CHILDREN) : NO_CHILDREN;
+      const children =
+        item.span_id && childrenOf !== null
+          ? (childrenOf.get(item.span_id) ?? NO_CHILDREN)
+          : NO_CHILDREN;
       const phases: PdPhase[] = [];
       for (const { phase, key, childName } of children.length > 0 ? PD_CHILD_PHASES[role] : []) {
         const child = children.find((c) => c.name === childName);

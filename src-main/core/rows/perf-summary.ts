@@ -110,18 +110,31 @@ export class PerfSummaryBuilder {
 
   add(sample: PyValue): void {
     if (!isDict(sample) || !isDict(sample.trace) || !Array.isArray(sample.trace.events)) return;
-    const events = sample.trace.events.filter(isDict);
-    const pdParents = new Set<string>();
+    // the events as they are (no filtered copy, no set unless a PD marker is met: a sample's
+    // garbage otherwise)
+    const events = sample.trace.events;
+    let pdParents: Set<string> | null = null;
     for (const event of events) {
-      if (typeof event.name === 'string' && PD_MARKER.test(event.name) && event.parent_span_id)
-        pdParents.add(scalarText(event.parent_span_id) ?? '');
+      // (the prefix first: a regex per event was a tenth of this step)
+      if (
+        isDict(event) &&
+        typeof event.name === 'string' &&
+        event.name.startsWith(PD_PREFIX) &&
+        PD_MARKER.test(event.name) &&
+        event.parent_span_id
+      )
+        (pdParents ??= new Set()).add(scalarText(event.parent_span_id) ?? '');
     }
     for (const event of events) {
+      if (!isDict(event)) continue;
       const attrs = isDict(event.attrs) ? event.attrs : NO_ATTRS;
       const name = event.name;
       if (name === 'sglang_generate' && event.type === 'span_end') {
         this.requests++;
-        let hasPd = event.span_id ? pdParents.has(scalarText(event.span_id) ?? '\0') : false;
+        let hasPd =
+          event.span_id && pdParents !== null
+            ? pdParents.has(scalarText(event.span_id) ?? '\0')
+            : false;
         for (const [attr, metric] of SLIME_METRICS) {
           const v = finiteNumber(attrs[attr]);
           if (v === null) continue;

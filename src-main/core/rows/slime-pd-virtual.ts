@@ -2,6 +2,8 @@ import type { Attrs, AttrValue, SpanItem } from '../model/row';
 import { PD_FLAT_KEYS } from './pd-keys';
 import { round6 } from './python-values';
 
+const PD_ROLES = ['prefill', 'decode'] as const;
+
 /** slime's "> 0" on an attr value: numbers, and True as 1. */
 function positive(value: AttrValue | undefined): boolean {
   if (value === true) return true;
@@ -14,22 +16,28 @@ function positive(value: AttrValue | undefined): boolean {
  * on a fresh lane below the deepest real lane.
  */
 export function slimeVirtualPdSpans(
-  /** in the walk's span order, each with its unrounded length (slime rounds that, not the
+  /** the row's span items, in the walk's span order */
+  spanItems: readonly SpanItem[],
+  /** the walk's spans, item for item: their unrounded times (slime rounds the length, not the
    * difference of rounded times) */
-  spans: { item: SpanItem; rawDuration: number }[],
+  walkSpans: readonly { start: number; end: number | null }[],
   firstFreeLane: number,
 ): SpanItem[] {
   const out: SpanItem[] = [];
   let lane = firstFreeLane;
-  for (const { item: span, rawDuration } of spans) {
+  for (let i = 0; i < spanItems.length; i++) {
+    const span = spanItems[i];
     if (span.state !== 'closed_span' || span.name.startsWith('sglang_pd_') || span.end_ts === null)
       continue;
+    const { start, end } = walkSpans[i];
+    const rawDuration = end === null ? 0 : end - start;
     const endAttrs = span.attrs.end_attrs;
-    for (const role of ['prefill', 'decode'] as const) {
-      const keys = PD_FLAT_KEYS[role].filter(({ key }) => positive(endAttrs[key]));
-      if (keys.length === 0) continue;
-      const attrs: Attrs = {};
-      for (const { key } of keys) attrs[key] = endAttrs[key];
+    for (const role of PD_ROLES) {
+      // made at the first positive key: most spans have none (no array or closure per span)
+      let attrs: Attrs | null = null;
+      for (const { key } of PD_FLAT_KEYS[role])
+        if (positive(endAttrs[key])) (attrs ??= {})[key] = endAttrs[key];
+      if (attrs === null) continue;
       attrs.timeline_pd_virtual_role = role;
       attrs.timeline_pd_parent_name = span.name;
       attrs.timeline_pd_parent_duration = round6(Math.max(0, rawDuration));

@@ -41,6 +41,27 @@ describe('spanDepths and pointDepth (TRACE_MODEL 3, step 5)', () => {
     ).toEqual({ z: 3, y: 2, x: 1 });
   });
 
+  it('a cycle and a chain longer than a short path: the same rule, checked through a set', () => {
+    // root, c0 -> c1 -> ... -> c39 -> c0, then t0 -> ... -> t19 -> root: paths of 40
+    // and 20 ids (spanDepths looks through paths of up to 16 as they are, longer ones in a set)
+    const cycle = Array.from({ length: 40 }, (_, i) =>
+      ev('span_start', `c${i}`, i, { span_id: `c${i}`, parent_span_id: `c${(i + 1) % 40}` }),
+    );
+    const chain = Array.from({ length: 20 }, (_, i) =>
+      ev('span_start', `t${i}`, 40 + i, {
+        span_id: `t${i}`,
+        parent_span_id: i === 19 ? 'root' : `t${i + 1}`,
+      }),
+    );
+    const got = depths([ev('span_start', 'root', 0, { span_id: 'root' }), ...cycle, ...chain]);
+    // open spans resolve in the order their ids opened: the walk from c0 goes round to c0
+    // again (counted 0 there), so c39 is 1 and c0 40; t0's walk ends at the root (0)
+    const want: Record<string, number> = { root: 0 };
+    for (let i = 0; i < 40; i++) want[`c${i}`] = 40 - i;
+    for (let i = 0; i < 20; i++) want[`t${i}`] = 20 - i;
+    expect(got).toEqual(want);
+  });
+
   it('a span that is its own parent (re-opened id) sits at 1', () => {
     // slime's viewer: edge_cases.pt.expected.json, trace edge-dup (dup_second depth 1)
     expect(

@@ -14,16 +14,21 @@ export interface Utf8Decoder {
  * (token lists are pickled ints) never sits in memory whole.
  */
 export class PickleCursor {
-  private window: Uint8Array = new Uint8Array(0);
+  /**
+   * the bytes read in, from `windowStart`: read (never written) by the reader's loop over its
+   * common opcodes, which moves `pos` itself (readPickle)
+   */
+  window: Uint8Array = new Uint8Array(0);
   /**
    * the buffer windows are read into, once one was read: a fresh 8 MB buffer per window, freed
    * soon after, left the allocator's arenas fragmented (about 100 MB of a 100k-sample open's
    * resident memory when two threads read one dump)
    */
   private buffer: Uint8Array | undefined;
-  private view: DataView = new DataView(new ArrayBuffer(0));
+  /** the window as a DataView (big-endian floats) */
+  view: DataView = new DataView(new ArrayBuffer(0));
   /** position of window[0] in the source */
-  private windowStart = 0;
+  windowStart = 0;
   /** position in window */
   pos = 0;
 
@@ -106,15 +111,14 @@ export class PickleCursor {
       // every opcode that starts at or before `last` is whole in the window (at most 9 bytes):
       // the inner loop checks nothing else
       const last = window.length - 9;
+      // each opcode's size from a table, not a chain of tests: token ids mix the three int
+      // widths at random, and a branch mispredicted per token was most of the loop's time
       while (pos <= last) {
-        const op = window[pos];
-        if (op === 0x4a) pos += 5;
-        else if (op === 0x4d) pos += 3;
-        else if (op === 0x4b) pos += 2;
-        else if (op === 0x47) {
-          if (!fraction && !Number.isInteger(view.getFloat64(pos + 1, false))) fraction = true;
-          pos += 9;
-        } else break;
+        const size = NUMBER_OP_SIZE[window[pos]];
+        if (size === 0) break;
+        if (size === 9 && !fraction && !Number.isInteger(view.getFloat64(pos + 1, false)))
+          fraction = true;
+        pos += size;
         count++;
       }
       if (pos <= last) break;
@@ -128,10 +132,9 @@ export class PickleCursor {
       view = this.view;
       pos = this.pos;
       if (pos + 9 <= window.length) continue;
-      const op = window[pos];
-      const size = op === 0x4a ? 5 : op === 0x4d ? 3 : op === 0x4b ? 2 : op === 0x47 ? 9 : 0;
+      const size = NUMBER_OP_SIZE[window[pos]];
       if (size === 0 || pos + size > window.length) break;
-      if (op === 0x47 && !fraction && !Number.isInteger(view.getFloat64(pos + 1, false)))
+      if (size === 9 && !fraction && !Number.isInteger(view.getFloat64(pos + 1, false)))
         fraction = true;
       pos += size;
       count++;
@@ -257,6 +260,13 @@ export class PickleCursor {
     );
   }
 }
+
+/** the size of each number opcode (BININT 5, BININT2 3, BININT1 2, BINFLOAT 9), 0 for others */
+const NUMBER_OP_SIZE = new Uint8Array(256);
+NUMBER_OP_SIZE[0x4a] = 5;
+NUMBER_OP_SIZE[0x4d] = 3;
+NUMBER_OP_SIZE[0x4b] = 2;
+NUMBER_OP_SIZE[0x47] = 9;
 
 /** strings up to this many bytes are looked up in the AsciiStringCache when they are ASCII */
 const SHORT_TEXT = 48;
