@@ -429,6 +429,13 @@ export function scanTraceJson(
   if (inValue && primitive && mode === Mode.Array) {
     // a number right before the end of a bare array that lost its ]: still a (bad) event
     finishValue(new Uint8Array(0), 0, 0);
+  } else if (inValue && mode === Mode.Array && events === 0) {
+    // cut inside its first event: nothing to open, the file fails as a whole
+    throw new FormatError(
+      'chrome-trace/truncated',
+      'the file is cut off inside its first event: no event is whole',
+      valueStart,
+    );
   } else if (inValue && mode === Mode.Array) {
     cut = cutAt(valueStart, false);
   } else if (inValue && sawTraceEvents) {
