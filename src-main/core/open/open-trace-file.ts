@@ -119,6 +119,13 @@ export function findTraceFormat(files: ByteSource[], formats: FormatList = FORMA
         `the file is ${encoding} text: traces are read as UTF-8 (save or convert it as UTF-8)`,
         0,
       );
+    // a gzip file cut short so early that what it inflates to tells no format: say it is cut
+    if (first.cutShort !== undefined)
+      throw new FormatError(
+        'gzip/truncated',
+        `a gzip file cut short: its stream ends at byte ${first.cutShort}, and the ${first.size} bytes inflated before the cut are not enough to tell what it holds`,
+        first.cutShort,
+      );
     // a head shorter than a sniff reads is the whole file (from its first non-blank byte)
     throw unknownFormatError(head.bytes, head.bytes.length < SNIFF_BYTES, expectedFormats(formats));
   }
