@@ -101,6 +101,13 @@ export function LaneLabel(props: {
         <span className="lane-label-name">{row.label}</span>
         {row.detail && <span className="lane-label-detail">{row.detail}</span>}
         {row.badge && <span className="lane-label-badge">{row.badge}</span>}
+        {/* lane 0 shares its line with the row's label, as on a file's timeline (RowLabel):
+            last, and the first to give way when the column is narrow */}
+        {names?.[0] && (
+          <span className="lane0-name" data-testid="lane0-name" title={`lane 0: ${names[0]}`}>
+            {names[0]}
+          </span>
+        )}
       </div>
       {names?.slice(1).map((name, lane) => (
         <div

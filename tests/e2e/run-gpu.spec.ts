@@ -116,6 +116,8 @@ test('a GPU profile with baseTimeNanoseconds draws its ranks under the samples o
   await expect(rank).toHaveAttribute('data-mark', 'epoch');
   await expect(rank.locator('.lane-label-name')).toHaveText('rank 0');
   await expect(rank.locator('.lane-label-detail')).toHaveText('epoch clock');
+  // its first lane's thread shares the rank's line (it was hidden under the rank's label)
+  await expect(rank.getByTestId('lane0-name')).toHaveText(/^thread 23695 \(python/);
   for (const stream of [7, 23, 25, 84, 203])
     await expect(
       rank.getByTestId('lane-name').filter({ hasText: `GPU 0 stream ${stream}` }),

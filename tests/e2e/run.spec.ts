@@ -115,12 +115,13 @@ test('a run folder opens as one tab; a sample leads to its SGLang request and ba
   await expect(page.getByTestId('run-trainer-summary')).toContainText('4 files, 456 records');
   const trainer = laneRows(page, 'trainer');
   await expect(trainer).toHaveCount(4);
-  // each named by its role and rank and the folder that tells the two schemas apart
+  // each named by its role and rank and the folder that tells the two schemas apart, then
+  // its first lane's name (the others' under it)
   await expect(trainer.locator('.lane-label-head')).toHaveText([
-    /^trainer 0\s*comm_timeline$/,
-    /^trainer 1\s*comm_timeline$/,
-    /^trainer 0\s*comm_timeline_v1$/,
-    /^trainer 1\s*comm_timeline_v1$/,
+    /^trainer 0\s*comm_timeline\s*weight_convert$/,
+    /^trainer 1\s*comm_timeline\s*weight_convert$/,
+    /^trainer 0\s*comm_timeline_v1\s*weight_convert$/,
+    /^trainer 1\s*comm_timeline_v1\s*weight_convert$/,
   ]);
   // 66 spans per timeline file, all drawn at fit
   for (const row of await trainer.all()) await expect(row).toHaveAttribute('data-bars', '66');

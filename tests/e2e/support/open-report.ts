@@ -39,10 +39,10 @@ export async function expectRunReport(page: Page): Promise<void> {
   const lanes = (group: string) => page.locator(`[data-testid=lane-row][data-group=${group}]`);
   await expect(lanes('trainer')).toHaveCount(4);
   await expect(lanes('trainer').locator('.lane-label-head')).toHaveText([
-    /^trainer 0\s*comm_timeline$/,
-    /^trainer 1\s*comm_timeline$/,
-    /^trainer 0\s*comm_timeline_v1$/,
-    /^trainer 1\s*comm_timeline_v1$/,
+    /^trainer 0\s*comm_timeline\s*weight_convert$/,
+    /^trainer 1\s*comm_timeline\s*weight_convert$/,
+    /^trainer 0\s*comm_timeline_v1\s*weight_convert$/,
+    /^trainer 1\s*comm_timeline_v1\s*weight_convert$/,
   ]);
   for (const row of await lanes('trainer').all())
     await expect(row).toHaveAttribute('data-bars', '66');
