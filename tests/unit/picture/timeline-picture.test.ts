@@ -14,6 +14,7 @@ import {
   composeTimelinePicture,
   pictureLayout,
   pictureLegend,
+  plainPictureDraw,
   type PictureContext,
   type TimelinePicture,
 } from '../../../src-renderer/timeline/timeline-picture';
@@ -43,17 +44,7 @@ function picture(over: Partial<TimelinePicture['draw']> = {}, width = 900): Time
     dimmed: false,
   }));
   return {
-    draw: {
-      width,
-      height: 400,
-      window,
-      theme: LIGHT_THEME,
-      hiddenNames: new Set(),
-      highlightNames: null,
-      selected: null,
-      laneHeight: LANE_HEIGHT,
-      ...over,
-    },
+    draw: { ...plainPictureDraw(width, window), height: 400, ...over },
     rows,
     labelWidth: 250,
     ticks: axisTicks(window, width, timelineClock(0, null)),
