@@ -10,8 +10,7 @@ import { drawRowsOf } from '../../src-renderer/timeline/draw-rows';
 import {
   LANE_HEIGHT,
   ROW_PADDING,
-  expandedFits,
-  leadingExpanded,
+  defaultExpandedRows,
   layoutRows,
   visibleRange,
 } from '../../src-renderer/timeline/row-layout';
@@ -97,13 +96,13 @@ export async function writeTimelinePng(options: TimelinePngOptions): Promise<Tim
   }
   for (let i = 0; i < reach; i++) laneCounts[i] = views.get(rowIds[i])?.laneCount ?? 1;
   const shown = laneCounts.subarray(0, reach);
-  // as the app opens the file (useRowExpansion): every row expanded when all fit, else
-  // collapsed, but a GPU profile's leading ranks (each a screen of threads and streams) open
-  const leading = expandedFits(shown, plotHeight, LANE_HEIGHT)
-    ? reach
-    : file.capabilities.gpuProfile === true
-      ? leadingExpanded(shown, plotHeight, LANE_HEIGHT)
-      : 0;
+  // rows open as the app opens the file (useRowExpansion)
+  const leading = defaultExpandedRows(
+    shown,
+    plotHeight,
+    LANE_HEIGHT,
+    file.capabilities.gpuProfile === true,
+  );
   const expandedAt = (i: number) => i < leading;
   const layout = layoutRows(shown, expandedAt, LANE_HEIGHT);
   const [first, last] = visibleRange(layout, 0, plotHeight);

@@ -75,6 +75,22 @@ export function leadingExpanded(
   return count;
 }
 
+/**
+ * How many leading rows open expanded by default: every row when all fit `height` expanded;
+ * else none, but rows that each hold a screen of lanes (`openLeading`: a GPU profile's ranks)
+ * open their first ones (leadingExpanded). The app's timeline (useRowExpansion, its 'auto'
+ * mode) and `report --png` both open rows by this rule.
+ */
+export function defaultExpandedRows(
+  laneCounts: ArrayLike<number>,
+  height: number,
+  laneHeight: number,
+  openLeading: boolean,
+): number {
+  if (expandedFits(laneCounts, height, laneHeight)) return laneCounts.length;
+  return openLeading ? leadingExpanded(laneCounts, height, laneHeight) : 0;
+}
+
 /** First and last row index intersecting [scrollTop, scrollTop + height). */
 export function visibleRange(
   layout: RowLayout,

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { expandedFits, layoutRows, leadingExpanded, type RowLayout } from './row-layout';
+import { defaultExpandedRows, expandedFits, layoutRows, type RowLayout } from './row-layout';
 
 export type ExpansionMode = 'auto' | 'expanded' | 'collapsed';
 
@@ -37,12 +37,12 @@ export function useRowExpansion(
   /** rows [0, leading) expanded by default; every row when allExpanded */
   const leading = useMemo(
     () =>
-      allExpanded
-        ? laneCounts.length
-        : mode === 'auto' && openLeading
-          ? leadingExpanded(laneCounts, viewHeight, laneHeight)
+      mode === 'auto'
+        ? defaultExpandedRows(laneCounts, viewHeight, laneHeight, openLeading)
+        : mode === 'expanded'
+          ? laneCounts.length
           : 0,
-    [allExpanded, mode, openLeading, laneCounts, viewHeight, laneHeight],
+    [mode, openLeading, laneCounts, viewHeight, laneHeight],
   );
   const expandedAt = useCallback(
     (i: number) => i < leading !== flipped.has(rowIds[i]),

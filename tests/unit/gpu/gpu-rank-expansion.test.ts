@@ -10,6 +10,7 @@ import { laneNames } from '../../../src-renderer/timeline/lane-names';
 import {
   LANE_HEIGHT,
   ROW_PADDING,
+  defaultExpandedRows,
   layoutRows,
   leadingExpanded,
 } from '../../../src-renderer/timeline/row-layout';
@@ -74,6 +75,21 @@ describe("a GPU profile's ranks open as far as they fit, the first always", () =
     expect(leadingExpanded([10, 10, 1, 10], 200)).toBe(1);
     // one-lane rows open at no cost; the 10-lane third does not fit 100 px, nor the fourth after it
     expect(leadingExpanded([1, 1, 10, 1], 100)).toBe(2);
+  });
+});
+
+describe('the default, as the timeline and report --png open rows', () => {
+  it('every row when all fit expanded, whether or not rows open their leading ones', () => {
+    const all = heightWith(2);
+    expect(defaultExpandedRows(laneCounts, all, LANE_HEIGHT, true)).toBe(2);
+    expect(defaultExpandedRows(laneCounts, all, LANE_HEIGHT, false)).toBe(2);
+  });
+  it('when they do not fit: a GPU profile its leading ranks, other files none', () => {
+    expect(defaultExpandedRows(laneCounts, 550, LANE_HEIGHT, true)).toBe(
+      leadingExpanded(laneCounts, 550, LANE_HEIGHT),
+    );
+    expect(defaultExpandedRows(laneCounts, 550, LANE_HEIGHT, true)).toBe(1);
+    expect(defaultExpandedRows(laneCounts, 550, LANE_HEIGHT, false)).toBe(0);
   });
 });
 
