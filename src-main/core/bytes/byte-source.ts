@@ -20,6 +20,11 @@ export interface ByteSource {
    */
   readonly cutShort?: number;
   /**
+   * inflated bytes (gunzip-source.ts): the gzip file on disk they were inflated from, so that
+   * a reader needing a few of them again later inflates the file anew rather than keeping them
+   */
+  readonly gzipPath?: string;
+  /**
    * bytes [offset, offset + length), clamped to the end of the source. `into`: a buffer the
    * caller is done with, which a source may read into and return part of when it is long
    * enough (a reader walking a file window by window then allocates no buffer per window).

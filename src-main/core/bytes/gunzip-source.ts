@@ -68,6 +68,7 @@ export function gunzipIfGzip(
     stated = (trailer[0] | (trailer[1] << 8) | (trailer[2] << 16)) + trailer[3] * 2 ** 24;
   }
   const stopAt = stated > limit ? Math.min(limit, INFLATE_FLOOR_BYTES) : limit;
+  const from = source.path === undefined ? {} : { gzipPath: source.path };
   const chunks: Uint8Array[] = [];
   let total = 0;
   const gunzip = new Gunzip((chunk) => {
@@ -94,7 +95,7 @@ export function gunzipIfGzip(
     // cut short (its stream ends before its end block): what inflated before the cut is read,
     // as zcat prints it before "unexpected end of file"; formats that can say so name the cut
     if (isUnexpectedEnd(error) && total > 0) {
-      return { ...chunkedSource(source.name, chunks, total), cutShort: source.size };
+      return { ...chunkedSource(source.name, chunks, total), cutShort: source.size, ...from };
     }
     throw new FormatError(
       'gzip/corrupt',
@@ -102,7 +103,7 @@ export function gunzipIfGzip(
       offset,
     );
   }
-  return chunkedSource(source.name, chunks, total);
+  return { ...chunkedSource(source.name, chunks, total), ...from };
 }
 
 /** fflate's error for a stream that ends before its last block */

@@ -1,4 +1,5 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -210,6 +211,38 @@ describe('an hourly set whose hours a log rotator gzipped', () => {
       expect(grouped.skipped).toEqual([
         { path: join(dir, `${names[1]}.gz`), reason: `a copy of ${names[1]}, which is read` },
       ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a gzipped later hour is inflated again for details, not kept inflated', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rqm-gz-again-'));
+    try {
+      for (const n of names) copyFileSync(join(DIR, 'gz_day', n), join(dir, n));
+      const files = siblingFiles('sglang-request-metrics', dir);
+      const sources = files.map((f) => openFileSource(f));
+      try {
+        const trace = openTraceFile(sources);
+        const read = (row: number) =>
+          (
+            trace.samples.read(row, (use) => use(gunzipIfGzip(sources[0]))) as {
+              request_parameters: { text: string };
+            }
+          ).request_parameters.text;
+        expect(read(2)).toBe('third hour, gzipped: its prompt in details');
+        // the hour rewritten after the open, its record the same length: details read the
+        // file as it is now, so the open kept none of its inflated bytes
+        const later = join(dir, names[2]);
+        const text = gunzipSync(readFileSync(later)).toString('utf8');
+        writeFileSync(
+          later,
+          gzipSync(text.replace('its prompt in details', 'ITS PROMPT IN DETAILS')),
+        );
+        expect(read(2)).toBe('third hour, gzipped: ITS PROMPT IN DETAILS');
+      } finally {
+        for (const s of sources) s.close();
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

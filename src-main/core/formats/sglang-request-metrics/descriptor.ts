@@ -1,5 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { openFileSource } from '../../bytes/file-source';
+import { gunzipIfGzip } from '../../bytes/gunzip-source';
 import { countOf } from '../../model/count-of';
 import type { PyValue } from '../../model/py-value';
 import type { TraceSamples, WithBytes } from '../../model/sample-facts';
@@ -79,18 +80,21 @@ function openRequestMetrics(sources: ByteSource[], options: FormatOpenOptions): 
 
 /**
  * How a file of the set is read again for details: the first as the app reopens it; a later
- * one on disk by its path (reopened, so its prompts stay on disk); a gzipped later hour has no
- * path (its source is the bytes the open inflated), so those bytes are what its details read.
+ * one on disk by its path (reopened, so its prompts stay on disk); a gzipped later hour by its
+ * gzip file, inflated again (a day of hours kept inflated would hold gigabytes for a few
+ * clicks); bytes with no file behind them (dropped on the page) are kept.
  */
 function setFile(source: ByteSource, index: number): SetFile {
   // the set's first file is the one the app reopens (and inflates again when gzipped)
   if (index === 0) return { name: source.name, first: true };
-  return source.path === undefined
-    ? { name: source.name, bytes: source }
-    : { name: source.name, path: source.path };
+  if (source.path !== undefined) return { name: source.name, path: source.path };
+  if (source.gzipPath !== undefined) return { name: source.name, gzipPath: source.gzipPath };
+  return { name: source.name, bytes: source };
 }
 
-type SetFile = { name: string } & ({ first: true } | { path: string } | { bytes: ByteSource });
+type SetFile = { name: string } & (
+  { first: true } | { path: string } | { gzipPath: string } | { bytes: ByteSource }
+);
 
 /** A record whole, its line read again from its file now that a user opened it. */
 function readRecord(
@@ -110,9 +114,9 @@ function readRecord(
   const line = (bytes: ByteSource) => recordDetails(bytes.read(at, length), setFile.name, lineNo);
   if ('first' in setFile) return withBytes(line);
   if ('bytes' in setFile) return line(setFile.bytes);
-  const reopened = openFileSource(setFile.path);
+  const reopened = openFileSource('path' in setFile ? setFile.path : setFile.gzipPath);
   try {
-    return line(reopened);
+    return line('path' in setFile ? reopened : gunzipIfGzip(reopened));
   } finally {
     reopened.close();
   }
