@@ -10,7 +10,7 @@ import { compareTraces, keptCompareDigest } from '../core/compare/compare-traces
 import { runDigest } from '../core/run/run-digest';
 import { buildSqlTables } from '../core/sql/build-sql-tables';
 import { NotFoundError } from '../core/api/call-errors';
-import { buildPerfDigest, perfBinRows, perfValues } from '../core/open/perf-digest';
+import { perfBinRows, perfDigest, perfValues } from '../core/open/perf-digest';
 import { groupPage } from '../core/open/group-page';
 import { buildFileSnapshot } from '../core/report/build-file-snapshot';
 import { readLazyValues, withSource } from './lazy-values';
@@ -51,8 +51,8 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
     },
     getLazyValues: (rowId, field) =>
       readLazyValues(trace.format, sources[0], sampleOf(rowId), field),
-    // built once: by the session before it says the file is open (ingest-session.ts), or on ask
-    getPerf: once(() => buildPerfDigest(trace.perf)),
+    // made once: a step at a time by the session before it says the file is open, or on ask
+    getPerf: () => perfDigest(trace.perf),
     getPerfBinRows(seriesKey, binIndex) {
       const rows = perfBinRows(trace.perf, seriesKey, binIndex);
       if (rows === null) throw new NotFoundError(`no perf series ${seriesKey}`);
@@ -100,9 +100,4 @@ export function previewCalls(preview: OpenedTrace, sources: IngestSource[]): Fil
     reportSnapshot: later('a report'),
     sqlTables: later('SQL'),
   };
-}
-
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | null = null;
-  return () => (made ??= { value: make() }).value;
 }

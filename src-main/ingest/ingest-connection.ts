@@ -96,6 +96,7 @@ export function connectIngest(
         else if (message.error.notFound) call.reject(new NotFoundError(message.error.message));
         else call.reject(new Error(message.error.message));
       } else if (message.type === 'done') {
+        startMark('done-received');
         settled = true;
         resolve(opened(message.summary));
       } else {

@@ -26,13 +26,16 @@ export function notePageSteps(rowsOnly = false) {
   window.__steps = [];
   const now = () => performance.timeOrigin + performance.now();
   const note = (step) => window.__steps.push([step, now()]);
+  // each text the row count shows, and when (everyRowShownAt)
+  window.__rowCounts = [];
   new MutationObserver(() => {
-    if (window.__firstRowsAt) return;
-    if (document.querySelector('[data-testid=timeline-row][data-bars]')) {
+    if (!window.__firstRowsAt && document.querySelector('[data-testid=timeline-row][data-bars]')) {
       window.__firstRowsAt = now();
       note('rows drawn');
     }
-  }).observe(document, { childList: true, subtree: true, attributes: true });
+    const count = document.querySelector('[data-testid=row-count]')?.textContent ?? '';
+    if (count !== window.__rowCounts.at(-1)?.[0]) window.__rowCounts.push([count, now()]);
+  }).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
   // the rows alone where the page's calls are timed too (nothing wraps them then)
   if (rowsOnly) return;
   const listen = EventSource.prototype.addEventListener;
@@ -65,6 +68,21 @@ export function notePageSteps(rowsOnly = false) {
   };
 }
 
+/**
+ * Epoch ms when the page first showed every one of the file's `rows` (its row count "N / N
+ * rows": the whole file's rows in its order, from the whole-file preview on, or the open file),
+ * from notePageSteps' notes; null when it has not yet.
+ */
+export async function everyRowShownAt(page, rows) {
+  return page.evaluate((total) => {
+    const all = (text) => {
+      const counts = /^\s*([\d,]+)\s*\/\s*([\d,]+)/.exec(text);
+      return counts !== null && counts.slice(1).every((n) => Number(n.replace(/,/g, '')) === total);
+    };
+    return window.__rowCounts.find(([text]) => all(text))?.[1] ?? null;
+  }, rows);
+}
+
 /** The page's notes and its load steps (navigation, the bundle, DOMContentLoaded), epoch ms. */
 async function pageSteps(page) {
   return page.evaluate(() => {
@@ -80,6 +98,33 @@ async function pageSteps(page) {
     }
     return [...steps, ...window.__steps];
   });
+}
+
+/**
+ * The server's marks (TRACE_EXPLORER_MARKS=1: `MARK <step> <epoch ms>` lines on its stderr), each
+ * given to `onMark(step, epochMs)` as it comes.
+ */
+export function readMarks(stderr, onMark) {
+  let said = '';
+  stderr.on('data', (chunk) => {
+    said += chunk;
+    const lines = said.split('\n');
+    said = lines.pop();
+    for (const line of lines) {
+      const mark = /^MARK (\S+) ([\d.]+)$/.exec(line);
+      if (mark) onMark(mark[1], Number(mark[2]));
+    }
+  });
+}
+
+/**
+ * Epoch ms when the file's worker read its last byte: its session's start (a mark) and the
+ * read's seconds from then (the summary's openTimings; builds without them give null).
+ */
+export function lastByteReadAt(marks, file) {
+  const started = marks.get('session-start');
+  const readSec = file?.openTimings?.readSec;
+  return started === undefined || typeof readSec !== 'number' ? null : started + readSec * 1000;
 }
 
 /**
@@ -99,16 +144,7 @@ export async function firstRowsTurn(browser, cli, path, port) {
       env: { ...process.env, TRACE_EXPLORER_MARKS: '1' },
     },
   );
-  let said = '';
-  server.stderr.on('data', (chunk) => {
-    said += chunk;
-    const lines = said.split('\n');
-    said = lines.pop();
-    for (const line of lines) {
-      const mark = /^MARK (\S+) ([\d.]+)$/.exec(line);
-      if (mark) steps.push([`server: ${mark[1]}`, Number(mark[2])]);
-    }
-  });
+  readMarks(server.stderr, (step, at) => steps.push([`server: ${step}`, at]));
   try {
     await new Promise((resolve, reject) => {
       let out = '';

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { call } from './serve-call.mjs';
-import { notePageSteps } from './bench-first-rows.mjs';
+import { everyRowShownAt, lastByteReadAt, notePageSteps, readMarks } from './bench-first-rows.mjs';
 
 const FIRST_SCREEN = 60;
 
@@ -25,15 +25,21 @@ function peakKb(pid) {
  */
 export async function benchOpenStream(cli, path, { perfOnly = false, env = process.env } = {}) {
   const port = 5400 + Math.floor(Math.random() * 400);
+  // its marks (start-marks.ts): when the worker read the last byte
   const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--token', 'bench', path], {
-    stdio: ['ignore', 'ignore', process.env.BENCH_STDERR ? 'inherit' : 'ignore'],
-    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...env, TRACE_EXPLORER_MARKS: '1' },
   });
-  const started = performance.now();
-  const sec = () => (performance.now() - started) / 1000;
+  const marks = new Map();
+  readMarks(child.stderr, (step, at) => marks.set(step, at));
+  if (process.env.BENCH_STDERR) child.stderr.pipe(process.stderr);
+  const started = performance.timeOrigin + performance.now();
+  const sec = () => (performance.timeOrigin + performance.now() - started) / 1000;
   let firstRows = null;
   let firstRowCount = 0;
   let allRows = null;
+  // each listing's time and row count: every row is listed from the whole-file preview on
+  const listings = [];
   let peak = 0;
   let file = null;
   try {
@@ -41,6 +47,7 @@ export async function benchOpenStream(cli, path, { perfOnly = false, env = proce
       peak = Math.max(peak, peakKb(child.pid));
       const listed = await call(port, 'listFiles', []).catch(() => null);
       file = listed?.json?.result?.[0] ?? null;
+      if (file) listings.push([sec(), file.rows]);
       if (file && firstRows === null) {
         // what the renderer does for its first screen: the order, then the rows in view
         const order = await call(port, 'queryRows', [file.fileId, { sort: 'row_id' }]);
@@ -63,6 +70,11 @@ export async function benchOpenStream(cli, path, { perfOnly = false, env = proce
       await new Promise((r) => setTimeout(r, 50));
     }
     peak = Math.max(peak, peakKb(child.pid));
+    // seconds from the last byte read until the listing first held every row (a whole-file
+    // preview, or the open file)
+    const readAt = lastByteReadAt(marks, file);
+    const everyRow = listings.find(([, rows]) => rows === file.rows)[0];
+    const afterRead = readAt === null ? null : (started + everyRow * 1000 - readAt) / 1000;
     const timed = async (label, method, args) => {
       const t = performance.now();
       const answer = await call(port, method, args);
@@ -81,7 +93,7 @@ export async function benchOpenStream(cli, path, { perfOnly = false, env = proce
     const id = file.fileId;
     if (perfOnly) {
       const perf = await timed('perf view', 'getPerf', [id]);
-      return { firstRows, firstRowCount, allRows, timings: file.openTimings ?? null, peakMb: peak / 1024, rows: file.rows, interactions: [perf] };
+      return { firstRows, firstRowCount, allRows, afterRead, timings: file.openTimings ?? null, peakMb: peak / 1024, rows: file.rows, interactions: [perf] };
     }
     const groupsPage = (sort) => ({ sort, filter: 'all', offset: 0, limit: 100 });
     const interactions = [
@@ -105,7 +117,7 @@ export async function benchOpenStream(cli, path, { perfOnly = false, env = proce
     }
     interactions.push(await timedEither('groups', 'getPerfGroups', [id, groupsPage('group')], [id]));
     interactions.push(await timedEither('groups by wall time', 'getPerfGroups', [id, groupsPage('wall')], [id]));
-    return { firstRows, firstRowCount, allRows, timings: file.openTimings ?? null, peakMb: peak / 1024, rows: file.rows, interactions };
+    return { firstRows, firstRowCount, allRows, afterRead, timings: file.openTimings ?? null, peakMb: peak / 1024, rows: file.rows, interactions };
   } finally {
     child.kill();
   }
@@ -131,8 +143,11 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
   await page.addInitScript(notePageSteps, true);
   const started = Date.now();
   const server = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--token', 'bench', path], {
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TRACE_EXPLORER_MARKS: '1' },
   });
+  const marks = new Map();
+  readMarks(server.stderr, (step, at) => marks.set(step, at));
   try {
     // the page is opened when serve mode says where it serves, as a user opens the URL it
     // prints (navigations tried before then failed in Chromium, and each failure took its
@@ -165,7 +180,18 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
           requestAnimationFrame(check);
         });
     });
-    const allRows = (Date.now() - started) / 1000;
+    // every row: when the page's count first said all of them (noted in the page), and how
+    // long after the worker read the last byte
+    const file = (await call(port, 'listFiles', [])).json.result[0];
+    let allRowsAt = await everyRowShownAt(page, file.rows);
+    while (allRowsAt === null) {
+      // the count is noted in the page as it changes: this wait does not enter the figure
+      await new Promise((r) => setTimeout(r, 20));
+      allRowsAt = await everyRowShownAt(page, file.rows);
+    }
+    const allRows = (allRowsAt - started) / 1000;
+    const readAt = lastByteReadAt(marks, file);
+    const afterRead = readAt === null ? null : (allRowsAt - readAt) / 1000;
     // the timeline settled on the whole file (its order of every row in, its rows drawn), as a
     // user who reads the first screen before sorting would find it
     if (rows) {
@@ -220,7 +246,7 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
       () => document.querySelector('[data-testid=group-line]') !== null,
       () => null,
     ));
-    return { firstRows, allRows, perfViewMs, perfHistogramsMs, sortShownMs, groupsShownMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
+    return { firstRows, allRows, afterRead, perfViewMs, perfHistogramsMs, sortShownMs, groupsShownMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
   } finally {
     await browser.close();
     server.kill();

@@ -627,6 +627,18 @@ async function benchInteractions() {
  * step until the file was said to be open (the serial end, the second core idle), and how much
  * of the file a second thread read. An older build gives the read and the open only.
  */
+/** Seconds from the worker's last byte read until every row was there (bench-open-stream.mjs). */
+function sinceRead(run) {
+  return run.afterRead === null ? 'unknown' : `${run.afterRead.toFixed(2)} s`;
+}
+
+/** Ours against the baseline build's time after the last byte, when both are known. */
+function afterReadRatio(ours, baseline) {
+  return ours.afterRead === null || baseline.afterRead === null
+    ? ''
+    : ` (now ${(ours.afterRead / baseline.afterRead).toFixed(2)}x)`;
+}
+
 function openSteps(timings) {
   if (!timings) return 'in the worker: no timings';
   const { readSec, openSec, steps, helperShare } = timings;
@@ -847,23 +859,24 @@ async function benchRealShaped() {
     printPerSample(path, samples, baselineCli);
     const app = await benchOpenStream(CLI, path);
     console.log(
-      `serve mode: first rows ${app.firstRows.toFixed(2)} s, all rows ${app.allRows.toFixed(2)} s (${(app.allRows / summary.seconds).toFixed(2)}x summary), peak ${app.peakMb.toFixed(0)} MB; ${openSteps(app.timings)}`,
+      `serve mode: first rows ${app.firstRows.toFixed(2)} s, all rows ${app.allRows.toFixed(2)} s (${(app.allRows / summary.seconds).toFixed(2)}x summary; every row - last byte read ${sinceRead(app)}), peak ${app.peakMb.toFixed(0)} MB; ${openSteps(app.timings)}`,
     );
     const before = baselineCli ? await benchOpenStream(baselineCli, path) : null;
     if (before)
       console.log(
-        `  baseline build in serve mode: first rows ${before.firstRows.toFixed(2)} s, all rows ${before.allRows.toFixed(2)} s (now ${(app.allRows / before.allRows).toFixed(2)}x)`,
+        `  baseline build in serve mode: first rows ${before.firstRows.toFixed(2)} s, all rows ${before.allRows.toFixed(2)} s (now ${(app.allRows / before.allRows).toFixed(2)}x); every row - last byte read ${sinceRead(before)}${afterReadRatio(app, before)}`,
       );
     printInteractions(app.interactions, before?.interactions ?? null, baselineCli);
     const browser = await browserFirstRows(CLI, path, null, { rows: null });
     console.log(
       `in Chromium: first rows ${browser.firstRows.toFixed(2)} s (goal 1 s: ${ok(browser.firstRows, 1)}), every row ${browser.allRows.toFixed(2)} s (goal 6 s: ${ok(browser.allRows, 6)}); ` +
-        `${(browser.firstRows / summary.seconds).toFixed(2)}x and ${(browser.allRows / summary.seconds).toFixed(2)}x summary's time`,
+        `${(browser.firstRows / summary.seconds).toFixed(2)}x and ${(browser.allRows / summary.seconds).toFixed(2)}x summary's time; ` +
+        `every row - last byte read ${sinceRead(browser)} (goal 0.5 s: ${browser.afterRead === null ? 'unknown' : ok(browser.afterRead, 0.5)})`,
     );
     if (baselineCli) {
       const was = await browserFirstRows(baselineCli, path, null, { rows: null });
       console.log(
-        `  baseline build in Chromium: first rows ${was.firstRows.toFixed(2)} s, every row ${was.allRows.toFixed(2)} s (now ${(browser.allRows / was.allRows).toFixed(2)}x)`,
+        `  baseline build in Chromium: first rows ${was.firstRows.toFixed(2)} s, every row ${was.allRows.toFixed(2)} s (now ${(browser.allRows / was.allRows).toFixed(2)}x); every row - last byte read ${sinceRead(was)}${afterReadRatio(browser, was)}`,
       );
     }
   }

@@ -2,9 +2,10 @@ import type { OpenStep } from './open-trace-file';
 
 /**
  * A step of opening: the pipeline's (OpenOptions.onStepEnd), or one the app's worker takes
- * before it says the file is open (the perf digest, each row's own duration).
+ * after every row is shown and before it says the file is open (the search texts of rows given
+ * at the end, the perf digest, each row's own duration).
  */
-export type TimedStep = OpenStep | 'perf digest' | 'durations';
+export type TimedStep = OpenStep | 'search texts' | 'perf digest' | 'durations';
 
 /** How long each step of opening took (pass `end` as OpenOptions.onStepEnd). */
 export interface StepTimer {

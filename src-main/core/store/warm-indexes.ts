@@ -34,10 +34,7 @@ export function* warmIndexes(store: TraceStore): Generator<void, void, void> {
     void index.size;
     yield;
   }
-  while (!searchTextReady(store)) {
-    buildSearchTextSlice(store, SEARCH_ROWS_PER_STEP);
-    yield;
-  }
+  yield* warmSearchTexts(store);
   while (!searchTrigramsReady(store)) {
     buildSearchTrigramSlice(store, TRIGRAM_ROWS_PER_STEP);
     yield;
@@ -47,5 +44,13 @@ export function* warmIndexes(store: TraceStore): Generator<void, void, void> {
       sortedRows(store, key, descending);
       yield;
     }
+  }
+}
+
+/** Every row's search text, SEARCH_ROWS_PER_STEP rows a step (none when made as rows came in). */
+export function* warmSearchTexts(store: TraceStore): Generator<void, void, void> {
+  while (!searchTextReady(store)) {
+    buildSearchTextSlice(store, SEARCH_ROWS_PER_STEP);
+    yield;
   }
 }

@@ -86,6 +86,7 @@ describe('runIngestSession: a worker’s open file', () => {
       'rows',
       'store',
       'perf',
+      'search texts',
       'perf digest',
       'durations',
     ]);
@@ -109,6 +110,46 @@ describe('runIngestSession: a worker’s open file', () => {
       id: 8,
       error: { notFound: true, message: expect.stringContaining('999') },
     });
+  });
+
+  it('shows every row before the steps that come before done, answering calls between them', () => {
+    // a worker's port with node's receiveMessageOnPort: calls asked while the thread is busy
+    class ReceivingPort extends FakePort {
+      readonly queued: FileCallMessage[] = [];
+      receive = () => this.queued.shift();
+    }
+    const port = new ReceivingPort();
+    const path = resolve(SLIME, 'rollout_small.pt');
+    const asked = [
+      { type: 'call', id: 1, method: 'getRows', args: [[15]] },
+      { type: 'call', id: 2, method: 'queryRows', args: [{ sort: 'row_id' }] },
+    ] satisfies FileCallMessage[];
+    // the page asks for the rows of each preview as it comes (ids 1, 2 at the first, 11, 12 at
+    // the next, ...): the last preview is the whole file's
+    let previews = 0;
+    port.postMessage = (message: IngestMessage) => {
+      port.posted.push(structuredClone(message));
+      if (message.type !== 'preview') return;
+      const base = 10 * previews++;
+      port.queued.push(...asked.map((m) => ({ ...m, id: m.id + base })));
+    };
+    runIngestSession(port, { sources: [{ kind: 'path', path }] });
+    const kinds = port.posted.filter((m) => m.type !== 'progress');
+    const whole = kinds.findLastIndex((m) => m.type === 'preview');
+    const done = kinds.findIndex((m) => m.type === 'done');
+    const preview = kinds[whole] as Extract<IngestMessage, { type: 'preview' }>;
+    // the whole file's summary, still streaming (the page asks no perf view of it)
+    expect(preview.summary).toMatchObject({ rows: 16, samples: 16, streaming: true });
+    const base = 10 * (previews - 1);
+    const answers = kinds.slice(whole + 1, done);
+    expect(answers.map((m) => m.type === 'answer' && m.id)).toEqual([1 + base, 2 + base]);
+    expect(port.queued).toEqual([]);
+    // what the whole open file answers to the same calls
+    for (const message of asked) port.call({ ...message, id: message.id + 100 });
+    const after = port.posted.slice(-2) as Extract<IngestMessage, { type: 'answer' }>[];
+    answers.forEach((answer, k) =>
+      expect((answer as { result: unknown }).result).toEqual(after[k].result),
+    );
   });
 
   it('a file it cannot read: one failed message with the code, offset and message', () => {

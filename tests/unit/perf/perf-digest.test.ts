@@ -8,7 +8,9 @@ import {
   buildPerfDigest,
   buildSharedBins,
   perfBinRows,
+  perfDigest,
   perfValues,
+  warmPerfDigest,
 } from '../../../src-main/core/open/perf-digest';
 import { buildRunningDigest, summariseRunning } from '../../../src-main/core/open/running-digest';
 import { curveOf } from '../../support/running-curve';
@@ -219,6 +221,35 @@ describe('the digest of rollout_small.pt', () => {
     expect(digest.rollout).not.toHaveProperty('responseLengths');
     expect(digest.rollout.own).toEqual(view.rollout.own);
     expect(digest.rollout.stragglers).toEqual(view.rollout.stragglers);
+  });
+});
+
+describe('the digest made a step at a time (the worker’s warm-up)', () => {
+  const small = resolve(SLIME, 'rollout_small.pt');
+
+  it('is the digest made at once, kept for the call that asks it, in several steps', () => {
+    const whole = buildPerfDigest(openTraceFile([fixtureSource(small)]).perf);
+    const view = openTraceFile([fixtureSource(small)]).perf;
+    const steps = warmPerfDigest(view);
+    let taken = 0;
+    while (!steps.next().done) taken++;
+    // each figure made on first read, each series and the running curve: a step each
+    expect(taken).toBeGreaterThan(5 + view.series.length);
+    expect(perfDigest(view)).toBe(perfDigest(view));
+    // as the call answers it (structured clone: what crosses to main), field order included
+    expect(JSON.stringify(structuredClone(perfDigest(view)))).toBe(
+      JSON.stringify(structuredClone(whole)),
+    );
+  });
+
+  it('asked halfway, takes the steps left at once; the warm-up then has none', () => {
+    const whole = buildPerfDigest(openTraceFile([fixtureSource(small)]).perf);
+    const view = openTraceFile([fixtureSource(small)]).perf;
+    const steps = warmPerfDigest(view);
+    steps.next();
+    steps.next();
+    expect(structuredClone(perfDigest(view))).toEqual(structuredClone(whole));
+    expect(steps.next().done).toBe(true);
   });
 });
 

@@ -13,6 +13,10 @@ import { RowTrigrams, trigramsOf } from '../../../src-main/core/store/search-tri
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { SLIME, fixtureSource } from '../../support/fixtures';
 import { point, row, span } from './hand-rows';
+import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { defineFormat } from '../../../src-main/core/formats/format-descriptor';
+import { NO_SAMPLES } from '../../../src-main/core/model/sample-facts';
+import { warmIndexes } from '../../../src-main/core/store/warm-indexes';
 
 /** every row's search text, as strings */
 const textsOf = (store: Parameters<typeof searchTextsOf>[0]) => {
@@ -345,5 +349,50 @@ describe('searching the texts', () => {
     const out = new Uint8Array(2);
     long.matchInto('abab τέλος', out, null);
     expect(Array.from(out)).toEqual([1, 0]);
+  });
+});
+
+describe('search texts of rows a format gives only at the end (a helper thread’s part)', () => {
+  // rows() while reading, then rows() again after them in one go as the open returns, as slime's
+  // helper thread's rows come once every byte is read
+  const late = defineFormat({
+    id: 'late-rows',
+    labels: {
+      name: 'late rows',
+      short: 'LR',
+      noun: 'late rows',
+      expected: 'late rows',
+      samples: 'rows',
+      source: 'source',
+      search: 'names',
+    },
+    sniff: (head) => new TextDecoder().decode(head.subarray(0, 9)) === 'late-rows',
+    open(_sources, options) {
+      const all = [...rows(), ...rows().map((r, k) => ({ ...r, row_id: 3 + k }))];
+      options.onRows?.(all.slice(0, 3), NO_SAMPLES);
+      options.onStepEnd?.('read');
+      return {
+        rows: all,
+        samples: NO_SAMPLES,
+        perf: {},
+        notices: [],
+        sampleCount: all.length,
+        untracedSamples: 0,
+      };
+    },
+  });
+
+  it('are not made before the file is said open; the warm-up makes them, the same texts', () => {
+    const file = bytesSource('late.txt', new TextEncoder().encode('late-rows'));
+    const trace = openTraceFile([file], { formats: [late], onPreview: () => {} });
+    expect(trace.store.rowCount).toBe(6);
+    // the three rows read while reading have theirs; the last three none yet
+    expect(searchTextReady(trace.store)).toBe(false);
+    for (const step = warmIndexes(trace.store); !step.next().done;);
+    expect(searchTextReady(trace.store)).toBe(true);
+    const again = rows().map((r, k) => ({ ...r, row_id: 3 + k }));
+    const fresh = textsOf(buildStore({ rows: [...rows(), ...again] }));
+    expect(textsOf(trace.store)).toEqual(fresh);
+    expect(fresh[3]).toBe(fresh[0]);
   });
 });
