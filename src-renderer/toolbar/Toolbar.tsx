@@ -5,6 +5,7 @@ import { useCommand, useHost } from '../host/host-context';
 import type { TabViewDefinition } from '../views/view-types';
 import { spanNameChoices } from './span-name-patterns';
 import { sortOptions } from './sort-options';
+import { RowCount } from './RowCount';
 import { RolloutWindowChip } from './RolloutWindowChip';
 import { useViewStore } from '../state/view-store';
 import { useFilesStore } from '../state/files-store';
@@ -111,7 +112,6 @@ export function Toolbar({
 
   const active = isFilterActive(filter);
   const highlighting = filterMode === 'highlight' && active;
-  const shown = highlighting ? (matching?.size ?? null) : order ? order.rowIds.length : null;
   const extraSources = file.sources.slice(SOURCE_CHIPS);
 
   return (
@@ -182,27 +182,7 @@ export function Toolbar({
             {descending ? '↓' : '↑'}
           </button>
         </label>
-        <span
-          className="row-count"
-          data-testid="row-count"
-          data-shown={shown ?? undefined}
-          data-total={file.rows}
-          data-mode={highlighting ? 'highlight' : 'filter'}
-        >
-          <b>{shown ?? '…'}</b> {highlighting ? 'match of' : '/'} {file.rows} rows
-          {file.capabilities.facets.untraced && (
-            <span
-              className={`untraced${file.untracedSamples > 0 ? ' some' : ''}`}
-              data-testid="untraced-count"
-              data-count={file.untracedSamples}
-              title="Samples in the dump that carry no trace: they have no row"
-            >
-              {' '}
-              · {file.untracedSamples} {file.untracedSamples === 1 ? 'sample' : 'samples'} without
-              trace
-            </span>
-          )}
-        </span>
+        <RowCount file={file} order={order} highlighting={highlighting} matching={matching} />
       </div>
       <div className="toolbar-line filters">
         {file.statuses.length > 0 && (
