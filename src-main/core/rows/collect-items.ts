@@ -64,13 +64,20 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
   let skipped = 0;
   for (const event of events) {
     if (!isDict(event)) continue;
-    const ts = toFloat(event.ts);
+    // each field read once (event dicts come in several key orders, so every read of one is a
+    // look-up by name): a string or a number, as nearly every event has them, taken as it is
+    const rawTs = event.ts;
+    const ts = typeof rawTs === 'number' ? rawTs : toFloat(rawTs);
     if (ts === null) continue;
+    const rawSpanId = event.span_id;
+    const explicit = event.parent_span_id;
+    const type = event.type;
+    const rawName = event.name;
     if (
-      isContainer(event.span_id) ||
-      isContainer(event.parent_span_id) ||
-      isContainer(event.type) ||
-      isContainer(event.name)
+      isContainer(rawSpanId) ||
+      isContainer(explicit) ||
+      isContainer(type) ||
+      isContainer(rawName)
     ) {
       skipped++;
       continue;
@@ -78,13 +85,16 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
     kept++;
     if (ts > maxTs) maxTs = ts;
     const inferred = stack.top();
-    const explicit = event.parent_span_id;
     const parent = truthy(explicit) ? String(explicit) : inferred;
-    const type = event.type;
-    const name = event.name === undefined || event.name === null ? '' : String(event.name);
-    const spanId = truthy(event.span_id) ? String(event.span_id) : null;
-    const attrs = isDict(event.attrs) ? (event.attrs as Attrs) : NO_EVENT_ATTRS;
-    const attempt = attemptOf(event, traceAttempt);
+    const name = typeof rawName === 'string' ? rawName : rawName == null ? '' : String(rawName);
+    const spanId = truthy(rawSpanId) ? String(rawSpanId) : null;
+    const rawAttrs = event.attrs;
+    const attrs = isDict(rawAttrs) ? (rawAttrs as Attrs) : NO_EVENT_ATTRS;
+    const rawAttempt = event.attempt;
+    const attempt =
+      typeof rawAttempt === 'number' && Number.isInteger(rawAttempt)
+        ? rawAttempt
+        : attemptOf(event, traceAttempt);
     if (type === 'span_start' && spanId !== null) {
       open.set(spanId, {
         spanId,
@@ -125,21 +135,33 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
 /**
  * slime's stack of open span ids (a list: push, `stack[-1]`, remove the last occurrence of an
  * id) in constant amortised time per event: removing marks the entry dead and the top skips
- * dead entries. A list scanned and spliced per end was quadratic in the number of open spans.
+ * dead entries. A list scanned and spliced per end was quadratic in the number of open spans;
+ * a row's stack is a few ids deep, so the last occurrence is looked for from the top, and only
+ * a stack grown past SCAN_DEPTH keeps each id's positions in a map (a map per row cost more
+ * than the rest of the walk).
  */
 class OpenIdStack {
   private readonly ids: string[] = [];
   private readonly alive: boolean[] = [];
-  /** per id, the positions of its live entries, last on top */
-  private readonly positions = new Map<string, number[]>();
+  /** per id, the positions of its live entries, last on top: once the stack grew deep */
+  private positions: Map<string, number[]> | null = null;
 
   push(id: string): void {
     const at = this.ids.length;
     this.ids.push(id);
     this.alive.push(true);
-    const list = this.positions.get(id);
+    if (this.positions === null) {
+      if (at < SCAN_DEPTH) return;
+      this.positions = new Map();
+      for (let i = 0; i < at; i++) if (this.alive[i]) this.addPosition(this.ids[i], i);
+    }
+    this.addPosition(id, at);
+  }
+
+  private addPosition(id: string, at: number): void {
+    const list = this.positions!.get(id);
     if (list) list.push(at);
-    else this.positions.set(id, [at]);
+    else this.positions!.set(id, [at]);
   }
 
   top(): string | null {
@@ -151,11 +173,22 @@ class OpenIdStack {
   }
 
   removeLast(id: string): void {
+    if (this.positions === null) {
+      for (let i = this.ids.length - 1; i >= 0; i--)
+        if (this.alive[i] && this.ids[i] === id) {
+          this.alive[i] = false;
+          return;
+        }
+      return;
+    }
     const list = this.positions.get(id);
     if (!list || list.length === 0) return;
     this.alive[list.pop()!] = false;
   }
 }
+
+/** open span ids up to this many (dead ones included) are looked through, not mapped */
+const SCAN_DEPTH = 32;
 
 /** int(event.get("attempt", trace.get("attempt", 0)) or 0): None and missing count as 0. */
 function attemptOf(event: Record<string, PyValue>, traceAttempt: PyValue | undefined): number {

@@ -113,28 +113,26 @@ export class PerfSummaryBuilder {
     // the events as they are (no filtered copy, no set unless a PD marker is met: a sample's
     // garbage otherwise)
     const events = sample.trace.events;
+    // the span ids PD markers name as their parent (a set only once a marker is met)
     let pdParents: Set<string> | null = null;
+    // requests with no PD figure of their own: profiled if a marker names them, which a later
+    // event may do (one pass over the events, not a pass for the markers first)
+    let unprofiled: PyValue[] | null = null;
     for (const event of events) {
+      if (!isDict(event)) continue;
+      const name = event.name;
       // (the prefix first: a regex per event was a tenth of this step)
       if (
-        isDict(event) &&
-        typeof event.name === 'string' &&
-        event.name.startsWith(PD_PREFIX) &&
-        PD_MARKER.test(event.name) &&
+        typeof name === 'string' &&
+        name.startsWith(PD_PREFIX) &&
+        PD_MARKER.test(name) &&
         event.parent_span_id
       )
         (pdParents ??= new Set()).add(scalarText(event.parent_span_id) ?? '');
-    }
-    for (const event of events) {
-      if (!isDict(event)) continue;
       const attrs = isDict(event.attrs) ? event.attrs : NO_ATTRS;
-      const name = event.name;
       if (name === 'sglang_generate' && event.type === 'span_end') {
         this.requests++;
-        let hasPd =
-          event.span_id && pdParents !== null
-            ? pdParents.has(scalarText(event.span_id) ?? '\0')
-            : false;
+        let hasPd = false;
         for (const [attr, metric] of SLIME_METRICS) {
           const v = finiteNumber(attrs[attr]);
           if (v === null) continue;
@@ -148,6 +146,7 @@ export class PerfSummaryBuilder {
           hasPd = true;
         }
         if (hasPd) this.profiled++;
+        else if (event.span_id) (unprofiled ??= []).push(event.span_id);
       }
       const child =
         typeof name === 'string' && event.type === 'span_end' && name.startsWith(PD_PREFIX)
@@ -164,6 +163,8 @@ export class PerfSummaryBuilder {
         }
       }
     }
+    if (unprofiled !== null && pdParents !== null)
+      for (const id of unprofiled) if (pdParents.has(scalarText(id) ?? '\0')) this.profiled++;
   }
 
   /** What was added so far, as plain data (another thread's samples, see `absorb`). */

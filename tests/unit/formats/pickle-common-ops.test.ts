@@ -134,6 +134,75 @@ describe('the run of common opcodes', () => {
     expect(failure([0x4b, 1, 0x4b, 2, STOP]).code).toBe('pickle/stack-not-empty');
   });
 
+  it('builds dicts (EMPTY_DICT, MARK, SETITEMS) in the run as the switch does', () => {
+    // [{'type': 'span_start', 'ts': 1.5, 'attrs': {'n': 1}, 'index': 3},
+    //  {'type': <memo 1>, 'attrs': {}, 'x': None}]: a list's MARK is the switch's, a dict's the run's
+    const value = read([
+      EMPTY_LIST,
+      MARK,
+      EMPTY_DICT,
+      MARK,
+      ...binunicode('type'),
+      ...BINPUT(1),
+      ...binunicode('span_start'),
+      ...binunicode('ts'),
+      ...[0x47, ...f64be(1.5)],
+      ...binunicode('attrs'),
+      EMPTY_DICT,
+      MARK,
+      ...binunicode('n'),
+      ...[0x4b, 1],
+      SETITEMS,
+      ...binunicode('index'),
+      ...[0x4b, 3],
+      SETITEMS,
+      EMPTY_DICT,
+      MARK,
+      ...BINGET(1),
+      ...binunicode('span_end'),
+      ...binunicode('attrs'),
+      EMPTY_DICT,
+      ...binunicode('x'),
+      0x4e,
+      SETITEMS,
+      APPENDS,
+      STOP,
+    ]);
+    expect(JSON.parse(JSON.stringify(value))).toEqual([
+      { type: 'span_start', ts: 1.5, attrs: { n: 1 }, index: 3 },
+      { type: 'span_end', attrs: {}, x: null },
+    ]);
+  });
+
+  it('fails a dict batch the run cannot take with the switch’s code and offset', () => {
+    // an odd batch: SETITEMS at offset 7 (PROTO 2, EMPTY_DICT, MARK, BININT1 1 at 4..5, ... )
+    expect(failure([EMPTY_DICT, MARK, 0x4b, 1, 0x4b, 2, 0x4b, 3, SETITEMS, STOP])).toEqual({
+      code: 'pickle/bad-setitems',
+      offset: 11,
+    });
+    // SETITEMS with no mark, and onto something that is not a dict
+    expect(failure([EMPTY_DICT, 0x4b, 1, 0x4b, 2, SETITEMS, STOP]).code).toBe('pickle/no-mark');
+    expect(failure([0x4b, 1, MARK, 0x4b, 1, 0x4b, 2, SETITEMS, STOP]).code).toBe(
+      'pickle/bad-setitem',
+    );
+  });
+
+  it('fails dicts nested too deep in the run where the switch would, after the SETITEMS', () => {
+    // 300 dicts, each set as the value of the one before: {'k': {'k': ...}}
+    const depth = 300;
+    const ops: number[] = [];
+    for (let i = 0; i < depth; i++) ops.push(EMPTY_DICT, MARK, ...binunicode('k'));
+    ops.push(EMPTY_DICT);
+    const closing: number[] = [];
+    for (let i = 0; i < depth; i++) closing.push(SETITEMS);
+    const all = [...ops, ...closing, STOP];
+    const { code, offset } = failure(all);
+    expect(code).toBe('pickle/too-deep');
+    // the innermost dict is 0 deep, the one the 257th SETITEMS fills 257: it fails, just
+    // past its opcode
+    expect(offset).toBe(PROTO.length + ops.length + 257);
+  });
+
   it('fails a string that runs past the end of the file as truncated', () => {
     const cut = binunicode('a string cut short').slice(0, 10);
     expect(failure([...cut]).code).toBe('pickle/truncated');

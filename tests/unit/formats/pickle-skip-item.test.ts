@@ -207,6 +207,35 @@ describe('walking past a list’s items (PickleOptions.skipListItem)', () => {
     expect(items[3].tokens).toMatchObject({ $kind: 'lazy-list', length: 70 });
   });
 
+  it('walks an item across the end of the cursor’s window as one wholly inside it', () => {
+    // batch 1 holds a filler of n bytes, so that rich(2) starts `before` bytes short of the
+    // window's end (8 MiB, pickle-cursor.ts): its opcodes cut there are read one at a time
+    const WINDOW = 8 * 1024 * 1024;
+    const head = [...PROTO4, EMPTY_LIST, BINPUT, 0, MARK, ...small(0)];
+    const fillerHead = [EMPTY_DICT, ...key('f'), 0x42, 0, 0, 0, 0];
+    for (let before = 1; before < rich(2).length; before += 13) {
+      const n = WINDOW - before - head.length - fillerHead.length - 1 - 1 - 1;
+      const filler = new Uint8Array(fillerHead.length + n + 1);
+      filler.set(fillerHead);
+      new DataView(filler.buffer).setUint32(fillerHead.length - 4, n, true);
+      filler[filler.length - 1] = SETITEM;
+      const bytes = new Uint8Array([
+        ...head,
+        ...filler,
+        APPENDS,
+        MARK,
+        ...rich(2),
+        ...reader(3),
+        APPENDS,
+        STOP,
+      ]);
+      expect(bytes.indexOf(EMPTY_DICT, WINDOW - before - 2)).toBe(WINDOW - before);
+      const skipped = read(bytes, (index) => index === 2);
+      expect(skipped.value[2]).toBeNull();
+      expect(plain(skipped.value[3])).toEqual(READ_BACK_3);
+    }
+  });
+
   it('fails with a code on an item it cannot walk (one that pops below itself)', () => {
     const popping = listPickle([[EMPTY_DICT, POP, POP], small(3)]);
     let error: unknown;

@@ -55,6 +55,11 @@ describe('pickle string opcodes', () => {
       'span_id',
       '',
       'dfcb43f4caa740bbbd864546e2349083',
+      'dfcb43f4caa740bbbd864546e2349083',
+      // 32 to 48 bytes: made without the table (ids), ASCII or not
+      'e'.repeat(40),
+      'é'.repeat(20),
+      'é' + 'x'.repeat(32),
       'x'.repeat(48),
       'y'.repeat(49),
       'Question 0: compute 868 * 822.'.repeat(3),
@@ -70,10 +75,14 @@ describe('pickle string opcodes', () => {
     const bad = new Uint8Array([0x61, 0xff, 0x62, 0xc3]);
     const long = new Uint8Array(60).fill(0x61);
     long[30] = 0xfe;
+    // an id's length (32 to 48 bytes), read without the table
+    const id = new Uint8Array(36).fill(0x62);
+    id[35] = 0xc3;
     const decoder = new TextDecoder('utf-8', { fatal: false });
-    expect(read(listOf([unicode(bad), unicode(long)]))).toEqual([
+    expect(read(listOf([unicode(bad), unicode(long), unicode(id)]))).toEqual([
       decoder.decode(bad),
       decoder.decode(long),
+      decoder.decode(id),
     ]);
   });
 

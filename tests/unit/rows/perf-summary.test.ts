@@ -187,6 +187,35 @@ describe('perf summary (TRACE_MODEL 5)', () => {
     });
   });
 
+  it('a PD marker counts its request as profiled once, before or after the request ends', () => {
+    // slime's rule: a request is profiled if any event of its sample is a PD marker naming it
+    // as parent, wherever that event lies in the list
+    const marker = (ts: number) =>
+      ev('span_start', 'sglang_pd_decode', ts, { span_id: `d${ts}`, parent_span_id: 'g' });
+    const sample = (...middle: Record<string, PyValue>[]) =>
+      sampleWith([
+        ev('span_start', 'sglang_generate', 0, { span_id: 'g' }),
+        ...middle,
+        ev('span_end', 'sglang_generate', 2, { span_id: 'g', attrs: { e2e_latency: 2 } }),
+      ]);
+    const after = sampleWith([
+      ev('span_start', 'sglang_generate', 0, { span_id: 'h' }),
+      ev('span_end', 'sglang_generate', 2, { span_id: 'h', attrs: { e2e_latency: 2 } }),
+      ev('event', 'sglang_pd_summary', 3, { parent_span_id: 'h' }),
+    ]);
+    const perf = buildPerfSummary([sample(marker(1)), sample(marker(1), marker(1.5)), after]);
+    expect(perf['perf/request/count']).toBe(3);
+    expect(perf['perf/request/profiled_count']).toBe(3);
+    // a marker naming another span, and a request without an id, count nothing
+    const none = buildPerfSummary([
+      sampleWith([
+        ev('span_end', 'sglang_generate', 2, { attrs: { e2e_latency: 2 } }),
+        ev('event', 'sglang_pd_summary', 3, { parent_span_id: 'elsewhere' }),
+      ]),
+    ]);
+    expect(none['perf/request/profiled_count']).toBe(0);
+  });
+
   it('no requests: no keys at all', () => {
     expect(buildPerfSummary([sampleWith([ev('event', 'x', 1)]), { index: 0 }])).toEqual({});
   });

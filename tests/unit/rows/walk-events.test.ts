@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { walkEvents } from '../../../src-main/core/rows/collect-items';
+import type { PyValue } from '../../../src-main/core/model/py-value';
 import { ev } from './events';
 
 const names = (list: { name: string }[]) => list.map((x) => x.name);
@@ -76,6 +77,32 @@ describe('walkEvents (TRACE_MODEL 3, steps 1-3)', () => {
     expect(names(walk.orphans)).toEqual(['dup']);
     // the orphaned second end still popped the id's remaining stack entry
     expect(walk.events[0].parent).toBeNull();
+  });
+
+  it('infers parents as a plain list of open ids does, on stacks deeper than the look-through', () => {
+    // slime's stack: a list, the last occurrence of an ended id removed, the top the parent
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 20; round++) {
+      const events: Record<string, PyValue>[] = [];
+      const expected: (string | null)[] = [];
+      const open: string[] = [];
+      // few ids, so that ids repeat on the stack; up to 80 deep
+      for (let i = 0; i < 300; i++) {
+        const id = `s${random(50)}`;
+        const start = open.length < 80 && random(3) > 0;
+        events.push(ev(start ? 'span_start' : 'span_end', id, i, { span_id: id }));
+        if (start) open.push(id);
+        else if (open.lastIndexOf(id) >= 0) open.splice(open.lastIndexOf(id), 1);
+        events.push(ev('event', `after${i}`, i));
+        expected.push(open.length > 0 ? open[open.length - 1] : null);
+      }
+      const walk = walkEvents(events, 0);
+      expect(walk.events.map((point) => point.parent)).toEqual(expected);
+    }
   });
 
   it('an id re-opened after it closed keeps both spans, the open one winning lookups by id', () => {

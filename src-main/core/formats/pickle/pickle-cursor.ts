@@ -1,6 +1,6 @@
 import type { ByteSource } from '../../bytes/byte-source';
 import { FormatError } from '../../bytes/format-error';
-import { AsciiStringCache, FNV_START, fnv } from '../../bytes/ascii-string-cache';
+import { AsciiStringCache, FNV_START, asciiText, fnv } from '../../bytes/ascii-string-cache';
 
 const WINDOW = 8 * 1024 * 1024;
 
@@ -223,6 +223,13 @@ export class PickleCursor {
     const start = this.pos;
     const end = start + n;
     this.pos = end;
+    if (n >= ID_TEXT) {
+      // ids (span, trace, session, request: 32 hex digits) are new strings nearly every time:
+      // a look-up in the table only missed, at the cost of a cache miss or two each
+      for (let i = start; i < end; i++)
+        if (window[i] > 0x7f) return decoder.decode(window.subarray(start, end));
+      return asciiText(window, start, end);
+    }
     const hash = asciiHash(window, start, end);
     if (hash >= 0) return shortStrings.get(window, start, end, hash);
     return decoder.decode(window.subarray(start, end));
@@ -270,6 +277,11 @@ NUMBER_OP_SIZE[0x47] = 9;
 
 /** strings up to this many bytes are looked up in the AsciiStringCache when they are ASCII */
 const SHORT_TEXT = 48;
+/**
+ * strings of at least this many bytes (and up to SHORT_TEXT) are made without the table: ids.
+ * Dict keys, names and enum values are shorter, or memoized by the pickle and read once.
+ */
+const ID_TEXT = 32;
 
 /** UTF-8 bytes as text: a short ASCII string through the cache, anything else decoded. */
 export function decodeText(

@@ -1,5 +1,6 @@
 import { FormatError } from '../../bytes/format-error';
 import {
+  DICT_PROTO,
   isDict,
   newPyDict,
   pyKind,
@@ -384,6 +385,26 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     dict[k] = v;
     nest(dict, v);
   };
+  /**
+   * SETITEMS on a dict: the pairs read where they lie on the stack above `from` (a dict per
+   * sample's event: millions of them; a copy of each batch was a good part of the garbage),
+   * then popped. Checked once for the batch, not once per pair; a string key and a plain value
+   * (most pairs) go in as they are (setDictItem's steps).
+   */
+  const setPairs = (d: PyDict, from: number) => {
+    for (let i = from; i < stack.length; i += 2) {
+      const key = stack[i];
+      const raw = stack[i + 1];
+      if (typeof key !== 'string' || typeof raw === 'object' || typeof raw === 'symbol')
+        setDictItem(d, value(key), value(raw));
+      else {
+        if (key === 'index') samplesRead++;
+        d[key] = raw;
+      }
+    }
+    // popped, not cut by setting the length (a call into the runtime per batch)
+    while (stack.length > from) stack.pop();
+  };
   const appendItems = (target: Slot, items: Slot[], startOffset: number) => {
     if (target instanceof ListBuilder) {
       if (target.lazy) {
@@ -646,6 +667,32 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         stack.push(cursor.text(n, shortStrings, decoder));
         pos = cursor.pos;
         lastStringEnd = cursor.windowStart + pos;
+      } else if (op === 0x7d) {
+        // EMPTY_DICT that starts no item of a watched list (the switch's steps for it are
+        // then none): an event's dict, its attrs, a sample's small dicts
+        if (itemPending) break;
+        const m = marks.length > 0 ? marks[marks.length - 1] : -1;
+        if (m >= 0 && firstBatchEarly > 0 && stack.length - m === firstBatchEarly) break;
+        if (m > 0 && watched !== null && stack[m - 1] === watched) break;
+        stack.push(newPyDict());
+        pos += 1;
+      } else if (op === 0x28) {
+        // MARK above a dict (its SETITEMS batch): a list's MARK may start a run of numbers or
+        // a watched batch, and is left to the switch
+        const top = stack.length > 0 ? stack[stack.length - 1] : null;
+        if (!isPyDictObject(top) || marks.length >= MAX_MARKS) break;
+        marks.push(stack.length);
+        pos += 1;
+      } else if (op === 0x75) {
+        // SETITEMS of an even batch onto a dict (the switch's checks, passed)
+        const from = marks.length > 0 ? marks[marks.length - 1] : 0;
+        const d = from > 0 ? stack[from - 1] : null;
+        if (!isPyDictObject(d) || (stack.length - from) % 2 !== 0) break;
+        marks.pop();
+        // (a nesting too deep fails where the switch would: after the opcode)
+        cursor.pos = pos + 1;
+        setPairs(d, from);
+        pos = cursor.pos;
       } else if (op === 0x4e) {
         stack.push(null); // NONE
         pos += 1;
@@ -900,25 +947,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
           fail('pickle/bad-setitems', 'SETITEMS with an odd number of items');
         if (from === 0) fail('pickle/stack-underflow', 'the pickle reads an empty stack');
         const d = stack[from - 1];
-        if (isPlainDict(d)) {
-          // a dict (the common case): checked once for the batch, not once per pair; a string
-          // key and a plain value (most pairs) go in as they are (setDictItem's steps)
-          for (let i = from; i < stack.length; i += 2) {
-            const key = stack[i];
-            const raw = stack[i + 1];
-            if (typeof key !== 'string' || typeof raw === 'object' || typeof raw === 'symbol')
-              setDictItem(d, value(key), value(raw));
-            else {
-              if (key === 'index') samplesRead++;
-              d[key] = raw;
-            }
-          }
-        } else {
+        if (isPlainDict(d)) setPairs(d, from);
+        else {
           for (let i = from; i < stack.length; i += 2)
             setItem(d, value(stack[i]), value(stack[i + 1]));
+          // popped, not cut by setting the length (a call into the runtime per batch)
+          while (stack.length > from) stack.pop();
         }
-        // popped, not cut by setting the length (a call into the runtime per batch)
-        while (stack.length > from) stack.pop();
         break;
       }
       case 0x8f: // EMPTY_SET
@@ -1101,6 +1136,11 @@ function childrenOf(container: object): PyValue[] {
     return ref.state === undefined ? ref.args : [...ref.args, ref.state];
   }
   return []; // lazy lists, tensors, arrays, complex numbers, classes: no nested values
+}
+
+/** A dict this reader made (newPyDict): the common opcodes' run takes only these. */
+function isPyDictObject(slot: Slot | null): slot is PyDict {
+  return typeof slot === 'object' && slot !== null && Object.getPrototypeOf(slot) === DICT_PROTO;
 }
 
 /** A dict read from the pickle (not a list, an object, a set or another tagged value). */

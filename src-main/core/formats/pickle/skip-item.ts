@@ -65,7 +65,61 @@ export function skipItem(
     else if (lastWasClass) memo.writeClass(index, lastModule, lastName);
     else memo.write(index, lastStringAt);
   };
+  /**
+   * The common opcodes of an item (memo reads, numbers, strings, memo writes, dicts and their
+   * batches: most of a sample's), walked straight off the window without a call or a switch
+   * per opcode. Stops at anything else, at an opcode not whole in the window, and where the
+   * item may end, which the loop below then reads as usual.
+   */
+  const walkCommon = () => {
+    const w = cursor.window;
+    let pos = cursor.pos;
+    const last = w.length - 9;
+    while (pos <= last) {
+      const op = w[pos];
+      const size = PUSH_SIZE[op];
+      if (size !== 0) {
+        // a value pushed: the depth only grows, nothing to check
+        if (op === EMPTY_DICT && !object && depth === 1 && marks.length === 0) break;
+        pos += size;
+        depth++;
+      } else if (op === 0x58 || op === 0x8c) {
+        // BINUNICODE, SHORT_BINUNICODE whose bytes are in the window
+        const n =
+          op === 0x8c
+            ? w[pos + 1]
+            : (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
+        const head = op === 0x8c ? 2 : 5;
+        if (n > w.length - pos - head) break;
+        lastStringAt = cursor.windowStart + pos;
+        pos += head + n;
+        lastValueEnd = cursor.windowStart + pos;
+        lastWasClass = false;
+        depth++;
+      } else if (op === 0x71 || op === 0x72) {
+        // BINPUT, LONG_BINPUT: told to the memo with the cursor after the operand, as below
+        const index =
+          op === 0x71
+            ? w[pos + 1]
+            : (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
+        const opOffset = cursor.windowStart + pos;
+        cursor.pos = pos += op === 0x71 ? 2 : 5;
+        put(index, opOffset);
+      } else if (op === 0x75 && marks.length > 0) {
+        // SETITEMS closing a mark the item opened
+        depth = marks.pop()!;
+        pos += 1;
+        if (depth < 1 || (marks.length > 0 && depth < marks[marks.length - 1])) {
+          cursor.pos = pos;
+          lost('an opcode pops the item itself');
+        }
+      } else break;
+      ops++;
+    }
+    cursor.pos = pos;
+  };
   for (;;) {
+    walkCommon();
     const opOffset = cursor.offset;
     const op = cursor.u8();
     if (!object && depth === 1 && marks.length === 0 && (op === EMPTY_DICT || op === APPENDS)) {
@@ -243,6 +297,27 @@ export function skipItem(
     if (object && op === BUILD && depth === 1 && marks.length === 0) return ops;
   }
 }
+
+/**
+ * The size of each opcode that pushes one value and reads no more than its fixed operand (BINGET,
+ * LONG_BINGET, the numbers, NONE, the booleans, the empty containers), 0 for any other.
+ */
+const PUSH_SIZE = new Uint8Array(256);
+for (const [op, size] of [
+  [0x68, 2], // BINGET
+  [0x6a, 5], // LONG_BINGET
+  [0x4b, 2], // BININT1
+  [0x4d, 3], // BININT2
+  [0x4a, 5], // BININT
+  [0x47, 9], // BINFLOAT
+  [0x4e, 1], // NONE
+  [0x88, 1], // NEWTRUE
+  [0x89, 1], // NEWFALSE
+  [0x5d, 1], // EMPTY_LIST
+  [EMPTY_DICT, 1],
+  [0x29, 1], // EMPTY_TUPLE
+])
+  PUSH_SIZE[op] = size;
 
 function lengthOf(n: number, lost: (what: string) => never): number {
   if (n < 0) lost('a negative length');
