@@ -64,6 +64,7 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
   };
   const { kernels, launches, launchThread, steps, correlationIds, correlationStarts } = events;
   let fractional = false;
+  const kinds = new KindCache();
   for (const process of trace.processes.values()) {
     for (const thread of process.threads) {
       const threadName = thread.name ?? `thread ${String(thread.tid)}`;
@@ -77,7 +78,7 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
           kernels.push({
             slice,
             name: slice.name,
-            kind: kernelKind(slice.name, slice.cat),
+            kind: kinds.of(slice.name, slice.cat),
             stream,
             correlation,
             startUs: slice.startUs,
@@ -100,6 +101,22 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
   }
   if (fractional) roundNsResolution(kernels);
   return events;
+}
+
+/**
+ * Each (name, category)'s kernel kind, found once: a rank's kernels repeat a few hundred names,
+ * and two regular expressions per kernel were a fiftieth of its open.
+ */
+class KindCache {
+  private readonly byCat = new Map<string | null, Map<string, KernelKind>>();
+
+  of(name: string, cat: string | null): KernelKind {
+    let byName = this.byCat.get(cat);
+    if (byName === undefined) this.byCat.set(cat, (byName = new Map()));
+    let kind = byName.get(name);
+    if (kind === undefined) byName.set(name, (kind = kernelKind(name, cat)));
+    return kind;
+  }
 }
 
 /**
