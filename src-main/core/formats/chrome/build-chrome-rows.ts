@@ -20,8 +20,13 @@ const sec = (us: number) => us / 1e6;
 /** Packs a row's items one at a time (core/rows' ItemPacker, given by the descriptor). */
 export interface RowItemPacker {
   begin(count: number): void;
-  add(item: RowItem): void;
+  /** `spanRef`, `parentRef`: the item's ids as countedIds numbers them (its id texts unread) */
+  add(item: RowItem, spanRef?: number, parentRef?: number): void;
   end(): PackedItems;
+  /** numbers for the ids `prefix` + n, n below `count`: n's is the base + n; null: none */
+  countedIds(prefix: string, count: number): number | null;
+  /** add's parentRef of a span without a parent */
+  readonly noSpanRef: number;
 }
 
 /**
@@ -59,6 +64,7 @@ export function buildChromeRows(
     lastUs,
     offsetUs,
     spanIdPrefix: trace.spanIdPrefix,
+    idBase: packer.countedIds(trace.spanIdPrefix, trace.sliceCount),
     lastParent: null,
     lastParentText: '',
     span: newSpan(),
@@ -212,6 +218,11 @@ interface ItemClock {
   lastUs: number;
   offsetUs: number;
   spanIdPrefix: string;
+  /**
+   * The packer's number of the span id of slice 0 (slice n's is this + n: RowItemPacker's
+   * countedIds), so that no id text is made per slice; null: ids are made as text.
+   */
+  idBase: number | null;
   /** the parent named last and its id's text (parentText) */
   lastParent: ChromeSlice | null;
   lastParentText: string;
@@ -241,7 +252,16 @@ function packRowItems(
     if (isSlice(source)) {
       fillSpan(span, source, order.lane(k), order.label(k), clock);
       tally.add(span);
-      packer.add(span);
+      const base = clock.idBase;
+      if (base === null) packer.add(span);
+      else {
+        const parent = source.parent;
+        packer.add(
+          span,
+          base + source.spanIndex,
+          parent === null ? packer.noSpanRef : base + parent.spanIndex,
+        );
+      }
       forget(source);
     } else {
       fillPoint(point, source, order.lane(k), order.label(k), clock.offsetUs);
@@ -417,8 +437,11 @@ function fillSpan(
   span.start_ts = sec(startUs);
   span.end_ts = open ? null : sec(endUs);
   span.display_end_ts = sec(Math.max(startUs, endUs));
-  span.span_id = spanIdPrefix + slice.spanIndex;
-  span.parent_span_id = slice.parent === null ? null : parentText(clock, slice.parent);
+  // with counted ids the packer is given their numbers instead (packRowItems)
+  if (clock.idBase === null) {
+    span.span_id = spanIdPrefix + slice.spanIndex;
+    span.parent_span_id = slice.parent === null ? null : parentText(clock, slice.parent);
+  }
   span.parent_span_name = slice.parent?.name ?? null;
   span.lane = lane;
   span.depth = slice.depth;

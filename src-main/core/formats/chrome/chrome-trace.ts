@@ -106,6 +106,8 @@ export interface FlowStep {
 export interface ChromeTrace {
   /** put before each slice's spanIndex to make its span id ("r0:" in a GPU profile's rank) */
   spanIdPrefix: string;
+  /** how many slices were numbered (every spanIndex is below it) */
+  sliceCount: number;
   /** by pid as written (1 and "1" are two processes: a Map's keys tell them apart) */
   processes: Map<ChromeId, ChromeProcess>;
   /** instants of global scope (`s: "g"`) */

@@ -45,6 +45,7 @@ const SKIP_EXAMPLES = 5;
 export function importTraceEvents(source: ByteSource, options: ImportOptions = {}): ChromeTrace {
   const trace: ChromeTrace = {
     spanIdPrefix: options.spanIdPrefix ?? '',
+    sliceCount: 0,
     processes: new Map(),
     globalInstants: [],
     flowSteps: [],
@@ -363,6 +364,7 @@ class EventImporter {
 
   /** B events never ended stay open: they are drawn to the trace's last timestamp. */
   finish(): void {
+    this.trace.sliceCount = this.nextSpanId;
     for (const process of this.trace.processes.values()) {
       for (const thread of process.threads) thread.open = NONE;
       for (const track of process.asyncTracks.values()) {
