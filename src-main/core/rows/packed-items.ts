@@ -180,7 +180,10 @@ export class ItemPacker {
    * shape missed every other record, and each miss cost a JSON.stringify of its keys)
    */
   private readonly lastShapes = new Map<string, ItemShape[]>();
-  private numbers: number[] = [];
+  /** the row being packed's numbers, in a buffer kept for every row (NumberScratch) */
+  private readonly numbers = new Scratch(Float64Array);
+  /** the row being packed's refs where it numbers them, in a buffer kept for every row */
+  private readonly refNumbers = new Scratch(Int32Array);
   private refs: unknown[] = [];
   /** items added to the row being packed */
   private count = 0;
@@ -227,12 +230,14 @@ export class ItemPacker {
    * `end` for its packed items. A format that makes its items one at a time (a GPU rank's
    * million) never holds them all as objects.
    */
-  begin(count: number): void {
-    this.numbers = [];
+  begin(count: number, countedIds = false): void {
+    this.numbers.clear();
+    this.refNumbers.clear();
     this.refs = [];
     this.rowIdList.length = 0;
     if (this.rowIds.size > 0) this.rowIds.clear();
-    this.numberIds = count <= DEDUPED_ROW_ITEMS;
+    // a row whose ids are all counted (add's spanRef and parentRef) needs no map of them
+    this.numberIds = count <= DEDUPED_ROW_ITEMS || countedIds;
     this.count = 0;
   }
 
@@ -254,7 +259,7 @@ export class ItemPacker {
    * read: a format that counts its spans makes no id text per item.
    */
   add(item: RowItem, spanRef?: number, parentRef?: number): void {
-    const { numbers, refs } = this;
+    const { numbers } = this;
     this.count++;
     const pd = item.type === 'span' ? item.pd : undefined;
     const extras = extrasMask(item);
@@ -281,46 +286,46 @@ export class ItemPacker {
       item.type === 'span'
         ? this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs)
         : this.shapeOf(item.name, item.attrs, null);
-    refs.push(
-      this.headOf(item.name, shape),
-      this.ref(item.parent_span_name),
-      spanRef === undefined ? this.idOf(item.span_id) : spanRef,
-      parentRef === undefined ? this.idOf(item.parent_span_id) : parentRef,
-    );
+    this.pushSlot(this.headOf(item.name, shape));
+    this.pushRef(item.parent_span_name);
+    this.pushSlot(spanRef === undefined ? this.idOf(item.span_id) : spanRef);
+    this.pushSlot(parentRef === undefined ? this.idOf(item.parent_span_id) : parentRef);
     if (item.type === 'span') {
-      numbers.push(code, item.start_ts);
+      numbers.push(code);
+      numbers.push(item.start_ts);
       if (item.state === 'closed_span') numbers.push(item.end_ts ?? 0);
       if (!sameEnd) numbers.push(item.display_end_ts);
-      if (!compact) numbers.push(attempt, item.lane, item.depth);
+      if (!compact) numbers.push3(attempt, item.lane, item.depth);
       this.putAttrs(shape.sections[0], item.attrs.start_attrs);
       this.putAttrs(shape.sections[1], item.attrs.end_attrs);
       if (pd) {
-        numbers.push(pd.parentDurationSec, pd.phases.length);
+        numbers.push(pd.parentDurationSec);
+        numbers.push(pd.phases.length);
         for (const phase of pd.phases) {
           numbers.push(phase.durationSec);
-          refs.push(this.ref(phase.phase));
+          this.pushRef(phase.phase);
         }
       }
     } else {
-      numbers.push(code, item.ts);
-      if (!compact) numbers.push(attempt, item.lane, item.depth);
+      numbers.push(code);
+      numbers.push(item.ts);
+      if (!compact) numbers.push3(attempt, item.lane, item.depth);
       this.putAttrs(shape.sections[0], item.attrs);
     }
     if (extras) {
-      refs.push(extras);
+      this.pushSlot(extras);
       pushExtras(item, extras, this.pushRef);
     }
   }
 
   end(): PackedItems {
-    const { numbers, refs } = this;
-    this.numbers = [];
+    const { refs } = this;
     this.refs = [];
-    const { chunk, first } = this.chunks.put(numbers);
+    const { chunk, first } = this.chunks.put(this.numbers.view());
     // a long row's refs are kept as they are (copying a Chrome process row's millions of refs
     // held two of them at once)
     const placed = this.numberIds
-      ? this.refChunks.put(refs as number[])
+      ? this.refChunks.put(this.refNumbers.view())
       : { chunk: refs, first: 0 };
     return {
       count: this.count,
@@ -334,8 +339,14 @@ export class ItemPacker {
 
   /** pushes what a ref slot holds for `value` onto the row's refs */
   private readonly pushRef = (value: unknown): void => {
-    this.refs.push(this.ref(value));
+    this.pushSlot(this.ref(value));
   };
+
+  /** pushes a ref slot as it is (a number, where the row numbers its refs) */
+  private pushSlot(slot: unknown): void {
+    if (this.numberIds) this.refNumbers.push(slot as number);
+    else this.refs.push(slot);
+  }
 
   /** what a ref slot holds: the value's ref in a row that numbers its ids, else the value */
   private ref(value: unknown): unknown {
@@ -406,7 +417,7 @@ export class ItemPacker {
       if (!Object.hasOwn(attrs, key)) continue;
       const value = attrs[key];
       if (numeric[k++]) this.numbers.push(value as number);
-      else this.refs.push(this.ref(value));
+      else this.pushRef(value);
     }
   }
 
@@ -468,7 +479,7 @@ class SharedChunks<T extends Float64Array | Int32Array> {
   private used = 0;
 
   constructor(
-    private readonly make: { new (length: number): T; from(values: readonly number[]): T },
+    private readonly make: { new (length: number): T; from(values: ArrayLike<number>): T },
     private readonly size: number,
   ) {
     this.chunk = new make(0);
@@ -480,7 +491,7 @@ class SharedChunks<T extends Float64Array | Int32Array> {
     return { from: this.chunk, to: this.chunk.slice(0, this.used) as T };
   }
 
-  put(values: readonly number[]): { chunk: T; first: number } {
+  put(values: ArrayLike<number>): { chunk: T; first: number } {
     const n = values.length;
     if (n > this.size / 4) return { chunk: this.make.from(values), first: 0 };
     if (this.used + n > this.chunk.length) {
@@ -493,6 +504,46 @@ class SharedChunks<T extends Float64Array | Int32Array> {
     this.chunk.set(values, first);
     this.used += n;
     return { chunk: this.chunk, first };
+  }
+}
+
+/**
+ * A row's numbers (or numbered refs) as they are packed: one buffer, grown by doubling and kept
+ * for the next row, rather than a new array per row (a GPU rank's row of a million numbers grew
+ * its array, on the collector's heap, a dozen times over).
+ */
+class Scratch<T extends Float64Array | Int32Array> {
+  private buffer: T;
+  length = 0;
+
+  constructor(private readonly make: new (length: number) => T) {
+    this.buffer = new make(1024);
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  push(value: number): void {
+    if (this.length === this.buffer.length) this.grow();
+    this.buffer[this.length++] = value;
+  }
+
+  push3(a: number, b: number, c: number): void {
+    this.push(a);
+    this.push(b);
+    this.push(c);
+  }
+
+  /** the numbers pushed since `clear`, a view valid until the next push */
+  view(): T {
+    return this.buffer.subarray(0, this.length) as T;
+  }
+
+  private grow(): void {
+    const grown = new this.make(this.buffer.length * 2);
+    grown.set(this.buffer);
+    this.buffer = grown;
   }
 }
 

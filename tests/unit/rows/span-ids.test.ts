@@ -165,7 +165,8 @@ describe('span ids by number', () => {
       const original = row({ row_id: 0, start: 0, end: count, items });
       const packer = new ItemPacker();
       const base = packer.countedIds('r3:', count)!;
-      packer.begin(items.length);
+      // every id counted: even the long row keeps its refs as numbers
+      packer.begin(items.length, true);
       items.forEach((item, n) => {
         const parent = parents[n];
         packer.add(
@@ -177,6 +178,7 @@ describe('span ids by number', () => {
       const { items: _items, ...fields } = original;
       void _items;
       const packed = { ...fields, packed: packer.end() };
+      expect(packed.packed.refs).toBeInstanceOf(Int32Array);
       expect(unpackRow(packed)).toStrictEqual(original);
       expect(Array.from(buildStore({ rows: [packed] }).itemParent.subarray(0, count))).toEqual(
         parents,

@@ -19,7 +19,8 @@ const sec = (us: number) => us / 1e6;
 
 /** Packs a row's items one at a time (core/rows' ItemPacker, given by the descriptor). */
 export interface RowItemPacker {
-  begin(count: number): void;
+  /** `countedIds`: every span's ids come to add as numbers (a long row then numbers its refs) */
+  begin(count: number, countedIds?: boolean): void;
   /** `spanRef`, `parentRef`: the item's ids as countedIds numbers them (its id texts unread) */
   add(item: RowItem, spanRef?: number, parentRef?: number): void;
   end(): PackedItems;
@@ -245,9 +246,11 @@ function packRowItems(
   packer: RowItemPacker,
 ): PackedRow {
   const tally = new RowTally();
-  packer.begin(order.length);
+  packer.begin(order.length, clock.idBase !== null);
   const { span, point } = clock;
-  for (const k of order.sorted()) {
+  const sorted = order.sorted();
+  for (let at = 0; at < sorted.length; at++) {
+    const k = sorted[at];
     const source = order.take(k);
     if (isSlice(source)) {
       fillSpan(span, source, order.lane(k), order.label(k), clock);
@@ -299,7 +302,9 @@ function processItems(
     if (thread.slices.length === 0 && thread.instants.length === 0) continue;
     const label = threadLabel(thread);
     let height = 1;
-    for (const slice of thread.slices) {
+    const slices = thread.slices;
+    for (let i = 0; i < slices.length; i++) {
+      const slice = slices[i];
       items.push(slice, lane + slice.depth, label, offsetUs);
       height = Math.max(height, slice.depth + 1);
     }

@@ -68,7 +68,9 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
   for (const process of trace.processes.values()) {
     for (const thread of process.threads) {
       const threadName = thread.name ?? `thread ${String(thread.tid)}`;
-      for (const slice of thread.slices) {
+      const slices = thread.slices;
+      for (let i = 0; i < slices.length; i++) {
+        const slice = slices[i];
         const stream = numberOr(slice.args.stream);
         const correlation = numberOr(slice.args.correlation);
         if (stream !== null) {
