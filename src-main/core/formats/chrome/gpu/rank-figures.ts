@@ -33,8 +33,12 @@ export interface GpuEvent extends KernelSpan {
 export interface RankEvents {
   kernels: GpuEvent[];
   launches: Map<number, ChromeSlice>;
-  /** each launch's thread name, as the file names it (an idle gap's cause says it) */
-  launchThread: Map<ChromeSlice, string>;
+  /**
+   * The threads that launch, with their names as the file names them: an idle gap's cause says
+   * its launch's (found there for the few gaps shown: a map of every launch to its thread was a
+   * fiftieth of a rank's open)
+   */
+  launchThreads: { thread: ChromeThread; name: string }[];
   /** the threads that hold GPU events (a rank's streams) */
   gpuThreads: Set<ChromeThread>;
   /** the CPU's ProfilerStep#N slices */
@@ -56,13 +60,13 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
   const events: RankEvents = {
     kernels: [],
     launches: new Map(),
-    launchThread: new Map(),
+    launchThreads: [],
     gpuThreads: new Set(),
     steps: [],
     correlationIds: [],
     correlationStarts: [],
   };
-  const { kernels, launches, launchThread, steps, correlationIds, correlationStarts } = events;
+  const { kernels, launches, launchThreads, steps, correlationIds, correlationStarts } = events;
   let fractional = false;
   const kinds = new KindCache();
   for (const process of trace.processes.values()) {
@@ -96,7 +100,8 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
         // the runtime call (cudaLaunchKernel, cudaMemcpyAsync, hipLaunchKernel) of a launch
         if (slice.cat !== 'cpu_op') {
           launches.set(correlation, slice);
-          launchThread.set(slice, threadName);
+          if (launchThreads[launchThreads.length - 1]?.thread !== thread)
+            launchThreads.push({ thread, name: threadName });
         }
       }
     }
@@ -290,7 +295,7 @@ function idleGaps(
             name: launch.name,
             startSec: (launch.startUs + offsetUs) / 1e6,
             us: (launch.endUs ?? launch.startUs) - launch.startUs,
-            thread: events.launchThread.get(launch) ?? '',
+            thread: launchThreadName(events, launch),
           }
         : null,
       op: op ? { name: op.name } : null,
@@ -298,6 +303,14 @@ function idleGaps(
       text,
     };
   });
+}
+
+/** The name of the thread `launch` is on ('' when none of the launching threads holds it). */
+function launchThreadName(events: RankEvents, launch: ChromeSlice): string {
+  for (const { thread, name } of events.launchThreads) {
+    if (thread.slices.includes(launch)) return name;
+  }
+  return '';
 }
 
 function firstAtOrAfter(sorted: readonly GpuEvent[], us: number): number {
