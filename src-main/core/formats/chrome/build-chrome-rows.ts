@@ -7,6 +7,7 @@ import type {
   ChromeThread,
   ChromeTrace,
 } from './chrome-trace';
+import { FlowSteps } from './flow-steps';
 
 /** Places tracks of lanes (core/rows' packBlocks, given by the descriptor). */
 export type PackBlocks = (blocks: { start: number; end: number; height: number }[]) => {
@@ -57,7 +58,7 @@ export function buildChromeRows(
   // each process is let go of once its row is built (300,000 tiny processes held them all),
   // and the flow steps (bound by now) with the slices they point at
   trace.processes.clear();
-  trace.flowSteps = [];
+  trace.flowSteps = new FlowSteps();
   trace.boundFlows = [];
   const rows: PackedRow[] = [];
   const lastUs = trace.lastUs + offsetUs;

@@ -9,6 +9,7 @@ import type {
   ChromeThread,
   ChromeTrace,
 } from './chrome-trace';
+import { FLOW_PHASE, FlowSteps } from './flow-steps';
 import { scanTraceJson } from './scan-trace-json';
 import { SharedValues } from './shared-values';
 import { cutDeepValues } from '../../model/cut-deep-values';
@@ -48,7 +49,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     sliceCount: 0,
     processes: new Map(),
     globalInstants: [],
-    flowSteps: [],
+    flowSteps: new FlowSteps(),
     boundFlows: [],
     counterSeries: new Map(),
     counterSamples: 0,
@@ -197,7 +198,6 @@ class EventImporter {
   private lastProcess: ChromeProcess | null = null;
   private lastThread: ChromeThread | null = null;
   private lastThreadOf: ChromeProcess | null = null;
-  private order = 0;
 
   constructor(private readonly trace: ChromeTrace) {}
 
@@ -304,15 +304,13 @@ class EventImporter {
       case 'f': {
         const key = this.flowKey(cat, value, pid);
         if (key === null) return `(ph ${ph}) has no id`;
-        this.trace.flowSteps.push({
+        this.trace.flowSteps.push(
           key,
-          phase: ph,
-          tsUs: ts,
-          thread: this.thread(process, tid),
-          enclosing: ph !== 'f' || value.bp === 'e',
-          order: this.order++,
-          slice: null,
-        });
+          FLOW_PHASE[ph],
+          ts,
+          this.thread(process, tid),
+          ph !== 'f' || value.bp === 'e',
+        );
         this.seen(ts);
         return null;
       }
