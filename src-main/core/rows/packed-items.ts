@@ -327,6 +327,8 @@ export class ItemPacker {
     const placed = this.numberIds
       ? this.refChunks.put(this.refNumbers.view())
       : { chunk: refs, first: 0 };
+    this.numbers.shrink();
+    this.refNumbers.shrink();
     return {
       count: this.count,
       numbers: chunk,
@@ -479,7 +481,7 @@ class SharedChunks<T extends Float64Array | Int32Array> {
   private used = 0;
 
   constructor(
-    private readonly make: { new (length: number): T; from(values: ArrayLike<number>): T },
+    private readonly make: new (length: number) => T,
     private readonly size: number,
   ) {
     this.chunk = new make(0);
@@ -493,7 +495,11 @@ class SharedChunks<T extends Float64Array | Int32Array> {
 
   put(values: ArrayLike<number>): { chunk: T; first: number } {
     const n = values.length;
-    if (n > this.size / 4) return { chunk: this.make.from(values), first: 0 };
+    if (n > this.size / 4) {
+      const own = new this.make(n);
+      own.set(values);
+      return { chunk: own, first: 0 };
+    }
     if (this.used + n > this.chunk.length) {
       // from a small chunk, doubling up to `size`: a tiny file's rows take kilobytes, not
       // 2 MiB (what a folder of thousands of tiny files held open, each)
@@ -506,6 +512,9 @@ class SharedChunks<T extends Float64Array | Int32Array> {
     return { chunk: this.chunk, first };
   }
 }
+
+/** Values past which a scratch buffer is let go of once its row is packed (8 MB of numbers). */
+const LARGE_SCRATCH = 1 << 20;
 
 /**
  * A row's numbers (or numbered refs) as they are packed: one buffer, grown by doubling and kept
@@ -533,6 +542,15 @@ class Scratch<T extends Float64Array | Int32Array> {
     this.push(a);
     this.push(b);
     this.push(c);
+  }
+
+  /**
+   * Lets go of a buffer grown past LARGE_SCRATCH (a GPU rank's row: tens of MB), so that it is
+   * not held beside the rows to the end of the open; the next long row grows one again.
+   */
+  shrink(): void {
+    if (this.buffer.length > LARGE_SCRATCH) this.buffer = new this.make(1024);
+    this.length = 0;
   }
 
   /** the numbers pushed since `clear`, a view valid until the next push */

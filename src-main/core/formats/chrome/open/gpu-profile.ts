@@ -265,6 +265,7 @@ function readRank(
   const flows = bindFlows(trace);
   dedupeLinks(trace);
   let links = flows.links;
-  for (const k of found.kernels) if (k.slice.flowsFrom !== null) links++;
+  const { kernels: gpuEvents } = found;
+  for (let k = 0; k < gpuEvents.length; k++) if (gpuEvents[k].slice.flowsFrom !== null) links++;
   return { figures, kernels, links };
 }
