@@ -1,5 +1,7 @@
 import type { ChromeSlice, ChromeThread, ChromeTrace } from './chrome-trace';
-import { FLOW_PHASE, type FlowSteps } from './flow-steps';
+import { FLOW_PHASE, type FlowSteps as Steps } from './flow-steps';
+
+type FlowSteps = Steps<ChromeThread, ChromeSlice>;
 
 /**
  * Flow events become links between the slices they bind (TRACE_MODEL section 8: flows as

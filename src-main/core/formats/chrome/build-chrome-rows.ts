@@ -58,7 +58,7 @@ export function buildChromeRows(
   // each process is let go of once its row is built (300,000 tiny processes held them all),
   // and the flow steps (bound by now) with the slices they point at
   trace.processes.clear();
-  trace.flowSteps = new FlowSteps();
+  trace.flowSteps = new FlowSteps<ChromeThread, ChromeSlice>();
   trace.boundFlows = [];
   const rows: PackedRow[] = [];
   const lastUs = trace.lastUs + offsetUs;

@@ -96,7 +96,7 @@ export interface ChromeTrace {
   /** instants of global scope (`s: "g"`) */
   globalInstants: ChromeInstant[];
   /** the s/t/f events (flow v1), bound to slices once slices are nested */
-  flowSteps: FlowSteps;
+  flowSteps: FlowSteps<ChromeThread, ChromeSlice>;
   /** flow v2: slices with bind_id and flow_out / flow_in */
   boundFlows: { bindId: string; slice: ChromeSlice; out: boolean }[];
   /** counter samples per series ("pid name.series") */

@@ -7,7 +7,7 @@ import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../form
 import { bindFlows } from './bind-flows';
 import { nestSlices } from './open/nest-slices';
 import { buildChromeRows } from './build-chrome-rows';
-import type { ChromeSlice, ChromeTrace } from './chrome-trace';
+import type { ChromeTrace } from './chrome-trace';
 import { importTraceEvents, MAX_NAME_CHARS } from './import-trace-events';
 import { cutNotice } from './scan-trace-json';
 import { sniffChromeTrace } from './sniff-chrome-trace';

@@ -49,7 +49,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
     sliceCount: 0,
     processes: new Map(),
     globalInstants: [],
-    flowSteps: new FlowSteps(),
+    flowSteps: new FlowSteps<ChromeThread, ChromeSlice>(),
     boundFlows: [],
     counterSeries: new Map(),
     counterSamples: 0,

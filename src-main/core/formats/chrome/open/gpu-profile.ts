@@ -8,7 +8,7 @@ import { ItemPacker } from '../../../rows/packed-items';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../../format-descriptor';
 import { bindFlows } from '../bind-flows';
 import { buildChromeRows } from '../build-chrome-rows';
-import type { ChromeSlice, ChromeTrace } from '../chrome-trace';
+import type { ChromeTrace } from '../chrome-trace';
 import { importTraceEvents } from '../import-trace-events';
 import { cutNotice } from '../scan-trace-json';
 import { sumKernelTypeTimes } from '../gpu/hta-breakdown';
