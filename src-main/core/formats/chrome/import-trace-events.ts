@@ -517,9 +517,6 @@ class EventImporter {
       depth: 0,
       parent: null,
       flowsFrom: null,
-      // there from the start, so that a kernel given its kind later keeps the one hidden class
-      // of every slice (added, it gave each kernel a property array and a second class)
-      category: undefined,
     };
   }
 
