@@ -180,7 +180,10 @@ export class ItemPacker {
    * shape missed every other record, and each miss cost a JSON.stringify of its keys)
    */
   private readonly lastShapes = new Map<string, ItemShape[]>();
-  private numbers: number[] = [];
+  /** the row being packed's numbers, in a buffer kept for every row (NumberScratch) */
+  private readonly numbers = new Scratch(Float64Array);
+  /** the row being packed's refs where it numbers them, in a buffer kept for every row */
+  private readonly refNumbers = new Scratch(Int32Array);
   private refs: unknown[] = [];
   /** items added to the row being packed */
   private count = 0;
@@ -227,17 +230,36 @@ export class ItemPacker {
    * `end` for its packed items. A format that makes its items one at a time (a GPU rank's
    * million) never holds them all as objects.
    */
-  begin(count: number): void {
-    this.numbers = [];
+  begin(count: number, countedIds = false): void {
+    this.numbers.clear();
+    this.refNumbers.clear();
     this.refs = [];
     this.rowIdList.length = 0;
     if (this.rowIds.size > 0) this.rowIds.clear();
-    this.numberIds = count <= DEDUPED_ROW_ITEMS;
+    // a row whose ids are all counted (add's spanRef and parentRef) needs no map of them
+    this.numberIds = count <= DEDUPED_ROW_ITEMS || countedIds;
     this.count = 0;
   }
 
-  add(item: RowItem): void {
-    const { numbers, refs } = this;
+  /**
+   * Numbers for span ids made of `prefix` and a counter from 0 below `count`, for `add`'s
+   * `spanRef` and `parentRef` (SpanIds.counted): the id n is the base returned + n. Null when
+   * they cannot be numbered so (the items then carry their ids as text).
+   */
+  countedIds(prefix: string, count: number): number | null {
+    return this.table.ids.counted(prefix, count);
+  }
+
+  /** add's spanRef or parentRef of an item without one */
+  readonly noSpanRef = NO_ID;
+
+  /**
+   * `spanRef` and `parentRef`, when given, are the item's span id and parent span id as
+   * countedIds numbers them (noSpanRef for none), and its span_id and parent_span_id are not
+   * read: a format that counts its spans makes no id text per item.
+   */
+  add(item: RowItem, spanRef?: number, parentRef?: number): void {
+    const { numbers } = this;
     this.count++;
     const pd = item.type === 'span' ? item.pd : undefined;
     const extras = extrasMask(item);
@@ -264,47 +286,49 @@ export class ItemPacker {
       item.type === 'span'
         ? this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs)
         : this.shapeOf(item.name, item.attrs, null);
-    refs.push(
-      this.headOf(item.name, shape),
-      this.ref(item.parent_span_name),
-      this.idOf(item.span_id),
-      this.idOf(item.parent_span_id),
-    );
+    this.pushSlot(this.headOf(item.name, shape));
+    this.pushRef(item.parent_span_name);
+    this.pushSlot(spanRef === undefined ? this.idOf(item.span_id) : spanRef);
+    this.pushSlot(parentRef === undefined ? this.idOf(item.parent_span_id) : parentRef);
     if (item.type === 'span') {
-      numbers.push(code, item.start_ts);
+      numbers.push(code);
+      numbers.push(item.start_ts);
       if (item.state === 'closed_span') numbers.push(item.end_ts ?? 0);
       if (!sameEnd) numbers.push(item.display_end_ts);
-      if (!compact) numbers.push(attempt, item.lane, item.depth);
+      if (!compact) numbers.push3(attempt, item.lane, item.depth);
       this.putAttrs(shape.sections[0], item.attrs.start_attrs);
       this.putAttrs(shape.sections[1], item.attrs.end_attrs);
       if (pd) {
-        numbers.push(pd.parentDurationSec, pd.phases.length);
+        numbers.push(pd.parentDurationSec);
+        numbers.push(pd.phases.length);
         for (const phase of pd.phases) {
           numbers.push(phase.durationSec);
-          refs.push(this.ref(phase.phase));
+          this.pushRef(phase.phase);
         }
       }
     } else {
-      numbers.push(code, item.ts);
-      if (!compact) numbers.push(attempt, item.lane, item.depth);
+      numbers.push(code);
+      numbers.push(item.ts);
+      if (!compact) numbers.push3(attempt, item.lane, item.depth);
       this.putAttrs(shape.sections[0], item.attrs);
     }
     if (extras) {
-      refs.push(extras);
-      for (const key of EXTRA_KEY_LISTS[extras]) refs.push(this.ref(item[key]));
+      this.pushSlot(extras);
+      pushExtras(item, extras, this.pushRef);
     }
   }
 
   end(): PackedItems {
-    const { numbers, refs } = this;
-    this.numbers = [];
+    const { refs } = this;
     this.refs = [];
-    const { chunk, first } = this.chunks.put(numbers);
+    const { chunk, first } = this.chunks.put(this.numbers.view());
     // a long row's refs are kept as they are (copying a Chrome process row's millions of refs
     // held two of them at once)
     const placed = this.numberIds
-      ? this.refChunks.put(refs as number[])
+      ? this.refChunks.put(this.refNumbers.view())
       : { chunk: refs, first: 0 };
+    this.numbers.shrink();
+    this.refNumbers.shrink();
     return {
       count: this.count,
       numbers: chunk,
@@ -313,6 +337,17 @@ export class ItemPacker {
       refsFirst: placed.first,
       table: this.table,
     };
+  }
+
+  /** pushes what a ref slot holds for `value` onto the row's refs */
+  private readonly pushRef = (value: unknown): void => {
+    this.pushSlot(this.ref(value));
+  };
+
+  /** pushes a ref slot as it is (a number, where the row numbers its refs) */
+  private pushSlot(slot: unknown): void {
+    if (this.numberIds) this.refNumbers.push(slot as number);
+    else this.refs.push(slot);
   }
 
   /** what a ref slot holds: the value's ref in a row that numbers its ids, else the value */
@@ -371,12 +406,20 @@ export class ItemPacker {
     return number;
   }
 
+  /**
+   * The values of `attrs`, whose shape is `section` (its keys in for-in order): read in a for-in
+   * loop, where V8 finds each value by the object's enum cache (a load by each of the section's
+   * keys was a slow lookup each, 3% of a GPU rank's open).
+   */
   private putAttrs(section: AttrSection, attrs: Attrs): void {
-    const { keys, numeric } = section;
-    for (let k = 0; k < keys.length; k++) {
-      const value = attrs[keys[k]];
-      if (numeric[k]) this.numbers.push(value as number);
-      else this.refs.push(this.ref(value));
+    const { numeric } = section;
+    if (numeric.length === 0) return;
+    let k = 0;
+    for (const key in attrs) {
+      if (!Object.hasOwn(attrs, key)) continue;
+      const value = attrs[key];
+      if (numeric[k++]) this.numbers.push(value as number);
+      else this.pushRef(value);
     }
   }
 
@@ -438,7 +481,7 @@ class SharedChunks<T extends Float64Array | Int32Array> {
   private used = 0;
 
   constructor(
-    private readonly make: { new (length: number): T; from(values: readonly number[]): T },
+    private readonly make: new (length: number) => T,
     private readonly size: number,
   ) {
     this.chunk = new make(0);
@@ -450,9 +493,13 @@ class SharedChunks<T extends Float64Array | Int32Array> {
     return { from: this.chunk, to: this.chunk.slice(0, this.used) as T };
   }
 
-  put(values: readonly number[]): { chunk: T; first: number } {
+  put(values: ArrayLike<number>): { chunk: T; first: number } {
     const n = values.length;
-    if (n > this.size / 4) return { chunk: this.make.from(values), first: 0 };
+    if (n > this.size / 4) {
+      const own = new this.make(n);
+      own.set(values);
+      return { chunk: own, first: 0 };
+    }
     if (this.used + n > this.chunk.length) {
       // from a small chunk, doubling up to `size`: a tiny file's rows take kilobytes, not
       // 2 MiB (what a folder of thousands of tiny files held open, each)
@@ -463,6 +510,58 @@ class SharedChunks<T extends Float64Array | Int32Array> {
     this.chunk.set(values, first);
     this.used += n;
     return { chunk: this.chunk, first };
+  }
+}
+
+/** Values past which a scratch buffer is let go of once its row is packed (8 MB of numbers). */
+const LARGE_SCRATCH = 1 << 20;
+
+/**
+ * A row's numbers (or numbered refs) as they are packed: one buffer, grown by doubling and kept
+ * for the next row, rather than a new array per row (a GPU rank's row of a million numbers grew
+ * its array, on the collector's heap, a dozen times over).
+ */
+class Scratch<T extends Float64Array | Int32Array> {
+  private buffer: T;
+  length = 0;
+
+  constructor(private readonly make: new (length: number) => T) {
+    this.buffer = new make(1024);
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  push(value: number): void {
+    if (this.length === this.buffer.length) this.grow();
+    this.buffer[this.length++] = value;
+  }
+
+  push3(a: number, b: number, c: number): void {
+    this.push(a);
+    this.push(b);
+    this.push(c);
+  }
+
+  /**
+   * Lets go of a buffer grown past LARGE_SCRATCH (a GPU rank's row: tens of MB), so that it is
+   * not held beside the rows to the end of the open; the next long row grows one again.
+   */
+  shrink(): void {
+    if (this.buffer.length > LARGE_SCRATCH) this.buffer = new this.make(1024);
+    this.length = 0;
+  }
+
+  /** the numbers pushed since `clear`, a view valid until the next push */
+  view(): T {
+    return this.buffer.subarray(0, this.length) as T;
+  }
+
+  private grow(): void {
+    const grown = new this.make(this.buffer.length * 2);
+    grown.set(this.buffer);
+    this.buffer = grown;
   }
 }
 
@@ -493,9 +592,40 @@ function sectionOf(attrs: Attrs): AttrSection {
  * that set's key list and the values, no object per item (a million OTLP spans each had one).
  */
 function extrasMask(item: RowItem): number {
-  let mask = 0;
-  for (let k = 0; k < EXTRA_KEYS.length; k++) if (item[EXTRA_KEYS[k]] !== undefined) mask |= 1 << k;
-  return mask;
+  // each key named, not read through EXTRA_KEYS: a load by a key that varies is a slow lookup
+  // each time (a loop over the keys was 5% of a GPU rank's open)
+  return (
+    (item.service === undefined ? 0 : 1) |
+    (item.otel === undefined ? 0 : 2) |
+    (item.lane_label === undefined ? 0 : 4) |
+    (item.error === undefined ? 0 : 8) |
+    (item.missing_parent === undefined ? 0 : 16) |
+    (item.links === undefined ? 0 : 32) |
+    (item.category === undefined ? 0 : 64)
+  );
+}
+
+/** the order extrasMask and pushExtras name the keys in: EXTRA_KEYS' own (checked by its type) */
+const EXTRAS_NAMED: typeof EXTRA_KEYS = [
+  'service',
+  'otel',
+  'lane_label',
+  'error',
+  'missing_parent',
+  'links',
+  'category',
+];
+void EXTRAS_NAMED;
+
+/** The item's extras in EXTRA_KEYS order, those `mask` names, each key named (extrasMask). */
+function pushExtras(item: RowItem, mask: number, push: (value: unknown) => void): void {
+  if (mask & 1) push(item.service);
+  if (mask & 2) push(item.otel);
+  if (mask & 4) push(item.lane_label);
+  if (mask & 8) push(item.error);
+  if (mask & 16) push(item.missing_parent);
+  if (mask & 32) push(item.links);
+  if (mask & 64) push(item.category);
 }
 
 /** The items of a packed row, as the format built them (fresh objects each call). */

@@ -23,6 +23,13 @@ export class SpanIds {
   private readonly others: unknown[] = [];
   private count = 0;
   private readonly scratch = Buffer.alloc(MAX_DIGITS);
+  /**
+   * Ranges of counted ids (`counted`), numbered from COUNTED up: per range its first number,
+   * and its prefix. No record per id: the number says the id.
+   */
+  private readonly countedFirst: number[] = [];
+  private readonly countedPrefix: string[] = [];
+  private countedNext = COUNTED;
 
   /**
    * A SpanIds structured-cloned from another thread, usable again here (cloning keeps its
@@ -32,6 +39,21 @@ export class SpanIds {
     Object.setPrototypeOf(cloned, SpanIds.prototype);
     (cloned as unknown as { scratch: Buffer }).scratch = Buffer.alloc(MAX_DIGITS);
     return cloned;
+  }
+
+  /**
+   * Numbers for the ids `prefix` + n, n from 0 below `count` (a Chrome trace's slices, counted
+   * as read: "r0:17"): id n's number is the base returned + n, one number per id without a
+   * record of it or a string made for it (a GPU rank's 150k id strings lived as long as its
+   * rows). Null when the numbers left cannot hold them (the caller keeps its ids as strings).
+   */
+  counted(prefix: string, count: number): number | null {
+    if (count > MAX_COUNTED - this.countedNext) return null;
+    const base = this.countedNext;
+    this.countedFirst.push(base);
+    this.countedPrefix.push(prefix);
+    this.countedNext += Math.max(1, count);
+    return base;
   }
 
   /** A new number for `id` (a string, or anything a format put there). */
@@ -56,6 +78,7 @@ export class SpanIds {
 
   /** The id numbered `index`, as it was added. */
   get(index: number): unknown {
+    if (index >= COUNTED) return this.countedId(index);
     const chunk = this.chunks[index >>> CHUNK_BITS];
     const at = (index & CHUNK_MASK) * RECORD;
     const digits = chunk[at];
@@ -71,12 +94,33 @@ export class SpanIds {
 
   /** Whether the id numbered `index` is truthy (not the empty string), without making it. */
   isTruthy(index: number): boolean {
+    if (index >= COUNTED) return true;
     const chunk = this.chunks[index >>> CHUNK_BITS];
     const at = (index & CHUNK_MASK) * RECORD;
     const digits = chunk[at];
     return digits === OTHER ? Boolean(this.get(index)) : digits > 0;
   }
+
+  /** the counted id numbered `index`: its range's prefix and its place in the range */
+  private countedId(index: number): string {
+    const firsts = this.countedFirst;
+    let lo = 0;
+    let hi = firsts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (firsts[mid] <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.countedPrefix[lo] + (index - firsts[lo]);
+  }
 }
+
+/**
+ * Counted ids are numbered from here up to MAX_COUNTED (within an Int32Array's values, where a
+ * row keeps its refs): the numbers below are records', never this many.
+ */
+const COUNTED = 2 ** 30;
+const MAX_COUNTED = 2 ** 31 - 1;
 
 /** `id`'s hex digits into the record at `at`; false (nothing kept) if it is not all hex. */
 function packHex(id: string, chunk: Uint8Array, at: number): boolean {

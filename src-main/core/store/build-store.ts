@@ -1,3 +1,4 @@
+import { NumberIndex } from './number-index';
 import { sourceText, type PackedRow } from '../model/row';
 import { PackedItemCursor } from '../rows/packed-items';
 import { rewardValue } from '../model/reward-value';
@@ -140,6 +141,8 @@ export class StoreBuilder {
   private readonly spansByCategory = new Map<string, number>();
   /** a row's spans by id, to find each item's parent (one map for every row: see add) */
   private readonly spanIndex = new Map<unknown, number>();
+  /** the same for a row whose refs are numbers (NumberIndex) */
+  private readonly numberIndex = new NumberIndex();
   /** lastStore() handed the columns over: nothing may be added */
   private spent = false;
 
@@ -200,10 +203,16 @@ export class StoreBuilder {
       // (ids as the row keeps them: equal ids alike); one map cleared per row, not a map each
       const spanIndex = this.spanIndex;
       spanIndex.clear();
+      // a row that numbers its refs has its ids as numbers: found through typed arrays
+      const numbered = row.packed.refs instanceof Int32Array;
+      const numberIndex = this.numberIndex;
+      if (numbered) numberIndex.reset(row.packed.count);
       cursor.reset(row.packed);
       for (let n = 0; cursor.next(); n++) {
         const isSpan = cursor.state === 'closed_span' || cursor.state === 'open_span';
-        if (isSpan && cursor.hasSpanId) spanIndex.set(cursor.spanIdRef, n);
+        if (!isSpan || !cursor.hasSpanId) continue;
+        if (numbered) numberIndex.set(cursor.spanIdRef as number, n);
+        else spanIndex.set(cursor.spanIdRef, n);
       }
       cursor.reset(row.packed);
       while (cursor.next()) {
@@ -231,7 +240,9 @@ export class StoreBuilder {
         if (cursor.pdRole === 'decode') flags |= ITEM_FLAG.pdDecode;
         if (cursor.extra('missing_parent')) flags |= ITEM_FLAG.missingParent;
         this.itemFlags[i] = flags;
-        this.itemParent[i] = spanIndex.get(cursor.parentSpanIdRef) ?? -1;
+        this.itemParent[i] = numbered
+          ? numberIndex.get(cursor.parentSpanIdRef as number)
+          : (spanIndex.get(cursor.parentSpanIdRef) ?? -1);
         i++;
       }
     }

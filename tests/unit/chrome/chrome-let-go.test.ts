@@ -77,7 +77,7 @@ describe('the Chrome reader lets go of what its rows no longer need', () => {
     expect(bindFlows(trace).links).toBe(1);
     const rows = buildChromeRows(trace, packBlocks, new ItemPacker());
     expect(trace.processes.size).toBe(0);
-    expect(trace.flowSteps).toEqual([]);
+    expect(trace.flowSteps.length).toBe(0);
     expect(trace.globalInstants).toEqual([]);
     expect(rows.map((r) => r.label)).toEqual(['pid 1', 'pid 2', 'global']);
     const spans = rows.flatMap((r) => unpackRow(r).items).filter((i) => i.type === 'span');

@@ -257,6 +257,24 @@ describe('scanning a chunk of events with one JSON.parse (the fast path)', () =>
       expect(scanAll(file, chunk, skipSome), `chunk ${chunk}`).toEqual(byteByByte);
     }
   });
+
+  it('a chunk of many runs (each parsed apart) reports what small chunks do, bad events too', () => {
+    // 3.3 MB in one 4 MiB chunk: the fast path parses it in runs of 512 KiB, the first ones
+    // whole (skipped events among them: 5 of each 60), then a run with a bad event and the
+    // rest walked byte by byte (the 60 events' bad one from there on)
+    const good = events[30];
+    const many = Array.from({ length: 30_000 }, (_, i) =>
+      i < 20_000 && i % events.length === 31 ? good : events[i % events.length],
+    );
+    many[20_001] = '{"ph": nope}';
+    const big = encode(`{"traceEvents":[\n${many.join(',\n')}\n]}`);
+    expect(big.length).toBeGreaterThan(6 * 512 * 1024);
+    const skipSome = (v: unknown) => ((v as { ts?: number }).ts ?? 1) % 130 === 0;
+    const small = scanAll(big, 4096, skipSome);
+    expect(small.filter((s) => s.includes(': not JSON'))).toHaveLength(167 + 1);
+    expect(small.filter((s) => s.includes(': skipped here'))).toHaveLength(2500);
+    expect(scanAll(big, 4 * 1024 * 1024, skipSome)).toEqual(small);
+  });
 });
 
 describe('broken Chrome traces', () => {

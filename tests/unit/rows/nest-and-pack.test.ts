@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestByTime } from '../../../src-main/core/rows/nest-by-time';
+import { nestByTime, nestColumns } from '../../../src-main/core/rows/nest-by-time';
 import { packBlocks } from '../../../src-main/core/rows/pack-blocks';
 
 describe('nestByTime', () => {
@@ -74,5 +74,43 @@ describe('packBlocks', () => {
 
   it('no blocks: no lanes', () => {
     expect(packBlocks([]).laneCount).toBe(0);
+  });
+});
+
+describe('nestColumns (nestByTime on typed columns)', () => {
+  it('gives the same nesting for intervals in order (no sort) and shuffled (sorted)', () => {
+    // a profiler thread's shape: steps, ops inside, launches inside those, ties at a start,
+    // one never ended; built in start order, longer first at one start
+    const inOrder: { start: number; end: number | null }[] = [];
+    let t = 0;
+    for (let step = 0; step < 20; step++) {
+      inOrder.push({ start: t, end: t + 100 });
+      for (let op = 0; op < 4; op++) {
+        const s = t + op * 20;
+        inOrder.push(
+          { start: s, end: s + 15 },
+          { start: s, end: s + 10 },
+          { start: s + 2, end: s + 5 },
+        );
+      }
+      t += 100;
+    }
+    inOrder.push({ start: t, end: null }, { start: t + 1, end: t + 2 });
+    const columns = (list: typeof inOrder) => {
+      const starts = Float64Array.from(list, (i) => i.start);
+      const ends = Float64Array.from(list, (i) => i.end ?? Infinity);
+      return nestColumns(starts, ends);
+    };
+    const direct = columns(inOrder);
+    expect(Array.from(direct.depth)).toEqual(Array.from(nestByTime(inOrder).depth));
+    expect(Math.max(...direct.depth)).toBe(3);
+    // the same intervals shuffled: each keeps its depth, and its parent is the same interval
+    const perm = inOrder.map((_, i) => i).sort((a, b) => ((a * 7919) % 97) - ((b * 7919) % 97));
+    const shuffled = columns(perm.map((i) => inOrder[i]));
+    perm.forEach((from, k) => {
+      expect(shuffled.depth[k]).toBe(direct.depth[from]);
+      const parent = shuffled.parent[k];
+      expect(parent < 0 ? -1 : perm[parent]).toBe(direct.parent[from]);
+    });
   });
 });

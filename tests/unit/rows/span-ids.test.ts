@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SpanIds } from '../../../src-main/core/rows/span-ids';
 import { ItemPacker, PackedItemCursor, unpackRow } from '../../../src-main/core/rows/packed-items';
 import { buildStore } from '../../../src-main/core/store/build-store';
+import type { SpanItem } from '../../../src-main/core/model/row';
 import { point, row, span } from '../store/hand-rows';
 
 // A file's span ids kept by number: short lowercase hex ids as packed digits outside the heap,
@@ -115,5 +116,73 @@ describe('span ids by number', () => {
     );
     expect(Array.from(store.itemParent.subarray(0, store.itemCount))).toEqual(expected);
     expect(expected.filter((p) => p >= 0).length).toBeGreaterThan(6000);
+  });
+
+  it('counted ids (a prefix and a counter) come back as text, beside records, across ranges', () => {
+    const ids = new SpanIds();
+    const hex = ids.add('1c04f362');
+    const r0 = ids.counted('r0:', 5)!;
+    const plain = ids.counted('', 70_000)!;
+    const r1 = ids.counted('r1:', 3)!;
+    const other = ids.add('span-7');
+    expect(ids.get(hex)).toBe('1c04f362');
+    expect(ids.get(other)).toBe('span-7');
+    expect([0, 4].map((n) => ids.get(r0 + n))).toEqual(['r0:0', 'r0:4']);
+    expect([0, 10, 69_999].map((n) => ids.get(plain + n))).toEqual(['0', '10', '69999']);
+    expect(ids.get(r1 + 2)).toBe('r1:2');
+    expect(ids.isTruthy(plain)).toBe(true);
+    // ranges never meet one another or the records' numbers
+    expect(new Set([hex, other, r0, r0 + 4, plain, plain + 69_999, r1]).size).toBe(7);
+    // a structured clone (a helper's rows) reads them back once revived
+    const revived = SpanIds.revive(structuredClone(ids));
+    expect(revived.get(r1 + 1)).toBe('r1:1');
+    expect(revived.get(other)).toBe('span-7');
+  });
+
+  it("a row packed with counted ids unpacks and nests as one packed with the ids' text", () => {
+    // a root, its children and grandchildren on a counter, as a Chrome trace's slices are
+    const build = (count: number) => {
+      const items: SpanItem[] = [];
+      const parents: number[] = [];
+      for (let n = 0; n < count; n++) {
+        const parent = n === 0 ? -1 : n < 4 ? 0 : Math.floor(n / 4);
+        parents.push(parent);
+        items.push(
+          span({
+            name: `s${n % 3}`,
+            start_ts: n,
+            end_ts: n + 1,
+            display_end_ts: n + 1,
+            span_id: `r3:${n}`,
+            parent_span_id: parent < 0 ? null : `r3:${parent}`,
+          }),
+        );
+      }
+      return { items, parents };
+    };
+    for (const count of [50, 5000]) {
+      const { items, parents } = build(count);
+      const original = row({ row_id: 0, start: 0, end: count, items });
+      const packer = new ItemPacker();
+      const base = packer.countedIds('r3:', count)!;
+      // every id counted: even the long row keeps its refs as numbers
+      packer.begin(items.length, true);
+      items.forEach((item, n) => {
+        const parent = parents[n];
+        packer.add(
+          { ...item, span_id: null, parent_span_id: null },
+          base + n,
+          parent < 0 ? packer.noSpanRef : base + parent,
+        );
+      });
+      const { items: _items, ...fields } = original;
+      void _items;
+      const packed = { ...fields, packed: packer.end() };
+      expect(packed.packed.refs).toBeInstanceOf(Int32Array);
+      expect(unpackRow(packed)).toStrictEqual(original);
+      expect(Array.from(buildStore({ rows: [packed] }).itemParent.subarray(0, count))).toEqual(
+        parents,
+      );
+    }
   });
 });

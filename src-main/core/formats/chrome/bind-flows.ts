@@ -1,6 +1,7 @@
-import type { ChromeSlice, ChromeThread, ChromeTrace, FlowStep } from './chrome-trace';
+import type { ChromeSlice, ChromeThread, ChromeTrace } from './chrome-trace';
+import { FLOW_PHASE, type FlowSteps as Steps } from './flow-steps';
 
-const PHASE_RANK = { s: 0, t: 1, f: 2 } as const;
+type FlowSteps = Steps<ChromeThread, ChromeSlice>;
 
 /**
  * Flow events become links between the slices they bind (TRACE_MODEL section 8: flows as
@@ -19,72 +20,88 @@ export function bindFlows(trace: ChromeTrace): { links: number; unbound: number 
   return { links: v1.links + v2.links, unbound: v1.unbound + v2.unbound };
 }
 
-function bindSteps(flowSteps: FlowStep[]): { links: number; unbound: number } {
-  bindStepsToSlices(flowSteps);
+function bindSteps(steps: FlowSteps): { links: number; unbound: number } {
+  bindStepsToSlices(steps);
+  const { phase, tsUs, slice: boundTo } = steps;
   let links = 0;
   let unbound = 0;
-  const group: FlowStep[] = [];
-  const { starts, order } = byKey(flowSteps);
+  const group: number[] = [];
+  /** file order breaks ties: a step's index is its order */
+  const byStepOrder = (a: number, b: number) => tsUs[a] - tsUs[b] || phase[a] - phase[b] || a - b;
+  const { starts, order } = byKey(steps);
   for (let key = 0; key + 1 < starts.length; key++) {
     group.length = 0;
-    for (let k = starts[key]; k < starts[key + 1]; k++) group.push(flowSteps[order[k]]);
-    if (group.length > 1)
-      group.sort(
-        (a, b) => a.tsUs - b.tsUs || PHASE_RANK[a.phase] - PHASE_RANK[b.phase] || a.order - b.order,
-      );
+    for (let k = starts[key]; k < starts[key + 1]; k++) group.push(order[k]);
+    if (group.length === 2) {
+      // most flows are a pair (a launch's s, its kernel's f), the f first in time as often as
+      // not: swapped, not sorted (a sort's work array per pair was 40 MB of a 30 MB rank's
+      // garbage)
+      if (byStepOrder(group[0], group[1]) > 0) group.reverse();
+    } else if (!inOrder(group, byStepOrder)) group.sort(byStepOrder);
     let previous: ChromeSlice | null = null;
-    for (const step of group) {
-      const slice = step.slice;
+    for (let g = 0; g < group.length; g++) {
+      const step = group[g];
+      const slice = boundTo[step];
       if (slice === null) {
         unbound++;
-        if (step.phase === 'f') previous = null;
+        if (phase[step] === FLOW_PHASE.f) previous = null;
         continue;
       }
-      if (step.phase !== 's' && previous !== null && previous !== slice) {
+      if (phase[step] !== FLOW_PHASE.s && previous !== null && previous !== slice) {
         (slice.flowsFrom ??= []).push(previous);
         links++;
       }
-      previous = step.phase === 'f' ? null : slice;
+      previous = phase[step] === FLOW_PHASE.f ? null : slice;
     }
   }
   return { links, unbound };
+}
+
+function inOrder(list: readonly number[], compare: (a: number, b: number) => number): boolean {
+  for (let k = 1; k < list.length; k++) if (compare(list[k - 1], list[k]) > 0) return false;
+  return true;
 }
 
 /**
  * The steps grouped by key (keys are numbered from 0), each group in file order: a counting
  * sort of their indexes, key k's steps at order[starts[k]] up to order[starts[k + 1]].
  */
-function byKey(steps: readonly FlowStep[]): { starts: Int32Array; order: Int32Array } {
+function byKey(steps: FlowSteps): { starts: Int32Array; order: Int32Array } {
+  const { key, length } = steps;
   let keys = 0;
-  for (const step of steps) if (step.key >= keys) keys = step.key + 1;
+  for (let i = 0; i < length; i++) if (key[i] >= keys) keys = key[i] + 1;
   const starts = new Int32Array(keys + 1);
-  for (const step of steps) starts[step.key + 1]++;
+  for (let i = 0; i < length; i++) starts[key[i] + 1]++;
   for (let k = 0; k < keys; k++) starts[k + 1] += starts[k];
   const next = starts.slice(0, keys);
-  const order = new Int32Array(steps.length);
-  for (let i = 0; i < steps.length; i++) order[next[steps[i].key]++] = i;
+  const order = new Int32Array(length);
+  for (let i = 0; i < length; i++) order[next[key[i]]++] = i;
   return { starts, order };
 }
 
 /** Sets the slice each step binds to, thread by thread. */
-function bindStepsToSlices(flowSteps: FlowStep[]): void {
-  const byThread = new Map<ChromeThread, FlowStep[]>();
-  for (const step of flowSteps) {
-    const list = byThread.get(step.thread);
-    if (list) list.push(step);
-    else byThread.set(step.thread, [step]);
+function bindStepsToSlices(steps: FlowSteps): void {
+  const { tsUs, enclosing } = steps;
+  steps.slice = new Array<ChromeSlice | null>(steps.length).fill(null);
+  const byThread = new Map<ChromeThread, number[]>();
+  for (let i = 0; i < steps.length; i++) {
+    const thread = steps.thread[i];
+    const list = byThread.get(thread);
+    if (list) list.push(i);
+    else byThread.set(thread, [i]);
   }
-  for (const [thread, steps] of byThread) {
+  for (const [thread, list] of byThread) {
     // nearly always in this order already (a copy and a sort of a rank's 75k CPU slices, not)
     const slices = inStartOrder(thread.slices)
       ? thread.slices
       : [...thread.slices].sort((a, b) => a.startUs - b.startUs || a.depth - b.depth);
-    const enclosed = steps.filter((s) => s.enclosing);
+    const enclosed = list.filter((i) => enclosing[i] === 1);
     // in time order already when the file writes its events so (a sort of 25k steps, not)
-    if (!stepsInTimeOrder(enclosed)) enclosed.sort((a, b) => a.tsUs - b.tsUs);
-    bindEnclosing(slices, enclosed);
-    for (const step of steps) {
-      if (!step.enclosing) step.slice = nextStarting(slices, step.tsUs);
+    if (!inOrder(enclosed, (a, b) => tsUs[a] - tsUs[b])) enclosed.sort((a, b) => tsUs[a] - tsUs[b]);
+    bindEnclosing(slices, steps, enclosed);
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k];
+      if (enclosing[i] === 0) steps.slice[i] = nextStarting(slices, tsUs[i]);
     }
   }
 }
@@ -95,11 +112,12 @@ function bindStepsToSlices(flowSteps: FlowStep[]): void {
  * before the step. Walking up from the newest slice for each step instead costs the nesting
  * depth per step (N nested slices with N flow steps: quadratic).
  */
-function bindEnclosing(slices: ChromeSlice[], steps: FlowStep[]): void {
+function bindEnclosing(slices: ChromeSlice[], steps: FlowSteps, enclosed: number[]): void {
   const open: ChromeSlice[] = [];
   let next = 0;
-  for (const step of steps) {
-    const us = step.tsUs;
+  for (let k = 0; k < enclosed.length; k++) {
+    const step = enclosed[k];
+    const us = steps.tsUs[step];
     while (next < slices.length && slices[next].startUs <= us) {
       const slice = slices[next++];
       // its parent is on the stack (it cannot have ended before the slice started)
@@ -107,13 +125,8 @@ function bindEnclosing(slices: ChromeSlice[], steps: FlowStep[]): void {
       open.push(slice);
     }
     while (open.length > 0 && !encloses(open[open.length - 1], us)) open.pop();
-    step.slice = open.length > 0 ? open[open.length - 1] : null;
+    steps.slice[step] = open.length > 0 ? open[open.length - 1] : null;
   }
-}
-
-function stepsInTimeOrder(steps: readonly FlowStep[]): boolean {
-  for (let k = 1; k < steps.length; k++) if (steps[k - 1].tsUs > steps[k].tsUs) return false;
-  return true;
 }
 
 /** Whether `slices` are by start, then depth (what bindStepsToSlices sorts them by). */

@@ -7,6 +7,7 @@ import type {
   ChromeThread,
   ChromeTrace,
 } from './chrome-trace';
+import { FlowSteps } from './flow-steps';
 
 /** Places tracks of lanes (core/rows' packBlocks, given by the descriptor). */
 export type PackBlocks = (blocks: { start: number; end: number; height: number }[]) => {
@@ -19,9 +20,15 @@ const sec = (us: number) => us / 1e6;
 
 /** Packs a row's items one at a time (core/rows' ItemPacker, given by the descriptor). */
 export interface RowItemPacker {
-  begin(count: number): void;
-  add(item: RowItem): void;
+  /** `countedIds`: every span's ids come to add as numbers (a long row then numbers its refs) */
+  begin(count: number, countedIds?: boolean): void;
+  /** `spanRef`, `parentRef`: the item's ids as countedIds numbers them (its id texts unread) */
+  add(item: RowItem, spanRef?: number, parentRef?: number): void;
   end(): PackedItems;
+  /** numbers for the ids `prefix` + n, n below `count`: n's is the base + n; null: none */
+  countedIds(prefix: string, count: number): number | null;
+  /** add's parentRef of a span without a parent */
+  readonly noSpanRef: number;
 }
 
 /**
@@ -51,7 +58,7 @@ export function buildChromeRows(
   // each process is let go of once its row is built (300,000 tiny processes held them all),
   // and the flow steps (bound by now) with the slices they point at
   trace.processes.clear();
-  trace.flowSteps = [];
+  trace.flowSteps = new FlowSteps<ChromeThread, ChromeSlice>();
   trace.boundFlows = [];
   const rows: PackedRow[] = [];
   const lastUs = trace.lastUs + offsetUs;
@@ -59,6 +66,7 @@ export function buildChromeRows(
     lastUs,
     offsetUs,
     spanIdPrefix: trace.spanIdPrefix,
+    idBase: packer.countedIds(trace.spanIdPrefix, trace.sliceCount),
     lastParent: null,
     lastParentText: '',
     span: newSpan(),
@@ -201,8 +209,9 @@ class ItemOrder {
   }
 }
 
+/** a slice has a kind, an instant none (a property read, cheaper than an `in` test) */
 const isSlice = (source: ChromeSlice | ChromeInstant): source is ChromeSlice =>
-  'spanIndex' in source;
+  (source as Partial<ChromeSlice>).kind !== undefined;
 
 /**
  * What each item is made with: the rows' last time (open slices end there), the offset of the
@@ -212,6 +221,11 @@ interface ItemClock {
   lastUs: number;
   offsetUs: number;
   spanIdPrefix: string;
+  /**
+   * The packer's number of the span id of slice 0 (slice n's is this + n: RowItemPacker's
+   * countedIds), so that no id text is made per slice; null: ids are made as text.
+   */
+  idBase: number | null;
   /** the parent named last and its id's text (parentText) */
   lastParent: ChromeSlice | null;
   lastParentText: string;
@@ -234,14 +248,25 @@ function packRowItems(
   packer: RowItemPacker,
 ): PackedRow {
   const tally = new RowTally();
-  packer.begin(order.length);
+  packer.begin(order.length, clock.idBase !== null);
   const { span, point } = clock;
-  for (const k of order.sorted()) {
+  const sorted = order.sorted();
+  for (let at = 0; at < sorted.length; at++) {
+    const k = sorted[at];
     const source = order.take(k);
     if (isSlice(source)) {
       fillSpan(span, source, order.lane(k), order.label(k), clock);
       tally.add(span);
-      packer.add(span);
+      const base = clock.idBase;
+      if (base === null) packer.add(span);
+      else {
+        const parent = source.parent;
+        packer.add(
+          span,
+          base + source.spanIndex,
+          parent === null ? packer.noSpanRef : base + parent.spanIndex,
+        );
+      }
       forget(source);
     } else {
       fillPoint(point, source, order.lane(k), order.label(k), clock.offsetUs);
@@ -279,7 +304,9 @@ function processItems(
     if (thread.slices.length === 0 && thread.instants.length === 0) continue;
     const label = threadLabel(thread);
     let height = 1;
-    for (const slice of thread.slices) {
+    const slices = thread.slices;
+    for (let i = 0; i < slices.length; i++) {
+      const slice = slices[i];
       items.push(slice, lane + slice.depth, label, offsetUs);
       height = Math.max(height, slice.depth + 1);
     }
@@ -417,8 +444,11 @@ function fillSpan(
   span.start_ts = sec(startUs);
   span.end_ts = open ? null : sec(endUs);
   span.display_end_ts = sec(Math.max(startUs, endUs));
-  span.span_id = spanIdPrefix + slice.spanIndex;
-  span.parent_span_id = slice.parent === null ? null : parentText(clock, slice.parent);
+  // with counted ids the packer is given their numbers instead (packRowItems)
+  if (clock.idBase === null) {
+    span.span_id = spanIdPrefix + slice.spanIndex;
+    span.parent_span_id = slice.parent === null ? null : parentText(clock, slice.parent);
+  }
   span.parent_span_name = slice.parent?.name ?? null;
   span.lane = lane;
   span.depth = slice.depth;

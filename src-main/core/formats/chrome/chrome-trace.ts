@@ -1,4 +1,5 @@
 import type { Attrs } from '../../model/row';
+import type { FlowSteps } from './flow-steps';
 import type { TraceCut } from './scan-trace-json';
 
 /**
@@ -85,32 +86,17 @@ export interface ChromeProcess {
   instants: ChromeInstant[];
 }
 
-/** one s/t/f event (flow v1), bound to a slice once slices are nested */
-export interface FlowStep {
-  /**
-   * the flow's (cat, id), numbered from 0 in the order met: steps are grouped by it without a
-   * map (a string key per step and a map of them were a twentieth of a GPU rank's open)
-   */
-  key: number;
-  phase: 's' | 't' | 'f';
-  tsUs: number;
-  thread: ChromeThread;
-  /** f binds to the enclosing slice with bp "e", else to the next slice that starts */
-  enclosing: boolean;
-  /** file order, to keep steps at one timestamp in the order written */
-  order: number;
-  /** the slice it binds to, once bound (bindFlows); null: none */
-  slice: ChromeSlice | null;
-}
-
 export interface ChromeTrace {
   /** put before each slice's spanIndex to make its span id ("r0:" in a GPU profile's rank) */
   spanIdPrefix: string;
+  /** how many slices were numbered (every spanIndex is below it) */
+  sliceCount: number;
   /** by pid as written (1 and "1" are two processes: a Map's keys tell them apart) */
   processes: Map<ChromeId, ChromeProcess>;
   /** instants of global scope (`s: "g"`) */
   globalInstants: ChromeInstant[];
-  flowSteps: FlowStep[];
+  /** the s/t/f events (flow v1), bound to slices once slices are nested */
+  flowSteps: FlowSteps<ChromeThread, ChromeSlice>;
   /** flow v2: slices with bind_id and flow_out / flow_in */
   boundFlows: { bindId: string; slice: ChromeSlice; out: boolean }[];
   /** counter samples per series ("pid name.series") */

@@ -2,12 +2,12 @@ import { ItemPacker } from '../../rows/packed-items';
 import type { ByteSource } from '../../bytes/byte-source';
 import { countOf } from '../../model/count-of';
 import { MAX_VALUE_DEPTH } from '../../model/cut-deep-values';
-import { nestByTime } from '../../rows/nest-by-time';
 import { packBlocks } from '../../rows/pack-blocks';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../format-descriptor';
 import { bindFlows } from './bind-flows';
+import { nestSlices } from './open/nest-slices';
 import { buildChromeRows } from './build-chrome-rows';
-import type { ChromeSlice, ChromeTrace } from './chrome-trace';
+import type { ChromeTrace } from './chrome-trace';
 import { importTraceEvents, MAX_NAME_CHARS } from './import-trace-events';
 import { cutNotice } from './scan-trace-json';
 import { sniffChromeTrace } from './sniff-chrome-trace';
@@ -45,8 +45,8 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
   options.onStepEnd?.('read');
   options.onProgress?.({ bytesRead: source.size, samplesRead: 0, phase: 'building' });
   for (const process of trace.processes.values()) {
-    for (const thread of process.threads) nest(thread.slices);
-    for (const track of process.asyncTracks.values()) nest(track.slices);
+    for (const thread of process.threads) nestSlices(thread.slices);
+    for (const track of process.asyncTracks.values()) nestSlices(track.slices);
   }
   const flows = bindFlows(trace);
   const notices = noticesOf(trace, flows.unbound);
@@ -71,15 +71,6 @@ function openChromeTrace(sources: ByteSource[], options: FormatOpenOptions): For
       links: flows.links,
     },
   };
-}
-
-/** Depth and parent of each slice on one thread or async track, by time containment. */
-function nest(slices: ChromeSlice[]): void {
-  const { depth, parent } = nestByTime(slices.map((s) => ({ start: s.startUs, end: s.endUs })));
-  slices.forEach((slice, i) => {
-    slice.depth = depth[i];
-    slice.parent = parent[i] < 0 ? null : slices[parent[i]];
-  });
 }
 
 function noticesOf(trace: ChromeTrace, unboundFlows: number): string[] {

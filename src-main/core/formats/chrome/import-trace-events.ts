@@ -9,6 +9,7 @@ import type {
   ChromeThread,
   ChromeTrace,
 } from './chrome-trace';
+import { FLOW_PHASE, FlowSteps } from './flow-steps';
 import { scanTraceJson } from './scan-trace-json';
 import { SharedValues } from './shared-values';
 import { cutDeepValues } from '../../model/cut-deep-values';
@@ -45,9 +46,10 @@ const SKIP_EXAMPLES = 5;
 export function importTraceEvents(source: ByteSource, options: ImportOptions = {}): ChromeTrace {
   const trace: ChromeTrace = {
     spanIdPrefix: options.spanIdPrefix ?? '',
+    sliceCount: 0,
     processes: new Map(),
     globalInstants: [],
-    flowSteps: [],
+    flowSteps: new FlowSteps<ChromeThread, ChromeSlice>(),
     boundFlows: [],
     counterSeries: new Map(),
     counterSamples: 0,
@@ -196,7 +198,6 @@ class EventImporter {
   private lastProcess: ChromeProcess | null = null;
   private lastThread: ChromeThread | null = null;
   private lastThreadOf: ChromeProcess | null = null;
-  private order = 0;
 
   constructor(private readonly trace: ChromeTrace) {}
 
@@ -303,15 +304,13 @@ class EventImporter {
       case 'f': {
         const key = this.flowKey(cat, value, pid);
         if (key === null) return `(ph ${ph}) has no id`;
-        this.trace.flowSteps.push({
+        this.trace.flowSteps.push(
           key,
-          phase: ph,
-          tsUs: ts,
-          thread: this.thread(process, tid),
-          enclosing: ph !== 'f' || value.bp === 'e',
-          order: this.order++,
-          slice: null,
-        });
+          FLOW_PHASE[ph],
+          ts,
+          this.thread(process, tid),
+          ph !== 'f' || value.bp === 'e',
+        );
         this.seen(ts);
         return null;
       }
@@ -363,6 +362,7 @@ class EventImporter {
 
   /** B events never ended stay open: they are drawn to the trace's last timestamp. */
   finish(): void {
+    this.trace.sliceCount = this.nextSpanId;
     for (const process of this.trace.processes.values()) {
       for (const thread of process.threads) thread.open = NONE;
       for (const track of process.asyncTracks.values()) {

@@ -33,8 +33,12 @@ export interface GpuEvent extends KernelSpan {
 export interface RankEvents {
   kernels: GpuEvent[];
   launches: Map<number, ChromeSlice>;
-  /** each launch's thread name, as the file names it (an idle gap's cause says it) */
-  launchThread: Map<ChromeSlice, string>;
+  /**
+   * The threads that launch, with their names as the file names them: an idle gap's cause says
+   * its launch's (found there for the few gaps shown: a map of every launch to its thread was a
+   * fiftieth of a rank's open)
+   */
+  launchThreads: { thread: ChromeThread; name: string }[];
   /** the threads that hold GPU events (a rank's streams) */
   gpuThreads: Set<ChromeThread>;
   /** the CPU's ProfilerStep#N slices */
@@ -56,18 +60,21 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
   const events: RankEvents = {
     kernels: [],
     launches: new Map(),
-    launchThread: new Map(),
+    launchThreads: [],
     gpuThreads: new Set(),
     steps: [],
     correlationIds: [],
     correlationStarts: [],
   };
-  const { kernels, launches, launchThread, steps, correlationIds, correlationStarts } = events;
+  const { kernels, launches, launchThreads, steps, correlationIds, correlationStarts } = events;
   let fractional = false;
+  const kinds = new KindCache();
   for (const process of trace.processes.values()) {
     for (const thread of process.threads) {
       const threadName = thread.name ?? `thread ${String(thread.tid)}`;
-      for (const slice of thread.slices) {
+      const slices = thread.slices;
+      for (let i = 0; i < slices.length; i++) {
+        const slice = slices[i];
         const stream = numberOr(slice.args.stream);
         const correlation = numberOr(slice.args.correlation);
         if (stream !== null) {
@@ -77,7 +84,7 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
           kernels.push({
             slice,
             name: slice.name,
-            kind: kernelKind(slice.name, slice.cat),
+            kind: kinds.of(slice.name, slice.cat),
             stream,
             correlation,
             startUs: slice.startUs,
@@ -93,13 +100,30 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
         // the runtime call (cudaLaunchKernel, cudaMemcpyAsync, hipLaunchKernel) of a launch
         if (slice.cat !== 'cpu_op') {
           launches.set(correlation, slice);
-          launchThread.set(slice, threadName);
+          if (launchThreads[launchThreads.length - 1]?.thread !== thread)
+            launchThreads.push({ thread, name: threadName });
         }
       }
     }
   }
   if (fractional) roundNsResolution(kernels);
   return events;
+}
+
+/**
+ * Each (name, category)'s kernel kind, found once: a rank's kernels repeat a few hundred names,
+ * and two regular expressions per kernel were a fiftieth of its open.
+ */
+class KindCache {
+  private readonly byCat = new Map<string | null, Map<string, KernelKind>>();
+
+  of(name: string, cat: string | null): KernelKind {
+    let byName = this.byCat.get(cat);
+    if (byName === undefined) this.byCat.set(cat, (byName = new Map()));
+    let kind = byName.get(name);
+    if (kind === undefined) byName.set(name, (kind = kernelKind(name, cat)));
+    return kind;
+  }
 }
 
 /**
@@ -271,7 +295,7 @@ function idleGaps(
             name: launch.name,
             startSec: (launch.startUs + offsetUs) / 1e6,
             us: (launch.endUs ?? launch.startUs) - launch.startUs,
-            thread: events.launchThread.get(launch) ?? '',
+            thread: launchThreadName(events, launch),
           }
         : null,
       op: op ? { name: op.name } : null,
@@ -279,6 +303,14 @@ function idleGaps(
       text,
     };
   });
+}
+
+/** The name of the thread `launch` is on ('' when none of the launching threads holds it). */
+function launchThreadName(events: RankEvents, launch: ChromeSlice): string {
+  for (const { thread, name } of events.launchThreads) {
+    if (thread.slices.includes(launch)) return name;
+  }
+  return '';
 }
 
 function firstAtOrAfter(sorted: readonly GpuEvent[], us: number): number {

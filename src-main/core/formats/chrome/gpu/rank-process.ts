@@ -26,7 +26,8 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
   const gpu: { thread: ChromeThread; stream: number }[] = [];
   for (const process of processes) {
     for (const thread of process.threads) {
-      for (const slice of thread.slices) slice.rowTraceId = traceId;
+      const slices = thread.slices;
+      for (let i = 0; i < slices.length; i++) slices[i].rowTraceId = traceId;
       const isGpu = events.gpuThreads.has(thread);
       const stream = typeof thread.tid === 'number' ? thread.tid : Number(thread.tid);
       if (isGpu) {
@@ -54,7 +55,9 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
   // one row per rank, not a "global" row per rank
   for (const instant of trace.globalInstants) merged.instants.push(instant);
   trace.globalInstants = [];
-  for (const kernel of events.kernels) {
+  const { kernels } = events;
+  for (let i = 0; i < kernels.length; i++) {
+    const kernel = kernels[i];
     kernel.slice.category = kernel.kind;
     if (kernel.correlation === null) continue;
     const launch = events.launches.get(kernel.correlation);
@@ -66,7 +69,9 @@ export function mergeRankProcesses(trace: ChromeTrace, events: RankEvents, trace
 export function dedupeLinks(trace: ChromeTrace): void {
   for (const process of trace.processes.values()) {
     for (const thread of process.threads) {
-      for (const slice of thread.slices) {
+      const slices = thread.slices;
+      for (let i = 0; i < slices.length; i++) {
+        const slice = slices[i];
         const from = slice.flowsFrom;
         if (from === null || from.length < 2) continue;
         // nearly always a kernel's launch twice (correlation, then ac2g): no Set for that

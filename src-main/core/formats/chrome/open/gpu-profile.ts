@@ -3,13 +3,12 @@ import { countOf } from '../../../model/count-of';
 import type { GpuProfile, GpuRank, KernelTotal } from '../../../model/gpu-profile';
 import type { PackedRow } from '../../../model/row';
 import { NO_SAMPLES } from '../../../model/sample-facts';
-import { nestByTime } from '../../../rows/nest-by-time';
 import { packBlocks } from '../../../rows/pack-blocks';
 import { ItemPacker } from '../../../rows/packed-items';
 import { defineFormat, type FormatOpened, type FormatOpenOptions } from '../../format-descriptor';
 import { bindFlows } from '../bind-flows';
 import { buildChromeRows } from '../build-chrome-rows';
-import type { ChromeSlice, ChromeTrace } from '../chrome-trace';
+import type { ChromeTrace } from '../chrome-trace';
 import { importTraceEvents } from '../import-trace-events';
 import { cutNotice } from '../scan-trace-json';
 import { sumKernelTypeTimes } from '../gpu/hta-breakdown';
@@ -24,6 +23,7 @@ import {
 import { rankName } from '../gpu/rank-name';
 import { rankTraceSet } from '../gpu/rank-trace-set';
 import { sniffKineto } from '../gpu/sniff-kineto';
+import { nestSlices } from './nest-slices';
 import { rankHelpers, readRankPart, type RankReadOptions } from './rank-helpers';
 
 /**
@@ -192,8 +192,8 @@ export function readRankFile(
   });
   options.onRead?.();
   for (const process of trace.processes.values()) {
-    for (const thread of process.threads) nest(thread.slices);
-    for (const track of process.asyncTracks.values()) nest(track.slices);
+    for (const thread of process.threads) nestSlices(thread.slices);
+    for (const track of process.asyncTracks.values()) nestSlices(track.slices);
   }
   const name = rankName(metadata.distributedRank, source.name);
   const label = options.label(name.label);
@@ -265,15 +265,7 @@ function readRank(
   const flows = bindFlows(trace);
   dedupeLinks(trace);
   let links = flows.links;
-  for (const k of found.kernels) if (k.slice.flowsFrom !== null) links++;
+  const { kernels: gpuEvents } = found;
+  for (let k = 0; k < gpuEvents.length; k++) if (gpuEvents[k].slice.flowsFrom !== null) links++;
   return { figures, kernels, links };
-}
-
-/** Depth and parent of each slice on one thread or async track, by time containment. */
-function nest(slices: ChromeSlice[]): void {
-  const { depth, parent } = nestByTime(slices.map((s) => ({ start: s.startUs, end: s.endUs })));
-  slices.forEach((slice, i) => {
-    slice.depth = depth[i];
-    slice.parent = parent[i] < 0 ? null : slices[parent[i]];
-  });
 }
