@@ -120,18 +120,16 @@ describe('AMD ROCm through rocprofiler-sdk: hip runtime in cuda_runtime, queues 
 });
 
 describe('AMD ROCm through the older roctracer: GPU events without stream or correlation args', () => {
-  // rank-figures.ts counts a GPU event only by its `stream` arg; roctracer's Kineto wrote
-  // none (GpuActivity::metadataJson returned ""), so the kernels (cat kernel / gpu_memcpy /
-  // gpu_memset, pid = device, tid = queue) read as CPU slices and the figures are empty. The
-  // Chrome reader's owner fixes it: a GPU event by its category, its stream from tid.
-  it.fails(
-    'counts the four GPU events by category, stream from tid: the same figures as rocprof',
-    () => {
-      const { rank } = onlyRank('rocm_roctracer/rank-0.pt.trace.json.gz');
-      expect(rank.kernelCount).toBe(4);
-      expect(rank.temporalBreakdown).toMatchObject(ROCM_BREAKDOWN);
-    },
-  );
+  // roctracer's Kineto wrote no stream on GPU events (GpuActivity::metadataJson returned ""):
+  // the kernels (cat kernel / gpu_memcpy / gpu_memset, pid = device, tid = queue) are GPU work
+  // by their category, their stream their tid
+  it('counts the four GPU events by category, stream from tid: the same figures as rocprof', () => {
+    const { rank, row } = onlyRank('rocm_roctracer/rank-0.pt.trace.json.gz');
+    expect(rank.kernelCount).toBe(4);
+    expect(rank.streams).toEqual([1, 2]);
+    expect(rank.temporalBreakdown).toMatchObject(ROCM_BREAKDOWN);
+    expect(itemNamed(row, 'Memset (<unknown>)').category).toBe('memory');
+  });
 });
 
 describe("SGLang's decode worker: ns display, distributedInfo after the events, no ProfilerStep", () => {

@@ -52,9 +52,32 @@ const numberOr = (v: unknown): number | null =>
   typeof v === 'number' && Number.isFinite(v) ? v : null;
 
 /**
+ * GPU work's categories in Kineto (ActivityType names: `kernel`, `gpu_memcpy`, `gpu_memset`;
+ * PyTorch 1.8-era traces wrote `Kernel`, `Memcpy`, `Memset`), for GPU events without a `stream`
+ * arg: older ROCm Kineto (roctracer) wrote none, its GPU events' tid being the queue.
+ */
+const GPU_WORK_CATEGORIES = new Set([
+  'kernel',
+  'gpu_memcpy',
+  'gpu_memset',
+  'Kernel',
+  'Memcpy',
+  'Memset',
+]);
+
+/** The stream of a GPU event written without one: its thread's id (roctracer's queue). */
+function streamOfThread(tid: ChromeThread['tid']): number {
+  if (typeof tid === 'number') return tid;
+  const digits = /\d+/.exec(tid);
+  return digits === null ? 0 : Number(digits[0]);
+}
+
+/**
  * A rank's events as HTA sees them: a GPU event is one with a `stream` arg (Kineto's kernel,
- * gpu_memcpy, gpu_memset; GPU user annotations are ranges, not work, and are left out); every
- * other slice is the CPU's.
+ * gpu_memcpy, gpu_memset; GPU user annotations are ranges, not work, and are left out), or,
+ * when a trace writes no stream at all on its GPU work (older ROCm Kineto through roctracer),
+ * one of GPU work's categories, its stream its thread; every other slice is the CPU's. HTA
+ * itself finds no GPU work in such a trace; rocprof counts it, and so does this.
  */
 export function rankEvents(trace: ChromeTrace): RankEvents {
   const events: RankEvents = {
@@ -75,7 +98,9 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
       const slices = thread.slices;
       for (let i = 0; i < slices.length; i++) {
         const slice = slices[i];
-        const stream = numberOr(slice.args.stream);
+        let stream = numberOr(slice.args.stream);
+        if (stream === null && slice.cat !== null && GPU_WORK_CATEGORIES.has(slice.cat))
+          stream = streamOfThread(thread.tid);
         const correlation = numberOr(slice.args.correlation);
         if (stream !== null) {
           if (slice.cat === 'gpu_user_annotation') continue;
