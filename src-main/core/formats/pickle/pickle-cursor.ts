@@ -284,6 +284,16 @@ const SHORT_TEXT = 48;
 const ID_TEXT = 32;
 
 /** UTF-8 bytes as text: a short ASCII string through the cache, anything else decoded. */
+/**
+ * The memo index a BINGET or BINPUT (`short`: one byte) or a LONG_BINGET or LONG_BINPUT (four,
+ * little-endian) at `pos` of `w` names: the fast loops read operands straight off the window.
+ */
+export function memoOperand(w: Uint8Array, pos: number, short: boolean): number {
+  return short
+    ? w[pos + 1]
+    : (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
+}
+
 export function decodeText(
   bytes: Uint8Array,
   shortStrings: AsciiStringCache,

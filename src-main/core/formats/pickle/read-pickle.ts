@@ -10,7 +10,7 @@ import {
   type PyObjectRef,
   type PyValue,
 } from '../../model/py-value';
-import { PickleCursor, decodeText } from './pickle-cursor';
+import { PickleCursor, decodeText, memoOperand } from './pickle-cursor';
 import { AsciiStringCache } from '../../bytes/ascii-string-cache';
 import { interpretCall, interpretBuild, isSettledObject, type CallContext } from './allow-list';
 import { FORGOTTEN, PickleMemo } from './pickle-memo';
@@ -625,10 +625,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       if (op === 0x68 || op === 0x6a) {
         // BINGET, LONG_BINGET of a plain value (an interned key, mostly): memoGet's steps
         if (objectMayStart) break;
-        const index =
-          op === 0x68
-            ? w[pos + 1]
-            : (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
+        const index = memoOperand(w, pos, op === 0x68);
         const slot = memo.get(index);
         if (slot === undefined || typeof slot === 'symbol' || typeof slot === 'object') break;
         if (index < itemMemoLength && replay !== null && !isHeld(index))
@@ -638,10 +635,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       } else if (op === 0x71 || op === 0x72) {
         // BINPUT, LONG_BINPUT: memoPut (which may fail: the cursor is where the switch has it)
         if (stack.length === 0) break;
-        const index =
-          op === 0x71
-            ? w[pos + 1]
-            : (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
+        const index = memoOperand(w, pos, op === 0x71);
         const opOffset = cursor.windowStart + pos;
         cursor.pos = pos += op === 0x71 ? 2 : 5;
         memoPut(index, opOffset);

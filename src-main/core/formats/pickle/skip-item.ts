@@ -1,5 +1,5 @@
 import { FormatError } from '../../bytes/format-error';
-import type { PickleCursor } from './pickle-cursor';
+import { memoOperand, type PickleCursor } from './pickle-cursor';
 
 /** What a skipped item wrote to the memo (the reader's memo, through its own checks). */
 export interface SkippedMemoWrites {
@@ -98,10 +98,7 @@ export function skipItem(
         depth++;
       } else if (op === 0x71 || op === 0x72) {
         // BINPUT, LONG_BINPUT: told to the memo with the cursor after the operand, as below
-        const index =
-          op === 0x71
-            ? w[pos + 1]
-            : (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
+        const index = memoOperand(w, pos, op === 0x71);
         const opOffset = cursor.windowStart + pos;
         cursor.pos = pos += op === 0x71 ? 2 : 5;
         put(index, opOffset);
