@@ -444,6 +444,41 @@ describe('the cursor reads what the store needs without making items', () => {
   });
 });
 
+describe("an item's extras", () => {
+  // each extra with a value of its own: packed in one order, named in it again when unpacked
+  const extras = {
+    service: 'rollout-service',
+    otel: { kind: 'SPAN_KIND_SERVER', scope: 'sglang' },
+    lane_label: 'scheduler thread 3',
+    error: true,
+    missing_parent: true,
+    links: [{ trace_id: 't1', span_id: 's1', dangling: false }],
+    category: 'communication',
+  };
+  const keys = Object.keys(extras) as (keyof typeof extras)[];
+
+  it('come back each by its own name, alone, in any company, and all at once', () => {
+    const items: RowItem[] = [span({ name: 'bare', start_ts: 0 })];
+    keys.forEach((key, k) => {
+      items.push(span({ name: `only ${key}`, start_ts: k, [key]: extras[key] }));
+      // with the next one round (the last with the first): two extras of different bits
+      const next = keys[(k + 1) % keys.length];
+      items.push(
+        span({ name: `${key} and ${next}`, start_ts: k, [key]: extras[key], [next]: extras[next] }),
+      );
+    });
+    items.push(span({ name: 'every extra', start_ts: 9, ...extras }));
+    // by value: these hand-made items' keys are in no format's order
+    const original = row({ row_id: 0, start: 0, end: 10, items });
+    const packed = packRow(original);
+    expect(unpackRow(packed)).toEqual(original);
+    const cursor = new PackedItemCursor().reset(packed.packed);
+    const last: Record<string, unknown> = {};
+    while (cursor.next()) for (const key of keys) last[key] = cursor.extra(key);
+    expect(last).toEqual(extras);
+  });
+});
+
 describe('a span name whose attrs change from row to row', () => {
   // a request aborted or not, PD or not: one name, its start and end attrs of several shapes
   // in turn; more shapes than a name keeps to look through (8) before it makes a key
