@@ -1,3 +1,4 @@
+import { grownColumn } from '../model/grown-column';
 import type {
   AttrValue,
   Attrs,
@@ -559,9 +560,7 @@ class Scratch<T extends Float64Array | Int32Array> {
   }
 
   private grow(): void {
-    const grown = new this.make(this.buffer.length * 2);
-    grown.set(this.buffer);
-    this.buffer = grown;
+    this.buffer = grownColumn(this.buffer, 0, 2);
   }
 }
 

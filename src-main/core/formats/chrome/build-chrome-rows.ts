@@ -1,3 +1,4 @@
+import { grownColumn } from '../../model/grown-column';
 import type { Attrs, PackedItems, PackedRow, PointItem, RowItem, SpanItem } from '../../model/row';
 import type {
   ChromeId,
@@ -196,16 +197,9 @@ class ItemOrder {
   }
 
   private grow(): void {
-    const size = this.lanes.length * 2;
-    const lanes = new Int32Array(size);
-    lanes.set(this.lanes);
-    this.lanes = lanes;
-    const labelIds = new Int32Array(size);
-    labelIds.set(this.labelIds);
-    this.labelIds = labelIds;
-    const starts = new Float64Array(size);
-    starts.set(this.starts);
-    this.starts = starts;
+    this.lanes = grownColumn(this.lanes, 0, 2);
+    this.labelIds = grownColumn(this.labelIds, 0, 2);
+    this.starts = grownColumn(this.starts, 0, 2);
   }
 }
 

@@ -1,3 +1,5 @@
+import { grownColumn } from '../../model/grown-column';
+
 /** A step's phase: s, t, f (in the order steps at one timestamp are taken). */
 export const FLOW_PHASE = { s: 0, t: 1, f: 2 } as const;
 export type FlowPhase = (typeof FLOW_PHASE)[keyof typeof FLOW_PHASE];
@@ -32,18 +34,9 @@ export class FlowSteps<Thread, Slice> {
   }
 
   private grow(): void {
-    const size = this.key.length * 2;
-    const key = new Int32Array(size);
-    key.set(this.key);
-    this.key = key;
-    const phase = new Uint8Array(size);
-    phase.set(this.phase);
-    this.phase = phase;
-    const tsUs = new Float64Array(size);
-    tsUs.set(this.tsUs);
-    this.tsUs = tsUs;
-    const enclosing = new Uint8Array(size);
-    enclosing.set(this.enclosing);
-    this.enclosing = enclosing;
+    this.key = grownColumn(this.key, 0, 2);
+    this.phase = grownColumn(this.phase, 0, 2);
+    this.tsUs = grownColumn(this.tsUs, 0, 2);
+    this.enclosing = grownColumn(this.enclosing, 0, 2);
   }
 }
