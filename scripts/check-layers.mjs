@@ -201,6 +201,8 @@ export const RENDERER_VALUE_MODULES = {
     "the SQL tables and columns: the Query view's completion (data)",
   'src-main/core/model/straggler-sentence':
     "the straggler sentence, one wording for the CLI and the perf view (a trace's rows: 'rows')",
+  'src-main/core/model/sorted-search':
+    'the last of a sorted list at or before a value: the visible rows, a running count at a time',
   'src-main/core/model/json-text':
     "values as JSON with a dump's ints beyond 2^53 exact (JSON.stringify throws on them)",
   'src-main/core/model/group-extra-figures':

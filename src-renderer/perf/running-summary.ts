@@ -1,4 +1,5 @@
 import type { RunningDigest } from '../../src-main/core/api/trace-api';
+import { lastAtOrBefore } from '../../src-main/core/model/sorted-search';
 
 /** The curve's points (the worker reduced them to chart resolution and summarised every step). */
 export type RunningCurve = Pick<RunningDigest, 'tSec' | 'running'>;
@@ -37,15 +38,6 @@ export function runningPath(
 
 /** Running count at a time: the last step at or before it (binary search, points in order). */
 export function countAt(curve: RunningCurve, at: number): number {
-  let lo = 0;
-  let hi = curve.tSec.length - 1;
-  let found = 0;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (curve.tSec[mid] <= at) {
-      found = curve.running[mid];
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
+  const step = lastAtOrBefore(curve.tSec, at);
+  return step < 0 ? 0 : curve.running[step];
 }

@@ -1,3 +1,5 @@
+import { lastAtOrBefore } from '../../src-main/core/model/sorted-search';
+
 /** the default lane height; the toolbar's density control changes it (LANE_HEIGHTS) */
 export const LANE_HEIGHT = 16;
 export const LANE_HEIGHTS = [8, 12, 16, 22] as const;
@@ -99,16 +101,10 @@ export function visibleRange(
 ): [number, number] {
   const n = layout.tops.length;
   if (n === 0) return [0, -1];
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (layout.tops[mid] <= scrollTop) lo = mid;
-    else hi = mid - 1;
-  }
-  let last = lo;
+  const first = Math.max(0, lastAtOrBefore(layout.tops, scrollTop));
+  let last = first;
   while (last + 1 < n && layout.tops[last + 1] < scrollTop + height) last++;
-  return [lo, last];
+  return [first, last];
 }
 
 /** Which row index is at y (content coordinates), or -1. */

@@ -1,4 +1,5 @@
 import { asciiText } from '../bytes/ascii-string-cache';
+import { lastAtOrBefore } from '../model/sorted-search';
 
 /** A record per id: its digit count (or OTHER), then up to 32 hex digits two to a byte. */
 const RECORD = 17;
@@ -103,15 +104,8 @@ export class SpanIds {
 
   /** the counted id numbered `index`: its range's prefix and its place in the range */
   private countedId(index: number): string {
-    const firsts = this.countedFirst;
-    let lo = 0;
-    let hi = firsts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (firsts[mid] <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    return this.countedPrefix[lo] + (index - firsts[lo]);
+    const range = lastAtOrBefore(this.countedFirst, index);
+    return this.countedPrefix[range] + (index - this.countedFirst[range]);
   }
 }
 

@@ -15,7 +15,7 @@ import {
 import { summariseRunning } from '../../../src-main/core/open/running-digest';
 import { valueStats } from '../../../src-main/core/open/value-stats';
 import { formatPerfValue, perfTableRows, perfUnit } from '../../../src-renderer/perf/perf-table';
-import { runningPath } from '../../../src-renderer/perf/running-summary';
+import { countAt, runningPath } from '../../../src-renderer/perf/running-summary';
 import { curveOf, pointsOf } from '../../support/running-curve';
 import { formatAxisValue, formatValue } from '../../../src-renderer/perf/value-format';
 import { SLIME, fixtureSource, readJson } from '../../support/fixtures';
@@ -178,6 +178,21 @@ describe('samples running over time', () => {
     ).length;
     expect(stillRunning).toBe(s.tailMax);
     expect(s.tailMax * 2).toBeLessThan(s.peak);
+  });
+
+  it('reads the running count under the pointer: the last step at or before it, 0 before the first', () => {
+    const curve = buildRunningCurve([
+      row({ row_id: 0, start: 100, end: 110 }),
+      row({ row_id: 1, start: 105, end: 120 }),
+    ]);
+    expect(countAt(curve, -1)).toBe(0);
+    expect(countAt(curve, 0)).toBe(1);
+    expect(countAt(curve, 4.9)).toBe(1);
+    expect(countAt(curve, 5)).toBe(2);
+    expect(countAt(curve, 10)).toBe(1);
+    expect(countAt(curve, 19.9)).toBe(1);
+    expect(countAt(curve, 20)).toBe(0);
+    expect(countAt(curve, 1e9)).toBe(0);
   });
 
   it('draws a step path that reaches every level and stays bounded for huge series', () => {
