@@ -7,6 +7,7 @@ import { readLegacyTorch, sniffLegacyTorch } from '../torch/read-legacy-torch';
 import { PickleCursor } from '../pickle/pickle-cursor';
 import { readPickle } from '../pickle/read-pickle';
 import type { PickleItemAt, PickleReplay } from '../pickle/pickle-replay';
+import type { DictRecords } from '../pickle/dict-records';
 
 export interface SlimeDump {
   layout: 'zip' | 'legacy';
@@ -57,6 +58,11 @@ export interface ReadDumpOptions {
    * each time the dump is read again from its start.
    */
   replay?: PickleReplay;
+  /**
+   * Dicts the samples hold that are read as records (PickleOptions.records): a sample given
+   * to onSample holds them, and is read again alone (readPickleItem) with dicts.
+   */
+  records?: DictRecords;
   /** the dump is read again from its start, and why (samples is then a new list) */
   onReadAgain?: (why: 'memo-forgotten' | 'memo-rewritten') => void;
 }
@@ -98,6 +104,7 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
       onListItem: watcher?.onListItem,
       skipListItem: watcher?.skipListItem,
       replay,
+      records: options.records,
       onPickleEnd: (end: number) => (samplesEnd = end),
     };
     return isZip ? readTorchZip(source, hooks) : readLegacyTorch(source, hooks);
