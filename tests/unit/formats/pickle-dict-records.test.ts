@@ -109,11 +109,16 @@ describe.each([
 /** Strings memoized and read back as CPython's pickler does (BINPUT, then BINGET). */
 class Memo {
   private readonly slots = new Map<string, number>();
-  private next = 0;
+  private count = 0;
   constructor(private readonly w: PickleWriter) {}
 
+  /** the slot the next put writes */
+  get next(): number {
+    return this.count;
+  }
+
   put(): void {
-    this.w.op(0x72).u32(this.next++); // LONG_BINPUT
+    this.w.op(0x72).u32(this.count++); // LONG_BINPUT
   }
 
   str(text: string): void {
@@ -123,15 +128,21 @@ class Memo {
       return;
     }
     this.w.str(text);
-    this.slots.set(text, this.next);
+    this.slots.set(text, this.count);
     this.put();
   }
 }
 
 type EventWriter = (w: PickleWriter, memo: Memo, sample: number, k: number) => void;
 
-/** A dump of 100 samples of two events each: a span's start and end, each written by `event`. */
-function dumpOf(event: EventWriter): Uint8Array {
+/**
+ * A dump of 100 samples of two events each: a span's start and end, each written by `event`;
+ * `after` writes more items of the sample after its trace, given its events' memo slots.
+ */
+function dumpOf(
+  event: EventWriter,
+  after?: (w: PickleWriter, memo: Memo, events: number[]) => void,
+): Uint8Array {
   return slimeDump((w) => {
     const memo = new Memo(w);
     w.op(0x5d);
@@ -153,9 +164,14 @@ function dumpOf(event: EventWriter): Uint8Array {
       w.op(0x5d);
       memo.put();
       w.op(0x28);
-      for (let k = 0; k < 2; k++) event(w, memo, s, k);
+      const events: number[] = [];
+      for (let k = 0; k < 2; k++) {
+        events.push(memo.next);
+        event(w, memo, s, k);
+      }
       w.op(0x65); // APPENDS
       w.op(0x75); // SETITEMS (trace)
+      after?.(w, memo, events);
       w.op(0x75); // SETITEMS (sample)
     }
     w.op(0x65);
@@ -355,5 +371,35 @@ describe('DictRecordReader', () => {
     );
     expect(ops).toBe(-1);
     expect(at).toBe(0);
+  });
+});
+
+describe('a dump that reads an event dict back', () => {
+  // a sample that holds one of its events again elsewhere (CPython's pickler writes the second
+  // reference as a memo read): a record there would be a value only the row's walk knows
+  const bytes = dumpOf(slimeEvent(), (w, memo, events) => {
+    memo.str('metadata');
+    w.op(0x7d);
+    memo.put();
+    memo.str('last_event');
+    w.get(events[1]);
+    w.op(0x73);
+  });
+
+  it('is read again with dicts: the same rows, perf keys and samples', () => {
+    expect(expectSameRows(() => bytesSource('shared.pt', bytes))).toBe(0);
+    const reasons: string[] = [];
+    const kept = readSlimeDump(bytesSource('shared.pt', bytes), {
+      records: TRACE_EVENT_RECORDS,
+      onSamples: () => {},
+      onSample: (_samples, _index, sample) => sample,
+      onReadAgain: (why) => reasons.push(why),
+    }).samples;
+    const plain = readSlimeDump(bytesSource('shared.pt', bytes)).samples;
+    expect(reasons).toEqual(['record-read-back']);
+    const last = (kept[80] as { metadata: { last_event: PyValue } }).metadata.last_event;
+    expect(last).not.toBeInstanceOf(TraceEventRecord);
+    expect(isDict(last)).toBe(true);
+    expect(JSON.stringify(kept)).toBe(JSON.stringify(plain));
   });
 });

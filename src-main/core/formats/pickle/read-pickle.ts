@@ -118,6 +118,8 @@ const COPY_FLOOR = 1 << 22;
 class ListBuilder {
   items: PyValue[] | null = [];
   lazy: LazyList | null = null;
+  /** a list of records (PickleOptions.records) */
+  holdsRecords = false;
   constructor(readonly startOffset: number) {}
 }
 
@@ -245,8 +247,31 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     const s = marks[n - 3];
     if (stack[t - 2] !== records.path[0] || (t - 2 - s) % 2 !== 0 || s < 1) return false;
     const w = marks[n - 4];
-    return w > 0 && stack[w - 1] === watched && s - 1 >= w && isPyDictObject(stack[s - 1]);
+    if (!(w > 0 && stack[w - 1] === watched && s - 1 >= w && isPyDictObject(stack[s - 1])))
+      return false;
+    const list = stack[m - 1] as ListBuilder;
+    if (!list.holdsRecords) {
+      list.holdsRecords = true;
+      recordHolders.add(stack[t - 1] as object);
+      recordHolders.add(stack[s - 1] as object);
+    }
+    return true;
   };
+  /** the dicts that hold a list of records (an item, the dict at path[0] of it) */
+  const recordHolders = new WeakSet<object>();
+  /** a record, or a container that holds one */
+  const holdsRecords = (slot: Slot): boolean =>
+    slot instanceof DictRecord ||
+    (slot instanceof ListBuilder
+      ? slot.holdsRecords
+      : typeof slot === 'object' && slot !== null && recordHolders.has(slot));
+  /**
+   * A record, or a container that holds one, is read back (memo, DUP): it would be a value of
+   * something else than its list, which only its reader reads (a sample that keeps an event
+   * dict in its metadata too). The caller reads the pickle again without records.
+   */
+  const recordReadBack = (): never =>
+    fail('pickle/record-read-back', 'the pickle reads back a dict read as a record');
   // the list whose items go to onListItem as they are complete, and its next item's index
   let watched: ListBuilder | null = null;
   let nextWatchedItem = 0;
@@ -593,6 +618,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     if (slot === FORGOTTEN)
       return fail('pickle/memo-forgotten', `the pickle reads memo ${index} after it was let go`);
     if (holdsValues(slot)) {
+      if (records !== null && holdsRecords(slot)) recordReadBack();
       sharedContainers = true;
       // a container of an earlier item: reading this item alone would not share it
       if (index < itemMemoLength) itemAlone = false;
@@ -830,6 +856,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x32: {
         // DUP
         const slot = top();
+        if (records !== null && holdsRecords(slot)) recordReadBack();
         if (holdsValues(slot)) sharedContainers = true;
         push(slot);
         break;
