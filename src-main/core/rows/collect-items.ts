@@ -1,6 +1,7 @@
 import { isDict, type PyValue } from '../model/py-value';
 import type { Attrs } from '../model/row';
 import { isContainer, toFloat, truthy } from './python-values';
+import { eventFields, newEventFields } from './trace-event-record';
 
 /** A span as the walk over events finds it (TRACE_MODEL 3, steps 1-3). */
 export interface WalkSpan {
@@ -62,10 +63,13 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
   let maxTs = -Infinity;
   let kept = 0;
   let skipped = 0;
-  for (const event of events) {
-    if (!isDict(event)) continue;
+  const fields = newEventFields();
+  for (const item of events) {
     // each field read once (event dicts come in several key orders, so every read of one is a
-    // look-up by name): a string or a number, as nearly every event has them, taken as it is
+    // look-up by name; a record's are read by place): a string or a number, as nearly every
+    // event has them, taken as it is
+    const event = eventFields(item, fields);
+    if (event === null) continue;
     const rawTs = event.ts;
     const ts = typeof rawTs === 'number' ? rawTs : toFloat(rawTs);
     if (ts === null) continue;
@@ -94,7 +98,7 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
     const attempt =
       typeof rawAttempt === 'number' && Number.isInteger(rawAttempt)
         ? rawAttempt
-        : attemptOf(event, traceAttempt);
+        : attemptOf(event.hasAttempt ? rawAttempt : traceAttempt);
     if (type === 'span_start' && spanId !== null) {
       open.set(spanId, {
         spanId,
@@ -190,9 +194,11 @@ class OpenIdStack {
 /** open span ids up to this many (dead ones included) are looked through, not mapped */
 const SCAN_DEPTH = 32;
 
-/** int(event.get("attempt", trace.get("attempt", 0)) or 0): None and missing count as 0. */
-function attemptOf(event: Record<string, PyValue>, traceAttempt: PyValue | undefined): number {
-  const raw = 'attempt' in event ? event.attempt : traceAttempt;
+/**
+ * int(event.get("attempt", trace.get("attempt", 0)) or 0) of the value that call finds (the
+ * event's when it has the key): None and missing count as 0.
+ */
+function attemptOf(raw: PyValue | undefined): number {
   const n = toFloat(raw ?? 0);
   return n === null || !Number.isFinite(n) ? 0 : Math.trunc(n);
 }

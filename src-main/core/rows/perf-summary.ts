@@ -3,6 +3,7 @@ import { PackedItemCursor } from './packed-items';
 import type { PackedRow } from '../model/row';
 import type { PerfView } from '../model/perf';
 import { scalarText } from './python-values';
+import { eventFields, newEventFields } from './trace-event-record';
 import { PD_FLAT_KEYS, PD_OLDER_PREFILL_KEYS } from './pd-keys';
 import { smallestFrom, valueOfRank } from '../model/rank-of';
 
@@ -118,8 +119,10 @@ export class PerfSummaryBuilder {
     // requests with no PD figure of their own: profiled if a marker names them, which a later
     // event may do (one pass over the events, not a pass for the markers first)
     let unprofiled: PyValue[] | null = null;
-    for (const event of events) {
-      if (!isDict(event)) continue;
+    const fields = newEventFields();
+    for (const item of events) {
+      const event = eventFields(item, fields);
+      if (event === null) continue;
       const name = event.name;
       // (the prefix first: a regex per event was a tenth of this step)
       if (

@@ -154,6 +154,11 @@ export class PickleMemo<T> {
   }
 
   get(index: number): MemoSlot<T> {
+    // a string read back recently first: the interned keys every dict reads, whose settled
+    // segment's codes were a cache miss before the hot entry was looked at (a write to a
+    // slot drops its entry, so one found is the slot's value)
+    const h = index & HOT_MASK;
+    if (this.hotIndex[h] === index) return this.hotValue[h] as T;
     const segment = this.segments[index >>> SEGMENT_BITS];
     if (segment === undefined) return undefined;
     const k = index & SLOT_MASK;
@@ -166,8 +171,6 @@ export class PickleMemo<T> {
     }
     const code = segment.codes![k];
     if (code >= STRING_AT || code === KEPT) {
-      const h = index & HOT_MASK;
-      if (this.hotIndex[h] === index) return this.hotValue[h] as T;
       let value: T;
       if (code === KEPT) value = segment.kept!.get(index)!;
       else {

@@ -16,6 +16,8 @@ import { interpretCall, interpretBuild, isSettledObject, type CallContext } from
 import { FORGOTTEN, PickleMemo } from './pickle-memo';
 import type { PickleItemAt, PickleReplay } from './pickle-replay';
 import { skipItem, type SkippedMemoWrites } from './skip-item';
+import { DictRecord, type DictRecords } from './dict-records';
+import { DictRecordReader, NOT_PLAIN, type RecordMemo } from './read-dict-record';
 
 export interface PickleOptions {
   /** persistent ids (torch storages) become what this returns */
@@ -81,6 +83,11 @@ export interface PickleOptions {
    * its own per read cost more than the item (16k slots made and collected for each sample)
    */
   shortStrings?: AsciiStringCache;
+  /**
+   * Dicts read as records (dict-records.ts): the ones at `records.path` of the watched list's
+   * items (PickleOptions.onListItem), never any other.
+   */
+  records?: DictRecords;
 }
 
 export interface PickleResult {
@@ -111,6 +118,8 @@ const COPY_FLOOR = 1 << 22;
 class ListBuilder {
   items: PyValue[] | null = [];
   lazy: LazyList | null = null;
+  /** a list of records (PickleOptions.records) */
+  holdsRecords = false;
   constructor(readonly startOffset: number) {}
 }
 
@@ -220,6 +229,49 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   };
   const popMark = (): Slot[] => stack.splice(closeMark());
   const firstBatchEarly = options.onAppend ? (options.firstBatchEarly ?? 64) : 0;
+  const records = options.records ?? null;
+  /**
+   * Whether a dict pushed now is one of `records`: the innermost mark holds a batch of the
+   * list at key path[1] of the dict whose batch is the next mark down, at key path[0] of the
+   * dict whose batch is the next, an item of the watched list's batch (the mark below it).
+   */
+  const recordHere = (): boolean => {
+    const n = marks.length;
+    if (records === null || watched === null || n < 4) return false;
+    const m = marks[n - 1];
+    const t = marks[n - 2];
+    if (m < 2 || !(stack[m - 1] instanceof ListBuilder) || stack[m - 2] !== records.path[1])
+      return false;
+    // the keys sit at even places of their dict's batch (key, value, key, value ...)
+    if (t < 2 || (m - 2 - t) % 2 !== 0 || !isPyDictObject(stack[t - 1])) return false;
+    const s = marks[n - 3];
+    if (stack[t - 2] !== records.path[0] || (t - 2 - s) % 2 !== 0 || s < 1) return false;
+    const w = marks[n - 4];
+    if (!(w > 0 && stack[w - 1] === watched && s - 1 >= w && isPyDictObject(stack[s - 1])))
+      return false;
+    const list = stack[m - 1] as ListBuilder;
+    if (!list.holdsRecords) {
+      list.holdsRecords = true;
+      recordHolders.add(stack[t - 1] as object);
+      recordHolders.add(stack[s - 1] as object);
+    }
+    return true;
+  };
+  /** the dicts that hold a list of records (an item, the dict at path[0] of it) */
+  const recordHolders = new WeakSet<object>();
+  /** a record, or a container that holds one */
+  const holdsRecords = (slot: Slot): boolean =>
+    slot instanceof DictRecord ||
+    (slot instanceof ListBuilder
+      ? slot.holdsRecords
+      : typeof slot === 'object' && slot !== null && recordHolders.has(slot));
+  /**
+   * A record, or a container that holds one, is read back (memo, DUP): it would be a value of
+   * something else than its list, which only its reader reads (a sample that keeps an event
+   * dict in its metadata too). The caller reads the pickle again without records.
+   */
+  const recordReadBack = (): never =>
+    fail('pickle/record-read-back', 'the pickle reads back a dict read as a record');
   // the list whose items go to onListItem as they are complete, and its next item's index
   let watched: ListBuilder | null = null;
   let nextWatchedItem = 0;
@@ -378,11 +430,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     }
     setDictItem(dict as PyDict, key, v);
   };
-  /** dict[key] = v on a dict (the caller checked it is one) */
+  /** dict[key] = v on a dict (the caller checked it is one) or a record */
   const setDictItem = (dict: PyDict, key: PyValue, v: PyValue) => {
     const k = dictKey(key);
     if (k === 'index') samplesRead++;
-    dict[k] = v;
+    if (dict instanceof DictRecord) dict.set(k, v);
+    else dict[k] = v;
     nest(dict, v);
   };
   /**
@@ -392,6 +445,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
    * (most pairs) go in as they are (setDictItem's steps).
    */
   const setPairs = (d: PyDict, from: number) => {
+    if (d instanceof DictRecord) {
+      for (let i = from; i < stack.length; i += 2)
+        setDictItem(d, value(stack[i]), value(stack[i + 1]));
+      while (stack.length > from) stack.pop();
+      return;
+    }
     for (let i = from; i < stack.length; i += 2) {
       const key = stack[i];
       const raw = stack[i + 1];
@@ -559,6 +618,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     if (slot === FORGOTTEN)
       return fail('pickle/memo-forgotten', `the pickle reads memo ${index} after it was let go`);
     if (holdsValues(slot)) {
+      if (records !== null && holdsRecords(slot)) recordReadBack();
       sharedContainers = true;
       // a container of an earlier item: reading this item alone would not share it
       if (index < itemMemoLength) itemAlone = false;
@@ -585,9 +645,45 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       memo.put(index, classRef(module, name), -1);
     },
   };
+  /** the memo as readDictRecord writes and reads it: memoGet's and memoPut's steps */
+  const recordMemo: RecordMemo = {
+    get size() {
+      return memo.size;
+    },
+    plain: (index) => {
+      const slot = memo.get(index);
+      if (
+        slot === undefined ||
+        slot === null ||
+        typeof slot === 'symbol' ||
+        typeof slot === 'object'
+      )
+        return NOT_PLAIN;
+      if (index < itemMemoLength && replay !== null && !isHeld(index))
+        held = replay.keep(index, slot);
+      return slot;
+    },
+    put: (index, value, stringAt) => {
+      if (!memoWritable(index)) return false;
+      memo.put(index, value, stringAt);
+      return true;
+    },
+    putUnread: (index, stringAt) => {
+      if (!memoWritable(index)) return false;
+      memo.putUnread(index, stringAt);
+      return true;
+    },
+  };
+  /** checkMemoWrite's checks, answered */
+  const memoWritable = (index: number) =>
+    Number.isInteger(index) &&
+    index >= 0 &&
+    index < MAX_MEMO &&
+    !(replay !== null && index < memo.length && isHeld(index));
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const shortStrings = options.shortStrings ?? new AsciiStringCache();
   const str = (n: number) => cursor.text(n, shortStrings, decoder);
+  const recordReader = new DictRecordReader(cursor, recordMemo, str);
   /** the text of the string opcode at `at` again (a settled memo slot read back) */
   const readStringAt = (at: number): string => {
     const head = cursor.peekAt(at, Math.min(9, cursor.source.size - at));
@@ -668,24 +764,42 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         const m = marks.length > 0 ? marks[marks.length - 1] : -1;
         if (m >= 0 && firstBatchEarly > 0 && stack.length - m === firstBatchEarly) break;
         if (m > 0 && watched !== null && stack[m - 1] === watched) break;
-        stack.push(newPyDict());
-        pos += 1;
+        if (!recordHere()) {
+          stack.push(newPyDict());
+          pos += 1;
+        } else {
+          // read straight into a record when it is written as most are (else opcode by
+          // opcode, into a record too, from this EMPTY_DICT)
+          cursor.pos = pos;
+          const record = records!.make();
+          const read = recordReader.read(record);
+          if (read < 0) {
+            stack.push(records!.make() as unknown as PyDict);
+            pos += 1;
+          } else {
+            if (recordReader.nested) (record as WithDepth)[DEPTH] = 1;
+            stack.push(record as unknown as PyDict);
+            pos = cursor.pos;
+            ops += read - 1;
+          }
+        }
       } else if (op === 0x28) {
         // MARK above a dict (its SETITEMS batch): a list's MARK may start a run of numbers or
         // a watched batch, and is left to the switch
         const top = stack.length > 0 ? stack[stack.length - 1] : null;
-        if (!isPyDictObject(top) || marks.length >= MAX_MARKS) break;
+        if (!(isPyDictObject(top) || top instanceof DictRecord) || marks.length >= MAX_MARKS) break;
         marks.push(stack.length);
         pos += 1;
       } else if (op === 0x75) {
         // SETITEMS of an even batch onto a dict (the switch's checks, passed)
         const from = marks.length > 0 ? marks[marks.length - 1] : 0;
         const d = from > 0 ? stack[from - 1] : null;
-        if (!isPyDictObject(d) || (stack.length - from) % 2 !== 0) break;
+        if (!(isPyDictObject(d) || d instanceof DictRecord) || (stack.length - from) % 2 !== 0)
+          break;
         marks.pop();
         // (a nesting too deep fails where the switch would: after the opcode)
         cursor.pos = pos + 1;
-        setPairs(d, from);
+        setPairs(d as PyDict, from);
         pos = cursor.pos;
       } else if (op === 0x4e) {
         stack.push(null); // NONE
@@ -742,6 +856,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       case 0x32: {
         // DUP
         const slot = top();
+        if (records !== null && holdsRecords(slot)) recordReadBack();
         if (holdsValues(slot)) sharedContainers = true;
         push(slot);
         break;
@@ -909,7 +1024,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         // EMPTY_DICT
         if (firstBatchEarly > 0 && marks.length > 0) appendFirstItems();
         if (watched !== null && marks.length > 0 && itemDone(opOffset)) break;
-        const dict = newPyDict();
+        const dict = recordHere() ? (records!.make() as unknown as PyDict) : newPyDict();
         if (itemPending) {
           itemDict = dict;
           itemPending = false;

@@ -3,6 +3,7 @@ import type { PendingPart } from '../../bytes/part-reader';
 import { fieldName, valueAtPath, type SampleFieldPath } from '../../model/sample-field-path';
 import { pyKind, type LazyList, type PyValue, type TensorRef } from '../../model/py-value';
 import { buildSlimeCache } from '../../rows/slime-cache';
+import { TRACE_EVENT_RECORDS } from '../../rows/trace-event-record';
 import {
   defineFormat,
   type FormatOpened,
@@ -128,6 +129,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
         });
       },
       shouldCancel: options.shouldCancel,
+      records: TRACE_EVENT_RECORDS,
       onSamples: (samples) => {
         listSoFar = samples;
         rows.samples.caughtUp(samples);
@@ -221,6 +223,7 @@ export function streamSlimeRows(
   const dump = readSlimeDump(source, {
     onProgress: (p) => options.onProgress?.({ ...p, phase: 'reading' }),
     shouldCancel: options.shouldCancel,
+    records: TRACE_EVENT_RECORDS,
     onSamples: samples.caughtUp,
     onSample: samples.next,
   });

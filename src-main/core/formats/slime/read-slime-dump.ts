@@ -7,6 +7,7 @@ import { readLegacyTorch, sniffLegacyTorch } from '../torch/read-legacy-torch';
 import { PickleCursor } from '../pickle/pickle-cursor';
 import { readPickle } from '../pickle/read-pickle';
 import type { PickleItemAt, PickleReplay } from '../pickle/pickle-replay';
+import type { DictRecords } from '../pickle/dict-records';
 
 export interface SlimeDump {
   layout: 'zip' | 'legacy';
@@ -57,8 +58,13 @@ export interface ReadDumpOptions {
    * each time the dump is read again from its start.
    */
   replay?: PickleReplay;
+  /**
+   * Dicts the samples hold that are read as records (PickleOptions.records): a sample given
+   * to onSample holds them, and is read again alone (readPickleItem) with dicts.
+   */
+  records?: DictRecords;
   /** the dump is read again from its start, and why (samples is then a new list) */
-  onReadAgain?: (why: 'memo-forgotten' | 'memo-rewritten') => void;
+  onReadAgain?: (why: 'memo-forgotten' | 'memo-rewritten' | 'record-read-back') => void;
 }
 
 /** Cheap and never throws: a ZIP (torch's default) or torch's legacy magic pickle. */
@@ -98,6 +104,7 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
       onListItem: watcher?.onListItem,
       skipListItem: watcher?.skipListItem,
       replay,
+      records,
       onPickleEnd: (end: number) => (samplesEnd = end),
     };
     return isZip ? readTorchZip(source, hooks) : readLegacyTorch(source, hooks);
@@ -105,6 +112,7 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
   let archive: TorchArchive;
   let forget = true;
   let replay = options.replay;
+  let records = options.records;
   for (;;) {
     try {
       archive = read(forget, replay);
@@ -116,10 +124,16 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
       if (error.code === 'pickle/memo-forgotten' && forget) forget = false;
       // one that writes again a memo slot its samples read: they cannot be read alone
       else if (error.code === 'pickle/memo-rewritten' && replay) replay = undefined;
+      // one that reads an event dict back (shares it with another value): read with dicts
+      else if (error.code === 'pickle/record-read-back' && records) records = undefined;
       else throw error;
       options.replay?.clear();
       options.onReadAgain?.(
-        error.code === 'pickle/memo-forgotten' ? 'memo-forgotten' : 'memo-rewritten',
+        error.code === 'pickle/memo-forgotten'
+          ? 'memo-forgotten'
+          : error.code === 'pickle/memo-rewritten'
+            ? 'memo-rewritten'
+            : 'record-read-back',
       );
     }
   }

@@ -42,6 +42,7 @@ export function readLegacyTorch(source: ByteSource, options: TorchReadOptions = 
     onListItem: options.onListItem,
     skipListItem: options.skipListItem,
     replay: options.replay,
+    records: options.records,
     persistentLoad: (pid: PyValue) => {
       const { key, storageClass, numel } = parseStoragePid(pid);
       let ref = storages.get(key);

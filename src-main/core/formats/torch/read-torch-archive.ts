@@ -19,6 +19,8 @@ export interface TorchReadOptions {
   skipListItem?: PickleOptions['skipListItem'];
   /** see PickleOptions.replay (the data pickle only) */
   replay?: PickleOptions['replay'];
+  /** see PickleOptions.records (the data pickle only) */
+  records?: PickleOptions['records'];
   /**
    * Where the data pickle ends in the file, before it is read: the bytes past it are the
    * tensors' storages, which are located, never read (a dump of 1 GB may hold 250 MB of
@@ -61,6 +63,7 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
     onListItem: options.onListItem,
     skipListItem: options.skipListItem,
     replay: options.replay,
+    records: options.records,
     persistentLoad: load,
   });
   return { layout: 'zip', value };

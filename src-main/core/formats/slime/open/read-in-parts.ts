@@ -5,6 +5,7 @@ import { fromCloneable, toCloneable, type ClonedPyValue } from '../../../model/p
 import type { PackedRow } from '../../../model/row';
 import type { SampleFacts } from '../../../model/sample-facts';
 import { revivePackedRows } from '../../../rows/packed-items';
+import { TRACE_EVENT_RECORDS } from '../../../rows/trace-event-record';
 import type { PerfSummaryTally } from '../../../rows/perf-summary';
 import { IncrementalRows, PartGivenUp } from './incremental-rows';
 import { readSlimeDump } from '../read-slime-dump';
@@ -304,6 +305,7 @@ export function readSlimePart(
     onSamples: (samples) => rows.samples.caughtUp(samples),
     onSample: rows.samples.next,
     skipSample: rows.samples.skip,
+    records: TRACE_EVENT_RECORDS,
     onReadAgain: (why) => {
       // samples that cannot be read alone, or that read back a container of a sample walked
       // past: the file's thread, which let its own go, reads the whole dump (it finds out the
