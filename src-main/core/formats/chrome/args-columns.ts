@@ -1,0 +1,147 @@
+import type { AttrValue, Attrs } from '../../model/row';
+import { grownColumn } from '../../model/grown-column';
+
+/**
+ * Slices' args kept as columns from their import to their row, not as the objects JSON.parse
+ * made: a GPU rank's args objects (a kernel's dozen numbers, an op's shapes) lived from their
+ * event to the end of the rank's read, and the collector marked and moved every one of them
+ * again and again (eight ranks of 300 MB: 0.90x main's peak with this, the CPU time unchanged
+ * within the machine's noise). An args object is read into its section (its keys in for-in
+ * order, which are numbers: shared by the args that look alike), its numbers into one
+ * Float64Array and its other values into one array, and is made again, the same keys in the
+ * same order with the same values, when its item is packed (`object`), where it dies young.
+ */
+export class ArgsColumns {
+  /** per args: its section, and where its numbers and its other values begin */
+  private sectionOf = new Int32Array(1024);
+  private numbersAt = new Int32Array(1024);
+  private refsAt = new Int32Array(1024);
+  private count = 0;
+  private numbers = new Float64Array(4096);
+  private numberCount = 0;
+  private readonly refs: AttrValue[] = [];
+  private readonly sections: ArgsSection[] = [];
+  /** the last few sections of each event name, latest first: nearly every args fits one */
+  private readonly recent = new Map<string, ArgsSection[]>();
+
+  /**
+   * The number `args` (of an event named `name`) is kept as, or null when it is kept as it is
+   * (a key `__proto__`, which a plain assignment could not make again).
+   */
+  put(args: Attrs, name: string): number | null {
+    const section = this.sectionFor(args, name);
+    if (section === null) return null;
+    const at = this.count++;
+    if (at === this.sectionOf.length) {
+      this.sectionOf = grownColumn(this.sectionOf, at + 1, GROWTH);
+      this.numbersAt = grownColumn(this.numbersAt, at + 1, GROWTH);
+      this.refsAt = grownColumn(this.refsAt, at + 1, GROWTH);
+    }
+    this.sectionOf[at] = section.index;
+    this.numbersAt[at] = this.numberCount;
+    this.refsAt[at] = this.refs.length;
+    if (this.numberCount + section.numberCount > this.numbers.length) {
+      this.numbers = grownColumn(this.numbers, this.numberCount + section.numberCount, GROWTH);
+    }
+    // for-in: V8 reads the values by the object's enum cache (see ItemPacker.putAttrs)
+    const { numbers, refs } = this;
+    let n = this.numberCount;
+    for (const key in args) {
+      if (!Object.hasOwn(args, key)) continue;
+      const value = args[key];
+      if (typeof value === 'number') numbers[n++] = value;
+      else refs.push(value);
+    }
+    this.numberCount = n;
+    return at;
+  }
+
+  /** A new object of the args kept as `at`: its keys in their order, its values. */
+  object(at: number): Attrs {
+    const { keys, numeric } = this.sections[this.sectionOf[at]];
+    const { numbers, refs } = this;
+    let n = this.numbersAt[at];
+    let r = this.refsAt[at];
+    const args: Attrs = {};
+    for (let k = 0; k < keys.length; k++) args[keys[k]] = numeric[k] ? numbers[n++] : refs[r++];
+    return args;
+  }
+
+  /** A slice's args (ChromeSlice.args: an object, or the number it is kept as here) as an object. */
+  objectOf(args: Attrs | number): Attrs {
+    return typeof args === 'number' ? this.object(args) : args;
+  }
+
+  /** The value of `key` in a slice's args (an object, or the number it is kept as here). */
+  valueOf(args: Attrs | number, key: string): unknown {
+    return typeof args === 'number' ? this.value(args, key) : args[key];
+  }
+
+  /** The value of `key` in the args kept as `at` (undefined: it has none). */
+  value(at: number, key: string): unknown {
+    const section = this.sections[this.sectionOf[at]];
+    const slot = section.slots.get(key);
+    if (slot === undefined) return undefined;
+    return slot >= 0 ? this.numbers[this.numbersAt[at] + slot] : this.refs[this.refsAt[at] + ~slot];
+  }
+
+  private sectionFor(args: Attrs, name: string): ArgsSection | null {
+    let recent = this.recent.get(name);
+    if (recent === undefined) this.recent.set(name, (recent = []));
+    for (let k = 0; k < recent.length; k++) {
+      const section = recent[k];
+      if (fits(section, args)) {
+        if (k > 0) recent.unshift(...recent.splice(k, 1));
+        return section;
+      }
+    }
+    const keys = Object.keys(args);
+    if (keys.includes('__proto__')) return null;
+    const numeric = keys.map((key) => typeof args[key] === 'number');
+    const slots = new Map<string, number>();
+    let numbers = 0;
+    let refs = 0;
+    // a number's slot counts among the numbers; another value's is ~ its place among the refs
+    for (let k = 0; k < keys.length; k++) slots.set(keys[k], numeric[k] ? numbers++ : ~refs++);
+    const section: ArgsSection = {
+      index: this.sections.length,
+      keys,
+      numeric,
+      numberCount: numbers,
+      slots,
+    };
+    this.sections.push(section);
+    recent.unshift(section);
+    if (recent.length > RECENT_SECTIONS) recent.pop();
+    return section;
+  }
+}
+
+/** the columns grow by half: they stay allocated to the rank's rows, unused ends and all */
+const GROWTH = 1.5;
+
+/** sections tried per event name before one is made from an args' keys */
+const RECENT_SECTIONS = 8;
+
+/** The keys of args that look alike, in for-in order, and which of their values are numbers. */
+interface ArgsSection {
+  index: number;
+  keys: string[];
+  numeric: boolean[];
+  numberCount: number;
+  /** per key, its place among the numbers, or ~ its place among the other values */
+  slots: Map<string, number>;
+}
+
+/** Whether `args` has exactly the section's keys, in its order, numbers where it has them. */
+function fits(section: ArgsSection, args: Attrs): boolean {
+  const { keys, numeric } = section;
+  let k = 0;
+  for (const key in args) {
+    if (!Object.hasOwn(args, key)) continue;
+    if (k >= keys.length || keys[k] !== key || numeric[k] !== (typeof args[key] === 'number'))
+      return false;
+    k++;
+  }
+  return k === keys.length;
+}
