@@ -229,7 +229,7 @@ describe('packed items give back what the format built', () => {
 
   it('a frozen value (one copy its format shares) takes one place in the values, not one a use', () => {
     const shared = Object.freeze([128, 1, 1]);
-    const rowOf = (r: number, list: unknown) =>
+    const rowOf = (r: number, list: readonly number[]) =>
       row({
         row_id: r,
         start: r,
@@ -238,7 +238,7 @@ describe('packed items give back what the format built', () => {
           span({
             name: 'kernel',
             start_ts: r + k / 100,
-            attrs: { start_attrs: { grid: list }, end_attrs: {} },
+            attrs: { start_attrs: { grid: list as number[] }, end_attrs: {} },
           }),
         ),
       }) as Row;
