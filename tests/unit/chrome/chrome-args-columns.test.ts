@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
+import { ArgsColumns } from '../../../src-main/core/formats/chrome/args-columns';
 import type { ChromeSlice, ChromeTrace } from '../../../src-main/core/formats/chrome/chrome-trace';
 import { importTraceEvents } from '../../../src-main/core/formats/chrome/import-trace-events';
 import { FIXTURES } from '../../support/fixtures';
@@ -116,5 +117,17 @@ describe("a Chrome trace's slices keep their args as columns", () => {
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
     expect(typeof bare.args).toBe('object');
     expect(bare.args).toEqual({ cat: 'c' });
+  });
+
+  it('past its shapes or names, keeps the args of a new one as they are (ids in keys or names)', () => {
+    const columns = new ArgsColumns(3, 2);
+    // three shapes of one name are kept; a fourth shape is not, the known ones still are
+    expect([0, 1, 2, 3].map((k) => columns.put({ [`id${k}`]: k }, 'op'))).toEqual([0, 1, 2, null]);
+    expect(columns.put({ id1: 7 }, 'op')).toBe(3);
+    expect(columns.object(3)).toEqual({ id1: 7 });
+    // a second name is kept under a known shape; a third name is not
+    expect(columns.put({ id0: 5 }, 'other')).toBe(4);
+    expect(columns.put({ id0: 5 }, 'third')).toBeNull();
+    expect(columns.object(4)).toEqual({ id0: 5 });
   });
 });

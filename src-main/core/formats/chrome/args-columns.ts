@@ -23,8 +23,22 @@ export class ArgsColumns {
   private readonly sections: ArgsSection[] = [];
   /** the last few sections of each event name, latest first: nearly every args fits one */
   private readonly recent = new Map<string, ArgsSection[]>();
+  /** each section by its keys and which of them are numbers */
+  private readonly bySignature = new Map<string, ArgsSection>();
   /** the section each event name's args had last */
   private readonly last = new Map<string, ArgsSection>();
+
+  /**
+   * Past `maxSections` shapes of args, or `maxNames` event names, the args of a new one are kept
+   * as they are: a trace whose every event has keys and a name of its own (ids in them) made a
+   * section and its lists per event, and took twice the CPU time and 1.4x the peak of objects
+   * (200k such events; with these bounds, as main within the noise). A GPU rank has a few
+   * hundred shapes and names.
+   */
+  constructor(
+    private readonly maxSections = 4096,
+    private readonly maxNames = 4096,
+  ) {}
 
   /**
    * The number `args` (of an event named `name`) is kept as, or null when it is kept as it is
@@ -123,7 +137,10 @@ export class ArgsColumns {
 
   private sectionFor(args: Attrs, name: string): ArgsSection | null {
     let recent = this.recent.get(name);
-    if (recent === undefined) this.recent.set(name, (recent = []));
+    if (recent === undefined) {
+      if (this.recent.size >= this.maxNames) return null;
+      this.recent.set(name, (recent = []));
+    }
     for (let k = 0; k < recent.length; k++) {
       const section = recent[k];
       if (fits(section, args)) {
@@ -134,22 +151,30 @@ export class ArgsColumns {
     const keys = Object.keys(args);
     if (keys.includes('__proto__')) return null;
     const numeric = keys.map((key) => typeof args[key] === 'number');
-    const slots = new Map<string, number>();
-    let numbers = 0;
-    let refs = 0;
-    // a number's slot counts among the numbers; another value's is ~ its place among the refs
-    for (let k = 0; k < keys.length; k++) slots.set(keys[k], numeric[k] ? numbers++ : ~refs++);
-    const template: Attrs = {};
-    for (const key of keys) template[key] = null;
-    const section: ArgsSection = {
-      index: this.sections.length,
-      keys,
-      numeric,
-      numberCount: numbers,
-      slots,
-      template,
-    };
-    this.sections.push(section);
+    // a shape met under another name is that name's section too (a kernel's args under each of
+    // its thousands of names)
+    const signature = JSON.stringify([keys, numeric]);
+    let section = this.bySignature.get(signature);
+    if (section === undefined) {
+      if (this.sections.length >= this.maxSections) return null;
+      const slots = new Map<string, number>();
+      let numbers = 0;
+      let refs = 0;
+      // a number's slot counts among the numbers; another value's is ~ its place among the refs
+      for (let k = 0; k < keys.length; k++) slots.set(keys[k], numeric[k] ? numbers++ : ~refs++);
+      const template: Attrs = {};
+      for (const key of keys) template[key] = null;
+      section = {
+        index: this.sections.length,
+        keys,
+        numeric,
+        numberCount: numbers,
+        slots,
+        template,
+      };
+      this.sections.push(section);
+      this.bySignature.set(signature, section);
+    }
     recent.unshift(section);
     if (recent.length > RECENT_SECTIONS) recent.pop();
     return section;
