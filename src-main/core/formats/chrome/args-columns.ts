@@ -32,12 +32,12 @@ export class ArgsColumns {
    * Past `maxSections` shapes of args, or `maxNames` event names, the args of a new one are kept
    * as they are: a trace whose every event has keys and a name of its own (ids in them) made a
    * section and its lists per event, and took twice the CPU time and 1.4x the peak of objects
-   * (200k such events; with these bounds, as main within the noise). A GPU rank has a few
-   * hundred shapes and names.
+   * (200k such events; with these bounds as main's within the noise). A GPU rank has a few dozen
+   * shapes; its names run to thousands (a 300 MB bench rank: 6,143, a ProfilerStep#N a step).
    */
   constructor(
     private readonly maxSections = 4096,
-    private readonly maxNames = 4096,
+    private readonly maxNames = 20_000,
   ) {}
 
   /**
