@@ -361,10 +361,15 @@ export class ItemPacker {
     if (value === null) return NULL_REF;
     if (value === undefined) return UNDEFINED_REF;
     const values = this.table.values;
+    // a frozen object is one copy its format shares (Chrome's args arrays, SharedValues): kept
+    // once too, by identity. Each use had a slot of its own: two per event of a GPU rank, the
+    // largest array of eight ranks' open (hundreds of MB), marked again by every collection
     const shared =
       typeof value === 'string'
         ? value.length <= SHARED_TEXT
-        : typeof value !== 'object' && typeof value !== 'function' && !Object.is(value, -0);
+        : typeof value === 'object'
+          ? Object.isFrozen(value)
+          : typeof value !== 'function' && !Object.is(value, -0);
     if (!shared) return values.push(value) - 1;
     const known = this.valueRefs.get(value);
     if (known !== undefined) return known;

@@ -43,7 +43,9 @@ describe('the Chrome reader lets go of what its rows no longer need', () => {
       ]),
     );
     const slices = [...trace.processes.values()][0].threads[0].slices;
-    const [a, b, c] = slices.map((s) => s.args);
+    // args are kept as columns, each made again as an object for its item (ArgsColumns)
+    expect(slices.every((s) => typeof s.args === 'number')).toBe(true);
+    const [a, b, c] = slices.map((s) => trace.argsColumns.objectOf(s.args));
     expect(a['Input Dims']).toBe(b['Input Dims']);
     expect(a['Input type']).toBe(c['Input type']);
     expect(c['Input Dims']).not.toBe(a['Input Dims']);
@@ -53,7 +55,9 @@ describe('the Chrome reader lets go of what its rows no longer need', () => {
     ]);
     expect(Object.isFrozen((a['Input Dims'] as unknown[])[0])).toBe(true);
     // each event's own numbers stay its own
-    expect(slices.map((s) => s.args['External id'])).toEqual([10, 20, 30]);
+    expect(slices.map((s) => trace.argsColumns.valueOf(s.args, 'External id'))).toEqual([
+      10, 20, 30,
+    ]);
   });
 
   it('empties the trace as rows are built, and the items keep args, parents and links', () => {

@@ -10,7 +10,7 @@ import {
   unpackItems,
   unpackRow,
 } from '../../../src-main/core/rows/packed-items';
-import type { Attrs, Row, RowItem } from '../../../src-main/core/model/row';
+import type { Attrs, Row, RowItem, SpanItem } from '../../../src-main/core/model/row';
 import { readOtlp } from '../../../src-main/core/formats/otlp/read-otlp';
 import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
 import { OTLP, SLIME, fixtureSource } from '../../support/fixtures';
@@ -225,6 +225,35 @@ describe('packed items give back what the format built', () => {
     expect(long.refs).not.toBeInstanceOf(Int32Array);
     expect((long.refs as unknown[]).slice(0, 4)).toEqual([0, null, 'l0', 'l-1']);
     packed.forEach((p, r) => expect(unpackRow(p)).toStrictEqual(rows[r]));
+  });
+
+  it('a frozen value (one copy its format shares) takes one place in the values, not one a use', () => {
+    const shared = Object.freeze([128, 1, 1]);
+    const rowOf = (r: number, list: readonly number[]) =>
+      row({
+        row_id: r,
+        start: r,
+        end: r + 1,
+        items: Array.from({ length: 50 }, (_, k) =>
+          span({
+            name: 'kernel',
+            start_ts: r + k / 100,
+            attrs: { start_attrs: { grid: list as number[] }, end_attrs: {} },
+          }),
+        ),
+      }) as Row;
+    const values = (rows: Row[]) => {
+      const packer = new ItemPacker();
+      const packed = rows.map((r) => packer.packRow(r));
+      packed.forEach((p, r) => expect(unpackRow(p)).toStrictEqual(rows[r]));
+      return { packed, count: (packed[0].packed.table as { values: unknown[] }).values.length };
+    };
+    const frozen = values([rowOf(0, shared), rowOf(1, shared)]);
+    const own = values([rowOf(0, [128, 1, 1]), rowOf(1, [128, 1, 1])]);
+    // a hundred uses of the frozen array: one value; of an array each item has as its own: 100
+    expect(own.count - frozen.count).toBe(99);
+    const back = unpackItems(frozen.packed[1].packed);
+    expect((back[7] as SpanItem).attrs.start_attrs.grid).toBe(shared);
   });
 
   it('a "__proto__" key from a file stays a plain own key, with its value', () => {

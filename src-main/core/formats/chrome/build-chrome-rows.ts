@@ -1,5 +1,6 @@
 import { grownColumn } from '../../model/grown-column';
 import type { Attrs, PackedItems, PackedRow, PointItem, RowItem, SpanItem } from '../../model/row';
+import type { ArgsColumns } from './args-columns';
 import type {
   ChromeId,
   ChromeInstant,
@@ -67,6 +68,7 @@ export function buildChromeRows(
     lastUs,
     offsetUs,
     spanIdPrefix: trace.spanIdPrefix,
+    argsColumns: trace.argsColumns,
     idBase: packer.countedIds(trace.spanIdPrefix, trace.sliceCount),
     lastParent: null,
     lastParentText: '',
@@ -215,6 +217,8 @@ interface ItemClock {
   lastUs: number;
   offsetUs: number;
   spanIdPrefix: string;
+  /** where slices' args are kept (ChromeSlice.args) */
+  argsColumns: ArgsColumns;
   /**
    * The packer's number of the span id of slice 0 (slice n's is this + n: RowItemPacker's
    * countedIds), so that no id text is made per slice; null: ids are made as text.
@@ -446,7 +450,7 @@ function fillSpan(
   span.parent_span_name = slice.parent?.name ?? null;
   span.lane = lane;
   span.depth = slice.depth;
-  span.attrs.start_attrs = slice.args;
+  span.attrs.start_attrs = clock.argsColumns.objectOf(slice.args);
   span.attrs.end_attrs = open ? { ...slice.endArgs, clipped_by: 'row_end' } : slice.endArgs;
   span.lane_label = label;
   span.category = slice.category;

@@ -1,4 +1,5 @@
 import type { Attrs } from '../../model/row';
+import type { ArgsColumns } from './args-columns';
 import type { FlowSteps } from './flow-steps';
 import type { TraceCut } from './scan-trace-json';
 
@@ -27,7 +28,11 @@ export interface ChromeSlice {
   endUs: number | null;
   /** X, B/E on a thread; b/e async on its own track */
   kind: 'complete' | 'begin-end' | 'async';
-  args: Attrs;
+  /**
+   * its args (with `cat`): an object, or the number they are kept as in the trace's argsColumns
+   * (read them through argsColumns.objectOf and valueOf)
+   */
+  args: Attrs | number;
   /** args of the E (or e) that closed it; `args` holds `cat` too, for details and search */
   endArgs: Attrs;
   /** set by nesting: depth on its thread or track, and the enclosing slice */
@@ -91,6 +96,8 @@ export interface ChromeTrace {
   spanIdPrefix: string;
   /** how many slices were numbered (every spanIndex is below it) */
   sliceCount: number;
+  /** slices' args kept as columns (ChromeSlice.args) */
+  argsColumns: ArgsColumns;
   /** by pid as written (1 and "1" are two processes: a Map's keys tell them apart) */
   processes: Map<ChromeId, ChromeProcess>;
   /** instants of global scope (`s: "g"`) */

@@ -9,6 +9,7 @@ import type {
   ChromeThread,
   ChromeTrace,
 } from './chrome-trace';
+import { ArgsColumns } from './args-columns';
 import { FLOW_PHASE, FlowSteps } from './flow-steps';
 import { scanTraceJson } from './scan-trace-json';
 import { SharedValues } from './shared-values';
@@ -47,6 +48,7 @@ export function importTraceEvents(source: ByteSource, options: ImportOptions = {
   const trace: ChromeTrace = {
     spanIdPrefix: options.spanIdPrefix ?? '',
     sliceCount: 0,
+    argsColumns: new ArgsColumns(),
     processes: new Map(),
     globalInstants: [],
     flowSteps: new FlowSteps<ChromeThread, ChromeSlice>(),
@@ -474,6 +476,16 @@ class EventImporter {
   }
 
   /**
+   * A slice's args with its category (withCat), an event's own args kept as columns (see
+   * ArgsColumns: objects that lived to the end of the read): shared ones stay as they are.
+   */
+  private keptArgs(args: Attrs, name: string, cat: string | null): Attrs | number {
+    const kept = this.withCat(args, cat);
+    if (args === NO_ARGS) return kept;
+    return this.trace.argsColumns.put(kept, name) ?? kept;
+  }
+
+  /**
    * A name (of an event, a thread, a process) cut to MAX_NAME_CHARS, counted: every item of a
    * thread repeats its lane label in rows and exports, and a 1 MB thread name made `rows` fail
    * with "Invalid string length" after 2 GB.
@@ -506,7 +518,7 @@ class EventImporter {
   ): ChromeSlice {
     return {
       spanIndex: this.nextSpanId++,
-      args: this.withCat(args, cat),
+      args: this.keptArgs(args, name, cat),
       rowTraceId: this.current?.traceId ?? '',
       name,
       cat,

@@ -92,16 +92,17 @@ export function rankEvents(trace: ChromeTrace): RankEvents {
   const { kernels, launches, launchThreads, steps, correlationIds, correlationStarts } = events;
   let fractional = false;
   const kinds = new KindCache();
+  const { argsColumns } = trace;
   for (const process of trace.processes.values()) {
     for (const thread of process.threads) {
       const threadName = thread.name ?? `thread ${String(thread.tid)}`;
       const slices = thread.slices;
       for (let i = 0; i < slices.length; i++) {
         const slice = slices[i];
-        let stream = numberOr(slice.args.stream);
+        let stream = numberOr(argsColumns.valueOf(slice.args, 'stream'));
         if (stream === null && slice.cat !== null && GPU_WORK_CATEGORIES.has(slice.cat))
           stream = streamOfThread(thread.tid);
-        const correlation = numberOr(slice.args.correlation);
+        const correlation = numberOr(argsColumns.valueOf(slice.args, 'correlation'));
         if (stream !== null) {
           if (slice.cat === 'gpu_user_annotation') continue;
           events.gpuThreads.add(thread);
