@@ -43,22 +43,19 @@ export function buildRow(
   const walk = walkEvents(trace.events, trace.attempt);
   tally.skippedEvents += walk.skipped;
   if (walk.kept === 0) return null;
-  const depths = spanDepths(walk.spans, walk.byId);
+  spanDepths(walk.spans, walk.byId);
   // siblings only place ongoing spans' ends: most rows have none, and never sort them
   let siblings: Map<string | null, WalkSpan[]> | null = null;
   const siblingsOf = () => (siblings ??= groupSiblings(walk.spans));
-  const nameOf = (id: string | null) => (id !== null ? (walk.byId.get(id)?.name ?? null) : null);
 
-  const spanItems = walk.spans.map((span) =>
-    spanItem(span, depths.get(span.spanId) ?? 0, nameOf(span.parent), walk, siblingsOf),
-  );
+  const spanItems = walk.spans.map((span) => spanItem(span, walk, siblingsOf));
   let deepest = -1;
   for (const item of spanItems) if (item.lane > deepest) deepest = item.lane;
   // slime's order before its stable sort: spans, instant events, unmatched ends, virtual PD
   // (pushed onto one array: the copies and spreads of each part were garbage a row)
   const items: RowItem[] = spanItems.slice();
-  for (const point of walk.events) deepest = pushPoint(items, point, depths, nameOf, deepest);
-  for (const point of walk.orphans) deepest = pushPoint(items, point, depths, nameOf, deepest);
+  for (const point of walk.events) deepest = pushPoint(items, point, walk.byId, deepest);
+  for (const point of walk.orphans) deepest = pushPoint(items, point, walk.byId, deepest);
   const virtual = slimeVirtualPdSpans(spanItems, walk.spans, deepest + 1);
   for (const item of virtual) items.push(item);
   return withCounts(rowFields(sample, trace, position), sortItems(items));
@@ -68,11 +65,12 @@ export function buildRow(
 function pushPoint(
   items: RowItem[],
   point: WalkPoint,
-  depths: Map<string, number>,
-  nameOf: (id: string | null) => string | null,
+  byId: ReadonlyMap<string, WalkSpan>,
   deepest: number,
 ): number {
-  const depth = pointDepth(point.parent, depths);
+  // its parent's span, looked up once for its depth and name
+  const parent = point.parent === null ? undefined : byId.get(point.parent);
+  const depth = pointDepth(parent);
   const item: PointItem = {
     type: point.kind,
     state: point.kind === 'event' ? 'point_event' : 'orphan_end',
@@ -81,7 +79,7 @@ function pushPoint(
     attempt: point.attempt,
     span_id: point.spanId,
     parent_span_id: point.parent,
-    parent_span_name: nameOf(point.parent),
+    parent_span_name: parent === undefined ? null : parent.name,
     lane: depth,
     depth,
     attrs: itemAttrs(point.attrs),
@@ -215,8 +213,6 @@ export class RowCounter {
 
 function spanItem(
   span: WalkSpan,
-  depth: number,
-  parentName: string | null,
   walk: WalkResult,
   siblingsOf: () => Map<string | null, WalkSpan[]>,
 ): SpanItem {
@@ -238,9 +234,9 @@ function spanItem(
     attempt: span.attempt,
     span_id: span.spanId,
     parent_span_id: span.parent,
-    parent_span_name: parentName,
-    lane: depth,
-    depth,
+    parent_span_name: span.up === null ? null : span.up.name,
+    lane: span.depth,
+    depth: span.depth,
     attrs: { start_attrs: itemAttrs(span.startAttrs), end_attrs: endAttrs },
   };
 }
