@@ -3,6 +3,7 @@ import type { Attrs, PointItem, Row, RowItem, RowOwnField, SpanItem } from '../m
 import { walkEvents, type WalkPoint, type WalkResult, type WalkSpan } from './collect-items';
 import { groupSiblings, ongoingEnd } from './ongoing-end';
 import { pointDepth, spanDepths } from './depth';
+import { NO_ATTRS } from './no-attrs';
 import { slimeVirtualPdSpans } from './slime-pd-virtual';
 import { comparePyStr, round6, scalarText } from './python-values';
 import {
@@ -224,13 +225,15 @@ function spanItem(
     endAttrs = toAttr(span.endAttrs) as Attrs;
     endAttrs.clipped_by = clip.reason;
   } else endAttrs = itemAttrs(span.endAttrs);
+  const end = span.end === null ? null : round6(span.end);
   return {
     type: 'span',
     state: span.end === null ? 'open_span' : 'closed_span',
     name: span.name,
     start_ts: round6(span.start),
-    end_ts: span.end === null ? null : round6(span.end),
-    display_end_ts: round6(displayEnd!),
+    end_ts: end,
+    // a closed span's drawn end is its end, rounded once
+    display_end_ts: end === null ? round6(displayEnd!) : end,
     attempt: span.attempt,
     span_id: span.spanId,
     parent_span_id: span.parent,
@@ -241,13 +244,7 @@ function spanItem(
   };
 }
 
-/**
- * One attrs object for every item without attrs: most spans have none at their start or end
- * (a million items each kept an empty object of their own, a tenth of their memory). Frozen:
- * an item's attrs are never changed once it is built.
- */
-const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
-
+/** An event's attrs as an item's: NO_ATTRS when it has none (most spans' starts and ends). */
 function itemAttrs(attrs: Attrs): Attrs {
   let empty = true;
   for (const key in attrs) {

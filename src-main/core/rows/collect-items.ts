@@ -1,5 +1,6 @@
 import { isDict, type PyValue } from '../model/py-value';
 import type { Attrs } from '../model/row';
+import { NO_ATTRS } from './no-attrs';
 import { isContainer, toFloat, truthy } from './python-values';
 import { eventFields, newEventFields } from './trace-event-record';
 
@@ -55,9 +56,6 @@ export interface WalkResult {
   skipped: number;
 }
 
-/** the attrs of an event without any (never changed: an item's attrs are copied to be changed) */
-const NO_EVENT_ATTRS: Attrs = Object.freeze({}) as Attrs;
-
 /**
  * Steps 1-3: walk events in list order with a stack of open span ids; an event's inferred
  * parent is the stack top before it; an explicit parent_span_id wins when truthy.
@@ -105,7 +103,7 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
     const name = typeof rawName === 'string' ? rawName : rawName == null ? '' : String(rawName);
     const spanId = truthy(rawSpanId) ? String(rawSpanId) : null;
     const rawAttrs = event.attrs;
-    const attrs = isDict(rawAttrs) ? (rawAttrs as Attrs) : NO_EVENT_ATTRS;
+    const attrs = isDict(rawAttrs) ? (rawAttrs as Attrs) : NO_ATTRS;
     const rawAttempt = event.attempt;
     const attempt =
       typeof rawAttempt === 'number' && Number.isInteger(rawAttempt)
@@ -124,7 +122,7 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
         end: null,
         parent,
         startAttrs: attrs,
-        endAttrs: NO_EVENT_ATTRS,
+        endAttrs: NO_ATTRS,
         attempt,
         up: null,
         depth: -1,

@@ -43,6 +43,7 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
 
   // the phase children dropped, by index
   let drop: Uint8Array | null = null;
+  const added: SpanItem[] = [];
   for (const item of items) {
     if (item.type !== 'span') continue;
     const role = roleOfChild(item.name);
@@ -79,18 +80,11 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
         phases: flatPhases(virtualRole, parent?.attrs.end_attrs ?? item.attrs.end_attrs),
         parentDurationSec: Number(item.attrs.end_attrs.timeline_pd_parent_duration ?? 0),
       };
-    }
-  }
-  // Older dumps: unprefixed keys alone give slime no [P] lane; they give us one.
-  const added: SpanItem[] = [];
-  for (const item of items) {
-    if (
-      item.type !== 'span' ||
-      item.state !== 'closed_span' ||
-      item.name.startsWith(PD_PREFIX) ||
-      item.pd
-    )
       continue;
+    }
+    // Older dumps: unprefixed keys alone give slime no [P] lane; they give us one (in this
+    // pass: a span's own pd is settled above, and a pass of its own read every item again).
+    if (item.state !== 'closed_span' || item.name.startsWith(PD_PREFIX) || item.pd) continue;
     // the older keys first: most spans have none, and their phases are then never looked up
     const endAttrs = item.attrs.end_attrs;
     if (!hasOlderPrefillKey(endAttrs)) continue;

@@ -1,4 +1,5 @@
 import type { Attrs, AttrValue, SpanItem } from '../model/row';
+import { NO_ATTRS } from './no-attrs';
 import { PD_FLAT_KEYS } from './pd-keys';
 import { round6 } from './python-values';
 
@@ -32,6 +33,8 @@ export function slimeVirtualPdSpans(
     const { start, end } = walkSpans[i];
     const rawDuration = end === null ? 0 : end - start;
     const endAttrs = span.attrs.end_attrs;
+    // no end attrs (about half a row's spans): no key to look up twice per role
+    if (endAttrs === NO_ATTRS) continue;
     for (const role of PD_ROLES) {
       // made at the first positive key: most spans have none (no array or closure per span)
       let attrs: Attrs | null = null;
