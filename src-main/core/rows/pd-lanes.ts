@@ -5,7 +5,6 @@ import { sortItems } from './build-rows';
 /** The fixed phase order and colours live in the model, where the renderer can import them. */
 export { PD_PHASES, pdPhaseColour } from '../model/pd-phases';
 
-const ROLE_OF_CHILD = /^sglang_pd_(prefill|decode)$/;
 const PHASE_OF_CHILD = /^sglang_pd_(prefill|decode)_(.+)$/;
 
 /**
@@ -163,11 +162,16 @@ class SpanFinder {
   }
 }
 
-/** `prefill` or `decode` for sglang_pd_prefill / sglang_pd_decode (ROLE_OF_CHILD), else null */
+/**
+ * `prefill` or `decode` for a span named exactly sglang_pd_prefill / sglang_pd_decode, else
+ * null: two comparisons, not a regex match array made per PD span
+ */
 function roleOfChild(name: string): PdRole | null {
-  if (!name.startsWith(PD_PREFIX)) return null;
-  return (ROLE_OF_CHILD.exec(name)?.[1] as PdRole | undefined) ?? null;
+  if (name === ROLE_PREFILL) return 'prefill';
+  return name === ROLE_DECODE ? 'decode' : null;
 }
+const ROLE_PREFILL = `${PD_PREFIX}prefill`;
+const ROLE_DECODE = `${PD_PREFIX}decode`;
 
 function positive(value: unknown): boolean {
   return value === true || (typeof value === 'number' && value > 0);
