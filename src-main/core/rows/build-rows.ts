@@ -49,16 +49,14 @@ export function buildRow(
   let siblings: Map<string | null, WalkSpan[]> | null = null;
   const siblingsOf = () => (siblings ??= groupSiblings(walk.spans));
 
-  const spanItems = walk.spans.map((span) => spanItem(span, walk, siblingsOf));
-  let deepest = -1;
-  for (const item of spanItems) if (item.lane > deepest) deepest = item.lane;
   // slime's order before its stable sort: spans, instant events, unmatched ends, virtual PD
-  // (pushed onto one array: the copies and spreads of each part were garbage a row)
-  const items: RowItem[] = spanItems.slice();
+  // (pushed onto the spans' own array: the copies and spreads of each part were garbage a row)
+  const items: RowItem[] = walk.spans.map((span) => spanItem(span, walk, siblingsOf));
+  let deepest = -1;
+  for (const item of items) if (item.lane > deepest) deepest = item.lane;
   for (const point of walk.events) deepest = pushPoint(items, point, walk.byId, deepest);
   for (const point of walk.orphans) deepest = pushPoint(items, point, walk.byId, deepest);
-  const virtual = slimeVirtualPdSpans(spanItems, walk.spans, deepest + 1);
-  for (const item of virtual) items.push(item);
+  slimeVirtualPdSpans(items, walk.spans, deepest + 1);
   return withCounts(rowFields(sample, trace, position), sortItems(items));
 }
 
