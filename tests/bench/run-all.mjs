@@ -353,6 +353,11 @@ function benchPerSample() {
   benchInVitest('tests/bench/per-sample.bench-run.ts');
 }
 
+function benchRowBuild() {
+  console.log("\n== the CPU of building a slime sample's row, beside reading the sample");
+  benchInVitest('tests/bench/row-build.bench-run.ts');
+}
+
 /**
  * Trends of a run: BENCH_TRENDS_DUMPS dumps (default 50) of BENCH_TRENDS_MB (default 100) read
  * for `trends` with an empty cache, then again from the cache; beside one dump's `summary`
@@ -1161,6 +1166,7 @@ if (!only || only === 'gpu') benchGpu();
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
 if (!only || only === 'per-sample') benchPerSample();
+if (!only || only === 'row-build') benchRowBuild();
 if (!only || only === 'trends') benchTrends();
 if (!only || only === 'trends-run') benchTrendsRun();
 if (!only || only === 'run') await benchRun();

@@ -3,6 +3,7 @@ import type { Attrs, PointItem, Row, RowItem, RowOwnField, SpanItem } from '../m
 import { walkEvents, type WalkPoint, type WalkResult, type WalkSpan } from './collect-items';
 import { groupSiblings, ongoingEnd } from './ongoing-end';
 import { pointDepth, spanDepths } from './depth';
+import { NO_ATTRS } from './no-attrs';
 import { slimeVirtualPdSpans } from './slime-pd-virtual';
 import { comparePyStr, round6, scalarText } from './python-values';
 import {
@@ -43,24 +44,19 @@ export function buildRow(
   const walk = walkEvents(trace.events, trace.attempt);
   tally.skippedEvents += walk.skipped;
   if (walk.kept === 0) return null;
-  const depths = spanDepths(walk.spans, walk.byId);
+  spanDepths(walk.spans, walk.byId);
   // siblings only place ongoing spans' ends: most rows have none, and never sort them
   let siblings: Map<string | null, WalkSpan[]> | null = null;
   const siblingsOf = () => (siblings ??= groupSiblings(walk.spans));
-  const nameOf = (id: string | null) => (id !== null ? (walk.byId.get(id)?.name ?? null) : null);
 
-  const spanItems = walk.spans.map((span) =>
-    spanItem(span, depths.get(span.spanId) ?? 0, nameOf(span.parent), walk, siblingsOf),
-  );
-  let deepest = -1;
-  for (const item of spanItems) if (item.lane > deepest) deepest = item.lane;
   // slime's order before its stable sort: spans, instant events, unmatched ends, virtual PD
-  // (pushed onto one array: the copies and spreads of each part were garbage a row)
-  const items: RowItem[] = spanItems.slice();
-  for (const point of walk.events) deepest = pushPoint(items, point, depths, nameOf, deepest);
-  for (const point of walk.orphans) deepest = pushPoint(items, point, depths, nameOf, deepest);
-  const virtual = slimeVirtualPdSpans(spanItems, walk.spans, deepest + 1);
-  for (const item of virtual) items.push(item);
+  // (pushed onto the spans' own array: the copies and spreads of each part were garbage a row)
+  const items: RowItem[] = walk.spans.map((span) => spanItem(span, walk, siblingsOf));
+  let deepest = -1;
+  for (const item of items) if (item.lane > deepest) deepest = item.lane;
+  for (const point of walk.events) deepest = pushPoint(items, point, walk.byId, deepest);
+  for (const point of walk.orphans) deepest = pushPoint(items, point, walk.byId, deepest);
+  slimeVirtualPdSpans(items, walk.spans, deepest + 1);
   return withCounts(rowFields(sample, trace, position), sortItems(items));
 }
 
@@ -68,11 +64,12 @@ export function buildRow(
 function pushPoint(
   items: RowItem[],
   point: WalkPoint,
-  depths: Map<string, number>,
-  nameOf: (id: string | null) => string | null,
+  byId: ReadonlyMap<string, WalkSpan>,
   deepest: number,
 ): number {
-  const depth = pointDepth(point.parent, depths);
+  // its parent's span, looked up once for its depth and name
+  const parent = point.parent === null ? undefined : byId.get(point.parent);
+  const depth = pointDepth(parent);
   const item: PointItem = {
     type: point.kind,
     state: point.kind === 'event' ? 'point_event' : 'orphan_end',
@@ -81,7 +78,7 @@ function pushPoint(
     attempt: point.attempt,
     span_id: point.spanId,
     parent_span_id: point.parent,
-    parent_span_name: nameOf(point.parent),
+    parent_span_name: parent === undefined ? null : parent.name,
     lane: depth,
     depth,
     attrs: itemAttrs(point.attrs),
@@ -215,8 +212,6 @@ export class RowCounter {
 
 function spanItem(
   span: WalkSpan,
-  depth: number,
-  parentName: string | null,
   walk: WalkResult,
   siblingsOf: () => Map<string | null, WalkSpan[]>,
 ): SpanItem {
@@ -228,30 +223,26 @@ function spanItem(
     endAttrs = toAttr(span.endAttrs) as Attrs;
     endAttrs.clipped_by = clip.reason;
   } else endAttrs = itemAttrs(span.endAttrs);
+  const end = span.end === null ? null : round6(span.end);
   return {
     type: 'span',
     state: span.end === null ? 'open_span' : 'closed_span',
     name: span.name,
     start_ts: round6(span.start),
-    end_ts: span.end === null ? null : round6(span.end),
-    display_end_ts: round6(displayEnd!),
+    end_ts: end,
+    // a closed span's drawn end is its end, rounded once
+    display_end_ts: end === null ? round6(displayEnd!) : end,
     attempt: span.attempt,
     span_id: span.spanId,
     parent_span_id: span.parent,
-    parent_span_name: parentName,
-    lane: depth,
-    depth,
+    parent_span_name: span.up === null ? null : span.up.name,
+    lane: span.depth,
+    depth: span.depth,
     attrs: { start_attrs: itemAttrs(span.startAttrs), end_attrs: endAttrs },
   };
 }
 
-/**
- * One attrs object for every item without attrs: most spans have none at their start or end
- * (a million items each kept an empty object of their own, a tenth of their memory). Frozen:
- * an item's attrs are never changed once it is built.
- */
-const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
-
+/** An event's attrs as an item's: NO_ATTRS when it has none (most spans' starts and ends). */
 function itemAttrs(attrs: Attrs): Attrs {
   let empty = true;
   for (const key in attrs) {

@@ -1,5 +1,6 @@
 import { isDict, type PyValue } from '../model/py-value';
 import type { Attrs } from '../model/row';
+import { NO_ATTRS } from './no-attrs';
 import { isContainer, toFloat, truthy } from './python-values';
 import { eventFields, newEventFields } from './trace-event-record';
 
@@ -14,6 +15,15 @@ export interface WalkSpan {
   startAttrs: Attrs;
   endAttrs: Attrs;
   attempt: number;
+  /**
+   * the span its parent id finds by id (the last of the walk's spans with that id), or null:
+   * looked up once, after the walk, for its depth and its parent's name
+   */
+  up: WalkSpan | null;
+  /** its depth (step 5), once spanDepths has set it; -1 before */
+  depth: number;
+  /** whether a later span took its id (an id re-opened after this span closed) */
+  superseded: boolean;
 }
 
 export interface WalkPoint {
@@ -34,7 +44,7 @@ export interface WalkResult {
    */
   spans: WalkSpan[];
   /** by id, the last of `spans` with that id winning (a closed span and a later open one may share an id) */
-  byId: Map<string, WalkSpan>;
+  byId: ReadonlyMap<string, WalkSpan>;
   /** instant events, in event order */
   events: WalkPoint[];
   /** unmatched ends, in event order */
@@ -46,16 +56,16 @@ export interface WalkResult {
   skipped: number;
 }
 
-/** the attrs of an event without any (never changed: an item's attrs are copied to be changed) */
-const NO_EVENT_ATTRS: Attrs = Object.freeze({}) as Attrs;
-
 /**
  * Steps 1-3: walk events in list order with a stack of open span ids; an event's inferred
  * parent is the stack top before it; an explicit parent_span_id wins when truthy.
  */
 export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined): WalkResult {
-  // Python dict semantics: re-opening an id replaces the span but keeps the id's first position
-  const open = new Map<string, WalkSpan>();
+  // Per id, the last span opened with it, open or closed: the walk's open spans (Python dict
+  // semantics: re-opening an open id replaces the span but keeps the id's first position; a
+  // closed one is taken out and the id goes last, as slime's `del` then set does) and, once
+  // the walk is done, its spans by id (the one map a row makes, not a second for byId)
+  const ids = new Map<string, WalkSpan>();
   const closed: WalkSpan[] = [];
   const points: WalkPoint[] = [];
   const orphans: WalkPoint[] = [];
@@ -93,31 +103,38 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
     const name = typeof rawName === 'string' ? rawName : rawName == null ? '' : String(rawName);
     const spanId = truthy(rawSpanId) ? String(rawSpanId) : null;
     const rawAttrs = event.attrs;
-    const attrs = isDict(rawAttrs) ? (rawAttrs as Attrs) : NO_EVENT_ATTRS;
+    const attrs = isDict(rawAttrs) ? (rawAttrs as Attrs) : NO_ATTRS;
     const rawAttempt = event.attempt;
     const attempt =
       typeof rawAttempt === 'number' && Number.isInteger(rawAttempt)
         ? rawAttempt
         : attemptOf(event.hasAttempt ? rawAttempt : traceAttempt);
     if (type === 'span_start' && spanId !== null) {
-      open.set(spanId, {
+      const before = ids.get(spanId);
+      if (before !== undefined && before.end !== null) {
+        before.superseded = true;
+        ids.delete(spanId);
+      }
+      ids.set(spanId, {
         spanId,
         name,
         start: ts,
         end: null,
         parent,
         startAttrs: attrs,
-        endAttrs: NO_EVENT_ATTRS,
+        endAttrs: NO_ATTRS,
         attempt,
+        up: null,
+        depth: -1,
+        superseded: false,
       });
       stack.push(spanId);
     } else if (type === 'span_end') {
       // the stack forgets the id even when the end matches no open span (a second end of a
       // duplicated id still pops the id's remaining stack entry)
       if (spanId !== null) stack.removeLast(spanId);
-      const span = spanId === null ? undefined : open.get(spanId);
-      if (span) {
-        open.delete(spanId!);
+      const span = spanId === null ? undefined : ids.get(spanId);
+      if (span !== undefined && span.end === null) {
         span.end = ts;
         span.endAttrs = attrs;
         closed.push(span);
@@ -130,10 +147,11 @@ export function walkEvents(events: PyValue[], traceAttempt: PyValue | undefined)
   }
   // closed spans, then the open ones (onto the closed list: no spread of an iterator a row)
   const spans = closed;
-  for (const span of open.values()) spans.push(span);
-  const byId = new Map<string, WalkSpan>();
-  for (const span of spans) byId.set(span.spanId, span);
-  return { spans, byId, events: points, orphans, maxTs, kept, skipped };
+  for (const span of ids.values()) if (span.end === null) spans.push(span);
+  // An id's span in `ids` is the last of `spans` with it: an open one is its id's only open
+  // span, and they come last; a closed one closed after every earlier span with its id.
+  for (const span of spans) if (span.parent !== null) span.up = ids.get(span.parent) ?? null;
+  return { spans, byId: ids, events: points, orphans, maxTs, kept, skipped };
 }
 
 /**

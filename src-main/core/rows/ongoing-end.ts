@@ -15,7 +15,7 @@ import { comparePyStr } from './python-values';
  */
 export function ongoingEnd(
   span: WalkSpan,
-  byId: Map<string, WalkSpan>,
+  byId: ReadonlyMap<string, WalkSpan>,
   siblingsByParent: Map<string | null, WalkSpan[]>,
   rowEnd: number,
 ): { end: number; reason: ClipReason } {
@@ -102,14 +102,14 @@ function nextSiblingStart(
 }
 
 /** Per byId map: the walk's answer from a parent id (the nearest closed ancestor's end). */
-const ancestorEnds = new WeakMap<Map<string, WalkSpan>, Map<string, number | null>>();
+const ancestorEnds = new WeakMap<ReadonlyMap<string, WalkSpan>, Map<string, number | null>>();
 
 /**
  * The nearest closed ancestor's end, walking past open ancestors, stopping at an unknown id.
  * slime's loop never ends on a cycle of open spans; we stop there instead (null). Every open
  * id on a walk gets the walk's answer, so each id is walked past once per row.
  */
-export function ancestorEnd(span: WalkSpan, byId: Map<string, WalkSpan>): number | null {
+export function ancestorEnd(span: WalkSpan, byId: ReadonlyMap<string, WalkSpan>): number | null {
   let memo = ancestorEnds.get(byId);
   if (!memo) ancestorEnds.set(byId, (memo = new Map()));
   const path: string[] = [];

@@ -5,7 +5,6 @@ import { sortItems } from './build-rows';
 /** The fixed phase order and colours live in the model, where the renderer can import them. */
 export { PD_PHASES, pdPhaseColour } from '../model/pd-phases';
 
-const ROLE_OF_CHILD = /^sglang_pd_(prefill|decode)$/;
 const PHASE_OF_CHILD = /^sglang_pd_(prefill|decode)_(.+)$/;
 
 /**
@@ -21,21 +20,14 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
   const items = options.giveUpRow ? row.items : row.items.map((item) => ({ ...item }));
   // (100k rows are built while a file is read: each loop below skips a span by its name's
   // prefix before any regex, map or string is made for it)
-  // spans by id, for the parents of PD spans: made at the first one (most rows hold none)
-  let byIdMap: Map<string, SpanItem> | null = null;
-  const byId = (id: string): SpanItem | undefined => {
-    if (byIdMap === null) {
-      byIdMap = new Map();
-      for (const item of items)
-        if (item.type === 'span' && item.span_id) byIdMap.set(item.span_id, item);
-    }
-    return byIdMap.get(id);
-  };
-  // made at the first PD phase child (most rows hold none)
-  let childrenOf: Map<string, SpanItem[]> | null = null;
+  const byId = new SpanFinder(items);
+  // indexes of PD phase children by their parent's id: made at the first one (most rows hold
+  // none); indexes, so that dropping them is a mark per index, not a set of objects
+  let childrenOf: Map<string, number[]> | null = null;
   /** span ids of the form `<id>:pd:prefill`: slime's virtual prefill spans already there */
   let virtualPrefillIds: Set<string> | null = null;
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     // every item's id, not only spans' (an unmatched end keeps its span's id)
     const id: unknown = item.span_id;
     if (typeof id === 'string' && id.endsWith(VIRTUAL_PREFILL))
@@ -44,11 +36,13 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     if (!item.parent_span_id || !item.name.startsWith(PD_PREFIX)) continue;
     if (!PHASE_OF_CHILD.test(item.name)) continue;
     const list = (childrenOf ??= new Map()).get(item.parent_span_id);
-    if (list) list.push(item);
-    else childrenOf.set(item.parent_span_id, [item]);
+    if (list) list.push(i);
+    else childrenOf.set(item.parent_span_id, [i]);
   }
 
-  let drop: Set<RowItem> | null = null;
+  // the phase children dropped, by index
+  let drop: Uint8Array | null = null;
+  const added: SpanItem[] = [];
   for (const item of items) {
     if (item.type !== 'span') continue;
     const role = roleOfChild(item.name);
@@ -59,14 +53,15 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
           : NO_CHILDREN;
       const phases: PdPhase[] = [];
       for (const { phase, key, childName } of children.length > 0 ? PD_CHILD_PHASES[role] : []) {
-        const child = children.find((c) => c.name === childName);
-        if (!child) continue;
+        const at = children.find((c) => items[c].name === childName);
+        if (at === undefined) continue;
+        const child = items[at] as SpanItem;
         const attr = child.attrs.end_attrs[key];
         const durationSec = typeof attr === 'number' ? attr : child.display_end_ts - child.start_ts;
         if (durationSec > 0) phases.push({ phase, durationSec });
       }
-      for (const child of children) (drop ??= new Set()).add(child);
-      const parent = item.parent_span_id ? byId(item.parent_span_id) : undefined;
+      for (const at of children) (drop ??= new Uint8Array(items.length))[at] = 1;
+      const parent = item.parent_span_id ? byId.find(item.parent_span_id) : undefined;
       item.pd = {
         role,
         phases,
@@ -78,24 +73,17 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
     }
     const virtualRole = item.attrs.end_attrs.timeline_pd_virtual_role;
     if (virtualRole === 'prefill' || virtualRole === 'decode') {
-      const parent = item.parent_span_id ? byId(item.parent_span_id) : undefined;
+      const parent = item.parent_span_id ? byId.find(item.parent_span_id) : undefined;
       item.pd = {
         role: virtualRole,
         phases: flatPhases(virtualRole, parent?.attrs.end_attrs ?? item.attrs.end_attrs),
         parentDurationSec: Number(item.attrs.end_attrs.timeline_pd_parent_duration ?? 0),
       };
-    }
-  }
-  // Older dumps: unprefixed keys alone give slime no [P] lane; they give us one.
-  const added: SpanItem[] = [];
-  for (const item of items) {
-    if (
-      item.type !== 'span' ||
-      item.state !== 'closed_span' ||
-      item.name.startsWith(PD_PREFIX) ||
-      item.pd
-    )
       continue;
+    }
+    // Older dumps: unprefixed keys alone give slime no [P] lane; they give us one (in this
+    // pass: a span's own pd is settled above, and a pass of its own read every item again).
+    if (item.state !== 'closed_span' || item.name.startsWith(PD_PREFIX) || item.pd) continue;
     // the older keys first: most spans have none, and their phases are then never looked up
     const endAttrs = item.attrs.end_attrs;
     if (!hasOlderPrefillKey(endAttrs)) continue;
@@ -111,11 +99,14 @@ export function buildPdView(row: Row, options: { giveUpRow?: boolean } = {}): Ro
       pd: { role: 'prefill', phases, parentDurationSec: item.display_end_ts - item.start_ts },
     });
   }
-  const kept =
-    drop === null && added.length === 0
-      ? items
-      : [...items.filter((item) => !drop?.has(item)), ...added];
-  const packed = packLanes(kept);
+  // the view's own array: the dropped children closed up in place, the added spans after
+  if (drop !== null) {
+    let kept = 0;
+    for (let i = 0; i < items.length; i++) if (drop[i] === 0) items[kept++] = items[i];
+    items.length = kept;
+  }
+  for (const span of added) items.push(span);
+  const packed = packLanes(items);
   if (!options.giveUpRow) return { ...row, ...packed };
   // in place (same keys, same order): a spread of the packed fields made a slow object per row
   row.items = packed.items;
@@ -139,13 +130,48 @@ function hasOlderPrefillKey(endAttrs: Record<string, unknown>): boolean {
   return false;
 }
 const VIRTUAL_PREFILL = ':pd:prefill';
-const NO_CHILDREN: SpanItem[] = [];
+const NO_CHILDREN: number[] = [];
 
-/** `prefill` or `decode` for sglang_pd_prefill / sglang_pd_decode (ROLE_OF_CHILD), else null */
-function roleOfChild(name: string): PdRole | null {
-  if (!name.startsWith(PD_PREFIX)) return null;
-  return (ROLE_OF_CHILD.exec(name)?.[1] as PdRole | undefined) ?? null;
+/** rows of up to this many items find a span by its id by looking through them, not a map */
+const SCAN_ITEMS = 64;
+
+/**
+ * The last span item with a given id (a later one wins, as a map filled in item order would
+ * have it). A row's few items are looked through from the end: a map of a row's ids, made
+ * for the two or so PD parents a row looks up, was a tenth of the view's time.
+ */
+class SpanFinder {
+  private map: Map<string, SpanItem> | null = null;
+  constructor(private readonly items: readonly RowItem[]) {}
+
+  find(id: string): SpanItem | undefined {
+    const { items } = this;
+    if (items.length <= SCAN_ITEMS) {
+      for (let i = items.length - 1; i >= 0; i--) {
+        const item = items[i];
+        if (item.type === 'span' && item.span_id === id) return item;
+      }
+      return undefined;
+    }
+    if (this.map === null) {
+      this.map = new Map();
+      for (const item of items)
+        if (item.type === 'span' && item.span_id) this.map.set(item.span_id, item);
+    }
+    return this.map.get(id);
+  }
 }
+
+/**
+ * `prefill` or `decode` for a span named exactly sglang_pd_prefill / sglang_pd_decode, else
+ * null: two comparisons, not a regex match array made per PD span
+ */
+function roleOfChild(name: string): PdRole | null {
+  if (name === ROLE_PREFILL) return 'prefill';
+  return name === ROLE_DECODE ? 'decode' : null;
+}
+const ROLE_PREFILL = `${PD_PREFIX}prefill`;
+const ROLE_DECODE = `${PD_PREFIX}decode`;
 
 function positive(value: unknown): boolean {
   return value === true || (typeof value === 'number' && value > 0);

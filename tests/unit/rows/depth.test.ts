@@ -6,8 +6,8 @@ import { ev } from './events';
 
 function depths(events: PyValue[]) {
   const walk = walkEvents(events, 0);
-  const byId = spanDepths(walk.spans, walk.byId);
-  return Object.fromEntries(walk.spans.map((s) => [s.name, byId.get(s.spanId)]));
+  spanDepths(walk.spans, walk.byId);
+  return Object.fromEntries(walk.spans.map((s) => [s.name, s.depth]));
 }
 
 describe('spanDepths and pointDepth (TRACE_MODEL 3, step 5)', () => {
@@ -84,16 +84,47 @@ describe('spanDepths and pointDepth (TRACE_MODEL 3, step 5)', () => {
       startAttrs: {},
       endAttrs: {},
       attempt: 0,
+      up: null,
+      depth: -1,
+      superseded: false,
     });
     const spans = [span('b', 'a'), span('x', 'a'), span('a', 'b')];
     const byId = new Map(spans.map((s) => [s.spanId, s]));
-    expect(Object.fromEntries(spanDepths(spans, byId))).toEqual({ a: 1, b: 2, x: 2 });
+    for (const s of spans) s.up = byId.get(s.parent!) ?? null;
+    spanDepths(spans, byId);
+    expect(Object.fromEntries(spans.map((s) => [s.spanId, s.depth]))).toEqual({
+      a: 1,
+      b: 2,
+      x: 2,
+    });
+  });
+
+  it('a closed span whose id opened again takes the later span depth (depths are by id)', () => {
+    // "old" sat under r, but x now finds "new" (a root): the depth memoised by id is new's
+    expect(
+      depths([
+        ev('span_start', 'r', 0, { span_id: 'r' }),
+        ev('span_start', 'old', 1, { span_id: 'x' }),
+        ev('span_end', 'old', 2, { span_id: 'x' }),
+        ev('span_end', 'r', 3, { span_id: 'r' }),
+        ev('span_start', 'new', 4, { span_id: 'x' }),
+        ev('span_start', 'child', 5, { span_id: 'c' }),
+      ]),
+    ).toEqual({ old: 0, r: 0, new: 0, child: 1 });
   });
 
   it('instant events and orphans sit one below their parent span, or at 0', () => {
-    const d = new Map([['p', 2]]);
-    expect(pointDepth('p', d)).toBe(3);
-    expect(pointDepth('unknown', d)).toBe(0);
-    expect(pointDepth(null, d)).toBe(0);
+    const walk = walkEvents(
+      [
+        ev('span_start', 'a', 0, { span_id: 'a' }),
+        ev('span_start', 'b', 1, { span_id: 'b' }),
+        ev('span_start', 'p', 2, { span_id: 'p' }),
+      ],
+      0,
+    );
+    spanDepths(walk.spans, walk.byId);
+    expect(pointDepth(walk.byId.get('p'))).toBe(3);
+    expect(pointDepth(walk.byId.get('unknown'))).toBe(0);
+    expect(pointDepth(undefined)).toBe(0);
   });
 });

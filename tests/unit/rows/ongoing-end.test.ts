@@ -103,7 +103,19 @@ function walked(
   end: number | null,
   parent: string | null,
 ): WalkSpan {
-  return { spanId, name, start, end, parent, startAttrs: {}, endAttrs: {}, attempt: 0 };
+  return {
+    spanId,
+    name,
+    start,
+    end,
+    parent,
+    startAttrs: {},
+    endAttrs: {},
+    attempt: 0,
+    up: null,
+    depth: -1,
+    superseded: false,
+  };
 }
 
 describe('groupSiblings', () => {
