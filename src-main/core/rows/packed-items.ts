@@ -1,4 +1,5 @@
 import { grownColumn } from '../model/grown-column';
+import { fitsAttrShape } from '../model/attr-shape';
 import type {
   AttrValue,
   Attrs,
@@ -436,8 +437,8 @@ export class ItemPacker {
       const last = recent[k];
       if (
         last.sections.length === (second === null ? 1 : 2) &&
-        fits(last.sections[0], first) &&
-        (second === null || fits(last.sections[1], second))
+        fitsAttrShape(last.sections[0], first) &&
+        (second === null || fitsAttrShape(last.sections[1], second))
       ) {
         if (k > 0) recent.unshift(...recent.splice(k, 1));
         return last;
@@ -567,19 +568,6 @@ class Scratch<T extends Float64Array | Int32Array> {
   private grow(): void {
     this.buffer = grownColumn(this.buffer, 0, 2);
   }
-}
-
-/** Whether `attrs` has exactly the section's keys, in its order, numbers where it has them. */
-function fits(section: AttrSection, attrs: Attrs): boolean {
-  const { keys, numeric } = section;
-  let k = 0;
-  for (const key in attrs) {
-    if (!Object.hasOwn(attrs, key)) continue;
-    if (k >= keys.length || keys[k] !== key || numeric[k] !== (typeof attrs[key] === 'number'))
-      return false;
-    k++;
-  }
-  return k === keys.length;
 }
 
 function sectionOf(attrs: Attrs): AttrSection {

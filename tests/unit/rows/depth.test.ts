@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { walkEvents, type WalkSpan } from '../../../src-main/core/rows/collect-items';
+import { walkEvents } from '../../../src-main/core/rows/collect-items';
 import { pointDepth, spanDepths } from '../../../src-main/core/rows/depth';
 import type { PyValue } from '../../../src-main/core/model/py-value';
-import { ev } from './events';
+import { ev, walked } from './events';
 
 function depths(events: PyValue[]) {
   const walk = walkEvents(events, 0);
@@ -75,19 +75,7 @@ describe('spanDepths and pointDepth (TRACE_MODEL 3, step 5)', () => {
 
   it('a walk that reaches a span resolved on an earlier walk stops there', () => {
     // walk order b, x, a: b -> a -> b again (0 for that walk): a 1, b 2; then x under a: 2
-    const span = (spanId: string, parent: string): WalkSpan => ({
-      spanId,
-      name: spanId,
-      start: 0,
-      end: 1,
-      parent,
-      startAttrs: {},
-      endAttrs: {},
-      attempt: 0,
-      up: null,
-      depth: -1,
-      superseded: false,
-    });
+    const span = (spanId: string, parent: string) => walked(spanId, spanId, 0, 1, parent);
     const spans = [span('b', 'a'), span('x', 'a'), span('a', 'b')];
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     for (const s of spans) s.up = byId.get(s.parent!) ?? null;

@@ -1,4 +1,5 @@
 import type { PyValue } from '../../../src-main/core/model/py-value';
+import type { WalkSpan } from '../../../src-main/core/rows/collect-items';
 
 /** A trace event as slime's trace_utils writes it (hand-built, for step tests). */
 export function ev(
@@ -22,5 +23,28 @@ export function sampleWith(
     status: 'completed',
     ...fields,
     trace: { version: 1, trace_id: 't', attempt: 0, ...trace, events },
+  };
+}
+
+/** A walked span, by hand: `end` null when it never ended. */
+export function walked(
+  spanId: string,
+  name: string,
+  start: number,
+  end: number | null,
+  parent: string | null,
+): WalkSpan {
+  return {
+    spanId,
+    name,
+    start,
+    end,
+    parent,
+    startAttrs: {},
+    endAttrs: {},
+    attempt: 0,
+    up: null,
+    depth: -1,
+    superseded: false,
   };
 }

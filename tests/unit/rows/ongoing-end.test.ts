@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { walkEvents, type WalkSpan } from '../../../src-main/core/rows/collect-items';
 import { groupSiblings, ongoingEnd } from '../../../src-main/core/rows/ongoing-end';
 import type { PyValue } from '../../../src-main/core/model/py-value';
-import { ev } from './events';
+import { ev, walked } from './events';
 
 /** The drawn end and reason of the open span named `name` in these events. */
 function clip(events: PyValue[], name: string) {
@@ -94,29 +94,6 @@ describe('ongoingEnd (TRACE_MODEL 3, step 4)', () => {
     expect(clip(cycle, 'a')).toEqual({ end: 3, reason: 'row_end' });
   });
 });
-
-/** A walked span, by hand: `end` null when it never ended. */
-function walked(
-  spanId: string,
-  name: string,
-  start: number,
-  end: number | null,
-  parent: string | null,
-): WalkSpan {
-  return {
-    spanId,
-    name,
-    start,
-    end,
-    parent,
-    startAttrs: {},
-    endAttrs: {},
-    attempt: 0,
-    up: null,
-    depth: -1,
-    superseded: false,
-  };
-}
 
 describe('groupSiblings', () => {
   it('groups by parent (roots together) and sorts by start, end (none or 0: last), name, then walk order', () => {

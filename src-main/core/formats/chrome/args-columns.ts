@@ -1,5 +1,6 @@
 import type { AttrValue, Attrs } from '../../model/row';
 import { grownColumn } from '../../model/grown-column';
+import { fitsAttrShape } from '../../model/attr-shape';
 
 /**
  * Slices' args kept as columns from their import to their row, not as the objects JSON.parse
@@ -143,7 +144,7 @@ export class ArgsColumns {
     }
     for (let k = 0; k < recent.length; k++) {
       const section = recent[k];
-      if (fits(section, args)) {
+      if (fitsAttrShape(section, args)) {
         if (k > 0) recent.unshift(...recent.splice(k, 1));
         return section;
       }
@@ -197,17 +198,4 @@ interface ArgsSection {
   slots: Map<string, number>;
   /** an object of its keys in order (values null), copied to make one of its args */
   template: Attrs;
-}
-
-/** Whether `args` has exactly the section's keys, in its order, numbers where it has them. */
-function fits(section: ArgsSection, args: Attrs): boolean {
-  const { keys, numeric } = section;
-  let k = 0;
-  for (const key in args) {
-    if (!Object.hasOwn(args, key)) continue;
-    if (k >= keys.length || keys[k] !== key || numeric[k] !== (typeof args[key] === 'number'))
-      return false;
-    k++;
-  }
-  return k === keys.length;
 }
