@@ -13,6 +13,7 @@ import type {
   RowItem,
   SpanItem,
 } from '../model/row';
+import { NO_ATTRS } from './no-attrs';
 import { SpanIds } from './span-ids';
 
 /**
@@ -150,9 +151,6 @@ const SHARED_TEXT = 256;
  * own) each is kept where it is met, as in a plain array, without a map entry for it.
  */
 const MAX_SHARED_VALUES = 1 << 20;
-
-/** One attrs object for every item without attrs (frozen: items are never changed). */
-const NO_ATTRS: Attrs = Object.freeze({}) as Attrs;
 
 /**
  * Packs rows, sharing shapes between the rows of one file (one packer per file: the shapes it
