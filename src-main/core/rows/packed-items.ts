@@ -122,7 +122,25 @@ interface ItemTable {
   ids: SpanIds;
   /** the values refs point at: null and undefined first, then as the packer met them */
   values: unknown[];
+  /** items' plain link lists (see LinkLists), where their refs' slots point below -2 */
+  links: LinkLists;
 }
+
+/**
+ * Links of the plain shape ({ trace_id, span_id, dangling }, as Chrome's flows and OTLP's
+ * links without attrs are) kept as numbers, one list after another: its length, then per link
+ * the trace id's value ref, the span id's number (SpanIds) and 1 if dangling. As an array of
+ * objects per item in the values, a GPU rank's 243k launch-to-kernel links took 30 MB of the
+ * heap, and 66 MB once a helper thread's rank was copied here (each trace id its own string).
+ */
+interface LinkLists {
+  data: Int32Array;
+  length: number;
+}
+
+/** a links slot's value: where its list starts in LinkLists, below UNDEFINED_ID's -2 */
+const linksSlot = (at: number) => -3 - at;
+const LINK_KEYS = ['trace_id', 'span_id', 'dangling'] as const;
 
 /** What items of one name and attrs shape have alike. */
 interface ItemHead {
@@ -160,7 +178,12 @@ export class ItemPacker {
   private readonly shapes = new Map<string, ItemShape>();
   /** where the rows' numbers are put side by side */
   private readonly chunks = new SharedChunks(Float64Array, NUMBER_CHUNK);
-  private readonly table: ItemTable = { heads: [], ids: new SpanIds(), values: [null, undefined] };
+  private readonly table: ItemTable = {
+    heads: [],
+    ids: new SpanIds(),
+    values: [null, undefined],
+    links: { data: new Int32Array(0), length: 0 },
+  };
   /** where the rows' refs are put side by side */
   private readonly refChunks = new SharedChunks(Int32Array, REF_CHUNK);
   /** each primitive value's ref (values kept once) */
@@ -314,18 +337,20 @@ export class ItemPacker {
     }
     if (extras) {
       this.pushSlot(extras);
-      pushExtras(item, extras, this.pushRef);
+      pushExtras(item, extras, this.pushRef, this.pushLinks);
     }
   }
 
   end(): PackedItems {
     const { refs } = this;
     this.refs = [];
-    const { chunk, first } = this.chunks.put(this.numbers.view());
+    const numbers = this.numbers.take();
+    const { chunk, first } = this.chunks.put(numbers.values, numbers.own);
     // a long row's refs are kept as they are (copying a Chrome process row's millions of refs
     // held two of them at once)
-    const placed = this.numberIds
-      ? this.refChunks.put(this.refNumbers.view())
+    const refNumbers = this.numberIds ? this.refNumbers.take() : null;
+    const placed = refNumbers
+      ? this.refChunks.put(refNumbers.values, refNumbers.own)
       : { chunk: refs, first: 0 };
     this.numbers.shrink();
     this.refNumbers.shrink();
@@ -343,6 +368,32 @@ export class ItemPacker {
   private readonly pushRef = (value: unknown): void => {
     this.pushSlot(this.ref(value));
   };
+
+  /** pushes an item's links: a plain list into the table's LinkLists, where the row numbers its refs */
+  private readonly pushLinks = (links: unknown): void => {
+    const at = this.numberIds ? this.putLinks(links) : -1;
+    this.pushSlot(at >= 0 ? linksSlot(at) : this.ref(links));
+  };
+
+  /** `links` into the table's LinkLists: where it starts, or -1 when it is not a plain list */
+  private putLinks(links: unknown): number {
+    if (!Array.isArray(links) || links.length === 0) return -1;
+    for (const link of links) if (!isPlainLink(link)) return -1;
+    const lists = this.table.links;
+    const at = lists.length;
+    const end = at + 1 + 3 * links.length;
+    if (end > lists.data.length) lists.data = grownColumn(lists.data, end, 2);
+    const { data } = lists;
+    data[at] = links.length;
+    let k = at + 1;
+    for (const link of links as { trace_id: string; span_id: string; dangling: boolean }[]) {
+      data[k++] = this.valueRef(link.trace_id);
+      data[k++] = this.table.ids.number(link.span_id);
+      data[k++] = link.dangling ? 1 : 0;
+    }
+    lists.length = end;
+    return at;
+  }
 
   /** pushes a ref slot as it is (a number, where the row numbers its refs) */
   private pushSlot(slot: unknown): void {
@@ -498,12 +549,15 @@ class SharedChunks<T extends Float64Array | Int32Array> {
     return { from: this.chunk, to: this.chunk.slice(0, this.used) as T };
   }
 
-  put(values: ArrayLike<number>): { chunk: T; first: number } {
+  /** `own`: `values` is the row's alone (not a view of a buffer used again) */
+  put(values: T, own = false): { chunk: T; first: number } {
     const n = values.length;
     if (n > this.size / 4) {
-      const own = new this.make(n);
-      own.set(values);
-      return { chunk: own, first: 0 };
+      // an array that is the row's own (Scratch.take of a row in blocks) is kept as it is
+      if (own) return { chunk: values, first: 0 };
+      const copy = new this.make(n);
+      copy.set(values);
+      return { chunk: copy, first: 0 };
     }
     if (this.used + n > this.chunk.length) {
       // from a small chunk, doubling up to `size`: a tiny file's rows take kilobytes, not
@@ -518,29 +572,47 @@ class SharedChunks<T extends Float64Array | Int32Array> {
   }
 }
 
-/** Values past which a scratch buffer is let go of once its row is packed (8 MB of numbers). */
+/**
+ * Values past which a scratch buffer stops growing: a longer row fills blocks of this many
+ * (8 MB of numbers) and is let go of once packed.
+ */
 const LARGE_SCRATCH = 1 << 20;
 
 /**
  * A row's numbers (or numbered refs) as they are packed: one buffer, grown by doubling and kept
  * for the next row, rather than a new array per row (a GPU rank's row of a million numbers grew
- * its array, on the collector's heap, a dozen times over).
+ * its array, on the collector's heap, a dozen times over). Past LARGE_SCRATCH a row goes on in
+ * blocks, never copied until the row's one array of its exact length is made: grown by
+ * doubling, a GPU rank's 100 MB of numbers was held up to three times over (the buffer before
+ * its last doubling, the one after it, and the row's copy), the largest step of an open's peak.
  */
 class Scratch<T extends Float64Array | Int32Array> {
   private buffer: T;
-  length = 0;
+  /** the full blocks of a row past LARGE_SCRATCH, before `buffer` */
+  private blocks: T[] = [];
+  /** values in `blocks` */
+  private inBlocks = 0;
+  /** values in `buffer` */
+  private used = 0;
 
   constructor(private readonly make: new (length: number) => T) {
     this.buffer = new make(1024);
   }
 
+  /** the values pushed since `clear` */
+  get length(): number {
+    return this.inBlocks + this.used;
+  }
+
   clear(): void {
-    this.length = 0;
+    this.blocks = [];
+    this.inBlocks = 0;
+    this.used = 0;
   }
 
   push(value: number): void {
-    if (this.length === this.buffer.length) this.grow();
-    this.buffer[this.length++] = value;
+    if (this.used === this.buffer.length) this.grow();
+    this.buffer[this.used++] = value;
   }
 
   push3(a: number, b: number, c: number): void {
@@ -550,21 +622,44 @@ class Scratch<T extends Float64Array | Int32Array> {
   }
 
   /**
-   * Lets go of a buffer grown past LARGE_SCRATCH (a GPU rank's row: tens of MB), so that it is
+   * Lets go of a buffer grown to LARGE_SCRATCH (a GPU rank's row: tens of MB), so that it is
    * not held beside the rows to the end of the open; the next long row grows one again.
    */
   shrink(): void {
-    if (this.buffer.length > LARGE_SCRATCH) this.buffer = new this.make(1024);
-    this.length = 0;
+    if (this.buffer.length >= LARGE_SCRATCH) this.buffer = new this.make(1024);
+    this.clear();
   }
 
-  /** the numbers pushed since `clear`, a view valid until the next push */
-  view(): T {
-    return this.buffer.subarray(0, this.length) as T;
+  /**
+   * The values pushed since `clear`: a view valid until the next push (`own` false), or, for a
+   * row that went on in blocks, an array of their own (`own`), which is then no longer kept.
+   */
+  take(): { values: T; own: boolean } {
+    if (this.blocks.length === 0)
+      return { values: this.buffer.subarray(0, this.used) as T, own: false };
+    const all = new this.make(this.length);
+    let at = 0;
+    for (const block of this.blocks) {
+      all.set(block, at);
+      at += block.length;
+    }
+    all.set(this.buffer.subarray(0, this.used), at);
+    this.blocks = [];
+    this.inBlocks = 0;
+    this.buffer = new this.make(1024);
+    this.used = 0;
+    return { values: all, own: true };
   }
 
   private grow(): void {
-    this.buffer = grownColumn(this.buffer, 0, 2);
+    if (this.buffer.length < LARGE_SCRATCH) {
+      this.buffer = grownColumn(this.buffer, 0, 2);
+      return;
+    }
+    this.blocks.push(this.buffer);
+    this.inBlocks += this.buffer.length;
+    this.buffer = new this.make(LARGE_SCRATCH);
+    this.used = 0;
   }
 }
 
@@ -597,14 +692,34 @@ function extrasMask(item: RowItem): number {
 }
 
 /** The item's extras in EXTRA_KEYS order, those `mask` names, each key named (extrasMask). */
-function pushExtras(item: RowItem, mask: number, push: (value: unknown) => void): void {
+function pushExtras(
+  item: RowItem,
+  mask: number,
+  push: (value: unknown) => void,
+  pushLinks: (links: unknown) => void,
+): void {
   if (mask & 1) push(item.service);
   if (mask & 2) push(item.otel);
   if (mask & 4) push(item.lane_label);
   if (mask & 8) push(item.error);
   if (mask & 16) push(item.missing_parent);
-  if (mask & 32) push(item.links);
+  if (mask & 32) pushLinks(item.links);
   if (mask & 64) push(item.category);
+}
+
+/** A link of exactly LINK_KEYS, in that order, of the types they are (no attrs). */
+function isPlainLink(link: unknown): boolean {
+  if (typeof link !== 'object' || link === null || Object.getPrototypeOf(link) !== Object.prototype)
+    return false;
+  let k = 0;
+  for (const key in link) if (key !== LINK_KEYS[k++]) return false;
+  const { trace_id, span_id, dangling } = link as Record<string, unknown>;
+  return (
+    k === LINK_KEYS.length &&
+    typeof trace_id === 'string' &&
+    typeof span_id === 'string' &&
+    typeof dangling === 'boolean'
+  );
 }
 
 /** The items of a packed row, as the format built them (fresh objects each call). */
@@ -700,6 +815,30 @@ export class PackedItemCursor {
     return this.values === null ? refs[at] : this.values[refs[at] as number];
   }
 
+  /** where the links list of the extras slot `at` starts in LinkLists, or -1 (a value) */
+  private linksAt(at: number): number {
+    if (this.values === null) return -1;
+    const slot = this.packed!.refs[at] as number;
+    return slot < 0 ? -3 - slot : -1;
+  }
+
+  /** an extra's value: a links list kept in LinkLists made again (fresh objects each call) */
+  private extraValue(at: number): unknown {
+    const from = this.linksAt(at);
+    if (from < 0) return this.value(at);
+    const table = this.table!;
+    const { data } = table.links;
+    const links: { trace_id: string; span_id: string; dangling: boolean }[] = [];
+    for (let k = from + 1, end = from + 1 + 3 * data[from]; k < end; k += 3) {
+      links.push({
+        trace_id: table.values[data[k]] as string,
+        span_id: table.ids.get(data[k + 1]) as string,
+        dangling: data[k + 2] === 1,
+      });
+    }
+    return links;
+  }
+
   /** The item last read, made as the format built it (fresh objects each call). */
   item(): RowItem {
     const { numbers, refs } = this.packed!;
@@ -754,7 +893,7 @@ export class PackedItemCursor {
     const keys = this.extraKeys;
     if (keys !== null) {
       const extras = item as unknown as Record<ExtraKey, unknown>;
-      for (let k = 0; k < keys.length; k++) extras[keys[k]] = this.value(this.extraF + k);
+      for (let k = 0; k < keys.length; k++) extras[keys[k]] = this.extraValue(this.extraF + k);
     }
     return item;
   }
@@ -762,7 +901,17 @@ export class PackedItemCursor {
   /** One of the item's OTLP and Chrome specifics, undefined when it has none. */
   extra<K extends ExtraKey>(key: K): ItemExtras[K] | undefined {
     const k = this.extraKeys?.indexOf(key) ?? -1;
-    return k < 0 ? undefined : (this.value(this.extraF + k) as ItemExtras[K]);
+    return k < 0 ? undefined : (this.extraValue(this.extraF + k) as ItemExtras[K]);
+  }
+
+  /** How many links the item has, without making them. */
+  linkCount(): number {
+    const k = this.extraKeys?.indexOf('links') ?? -1;
+    if (k < 0) return 0;
+    const at = this.linksAt(this.extraF + k);
+    if (at >= 0) return this.table!.links.data[at];
+    const links = this.value(this.extraF + k);
+    return Array.isArray(links) ? links.length : 0;
   }
 
   /** How many attrs sections the item has: 2 for a span (start, end), 1 for a point. */

@@ -57,6 +57,18 @@ export class SpanIds {
     return base;
   }
 
+  /**
+   * The number of `id` when a counted range names it (its prefix, then a whole number below the
+   * range's count, written as countedId writes it), else a new number (add).
+   */
+  number(id: unknown): number {
+    if (typeof id === 'string') {
+      const counted = this.countedNumber(id);
+      if (counted >= 0) return counted;
+    }
+    return this.add(id);
+  }
+
   /** A new number for `id` (a string, or anything a format put there). */
   add(id: unknown): number {
     const index = this.count++;
@@ -102,6 +114,18 @@ export class SpanIds {
     return digits === OTHER ? Boolean(this.get(index)) : digits > 0;
   }
 
+  /** `id`'s number in the counted range that names it, or -1 */
+  private countedNumber(id: string): number {
+    for (let r = this.countedPrefix.length - 1; r >= 0; r--) {
+      const prefix = this.countedPrefix[r];
+      if (!id.startsWith(prefix)) continue;
+      const n = wholeNumber(id, prefix.length);
+      const end = r + 1 < this.countedFirst.length ? this.countedFirst[r + 1] : this.countedNext;
+      if (n >= 0 && this.countedFirst[r] + n < end) return this.countedFirst[r] + n;
+    }
+    return -1;
+  }
+
   /** the counted id numbered `index`: its range's prefix and its place in the range */
   private countedId(index: number): string {
     const range = lastAtOrBefore(this.countedFirst, index);
@@ -115,6 +139,22 @@ export class SpanIds {
  */
 const COUNTED = 2 ** 30;
 const MAX_COUNTED = 2 ** 31 - 1;
+
+/**
+ * The whole number `text` writes from `from` on as String(n) would (no sign, no leading zero, at
+ * most 10 digits), or -1.
+ */
+function wholeNumber(text: string, from: number): number {
+  const digits = text.length - from;
+  if (digits < 1 || digits > 10 || (digits > 1 && text.charCodeAt(from) === 48)) return -1;
+  let n = 0;
+  for (let i = from; i < text.length; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
 
 /** `id`'s hex digits into the record at `at`; false (nothing kept) if it is not all hex. */
 function packHex(id: string, chunk: Uint8Array, at: number): boolean {

@@ -235,7 +235,7 @@ export class StoreBuilder {
         if (state === 'open_span') flags |= ITEM_FLAG.ongoing;
         if (state === 'orphan_end') flags |= ITEM_FLAG.orphan;
         if (cursor.extra('error')) flags |= ITEM_FLAG.error;
-        this.linkCount += cursor.extra('links')?.length ?? 0;
+        this.linkCount += cursor.linkCount();
         if (cursor.pdRole === 'prefill') flags |= ITEM_FLAG.pdPrefill;
         if (cursor.pdRole === 'decode') flags |= ITEM_FLAG.pdDecode;
         if (cursor.extra('missing_parent')) flags |= ITEM_FLAG.missingParent;

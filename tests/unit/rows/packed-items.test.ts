@@ -6,6 +6,7 @@ import {
   ItemPacker,
   PackedItemCursor,
   packRow,
+  revivePackedRows,
   unpackItem,
   unpackItems,
   unpackRow,
@@ -187,6 +188,27 @@ describe('packed items give back what the format built', () => {
     packed.forEach((p, r) => expect(unpackRow(p)).toStrictEqual(rows[r]));
   });
 
+  it('a row of more numbers than a scratch block holds gets one array of its exact length', () => {
+    const packer = new ItemPacker();
+    // 3 numbers a point: 1.2M numbers, past the 1M a scratch buffer grows to
+    const count = 400_000;
+    const items = Array.from({ length: count }, (_, k) =>
+      point({ name: 'ev', ts: k, attrs: { k } }),
+    );
+    const before = packer.packRow(row({ row_id: 0, start: 0, end: 1, items: items.slice(0, 10) }));
+    const packed = packer.packRow(row({ row_id: 1, start: 0, end: count, items }));
+    const after = packer.packRow(row({ row_id: 2, start: 0, end: 1, items: items.slice(5, 9) }));
+    const { numbers } = packed.packed;
+    expect([packed.packed.first, numbers.length]).toEqual([0, count * 3]);
+    expect(numbers.buffer.byteLength).toBe(count * 3 * 8);
+    for (const k of [0, 1, 349_524, 349_525, count - 1])
+      expect(unpackItem(packed.packed, k)).toStrictEqual(items[k]);
+    // the rows packed before and after it read back as they were (no buffer shared with it)
+    expect(unpackRow(before).items).toStrictEqual(items.slice(0, 10));
+    expect(unpackRow(after).items).toStrictEqual(items.slice(5, 9));
+    expect(unpackItem(packed.packed, count - 1)).toStrictEqual(items[count - 1]);
+  });
+
   it('rows keep refs as integers in shared chunks, values once per file; a long row keeps its own', () => {
     const packer = new ItemPacker();
     const text = 'x'.repeat(300); // longer than a shared value: kept where it is met
@@ -225,6 +247,78 @@ describe('packed items give back what the format built', () => {
     expect(long.refs).not.toBeInstanceOf(Int32Array);
     expect((long.refs as unknown[]).slice(0, 4)).toEqual([0, null, 'l0', 'l-1']);
     packed.forEach((p, r) => expect(unpackRow(p)).toStrictEqual(rows[r]));
+  });
+
+  it('plain links are kept as numbers, not objects; others stay values; all come back', () => {
+    const packer = new ItemPacker();
+    expect(packer.countedIds('r0:', 50)).not.toBeNull();
+    const link = (span_id: string, dangling = false) => ({ trace_id: 'rank 0', span_id, dangling });
+    const items = [
+      // Chrome's launch-to-kernel flows: counted span ids
+      span({ name: 'kernel', start_ts: 1, links: [link('r0:3')] }),
+      span({ name: 'kernel', start_ts: 2, links: [link('r0:4'), link('r0:49', true)] }),
+      // OTLP's: hex ids, and one past the range's count
+      span({ name: 'rpc', start_ts: 3, links: [link('1c04f362ab'), link('r0:50')] }),
+      // not plain: attrs, another key order, a missing key, a wrong type, an empty list
+      span({
+        name: 'rpc',
+        start_ts: 4,
+        links: [{ trace_id: 't', span_id: 's', dangling: false, attrs: { k: 1 } }],
+      }),
+      span({
+        name: 'rpc',
+        start_ts: 5,
+        links: [{ span_id: 's', trace_id: 't', dangling: false }],
+      }),
+      span({ name: 'rpc', start_ts: 6, links: [{ trace_id: 't', span_id: 's' }] as never }),
+      span({
+        name: 'rpc',
+        start_ts: 7,
+        links: [{ trace_id: 't', span_id: 2, dangling: false }] as never,
+      }),
+      span({ name: 'rpc', start_ts: 8, links: [] }),
+    ];
+    const original = row({ row_id: 0, start: 0, end: 9, items });
+    const packed = packer.packRow(original);
+    expect(unpackRow(packed)).toStrictEqual(original);
+    // each link's keys in the order they were built (toStrictEqual does not look at order)
+    expect(unpackRow(packed).items.map((i) => jsonText(i.links))).toEqual(
+      items.map((i) => jsonText(i.links)),
+    );
+    // the plain lists are not among the values: only the other ones are
+    const values = (packed.packed.table as unknown as { values: unknown[] }).values;
+    expect(
+      values.filter((v) => Array.isArray(v) && v.length > 0 && typeof v[0] === 'object'),
+    ).toHaveLength(4);
+    const cursor = new PackedItemCursor().reset(packed.packed);
+    const counts: number[] = [];
+    const first: unknown[] = [];
+    while (cursor.next()) {
+      counts.push(cursor.linkCount());
+      first.push(cursor.extra('links')?.[0]?.span_id);
+    }
+    expect(counts).toEqual([1, 2, 2, 1, 1, 1, 1, 0]);
+    expect(first.slice(0, 3)).toEqual(['r0:3', 'r0:4', '1c04f362ab']);
+    // a helper's rows: the lists come with the table
+    const sent = structuredClone(packer.rowsToSend([packed]));
+    revivePackedRows(sent);
+    expect(unpackRow(sent[0])).toStrictEqual(original);
+  });
+
+  it("a long row's links (its refs kept as they are) come back too", () => {
+    const packer = new ItemPacker();
+    const items = Array.from({ length: 5000 }, (_, k) =>
+      span({
+        name: 'kernel',
+        start_ts: k,
+        span_id: `l${k}`,
+        links: [{ trace_id: 't', span_id: `l${k - 1}`, dangling: k === 0 }],
+      }),
+    );
+    const original = row({ row_id: 0, start: 0, end: 5000, items });
+    const packed = packer.packRow(original);
+    expect(packed.packed.refs).not.toBeInstanceOf(Int32Array);
+    expect(unpackRow(packed)).toStrictEqual(original);
   });
 
   it('a frozen value (one copy its format shares) takes one place in the values, not one a use', () => {

@@ -139,6 +139,26 @@ describe('span ids by number', () => {
     expect(revived.get(other)).toBe('span-7');
   });
 
+  it('an id a counted range names takes its number; any other id is added', () => {
+    const ids = new SpanIds();
+    const r0 = ids.counted('r0:', 5)!;
+    const plain = ids.counted('', 100)!;
+    const r10 = ids.counted('r10:', 3)!;
+    expect(ids.number('r0:4')).toBe(r0 + 4);
+    expect(ids.number('r10:2')).toBe(r10 + 2);
+    expect(ids.number('99')).toBe(plain + 99);
+    expect(ids.number('0')).toBe(plain);
+    // past a range's count, written another way (a leading zero, a sign, a space), or of no
+    // range: a number of its own, which gives back the text as it was
+    for (const text of ['r0:5', 'r0:04', 'r0:-1', 'r0: 1', 'r0:', 'r1:0', '100', '1e2', 'x']) {
+      const n = ids.number(text);
+      expect(n < r0 || n >= r10 + 3, text).toBe(true);
+      expect(ids.get(n)).toBe(text);
+    }
+    // not a string: added as it is
+    expect(ids.get(ids.number(7))).toBe(7);
+  });
+
   it("a row packed with counted ids unpacks and nests as one packed with the ids' text", () => {
     // a root, its children and grandchildren on a counter, as a Chrome trace's slices are
     const build = (count: number) => {
