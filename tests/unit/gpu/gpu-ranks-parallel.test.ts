@@ -33,6 +33,9 @@ const ranks = ['rank-0', 'rank-1'].map((name) => {
 interface HelperLog {
   started: number[];
   cancelled: number;
+  /** helpers started and not yet waited for or cancelled: now, and the most at once */
+  inFlight?: number;
+  mostInFlight?: number;
 }
 
 /** A PartReader whose helper is this thread; `lose`: every part fails (wait gives null). */
@@ -43,6 +46,9 @@ function inProcessReader(log: HelperLog, lose = false): PartReader {
     start(path, from): PendingPart | null {
       const index = from as number;
       log.started.push(index);
+      log.inFlight = (log.inFlight ?? 0) + 1;
+      log.mostInFlight = Math.max(log.mostInFlight ?? 0, log.inFlight);
+      const done = () => (log.inFlight = (log.inFlight ?? 1) - 1);
       const source = openFileSource(path);
       let part: unknown;
       try {
@@ -58,9 +64,15 @@ function inProcessReader(log: HelperLog, lose = false): PartReader {
         source.close();
       }
       return {
-        wait: () => (lose ? null : part),
+        wait: () => {
+          done();
+          return lose ? null : part;
+        },
         bytesRead: () => 0,
-        cancel: () => log.cancelled++,
+        cancel: () => {
+          done();
+          log.cancelled++;
+        },
       };
     },
   };
@@ -120,15 +132,30 @@ describe("a GPU profile's ranks read on helper threads", () => {
     expect(plain(opened)).toEqual(plain(open(both)));
   });
 
-  it('ranks too small to pay for a thread, or two threads, are read here', () => {
+  it('ranks too small to pay for a thread, or one thread, are read here', () => {
     const log: HelperLog = { started: [], cancelled: 0 };
     const reader = inProcessReader(log);
     open(ranks, { ...reader, splitMinSeconds: undefined });
-    open(ranks, { ...reader, threads: 2 });
+    open(ranks, { ...reader, threads: 1 });
     expect(log.started).toEqual([]);
     // past the size given, they are not
     open(ranks, { ...reader, splitMinSeconds: undefined }, 1024);
     expect(log.started).toEqual([1]);
+  });
+
+  it('no more ranks are read at once than the machine runs threads, this one waiting', () => {
+    const many = [0, 1, 2, 3, 4].map((k) => {
+      const copy = join(dir, `rank-${k}-of-5.json`);
+      writeFileSync(copy, readFileSync(ranks[k % 2]));
+      return copy;
+    });
+    for (const threads of [2, 3]) {
+      const log: HelperLog = { started: [], cancelled: 0 };
+      open(many, { ...inProcessReader(log), threads });
+      expect(log.started).toEqual([1, 2, 3, 4]);
+      // two helpers on two threads while this one waits: three ranks at once held 45% more memory
+      expect(log.mostInFlight, `${threads} threads`).toBe(threads);
+    }
   });
 
   it('an open that stops early ends the helpers still reading', () => {

@@ -26,11 +26,11 @@ export interface RankReader<T extends { rows: PackedRow[] }> {
 export const PARALLEL_RANKS_MIN_BYTES = 16 * 1024 * 1024;
 
 /**
- * Helpers only on a machine of this many threads or more: on two, measured beside other work,
- * a helper did not shorten the open, cost a sixth more CPU time and raised the peak by 45% (two
- * ranks held at once), and the app's own threads (the window, the main process) need a core.
+ * Helpers only on a machine of this many threads or more. On two, 8 ranks of 300 MB: 0.55-0.6x
+ * the wall time of one thread, about the same CPU time, the peak 0.84x the files (it was 1.1x
+ * before a rank's links stopped being objects and while three ranks were read at once).
  */
-export const PARALLEL_RANKS_MIN_THREADS = 3;
+export const PARALLEL_RANKS_MIN_THREADS = 2;
 
 /** The ranks read ahead on helper threads, taken in the profile's order. */
 export interface RankHelpers<T> {
@@ -47,8 +47,8 @@ export interface RankHelpers<T> {
  * Helpers for a GPU profile's ranks (`partReader`, given in the worker and the CLI), or null when
  * its files are read on this thread: one file, too few threads, ranks too small to pay for one.
  * While this thread reads a rank, up to threads - 1 helpers read the next ones; while it waits
- * for one, up to `threads`. A rank's file is read again by its path, so a gzipped rank (its
- * inflated bytes have no path) is read here.
+ * for one, up to `threads` with that one. A rank's file is read again by its path, so a gzipped
+ * rank (its inflated bytes have no path) is read here.
  */
 export function rankHelpers<T extends { rows: PackedRow[] }>(
   sources: readonly ByteSource[],
@@ -86,7 +86,8 @@ export function rankHelpers<T extends { rows: PackedRow[] }>(
         return null;
       }
       pending.delete(index);
-      startUpTo(reader.threads);
+      // the rank waited for is still read: with it, `threads` helpers read while this thread waits
+      startUpTo(reader.threads - 1);
       const read = part.wait(onTick) as T | null;
       if (read !== null) revivePackedRows(read.rows);
       return read;
