@@ -6,15 +6,11 @@ import type { IngestRequest, OpenRequestMessage } from './ingest-protocol';
 import { connectIngest, type IngestJob, type PreviewListener } from './ingest-connection';
 import { IngestPool, type HostWorker, type IngestRunner } from './ingest-pool';
 import { startMark } from './start-marks';
+import { youngGenerationFor } from './young-generation';
 
-/**
- * Reading JSON lines makes a million objects that all live on: with V8's default nursery the
- * collector copies each one twice. A larger one for OTLP files (by name; a wrong guess only
- * costs speed) cut the 1M-span open by ~15% for ~100 MB; dumps keep the default (memory).
- */
+/** The young generation of a file's worker: by the paths it reads (young-generation.ts). */
 function youngGeneration(request: IngestRequest): { maxYoungGenerationSizeMb?: number } {
-  const otlp = request.sources.some((s) => s.kind === 'path' && /\.jsonl?$/i.test(s.path));
-  return otlp ? { maxYoungGenerationSizeMb: 96 } : {};
+  return youngGenerationFor(request.sources.flatMap((s) => (s.kind === 'path' ? [s.path] : [])));
 }
 
 /**

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import createRangeWorker from './range-worker?nodeWorker';
 import { startMark } from './start-marks';
+import { youngGenerationFor } from './young-generation';
 import { PartBoundary, type FormatPartReader } from '../core/bytes/part-reader';
 import {
   RANGE_BOUNDARY,
@@ -78,6 +79,8 @@ export const workerRangeReader: FormatPartReader = {
       worker = createRangeWorker({
         workerData: { format, path, from, port: port2, signal },
         transferList: [port2],
+        // a GPU rank's helper reads JSON as the file's thread does, with the same nursery
+        resourceLimits: youngGenerationFor([path]),
       });
     } catch {
       port1.close();
