@@ -25,6 +25,13 @@ export interface ByteSource {
    */
   readonly gzipPath?: string;
   /**
+   * a gzip file inflated only once read (gunzipWhenRead): the inflated size, known without
+   * inflating it (its trailer's, until it is inflated), for what only sums sizes
+   */
+  readonly statedSize?: number;
+  /** lets go of the bytes it holds for reads (inflated ones): a later read makes them again */
+  release?(): void;
+  /**
    * bytes [offset, offset + length), clamped to the end of the source. `into`: a buffer the
    * caller is done with, which a source may read into and return part of when it is long
    * enough (a reader walking a file window by window then allocates no buffer per window).

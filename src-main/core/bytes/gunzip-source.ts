@@ -106,6 +106,54 @@ export function gunzipIfGzip(
   return { ...chunkedSource(source.name, chunks, total), ...from };
 }
 
+/**
+ * Like gunzipIfGzip, but a gzip file is inflated on its first read (or its size asked), not
+ * now, and `release` lets its bytes go: the files of a group after its first (a GPU profile's
+ * ranks) are inflated one at a time as they are read, or by the helper thread that reads one
+ * (by `gzipPath`), rather than all of them, at once, before the first is read.
+ */
+export function gunzipWhenRead(
+  source: ByteSource,
+  limit: number = inflateLimit(source.size),
+): ByteSource {
+  if (!isGzip(source.read(0, 3))) return source;
+  let inflated: ByteSource | null = null;
+  // what the last inflating found (kept past `release`)
+  let knownSize: number | null = null;
+  let knownCut: number | undefined;
+  const bytes = () => {
+    if (inflated === null) {
+      inflated = gunzipIfGzip(source, limit);
+      knownSize = inflated.size;
+      knownCut = inflated.cutShort;
+    }
+    return inflated;
+  };
+  const trailer = source.size >= 18 ? source.read(source.size - 4, 4) : null;
+  const stated =
+    trailer === null
+      ? 0
+      : (trailer[0] | (trailer[1] << 8) | (trailer[2] << 16)) + trailer[3] * 2 ** 24;
+  return {
+    name: source.name,
+    ...(source.path === undefined ? {} : { gzipPath: source.path }),
+    get size() {
+      return bytes().size;
+    },
+    // where its stream ends early, once inflated (a file only a helper read: undefined here)
+    get cutShort() {
+      return knownCut;
+    },
+    get statedSize() {
+      return knownSize ?? stated;
+    },
+    read: (offset, length, into) => bytes().read(offset, length, into),
+    release() {
+      inflated = null;
+    },
+  };
+}
+
 /** fflate's error for a stream that ends before its last block */
 function isUnexpectedEnd(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === FlateErrorCode.UnexpectedEOF;

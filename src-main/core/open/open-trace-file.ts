@@ -21,7 +21,7 @@ import { buildStore, GrowingRowsStore } from '../store/build-store';
 import { buildStoreStats } from '../store/store-stats';
 import { SearchTextsWhileReading } from '../store/search-text';
 import { buildPerfView } from './build-perf-view';
-import { gunzipIfGzip } from '../bytes/gunzip-source';
+import { gunzipIfGzip, gunzipWhenRead } from '../bytes/gunzip-source';
 import type { OpenedTrace, TraceFigures } from './opened-trace';
 import { buildPreviewTrace, previewSchedule } from './preview-trace';
 
@@ -106,8 +106,9 @@ export interface FoundFormat {
  */
 export function findTraceFormat(files: ByteSource[], formats: FormatList = FORMATS): FoundFormat {
   if (files.length === 0) throw new FormatError('open/no-file', 'no file given');
-  // a .gz of any format: every step from sniffing on sees the inflated bytes
-  const sources = files.map((file) => gunzipIfGzip(file));
+  // a .gz of any format: every step from sniffing on sees the inflated bytes; the first is
+  // sniffed now, the others are inflated when read (a GPU profile's ranks one at a time)
+  const sources = files.map((file, k) => (k === 0 ? gunzipIfGzip(file) : gunzipWhenRead(file)));
   const first = sources[0];
   const head = sniffHead(first);
   const format = findFormat(head, first.name, first.size, formats);
@@ -303,7 +304,8 @@ function progressInFileBytes(
 ): OpenOptions['onProgress'] {
   if (!onProgress) return undefined;
   const named = files.reduce((sum, file) => sum + file.size, 0);
-  const read = sources.reduce((sum, source) => sum + source.size, 0);
+  // (stated sizes: summing sizes would inflate every file before the first is read)
+  const read = sources.reduce((sum, source) => sum + (source.statedSize ?? source.size), 0);
   if (named === read || read === 0) return onProgress;
   const scale = named / read;
   return (progress) =>
@@ -331,7 +333,8 @@ function inflatedNotice(files: ByteSource[], sources: ByteSource[]): string[] {
   files.forEach((file, k) => {
     if (sources[k] === file) return;
     compressed += file.size;
-    inflated += sources[k].size;
+    // a file a helper thread read was never inflated here: its stated size
+    inflated += sources[k].statedSize ?? sources[k].size;
     if (sources[k].cutShort !== undefined) {
       cut.push(
         `gzip/truncated: ${file.name} is cut short: its gzip stream ends at byte ${file.size}, and the ${sources[k].size} bytes inflated before the cut are read`,

@@ -9,6 +9,7 @@ import {
   MAX_INFLATE_RATIO,
   gunzipHead,
   gunzipIfGzip,
+  gunzipWhenRead,
   inflateLimit,
 } from '../../../src-main/core/bytes/gunzip-source';
 import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
@@ -89,6 +90,64 @@ describe('a .gz of any format opens as its content', () => {
   it('a file that is not gzip is the same source, untouched', () => {
     const source = bytesSource('a.json', new TextEncoder().encode('[]'));
     expect(gunzipIfGzip(source)).toBe(source);
+  });
+});
+
+describe("a file after a group's first is inflated when read (gunzipWhenRead)", () => {
+  const { plain, gzipped } = plainAndGzipped(CHROME);
+
+  /** `bytes` as a source that counts the reads of its compressed bytes past the head */
+  const counting = (name: string, bytes: Uint8Array) => {
+    const source = bytesSource(name, bytes);
+    const counted = { reads: 0 };
+    return {
+      counted,
+      source: {
+        ...source,
+        read: (offset: number, length: number) => {
+          if (length > 4) counted.reads++;
+          return source.read(offset, length);
+        },
+      },
+    };
+  };
+
+  it("inflates nothing until read; its stated size is the trailer's, then the size found", () => {
+    const { source, counted } = counting('rank-1.json.gz', gzipped);
+    const lazy = gunzipWhenRead(source);
+    expect(counted.reads).toBe(0);
+    expect(lazy.statedSize).toBe(plain.length);
+    expect(lazy.cutShort).toBeUndefined();
+    expect(counted.reads).toBe(0);
+    expect(lazy.size).toBe(plain.length);
+    expect(counted.reads).toBeGreaterThan(0);
+    expect(lazy.read(10, 50)).toEqual(plain.subarray(10, 60));
+  });
+
+  it('lets its bytes go when released, and inflates them again when read after', () => {
+    const { source, counted } = counting('rank-1.json.gz', gzipped);
+    const lazy = gunzipWhenRead(source);
+    expect(lazy.read(0, 20)).toEqual(plain.subarray(0, 20));
+    const once = counted.reads;
+    lazy.release!();
+    expect(lazy.statedSize).toBe(plain.length);
+    expect(counted.reads).toBe(once);
+    expect(lazy.read(plain.length - 20, 20)).toEqual(plain.subarray(plain.length - 20));
+    expect(counted.reads).toBe(2 * once);
+  });
+
+  it('keeps the file it inflates as gzipPath; a file that is not gzip is the same source', () => {
+    const file = { ...bytesSource('rank-1.json.gz', gzipped), path: '/traces/rank-1.json.gz' };
+    expect(gunzipWhenRead(file).gzipPath).toBe('/traces/rank-1.json.gz');
+    const notGzip = bytesSource('rank-1.json', plain);
+    expect(gunzipWhenRead(notGzip)).toBe(notGzip);
+  });
+
+  it('a corrupt one is gzip/corrupt when read, not before', () => {
+    const corrupt = gzipped.slice();
+    corrupt.fill(0xff, 10, 200);
+    const lazy = gunzipWhenRead(bytesSource('rank-1.json.gz', corrupt));
+    expect(errorOf(() => lazy.read(0, 10)).code).toBe('gzip/corrupt');
   });
 });
 

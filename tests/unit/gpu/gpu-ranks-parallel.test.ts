@@ -6,11 +6,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openFileSource } from '../../../src-main/core/bytes/file-source';
 import {
   PartBoundary,
+  type FormatPartReader,
   type PartReader,
   type PendingPart,
 } from '../../../src-main/core/bytes/part-reader';
 import type { FormatOpened } from '../../../src-main/core/formats/format-descriptor';
 import { gpuProfileFormat } from '../../../src-main/core/formats/chrome/open/gpu-profile';
+import { openTraceFile } from '../../../src-main/core/open/open-trace-file';
 import { unpackRow } from '../../../src-main/core/rows/packed-items';
 
 /**
@@ -77,6 +79,13 @@ function inProcessReader(log: HelperLog, lose = false): PartReader {
     },
   };
 }
+
+/** `reader` as the open pipeline takes it (for every format: this test's is the GPU profile) */
+const gpuPartReader = (reader: PartReader): FormatPartReader => ({
+  start: (_format, path, from) => reader.start(path, from),
+  threads: reader.threads,
+  splitMinSeconds: reader.splitMinSeconds,
+});
 
 const open = (paths: string[], partReader?: PartReader, splitMinBytes?: number) =>
   gpuProfileFormat.open(
@@ -155,6 +164,32 @@ describe("a GPU profile's ranks read on helper threads", () => {
       expect(log.started).toEqual([1, 2, 3, 4]);
       // two helpers on two threads while this one waits: three ranks at once held 45% more memory
       expect(log.mostInFlight, `${threads} threads`).toBe(threads);
+    }
+  });
+
+  it('a gzipped rank is read by its helper from the file, never inflated here', () => {
+    const gzipped = ['rank-0', 'rank-1'].map((name) => `tests/fixtures/gpu/${name}.json.gz`);
+    const log: HelperLog = { started: [], cancelled: 0 };
+    const sources = gzipped.map((path) => openFileSource(path));
+    const reads: number[] = [0, 0];
+    // the file's reads past its head (magic and trailer): each time it is inflated here
+    const counted = sources.map((source, k) => ({
+      ...source,
+      read: (offset: number, length: number, into?: Uint8Array) => {
+        if (length > 4) reads[k]++;
+        return source.read(offset, length, into);
+      },
+    }));
+    try {
+      const opened = openTraceFile(counted, { partReader: gpuPartReader(inProcessReader(log)) });
+      expect(log.started).toEqual([1]);
+      expect(reads[1]).toBe(0);
+      expect(opened.summary.gpuProfile?.ranks.map((r) => r.label)).toEqual(['rank 0', 'rank 1']);
+      expect(opened.summary.notices).toContainEqual(
+        expect.stringMatching(new RegExp(`^gzip: ${1759570 + 1690403} bytes inflated from `)),
+      );
+    } finally {
+      for (const source of sources) source.close();
     }
   });
 

@@ -104,7 +104,9 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
       let read = helpers?.take(index, (bytes) => onBytes(bytes, 0)) ?? null;
       // a helper's rank named like one before it is read again here under its told-apart label
       if (read !== null && label(read.ownLabel, source.name) !== read.figures.label) read = null;
-      if (read !== null) helperBytes += source.size;
+      // (a gzip file a helper read is not inflated here: its stated size)
+      const size = read !== null ? (source.statedSize ?? source.size) : null;
+      if (size !== null) helperBytes += size;
       read ??= readRankFile(source, index, packer, {
         label: (own) => label(own, source.name),
         onProgress: onBytes,
@@ -112,7 +114,9 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
       });
       labels.add(read.figures.label);
       reads.push(read);
-      bytesBefore += source.size;
+      bytesBefore += size ?? source.size;
+      // a rank read here lets go of its inflated bytes before the next is inflated
+      if (size === null) source.release?.();
     }
   } finally {
     // helpers still reading when this thread stops early (cancelled, a broken rank)

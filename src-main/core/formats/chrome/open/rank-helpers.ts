@@ -47,8 +47,8 @@ export interface RankHelpers<T> {
  * Helpers for a GPU profile's ranks (`partReader`, given in the worker and the CLI), or null when
  * its files are read on this thread: one file, too few threads, ranks too small to pay for one.
  * While this thread reads a rank, up to threads - 1 helpers read the next ones; while it waits
- * for one, up to `threads` with that one. A rank's file is read again by its path, so a gzipped
- * rank (its inflated bytes have no path) is read here.
+ * for one, up to `threads` with that one. A helper reads its rank's file by its path (a gzip
+ * file's, `gzipPath`, inflated there: never here); bytes without a file are read here.
  */
 export function rankHelpers<T extends { rows: PackedRow[] }>(
   sources: readonly ByteSource[],
@@ -57,9 +57,11 @@ export function rankHelpers<T extends { rows: PackedRow[] }>(
 ): RankHelpers<T> | null {
   if (reader === undefined || reader.threads < PARALLEL_RANKS_MIN_THREADS || sources.length < 2)
     return null;
+  const pathOf = (source: ByteSource) => source.path ?? source.gzipPath;
   let later = 0;
+  // (a gzip file's stated size: its size would inflate it here)
   for (let k = 1; k < sources.length; k++)
-    if (sources[k].path !== undefined) later += sources[k].size;
+    if (pathOf(sources[k]) !== undefined) later += sources[k].statedSize ?? sources[k].size;
   // splitMinSeconds 0: every file in parts (tests), whatever its size
   if (later === 0 || (reader.splitMinSeconds !== 0 && later < minBytes)) return null;
   const pending = new Map<number, PendingPart>();
@@ -67,7 +69,7 @@ export function rankHelpers<T extends { rows: PackedRow[] }>(
   const startUpTo = (limit: number) => {
     while (next < sources.length && pending.size < limit) {
       const index = next++;
-      const path = sources[index].path;
+      const path = pathOf(sources[index]);
       if (path === undefined) continue;
       const part = reader.start(path, index);
       if (part === null) {
