@@ -106,9 +106,11 @@ export interface FoundFormat {
  */
 export function findTraceFormat(files: ByteSource[], formats: FormatList = FORMATS): FoundFormat {
   if (files.length === 0) throw new FormatError('open/no-file', 'no file given');
-  // a .gz of any format: every step from sniffing on sees the inflated bytes; the first is
-  // sniffed now, the others are inflated when read (a GPU profile's ranks one at a time)
-  const sources = files.map((file, k) => (k === 0 ? gunzipIfGzip(file) : gunzipWhenRead(file)));
+  // a .gz of any format: every step from sniffing on sees the inflated bytes. A group's files
+  // are inflated when read (the first now, to sniff it), and may be let go once read: a GPU
+  // profile's ranks one at a time, not all at once before the first is read
+  const sources =
+    files.length === 1 ? [gunzipIfGzip(files[0])] : files.map((file) => gunzipWhenRead(file));
   const first = sources[0];
   const head = sniffHead(first);
   const format = findFormat(head, first.name, first.size, formats);

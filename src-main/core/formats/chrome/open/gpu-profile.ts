@@ -115,7 +115,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
       labels.add(read.figures.label);
       reads.push(read);
       bytesBefore += size ?? source.size;
-      // a rank read here lets go of its inflated bytes before the next is inflated
+      // a rank read here lets go of its inflated bytes (gzip) before the next is inflated
       if (size === null) source.release?.();
     }
   } finally {
