@@ -30,7 +30,8 @@ import { SpanIds } from './span-ids';
  *            points [code, ts, attempt, lane, depth (unless COMPACT), ...attr numbers]
  *   refs:    [head, parent_span_name, span id, parent span id, ...attr values that are not
  *             numbers, ...PD phase names, extras (when the code says so: the set of their
- *             keys as a bit mask, then their values)]
+ *             keys as a bit mask, then their values; plain links, in a row that numbers its
+ *             refs, a slot below -2 into the table's LinkLists)]
  * A row that numbers its span ids keeps its refs as 32-bit integers, in shared chunks like the
  * numbers: a value (a name, a string attr, null) is its place in ItemTable's `values`, where a
  * primitive is kept once per file (a dump's 5M refs are a few dozen values); as a JS array
