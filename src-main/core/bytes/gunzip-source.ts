@@ -62,11 +62,7 @@ export function gunzipIfGzip(
   // is too large stops the inflating at 64 MiB instead of at the limit, so that the bytes held
   // before the refusal stay small; not at once, since a file cut short ends in bytes of its
   // stream, not its trailer (it must read as corrupt). One that lies is caught at the limit.
-  let stated = 0;
-  if (source.size >= 18) {
-    const trailer = source.read(source.size - 4, 4);
-    stated = (trailer[0] | (trailer[1] << 8) | (trailer[2] << 16)) + trailer[3] * 2 ** 24;
-  }
+  const stated = statedSize(source);
   const stopAt = stated > limit ? Math.min(limit, INFLATE_FLOOR_BYTES) : limit;
   const from = source.path === undefined ? {} : { gzipPath: source.path };
   const chunks: Uint8Array[] = [];
@@ -129,11 +125,7 @@ export function gunzipWhenRead(
     }
     return inflated;
   };
-  const trailer = source.size >= 18 ? source.read(source.size - 4, 4) : null;
-  const stated =
-    trailer === null
-      ? 0
-      : (trailer[0] | (trailer[1] << 8) | (trailer[2] << 16)) + trailer[3] * 2 ** 24;
+  const stated = statedSize(source);
   return {
     name: source.name,
     ...(source.path === undefined ? {} : { gzipPath: source.path }),
@@ -152,6 +144,16 @@ export function gunzipWhenRead(
       inflated = null;
     },
   };
+}
+
+/**
+ * The inflated size a gzip file's trailer states (modulo 4 GiB, of its last member), or 0 for a
+ * file too short to have one.
+ */
+function statedSize(source: ByteSource): number {
+  if (source.size < 18) return 0;
+  const trailer = source.read(source.size - 4, 4);
+  return (trailer[0] | (trailer[1] << 8) | (trailer[2] << 16)) + trailer[3] * 2 ** 24;
 }
 
 /** fflate's error for a stream that ends before its last block */
