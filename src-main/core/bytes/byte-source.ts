@@ -39,6 +39,14 @@ export interface ByteSource {
   read(offset: number, length: number, into?: Uint8Array): Uint8Array;
 }
 
+/**
+ * `source`'s size for what only sums or compares sizes: a gzip file not inflated yet gives the
+ * size its trailer states (statedSize) rather than being inflated to tell.
+ */
+export function sizeWithoutInflating(source: ByteSource): number {
+  return source.statedSize ?? source.size;
+}
+
 export function bytesSource(name: string, bytes: Uint8Array): ByteSource {
   return {
     name,

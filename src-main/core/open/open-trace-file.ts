@@ -1,5 +1,5 @@
 import { unknownFormatError } from './unknown-format-error';
-import type { ByteSource } from '../bytes/byte-source';
+import { sizeWithoutInflating, type ByteSource } from '../bytes/byte-source';
 import { FormatError } from '../bytes/format-error';
 import type { FormatPartReader } from '../bytes/part-reader';
 import type {
@@ -307,7 +307,7 @@ function progressInFileBytes(
   if (!onProgress) return undefined;
   const named = files.reduce((sum, file) => sum + file.size, 0);
   // (stated sizes: summing sizes would inflate every file before the first is read)
-  const read = sources.reduce((sum, source) => sum + (source.statedSize ?? source.size), 0);
+  const read = sources.reduce((sum, source) => sum + sizeWithoutInflating(source), 0);
   if (named === read || read === 0) return onProgress;
   const scale = named / read;
   return (progress) =>
@@ -336,7 +336,7 @@ function inflatedNotice(files: ByteSource[], sources: ByteSource[]): string[] {
     if (sources[k] === file) return;
     compressed += file.size;
     // a file a helper thread read was never inflated here: its stated size
-    inflated += sources[k].statedSize ?? sources[k].size;
+    inflated += sizeWithoutInflating(sources[k]);
     if (sources[k].cutShort !== undefined) {
       cut.push(
         `gzip/truncated: ${file.name} is cut short: its gzip stream ends at byte ${file.size}, and the ${sources[k].size} bytes inflated before the cut are read`,

@@ -645,10 +645,7 @@ class Scratch<T extends Float64Array | Int32Array> {
       at += block.length;
     }
     all.set(this.buffer.subarray(0, this.used), at);
-    this.blocks = [];
-    this.inBlocks = 0;
-    this.buffer = new this.make(1024);
-    this.used = 0;
+    this.shrink();
     return { values: all, own: true };
   }
 

@@ -1,4 +1,4 @@
-import type { ByteSource } from '../../../bytes/byte-source';
+import { sizeWithoutInflating, type ByteSource } from '../../../bytes/byte-source';
 import { countOf } from '../../../model/count-of';
 import type { GpuProfile, GpuRank, KernelTotal } from '../../../model/gpu-profile';
 import type { PackedRow } from '../../../model/row';
@@ -105,7 +105,7 @@ function openGpuProfile(sources: ByteSource[], options: FormatOpenOptions): Form
       // a helper's rank named like one before it is read again here under its told-apart label
       if (read !== null && label(read.ownLabel, source.name) !== read.figures.label) read = null;
       // (a gzip file a helper read is not inflated here: its stated size)
-      const size = read !== null ? (source.statedSize ?? source.size) : null;
+      const size = read !== null ? sizeWithoutInflating(source) : null;
       if (size !== null) helperBytes += size;
       read ??= readRankFile(source, index, packer, {
         label: (own) => label(own, source.name),

@@ -1,4 +1,4 @@
-import type { ByteSource } from '../../../bytes/byte-source';
+import { sizeWithoutInflating, type ByteSource } from '../../../bytes/byte-source';
 import { gunzipIfGzip } from '../../../bytes/gunzip-source';
 import type { PartHelper, PartReader, PendingPart } from '../../../bytes/part-reader';
 import type { PackedRow } from '../../../model/row';
@@ -61,7 +61,7 @@ export function rankHelpers<T extends { rows: PackedRow[] }>(
   let later = 0;
   // (a gzip file's stated size: its size would inflate it here)
   for (let k = 1; k < sources.length; k++)
-    if (pathOf(sources[k]) !== undefined) later += sources[k].statedSize ?? sources[k].size;
+    if (pathOf(sources[k]) !== undefined) later += sizeWithoutInflating(sources[k]);
   // splitMinSeconds 0: every file in parts (tests), whatever its size
   if (later === 0 || (reader.splitMinSeconds !== 0 && later < minBytes)) return null;
   const pending = new Map<number, PendingPart>();
