@@ -22,3 +22,17 @@ export function fitsAttrShape(shape: AttrShape, attrs: Attrs): boolean {
   }
   return k === keys.length;
 }
+
+/**
+ * Attrs a format keeps as columns (Chrome's ArgsColumns) rather than as an object: their shape,
+ * one object per shape (kept by identity), and where their values are, numbers and the other
+ * values each in key order. A packer given these copies the values as they are, where an
+ * object made of them was read key by key again (a GPU rank's every slice had one).
+ */
+export interface AttrColumns {
+  shape: AttrShape;
+  numbers: Float64Array;
+  numbersAt: number;
+  refs: readonly unknown[];
+  refsAt: number;
+}

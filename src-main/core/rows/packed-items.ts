@@ -1,5 +1,5 @@
 import { grownColumn } from '../model/grown-column';
-import { fitsAttrShape } from '../model/attr-shape';
+import { fitsAttrShape, type AttrColumns, type AttrShape } from '../model/attr-shape';
 import type {
   AttrValue,
   Attrs,
@@ -204,6 +204,8 @@ export class ItemPacker {
    * shape missed every other record, and each miss cost a JSON.stringify of its keys)
    */
   private readonly lastShapes = new Map<string, ItemShape[]>();
+  /** the section of each shape a format gives attrs as columns in (AttrColumns.shape) */
+  private readonly columnSections = new Map<AttrShape, AttrSection>();
   /** the row being packed's numbers, in a buffer kept for every row (NumberScratch) */
   private readonly numbers = new Scratch(Float64Array);
   /** the row being packed's refs where it numbers them, in a buffer kept for every row */
@@ -280,9 +282,11 @@ export class ItemPacker {
   /**
    * `spanRef` and `parentRef`, when given, are the item's span id and parent span id as
    * countedIds numbers them (noSpanRef for none), and its span_id and parent_span_id are not
-   * read: a format that counts its spans makes no id text per item.
+   * read: a format that counts its spans makes no id text per item. `startColumns`, when
+   * given, are a span's start attrs (its start_attrs are not read): their values are copied as
+   * they are, in the order an object of them would give.
    */
-  add(item: RowItem, spanRef?: number, parentRef?: number): void {
+  add(item: RowItem, spanRef?: number, parentRef?: number, startColumns?: AttrColumns): void {
     const { numbers } = this;
     this.count++;
     const pd = item.type === 'span' ? item.pd : undefined;
@@ -307,9 +311,11 @@ export class ItemPacker {
       ? ((flags | (attempt << 8) | (item.lane << 16)) >>> 0) + item.depth * HIGH
       : flags;
     const shape =
-      item.type === 'span'
-        ? this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs)
-        : this.shapeOf(item.name, item.attrs, null);
+      item.type !== 'span'
+        ? this.shapeOf(item.name, item.attrs, null)
+        : startColumns === undefined
+          ? this.shapeOf(item.name, item.attrs.start_attrs, item.attrs.end_attrs)
+          : this.shapeOfColumns(item.name, startColumns.shape, item.attrs.end_attrs);
     this.pushSlot(this.headOf(item.name, shape));
     this.pushRef(item.parent_span_name);
     this.pushSlot(spanRef === undefined ? this.idOf(item.span_id) : spanRef);
@@ -320,7 +326,8 @@ export class ItemPacker {
       if (item.state === 'closed_span') numbers.push(item.end_ts ?? 0);
       if (!sameEnd) numbers.push(item.display_end_ts);
       if (!compact) numbers.push3(attempt, item.lane, item.depth);
-      this.putAttrs(shape.sections[0], item.attrs.start_attrs);
+      if (startColumns === undefined) this.putAttrs(shape.sections[0], item.attrs.start_attrs);
+      else this.putColumns(shape.sections[0], startColumns);
       this.putAttrs(shape.sections[1], item.attrs.end_attrs);
       if (pd) {
         numbers.push(pd.parentDurationSec);
@@ -480,6 +487,46 @@ export class ItemPacker {
     }
   }
 
+  /**
+   * The values of attrs kept as columns, whose shape is `section`: the numbers, then the other
+   * values, each in key order. The same numbers and refs putAttrs gives for an object of them:
+   * numbers and refs are kept apart, each in key order.
+   */
+  private putColumns(section: AttrSection, columns: AttrColumns): void {
+    this.numbers.pushFrom(columns.numbers, columns.numbersAt, section.numberCount);
+    const { refs, refsAt } = columns;
+    const refCount = section.keys.length - section.numberCount;
+    for (let k = 0; k < refCount; k++) this.pushRef(refs[refsAt + k]);
+  }
+
+  /**
+   * The shape of a span whose start attrs are columns of shape `first` (AttrColumns) and whose
+   * end attrs are `second`: as shapeOf gives for an object of those columns, found by the
+   * columns' shape itself rather than by reading an object's keys.
+   */
+  private shapeOfColumns(name: string, first: AttrShape, second: Attrs): ItemShape {
+    let section = this.columnSections.get(first);
+    if (section === undefined) {
+      section = sectionOfShape(first.keys, first.numeric);
+      this.columnSections.set(first, section);
+    }
+    const recent = this.lastShapes.get(name);
+    if (recent !== undefined) {
+      for (let k = 0; k < recent.length; k++) {
+        const last = recent[k];
+        if (
+          last.sections.length === 2 &&
+          sameSection(last.sections[0], section) &&
+          fitsAttrShape(last.sections[1], second)
+        ) {
+          if (k > 0) recent.unshift(...recent.splice(k, 1));
+          return last;
+        }
+      }
+    }
+    return this.shapeOfSections(name, [section, sectionOf(second)]);
+  }
+
   private shapeOf(name: string, first: Attrs, second: Attrs | null): ItemShape {
     let recent = this.lastShapes.get(name);
     if (recent === undefined) this.lastShapes.set(name, (recent = []));
@@ -494,7 +541,16 @@ export class ItemPacker {
         return last;
       }
     }
-    const sections = second === null ? [sectionOf(first)] : [sectionOf(first), sectionOf(second)];
+    return this.shapeOfSections(
+      name,
+      second === null ? [sectionOf(first)] : [sectionOf(first), sectionOf(second)],
+    );
+  }
+
+  /** The shape of `sections` (one per shape: items of every name share it), now `name`'s latest. */
+  private shapeOfSections(name: string, sections: AttrSection[]): ItemShape {
+    let recent = this.lastShapes.get(name);
+    if (recent === undefined) this.lastShapes.set(name, (recent = []));
     const key = JSON.stringify(sections);
     let shape = this.shapes.get(key);
     if (shape === undefined) {
@@ -616,6 +672,11 @@ class Scratch<T extends Float64Array | Int32Array> {
     this.buffer[this.used++] = value;
   }
 
+  /** `count` values of `from` from `at` */
+  pushFrom(from: Float64Array | Int32Array, at: number, count: number): void {
+    for (let k = 0; k < count; k++) this.push(from[at + k]);
+  }
+
   push3(a: number, b: number, c: number): void {
     this.push(a);
     this.push(b);
@@ -661,9 +722,29 @@ class Scratch<T extends Float64Array | Int32Array> {
   }
 }
 
+/** Whether two sections have the same keys in the same order, numbers at the same keys. */
+function sameSection(a: AttrSection, b: AttrSection): boolean {
+  if (a === b) return true;
+  if (a.keys.length !== b.keys.length) return false;
+  for (let k = 0; k < a.keys.length; k++)
+    if (a.keys[k] !== b.keys[k] || a.numeric[k] !== b.numeric[k]) return false;
+  return true;
+}
+
 function sectionOf(attrs: Attrs): AttrSection {
   const keys = Object.keys(attrs);
-  const numeric = keys.map((key) => typeof attrs[key] === 'number');
+  return sectionOfShape(
+    keys,
+    keys.map((key) => typeof attrs[key] === 'number'),
+  );
+}
+
+function sectionOfShape(
+  shapeKeys: readonly string[],
+  shapeNumeric: readonly boolean[],
+): AttrSection {
+  const keys = [...shapeKeys];
+  const numeric = [...shapeNumeric];
   let numbers = 0;
   let refs = 0;
   const slots = numeric.map((isNumber) => (isNumber ? numbers++ : refs++));

@@ -7,6 +7,9 @@ import { ArgsColumns } from '../../../src-main/core/formats/chrome/args-columns'
 import type { ChromeSlice, ChromeTrace } from '../../../src-main/core/formats/chrome/chrome-trace';
 import { importTraceEvents } from '../../../src-main/core/formats/chrome/import-trace-events';
 import { FIXTURES } from '../../support/fixtures';
+import { ItemPacker, unpackItems } from '../../../src-main/core/rows/packed-items';
+import type { AttrColumns } from '../../../src-main/core/model/attr-shape';
+import type { SpanItem } from '../../../src-main/core/model/row';
 
 /**
  * Slices' args kept as columns from the import to the row (ArgsColumns, issue 45's eight ranks of
@@ -129,5 +132,66 @@ describe("a Chrome trace's slices keep their args as columns", () => {
     expect(columns.put({ id0: 5 }, 'other')).toBe(4);
     expect(columns.put({ id0: 5 }, 'third')).toBeNull();
     expect(columns.object(4)).toEqual({ id0: 5 });
+  });
+
+  it('packs a span given its args as columns as it packs the object made of them', () => {
+    // a real rank's slices, each packed twice: from the object, and from its columns; the
+    // columns' packer also gets every third slice as an object, so that both ways of one name
+    // share its shapes
+    const raw = readFileSync(resolve(FIXTURES, 'gpu/rank-0.json.gz'));
+    const trace = importTraceEvents(bytesSource('rank-0.json', new Uint8Array(gunzipSync(raw))));
+    const slices = slicesOf(trace).filter((slice) => typeof slice.args === 'number');
+    expect(slices.length).toBeGreaterThan(1000);
+    const fromObjects = new ItemPacker();
+    const fromColumns = new ItemPacker();
+    fromObjects.begin(slices.length);
+    fromColumns.begin(slices.length);
+    const columns: AttrColumns = {
+      shape: { keys: [], numeric: [] },
+      numbers: new Float64Array(0),
+      numbersAt: 0,
+      refs: [],
+      refsAt: 0,
+    };
+    slices.forEach((slice, k) => {
+      const item: SpanItem = {
+        type: 'span',
+        state: 'closed_span',
+        name: slice.name,
+        start_ts: slice.startUs / 1e6,
+        end_ts: (slice.endUs ?? slice.startUs) / 1e6,
+        display_end_ts: (slice.endUs ?? slice.startUs) / 1e6,
+        attempt: null,
+        span_id: `s${k}`,
+        parent_span_id: null,
+        parent_span_name: null,
+        lane: 0,
+        depth: 0,
+        attrs: {
+          start_attrs: trace.argsColumns.objectOf(slice.args),
+          end_attrs: k % 5 === 0 ? { clipped_by: 'row_end' } : {},
+        },
+      };
+      fromObjects.add(item);
+      if (k % 3 === 0) fromColumns.add(item);
+      else {
+        const given = { ...item, attrs: { start_attrs: {}, end_attrs: item.attrs.end_attrs } };
+        fromColumns.add(
+          given,
+          undefined,
+          undefined,
+          trace.argsColumns.columnsOf(slice.args as number, columns),
+        );
+      }
+    });
+    const want = unpackItems(fromObjects.end());
+    const got = unpackItems(fromColumns.end());
+    expect(got).toStrictEqual(want);
+    got.forEach((item, k) => {
+      const { start_attrs } = (item as SpanItem).attrs;
+      expect(Object.keys(start_attrs)).toEqual(
+        Object.keys((want[k] as SpanItem).attrs.start_attrs),
+      );
+    });
   });
 });

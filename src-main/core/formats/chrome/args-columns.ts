@@ -1,6 +1,6 @@
 import type { AttrValue, Attrs } from '../../model/row';
 import { grownColumn } from '../../model/grown-column';
-import { fitsAttrShape } from '../../model/attr-shape';
+import { fitsAttrShape, type AttrColumns } from '../../model/attr-shape';
 
 /**
  * Slices' args kept as columns from their import to their row, not as the objects JSON.parse
@@ -9,8 +9,10 @@ import { fitsAttrShape } from '../../model/attr-shape';
  * again and again (eight ranks of 300 MB: 0.90x main's peak with this, the CPU time unchanged
  * within the machine's noise). An args object is read into its section (its keys in for-in
  * order, which are numbers: shared by the args that look alike), its numbers into one
- * Float64Array and its other values into one array, and is made again, the same keys in the
- * same order with the same values, when its item is packed (`object`), where it dies young.
+ * Float64Array and its other values into one array. Its item's packer copies those values as
+ * they are (`columnsOf`): an object made again of them for each item (`object`, the same keys
+ * in the same order with the same values), then read key by key by the packer, was a tenth of a
+ * GPU rank's open.
  */
 export class ArgsColumns {
   /** per args: its section, and where its numbers and its other values begin */
@@ -118,7 +120,23 @@ export class ArgsColumns {
     return args;
   }
 
-  /** A slice's args (ChromeSlice.args: an object, or the number it is kept as here) as an object. */
+  /**
+   * `into` made the columns of the args kept as `at` (its section and where its values begin),
+   * for a packer to copy as they are: no object of them is made.
+   */
+  columnsOf(at: number, into: AttrColumns): AttrColumns {
+    into.shape = this.sections[this.sectionOf[at]];
+    into.numbers = this.numbers;
+    into.numbersAt = this.numbersAt[at];
+    into.refs = this.refs;
+    into.refsAt = this.refsAt[at];
+    return into;
+  }
+
+  /**
+   * A slice's args (ChromeSlice.args: an object, or the number it is kept as here) as an object:
+   * what its columns stand for (rows take the columns themselves: columnsOf).
+   */
   objectOf(args: Attrs | number): Attrs {
     return typeof args === 'number' ? this.object(args) : args;
   }

@@ -1,4 +1,5 @@
 import { grownColumn } from '../../model/grown-column';
+import type { AttrColumns } from '../../model/attr-shape';
 import type { Attrs, PackedItems, PackedRow, PointItem, RowItem, SpanItem } from '../../model/row';
 import type { ArgsColumns } from './args-columns';
 import type {
@@ -24,8 +25,11 @@ const sec = (us: number) => us / 1e6;
 export interface RowItemPacker {
   /** `countedIds`: every span's ids come to add as numbers (a long row then numbers its refs) */
   begin(count: number, countedIds?: boolean): void;
-  /** `spanRef`, `parentRef`: the item's ids as countedIds numbers them (its id texts unread) */
-  add(item: RowItem, spanRef?: number, parentRef?: number): void;
+  /**
+   * `spanRef`, `parentRef`: the item's ids as countedIds numbers them (its id texts unread);
+   * `startColumns`: a span's start attrs as columns (its start_attrs unread)
+   */
+  add(item: RowItem, spanRef?: number, parentRef?: number, startColumns?: AttrColumns): void;
   end(): PackedItems;
   /** numbers for the ids `prefix` + n, n below `count`: n's is the base + n; null: none */
   countedIds(prefix: string, count: number): number | null;
@@ -74,6 +78,7 @@ export function buildChromeRows(
     lastParentText: '',
     span: newSpan(),
     point: newPoint(),
+    columns: { shape: NO_SHAPE, numbers: NO_NUMBERS, numbersAt: 0, refs: [], refsAt: 0 },
   };
   const order = new ItemOrder();
   for (let p = 0; p < processes.length; p++) {
@@ -235,7 +240,12 @@ interface ItemClock {
    */
   span: SpanItem;
   point: PointItem;
+  /** where the span's args kept as columns are (filled for each such span, as `span` is) */
+  columns: AttrColumns;
 }
+
+const NO_SHAPE = { keys: [], numeric: [] };
+const NO_NUMBERS = new Float64Array(0);
 
 /** The row of one process (null: the global instants), its items made and packed in order. */
 function packRowItems(
@@ -255,14 +265,20 @@ function packRowItems(
     if (isSlice(source)) {
       fillSpan(span, source, order.lane(k), order.label(k), clock);
       tally.add(span);
+      // args kept as columns go to the packer as they are (fillSpan made no object of them)
+      const columns =
+        typeof source.args === 'number'
+          ? clock.argsColumns.columnsOf(source.args, clock.columns)
+          : undefined;
       const base = clock.idBase;
-      if (base === null) packer.add(span);
+      if (base === null) packer.add(span, undefined, undefined, columns);
       else {
         const parent = source.parent;
         packer.add(
           span,
           base + source.spanIndex,
           parent === null ? packer.noSpanRef : base + parent.spanIndex,
+          columns,
         );
       }
       forget(source);
@@ -450,7 +466,8 @@ function fillSpan(
   span.parent_span_name = slice.parent?.name ?? null;
   span.lane = lane;
   span.depth = slice.depth;
-  span.attrs.start_attrs = clock.argsColumns.objectOf(slice.args);
+  // args kept as columns are given to the packer as such (packRowItems)
+  span.attrs.start_attrs = typeof slice.args === 'number' ? NO_ATTRS : slice.args;
   span.attrs.end_attrs = open ? { ...slice.endArgs, clipped_by: 'row_end' } : slice.endArgs;
   span.lane_label = label;
   span.category = slice.category;

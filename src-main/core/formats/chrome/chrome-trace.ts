@@ -30,7 +30,7 @@ export interface ChromeSlice {
   kind: 'complete' | 'begin-end' | 'async';
   /**
    * its args (with `cat`): an object, or the number they are kept as in the trace's argsColumns
-   * (read them through argsColumns.objectOf and valueOf)
+   * (read them through argsColumns.objectOf, columnsOf and valueOf)
    */
   args: Attrs | number;
   /** args of the E (or e) that closed it; `args` holds `cat` too, for details and search */
