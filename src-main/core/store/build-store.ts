@@ -143,6 +143,8 @@ export class StoreBuilder {
   private readonly spanIndex = new Map<unknown, number>();
   /** the same for a row whose refs are numbers (NumberIndex) */
   private readonly numberIndex = new NumberIndex();
+  /** a numbered row's span id numbers by item, -1 for none (kept for every row) */
+  private spanKeys = new Int32Array(0);
   /** lastStore() handed the columns over: nothing may be added */
   private spent = false;
 
@@ -205,14 +207,30 @@ export class StoreBuilder {
       spanIndex.clear();
       // a row that numbers its refs has its ids as numbers: found through typed arrays
       const numbered = row.packed.refs instanceof Int32Array;
-      const numberIndex = this.numberIndex;
-      if (numbered) numberIndex.reset(row.packed.count);
+      const count = row.packed.count;
+      // a numbered row's span ids (-1: an item without one) and their bounds, then indexed
+      if (numbered && this.spanKeys.length < count) this.spanKeys = new Int32Array(count);
+      const spanKeys = this.spanKeys;
+      let min = Infinity;
+      let max = -Infinity;
       cursor.reset(row.packed);
       for (let n = 0; cursor.next(); n++) {
         const isSpan = cursor.state === 'closed_span' || cursor.state === 'open_span';
-        if (!isSpan || !cursor.hasSpanId) continue;
-        if (numbered) numberIndex.set(cursor.spanIdRef as number, n);
-        else spanIndex.set(cursor.spanIdRef, n);
+        const has = isSpan && cursor.hasSpanId;
+        if (!numbered) {
+          if (has) spanIndex.set(cursor.spanIdRef, n);
+          continue;
+        }
+        const key = has ? (cursor.spanIdRef as number) : -1;
+        spanKeys[n] = key;
+        if (key < 0) continue;
+        if (key < min) min = key;
+        if (key > max) max = key;
+      }
+      const numberIndex = this.numberIndex;
+      if (numbered) {
+        numberIndex.reset(count, min, max);
+        for (let n = 0; n < count; n++) if (spanKeys[n] >= 0) numberIndex.set(spanKeys[n], n);
       }
       cursor.reset(row.packed);
       while (cursor.next()) {
