@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openFileSource } from '../../../src-main/core/bytes/file-source';
 import { unpackRow } from '../../../src-main/core/rows/packed-items';
 import { bytesSource } from '../../../src-main/core/bytes/byte-source';
 import { FormatError } from '../../../src-main/core/bytes/format-error';
@@ -183,6 +187,32 @@ describe('scanning the events array', () => {
       );
       expect(seen, `chunk ${chunk}`).toEqual(expected);
       expect(meta).toEqual({ displayTimeUnit: 'ns', otherData: { writer: 'test' } });
+    }
+  });
+
+  it('finds the same events in a file, read chunk after chunk into one buffer', () => {
+    // a file source reads each chunk into the scanner's one buffer: an event that goes on into
+    // the next chunk must not be overwritten by it, nor a failed fast path stick to the buffer
+    const dir = mkdtempSync(join(tmpdir(), 'scan-window-'));
+    try {
+      const path = join(dir, 't.json');
+      writeFileSync(path, text);
+      for (const chunk of [1, 2, 5, 9, 64, 200]) {
+        const seen: unknown[] = [];
+        const source = openFileSource(path);
+        try {
+          scanTraceJson(
+            source,
+            { onEvent: (value) => (seen.push(value), null), onBadEvent: () => seen.push('bad') },
+            chunk,
+          );
+        } finally {
+          source.close();
+        }
+        expect(seen, `chunk ${chunk}`).toEqual(expected);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -78,9 +78,12 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 /**
  * The fast path parses runs of events up to this long, not a whole chunk at once: the events
  * of a run not read yet are alive whenever the young generation is collected, and a 4 MiB run's
- * were copied at every collection (most of the collector's time on a GPU rank).
+ * were copied at every collection (most of the collector's time on a GPU rank). Below V8's
+ * largest object of its regular spaces (128 KiB) too: a longer run's text (and the copy
+ * JSON.parse flattens it to) got pages of its own, new memory each time, a page fault per 4 KiB
+ * (512 KiB runs: 408k faults on a 300 MB rank, 0.6 s of system time more than 64 KiB runs).
  */
-const RUN_BYTES = 512 * 1024;
+const RUN_BYTES = 64 * 1024;
 const MAX_METADATA_BYTES = 64 * 1024;
 
 /** where the scanner is in the document */
@@ -200,8 +203,8 @@ export function scanTraceJson(
     }
     return true;
   };
-  /** the chunk whose fast path failed: its rest is walked (a failed try costs one parse) */
-  let fastTried: Uint8Array | null = null;
+  /** the chunk's fast path failed: its rest is walked (a failed try costs one parse) */
+  let fastFailed = false;
 
   const flushBatch = (): void => {
     const count = batchFrom.length;
@@ -271,10 +274,14 @@ export function scanTraceJson(
   };
 
   let offset = 0;
+  // one buffer read into for every chunk (nothing holds a chunk past its turn: a value that
+  // goes on into the next keeps a copy of its part): a new one per chunk was fresh memory
+  const window = new Uint8Array(Math.min(chunkBytes, source.size));
   while (offset < source.size && mode !== Mode.Done) {
     if (handlers.shouldCancel?.()) throw new FormatError('open/cancelled', 'cancelled');
-    const chunk = source.read(offset, chunkBytes);
+    const chunk = source.read(offset, chunkBytes, window);
     if (chunk.length === 0) break;
+    fastFailed = false;
     const n = chunk.length;
     // where the value in progress starts in this chunk (0 when it began in an earlier one)
     let from = 0;
@@ -384,7 +391,7 @@ export function scanTraceJson(
             i++;
             continue;
           }
-          if (b === OPEN_BRACE && fastTried !== chunk) {
+          if (b === OPEN_BRACE && !fastFailed) {
             // a run of up to RUN_BYTES (to the chunk's last event when none ends within that)
             let end = lastEventEnd(chunk, i, i + RUN_BYTES);
             if (end <= i) end = lastEventEnd(chunk, i);
@@ -395,7 +402,7 @@ export function scanTraceJson(
                 continue;
               }
             }
-            fastTried = chunk;
+            fastFailed = true;
           }
           break; // an event
       }
