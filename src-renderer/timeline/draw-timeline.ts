@@ -196,7 +196,10 @@ export function drawTimeline(
     for (const { item, x } of points) {
       if (x < -6 || x > width + 6) continue;
       const lane = expanded ? item.lane : 0;
-      byLane.set(lane, [...(byLane.get(lane) ?? []), { x, index: item.index, item }]);
+      // pushed into the lane's list (a new list per point was quadratic in a lane's points)
+      const list = byLane.get(lane);
+      if (list === undefined) byLane.set(lane, [{ x, index: item.index, item }]);
+      else list.push({ x, index: item.index, item });
     }
     for (const [, lanePoints] of byLane) {
       lanePoints.sort((a, b) => a.x - b.x);
@@ -303,7 +306,13 @@ function drawLabels(
 ): number {
   let drawn = 0;
   const lanes = new Map<number, typeof labels>();
-  for (const label of labels) lanes.set(label.top, [...(lanes.get(label.top) ?? []), label]);
+  // pushed into the lane's list: a new list per label was quadratic in a lane's bars (a GPU
+  // rank's stream of 100k kernels held the page for minutes)
+  for (const label of labels) {
+    const lane = lanes.get(label.top);
+    if (lane === undefined) lanes.set(label.top, [label]);
+    else lane.push(label);
+  }
   for (const lane of lanes.values()) {
     // from the last drawn (on top) to the first: what is already covered hides what is below
     const covered: [number, number][] = [];

@@ -9,6 +9,7 @@ import { colourForName } from '../../../src-renderer/timeline/span-colours';
 import { ROW_PADDING } from '../../../src-renderer/timeline/row-layout';
 import { SLIME, readJson } from '../../support/fixtures';
 import { recordingContext, type DrawCall } from './recording-context';
+import { point, row, span } from '../store/hand-rows';
 
 // rollout_small.pt's expected rows (made by slime's own viewer code, see tests/fixtures/slime/
 // README.md): the times and lanes every bar must be drawn at come from there, not from our code.
@@ -205,5 +206,29 @@ describe('drawTimeline zoomed far in', () => {
     expect(result.stats.get(row.row_id)!.ongoing).toBe(2);
     const strokes = calls.filter((c) => c.op === 'path' && c.name === 'lineTo').length;
     expect(strokes).toBeLessThan(1000);
+  });
+
+  it('draws a lane of 100,000 bars and one of 100,000 marks, each once (a GPU stream)', () => {
+    // a GPU rank's stream holds a hundred thousand kernels in one lane: each lane's bars and
+    // marks were gathered by copying the lane's list for each one, which held the page for
+    // minutes on a 300 MB rank (this test then runs past vitest's time limit, not a bound here)
+    const n = 100_000;
+    const items = [
+      ...Array.from({ length: n }, (_, k) =>
+        span({ name: `k${k % 7}`, start_ts: k, end_ts: k + 0.9 }),
+      ),
+      ...Array.from({ length: n }, (_, k) => point({ name: 'mark', ts: k + 0.5, lane: 1 })),
+    ];
+    const big = buildStore({ rows: packRows([row({ row_id: 0, start: 0, end: n, items })]) });
+    const { ctx, calls } = recordingContext();
+    const result = drawTimeline(
+      ctx,
+      [{ row: getRowViews(big, [0])[0], y: 0, expanded: true, shaded: false, dimmed: false }],
+      options({ width: 1000, window: { startSec: 0, endSec: n } }),
+    );
+    // at 100 a pixel: each bar drawn (a pixel wide), none wide enough for a label; the marks
+    // of a lane clustered where they overlap, every one counted
+    expect(bars(calls).length).toBe(n);
+    expect(result.stats.get(0)).toMatchObject({ bars: n, markers: n, labels: 0 });
   });
 });
