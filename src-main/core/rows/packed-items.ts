@@ -510,26 +510,24 @@ export class ItemPacker {
       section = sectionOfShape(first.keys, first.numeric);
       this.columnSections.set(first, section);
     }
-    const recent = this.lastShapes.get(name);
-    if (recent !== undefined) {
-      for (let k = 0; k < recent.length; k++) {
-        const last = recent[k];
-        if (
-          last.sections.length === 2 &&
-          sameSection(last.sections[0], section) &&
-          fitsAttrShape(last.sections[1], second)
-        ) {
-          if (k > 0) recent.unshift(...recent.splice(k, 1));
-          return last;
-        }
+    const recent = this.lastShapes.get(name) ?? NO_SHAPES;
+    for (let k = 0; k < recent.length; k++) {
+      const last = recent[k];
+      if (
+        last.sections.length === 2 &&
+        sameSection(last.sections[0], section) &&
+        fitsAttrShape(last.sections[1], second)
+      ) {
+        if (k > 0) recent.unshift(...recent.splice(k, 1));
+        return last;
       }
     }
     return this.shapeOfSections(name, [section, sectionOf(second)]);
   }
 
   private shapeOf(name: string, first: Attrs, second: Attrs | null): ItemShape {
-    let recent = this.lastShapes.get(name);
-    if (recent === undefined) this.lastShapes.set(name, (recent = []));
+    // (a name's list is made by shapeOfSections, with its first shape)
+    const recent = this.lastShapes.get(name) ?? NO_SHAPES;
     for (let k = 0; k < recent.length; k++) {
       const last = recent[k];
       if (
@@ -578,6 +576,9 @@ export class ItemPacker {
  * attrs differ from one sample to the next, a request-metrics record's with its finish reason
  */
 const RECENT_SHAPES = 8;
+
+/** the recent shapes of a name met for the first time */
+const NO_SHAPES: ItemShape[] = [];
 
 /** Values per chunk: a MiB of numbers (8 bytes), or of refs (4 bytes). */
 const NUMBER_CHUNK = 1 << 17;
