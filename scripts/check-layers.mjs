@@ -176,7 +176,7 @@ export const MAIN_RULES = [
  */
 export const SHARED_DRAWING = {
   modules:
-    /^src-renderer\/(timeline\/(draw-timeline|draw-context|draw-rows|span-colours|pd-segments|cluster-markers|time-window|time-format|timeline-clock|row-layout|row-label-text|idle-gaps|legend-entries|timeline-picture|lane-group|lane-rows|lane-names)|run\/(run-picture|run-lanes|run-model|run-gpu|run-bands|draw-run-bands)|units\/tab-names)$/,
+    /^src-renderer\/(timeline\/(draw-timeline|draw-context|draw-rows|span-colours|pd-segments|cluster-markers|time-window|time-format|timeline-clock|row-layout|row-label-text|idle-gaps|legend-entries|timeline-picture|lane-group|lane-rows|lane-names|row-items)|run\/(run-picture|run-lanes|run-model|run-gpu|run-bands|draw-run-bands)|units\/tab-names)$/,
   importers: {
     'src-main/cli/timeline-png.ts':
       "the headless timeline PNG (report --png): the app's drawing in a skia canvas",

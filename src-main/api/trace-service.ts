@@ -18,6 +18,7 @@ import type {
   RowOrder,
   RowQuery,
   RowView,
+  RowWindow,
   SampleDetails,
   SpanDetails,
   TraceApi,
@@ -514,8 +515,8 @@ export class TraceService implements TraceApi {
     return this.file(fileId).opened.call('getRowFacts');
   }
 
-  async getRows(fileId: string, rowIds: number[]): Promise<RowView[]> {
-    return this.file(fileId).opened.call('getRows', rowIds);
+  async getRows(fileId: string, rowIds: number[], window?: RowWindow | null): Promise<RowView[]> {
+    return this.file(fileId).opened.call('getRows', rowIds, window ?? null);
   }
 
   async getSpan(fileId: string, rowId: number, index: number): Promise<SpanDetails> {

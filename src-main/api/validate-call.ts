@@ -21,6 +21,23 @@ const isIndexList: Check = (v) => Array.isArray(v) && v.length <= 100_000 && v.e
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Checks of trailing arguments a caller may leave out (undefined or null). */
+const OPTIONAL = new WeakSet<Check>();
+function optional(check: Check): Check {
+  const wrapped: Check = (v) => v === undefined || v === null || check(v);
+  OPTIONAL.add(wrapped);
+  return wrapped;
+}
+
+/** {startSec, endSec, pixels}: the window a row's items are chosen for (RowWindow) */
+const isRowWindow: Check = (v) =>
+  isObject(v) &&
+  Number.isFinite(v.startSec) &&
+  Number.isFinite(v.endSec) &&
+  typeof v.pixels === 'number' &&
+  Number.isFinite(v.pixels) &&
+  v.pixels > 0;
+
 const MAX_DROPPED_BASE64 = 1.5 * 1024 ** 3;
 
 function isOpenSource(v: unknown): boolean {
@@ -191,7 +208,7 @@ const SIGNATURES: Record<TraceApiMethod, Check[]> = {
   trendsNow: [isString],
   queryRows: [isString, isRowQuery],
   getRowFacts: [isString],
-  getRows: [isString, isIndexList],
+  getRows: [isString, isIndexList, optional(isRowWindow)],
   getSpan: [isString, isIndex, isIndex],
   getSample: [isString, isIndex],
   getLazyValues: [isString, isIndex, isFieldPath],
@@ -217,8 +234,10 @@ export function validateCall(
     throw new BadCallError(`unknown method ${String(method).slice(0, 64)}`);
   }
   const checks = SIGNATURES[method as TraceApiMethod];
-  if (!Array.isArray(args) || args.length !== checks.length) {
-    throw new BadCallError(`${method} takes ${checks.length} arguments`);
+  const required = checks.filter((check) => !OPTIONAL.has(check)).length;
+  if (!Array.isArray(args) || args.length < required || args.length > checks.length) {
+    const count = required === checks.length ? checks.length : `${required} to ${checks.length}`;
+    throw new BadCallError(`${method} takes ${count} arguments`);
   }
   checks.forEach((check, i) => {
     if (!check(args[i])) throw new BadCallError(`${method}: argument ${i + 1} is not valid`);

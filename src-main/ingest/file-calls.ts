@@ -43,7 +43,7 @@ export function fileCalls(trace: OpenedTrace, sources: IngestSource[]): FileCall
   const calls: FileCalls = {
     queryRows: (query) => rowOrderOf(trace.store, queryRows(trace.store, query)),
     getRowFacts: () => rowFactsOf(trace.store),
-    getRows: (rowIds) => getRowViews(trace.store, rowIds),
+    getRows: (rowIds, window) => getRowViews(trace.store, rowIds, window ?? null),
     getSpan: (rowId, index) => getSpanDetails(trace.store, rowId, index),
     getSample(rowId) {
       const sample = sampleOf(rowId);

@@ -14,6 +14,7 @@ import type {
   RowOrder,
   RowQuery,
   RowView,
+  RowWindow,
   SampleDetails,
   SpanDetails,
 } from '../core/api/trace-api';
@@ -82,7 +83,7 @@ export interface FileCallMessage {
 export interface FileCalls {
   queryRows(query: RowQuery): RowOrder;
   getRowFacts(): RowFacts;
-  getRows(rowIds: number[]): RowView[];
+  getRows(rowIds: number[], window?: RowWindow | null): RowView[];
   getSpan(rowId: number, index: number): SpanDetails;
   getSample(rowId: number): SampleDetails;
   getLazyValues(rowId: number, field: SampleFieldPath): LazyValues;

@@ -56,8 +56,8 @@ function PairTable({
     [aRowIds, bRowIds, byDurationChange],
   );
   const view = useVisibleWindow(shownA.length, ROW_PX);
-  const rowsA = useRowPage(fileA.fileId, shownA, view.first, view.last, MARGIN);
-  const rowsB = useRowPage(fileB.fileId, shownB, view.first, view.last, MARGIN);
+  const rowsA = useRowPage(fileA.fileId, shownA, view.first, view.last, MARGIN).rows;
+  const rowsB = useRowPage(fileB.fileId, shownB, view.first, view.last, MARGIN).rows;
   const positions = range(view.first, view.last);
   return (
     <div
@@ -121,7 +121,7 @@ function OnlyList({
   rowIds: Int32Array;
 }) {
   const view = useVisibleWindow(rowIds.length, ROW_PX);
-  const rows = useRowPage(file.fileId, rowIds, view.first, view.last, MARGIN);
+  const rows = useRowPage(file.fileId, rowIds, view.first, view.last, MARGIN).rows;
   return (
     <div data-testid={`only-${side.toLowerCase()}`}>
       <h4>Only in {side}</h4>

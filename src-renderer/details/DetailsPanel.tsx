@@ -28,6 +28,7 @@ import { SampleTimingTable } from './SampleTimingTable';
 import { SampleRewardValue, SampleStatusValue } from './SampleOutcome';
 import { detailsHint } from './details-hint';
 import './details.css';
+import { itemCountOf } from '../timeline/row-items';
 
 /** The selected span, event or row: what it is, its attrs, and the sample behind it. */
 export function DetailsPanel({ file }: { file: FileSummary }) {
@@ -397,7 +398,9 @@ function RowSection({ row }: { row: RowView }) {
           <Fact label="status">{row.status ?? '—'}</Fact>
           <Fact label="duration">{formatDuration(row.endSec - row.startSec)}</Fact>
           <Fact label="lanes">{String(row.laneCount)}</Fact>
-          <Fact label="items">{String(row.items.length)}</Fact>
+          <Fact label="items" testId="row-item-count">
+            {String(itemCountOf(row))}
+          </Fact>
           {row.openSpanCount > 0 && <Fact label="ongoing">{String(row.openSpanCount)}</Fact>}
           {row.orphanCount > 0 && <Fact label="unmatched ends">{String(row.orphanCount)}</Fact>}
         </tbody>

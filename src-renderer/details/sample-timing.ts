@@ -31,6 +31,8 @@ export const MAX_SPLIT_SPANS = 4000;
  * reward; moments under no such span are 'other'. The parts sum to the row's duration.
  */
 export function buildSampleTiming(row: RowView): SampleTiming | null {
+  // a row sent for a window (a GPU rank's) has not all its spans: no split of parts of it
+  if (row.detail) return null;
   const spans = row.items.filter(
     (i) => i.kind === 'span' && i.endSec > i.startSec && !isLaneCopy(i),
   );

@@ -6,12 +6,14 @@ import type {
   GroupQuery,
   PerfDigest,
   RowView,
+  RowWindow,
   SampleDetails,
   SpanDetails,
 } from '../../src-main/core/api/trace-api';
 import { useViewStore } from '../state/view-store';
 import { isFilterActive } from '../state/filter-state';
 import { useHost } from './host-context';
+import { windowCovered } from './row-window';
 import type { TraceHost } from './trace-host';
 
 /**
@@ -54,9 +56,19 @@ export function useRowOrder(file: FileSummary): ShownOrder | null {
   return order;
 }
 
+/** A page of rows as fetched so far, and the rows that could not be fetched, with why. */
+export interface RowPage {
+  rows: Map<number, RowView>;
+  failed: Map<number, string>;
+}
+
 /**
  * The rows at display positions [first, last] plus `margin` either side, fetched as they come
- * into view and kept; the latest request wins the idle flag tests wait on.
+ * into view and kept; the latest request wins the idle flag tests wait on. A row too big to send
+ * whole (RowView.detail) is sent for `window`, and asked again once the window has moved past
+ * what it was sent for or zoomed in on it: after the window rests (a wheel zoom moves it many
+ * times a second), and one ask per row at a time. A failed row is kept with its error, not
+ * asked again.
  */
 export function useRowPage(
   fileId: string,
@@ -64,31 +76,73 @@ export function useRowPage(
   first: number,
   last: number,
   margin: number,
-): Map<number, RowView> {
+  window: RowWindow | null = null,
+): RowPage {
   const host = useHost();
   const [rowsById, setRowsById] = useState<Map<number, RowView>>(new Map());
-  const fetchSeq = useRef(0);
+  const [failed, setFailed] = useState<Map<number, string>>(new Map());
+  /** rows asked and not answered yet */
+  const asking = useRef(new Set<number>());
+  const windowStart = window?.startSec;
+  const windowEnd = window?.endSec;
+  const pixels = window?.pixels;
   useEffect(() => {
+    const shown: RowWindow | null =
+      windowStart === undefined || windowEnd === undefined || pixels === undefined
+        ? null
+        : { startSec: windowStart, endSec: windowEnd, pixels };
     const from = Math.max(0, first - margin);
     const to = Math.min(rowIds.length - 1, last + margin);
     const missing: number[] = [];
-    for (let i = from; i <= to; i++) if (!rowsById.has(rowIds[i])) missing.push(rowIds[i]);
-    if (missing.length === 0) {
-      document.body.dataset.idle = 'true';
+    const stale: number[] = [];
+    for (let i = from; i <= to; i++) {
+      const id = rowIds[i];
+      if (failed.has(id) || asking.current.has(id)) continue;
+      const row = rowsById.get(id);
+      if (!row) missing.push(id);
+      else if (shown && row.detail && !windowCovered(row.detail, shown)) stale.push(id);
+    }
+    if (missing.length === 0 && stale.length === 0) {
+      if (asking.current.size === 0) document.body.dataset.idle = 'true';
       return;
     }
-    const seq = ++fetchSeq.current;
     document.body.dataset.idle = 'false';
-    void host.api.getRows(fileId, missing).then((rows) => {
-      setRowsById((prev) => {
-        const next = new Map(prev);
-        for (const row of rows) next.set(row.rowId, row);
-        return next;
-      });
-      if (seq === fetchSeq.current) document.body.dataset.idle = 'true';
-    });
-  }, [host, fileId, first, last, margin, rowIds, rowsById]);
-  return rowsById;
+    const ask = (ids: number[]) => {
+      for (const id of ids) asking.current.add(id);
+      host.api.getRows(fileId, ids, shown).then(
+        (rows) => {
+          for (const id of ids) asking.current.delete(id);
+          const answered = new Set(rows.map((row) => row.rowId));
+          const lost = ids.filter((id) => !answered.has(id));
+          setRowsById((prev) => {
+            const next = new Map(prev);
+            for (const row of rows) next.set(row.rowId, row);
+            return next;
+          });
+          // a row the file no longer has is not asked for again and again
+          if (lost.length > 0) setFailed((prev) => withFailed(prev, lost, 'not in the file'));
+        },
+        (e: unknown) => {
+          for (const id of ids) asking.current.delete(id);
+          setFailed((prev) => withFailed(prev, ids, e instanceof Error ? e.message : String(e)));
+        },
+      );
+    };
+    if (missing.length > 0) ask(missing);
+    if (stale.length === 0) return;
+    const timer = setTimeout(() => ask(stale), WINDOW_REST_MS);
+    return () => clearTimeout(timer);
+  }, [host, fileId, first, last, margin, rowIds, rowsById, failed, windowStart, windowEnd, pixels]);
+  return { rows: rowsById, failed };
+}
+
+/** How long a window rests before big rows are asked for it again. */
+const WINDOW_REST_MS = 120;
+
+function withFailed(prev: Map<number, string>, ids: number[], why: string): Map<number, string> {
+  const next = new Map(prev);
+  for (const id of ids) next.set(id, why);
+  return next;
 }
 
 export interface SelectionDetails {

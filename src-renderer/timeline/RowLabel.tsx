@@ -14,6 +14,8 @@ import { rowLabelTexts } from './row-label-text';
 export function RowLabel(props: {
   rowId: number;
   row: RowView | undefined;
+  /** why the row could not be fetched */
+  error?: string;
   /** capabilities.namedRows: the row's label is its name, shown before its source */
   named: boolean;
   top: number;
@@ -50,6 +52,7 @@ export function RowLabel(props: {
       data-idle-gaps={stats?.idleGaps ?? ''}
       data-labels={stats?.labels ?? ''}
       data-highlighted={stats?.highlighted ?? ''}
+      data-detail-sec={row?.detail?.resolutionSec ?? ''}
       onClick={props.onSelect}
     >
       <div
@@ -103,6 +106,10 @@ export function RowLabel(props: {
               </span>
             )}
           </>
+        ) : props.error !== undefined ? (
+          <span className="row-error" data-testid="row-error" title={props.error}>
+            could not be read: {props.error}
+          </span>
         ) : (
           <span className="muted">…</span>
         )}

@@ -104,7 +104,11 @@ export function Timeline({
   );
   const { layout, expandedAt } = expansion;
   const [first, last] = visibleRange(layout, scrollTop, viewHeight);
-  const rowsById = useRowPage(file.fileId, rowIds, first, last, FETCH_MARGIN);
+  // a big row (a GPU rank's) is sent for the window shown, at about the canvas' pixels
+  const { rows: rowsById, failed } = useRowPage(file.fileId, rowIds, first, last, FETCH_MARGIN, {
+    ...viewport.window,
+    pixels: Math.max(100, box.width),
+  });
 
   // the label column fits the largest index and group seen (at least the row count's digits)
   const chars = useMemo(
@@ -274,6 +278,7 @@ export function Timeline({
                   key={rowId}
                   rowId={rowId}
                   row={rowsById.get(rowId)}
+                  error={failed.get(rowId)}
                   named={named}
                   top={layout.tops[i]}
                   height={layout.heights[i]}

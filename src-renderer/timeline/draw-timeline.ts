@@ -8,6 +8,7 @@ import { formatDuration } from './time-format';
 import { LANE_HEIGHT, ROW_PADDING } from './row-layout';
 import { drawIdleGap, type IdleGap } from './idle-gaps';
 import type { DrawContext } from './draw-context';
+import { itemAt } from './row-items';
 
 export type { DrawContext };
 
@@ -204,7 +205,7 @@ export function drawTimeline(
     for (const [, lanePoints] of byLane) {
       lanePoints.sort((a, b) => a.x - b.x);
       for (const cluster of clusterMarkers(lanePoints, onRail ? RAIL_GAP_PX : undefined)) {
-        const first = row.items[cluster.members[0]];
+        const first = itemAt(row, cluster.members[0])!;
         const cy = onRail ? railY + RAIL_HEIGHT / 2 : laneY(first) + laneHeight / 2;
         if (cluster.count > 1) s.clusters++;
         else if (first.kind === 'orphan') s.orphans++;

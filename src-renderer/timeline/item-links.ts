@@ -1,4 +1,5 @@
 import type { ItemView } from '../../src-main/core/api/trace-api';
+import { itemIn } from './row-items';
 
 /**
  * The spans of a row an item is linked with: those it links from (a kernel's launch, Kineto's
@@ -9,7 +10,8 @@ export function linkedItems(
   items: readonly ItemView[],
   item: ItemView,
 ): { from: ItemView[]; to: ItemView[] } {
-  const from = (item.links ?? []).map((i) => items[i]).filter((i) => i !== undefined);
+  // by index, not place: a big row sends only some of its items (RowView.detail)
+  const from = (item.links ?? []).map((i) => itemIn(items, i)).filter((i) => i !== undefined);
   const to = items.filter((other) => other.links?.includes(item.index) === true);
   return { from, to };
 }

@@ -14,6 +14,7 @@ import { steppedItem } from './item-steps';
 import { useHovered } from './use-hovered';
 import type { PlotBox } from './use-plot-box';
 import type { PictureLabel, PictureLegendEntry, TimelinePicture } from './timeline-picture';
+import { itemAt } from './row-items';
 
 /** What a view tells its plot about the selection, and how the selection moves. */
 export interface PlotSelecting {
@@ -134,7 +135,7 @@ export function useTimelinePlot(input: TimelinePlotInput): TimelinePlot {
       const { selected } = selecting;
       const row = selected?.row;
       if (!selected || !row) return setWindow(viewport.fitAll);
-      const item = selected.index === null ? null : row.items[selected.index];
+      const item = selected.index === null ? null : itemAt(row, selected.index);
       setWindow(
         item ? fitWindow(item.startSec, item.endSec, 0.1) : fitWindow(row.startSec, row.endSec),
       );
@@ -187,7 +188,7 @@ export function useTimelinePlot(input: TimelinePlotInput): TimelinePlot {
 
   const decimals = decimalsForPixel(span / width);
   const hoverRow = hover?.hit ? input.rowOf(hover.hit.rowId) : undefined;
-  const hoverItem = hover?.hit && hoverRow ? hoverRow.items[hover.hit.index] : undefined;
+  const hoverItem = hover?.hit && hoverRow ? itemAt(hoverRow, hover.hit.index) : undefined;
   // a PD span's segment under the pointer: the tooltip names that phase (half a pixel of slack,
   // as a segment is drawn at least that wide)
   const hoverPhase =

@@ -301,7 +301,25 @@ export interface RowView {
   laneCount: number;
   openSpanCount: number;
   orphanCount: number;
+  /** in index order; every item of the row, unless `detail` says only a window's were sent */
   items: ItemView[];
+  /**
+   * a row of more items than a timeline draws (a GPU rank's million kernels): `items` are only
+   * those that draw the time from `startSec` to `endSec` at `resolutionSec` a pixel (each item
+   * at least a pixel wide, one per lane, depth and pixel of the narrower ones, and what names
+   * each lane), of the row's `itemCount`; ask again with a window to see another part
+   */
+  detail?: { startSec: number; endSec: number; resolutionSec: number; itemCount: number };
+}
+
+/**
+ * The part of a timeline a row is drawn in (seconds from the file's start) and its width in
+ * pixels: a big row's items are chosen for it (RowView.detail).
+ */
+export interface RowWindow {
+  startSec: number;
+  endSec: number;
+  pixels: number;
 }
 
 export interface SpanDetails {
@@ -555,7 +573,8 @@ export interface TraceApi {
   queryRows(fileId: string, query: RowQuery): Promise<RowOrder>;
   /** every row's id, lanes, start and end, of the store the file has now (see RowFacts) */
   getRowFacts(fileId: string): Promise<RowFacts>;
-  getRows(fileId: string, rowIds: number[]): Promise<RowView[]>;
+  /** `window`: what the rows are drawn for (a big row sends only what draws it); none: whole rows */
+  getRows(fileId: string, rowIds: number[], window?: RowWindow | null): Promise<RowView[]>;
   getSpan(fileId: string, rowId: number, index: number): Promise<SpanDetails>;
   getSample(fileId: string, rowId: number): Promise<SampleDetails>;
   getLazyValues(fileId: string, rowId: number, field: SampleFieldPath): Promise<LazyValues>;

@@ -1,61 +1,37 @@
-import type { ItemView, RowFacts, RowOrder, RowView, SpanDetails } from '../api/trace-api';
+import type {
+  ItemView,
+  RowFacts,
+  RowOrder,
+  RowView,
+  RowWindow,
+  SpanDetails,
+} from '../api/trace-api';
 import { sourceText, type PackedItems, type PdPhase } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
 import { PackedItemCursor, unpackItem } from '../rows/packed-items';
+import { chooseRowItems, ROW_ITEMS_WHOLE, type RowDetailChoice } from './row-detail';
 
 const KIND_NAMES: ItemView['kind'][] = ['span', 'event', 'orphan'];
 
 /**
  * What the timeline draws for the given rows: relative times, lanes, flags, PD phases. Items
- * are read in place (a Chrome process row can hold a million: no item objects are made).
+ * are read in place (a Chrome process row can hold a million: no item objects are made). A row
+ * of more than ROW_ITEMS_WHOLE items answers only what draws `window` (row-detail.ts), with
+ * `detail` saying so; smaller rows answer every item, whatever the window.
  */
-export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
+export function getRowViews(
+  store: TraceStore,
+  rowIds: number[],
+  window: RowWindow | null = null,
+): RowView[] {
   const out: RowView[] = [];
-  const item = new PackedItemCursor();
   for (const rowId of rowIds) {
     const r = store.rowIndexById.get(rowId);
     if (r === undefined) continue;
     const row = store.rows[r];
-    const items: ItemView[] = [];
-    const base = store.rowItemOffset[r];
-    // the row's spans by id, made only for a row with links (ids are made as text to match them)
-    let spanIndex: Map<string, number> | null = null;
-    const spansById = () => (spanIndex ??= spanIndexOf(row.packed));
-    item.reset(row.packed);
-    for (let i = base; item.next(); i++) {
-      const flags = store.itemFlags[i];
-      const view: ItemView = {
-        index: i - base,
-        kind: KIND_NAMES[store.itemKind[i]],
-        name: store.strings[store.itemName[i]],
-        startSec: store.itemStart[i],
-        endSec: store.itemEnd[i],
-        lane: store.itemLane[i],
-        depth: store.itemDepth[i],
-        ongoing: (flags & ITEM_FLAG.ongoing) !== 0,
-        parentIndex: store.itemParent[i],
-      };
-      if (item.isSpan) {
-        if (view.ongoing) view.clippedBy = String(item.attr(1, 'clipped_by') ?? '');
-        if (item.pdRole) view.pd = { role: item.pdRole, phases: pdPhases(item) };
-        const hint = spanHint(item);
-        if (hint) view.hint = hint;
-      }
-      if (flags & ITEM_FLAG.error) view.error = true;
-      const category = item.extra('category');
-      if (category) view.category = category;
-      const laneLabel = item.extra('lane_label');
-      if (laneLabel) view.laneLabel = laneLabel;
-      const links = item.extra('links');
-      if (links && links.length > 0) {
-        const targets = links
-          .map((link) => spansById().get(link.span_id))
-          .filter((k): k is number => k !== undefined);
-        if (targets.length > 0) view.links = targets;
-      }
-      items.push(view);
-    }
-    out.push({
+    const count = store.rowItemOffset[r + 1] - store.rowItemOffset[r];
+    const choice = count > ROW_ITEMS_WHOLE ? chooseRowItems(store, r, window) : null;
+    const view: RowView = {
       rowId,
       sampleIndex: row.sample_index,
       groupIndex: row.group_index,
@@ -70,10 +46,89 @@ export function getRowViews(store: TraceStore, rowIds: number[]): RowView[] {
       laneCount: store.rowLaneCount[r],
       openSpanCount: row.open_span_count,
       orphanCount: row.orphan_count,
-      items,
-    });
+      items: itemViews(store, r, choice),
+    };
+    if (choice)
+      view.detail = {
+        startSec: choice.startSec,
+        endSec: choice.endSec,
+        resolutionSec: choice.resolutionSec,
+        itemCount: count,
+      };
+    out.push(view);
   }
   return out;
+}
+
+/** Row r's items as the timeline draws them: all, or those `choice` keeps. */
+function itemViews(store: TraceStore, r: number, choice: RowDetailChoice | null): ItemView[] {
+  const row = store.rows[r];
+  const items: ItemView[] = [];
+  const base = store.rowItemOffset[r];
+  // the row's spans by id, made only for a row with links (ids are made as text to match them);
+  // a chosen row's only of the items it sends (a link into one not sent is not drawn)
+  let spanIndex: Map<string, number> | null = choice ? new Map() : null;
+  const spansById = () => (spanIndex ??= spanIndexOf(row.packed));
+  const linked: { view: ItemView; spanIds: string[] }[] = [];
+  const item = new PackedItemCursor();
+  item.reset(row.packed);
+  for (let i = base; item.next(); i++) {
+    const k = i - base;
+    let laneLabel: string | undefined;
+    if (choice && choice.kept[k] === 0) {
+      // the first lane label of each lane names it: sent whatever its width
+      const lane = store.itemLane[i];
+      if (choice.unlabelledLanes[lane] !== 1) continue;
+      laneLabel = item.extra('lane_label');
+      if (!laneLabel) continue;
+    }
+    const flags = store.itemFlags[i];
+    const view: ItemView = {
+      index: k,
+      kind: KIND_NAMES[store.itemKind[i]],
+      name: store.strings[store.itemName[i]],
+      startSec: store.itemStart[i],
+      endSec: store.itemEnd[i],
+      lane: store.itemLane[i],
+      depth: store.itemDepth[i],
+      ongoing: (flags & ITEM_FLAG.ongoing) !== 0,
+      parentIndex: store.itemParent[i],
+    };
+    if (item.isSpan) {
+      if (view.ongoing) view.clippedBy = String(item.attr(1, 'clipped_by') ?? '');
+      if (item.pdRole) view.pd = { role: item.pdRole, phases: pdPhases(item) };
+      const hint = spanHint(item);
+      if (hint) view.hint = hint;
+    }
+    if (flags & ITEM_FLAG.error) view.error = true;
+    const category = item.extra('category');
+    if (category) view.category = category;
+    laneLabel ??= item.extra('lane_label');
+    if (laneLabel) {
+      view.laneLabel = laneLabel;
+      if (choice) choice.unlabelledLanes[view.lane] = 0;
+    }
+    if (choice && item.isSpan && item.hasSpanId) spanIndex!.set(item.spanId!, k);
+    const links = item.extra('links');
+    if (links && links.length > 0) {
+      if (choice) linked.push({ view, spanIds: links.map((link) => link.span_id) });
+      else {
+        const targets = links
+          .map((link) => spansById().get(link.span_id))
+          .filter((t): t is number => t !== undefined);
+        if (targets.length > 0) view.links = targets;
+      }
+    }
+    items.push(view);
+  }
+  // a chosen row's links once every sent span is known (a link may point forward)
+  for (const { view, spanIds } of linked) {
+    const targets = spanIds
+      .map((id) => spanIndex!.get(id))
+      .filter((t): t is number => t !== undefined);
+    if (targets.length > 0) view.links = targets;
+  }
+  return items;
 }
 
 function pdPhases(item: PackedItemCursor): PdPhase[] {

@@ -27,6 +27,31 @@ describe('argument checks', () => {
   });
 });
 
+describe('getRows checks', () => {
+  it('takes a file id, row ids and, if the caller has one, the window they are drawn in', () => {
+    const window = { startSec: 0, endSec: 2.5, pixels: 1200 };
+    expect(validateCall('getRows', ['f1', [0, 3]]).args).toEqual(['f1', [0, 3]]);
+    expect(validateCall('getRows', ['f1', [0], window]).args).toEqual(['f1', [0], window]);
+    // JSON writes an undefined argument as null
+    expect(validateCall('getRows', ['f1', [0], null]).args).toEqual(['f1', [0], null]);
+    expect(() => validateCall('getRows', ['f1'])).toThrow('getRows takes 2 to 3 arguments');
+    expect(() => validateCall('getRows', ['f1', [0], window, 1])).toThrow(
+      'getRows takes 2 to 3 arguments',
+    );
+    for (const bad of [
+      { startSec: 0, endSec: 1 },
+      { startSec: 0, endSec: 1, pixels: 0 },
+      { startSec: 'a', endSec: 1, pixels: 10 },
+      { startSec: 0, endSec: Infinity, pixels: 10 },
+      [0, 1, 10],
+      5,
+    ])
+      expect(() => validateCall('getRows', ['f1', [0], bad])).toThrow(
+        'getRows: argument 3 is not valid',
+      );
+  });
+});
+
 describe('row facts and orders over HTTP on the real service', () => {
   const service = new TraceService(ingestInThread(FORMATS));
   let handle: ServeHandle;

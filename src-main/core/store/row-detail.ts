@@ -1,0 +1,107 @@
+import type { RowWindow } from '../api/trace-api';
+import { ITEM_KIND, type TraceStore } from './build-store';
+
+/**
+ * Rows of more items than this are sent for a window of the timeline, not whole: a GPU rank's
+ * row holds a million kernels and ops (3.3 million in a 1 GB trace), and as objects they were a
+ * 228 MB answer that took 17 s, or one past V8's string limit that never came.
+ */
+export const ROW_ITEMS_WHOLE = 20_000;
+
+/** The window a big row is chosen for when the caller names none: the whole row. */
+const DEFAULT_PIXELS = 2000;
+/** Pixels a window may be asked at: a canvas is never narrower, nor wider (a 2x picture). */
+const MIN_PIXELS = 100;
+const MAX_PIXELS = 10_000;
+
+/** Which items of a big row are sent, and for what part of the timeline at what resolution. */
+export interface RowDetailChoice {
+  /** 1 where the row's k-th item is sent */
+  kept: Uint8Array;
+  /** the stretch of time chosen for (the window and half a window either side) */
+  startSec: number;
+  endSec: number;
+  /** the time one pixel of the window spans: items narrower were sent one per pixel */
+  resolutionSec: number;
+  /** lanes that still need a labelled item (the first of each lane carrying a lane label) */
+  unlabelledLanes: Uint8Array;
+}
+
+/**
+ * The items of row `r` that draw the window as all of them would: every item at least a pixel
+ * wide; of narrower ones, per lane, depth and pixel the longest (the pixel is painted either
+ * way, and the longest is what a click there most likely means). Also, per lane, the items its
+ * name comes from (the first item, the earliest span; the first lane label is kept by the
+ * caller, which reads labels). Half a window either side is chosen too, so a pan shows bars at
+ * once. Linear in the row's items, reading only the store's columns.
+ */
+export function chooseRowItems(
+  store: TraceStore,
+  r: number,
+  window: RowWindow | null,
+): RowDetailChoice {
+  const base = store.rowItemOffset[r];
+  const n = store.rowItemOffset[r + 1] - base;
+  let from = window?.startSec ?? store.rowStart[r];
+  let to = window?.endSec ?? store.rowEnd[r];
+  if (!(to > from)) {
+    from = store.rowStart[r];
+    to = Math.max(store.rowEnd[r], from + 1e-9);
+  }
+  const pixels = Math.min(MAX_PIXELS, Math.max(MIN_PIXELS, window?.pixels ?? DEFAULT_PIXELS));
+  const resolutionSec = (to - from) / pixels;
+  const lo = from - (to - from) / 2;
+  const hi = to + (to - from) / 2;
+  const buckets = Math.ceil((hi - lo) / resolutionSec) + 1;
+  const kept = new Uint8Array(n);
+  const { itemStart, itemEnd, itemLane, itemDepth, itemKind } = store;
+  const lanes = Math.max(1, store.rowLaneCount[r]);
+  const firstOfLane = new Int32Array(lanes).fill(-1);
+  const earliestSpan = new Int32Array(lanes).fill(-1);
+  // the longest narrow item per (lane, depth) and pixel: a table of pixels per pair
+  const pairs = new Map<number, Int32Array>();
+  let lastKey = NaN;
+  let lastTable: Int32Array | null = null;
+  for (let k = 0; k < n; k++) {
+    const i = base + k;
+    const lane = itemLane[i];
+    if (lane >= 0 && lane < lanes) {
+      if (firstOfLane[lane] < 0) firstOfLane[lane] = k;
+      if (
+        itemKind[i] === ITEM_KIND.span &&
+        (earliestSpan[lane] < 0 || itemStart[i] < itemStart[base + earliestSpan[lane]])
+      )
+        earliestSpan[lane] = k;
+    }
+    const start = itemStart[i];
+    const end = itemEnd[i];
+    if (end < lo || start > hi) continue;
+    if (end - start >= resolutionSec) {
+      kept[k] = 1;
+      continue;
+    }
+    const key = lane * 0x10000 + itemDepth[i];
+    if (key !== lastKey) {
+      lastKey = key;
+      lastTable = pairs.get(key) ?? null;
+      if (lastTable === null) pairs.set(key, (lastTable = new Int32Array(buckets).fill(-1)));
+    }
+    const bucket = Math.min(buckets - 1, Math.max(0, Math.floor((start - lo) / resolutionSec)));
+    const best = lastTable![bucket];
+    if (best < 0 || end - start > itemEnd[base + best] - itemStart[base + best])
+      lastTable![bucket] = k;
+  }
+  for (const table of pairs.values())
+    for (let b = 0; b < buckets; b++) if (table[b] >= 0) kept[table[b]] = 1;
+  for (let lane = 0; lane < lanes; lane++) {
+    if (firstOfLane[lane] >= 0) kept[firstOfLane[lane]] = 1;
+    if (earliestSpan[lane] >= 0) kept[earliestSpan[lane]] = 1;
+  }
+  return {
+    kept,
+    startSec: lo,
+    endSec: hi,
+    resolutionSec,
+    unlabelledLanes: new Uint8Array(lanes).fill(1),
+  };
+}

@@ -1,0 +1,101 @@
+import { test, expect } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startServe } from './support/start-serve';
+import { APP_SIGNAL_MS, gotoReady } from './support/app-ready';
+import { writeKinetoRankTrace } from '../bench/chrome-writer.mjs';
+
+/**
+ * A rank whose row is too big to send whole (a GPU rank of a real job holds a million kernels
+ * and ops): the timeline draws the part in view at the canvas' resolution, asks again as the
+ * user zooms in, and a row that cannot be fetched says why instead of staying "…" for ever.
+ */
+const CLI = resolve(__dirname, '../../out/main/cli.js');
+// beside the suite's own server (E2E_PORT), so checkouts side by side do not collide
+const PORT = Number(process.env.E2E_PORT ?? 4791) + 43;
+const TOKEN = 'big-rank-token';
+
+let server: ChildProcess;
+let dir: string;
+
+test.beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'te-big-rank-'));
+  // the bench's Kineto writer: 12 MB is about 40,000 kernels, launches and ops on one rank
+  writeKinetoRankTrace(join(dir, 'rank-3.pt.trace.json'), 12e6, 3);
+  ({ server } = await startServe(CLI, PORT, TOKEN, [dir]));
+});
+
+test.afterAll(() => {
+  server?.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const url = `http://127.0.0.1:${PORT}/?token=${TOKEN}`;
+const idle = { timeout: APP_SIGNAL_MS };
+
+test('a rank too big to send whole draws its window and sharpens as the user zooms in', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await gotoReady(page, url);
+  const rank = page.getByTestId('timeline-row').filter({ hasText: 'rank 3' });
+  await expect(rank).toHaveAttribute('data-expanded', 'true');
+  await expect(rank).toHaveAttribute('data-detail-sec', /\d/, idle);
+  await expect(page.locator('body')).toHaveAttribute('data-idle', 'true', idle);
+  // its lanes are named as a whole row names them, its bars drawn
+  for (const lane of ['GPU 3 stream 7', 'GPU 3 stream 20', 'thread 4020 (pt_autograd_0)'])
+    await expect(rank.getByTestId('lane-name').filter({ hasText: lane })).toHaveCount(1);
+  expect(Number(await rank.getAttribute('data-bars'))).toBeGreaterThan(100);
+  const fitted = Number(await rank.getAttribute('data-detail-sec'));
+
+  // zoomed in (W, the pointer over the canvas): the rank is asked again for the finer window
+  const canvas = page.getByTestId('timeline-canvas');
+  await canvas.hover({ position: { x: 400, y: 10 } });
+  for (let k = 0; k < 22; k++) await page.keyboard.press('w');
+  await expect
+    .poll(async () => Number(await rank.getAttribute('data-detail-sec')), idle)
+    .toBeLessThan(fitted / 10);
+  await expect(page.locator('body')).toHaveAttribute('data-idle', 'true', idle);
+
+  // each kernel is there to hover at this zoom: its kind and its launch in the tooltip
+  const lane = (await rank
+    .getByTestId('lane-name')
+    .filter({ hasText: 'GPU 3 stream 7' })
+    .boundingBox())!;
+  const box = (await canvas.boundingBox())!;
+  const tooltip = page.getByTestId('tooltip');
+  let launched = false;
+  for (let x = box.x + 1; x < box.x + box.width && !launched; x += 4) {
+    await page.mouse.move(x, lane.y + lane.height / 2);
+    launched =
+      (await tooltip.isVisible()) && (await tooltip.getByTestId('tooltip-flow-from').count()) > 0;
+  }
+  expect(launched).toBe(true);
+  await expect(tooltip.getByTestId('tooltip-category')).toHaveText(/kernel$/);
+  // the details count every item of the row, not only those sent
+  await page.mouse.click(box.x + 2, box.y + box.height - 5);
+  await rank.locator('.row-info').click();
+  await expect(page.getByTestId('row-item-count')).toHaveText(/^\d+$/);
+  expect(Number(await page.getByTestId('row-item-count').textContent())).toBeGreaterThan(20_000);
+});
+
+test('a row that cannot be fetched says why in its label', async ({ page }) => {
+  await page.route('**/api/call', async (route) => {
+    const body = route.request().postDataJSON() as { method: string };
+    if (body.method !== 'getRows') return route.fallback();
+    await route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'serve/call-failed: Invalid string length' }),
+    });
+  });
+  await gotoReady(page, url);
+  const rank = page.getByTestId('timeline-row').first();
+  await expect(rank.getByTestId('row-error')).toHaveText(
+    'could not be read: serve/call-failed: Invalid string length',
+    idle,
+  );
+  await expect(page.locator('body')).toHaveAttribute('data-idle', 'true', idle);
+});
