@@ -13,7 +13,7 @@ import type {
 import { useViewStore } from '../state/view-store';
 import { isFilterActive } from '../state/filter-state';
 import { useHost } from './host-context';
-import { windowCovered } from './row-window';
+import { WINDOW_REST_MS, windowCovered } from './row-window';
 import type { TraceHost } from './trace-host';
 
 /**
@@ -135,9 +135,6 @@ export function useRowPage(
   }, [host, fileId, first, last, margin, rowIds, rowsById, failed, windowStart, windowEnd, pixels]);
   return { rows: rowsById, failed };
 }
-
-/** How long a window rests before big rows are asked for it again. */
-const WINDOW_REST_MS = 120;
 
 function withFailed(prev: Map<number, string>, ids: number[], why: string): Map<number, string> {
   const next = new Map(prev);

@@ -14,3 +14,6 @@ export function windowCovered(detail: NonNullable<RowView['detail']>, window: Ro
     resolution <= detail.resolutionSec * 4
   );
 }
+
+/** How long a window rests before big rows are asked for it again (a wheel zoom moves it often). */
+export const WINDOW_REST_MS = 120;

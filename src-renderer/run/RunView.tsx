@@ -9,7 +9,8 @@ import { RunBands } from './RunBands';
 import { RunDetails, type RunSelection } from './RunDetails';
 import { LaneTimeline, type LaneSelection } from '../timeline/LaneTimeline';
 import { shiftRow } from '../timeline/lane-group';
-import { fitWindow } from '../timeline/time-window';
+import { fitWindow, type Window } from '../timeline/time-window';
+import { useGpuRowDetail } from './use-gpu-detail';
 import { timelineClock } from '../timeline/timeline-clock';
 import {
   gpuKey,
@@ -95,6 +96,12 @@ function RunReady({
   const [querying, setQuerying] = useState(false);
   const [figureSort, setFigureSort] = useState<FigureSort>('start');
   const [outsideOnly, setOutsideOnly] = useState(false);
+  /** the plot's window and width: big GPU rank rows are asked again for it */
+  const [plotWindow, setPlotWindow] = useState<{ window: Window; width: number } | null>(null);
+  const onPlotWindow = useCallback(
+    (window: Window, width: number) => setPlotWindow({ window, width }),
+    [],
+  );
   const pending = useRef(new Set<string>());
   /** files whose rows are asked for already: a run's state grows, its files never move */
   const asked = useRef(new Set<string>());
@@ -133,6 +140,16 @@ function RunReady({
       }
     })();
   }, [host, result, shiftOf]);
+
+  const gpuDetailSettled = useGpuRowDetail({
+    host,
+    result,
+    gpuRows,
+    setGpuRows,
+    shown: plotWindow,
+    shiftOf,
+    offsets: gpuOffsets,
+  });
 
   const rows = useMemo(() => sampleRows(result, orders), [result, orders]);
   const figures = useMemo(() => figuresByRow(result), [result]);
@@ -256,6 +273,7 @@ function RunReady({
       className="run-view"
       data-testid="run-view"
       data-state={result.complete ? 'complete' : 'opening'}
+      data-gpu-detail={gpuDetailSettled ? 'settled' : 'asking'}
     >
       {result.complete ? null : <RunProgress host={host} runId={runId} />}
       <header className="run-header">
@@ -368,6 +386,7 @@ function RunReady({
             onNeedRows={needRows}
             onToggleRow={toggle}
             onViewHeight={setPlotHeight}
+            onWindow={onPlotWindow}
             onShiftGroup={(groupId, deltaSec) => {
               const file = Number(groupId.replace(/^gpu-/, ''));
               // moves come faster than renders: each adds to the latest offset

@@ -33,11 +33,7 @@ export function gpuProfileLanes(input: {
   toggled: ReadonlySet<string>;
   fit?: GpuProfileLanes['fit'];
 }): GpuProfileLanes {
-  const clocks = new Map(gpuRankClocks(input.summary).map((r) => [r.traceId, r.clock]));
-  const clockOf = (row: RowView) => (row.traceId && clocks.get(row.traceId)) || 'own';
-  let ownStart = Infinity;
-  for (const row of input.rows)
-    if (clockOf(row) === 'own') ownStart = Math.min(ownStart, row.startSec);
+  const shifts = gpuRankShifts(input);
   return {
     file: input.file,
     fileName: input.fileName,
@@ -46,9 +42,34 @@ export function gpuProfileLanes(input: {
     ...(input.fit ? { fit: input.fit } : {}),
     barCounts: input.summary.barCounts,
     ranks: input.rows.map((row) => {
-      const clock = clockOf(row);
-      const by = clock === 'epoch' ? input.fileShiftSec : input.offsetSec - ownStart;
-      return { row: shiftRow(row, by), clock };
+      const { clock, bySec } = shifts.get(row.rowId)!;
+      return { row: shiftRow(row, bySec), clock };
     }),
   };
+}
+
+/**
+ * Where each rank row of a GPU profile goes on the run's clock, by row id: its clock (epoch or
+ * its own) and the seconds it is moved by (see gpuProfileLanes).
+ */
+export function gpuRankShifts(input: {
+  summary: Pick<FileSummary, 'gpuProfile'>;
+  rows: readonly RowView[];
+  fileShiftSec: number;
+  offsetSec: number;
+}): Map<number, { clock: 'epoch' | 'own'; bySec: number }> {
+  const clocks = new Map(gpuRankClocks(input.summary).map((r) => [r.traceId, r.clock]));
+  const clockOf = (row: RowView) => (row.traceId && clocks.get(row.traceId)) || 'own';
+  let ownStart = Infinity;
+  for (const row of input.rows)
+    if (clockOf(row) === 'own') ownStart = Math.min(ownStart, row.startSec);
+  const shifts = new Map<number, { clock: 'epoch' | 'own'; bySec: number }>();
+  for (const row of input.rows) {
+    const clock = clockOf(row);
+    shifts.set(row.rowId, {
+      clock,
+      bySec: clock === 'epoch' ? input.fileShiftSec : input.offsetSec - ownStart,
+    });
+  }
+  return shifts;
 }

@@ -78,6 +78,7 @@ export function LaneLabel(props: {
       data-links={props.stats?.links ?? ''}
       data-labels={props.stats?.labels ?? ''}
       data-pd-segments={props.stats?.pdSegments ?? ''}
+      data-detail-sec={row.row?.detail?.resolutionSec ?? ''}
       title={row.title ?? [row.label, row.detail].filter(Boolean).join(' · ')}
       onClick={props.onSelect}
     >

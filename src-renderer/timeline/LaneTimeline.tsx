@@ -53,6 +53,8 @@ export function LaneTimeline(props: {
   keyboard?: boolean;
   /** the picture's file name, without extension */
   pictureName?: string;
+  /** the window shown and the canvas' width, each time either changes */
+  onWindow?(window: Window, width: number): void;
 }) {
   const { groups, fit, windowKey, clock, selected, keyboard = true } = props;
   const labelWidth = props.labelWidth ?? LANE_LABEL_WIDTH;
@@ -72,8 +74,13 @@ export function LaneTimeline(props: {
     return map;
   }, [layout]);
 
-  const { onViewHeight } = props;
+  const { onViewHeight, onWindow } = props;
   useEffect(() => onViewHeight?.(viewHeight), [onViewHeight, viewHeight]);
+  const { startSec, endSec } = viewport.window;
+  useEffect(
+    () => onWindow?.({ startSec, endSec }, canvasWidth),
+    [onWindow, startSec, endSec, canvasWidth],
+  );
 
   // ask for the rows in view (and a screen around them) that have no items yet
   const { onNeedRows } = props;

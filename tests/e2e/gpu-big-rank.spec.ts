@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServe } from './support/start-serve';
@@ -17,19 +17,33 @@ const CLI = resolve(__dirname, '../../out/main/cli.js');
 const PORT = Number(process.env.E2E_PORT ?? 4791) + 43;
 const TOKEN = 'big-rank-token';
 
-let server: ChildProcess;
-let dir: string;
+let servers: ChildProcess[] = [];
+let tmp: string;
 
 test.beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'te-big-rank-'));
+  tmp = mkdtempSync(join(tmpdir(), 'te-big-rank-'));
+  const dir = join(tmp, 'rank');
+  mkdirSync(dir);
   // the bench's Kineto writer: 12 MB is about 40,000 kernels, launches and ops on one rank
-  writeKinetoRankTrace(join(dir, 'rank-3.pt.trace.json'), 12e6, 3);
-  ({ server } = await startServe(CLI, PORT, TOKEN, [dir]));
+  const trace = join(dir, 'rank-3.pt.trace.json');
+  writeKinetoRankTrace(trace, 12e6, 3);
+  // the same rank in a run (tests/fixtures/run), on its own clock: placed at the run's start
+  const run = join(tmp, 'run');
+  cpSync(resolve(__dirname, '../fixtures/run'), run, { recursive: true });
+  mkdirSync(join(run, 'profile'));
+  writeFileSync(
+    join(run, 'profile', 'rank-3.pt.trace.json'),
+    readFileSync(trace, 'utf8').replace(/,"baseTimeNanoseconds":\d+/, ''),
+  );
+  servers = [
+    (await startServe(CLI, PORT, TOKEN, [dir])).server,
+    (await startServe(CLI, PORT + 1, TOKEN, [run])).server,
+  ];
 });
 
 test.afterAll(() => {
-  server?.kill();
-  rmSync(dir, { recursive: true, force: true });
+  for (const server of servers) server.kill();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 const url = `http://127.0.0.1:${PORT}/?token=${TOKEN}`;
@@ -98,4 +112,28 @@ test('a row that cannot be fetched says why in its label', async ({ page }) => {
     idle,
   );
   await expect(page.locator('body')).toHaveAttribute('data-idle', 'true', idle);
+});
+
+test("a run's big rank is asked again for the run tab's window as the user zooms in", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`http://127.0.0.1:${PORT + 1}/?token=${TOKEN}`);
+  await expect(page.getByTestId('run-view')).toHaveAttribute('data-state', 'complete', idle);
+  // the GPU group is below the samples: its "show" link scrolls to it
+  await page.getByTestId('run-gpu-show').click();
+  const rank = page.locator('[data-testid=lane-row][data-group^="gpu-"]').first();
+  await expect(rank).toHaveAttribute('data-detail-sec', /\d/, idle);
+  // the run's own signal: every rank is as fine as the window shown asks
+  const view = page.getByTestId('run-view');
+  await expect(view).toHaveAttribute('data-gpu-detail', 'settled', idle);
+  const whole = Number(await rank.getAttribute('data-detail-sec'));
+  // the rank starts where the run does: zoomed in at the canvas' left edge
+  await page.getByTestId('lane-canvas').hover({ position: { x: 2, y: 10 } });
+  for (let k = 0; k < 10; k++) await page.keyboard.press('w');
+  await expect
+    .poll(async () => Number(await rank.getAttribute('data-detail-sec')), idle)
+    .toBeLessThan(whole / 5);
+  await expect(view).toHaveAttribute('data-gpu-detail', 'settled', idle);
+  expect(Number(await rank.getAttribute('data-bars'))).toBeGreaterThan(0);
 });
