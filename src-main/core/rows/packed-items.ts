@@ -1053,6 +1053,28 @@ export class PackedItemCursor {
     return this;
   }
 
+  /** How many items were read: the index of the item next() reads. */
+  get position(): number {
+    return this.index;
+  }
+
+  /** Where the item next() reads begins in the row's numbers and refs (for `seek`). */
+  offsets(): [numbers: number, refs: number] {
+    return [this.n, this.f];
+  }
+
+  /**
+   * Goes back or ahead to item `index` of `packed`, which begins at the offsets `offsets()` gave
+   * there: next() then reads it. A row of a million items is read in the parts asked for.
+   */
+  seek(packed: PackedItems, index: number, numbersAt: number, refsAt: number): this {
+    this.reset(packed);
+    this.index = index;
+    this.n = numbersAt;
+    this.f = refsAt;
+    return this;
+  }
+
   /** Reads the next item; false after the last. */
   next(): boolean {
     const packed = this.packed!;

@@ -1,4 +1,6 @@
 import type { RowWindow } from '../api/trace-api';
+import type { PackedItems } from '../model/row';
+import { PackedItemCursor } from '../rows/packed-items';
 import { ITEM_KIND, type TraceStore } from './build-store';
 
 /**
@@ -23,17 +25,79 @@ export interface RowDetailChoice {
   endSec: number;
   /** the time one pixel of the window spans: items narrower were sent one per pixel */
   resolutionSec: number;
-  /** lanes that still need a labelled item (the first of each lane carrying a lane label) */
-  unlabelledLanes: Uint8Array;
+  /** where the row's items begin, every CHECKPOINT_ITEMS: what is sent is read, not the rest */
+  walk: RowWalk;
+}
+
+/** A big row's items are read from the nearest of these checkpoints before the ones sent. */
+export const CHECKPOINT_ITEMS = 256;
+
+/**
+ * What reading a big row in parts needs, made by one walk over it the first time it is asked
+ * for and kept while the row is: where every CHECKPOINT_ITEMS-th item begins (the cursor's
+ * offsets, in pairs), and per lane the first item with a lane label (-1: none), which names it.
+ */
+export interface RowWalk {
+  offsets: Float64Array;
+  labelled: Int32Array;
+}
+
+const walks = new WeakMap<PackedItems, RowWalk>();
+
+function rowWalkOf(store: TraceStore, r: number, lanes: number): RowWalk {
+  const packed = store.rows[r].packed;
+  const kept = walks.get(packed);
+  if (kept) return kept;
+  const base = store.rowItemOffset[r];
+  const count = packed.count;
+  const offsets = new Float64Array(2 * Math.ceil(count / CHECKPOINT_ITEMS));
+  const labelled = new Int32Array(lanes).fill(-1);
+  let unlabelled = lanes;
+  const item = new PackedItemCursor().reset(packed);
+  for (let k = 0; k < count; k++) {
+    if (k % CHECKPOINT_ITEMS === 0) {
+      const [n, f] = item.offsets();
+      offsets[(2 * k) / CHECKPOINT_ITEMS] = n;
+      offsets[(2 * k) / CHECKPOINT_ITEMS + 1] = f;
+    }
+    item.next();
+    const lane = store.itemLane[base + k];
+    if (unlabelled > 0 && lane >= 0 && lane < lanes && labelled[lane] < 0) {
+      if (item.extra('lane_label')) {
+        labelled[lane] = k;
+        unlabelled--;
+      }
+    }
+  }
+  const walk = { offsets, labelled };
+  walks.set(packed, walk);
+  return walk;
+}
+
+/**
+ * `cursor` made to read item `k` of a big row next: from where it is when `k` is near ahead,
+ * else from the last checkpoint before `k`.
+ */
+export function seekItem(
+  cursor: PackedItemCursor,
+  packed: PackedItems,
+  walk: RowWalk,
+  k: number,
+): void {
+  if (k < cursor.position || k - cursor.position >= CHECKPOINT_ITEMS) {
+    const c = Math.floor(k / CHECKPOINT_ITEMS);
+    cursor.seek(packed, c * CHECKPOINT_ITEMS, walk.offsets[2 * c], walk.offsets[2 * c + 1]);
+  }
+  while (cursor.position < k) cursor.next();
 }
 
 /**
  * The items of row `r` that draw the window as all of them would: every item at least a pixel
  * wide; of narrower ones, per lane, depth and pixel the longest (the pixel is painted either
  * way, and the longest is what a click there most likely means). Also, per lane, the items its
- * name comes from (the first item, the earliest span; the first lane label is kept by the
- * caller, which reads labels). Half a window either side is chosen too, so a pan shows bars at
- * once. Linear in the row's items, reading only the store's columns.
+ * name comes from (the first item, the earliest span, the first with a lane label). Half a
+ * window either side is chosen too, so a pan shows bars at once. Linear in the row's items,
+ * reading the store's columns (the row's items themselves once, the first time: rowWalkOf).
  */
 export function chooseRowItems(
   store: TraceStore,
@@ -93,15 +157,11 @@ export function chooseRowItems(
   }
   for (const table of pairs.values())
     for (let b = 0; b < buckets; b++) if (table[b] >= 0) kept[table[b]] = 1;
+  const walk = rowWalkOf(store, r, lanes);
   for (let lane = 0; lane < lanes; lane++) {
     if (firstOfLane[lane] >= 0) kept[firstOfLane[lane]] = 1;
     if (earliestSpan[lane] >= 0) kept[earliestSpan[lane]] = 1;
+    if (walk.labelled[lane] >= 0) kept[walk.labelled[lane]] = 1;
   }
-  return {
-    kept,
-    startSec: lo,
-    endSec: hi,
-    resolutionSec,
-    unlabelledLanes: new Uint8Array(lanes).fill(1),
-  };
+  return { kept, startSec: lo, endSec: hi, resolutionSec, walk };
 }

@@ -9,7 +9,7 @@ import type {
 import { sourceText, type PackedItems, type PdPhase } from '../model/row';
 import { ITEM_FLAG, ITEM_KIND, type TraceStore } from './build-store';
 import { PackedItemCursor, unpackItem } from '../rows/packed-items';
-import { chooseRowItems, ROW_ITEMS_WHOLE, type RowDetailChoice } from './row-detail';
+import { chooseRowItems, ROW_ITEMS_WHOLE, seekItem, type RowDetailChoice } from './row-detail';
 
 const KIND_NAMES: ItemView['kind'][] = ['span', 'event', 'orphan'];
 
@@ -65,70 +65,75 @@ function itemViews(store: TraceStore, r: number, choice: RowDetailChoice | null)
   const row = store.rows[r];
   const items: ItemView[] = [];
   const base = store.rowItemOffset[r];
-  // the row's spans by id, made only for a row with links (ids are made as text to match them);
-  // a chosen row's only of the items it sends (a link into one not sent is not drawn)
-  let spanIndex: Map<string, number> | null = choice ? new Map() : null;
-  const spansById = () => (spanIndex ??= spanIndexOf(row.packed));
-  const linked: { view: ItemView; spanIds: string[] }[] = [];
   const item = new PackedItemCursor();
   item.reset(row.packed);
-  for (let i = base; item.next(); i++) {
-    const k = i - base;
-    let laneLabel: string | undefined;
-    if (choice && choice.kept[k] === 0) {
-      // the first lane label of each lane names it: sent whatever its width
-      const lane = store.itemLane[i];
-      if (choice.unlabelledLanes[lane] !== 1) continue;
-      laneLabel = item.extra('lane_label');
-      if (!laneLabel) continue;
-    }
-    const flags = store.itemFlags[i];
-    const view: ItemView = {
-      index: k,
-      kind: KIND_NAMES[store.itemKind[i]],
-      name: store.strings[store.itemName[i]],
-      startSec: store.itemStart[i],
-      endSec: store.itemEnd[i],
-      lane: store.itemLane[i],
-      depth: store.itemDepth[i],
-      ongoing: (flags & ITEM_FLAG.ongoing) !== 0,
-      parentIndex: store.itemParent[i],
-    };
-    if (item.isSpan) {
-      if (view.ongoing) view.clippedBy = String(item.attr(1, 'clipped_by') ?? '');
-      if (item.pdRole) view.pd = { role: item.pdRole, phases: pdPhases(item) };
-      const hint = spanHint(item);
-      if (hint) view.hint = hint;
-    }
-    if (flags & ITEM_FLAG.error) view.error = true;
-    const category = item.extra('category');
-    if (category) view.category = category;
-    laneLabel ??= item.extra('lane_label');
-    if (laneLabel) {
-      view.laneLabel = laneLabel;
-      if (choice) choice.unlabelledLanes[view.lane] = 0;
-    }
-    if (choice && item.isSpan && item.hasSpanId) spanIndex!.set(item.spanId!, k);
-    const links = item.extra('links');
-    if (links && links.length > 0) {
-      if (choice) linked.push({ view, spanIds: links.map((link) => link.span_id) });
-      else {
+  if (choice === null) {
+    // the row's spans by id, made only for a row with links (ids made as text to match them)
+    let spanIndex: Map<string, number> | null = null;
+    const spansById = () => (spanIndex ??= spanIndexOf(row.packed));
+    for (let k = 0; item.next(); k++) {
+      const view = itemView(store, base + k, k, item);
+      const links = item.extra('links');
+      if (links && links.length > 0) {
         const targets = links
           .map((link) => spansById().get(link.span_id))
           .filter((t): t is number => t !== undefined);
         if (targets.length > 0) view.links = targets;
       }
+      items.push(view);
     }
+    return items;
+  }
+  // a chosen row: only the items sent are read (from the checkpoint before each run of them),
+  // and its links only among them (a link into one not sent is not drawn), once all are known
+  const spanIndex = new Map<string, number>();
+  const linked: { view: ItemView; spanIds: string[] }[] = [];
+  const { kept, walk } = choice;
+  for (let k = 0; k < kept.length; k++) {
+    if (kept[k] === 0) continue;
+    seekItem(item, row.packed, walk, k);
+    item.next();
+    const view = itemView(store, base + k, k, item);
+    if (item.isSpan && item.hasSpanId) spanIndex.set(item.spanId!, k);
+    const links = item.extra('links');
+    if (links && links.length > 0) linked.push({ view, spanIds: links.map((l) => l.span_id) });
     items.push(view);
   }
-  // a chosen row's links once every sent span is known (a link may point forward)
   for (const { view, spanIds } of linked) {
     const targets = spanIds
-      .map((id) => spanIndex!.get(id))
+      .map((id) => spanIndex.get(id))
       .filter((t): t is number => t !== undefined);
     if (targets.length > 0) view.links = targets;
   }
   return items;
+}
+
+/** The item the cursor has just read (row item `k`, store item `i`) as the timeline draws it. */
+function itemView(store: TraceStore, i: number, k: number, item: PackedItemCursor): ItemView {
+  const flags = store.itemFlags[i];
+  const view: ItemView = {
+    index: k,
+    kind: KIND_NAMES[store.itemKind[i]],
+    name: store.strings[store.itemName[i]],
+    startSec: store.itemStart[i],
+    endSec: store.itemEnd[i],
+    lane: store.itemLane[i],
+    depth: store.itemDepth[i],
+    ongoing: (flags & ITEM_FLAG.ongoing) !== 0,
+    parentIndex: store.itemParent[i],
+  };
+  if (item.isSpan) {
+    if (view.ongoing) view.clippedBy = String(item.attr(1, 'clipped_by') ?? '');
+    if (item.pdRole) view.pd = { role: item.pdRole, phases: pdPhases(item) };
+    const hint = spanHint(item);
+    if (hint) view.hint = hint;
+  }
+  if (flags & ITEM_FLAG.error) view.error = true;
+  const category = item.extra('category');
+  if (category) view.category = category;
+  const laneLabel = item.extra('lane_label');
+  if (laneLabel) view.laneLabel = laneLabel;
+  return view;
 }
 
 function pdPhases(item: PackedItemCursor): PdPhase[] {

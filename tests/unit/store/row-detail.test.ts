@@ -122,13 +122,18 @@ describe('a row too big to send whole', () => {
       // in index order, each the item it says it is
       for (let k = 1; k < view.items.length; k++)
         expect(view.items[k].index).toBeGreaterThan(view.items[k - 1].index);
-      for (const item of view.items)
+      // what is read from the row's items (not the store's columns) is the item's own too:
+      // each is read from a checkpoint before it, not by a walk from the row's start
+      for (const item of view.items) {
+        const source = sourceItems[item.index] as { category?: string; lane_label?: string };
         expect(item).toMatchObject({
           name: whole[item.index].name,
           startSec: whole[item.index].startSec,
           endSec: whole[item.index].endSec,
           lane: whole[item.index].lane,
         });
+        expect([item.category, item.laneLabel]).toEqual([source.category, source.lane_label]);
+      }
     }
   });
 
