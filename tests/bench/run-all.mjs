@@ -30,6 +30,7 @@ import { writeTrainDump } from './train-dump-writer.mjs';
 import { benchFolder, benchServeFolder } from './bench-folder.mjs';
 import { benchReport } from './bench-report.mjs';
 import { benchFeedback } from './bench-feedback.mjs';
+import { benchRankRows } from './bench-rank-rows.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const data = join(root, 'tests/bench/.data');
@@ -256,8 +257,10 @@ function benchGpu() {
     const path = join(data, `gpu_kineto_single_${single}mb.json`);
     if (!existsSync(path)) writeKinetoRankTrace(path, single * 1e6, 0);
     console.log(`\n== GPU profile: one ${single} MB trace, vs JSON.parse of it`);
-    gpuCase([path], [path], "the file's");
+    const baseline = gpuCase([path], [path], "the file's");
+    return { path, jsonParseSec: baseline?.seconds ?? null };
   }
+  return null;
 }
 
 /** One GPU profile's open (`summary`) beside JSON.parse of the same bytes, each ratio beside its goal. */
@@ -307,7 +310,7 @@ function gpuCase(args, paths, what) {
   );
   // BENCH_BASELINE_CLI: an older build's out/main/cli.js, the same open after this one
   const baselineCli = process.env.BENCH_BASELINE_CLI ?? null;
-  if (baselineCli === null) return;
+  if (baselineCli === null) return baseline;
   const before = measure(process.execPath, [baselineCli, 'summary', '--json', ...args]);
   console.log(
     `  baseline build: ${before.seconds.toFixed(2)} s, CPU ${before.cpuSec.toFixed(2)} s, peak ${before.peakMb.toFixed(0)} MB; ` +
@@ -316,6 +319,7 @@ function gpuCase(args, paths, what) {
         ? `\n  baseline build / JSON.parse's: time ${(before.seconds / baseline.seconds).toFixed(2)}, CPU ${(before.cpuSec / baseline.cpuSec).toFixed(2)}, peak / ${what} size ${((before.peakMb * 1.048576e6) / bytes).toFixed(2)}`
         : ''),
   );
+  return baseline;
 }
 
 function benchEventLoop() {
@@ -1162,7 +1166,10 @@ if (only === 'hostile') benchHostile(root, data, CLI);
 if (!only || only === 'compare') await benchCompareHundredK();
 if (!only || only === 'otlp') await benchOtlp();
 if (!only || only === 'chrome') benchChrome();
-if (!only || only === 'gpu') benchGpu();
+if (!only || only === 'gpu') {
+  const single = benchGpu();
+  if (single) await benchRankRows(single.path, single.jsonParseSec);
+}
 if (!only || only === 'loop') benchEventLoop();
 if (!only || only === 'store') benchStore();
 if (!only || only === 'per-sample') benchPerSample();
