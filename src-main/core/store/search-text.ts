@@ -89,6 +89,9 @@ export function searchTrigramsReady(store: TraceStore): boolean {
 /** Rows asked first whether they may hold a needle: when most may, the rest are not asked. */
 const FIRST_ROWS = 256;
 
+/** Bytes of text a step of buildTrigrams reads: tens of milliseconds, what a call waits. */
+const TRIGRAM_BYTES = 8 * 1024 * 1024;
+
 /** Bytes a chunk of texts holds (a longer row text gets a chunk of its own size). */
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const FIRST_CHUNK_BYTES = 4 * 1024;
@@ -150,13 +153,21 @@ export class SearchTextColumn {
     return this.trigrams !== null && this.trigrams.length === this.length;
   }
 
-  /** Gives up to `count` more rows their runs of three bytes. */
-  buildTrigrams(count: number): void {
+  /**
+   * Gives up to `count` more rows their runs of three bytes, reading at most about `bytes` of
+   * their texts (a row longer than that is read over several calls).
+   */
+  buildTrigrams(count: number, bytes = TRIGRAM_BYTES): void {
     this.trigrams ??= new RowTrigrams();
     const trigrams = this.trigrams;
     const end = Math.min(this.length, trigrams.length + count);
-    for (let r = trigrams.length; r < end; r++)
-      trigrams.add(this.chunks[this.rowChunk[r]], this.rowStart[r], this.rowEnd[r]);
+    let budget = bytes;
+    for (let r = trigrams.length; r < end && budget > 0; r = trigrams.length) {
+      const start = this.rowStart[r];
+      const stop = this.rowEnd[r];
+      if (!trigrams.add(this.chunks[this.rowChunk[r]], start, stop, budget)) return;
+      budget -= stop - start;
+    }
   }
 
   /** The first `n` rows' texts, sharing these bytes. */

@@ -22,31 +22,51 @@ export class RowTrigrams {
   /** rows that have their bits (rows [0, length)) */
   length = 0;
 
-  /** Adds the bits of the next row, whose text is `bytes[start, end)`. */
-  add(bytes: Uint8Array, start: number, end: number): void {
+  /** the row being added over several calls (the next row), and the byte it goes on from */
+  private partRow = -1;
+  private partFrom = 0;
+
+  /**
+   * Adds the bits of the next row, whose text is `bytes[start, end)`: at most `budget` bytes of
+   * it this call (a GPU rank's row is one text of hundreds of MB: seconds in one go, which the
+   * calls asked meanwhile waited for). Returns whether the row is done; if not, the next call
+   * with the same row goes on where this one stopped. A row not done may hold anything.
+   */
+  add(bytes: Uint8Array, start: number, end: number, budget = Infinity): boolean {
     const r = this.length;
-    if (r === this.rowAt.length) {
-      this.rowAt = grownColumn(this.rowAt, 0, 2);
-      this.rowBits = grownColumn(this.rowBits, 0, 2);
-    }
     const log2 = bitsLog2(end - start);
     const words = 1 << (log2 - 5);
-    if (this.used + words > this.words.length)
-      this.words = grownColumn(this.words, this.used + words, 1.5);
-    this.rowAt[r] = this.used;
-    this.rowBits[r] = log2;
-    const at = this.used;
+    let from = start;
+    if (this.partRow === r) from = this.partFrom;
+    else {
+      if (r === this.rowAt.length) {
+        this.rowAt = grownColumn(this.rowAt, 0, 2);
+        this.rowBits = grownColumn(this.rowBits, 0, 2);
+      }
+      if (this.used + words > this.words.length)
+        this.words = grownColumn(this.words, this.used + words, 1.5);
+      this.rowAt[r] = this.used;
+      this.rowBits[r] = log2;
+    }
+    const to = Math.min(end, from + budget);
+    const at = this.rowAt[r];
     const shift = 32 - log2;
     const bits = this.words;
-    let run = 0;
-    for (let i = start; i < end; i++) {
-      run = ((run << 8) | bytes[i]) & 0xffffff;
-      if (i - start < 2) continue;
+    // each run of three bytes ending at i, whichever call reads it
+    for (let i = Math.max(from, start + 2); i < to; i++) {
+      const run = (bytes[i - 2] << 16) | (bytes[i - 1] << 8) | bytes[i];
       const h = Math.imul(run, HASH) >>> shift;
       bits[at + (h >>> 5)] |= 1 << (h & 31);
     }
+    if (to < end) {
+      this.partRow = r;
+      this.partFrom = to;
+      return false;
+    }
+    this.partRow = -1;
     this.used += words;
     this.length = r + 1;
+    return true;
   }
 
   /** Whether row r may hold every run of `runs` (trigramsOf's); true for a row without bits. */

@@ -287,6 +287,42 @@ describe('searching the texts', () => {
     expect(trigramsOf(Buffer.from('aaaa'))).toHaveLength(1);
   });
 
+  it('a row read over several steps gets the bits it would get in one, and may hold anything till then', () => {
+    // a GPU rank's row is one text of hundreds of MB: its runs are made a few MB a step
+    const bytes = texts.map((t) => Buffer.from(t, 'utf8'));
+    const whole = new RowTrigrams();
+    for (const b of bytes) whole.add(b, 0, b.length);
+    const needles = bytes.flatMap((b) => [b.subarray(0, 5), b.subarray(b.length >> 1)]);
+    needles.push(Buffer.from('no such text'));
+    for (const budget of [1, 2, 3, 7, 100]) {
+      const stepped = new RowTrigrams();
+      bytes.forEach((b, r) => {
+        let steps = 0;
+        while (!stepped.add(b, 0, b.length, budget)) {
+          steps++;
+          expect(stepped.length).toBe(r);
+          expect(stepped.mayHold(r, trigramsOf(Buffer.from('no such text')))).toBe(true);
+        }
+        expect(steps).toBe(Math.ceil(b.length / budget) - 1);
+      });
+      for (let r = 0; r < bytes.length; r++)
+        for (const needle of needles)
+          expect(stepped.mayHold(r, trigramsOf(needle)), `${budget}: row ${r}`).toBe(
+            whole.mayHold(r, trigramsOf(needle)),
+          );
+    }
+    // a column's step reads about its byte budget, a long row over several steps
+    const column = new SearchTextColumn(256);
+    for (const r of store.rows) column.add(r);
+    let steps = 0;
+    while (!column.trigramsReady) {
+      column.buildTrigrams(Infinity, 64);
+      steps++;
+    }
+    const total = texts.reduce((sum, t) => sum + Buffer.byteLength(t, 'utf8'), 0);
+    expect(steps).toBeGreaterThanOrEqual(Math.floor(total / 64));
+  });
+
   it('a needle holding SEP matches within a row, never from one row into the next', () => {
     // rows 2 and 3 end to end in one chunk
     const whole = new SearchTextColumn();
