@@ -108,7 +108,8 @@ export function chooseRowItems(
   const n = store.rowItemOffset[r + 1] - base;
   let from = window?.startSec ?? store.rowStart[r];
   let to = window?.endSec ?? store.rowEnd[r];
-  if (!(to > from)) {
+  // an empty or endless window (a caller's mistake) is the whole row's
+  if (!(to > from) || !Number.isFinite(to - from)) {
     from = store.rowStart[r];
     to = Math.max(store.rowEnd[r], from + 1e-9);
   }

@@ -160,7 +160,17 @@ describe('a row too big to send whole', () => {
       expect(laneNames(getRowViews(store, [0], window)[0])).toEqual(names);
   });
 
-  it('is chosen for the whole row when no window is given', () => {
+  it('is chosen for the whole row when no window is given, or an empty or endless one', () => {
+    for (const window of [
+      { startSec: 2, endSec: 2, pixels: 500 },
+      { startSec: -1e308, endSec: 1e308, pixels: 500 },
+    ]) {
+      const [view] = getRowViews(store, [0], window);
+      expect([view.detail!.startSec, view.detail!.endSec]).toEqual([
+        -LAUNCHES * 1e-4 * 0.5,
+        LAUNCHES * 1e-4 * 1.5,
+      ]);
+    }
     const [view] = getRowViews(store, [0]);
     expect(view.detail!.startSec).toBeLessThanOrEqual(0);
     expect(view.detail!.endSec).toBeGreaterThanOrEqual(1.5);
