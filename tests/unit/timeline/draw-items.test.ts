@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemView, RowView } from '../../../src-main/core/api/trace-api';
+import type { RowView } from '../../../src-main/core/api/trace-api';
 import {
   drawTimeline,
   type DrawOptions,
@@ -12,6 +12,7 @@ import { formatDuration } from '../../../src-renderer/timeline/time-format';
 import { hitAt } from '../../../src-renderer/timeline/hit-test';
 import type { FileSummary } from '../../../src-main/core/api/trace-api';
 import { recordingContext, type DrawCall } from './recording-context';
+import { itemView, rowView } from './hand-views';
 
 // Hand-built rows on a 1000 px canvas showing 0..100 s: 10 px per second, so every x below is
 // 10 * the time. Lanes are 16 px, rows padded 6 px: lane l of a row at y has its bar at
@@ -35,34 +36,7 @@ const options = (over: Partial<DrawOptions> = {}): DrawOptions => ({
   selected: null,
   ...over,
 });
-const item = (
-  over: Partial<ItemView> & Pick<ItemView, 'index' | 'name' | 'startSec'>,
-): ItemView => ({
-  kind: 'span',
-  endSec: over.startSec,
-  lane: 0,
-  depth: 0,
-  ongoing: false,
-  parentIndex: -1,
-  ...over,
-});
-const rowView = (rowId: number, items: ItemView[], laneCount = 2): RowView => ({
-  rowId,
-  sampleIndex: rowId,
-  groupIndex: null,
-  source: null,
-  status: null,
-  reward: null,
-  attempt: null,
-  traceId: null,
-  label: null,
-  startSec: 0,
-  endSec: 100,
-  laneCount,
-  openSpanCount: 0,
-  orphanCount: 0,
-  items,
-});
+const item = itemView;
 const drawRow = (row: RowView, over: Partial<DrawRow> = {}): DrawRow => ({
   row,
   y: 0,

@@ -4,13 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { buildStore } from '../../../src-main/core/store/build-store';
 import { getRowViews } from '../../../src-main/core/store/row-views';
 import type { Row } from '../../../src-main/core/model/row';
-import type { RowView } from '../../../src-main/core/api/trace-api';
 import { drawTimeline, type DrawOptions } from '../../../src-renderer/timeline/draw-timeline';
 import { colourForName } from '../../../src-renderer/timeline/span-colours';
 import { ROW_PADDING } from '../../../src-renderer/timeline/row-layout';
 import { SLIME, readJson } from '../../support/fixtures';
 import { recordingContext, type DrawCall } from './recording-context';
-import { row } from '../store/hand-rows';
+import { itemView, rowView } from './hand-views';
 
 // rollout_small.pt's expected rows (made by slime's own viewer code, see tests/fixtures/slime/
 // README.md): the times and lanes every bar must be drawn at come from there, not from our code.
@@ -214,29 +213,15 @@ describe('drawTimeline zoomed far in', () => {
     // marks were gathered by copying the lane's list for each one, which held the page for
     // minutes on a 300 MB rank (this test then runs past vitest's time limit, not a bound here)
     const n = 100_000;
-    const item = (index: number, kind: 'span' | 'event', startSec: number, endSec: number) => ({
-      index,
-      kind,
-      name: kind === 'span' ? `k${index % 7}` : 'mark',
-      startSec,
-      endSec,
-      lane: kind === 'span' ? 0 : 1,
-      depth: 0,
-      ongoing: false,
-      parentIndex: -1,
-    });
     // made here, not by getRowViews: the store sends a row this big for a window, not whole
-    const whole: RowView = {
-      ...getRowViews(
-        buildStore({ rows: packRows([row({ row_id: 0, start: 0, end: n })]) }),
-        [0],
-      )[0],
-      laneCount: 2,
-      items: [
-        ...Array.from({ length: n }, (_, k) => item(k, 'span', k, k + 0.9)),
-        ...Array.from({ length: n }, (_, k) => item(n + k, 'event', k + 0.5, k + 0.5)),
-      ],
-    };
+    const whole = rowView(0, [
+      ...Array.from({ length: n }, (_, k) =>
+        itemView({ index: k, name: `k${k % 7}`, startSec: k, endSec: k + 0.9 }),
+      ),
+      ...Array.from({ length: n }, (_, k) =>
+        itemView({ index: n + k, kind: 'event', name: 'mark', startSec: k + 0.5, lane: 1 }),
+      ),
+    ]);
     const { ctx, calls } = recordingContext();
     const result = drawTimeline(
       ctx,

@@ -3,34 +3,12 @@ import type { ItemView, RowView } from '../../../src-main/core/api/trace-api';
 import { itemAt, itemCountOf } from '../../../src-renderer/timeline/row-items';
 import { linkedItems } from '../../../src-renderer/timeline/item-links';
 import { windowCovered } from '../../../src-renderer/host/row-window';
+import { itemView, rowView } from './hand-views';
 
-const item = (index: number): ItemView => ({
-  index,
-  kind: 'span',
-  name: `item ${index}`,
-  startSec: index,
-  endSec: index + 1,
-  lane: 0,
-  depth: 0,
-  ongoing: false,
-  parentIndex: -1,
-});
+const item = (index: number): ItemView =>
+  itemView({ index, name: `item ${index}`, startSec: index, endSec: index + 1 });
 const rowOf = (indexes: number[], detail?: RowView['detail']): RowView => ({
-  rowId: 0,
-  sampleIndex: 0,
-  groupIndex: null,
-  source: null,
-  status: null,
-  reward: null,
-  attempt: null,
-  traceId: null,
-  label: null,
-  startSec: 0,
-  endSec: 100,
-  laneCount: 1,
-  openSpanCount: 0,
-  orphanCount: 0,
-  items: indexes.map(item),
+  ...rowView(0, indexes.map(item), 1),
   ...(detail ? { detail } : {}),
 });
 
