@@ -74,12 +74,12 @@ function itemViews(store: TraceStore, r: number, choice: RowDetailChoice | null)
     for (let k = 0; item.next(); k++) {
       const view = itemView(store, base + k, k, item);
       const links = item.extra('links');
-      if (links && links.length > 0) {
-        const targets = links
-          .map((link) => spansById().get(link.span_id))
-          .filter((t): t is number => t !== undefined);
-        if (targets.length > 0) view.links = targets;
-      }
+      if (links && links.length > 0)
+        linkTo(
+          view,
+          links.map((link) => link.span_id),
+          spansById(),
+        );
       items.push(view);
     }
     return items;
@@ -99,13 +99,14 @@ function itemViews(store: TraceStore, r: number, choice: RowDetailChoice | null)
     if (links && links.length > 0) linked.push({ view, spanIds: links.map((l) => l.span_id) });
     items.push(view);
   }
-  for (const { view, spanIds } of linked) {
-    const targets = spanIds
-      .map((id) => spanIndex.get(id))
-      .filter((t): t is number => t !== undefined);
-    if (targets.length > 0) view.links = targets;
-  }
+  for (const { view, spanIds } of linked) linkTo(view, spanIds, spanIndex);
   return items;
+}
+
+/** Sets the view's links: the items of these span ids in the row (as sent), if any. */
+function linkTo(view: ItemView, spanIds: string[], spans: Map<string, number>): void {
+  const targets = spanIds.map((id) => spans.get(id)).filter((t): t is number => t !== undefined);
+  if (targets.length > 0) view.links = targets;
 }
 
 /** The item the cursor has just read (row item `k`, store item `i`) as the timeline draws it. */
