@@ -35,10 +35,14 @@ export const CHECKPOINT_ITEMS = 256;
 /**
  * What reading a big row in parts needs, made by one walk over it the first time it is asked
  * for and kept while the row is: where every CHECKPOINT_ITEMS-th item begins (the cursor's
- * offsets, in pairs), and per lane the first item with a lane label (-1: none), which names it.
+ * offsets, in pairs), and per lane the items its name comes from (lane-names.ts), sent
+ * whatever the window: its first item, its earliest span and its first with a lane label (-1:
+ * none).
  */
 export interface RowWalk {
   offsets: Float64Array;
+  first: Int32Array;
+  earliestSpan: Int32Array;
   labelled: Int32Array;
 }
 
@@ -51,8 +55,11 @@ function rowWalkOf(store: TraceStore, r: number, lanes: number): RowWalk {
   const base = store.rowItemOffset[r];
   const count = packed.count;
   const offsets = new Float64Array(2 * Math.ceil(count / CHECKPOINT_ITEMS));
+  const first = new Int32Array(lanes).fill(-1);
+  const earliestSpan = new Int32Array(lanes).fill(-1);
   const labelled = new Int32Array(lanes).fill(-1);
   let unlabelled = lanes;
+  const { itemLane, itemKind, itemStart } = store;
   const item = new PackedItemCursor().reset(packed);
   for (let k = 0; k < count; k++) {
     if (k % CHECKPOINT_ITEMS === 0) {
@@ -61,15 +68,21 @@ function rowWalkOf(store: TraceStore, r: number, lanes: number): RowWalk {
       offsets[(2 * k) / CHECKPOINT_ITEMS + 1] = f;
     }
     item.next();
-    const lane = store.itemLane[base + k];
-    if (unlabelled > 0 && lane >= 0 && lane < lanes && labelled[lane] < 0) {
-      if (item.extra('lane_label')) {
-        labelled[lane] = k;
-        unlabelled--;
-      }
+    const i = base + k;
+    const lane = itemLane[i];
+    if (lane < 0 || lane >= lanes) continue;
+    if (first[lane] < 0) first[lane] = k;
+    if (
+      itemKind[i] === ITEM_KIND.span &&
+      (earliestSpan[lane] < 0 || itemStart[i] < itemStart[base + earliestSpan[lane]])
+    )
+      earliestSpan[lane] = k;
+    if (unlabelled > 0 && labelled[lane] < 0 && item.extra('lane_label')) {
+      labelled[lane] = k;
+      unlabelled--;
     }
   }
-  const walk = { offsets, labelled };
+  const walk = { offsets, first, earliestSpan, labelled };
   walks.set(packed, walk);
   return walk;
 }
@@ -95,9 +108,9 @@ export function seekItem(
  * The items of row `r` that draw the window as all of them would: every item at least a pixel
  * wide; of narrower ones, per lane, depth and pixel the longest (the pixel is painted either
  * way, and the longest is what a click there most likely means). Also, per lane, the items its
- * name comes from (the first item, the earliest span, the first with a lane label). Half a
- * window either side is chosen too, so a pan shows bars at once. Linear in the row's items,
- * reading the store's columns (the row's items themselves once, the first time: rowWalkOf).
+ * name comes from (rowWalkOf's, made once). Half a window either side is chosen too, so a pan
+ * shows bars at once. Linear in the row's items, reading the store's columns (the row's items
+ * themselves once, the first time: rowWalkOf).
  */
 export function chooseRowItems(
   store: TraceStore,
@@ -119,25 +132,14 @@ export function chooseRowItems(
   const hi = to + (to - from) / 2;
   const buckets = Math.ceil((hi - lo) / resolutionSec) + 1;
   const kept = new Uint8Array(n);
-  const { itemStart, itemEnd, itemLane, itemDepth, itemKind } = store;
+  const { itemStart, itemEnd, itemLane, itemDepth } = store;
   const lanes = Math.max(1, store.rowLaneCount[r]);
-  const firstOfLane = new Int32Array(lanes).fill(-1);
-  const earliestSpan = new Int32Array(lanes).fill(-1);
   // the longest narrow item per (lane, depth) and pixel: a table of pixels per pair
   const pairs = new Map<number, Int32Array>();
   let lastKey = NaN;
   let lastTable: Int32Array | null = null;
   for (let k = 0; k < n; k++) {
     const i = base + k;
-    const lane = itemLane[i];
-    if (lane >= 0 && lane < lanes) {
-      if (firstOfLane[lane] < 0) firstOfLane[lane] = k;
-      if (
-        itemKind[i] === ITEM_KIND.span &&
-        (earliestSpan[lane] < 0 || itemStart[i] < itemStart[base + earliestSpan[lane]])
-      )
-        earliestSpan[lane] = k;
-    }
     const start = itemStart[i];
     const end = itemEnd[i];
     if (end < lo || start > hi) continue;
@@ -145,7 +147,7 @@ export function chooseRowItems(
       kept[k] = 1;
       continue;
     }
-    const key = lane * 0x10000 + itemDepth[i];
+    const key = itemLane[i] * 0x10000 + itemDepth[i];
     if (key !== lastKey) {
       lastKey = key;
       lastTable = pairs.get(key) ?? null;
@@ -159,10 +161,7 @@ export function chooseRowItems(
   for (const table of pairs.values())
     for (let b = 0; b < buckets; b++) if (table[b] >= 0) kept[table[b]] = 1;
   const walk = rowWalkOf(store, r, lanes);
-  for (let lane = 0; lane < lanes; lane++) {
-    if (firstOfLane[lane] >= 0) kept[firstOfLane[lane]] = 1;
-    if (earliestSpan[lane] >= 0) kept[earliestSpan[lane]] = 1;
-    if (walk.labelled[lane] >= 0) kept[walk.labelled[lane]] = 1;
-  }
+  for (const namers of [walk.first, walk.earliestSpan, walk.labelled])
+    for (const k of namers) if (k >= 0) kept[k] = 1;
   return { kept, startSec: lo, endSec: hi, resolutionSec, walk };
 }
