@@ -7,6 +7,7 @@
 // clock (epoch ms, the spawn at 0). A baseline build (BENCH_BASELINE_CLI) takes every other
 // turn: its figures are beside ours in the same run, the machine's load alike for both.
 import { spawn } from 'node:child_process';
+import { servingOn } from './serve-call.mjs';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -146,14 +147,7 @@ export async function firstRowsTurn(browser, cli, path, port) {
   );
   readMarks(server.stderr, (step, at) => steps.push([`server: ${step}`, at]));
   try {
-    await new Promise((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes('serving on')) resolve();
-      });
-      server.once('exit', () => reject(new Error(`serve mode exited: port ${port} taken?`)));
-    });
+    await servingOn(server, port);
     server.stdout.resume();
     steps.push(['serving on (stdout)', Date.now()]);
     await page.goto(`http://127.0.0.1:${port}/?token=bench`);

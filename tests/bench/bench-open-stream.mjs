@@ -5,7 +5,7 @@
 // HTTP. Baseline in the same run: `summary --json` of the same file (read, then everything).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { call } from './serve-call.mjs';
+import { call, servingOn } from './serve-call.mjs';
 import { everyRowShownAt, lastByteReadAt, notePageSteps, readMarks } from './bench-first-rows.mjs';
 
 const FIRST_SCREEN = 60;
@@ -152,14 +152,7 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
     // the page is opened when serve mode says where it serves, as a user opens the URL it
     // prints (navigations tried before then failed in Chromium, and each failure took its
     // time: about 0.6 s of the first-rows figure was those, not the app's)
-    await new Promise((resolve, reject) => {
-      let said = '';
-      server.stdout.on('data', (chunk) => {
-        said += chunk;
-        if (said.includes('serving on')) resolve();
-      });
-      server.once('exit', () => reject(new Error(`serve mode exited before serving: port ${port} taken?`)));
-    });
+    await servingOn(server, port);
     server.stdout.resume();
     await page.goto(`http://127.0.0.1:${port}/?token=bench`);
     await page.waitForSelector('[data-testid=timeline-row][data-bars]', { timeout: 600_000 });

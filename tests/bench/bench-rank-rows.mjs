@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { call } from './serve-call.mjs';
+import { call, servingOn } from './serve-call.mjs';
 
 const PORT = 4797;
 const TURNS = 5;
@@ -16,14 +16,7 @@ export async function benchRankRows(path, jsonParseSec) {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   try {
-    await new Promise((ready, fail) => {
-      let out = '';
-      server.stdout.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes('serving on')) ready();
-      });
-      server.on('exit', () => fail(new Error('serve exited')));
-    });
+    await servingOn(server, PORT);
     // the app's own signal: the file is listed with its open timings once it is open
     let file = null;
     while (!file) {

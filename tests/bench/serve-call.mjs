@@ -30,3 +30,20 @@ function typedFrame(body) {
       : item,
   );
 }
+
+/**
+ * Resolves when a bench's serve mode says where it serves (its stdout's "serving on"), as a
+ * user opens the URL it prints; rejects if it exits first (another bench's server on `port`).
+ */
+export function servingOn(server, port) {
+  return new Promise((resolve, reject) => {
+    let said = '';
+    server.stdout.on('data', (chunk) => {
+      said += chunk;
+      if (said.includes('serving on')) resolve();
+    });
+    server.once('exit', () =>
+      reject(new Error(`serve mode exited before serving: port ${port} taken?`)),
+    );
+  });
+}
