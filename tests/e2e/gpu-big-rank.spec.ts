@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServe } from './support/start-serve';
 import { APP_SIGNAL_MS, gotoReady } from './support/app-ready';
+import { hoverLaunchedKernel } from './support/hover-launched-kernel';
 import { writeKinetoRankTrace } from '../bench/chrome-writer.mjs';
 
 /**
@@ -74,20 +75,10 @@ test('a rank too big to send whole draws its window and sharpens as the user zoo
   await expect(page.locator('body')).toHaveAttribute('data-idle', 'true', idle);
 
   // each kernel is there to hover at this zoom: its kind and its launch in the tooltip
-  const lane = (await rank
-    .getByTestId('lane-name')
-    .filter({ hasText: 'GPU 3 stream 7' })
-    .boundingBox())!;
+  const stream = rank.getByTestId('lane-name').filter({ hasText: 'GPU 3 stream 7' });
+  expect(await hoverLaunchedKernel(page, stream, 4)).toBe(true);
+  await expect(page.getByTestId('tooltip').getByTestId('tooltip-category')).toHaveText(/kernel$/);
   const box = (await canvas.boundingBox())!;
-  const tooltip = page.getByTestId('tooltip');
-  let launched = false;
-  for (let x = box.x + 1; x < box.x + box.width && !launched; x += 4) {
-    await page.mouse.move(x, lane.y + lane.height / 2);
-    launched =
-      (await tooltip.isVisible()) && (await tooltip.getByTestId('tooltip-flow-from').count()) > 0;
-  }
-  expect(launched).toBe(true);
-  await expect(tooltip.getByTestId('tooltip-category')).toHaveText(/kernel$/);
   // the details count every item of the row, not only those sent
   await page.mouse.click(box.x + 2, box.y + box.height - 5);
   await rank.locator('.row-info').click();

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startServe } from './support/start-serve';
 import { gotoReady } from './support/app-ready';
+import { hoverLaunchedKernel } from './support/hover-launched-kernel';
 
 /**
  * The gpu fixture folder (two ranks of HTA's Kineto traces, tests/fixtures/gpu/README.md) opens
@@ -56,19 +57,9 @@ test("the gpu folder opens as one profile: both ranks' streams, the largest idle
   // kind and launch in the tooltip
   const rank0Row = page.getByTestId('timeline-row').filter({ hasText: 'rank 0' });
   await expect(rank0Row).toHaveAttribute('data-links', '0');
-  const lane = (await rank0Row
-    .getByTestId('lane-name')
-    .filter({ hasText: 'GPU 0 stream 7' })
-    .boundingBox())!;
-  const canvas = (await page.getByTestId('timeline-canvas').boundingBox())!;
+  const stream = rank0Row.getByTestId('lane-name').filter({ hasText: 'GPU 0 stream 7' });
+  expect(await hoverLaunchedKernel(page, stream, 2)).toBe(true);
   const tooltip = page.getByTestId('tooltip');
-  let launched = false;
-  for (let x = canvas.x + 1; x < canvas.x + canvas.width && !launched; x += 2) {
-    await page.mouse.move(x, lane.y + lane.height / 2);
-    launched =
-      (await tooltip.isVisible()) && (await tooltip.getByTestId('tooltip-flow-from').count()) > 0;
-  }
-  expect(launched).toBe(true);
   await expect(tooltip.getByTestId('tooltip-category')).toHaveText(
     /^(computation|communication|memory) kernel$/,
   );
