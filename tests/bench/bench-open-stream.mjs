@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { call, servingOn } from './serve-call.mjs';
+import { chromiumCpuSeconds, watchThreads } from './process-cpu.mjs';
 import { everyRowShownAt, lastByteReadAt, notePageSteps, readMarks } from './bench-first-rows.mjs';
 
 const FIRST_SCREEN = 60;
@@ -148,6 +149,9 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
   });
   const marks = new Map();
   readMarks(server.stderr, (step, at) => marks.set(step, at));
+  const threads = watchThreads(server.pid);
+  const chromiumAtStart = chromiumCpuSeconds();
+  let cpu = null;
   try {
     // the page is opened when serve mode says where it serves, as a user opens the URL it
     // prints (navigations tried before then failed in Chromium, and each failure took its
@@ -162,6 +166,8 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
     const shownWhileReading = await page.locator('[data-testid=row-count]').first().textContent();
     if (screenshot) await page.screenshot({ path: screenshot });
     await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 900_000 });
+    const chromium = chromiumCpuSeconds();
+    cpu = { threads: threads.stop(), chromium: chromium === null ? null : chromium - chromiumAtStart };
     // ms from act() until done(before) holds, checked every frame (before: what state() was)
     await page.evaluate(() => {
       window.timeUntil = (act, done, state) =>
@@ -239,8 +245,9 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
       () => document.querySelector('[data-testid=group-line]') !== null,
       () => null,
     ));
-    return { firstRows, allRows, afterRead, perfViewMs, perfHistogramsMs, sortShownMs, groupsShownMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
+    return { firstRows, allRows, afterRead, cpu, perfViewMs, perfHistogramsMs, sortShownMs, groupsShownMs, shownWhileReading: shownWhileReading?.replace(/\s+/g, ' ').trim() };
   } finally {
+    threads.stop();
     await browser.close();
     server.kill();
   }

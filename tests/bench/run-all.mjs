@@ -20,6 +20,7 @@ import { writeChromeTrace, writeKinetoRankTrace } from './chrome-writer.mjs';
 import { benchFrames } from './bench-frames.mjs';
 import { writeTimelineFile } from './timeline-writer.mjs';
 import { benchOpenStream, browserFirstRows } from './bench-open-stream.mjs';
+import { cpuSplitText } from './process-cpu.mjs';
 import { benchFirstRowsOf } from './bench-first-rows.mjs';
 import { benchCompare } from './bench-compare.mjs';
 import { benchHostile } from './bench-hostile.mjs';
@@ -882,11 +883,13 @@ async function benchRealShaped() {
         `${(browser.firstRows / summary.seconds).toFixed(2)}x and ${(browser.allRows / summary.seconds).toFixed(2)}x summary's time; ` +
         `every row - last byte read ${sinceRead(browser)} (goal 0.5 s: ${browser.afterRead === null ? 'unknown' : ok(browser.afterRead, 0.5)})`,
     );
+    if (browser.cpu) console.log(`  ${cpuSplitText(browser.cpu.threads, browser.cpu.chromium)}`);
     if (baselineCli) {
       const was = await browserFirstRows(baselineCli, path, null, { rows: null });
       console.log(
         `  baseline build in Chromium: first rows ${was.firstRows.toFixed(2)} s, every row ${was.allRows.toFixed(2)} s (now ${(browser.allRows / was.allRows).toFixed(2)}x); every row - last byte read ${sinceRead(was)}${afterReadRatio(browser, was)}`,
       );
+      if (was.cpu) console.log(`    baseline build's ${cpuSplitText(was.cpu.threads, was.cpu.chromium)}`);
     }
   }
   if (!process.env.BENCH_SKIP_BIG) await benchBigFirstRows(baselineCli);
