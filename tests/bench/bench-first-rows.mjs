@@ -175,7 +175,7 @@ const median = (values) => {
  * prints each build's first rows (median, best) and ours' steps (the median of each step's
  * time since the spawn), and returns the medians.
  */
-export async function benchFirstRowsOf(label, cli, baselineCli, path, { turns, goal }) {
+export async function benchFirstRowsOf(label, cli, baselineCli, path, { turns, goal, steps = true }) {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const builds = [['ours', cli], ...(baselineCli ? [['baseline', baselineCli]] : [])];
@@ -201,7 +201,7 @@ export async function benchFirstRowsOf(label, cli, baselineCli, path, { turns, g
     line += `; baseline build median ${was.toFixed(2)} s, best ${Math.min(...seconds('baseline')).toFixed(2)} s, turn about in this run (now ${(ours / was).toFixed(2)}x)`;
   }
   console.log(line);
-  printSteps(runs.get('ours'));
+  if (steps) printSteps(runs.get('ours'));
   return { ours, was };
 }
 
