@@ -141,6 +141,57 @@ describe('token-sized lists are counted as byte ranges without being pushed', ()
     expect(end).toBe('end');
   });
 
+  it("a short run across the window's end is read again from the window, not the file", () => {
+    // [strings..., [10 ints], strings...]: the short list's numbers start 20 bytes before the
+    // reader's first 8 MB window ends. Too few for a lazy list, they are counted past the end
+    // (the next window read), then read again one at a time from the run's start
+    const WINDOW = 8 * 1024 * 1024;
+    const text = (n: number) => [
+      0x58,
+      n & 0xff,
+      (n >> 8) & 0xff,
+      0,
+      0,
+      ...Array<number>(n).fill(0x61),
+    ];
+    const head = [...PROTO, EMPTY_LIST, ...BINPUT0, MARK];
+    const listHead = [EMPTY_LIST, 0x71, 1, MARK];
+    const fill = WINDOW - 20 - head.length - listHead.length;
+    const strings: number[][] = [];
+    for (let left = fill; left > 0;) {
+      const n = Math.min(1000, left - 5);
+      strings.push(text(n));
+      left -= 5 + n;
+    }
+    const ints = Array.from({ length: 10 }, (_, i) => 70_000 + i);
+    const parts = [
+      head,
+      ...strings,
+      listHead,
+      ...ints.map(int),
+      [APPENDS],
+      ...strings, // as much again after it: a window read again would read most of it twice
+      [APPENDS, STOP],
+    ];
+    const bytes = new Uint8Array(parts.flat());
+    expect(head.length + strings.flat().length + listHead.length).toBe(WINDOW - 20);
+    let bytesRead = 0;
+    const source = bytesSource('short-run.pkl', bytes);
+    const counted = {
+      ...source,
+      read(offset: number, length: number) {
+        const read = source.read(offset, length);
+        bytesRead += read.byteLength;
+        return read;
+      },
+    };
+    const value = readPickle(new PickleCursor(counted, 0, 0)).value as unknown[];
+    expect(value).toHaveLength(strings.length * 2 + 1);
+    expect(value[strings.length]).toEqual(ints);
+    // every byte once, but for a few KB read again at each window's start
+    expect(bytesRead).toBeLessThan(bytes.length + 64 * 1024);
+  });
+
   it.each([
     ['the last number a fraction: float', 0.5, 'float'],
     ['every float whole: int', 3, 'int'],

@@ -3,6 +3,8 @@ import { FormatError } from '../../bytes/format-error';
 import { AsciiStringCache, FNV_START, asciiText, fnv } from '../../bytes/ascii-string-cache';
 
 const WINDOW = 8 * 1024 * 1024;
+/** bytes before the read position a new window starts with (PickleCursor.ensure) */
+const KEPT_BEHIND = 4096;
 
 /** a TextDecoder('utf-8') (core has no DOM types to name it by) */
 export interface Utf8Decoder {
@@ -57,8 +59,12 @@ export class PickleCursor {
         this.abs(this.source.size),
       );
     }
-    const length = Math.max(n, WINDOW);
-    const read = this.source.read(at, length, this.buffer);
+    // the last bytes before `at` are read again at the next window's start: a reader that
+    // looked past the window's end and then goes back (a run of numbers too short for a lazy
+    // list, read again one at a time) finds them there instead of reading a window again
+    const behind = Math.min(this.pos, KEPT_BEHIND);
+    const length = Math.max(n + behind, WINDOW);
+    const read = this.source.read(at - behind, length, this.buffer);
     // a plain Uint8Array view: subarrays of a Node Buffer are slower to make (FastBuffer)
     const chunk = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     // a pickle longer than a window: the next ones are read into a buffer of ours (a source
@@ -67,8 +73,8 @@ export class PickleCursor {
       this.buffer = new Uint8Array(WINDOW);
     this.window = chunk;
     this.view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    this.windowStart = at;
-    this.pos = 0;
+    this.windowStart = at - behind;
+    this.pos = behind;
   }
 
   /** Moves to `sourceOffset` (a position read before): within the window, or a fresh window. */

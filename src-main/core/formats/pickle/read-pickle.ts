@@ -707,108 +707,124 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
 
   // The common opcodes of a dump (numbers, strings, memo reads of strings, memo writes: most
   // of a sample's 1,600), read straight off the window: no call per byte, no switch, no
-  // closure per push. Anything else, an opcode near the window's end, a due tick or a check
-  // that would fail stops the run at that opcode, and the switch below reads it as usual. A
+  // closure per push; at the window's end the next window is read and the run goes on.
+  // Anything else, the source's last bytes, a due tick or a check that would fail stops the
+  // run at that opcode, and the switch below reads it as usual. A
   // function of its own, not a loop inside the main one: a second loop header there doubled
   // the engine's on-stack compiles of this big function (each ~80 ms of CPU, and each a
   // start in the interpreter again).
   const commonOps = (): void => {
-    const w = cursor.window;
+    let w = cursor.window;
     let pos = cursor.pos;
-    const last = w.length - 9;
-    while (pos <= last && ops < TICK_OPS - 1 && stack.length < MAX_STACK) {
-      const op = w[pos];
-      if (op === 0x68 || op === 0x6a) {
-        // BINGET, LONG_BINGET of a plain value (an interned key, mostly): memoGet's steps
-        if (objectMayStart) break;
-        const index = memoOperand(w, pos, op === 0x68);
-        const slot = memo.get(index);
-        if (slot === undefined || typeof slot === 'symbol' || typeof slot === 'object') break;
-        if (index < itemMemoLength && replay !== null && !isHeld(index))
-          held = replay.keep(index, slot);
-        stack.push(slot);
-        pos += op === 0x68 ? 2 : 5;
-      } else if (op === 0x71 || op === 0x72) {
-        // BINPUT, LONG_BINPUT: memoPut (which may fail: the cursor is where the switch has it)
-        if (stack.length === 0) break;
-        const index = memoOperand(w, pos, op === 0x71);
-        const opOffset = cursor.windowStart + pos;
-        cursor.pos = pos += op === 0x71 ? 2 : 5;
-        memoPut(index, opOffset);
-      } else if (op === 0x4b) {
-        stack.push(w[pos + 1]); // BININT1
-        pos += 2;
-      } else if (op === 0x4d) {
-        stack.push(w[pos + 1] | (w[pos + 2] << 8)); // BININT2
-        pos += 3;
-      } else if (op === 0x4a) {
-        // BININT: a signed 32-bit integer, as `|` makes it
-        stack.push(w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24));
-        pos += 5;
-      } else if (op === 0x47) {
-        stack.push(cursor.view.getFloat64(pos + 1, false)); // BINFLOAT
-        pos += 9;
-      } else if (op === 0x58) {
-        // BINUNICODE whose bytes are all in the window
-        const n = (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
-        if (n > w.length - pos - 5) break;
-        lastStringAt = cursor.windowStart + pos;
-        cursor.pos = pos + 5;
-        stack.push(cursor.text(n, shortStrings, decoder));
-        pos = cursor.pos;
-        lastStringEnd = cursor.windowStart + pos;
-      } else if (op === 0x7d) {
-        // EMPTY_DICT that starts no item of a watched list (the switch's steps for it are
-        // then none): an event's dict, its attrs, a sample's small dicts
-        if (itemPending) break;
-        const m = marks.length > 0 ? marks[marks.length - 1] : -1;
-        if (m >= 0 && firstBatchEarly > 0 && stack.length - m === firstBatchEarly) break;
-        if (m > 0 && watched !== null && stack[m - 1] === watched) break;
-        if (!recordHere()) {
-          stack.push(newPyDict());
-          pos += 1;
-        } else {
-          // read straight into a record when it is written as most are (else opcode by
-          // opcode, into a record too, from this EMPTY_DICT)
-          cursor.pos = pos;
-          const record = records!.make();
-          const read = recordReader.read(record);
-          if (read < 0) {
-            stack.push(records!.make() as unknown as PyDict);
+    let last = w.length - 9;
+    run: for (;;) {
+      while (pos <= last && ops < TICK_OPS - 1 && stack.length < MAX_STACK) {
+        const op = w[pos];
+        if (op === 0x68 || op === 0x6a) {
+          // BINGET, LONG_BINGET of a plain value (an interned key, mostly): memoGet's steps
+          if (objectMayStart) break run;
+          const index = memoOperand(w, pos, op === 0x68);
+          const slot = memo.get(index);
+          if (slot === undefined || typeof slot === 'symbol' || typeof slot === 'object') break run;
+          if (index < itemMemoLength && replay !== null && !isHeld(index))
+            held = replay.keep(index, slot);
+          stack.push(slot);
+          pos += op === 0x68 ? 2 : 5;
+        } else if (op === 0x71 || op === 0x72) {
+          // BINPUT, LONG_BINPUT: memoPut (which may fail: the cursor is where the switch has it)
+          if (stack.length === 0) break run;
+          const index = memoOperand(w, pos, op === 0x71);
+          const opOffset = cursor.windowStart + pos;
+          cursor.pos = pos += op === 0x71 ? 2 : 5;
+          memoPut(index, opOffset);
+        } else if (op === 0x4b) {
+          stack.push(w[pos + 1]); // BININT1
+          pos += 2;
+        } else if (op === 0x4d) {
+          stack.push(w[pos + 1] | (w[pos + 2] << 8)); // BININT2
+          pos += 3;
+        } else if (op === 0x4a) {
+          // BININT: a signed 32-bit integer, as `|` makes it
+          stack.push(w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24));
+          pos += 5;
+        } else if (op === 0x47) {
+          stack.push(cursor.view.getFloat64(pos + 1, false)); // BINFLOAT
+          pos += 9;
+        } else if (op === 0x58) {
+          // BINUNICODE whose bytes are all in the window
+          const n =
+            (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
+          if (n > w.length - pos - 5) break run;
+          lastStringAt = cursor.windowStart + pos;
+          cursor.pos = pos + 5;
+          stack.push(cursor.text(n, shortStrings, decoder));
+          pos = cursor.pos;
+          lastStringEnd = cursor.windowStart + pos;
+        } else if (op === 0x7d) {
+          // EMPTY_DICT that starts no item of a watched list (the switch's steps for it are
+          // then none): an event's dict, its attrs, a sample's small dicts
+          if (itemPending) break run;
+          const m = marks.length > 0 ? marks[marks.length - 1] : -1;
+          if (m >= 0 && firstBatchEarly > 0 && stack.length - m === firstBatchEarly) break run;
+          if (m > 0 && watched !== null && stack[m - 1] === watched) break run;
+          if (!recordHere()) {
+            stack.push(newPyDict());
             pos += 1;
           } else {
-            if (recordReader.nested) (record as WithDepth)[DEPTH] = 1;
-            stack.push(record as unknown as PyDict);
-            pos = cursor.pos;
-            ops += read - 1;
+            // read straight into a record when it is written as most are (else opcode by
+            // opcode, into a record too, from this EMPTY_DICT)
+            cursor.pos = pos;
+            const record = records!.make();
+            const read = recordReader.read(record);
+            if (read < 0) {
+              stack.push(records!.make() as unknown as PyDict);
+              pos += 1;
+            } else {
+              if (recordReader.nested) (record as WithDepth)[DEPTH] = 1;
+              stack.push(record as unknown as PyDict);
+              pos = cursor.pos;
+              ops += read - 1;
+            }
           }
-        }
-      } else if (op === 0x28) {
-        // MARK above a dict (its SETITEMS batch): a list's MARK may start a run of numbers or
-        // a watched batch, and is left to the switch
-        const top = stack.length > 0 ? stack[stack.length - 1] : null;
-        if (!(isPyDictObject(top) || top instanceof DictRecord) || marks.length >= MAX_MARKS) break;
-        marks.push(stack.length);
-        pos += 1;
-      } else if (op === 0x75) {
-        // SETITEMS of an even batch onto a dict (the switch's checks, passed)
-        const from = marks.length > 0 ? marks[marks.length - 1] : 0;
-        const d = from > 0 ? stack[from - 1] : null;
-        if (!(isPyDictObject(d) || d instanceof DictRecord) || (stack.length - from) % 2 !== 0)
-          break;
-        marks.pop();
-        // (a nesting too deep fails where the switch would: after the opcode)
-        cursor.pos = pos + 1;
-        setPairs(d as PyDict, from);
-        pos = cursor.pos;
-      } else if (op === 0x4e) {
-        stack.push(null); // NONE
-        pos += 1;
-      } else if (op === 0x88 || op === 0x89) {
-        stack.push(op === 0x88); // NEWTRUE, NEWFALSE
-        pos += 1;
-      } else break;
-      ops++;
+        } else if (op === 0x28) {
+          // MARK above a dict (its SETITEMS batch): a list's MARK may start a run of numbers or
+          // a watched batch, and is left to the switch
+          const top = stack.length > 0 ? stack[stack.length - 1] : null;
+          if (!(isPyDictObject(top) || top instanceof DictRecord) || marks.length >= MAX_MARKS)
+            break run;
+          marks.push(stack.length);
+          pos += 1;
+        } else if (op === 0x75) {
+          // SETITEMS of an even batch onto a dict (the switch's checks, passed)
+          const from = marks.length > 0 ? marks[marks.length - 1] : 0;
+          const d = from > 0 ? stack[from - 1] : null;
+          if (!(isPyDictObject(d) || d instanceof DictRecord) || (stack.length - from) % 2 !== 0)
+            break run;
+          marks.pop();
+          // (a nesting too deep fails where the switch would: after the opcode)
+          cursor.pos = pos + 1;
+          setPairs(d as PyDict, from);
+          pos = cursor.pos;
+        } else if (op === 0x4e) {
+          stack.push(null); // NONE
+          pos += 1;
+        } else if (op === 0x88 || op === 0x89) {
+          stack.push(op === 0x88); // NEWTRUE, NEWFALSE
+          pos += 1;
+        } else break run;
+        ops++;
+      }
+      // the window's end, more of the source after it: the run goes on in the next window. Left
+      // to the switch below, the opcode there (any common one, now and then) was read by a case
+      // the engine had not seen run when it compiled this reader, and each such first sent the
+      // whole reader back to the interpreter to be compiled again
+      if (pos <= last || ops >= TICK_OPS - 1 || stack.length >= MAX_STACK) break;
+      if (cursor.source.size - (cursor.windowStart + pos) < 9) break;
+      cursor.pos = pos;
+      cursor.ensure(9);
+      w = cursor.window;
+      pos = cursor.pos;
+      last = w.length - 9;
     }
     cursor.pos = pos;
   };
