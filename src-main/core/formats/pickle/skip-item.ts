@@ -68,50 +68,62 @@ export function skipItem(
   /**
    * The common opcodes of an item (memo reads, numbers, strings, memo writes, dicts and their
    * batches: most of a sample's), walked straight off the window without a call or a switch
-   * per opcode. Stops at anything else, at an opcode not whole in the window, and where the
+   * per opcode; at the window's end the next window is read and the walk goes on. Stops at
+   * anything else, a string not whole in the window, the source's last bytes, and where the
    * item may end, which the loop below then reads as usual.
    */
   const walkCommon = () => {
-    const w = cursor.window;
+    let w = cursor.window;
     let pos = cursor.pos;
-    const last = w.length - 9;
-    while (pos <= last) {
-      const op = w[pos];
-      const size = PUSH_SIZE[op];
-      if (size !== 0) {
-        // a value pushed: the depth only grows, nothing to check
-        if (op === EMPTY_DICT && !object && depth === 1 && marks.length === 0) break;
-        pos += size;
-        depth++;
-      } else if (op === 0x58 || op === 0x8c) {
-        // BINUNICODE, SHORT_BINUNICODE whose bytes are in the window
-        const n =
-          op === 0x8c
-            ? w[pos + 1]
-            : (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
-        const head = op === 0x8c ? 2 : 5;
-        if (n > w.length - pos - head) break;
-        lastStringAt = cursor.windowStart + pos;
-        pos += head + n;
-        lastValueEnd = cursor.windowStart + pos;
-        lastWasClass = false;
-        depth++;
-      } else if (op === 0x71 || op === 0x72) {
-        // BINPUT, LONG_BINPUT: told to the memo with the cursor after the operand, as below
-        const index = memoOperand(w, pos, op === 0x71);
-        const opOffset = cursor.windowStart + pos;
-        cursor.pos = pos += op === 0x71 ? 2 : 5;
-        put(index, opOffset);
-      } else if (op === 0x75 && marks.length > 0) {
-        // SETITEMS closing a mark the item opened
-        depth = marks.pop()!;
-        pos += 1;
-        if (depth < 1 || (marks.length > 0 && depth < marks[marks.length - 1])) {
-          cursor.pos = pos;
-          lost('an opcode pops the item itself');
-        }
-      } else break;
-      ops++;
+    let last = w.length - 9;
+    run: for (;;) {
+      while (pos <= last) {
+        const op = w[pos];
+        const size = PUSH_SIZE[op];
+        if (size !== 0) {
+          // a value pushed: the depth only grows, nothing to check
+          if (op === EMPTY_DICT && !object && depth === 1 && marks.length === 0) break run;
+          pos += size;
+          depth++;
+        } else if (op === 0x58 || op === 0x8c) {
+          // BINUNICODE, SHORT_BINUNICODE whose bytes are in the window
+          const n =
+            op === 0x8c
+              ? w[pos + 1]
+              : (w[pos + 1] | (w[pos + 2] << 8) | (w[pos + 3] << 16) | (w[pos + 4] << 24)) >>> 0;
+          const head = op === 0x8c ? 2 : 5;
+          if (n > w.length - pos - head) break run;
+          lastStringAt = cursor.windowStart + pos;
+          pos += head + n;
+          lastValueEnd = cursor.windowStart + pos;
+          lastWasClass = false;
+          depth++;
+        } else if (op === 0x71 || op === 0x72) {
+          // BINPUT, LONG_BINPUT: told to the memo with the cursor after the operand, as below
+          const index = memoOperand(w, pos, op === 0x71);
+          const opOffset = cursor.windowStart + pos;
+          cursor.pos = pos += op === 0x71 ? 2 : 5;
+          put(index, opOffset);
+        } else if (op === 0x75 && marks.length > 0) {
+          // SETITEMS closing a mark the item opened
+          depth = marks.pop()!;
+          pos += 1;
+          if (depth < 1 || (marks.length > 0 && depth < marks[marks.length - 1])) {
+            cursor.pos = pos;
+            lost('an opcode pops the item itself');
+          }
+        } else break run;
+        ops++;
+      }
+      // the window's end, more of the source after it: the walk goes on in the next window, as
+      // readPickle's commonOps does (an opcode there left to the switch below, a case of it the
+      // engine had not seen run sent this walk back to the interpreter: 9 times an open)
+      if (cursor.source.size - (cursor.windowStart + pos) < 9) break;
+      cursor.pos = pos;
+      cursor.ensure(9);
+      w = cursor.window;
+      pos = cursor.pos;
+      last = w.length - 9;
     }
     cursor.pos = pos;
   };
