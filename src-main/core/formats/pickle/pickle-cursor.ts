@@ -89,6 +89,20 @@ export class PickleCursor {
     this.pos = 0;
   }
 
+  /**
+   * A run of opcodes read straight off the window (readPickle's commonOps, skipItem's walk)
+   * reached the window's end at `pos`: the next window, from there, with every opcode of at
+   * most 9 bytes that starts at least 9 bytes before its end whole in it. False, with the
+   * cursor at `pos`, when the source has fewer than 9 bytes left: the run's caller reads
+   * those an opcode at a time.
+   */
+  nextRunWindow(pos: number): boolean {
+    this.pos = pos;
+    if (this.source.size - this.offset < 9) return false;
+    this.ensure(9);
+    return true;
+  }
+
   /** The next byte without reading it, or -1 at the end of the source. */
   peekU8(): number {
     if (this.pos >= this.window.length) {

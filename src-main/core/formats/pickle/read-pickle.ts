@@ -819,9 +819,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       // the engine had not seen run when it compiled this reader, and each such first sent the
       // whole reader back to the interpreter to be compiled again
       if (pos <= last || ops >= TICK_OPS - 1 || stack.length >= MAX_STACK) break;
-      if (cursor.source.size - (cursor.windowStart + pos) < 9) break;
-      cursor.pos = pos;
-      cursor.ensure(9);
+      if (!cursor.nextRunWindow(pos)) break;
       w = cursor.window;
       pos = cursor.pos;
       last = w.length - 9;

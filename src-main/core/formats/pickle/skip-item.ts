@@ -118,9 +118,7 @@ export function skipItem(
       // the window's end, more of the source after it: the walk goes on in the next window, as
       // readPickle's commonOps does (an opcode there left to the switch below, a case of it the
       // engine had not seen run sent this walk back to the interpreter: 9 times an open)
-      if (cursor.source.size - (cursor.windowStart + pos) < 9) break;
-      cursor.pos = pos;
-      cursor.ensure(9);
+      if (!cursor.nextRunWindow(pos)) break;
       w = cursor.window;
       pos = cursor.pos;
       last = w.length - 9;
