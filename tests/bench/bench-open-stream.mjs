@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { call, servingOn } from './serve-call.mjs';
 import { chromiumCpuSeconds, watchThreads } from './process-cpu.mjs';
-import { everyRowShownAt, lastByteReadAt, notePageSteps, readMarks } from './bench-first-rows.mjs';
+import { everyRowShownAt, lastByteReadAt, notePageSteps, readMarks, untilReady } from './bench-first-rows.mjs';
 
 const FIRST_SCREEN = 60;
 
@@ -165,7 +165,7 @@ export async function browserFirstRows(cli, path, screenshot, { perfScreenshot =
     const firstRows = ((await page.evaluate(() => window.__firstRowsAt)) - started) / 1000;
     const shownWhileReading = await page.locator('[data-testid=row-count]').first().textContent();
     if (screenshot) await page.screenshot({ path: screenshot });
-    await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 900_000 });
+    await untilReady(page, 900_000);
     const chromium = chromiumCpuSeconds();
     cpu = { threads: threads.stop(), chromium: chromium === null ? null : chromium - chromiumAtStart };
     // ms from act() until done(before) holds, checked every frame (before: what state() was)
