@@ -877,13 +877,22 @@ async function benchRealShaped() {
         `  baseline build in serve mode: first rows ${before.firstRows.toFixed(2)} s, all rows ${before.allRows.toFixed(2)} s (now ${(app.allRows / before.allRows).toFixed(2)}x); every row - last byte read ${sinceRead(before)}${afterReadRatio(app, before)}`,
       );
     printInteractions(app.interactions, before?.interactions ?? null, baselineCli);
-    const browser = await browserFirstRows(CLI, path, null, { rows: null });
+    // every row swings by half a second a turn on this machine: judged on the median of
+    // BENCH_EVERY_ROW_TURNS turns, turn about with the baseline build when one is given
+    const everyRowTurns = Number(process.env.BENCH_EVERY_ROW_TURNS ?? 3);
+    const ours = [];
+    const theirs = [];
+    for (let turn = 0; turn < everyRowTurns; turn++) {
+      const order = turn % 2 === 0 ? [[CLI, ours], [baselineCli, theirs]] : [[baselineCli, theirs], [CLI, ours]];
+      for (const [cli, runs] of order) if (cli) runs.push(await browserFirstRows(cli, path, null, { rows: null }));
+    }
+    const browser = medianTurn(ours);
     console.log(
-      `in Chromium: first rows ${browser.firstRows.toFixed(2)} s (one turn: the goal is judged on the median below), every row ${browser.allRows.toFixed(2)} s (goal 6 s: ${ok(browser.allRows, 6)}); ` +
+      `in Chromium: first rows ${browser.firstRows.toFixed(2)} s (judged on the median below), every row median ${browser.allRows.toFixed(2)} s of ${ours.length}, best ${Math.min(...ours.map((r) => r.allRows)).toFixed(2)} s (goal 6 s: ${ok(browser.allRows, 6)}); ` +
         `${(browser.firstRows / summary.seconds).toFixed(2)}x and ${(browser.allRows / summary.seconds).toFixed(2)}x summary's time; ` +
         `every row - last byte read ${sinceRead(browser)} (goal 0.5 s: ${browser.afterRead === null ? 'unknown' : ok(browser.afterRead, 0.5)})`,
     );
-    if (browser.cpu) console.log(`  ${cpuSplitText(browser.cpu.threads, browser.cpu.chromium)}`);
+    if (browser.cpu) console.log(`  the median turn's ${cpuSplitText(browser.cpu.threads, browser.cpu.chromium)}`);
     // one turn's first rows swing by a tenth of a second on a shared machine: the goal is
     // judged on the median of several, turn about with the baseline build
     await benchFirstRowsOf(`  ${label} dump`, CLI, baselineCli, path, {
@@ -892,14 +901,20 @@ async function benchRealShaped() {
       steps: false,
     });
     if (baselineCli) {
-      const was = await browserFirstRows(baselineCli, path, null, { rows: null });
+      const was = medianTurn(theirs);
       console.log(
-        `  baseline build in Chromium: first rows ${was.firstRows.toFixed(2)} s, every row ${was.allRows.toFixed(2)} s (now ${(browser.allRows / was.allRows).toFixed(2)}x); every row - last byte read ${sinceRead(was)}${afterReadRatio(browser, was)}`,
+        `  baseline build in Chromium, turn about: every row median ${was.allRows.toFixed(2)} s of ${theirs.length} (now ${(browser.allRows / was.allRows).toFixed(2)}x); every row - last byte read ${sinceRead(was)}${afterReadRatio(browser, was)}`,
       );
       if (was.cpu) console.log(`    baseline build's ${cpuSplitText(was.cpu.threads, was.cpu.chromium)}`);
     }
   }
   if (!process.env.BENCH_SKIP_BIG) await benchBigFirstRows(baselineCli);
+}
+
+/** The turn whose every-row time is the median of `runs` (the lower middle of an even count). */
+function medianTurn(runs) {
+  const sorted = [...runs].sort((a, b) => a.allRows - b.allRows);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 /** Issue 50's last goal: the 1 GB dump's first rows shown in Chromium within 1.5 s. */
