@@ -204,15 +204,15 @@ describe('trace-explorer CLI', () => {
   it('a large slime dump is read by two threads with the one-thread result', () => {
     // above the 64 MB split size, with a core to spare (TRACE_EXPLORER_THREADS stands for the
     // machine's) and however soon it is read (it pays from 2 s left): a helper worker walks
-    // past the first half's samples and builds the rest's
+    // past the first part's samples and builds the rest's
     const dir = mkdtempSync(join(tmpdir(), 'te-split-dump-'));
     const path = join(dir, 'rollout_split.pt');
     writeSlimeDump(path, 70e6, 400, Infinity, { resumedGroups: 2, rolloutId: 3 });
     expectSameOnOneThread(['summary', '--json', path], '4');
     expectSameOnOneThread(['perf', path], '4');
     // and it was read by two (a helper that failed or stalled would leave it to one thread):
-    // from half of what was left once the split was decided
-    expect(readByTwo(path)).toMatch(/by two threads \(the second read (4\d|50)% of it\)/);
+    // from 0.45 of what was left once the split was decided (MAIN_PART): the helper reads more
+    expect(readByTwo(path)).toMatch(/by two threads \(the second read 5\d% of it\)/);
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 });

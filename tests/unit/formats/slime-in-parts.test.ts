@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
 import type { FormatOpened } from '../../../src-main/core/formats/format-descriptor';
 import { slimeFormat } from '../../../src-main/core/formats/slime/descriptor';
 import {
+  MAIN_PART,
   PartStarter,
   type SlimePart,
 } from '../../../src-main/core/formats/slime/open/read-in-parts';
@@ -30,12 +31,19 @@ let path: string;
 /** the dump read by one thread */
 let whole: FormatOpened;
 const SAMPLES = 20_000;
+/** how the dump's samples after the first start: their first key read back from the memo */
+let SAMPLE_KEY: Buffer;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'in-parts-'));
   path = join(dir, 'rollout_parts.pt');
   writeSlimeDump(path, Infinity, 20, SAMPLES, { resumedGroups: 3, rolloutId: 7 });
   whole = slimeFormat.open([openFileSource(path)], {});
+  // the first sample memoizes its first key, "group_index", right after writing it
+  const head = readFileSync(path).subarray(0, 4096);
+  const key = head.indexOf('group_index') + 'group_index'.length;
+  expect(head[key]).toBe(0x71);
+  SAMPLE_KEY = Buffer.from([0x68, head[key + 1]]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -45,6 +53,8 @@ interface HelperLog {
   told?: number;
   first?: number;
   walkedPast?: number;
+  /** of those walked past, how many it passed by finding where the next starts */
+  scanned?: number;
   pieces: number;
   failed?: string;
   cancelled: boolean;
@@ -80,6 +90,7 @@ function inProcessReader(log: HelperLog, lose = false, ahead = true): PartReader
           part = structuredClone(read.part, { transfer: read.transfer }) as SlimePart;
           log.first = part.first;
           log.walkedPast = part.walkedPast;
+          log.scanned = part.scanned;
           log.pieces = pieces.length;
         } catch (error) {
           log.failed = String(error);
@@ -160,16 +171,20 @@ describe('a large dump read by two threads (slime readPart)', () => {
     expect(log.failed).toBeUndefined();
     // started ahead of the decision (its part at half of the file or later), then told where
     // (of the samples' bytes: the data pickle, before the archive's version and directory)
-    expect(log.notBefore).toBeLessThanOrEqual(Math.floor(statSync(path).size * 0.5));
-    expect(log.notBefore).toBeGreaterThan(Math.floor(statSync(path).size * 0.5) - 1024);
+    expect(log.notBefore).toBeLessThanOrEqual(Math.floor(statSync(path).size * MAIN_PART));
+    expect(log.notBefore).toBeGreaterThan(Math.floor(statSync(path).size * MAIN_PART) - 1024);
     expect(log.told).toBeGreaterThanOrEqual(log.notBefore!);
     // the first sample past half of what was left when the build share was measured (when that
     // was depends on the time each step took, so within bounds)
-    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
+    expect(log.first).toBeGreaterThan(SAMPLES * (MAIN_PART - 0.05));
     expect(log.first).toBeLessThan(SAMPLES * 0.75);
     // it walked past every sample before it but the first batch's first 64 (read before the
     // samples list is known: PickleOptions.firstBatchEarly): building none of them
     expect(log.walkedPast).toBe(log.first! - 64);
+    // almost all of them passed by finding where the next one starts (ItemStartScan): the
+    // first one is walked to learn how a sample starts, and one ending past the reader's
+    // window is walked as well
+    expect(log.scanned).toBeGreaterThan(log.walkedPast! * 0.95);
     // its rows arrived in pieces ahead of the part (4096 rows each: its part is longer) as well
     // as with it
     expect(log.pieces).toBeGreaterThan(0);
@@ -193,7 +208,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.notBefore).toBeUndefined();
-    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
+    expect(log.first).toBeGreaterThan(SAMPLES * (MAIN_PART - 0.05));
     expect(log.waited).toBe(true);
     expect(parts.helperShare).toBeUndefined();
     expectSameOpen(parts);
@@ -227,7 +242,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
       splitMinBytes: 0,
     });
     expect(log.waited).toBe(true);
-    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
+    expect(log.first).toBeGreaterThan(SAMPLES * (MAIN_PART - 0.05));
     expectSameOpen(parts);
     expect(file.bytesRead()).toBeLessThan(file.size * 1.05);
   });
@@ -249,6 +264,89 @@ describe('a large dump read by two threads (slime readPart)', () => {
     return { shapedPath, oneThread, log, file, parts };
   }
 
+  /**
+   * The dict dump written again with bytes changed in place, in a sample the helper passes
+   * before its part (a quarter of the way in): `patch(bytes, sampleStart)` changes them
+   */
+  function patchedDump(name: string, patch: (bytes: Buffer, at: number) => void): string {
+    const patched = join(dir, name);
+    const bytes = readFileSync(path);
+    // a sample's start after the previous one's SETITEMS: EMPTY_DICT, LONG_BINPUT, MARK and
+    // its first key
+    const key = Buffer.concat([Buffer.from([0x28]), SAMPLE_KEY]);
+    let at = bytes.indexOf(key, bytes.length / 4);
+    while (at > 0 && !(bytes[at - 5] === 0x72 && bytes[at - 6] === 0x7d && bytes[at - 7] === 0x75))
+      at = bytes.indexOf(key, at + 1);
+    expect(at).toBeGreaterThan(0);
+    patch(bytes, at - 6);
+    writeFileSync(patched, bytes);
+    return patched;
+  }
+
+  /**
+   * A trace id in that sample made the bytes a sample starts with (valid UTF-8 text), its memo
+   * write naming `slot(sampleSlot)`, the slot of the sample it is in given
+   */
+  function fakeStartDump(name: string, slot: (sampleSlot: number) => number): string {
+    return patchedDump(name, (bytes, at) => {
+      const id = bytes.indexOf(Buffer.from([0x58, 32, 0, 0, 0]), at);
+      const put = Buffer.alloc(4);
+      put.writeUInt32LE(slot(bytes.readUInt32LE(at + 2)));
+      const fake = Buffer.concat([Buffer.from('u}r'), put, Buffer.from('('), SAMPLE_KEY]);
+      fake.copy(bytes, id + 5 + 4);
+    });
+  }
+
+  it('a sample whose text holds how a sample starts, but for an earlier memo slot: the scan is not fooled', () => {
+    const patched = fakeStartDump('rollout_fake_start.pt', () => 16);
+    const oneThread = slimeFormat.open([openFileSource(patched)], {});
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const parts = slimeFormat.open([openFileSource(patched)], {
+      partReader: inProcessReader(log),
+      splitMinBytes: 0,
+    });
+    expect(log.failed).toBeUndefined();
+    expect(log.scanned).toBeGreaterThan(log.walkedPast! * 0.95);
+    expect(parts.helperShare).toBeGreaterThan(0.3);
+    expectSameOpen(parts, oneThread, patched);
+  });
+
+  it('a sample whose text holds how the next sample starts: the helper counts one too many, and the file’s thread reads on alone', () => {
+    const patched = fakeStartDump('rollout_fake_next.pt', (sampleSlot) => sampleSlot + 1);
+    const oneThread = slimeFormat.open([openFileSource(patched)], {});
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const parts = slimeFormat.open([openFileSource(patched)], {
+      partReader: inProcessReader(log),
+      splitMinBytes: 0,
+    });
+    expect(log.failed).toBeUndefined();
+    expect(log.scanned).toBeGreaterThan(0);
+    // its first sample is not where this thread's sample of that index starts: not taken
+    expect(parts.helperShare).toBeUndefined();
+    expectSameOpen(parts, oneThread, patched);
+  });
+
+  it('a dump that writes a memo slot again (out of order): the file’s thread does not take the part of a helper that scanned', () => {
+    // the memo write of that sample's response (a text no later sample reads back) names slot
+    // 1 instead, the header's "rollout_id", which no sample reads either
+    const patched = patchedDump('rollout_memo_again.pt', (bytes, at) => {
+      const text = Buffer.from('The answer is 42.');
+      const response = bytes.indexOf(text, at) + text.length;
+      expect(bytes[response]).toBe(0x72);
+      bytes.writeUInt32LE(1, response + 1);
+    });
+    const oneThread = slimeFormat.open([openFileSource(patched)], {});
+    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
+    const parts = slimeFormat.open([openFileSource(patched)], {
+      partReader: inProcessReader(log),
+      splitMinBytes: 0,
+    });
+    expect(log.failed).toBeUndefined();
+    expect(log.scanned).toBeGreaterThan(0);
+    expect(parts.helperShare).toBeUndefined();
+    expectSameOpen(parts, oneThread, patched);
+  });
+
   it('a dump of Sample objects (NEWOBJ, then BUILD from their dict) too: the helper walks past the objects before its part', () => {
     const { shapedPath, oneThread, log, parts } = shapedInParts('rollout_objects.pt', {
       sampleObjects: true,
@@ -256,7 +354,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
     // the same samples as the dict dump: the same rows
     expect(oneThread.rows.map(rowText)).toEqual(whole.rows.map(rowText));
     expect(log.failed).toBeUndefined();
-    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
+    expect(log.first).toBeGreaterThan(SAMPLES * (MAIN_PART - 0.05));
     // (an object item is built by BUILD, not begun by a dict: its first batch is appended whole)
     expect(log.walkedPast).toBe(log.first! - 1000);
     expect(parts.helperShare).toBeGreaterThan(0.2);
@@ -269,10 +367,10 @@ describe('a large dump read by two threads (slime readPart)', () => {
     });
     expect(log.failed).toBeUndefined();
     // half of what was left of the samples' bytes, not of the file's
-    expect(log.first).toBeGreaterThan(SAMPLES * 0.45);
-    expect(log.first).toBeLessThan(SAMPLES * 0.6);
-    expect(parts.helperShare).toBeGreaterThan(0.4);
-    expect(parts.helperShare).toBeLessThan(0.55);
+    expect(log.first).toBeGreaterThan(SAMPLES * (MAIN_PART - 0.05));
+    expect(log.first).toBeLessThan(SAMPLES * (MAIN_PART + 0.1));
+    expect(parts.helperShare).toBeGreaterThan(1 - MAIN_PART - 0.1);
+    expect(parts.helperShare).toBeLessThan(1 - MAIN_PART + 0.05);
     expectSameOpen(parts, oneThread, shapedPath);
     // the storages (over a fifth of the file) were located, never read
     expect(file.bytesRead()).toBeLessThan(file.size * 0.8);
@@ -343,13 +441,13 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     expect(ahead).toEqual([]);
     // 8 samples of 2.6 KB: its thread is started ahead, to walk up to half of the file meanwhile
     expect(s.progress(0.02 * MB, busy(8))).toBeNull();
-    expect(ahead).toEqual([Math.floor(600 * MB * 0.5)]);
+    expect(ahead).toEqual([Math.floor(600 * MB * MAIN_PART)]);
     expect(s.progress(1 * MB, busy(199))).toBeNull(); // compiling: not measured
     expect(s.progress(2 * MB, busy(200))).toBeNull(); // the measured stretch starts
     expect(s.progress(12 * MB, busy(900))).toBeNull(); // 10 MB: under 2% of 600 MB
     // the decision: the helper started ahead is told where, and handed out
     expect(s.progress(14 * MB, busy(1000))).not.toBeNull();
-    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * 0.5)]);
+    expect(started).toEqual([Math.floor(14 * MB + (600 - 14) * MB * MAIN_PART)]);
     expect(s.progress(20 * MB, busy(2000))).toBeNull(); // decided once
     s.stop(); // handed out: the reading cancels it, not the starter
     expect([ahead.length, cancelled()]).toEqual([1, 0]);
@@ -360,11 +458,11 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     const { started, ahead, starter: s } = starter(2, 20);
     const end = 200 * MB;
     expect(s.progress(0.02 * MB, busy(8), end)).toBeNull();
-    expect(ahead).toEqual([Math.floor(end * 0.5)]);
+    expect(ahead).toEqual([Math.floor(end * MAIN_PART)]);
     expect(s.progress(2 * MB, busy(200), end)).toBeNull();
     // 2% of the samples' 200 MB, not of the file's 600 MB, is measured
     expect(s.progress(6.1 * MB, busy(600), end)).not.toBeNull();
-    expect(started).toEqual([Math.floor(6.1 * MB + (end - 6.1 * MB) * 0.5)]);
+    expect(started).toEqual([Math.floor(6.1 * MB + (end - 6.1 * MB) * MAIN_PART)]);
   });
 
   it('a helper started ahead is cancelled when two threads do not pay, or no decision came', () => {
@@ -399,7 +497,7 @@ describe('PartStarter: whether and where a helper reads the rest', () => {
     // and the decision still starts a helper where it pays (these samples are small after all)
     large.starter.progress(3 * MB, busy(200));
     expect(large.starter.progress(15 * MB, busy(1000))).not.toBeNull();
-    expect(large.started).toEqual([Math.floor(15 * MB + (600 - 15) * MB * 0.5)]);
+    expect(large.started).toEqual([Math.floor(15 * MB + (600 - 15) * MB * MAIN_PART)]);
   });
 
   it('when building is a fifth of the time or more (the bench’s dump: 0.26-0.37), not below (long token lists)', () => {

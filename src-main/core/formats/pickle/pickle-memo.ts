@@ -100,7 +100,7 @@ export class PickleMemo<T> {
     const s = index >>> SEGMENT_BITS;
     let segment = this.segments[s];
     if (segment === undefined) {
-      segment = this.newSegment(s);
+      segment = this.newSegment(s, index === this.length);
       this.segments[s] = segment;
     }
     const k = index & SLOT_MASK;
@@ -134,9 +134,10 @@ export class PickleMemo<T> {
    * before it at least half written), so memory stays bounded by the slots written whatever a
    * pickle does (a hostile one writing slots far apart gets sparse segments).
    */
-  private newSegment(s: number): Segment<T> {
+  private newSegment(s: number, atEnd: boolean): Segment<T> {
     const before = s === 0 ? undefined : this.segments[s - 1];
-    const inOrder = s === 0 || (before !== undefined && before.written >= SEGMENT / 2);
+    // (or the first write at the memo's end: a reader that passed items without writing theirs)
+    const inOrder = s === 0 || atEnd || (before !== undefined && before.written >= SEGMENT / 2);
     const dense = inOrder && this.denseLive < DENSE_LIVE;
     const reused = dense ? this.pool.pop() : undefined;
     if (dense) this.denseLive++;

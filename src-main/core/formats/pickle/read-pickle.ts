@@ -16,6 +16,7 @@ import { interpretCall, interpretBuild, isSettledObject, type CallContext } from
 import { FORGOTTEN, PickleMemo } from './pickle-memo';
 import type { PickleItemAt, PickleReplay } from './pickle-replay';
 import { skipItem, type SkippedMemoWrites } from './skip-item';
+import type { ItemStartScan } from './item-start-scan';
 import { DictRecord, type DictRecords } from './dict-records';
 import { DictRecordReader, NOT_PLAIN, type RecordMemo } from './read-dict-record';
 
@@ -74,6 +75,19 @@ export interface PickleOptions {
    * container of a skipped one fails with pickle/memo-forgotten.
    */
   skipListItem?: (list: PyValue[], index: number, start: number) => boolean;
+  /**
+   * With skipListItem: a dict item is passed by finding the next item's first bytes
+   * (item-start-scan.ts) rather than walked, once one item was walked to learn them; a memo
+   * slot such an item wrote is resolved when it is read (the one item that wrote it walked
+   * then). That holds for a pickle that writes its memo in order, which the caller checks
+   * (memoOrder, where the same bytes are read in full: read-in-parts.ts).
+   */
+  scanSkippedItems?: ItemStartScan;
+  /**
+   * Set to false once the pickle writes a memo slot out of order (one written before, or past
+   * the next): CPython's pickler never does, and a reader that scans past items relies on it.
+   */
+  memoOrder?: { inOrder: boolean };
   /** reading one item again (readPickleItem): memo slots written before it started */
   memoBefore?: (index: number) => PyValue | undefined;
   /** reading one item again: the memo's size when it started (what MEMOIZE numbers from) */
@@ -101,6 +115,9 @@ export interface PickleResult {
  * lists and dicts, a tuple's items): millions of values left on it are a memory bomb (eight
  * bytes a slot for a one-byte NONE).
  */
+/** a walk's memo writes dropped (an item passed by ItemStartScan's reader, resolved later) */
+const NO_MEMO_WRITES: SkippedMemoWrites = { size: 0, write: () => {}, writeClass: () => {} };
+
 const MAX_STACK = 4_000_000;
 const MAX_MARKS = 100_000;
 const MAX_MEMO = 50_000_000;
@@ -190,6 +207,21 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   const isHeld = (index: number) => index < held.length && held[index] === 1;
   const memoBefore = options.memoBefore ?? null;
   const skipListItem = options.skipListItem ?? null;
+  const scan = skipListItem !== null ? (options.scanSkippedItems ?? null) : null;
+  const memoOrder = options.memoOrder ?? null;
+  // slots a dict read as a record wrote and then gave up (its reader reads it again, opcode by
+  // opcode): written again in the same order, which is no write out of order
+  let rewriteNext = 0;
+  let rewriteEnd = 0;
+  /** memoOrder's check of a write to slot `index`, before it is written */
+  const checkWriteOrder = (index: number) => {
+    if (index === memo.length) return;
+    if (index === rewriteNext && index < rewriteEnd) {
+      rewriteNext++;
+      return;
+    }
+    memoOrder!.inOrder = false;
+  };
   // where the last string opcode started and ended: a PUT right after it memoizes that string
   let lastStringAt = -1;
   let lastStringEnd = -1;
@@ -297,12 +329,32 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     if (p >= m) itemComplete(target, p - m, p, opOffset);
     // the dict about to be pushed starts the next item
     const index = (target.items?.length ?? 0) + p + 1 - m;
+    // past scanned items: every slot below this item's first was written before it, here or not
+    if (scan !== null && scan.scanned > 0) {
+      const first = scan.slotOf(cursor, opOffset);
+      if (first > memo.length) memo.length = first;
+    }
     if (
       skipListItem !== null &&
       target.items !== null &&
       skipListItem(target.items, index, cursor.abs(opOffset))
     ) {
-      ops += skipItem(cursor, skippedWrites, MAX_MARKS);
+      const end = scan === null ? -1 : scan.itemEnd(cursor, opOffset);
+      if (end >= 0) {
+        // passed by its length, about four bytes an opcode (ticks count opcodes)
+        ops += (end - opOffset) >>> 2;
+        cursor.seek(end);
+        // the slots below the next item's first are its predecessors', written or not here
+        if (scan!.nextSlot > memo.length) memo.length = scan!.nextSlot;
+      } else if (scan !== null && scan.scanned > 0 && scan.note(cursor, opOffset)) {
+        // one the scan could not end in the window: walked, its memo writes left to be
+        // resolved as a scanned one's are (memo segments written here and there made every
+        // later memo write and read slower: sparse and dense arrays at the same sites)
+        ops += skipItem(cursor, NO_MEMO_WRITES, MAX_MARKS);
+      } else {
+        ops += skipItem(cursor, skippedWrites, MAX_MARKS);
+        scan?.learn(cursor, opOffset);
+      }
       push(null);
       nextWatchedItem = index + 1;
       itemDict = null;
@@ -590,6 +642,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       fail('pickle/bad-memo', `the pickle writes memo slot ${index}`);
     if (index >= MAX_MEMO) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
     if (replay !== null && index < memo.length) keptByReplay(index);
+    if (memoOrder !== null && memoOrder.inOrder) checkWriteOrder(index);
   };
   const memoPut = (index: number, opOffset: number) => {
     checkMemoWrite(index);
@@ -610,9 +663,25 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     );
     forgottenUpTo = memo.length;
   };
+  /**
+   * Slot `index`, written by an item passed by scanning (scanSkippedItems): that item walked
+   * now, its memo writes noted as a walk notes them, and the cursor put back; else undefined.
+   */
+  const resolveScanned = (index: number) => {
+    if (!Number.isInteger(index) || index < 0) return undefined;
+    const start = scan!.itemOfSlot(index);
+    if (start < 0) return undefined;
+    const back = cursor.offset;
+    cursor.seek(start);
+    cursor.u8(); // its EMPTY_DICT: the walk starts after it
+    skipItem(cursor, skippedWrites, MAX_MARKS);
+    cursor.seek(back);
+    return memo.get(index);
+  };
   const memoGet = (index: number) => {
     let slot = Number.isInteger(index) && index >= 0 ? memo.get(index) : undefined;
     if (slot === undefined && memoBefore !== null) slot = memoBefore(index);
+    if (slot === undefined && scan !== null) slot = resolveScanned(index);
     if (slot === undefined)
       return fail('pickle/bad-memo', `the pickle reads memo ${index} that was never written`);
     if (slot === FORGOTTEN)
@@ -665,11 +734,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     },
     put: (index, value, stringAt) => {
       if (!memoWritable(index)) return false;
+      if (memoOrder !== null && memoOrder.inOrder) checkWriteOrder(index);
       memo.put(index, value, stringAt);
       return true;
     },
     putUnread: (index, stringAt) => {
       if (!memoWritable(index)) return false;
+      if (memoOrder !== null && memoOrder.inOrder) checkWriteOrder(index);
       memo.putUnread(index, stringAt);
       return true;
     },
@@ -775,8 +846,12 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
             // opcode, into a record too, from this EMPTY_DICT)
             cursor.pos = pos;
             const record = records!.make();
+            const lengthBefore = memo.length;
             const read = recordReader.read(record);
             if (read < 0) {
+              // what it wrote is written again as the dict is read opcode by opcode
+              rewriteNext = lengthBefore;
+              rewriteEnd = memo.length;
               stack.push(records!.make() as unknown as PyDict);
               pos += 1;
             } else {

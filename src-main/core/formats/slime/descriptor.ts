@@ -18,6 +18,7 @@ import {
   helperShareOf,
   PartStarter,
   readSlimePart,
+  partAgrees,
   takeSlimePart,
   type SlimePart,
 } from './open/read-in-parts';
@@ -82,6 +83,8 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
     rest: SlimePart | null;
   } = { part: null, pieces: [], rest: null };
   let listSoFar: PyValue[] = [];
+  // whether the memo is written in order, which a helper that scanned past samples relied on
+  const memoOrder = { inOrder: true };
   /** read in parts: the share the helper read */
   let helperShare: number | undefined;
   /** where the samples' bytes end (a torch zip's data pickle: its storages are never read) */
@@ -104,7 +107,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
           rows.shareWith({
             part: 'start',
             boundary: part.boundary!,
-            handOver: (index) => {
+            handOver: (index, at) => {
               split.rest = part.wait((bytesRead) =>
                 options.onProgress?.({
                   bytesRead: fileDone(bytesRead),
@@ -112,6 +115,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
                   phase: 'reading',
                 }),
               );
+              if (split.rest !== null && !partAgrees(split.rest, at, memoOrder)) split.rest = null;
               if (split.rest !== null) return true;
               // it gave up (and is ended): what it sent ahead is nobody's rows
               split.part = null;
@@ -130,6 +134,7 @@ function openSlime(source: ByteSource, options: FormatOpenOptions): FormatOpened
       },
       shouldCancel: options.shouldCancel,
       records: TRACE_EVENT_RECORDS,
+      memoOrder,
       onSamples: (samples) => {
         listSoFar = samples;
         rows.samples.caughtUp(samples);

@@ -8,6 +8,7 @@ import { PickleCursor } from '../pickle/pickle-cursor';
 import { readPickle } from '../pickle/read-pickle';
 import type { PickleItemAt, PickleReplay } from '../pickle/pickle-replay';
 import type { DictRecords } from '../pickle/dict-records';
+import type { ItemStartScan } from '../pickle/item-start-scan';
 
 export interface SlimeDump {
   layout: 'zip' | 'legacy';
@@ -63,6 +64,13 @@ export interface ReadDumpOptions {
    * to onSample holds them, and is read again alone (readPickleItem) with dicts.
    */
   records?: DictRecords;
+  /**
+   * With skipSample: samples walked past are passed by finding where the next starts (see
+   * PickleOptions.scanSkippedItems); `scanned` says how many were.
+   */
+  scanSkippedSamples?: ItemStartScan;
+  /** see PickleOptions.memoOrder */
+  memoOrder?: { inOrder: boolean };
   /** the dump is read again from its start, and why (samples is then a new list) */
   onReadAgain?: (why: 'memo-forgotten' | 'memo-rewritten' | 'record-read-back') => void;
 }
@@ -105,6 +113,8 @@ export function readSlimeDump(source: ByteSource, options: ReadDumpOptions = {})
       skipListItem: watcher?.skipListItem,
       replay,
       records,
+      scanSkippedItems: options.scanSkippedSamples,
+      memoOrder: options.memoOrder,
       onPickleEnd: (end: number) => (samplesEnd = end),
     };
     return isZip ? readTorchZip(source, hooks) : readLegacyTorch(source, hooks);

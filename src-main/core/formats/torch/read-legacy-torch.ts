@@ -43,6 +43,8 @@ export function readLegacyTorch(source: ByteSource, options: TorchReadOptions = 
     skipListItem: options.skipListItem,
     replay: options.replay,
     records: options.records,
+    scanSkippedItems: options.scanSkippedItems,
+    memoOrder: options.memoOrder,
     persistentLoad: (pid: PyValue) => {
       const { key, storageClass, numel } = parseStoragePid(pid);
       let ref = storages.get(key);

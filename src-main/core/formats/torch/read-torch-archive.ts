@@ -21,6 +21,10 @@ export interface TorchReadOptions {
   replay?: PickleOptions['replay'];
   /** see PickleOptions.records (the data pickle only) */
   records?: PickleOptions['records'];
+  /** see PickleOptions.scanSkippedItems (the data pickle only) */
+  scanSkippedItems?: PickleOptions['scanSkippedItems'];
+  /** see PickleOptions.memoOrder (the data pickle only) */
+  memoOrder?: PickleOptions['memoOrder'];
   /**
    * Where the data pickle ends in the file, before it is read: the bytes past it are the
    * tensors' storages, which are located, never read (a dump of 1 GB may hold 250 MB of
@@ -64,6 +68,8 @@ export function readTorchZip(source: ByteSource, options: TorchReadOptions = {})
     skipListItem: options.skipListItem,
     replay: options.replay,
     records: options.records,
+    scanSkippedItems: options.scanSkippedItems,
+    memoOrder: options.memoOrder,
     persistentLoad: load,
   });
   return { layout: 'zip', value };

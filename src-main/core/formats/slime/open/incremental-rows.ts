@@ -21,11 +21,12 @@ export type SamplesShare =
       part: 'start';
       boundary: PartBoundary;
       /**
-       * This thread reached sample `index`, which the helper claimed: blocks until the helper's
-       * part is read; true when it holds the samples from `index` on (this thread stops), false
-       * when the helper gave up (this thread builds on alone, from where it is).
+       * This thread reached sample `index` (`at`: where it lies), which the helper claimed:
+       * blocks until the helper's part is read; true when it holds the samples from `index` on
+       * (this thread stops), false when the helper gave up or its part does not agree with
+       * this thread's reading (this thread builds on alone, from where it is).
        */
-      handOver(index: number): boolean;
+      handOver(index: number, at: PickleItemAt | null): boolean;
     }
   | {
       part: 'rest';
@@ -168,7 +169,7 @@ export class IncrementalRows {
   private builds(share: SamplesShare, index: number, at: PickleItemAt | null): boolean {
     if (share.part === 'start') {
       if (!share.boundary.reached(index)) return true;
-      if (share.handOver(index)) throw new HandedOver(index);
+      if (share.handOver(index, at)) throw new HandedOver(index);
       // the helper gave up after its claim: one that failed because this thread was there
       // first (both saw each other) stops this thread a sample or more past it; reading the
       // whole dump again from its start cost twice the time
