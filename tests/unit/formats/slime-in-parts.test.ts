@@ -254,14 +254,19 @@ describe('a large dump read by two threads (slime readPart)', () => {
   function shapedInParts(name: string, shape: SlimeDumpShape) {
     const shapedPath = join(dir, name);
     writeSlimeDump(shapedPath, Infinity, 20, SAMPLES, { resumedGroups: 3, rolloutId: 7, ...shape });
-    const oneThread = slimeFormat.open([openFileSource(shapedPath)], {});
+    return { shapedPath, ...bothWays(shapedPath) };
+  }
+
+  /** the dump at `dumpPath` opened by one thread and in parts (the file's bytes read counted) */
+  function bothWays(dumpPath: string) {
+    const oneThread = slimeFormat.open([openFileSource(dumpPath)], {});
     const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const file = countingReads(openFileSource(shapedPath));
+    const file = countingReads(openFileSource(dumpPath));
     const parts = slimeFormat.open([file], {
       partReader: inProcessReader(log),
       splitMinBytes: 0,
     });
-    return { shapedPath, oneThread, log, file, parts };
+    return { oneThread, log, file, parts };
   }
 
   /**
@@ -299,12 +304,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
 
   it('a sample whose text holds how a sample starts, but for an earlier memo slot: the scan is not fooled', () => {
     const patched = fakeStartDump('rollout_fake_start.pt', () => 16);
-    const oneThread = slimeFormat.open([openFileSource(patched)], {});
-    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const parts = slimeFormat.open([openFileSource(patched)], {
-      partReader: inProcessReader(log),
-      splitMinBytes: 0,
-    });
+    const { oneThread, log, parts } = bothWays(patched);
     expect(log.failed).toBeUndefined();
     expect(log.scanned).toBeGreaterThan(log.walkedPast! * 0.95);
     expect(parts.helperShare).toBeGreaterThan(0.3);
@@ -313,12 +313,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
 
   it('a sample whose text holds how the next sample starts: the helper counts one too many, and the file’s thread reads on alone', () => {
     const patched = fakeStartDump('rollout_fake_next.pt', (sampleSlot) => sampleSlot + 1);
-    const oneThread = slimeFormat.open([openFileSource(patched)], {});
-    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const parts = slimeFormat.open([openFileSource(patched)], {
-      partReader: inProcessReader(log),
-      splitMinBytes: 0,
-    });
+    const { oneThread, log, parts } = bothWays(patched);
     expect(log.failed).toBeUndefined();
     expect(log.scanned).toBeGreaterThan(0);
     // its first sample is not where this thread's sample of that index starts: not taken
@@ -335,12 +330,7 @@ describe('a large dump read by two threads (slime readPart)', () => {
       expect(bytes[response]).toBe(0x72);
       bytes.writeUInt32LE(1, response + 1);
     });
-    const oneThread = slimeFormat.open([openFileSource(patched)], {});
-    const log: HelperLog = { pieces: 0, cancelled: false, waited: false };
-    const parts = slimeFormat.open([openFileSource(patched)], {
-      partReader: inProcessReader(log),
-      splitMinBytes: 0,
-    });
+    const { oneThread, log, parts } = bothWays(patched);
     expect(log.failed).toBeUndefined();
     expect(log.scanned).toBeGreaterThan(0);
     expect(parts.helperShare).toBeUndefined();

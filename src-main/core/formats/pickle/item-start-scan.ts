@@ -35,11 +35,6 @@ export class ItemStartScan {
   private slots: number[] = [];
   /** items passed by scanning */
   scanned = 0;
-  /**
-   * the first memo slot of the item after the last one itemEnd found the end of: every slot
-   * below it was written by then, in a pickle that writes its memo in order
-   */
-  nextSlot = -1;
 
   /**
    * The item whose EMPTY_DICT is at `start` was walked: its first bytes say how every item
@@ -89,7 +84,6 @@ export class ItemStartScan {
       this.starts.push(start);
       this.slots.push(slot);
       this.scanned++;
-      this.nextSlot = slotAt(w, at);
       return base + end;
     }
     return -1;
@@ -101,7 +95,7 @@ export class ItemStartScan {
    * for itemOfSlot. False when its first memo write is not a BINPUT or LONG_BINPUT.
    */
   note(cursor: PickleCursor, start: number): boolean {
-    const slot = slotAt(cursor.peekAt(start, Math.min(6, cursor.source.size - start)), 0);
+    const slot = this.slotOf(cursor, start);
     if (slot < 0) return false;
     this.starts.push(start);
     this.slots.push(slot);

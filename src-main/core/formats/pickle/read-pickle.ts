@@ -115,14 +115,15 @@ export interface PickleResult {
  * lists and dicts, a tuple's items): millions of values left on it are a memory bomb (eight
  * bytes a slot for a one-byte NONE).
  */
-/** a walk's memo writes dropped (an item passed by ItemStartScan's reader, resolved later) */
-const NO_MEMO_WRITES: SkippedMemoWrites = { size: 0, write: () => {}, writeClass: () => {} };
-
 const MAX_STACK = 4_000_000;
 const MAX_MARKS = 100_000;
 const MAX_MEMO = 50_000_000;
 const MAX_DEPTH = 256;
 const MAX_LONG_BYTES = 1 << 16;
+
+/** a walk's memo writes dropped (an item passed by ItemStartScan's reader, resolved later) */
+const NO_MEMO_WRITES: SkippedMemoWrites = { size: 0, write: () => {}, writeClass: () => {} };
+
 const TICK_OPS = 1 << 16;
 /**
  * Elements the allow-list may copy (set(list), OrderedDict(pairs), bytes(list)) beyond the
@@ -213,9 +214,9 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
   // opcode): written again in the same order, which is no write out of order
   let rewriteNext = 0;
   let rewriteEnd = 0;
-  /** memoOrder's check of a write to slot `index`, before it is written */
+  /** memoOrder's check of a write to slot `index`, before it is written (once found out, no more) */
   const checkWriteOrder = (index: number) => {
-    if (index === memo.length) return;
+    if (memoOrder === null || !memoOrder.inOrder || index === memo.length) return;
     if (index === rewriteNext && index < rewriteEnd) {
       rewriteNext++;
       return;
@@ -344,8 +345,6 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
         // passed by its length, about four bytes an opcode (ticks count opcodes)
         ops += (end - opOffset) >>> 2;
         cursor.seek(end);
-        // the slots below the next item's first are its predecessors', written or not here
-        if (scan!.nextSlot > memo.length) memo.length = scan!.nextSlot;
       } else if (scan !== null && scan.scanned > 0 && scan.note(cursor, opOffset)) {
         // one the scan could not end in the window: walked, its memo writes left to be
         // resolved as a scanned one's are (memo segments written here and there made every
@@ -642,7 +641,7 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
       fail('pickle/bad-memo', `the pickle writes memo slot ${index}`);
     if (index >= MAX_MEMO) fail('pickle/memo-too-large', 'the pickle memo grows without bound');
     if (replay !== null && index < memo.length) keptByReplay(index);
-    if (memoOrder !== null && memoOrder.inOrder) checkWriteOrder(index);
+    checkWriteOrder(index);
   };
   const memoPut = (index: number, opOffset: number) => {
     checkMemoWrite(index);
@@ -734,13 +733,13 @@ export function readPickle(cursor: PickleCursor, options: PickleOptions = {}): P
     },
     put: (index, value, stringAt) => {
       if (!memoWritable(index)) return false;
-      if (memoOrder !== null && memoOrder.inOrder) checkWriteOrder(index);
+      checkWriteOrder(index);
       memo.put(index, value, stringAt);
       return true;
     },
     putUnread: (index, stringAt) => {
       if (!memoWritable(index)) return false;
-      if (memoOrder !== null && memoOrder.inOrder) checkWriteOrder(index);
+      checkWriteOrder(index);
       memo.putUnread(index, stringAt);
       return true;
     },
